@@ -1,0 +1,34 @@
+import { ValueError } from '../errors.js';
+
+/**
+ * A file that cannot be read as a conversation: names the file and, where known, the line and column.
+ * A ValueError, as Python's JSON and YAML decode errors are.
+ */
+export class ConversationFileError extends ValueError {
+  readonly file: string;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  readonly reason: string;
+
+  constructor(file: string, reason: string, position?: { line: number; column: number }) {
+    const where = position ? `${file}:${position.line}:${position.column}` : file;
+    super(`${where}: ${reason}`);
+    this.name = 'ConversationFileError';
+    this.file = file;
+    this.reason = reason;
+    this.line = position?.line;
+    this.column = position?.column;
+  }
+}
+
+/** 1-based line and column (in UTF-16 units, as editors count) of an offset. */
+export function positionAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(Math.max(offset, 0), text.length);
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: end - lineStart + 1 };
+}

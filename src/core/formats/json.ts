@@ -1,0 +1,191 @@
+import { parse as lenientParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { deepEqual, isPlainObject, type Message } from '../message.js';
+import { ConversationFileError, positionAt } from './errors.js';
+import { arrayElementSpans, firstNonWs, objectMemberSpans, type Span } from './json-spans.js';
+import { NEW_JSON_STYLE, stringifyJson, stringifyString } from './json-writer.js';
+import { LIST_KEY, type Baseline, type FileShape, type JsonStyle, type ParsedConversation } from './types.js';
+import { detectShape, validateMessages } from './validate.js';
+
+const ERROR_TEXT: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: "expected ':'",
+  CommaExpected: "expected ',' or a closing bracket",
+  CloseBraceExpected: "expected '}'",
+  CloseBracketExpected: "expected ']'",
+  EndOfFileExpected: 'unexpected text after the end of the JSON value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unexpected end of number',
+  InvalidUnicode: 'invalid unicode escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'invalid character in string',
+};
+
+/** JSON.parse does not say where it failed on every Node version; a tolerant parser finds the first error. */
+function syntaxError(text: string, file: string, fallback: string): ConversationFileError {
+  const errors: ParseError[] = [];
+  lenientParse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return new ConversationFileError(file, `invalid JSON: ${fallback}`, positionAt(text, text.length));
+  const code = printParseErrorCode(first.error);
+  const atEnd = first.offset >= text.trimEnd().length;
+  const reason = atEnd ? 'unexpected end of file (the JSON is incomplete)' : (ERROR_TEXT[code] ?? code);
+  return new ConversationFileError(file, `invalid JSON: ${reason}`, positionAt(text, first.offset));
+}
+
+function detectStyle(text: string, elements: Span[], depth: number, listOpen: number): JsonStyle {
+  const newline = text.includes('\r\n') ? '\r\n' : '\n';
+  const escapeNonAscii = !/[^\x00-\x7f]/.test(text) && /\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])[0-9a-fA-F]{2}/.test(text);
+  // The first line break after the list's '[' tells the indent of its elements.
+  const probe = elements.length > 0 ? elements[0].start : firstNonWs(text, listOpen + 1);
+  const between = text.slice(listOpen + 1, probe);
+  const nl = between.lastIndexOf('\n');
+  let indent: string | null = null;
+  if (nl !== -1) {
+    const lead = between.slice(nl + 1);
+    indent = lead.length > 0 && depth > 0 ? lead.slice(0, Math.max(1, Math.floor(lead.length / depth))) : NEW_JSON_STYLE.indent;
+  } else if (elements.length === 0) {
+    indent = NEW_JSON_STYLE.indent;
+  }
+  let keySep = ': ';
+  let itemSep = ', ';
+  if (elements.length > 0 && text.charCodeAt(elements[0].start) === 0x7b) {
+    const members = objectMemberSpans(text, elements[0].start);
+    if (members.length > 0) keySep = text.slice(members[0].keySpan.end, members[0].value.start);
+    if (members.length > 1) itemSep = text.slice(members[0].value.end, members[1].keySpan.start);
+  }
+  if (indent !== null) itemSep = ', ';
+  return { indent, newline, keySep, itemSep, escapeNonAscii };
+}
+
+export function parseJson(text: string, file: string): ParsedConversation {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (e) {
+    throw syntaxError(text, file, (e as Error).message);
+  }
+  const rootStart = firstNonWs(text);
+  const shape = detectShape(root, file, text, rootStart);
+  let listOpen = rootStart;
+  let list: unknown[];
+  if (shape === 'list') {
+    list = root as unknown[];
+  } else {
+    const key = LIST_KEY[shape];
+    list = (root as Record<string, unknown>)[key] as unknown[];
+    // Duplicate keys: JSON.parse keeps the last, so take the last member of that name too.
+    const members = objectMemberSpans(text, rootStart).filter((m) => m.key === key);
+    listOpen = members[members.length - 1].value.start;
+  }
+  const { elements } = arrayElementSpans(text, listOpen);
+  const messages = validateMessages(
+    list,
+    file,
+    text,
+    elements.map((e) => e.start),
+  );
+  const depth = shape === 'list' ? 1 : 2;
+  const jsonStyle = detectStyle(text, elements, depth, listOpen);
+  const origin = new WeakMap<object, number>();
+  messages.forEach((m, i) => origin.set(m, i));
+  const separator =
+    elements.length > 1
+      ? text.slice(elements[0].end, elements[1].start)
+      : jsonStyle.indent === null
+        ? jsonStyle.itemSep
+        : ',' + jsonStyle.newline + jsonStyle.indent.repeat(depth);
+  const baseline: Baseline = {
+    format: 'json',
+    shape,
+    text,
+    elements,
+    separator,
+    depth,
+    jsonStyle,
+    column: 0,
+    origin,
+  };
+  return { file, format: 'json', shape, messages, root: shape === 'list' ? undefined : (root as Record<string, unknown>), baseline };
+}
+
+/**
+ * A changed message keeps the text of every member whose value did not change, so editing `content` leaves
+ * `metadata` (with its `21.0` and its escapes) exactly as it was.
+ */
+function rewriteObject(text: string, span: Span, original: Record<string, unknown>, next: Message, style: JsonStyle, depth: number): string | undefined {
+  if (text.charCodeAt(span.start) !== 0x7b) return undefined;
+  const members = objectMemberSpans(text, span.start);
+  if (members.length === 0) return undefined;
+  const byKey = new Map(members.map((m) => [m.key, m]));
+  const open = text.slice(span.start + 1, members[0].keySpan.start);
+  const between = members.length > 1 ? text.slice(members[0].value.end, members[1].keySpan.start) : undefined;
+  const close = text.slice(members[members.length - 1].value.end, span.end - 1);
+  const keySep = text.slice(members[0].keySpan.end, members[0].value.start);
+  const sep = between ?? (style.indent === null ? style.itemSep : ',' + open);
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(next)) {
+    if (value === undefined) continue;
+    const old = byKey.get(key);
+    const valueText =
+      old && Object.prototype.hasOwnProperty.call(original, key) && deepEqual(original[key], value)
+        ? text.slice(old.value.start, old.value.end)
+        : stringifyJson(value, style, depth);
+    const keyText = old ? text.slice(old.keySpan.start, old.keySpan.end) : stringifyString(key, style);
+    parts.push(keyText + keySep + valueText);
+  }
+  if (parts.length === 0) return '{}';
+  return '{' + open + parts.join(sep) + close + '}';
+}
+
+/** The text of one message at its place in the file: original where unchanged, minimal rewrite otherwise. */
+function elementText(message: Message, baseline: Baseline | undefined, style: JsonStyle, depth: number): string {
+  const k = baseline?.origin.get(message);
+  if (baseline && k !== undefined && baseline.elements[k]) {
+    const span = baseline.elements[k];
+    const originalText = baseline.text.slice(span.start, span.end);
+    const original = JSON.parse(originalText) as unknown;
+    if (deepEqual(original, message) && sameOrder(original, message)) return originalText;
+    if (isPlainObject(original)) {
+      const rewritten = rewriteObject(baseline.text, span, original, message, style, depth);
+      if (rewritten !== undefined) return rewritten;
+    }
+  }
+  return stringifyJson(message, style, depth);
+}
+
+function sameOrder(a: unknown, b: unknown): boolean {
+  if (!isPlainObject(a) || !isPlainObject(b)) return true;
+  const ak = Object.keys(a);
+  const bk = Object.keys(b).filter((k) => b[k] !== undefined);
+  return ak.length === bk.length && ak.every((k, i) => k === bk[i]);
+}
+
+export interface JsonWriteTarget {
+  shape: FileShape;
+  root?: Record<string, unknown>;
+  baseline?: Baseline;
+}
+
+/** Serializes messages as JSON; with a baseline of the same shape, the file's own text and style are kept. */
+export function serializeJson(messages: readonly Message[], target: JsonWriteTarget): string {
+  const { shape, baseline } = target;
+  const usable = baseline && baseline.format === 'json' && baseline.shape === shape ? baseline : undefined;
+  const style = usable?.jsonStyle ?? (baseline?.format === 'json' ? { ...baseline.jsonStyle } : NEW_JSON_STYLE);
+  const depth = shape === 'list' ? 1 : 2;
+  if (usable && usable.elements.length > 0 && messages.length > 0) {
+    const { text, elements, separator } = usable;
+    const body = messages.map((m) => elementText(m, usable, style, depth)).join(separator);
+    return text.slice(0, elements[0].start) + body + text.slice(elements[elements.length - 1].end);
+  }
+  const trailing = usable ? (/\r?\n$/.exec(usable.text)?.[0] ?? '') : style.newline;
+  if (shape === 'list') return stringifyJson(messages, style, 0) + trailing;
+  const key = LIST_KEY[shape];
+  const root: Record<string, unknown> = { ...(target.root ?? { metadata: {} }) };
+  root[key] = messages;
+  return stringifyJson(root, style, 0) + trailing;
+}

@@ -1,0 +1,65 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
+import { ConversationFileError } from './errors.js';
+import { parseJson } from './json.js';
+import { DEFAULT_MAX_FILE_BYTES, type FileFormat, type ParsedConversation, type ReadOptions } from './types.js';
+import { parseYaml } from './yaml.js';
+
+export const SUPPORTED_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
+
+export function formatFromPath(path: string): FileFormat | undefined {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.json') return 'json';
+  if (ext === '.yaml' || ext === '.yml') return 'yaml';
+  return undefined;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Decodes file bytes as UTF-8 text, refusing binary data and invalid UTF-8 with a clear reason. */
+export function decodeText(bytes: Uint8Array, file: string): string {
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) throw new ConversationFileError(file, `binary data (a NUL byte at offset ${nul}), not a text conversation file`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ConversationFileError(file, 'not valid UTF-8 text');
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Parses conversation text; `file` only names it in errors. */
+export function parseConversationText(text: string, file: string, format: FileFormat): ParsedConversation {
+  if (text.trim().length === 0) throw new ConversationFileError(file, 'the file is empty (expected a list of messages)');
+  return format === 'json' ? parseJson(text, file) : parseYaml(text, file);
+}
+
+export function checkSize(size: number, file: string, maxFileBytes = DEFAULT_MAX_FILE_BYTES): void {
+  if (size > maxFileBytes) {
+    throw new ConversationFileError(
+      file,
+      `the file is ${formatSize(size)}, over the ${formatSize(maxFileBytes)} limit (raise maxFileBytes to read it)`,
+    );
+  }
+}
+
+/** Reads and parses a conversation file. Throws ConversationFileError naming the file (and line, column). */
+export function readConversationFile(file: string, options: ReadOptions = {}): ParsedConversation {
+  const format = options.format ?? formatFromPath(file);
+  if (!format) {
+    throw new ConversationFileError(
+      file,
+      `unsupported file type "${extname(file) || '(no extension)'}": expected .json, .yaml or .yml`,
+    );
+  }
+  if (!existsSync(file)) throw new ConversationFileError(file, 'no such file');
+  const stat = statSync(file);
+  if (stat.isDirectory()) throw new ConversationFileError(file, 'is a directory, not a file');
+  checkSize(stat.size, file, options.maxFileBytes);
+  return parseConversationText(decodeText(readFileSync(file), file), file, format);
+}

@@ -1,0 +1,59 @@
+import type { Message } from '../message.js';
+import type { Span } from './json-spans.js';
+
+export type FileFormat = 'json' | 'yaml';
+/** `list`: a bare list; `wrapper`: `{metadata, conversation_history}`; `history`: the older `{metadata, history}`. */
+export type FileShape = 'list' | 'wrapper' | 'history';
+
+export const LIST_KEY: Record<Exclude<FileShape, 'list'>, string> = {
+  wrapper: 'conversation_history',
+  history: 'history',
+};
+
+export interface JsonStyle {
+  /** Indent unit, or null for single-line files. */
+  indent: string | null;
+  newline: '\n' | '\r\n';
+  keySep: string;
+  itemSep: string;
+  escapeNonAscii: boolean;
+}
+
+/**
+ * What a style-preserving save needs of the file as it was read: its text, where each message stood in it,
+ * and which message objects came from which element.
+ */
+export interface Baseline {
+  format: FileFormat;
+  shape: FileShape;
+  text: string;
+  elements: Span[];
+  /** The text between two elements (", newline and indent" in JSON, "newline and dash" in YAML). */
+  separator: string;
+  /** Nesting depth of the elements (1 in a bare list, 2 in a wrapper). */
+  depth: number;
+  jsonStyle: JsonStyle;
+  /** Column of the first character of an element (YAML). */
+  column: number;
+  origin: WeakMap<object, number>;
+}
+
+export interface ParsedConversation {
+  file: string;
+  format: FileFormat;
+  shape: FileShape;
+  messages: Message[];
+  /** The wrapper's root object (with the list in place), for writing a wrapper back; undefined for a bare list. */
+  root?: Record<string, unknown>;
+  baseline: Baseline;
+}
+
+export interface ReadOptions {
+  /** Refuse files larger than this (default 256 MiB). */
+  maxFileBytes?: number;
+  /** Force a format instead of choosing by extension. */
+  format?: FileFormat;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+export const YAML_MAX_ALIAS_COUNT = 100;

@@ -1,0 +1,47 @@
+import { isPlainObject, type Message } from '../message.js';
+import { ConversationFileError, positionAt } from './errors.js';
+import { LIST_KEY, type FileShape } from './types.js';
+
+/** Which shape the parsed root has, or a clear error saying what was found instead. */
+export function detectShape(root: unknown, file: string, text: string, rootOffset: number): FileShape {
+  if (Array.isArray(root)) return 'list';
+  if (isPlainObject(root)) {
+    if (Array.isArray(root[LIST_KEY.wrapper])) return 'wrapper';
+    if (Array.isArray(root.history)) return 'history';
+    const keys = Object.keys(root).slice(0, 5).join(', ');
+    throw new ConversationFileError(
+      file,
+      `expected a list of messages or an object with a "conversation_history" list; found an object with keys: ${keys || '(none)'}`,
+      positionAt(text, rootOffset),
+    );
+  }
+  throw new ConversationFileError(
+    file,
+    `expected a list of messages; found ${describe(root)}`,
+    positionAt(text, rootOffset),
+  );
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  return `a ${typeof value}`;
+}
+
+/** Every element must be an object with a string `role`; the error points at the offending element. */
+export function validateMessages(list: unknown[], file: string, text: string, offsets: readonly number[]): Message[] {
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i];
+    const where = () => positionAt(text, offsets[i] ?? 0);
+    if (!isPlainObject(m)) {
+      throw new ConversationFileError(file, `message ${i} is ${describe(m)}, not an object`, where());
+    }
+    if (!('role' in m)) throw new ConversationFileError(file, `message ${i} has no "role"`, where());
+    if (typeof m.role !== 'string') {
+      throw new ConversationFileError(file, `message ${i}: "role" must be a string, found ${describe(m.role)}`, where());
+    }
+  }
+  return list as Message[];
+}

@@ -1,0 +1,11 @@
+export { Conversation, type CacheStats, type CategoryTokenCounts } from './conversation.js';
+export type { ConversationOptions, ExportMethod, Logger } from './conversation-options.js';
+export type { ConversationListing } from './conversation-directory.js';
+export { historyOutputFormatter, OUTPUT_TYPES, type OutputType } from './output-formatter.js';
+export { ValueError, IndexError } from './errors.js';
+export { contentText, orderedMessage, type Message, type JsonValue } from './message.js';
+export { renderBlock, renderHistory, roleContentLine } from './render.js';
+export * from './tokenizer/index.js';
+export * from './formats/index.js';
+export { writeFileAtomicSync } from './storage/atomic-write.js';
+export { MEMORY_PREAMBLE, memoryHeader, appendMemory, archiveAndReseedMemory } from './storage/memory-md.js';

@@ -1,0 +1,234 @@
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import { contentText } from '../message.js';
+import { resolveEncoding, type EncodingChoice, type EncodingName } from './encoding.js';
+
+const require = createRequire(import.meta.url);
+
+// Loaded through require so that only the encodings actually used are parsed (each is 0.5-2 MB of ranks).
+const RANK_LOADERS: Record<EncodingName, () => TiktokenBPE> = {
+  o200k_base: () => require('js-tiktoken/ranks/o200k_base') as TiktokenBPE,
+  cl100k_base: () => require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE,
+  p50k_base: () => require('js-tiktoken/ranks/p50k_base') as TiktokenBPE,
+  p50k_edit: () => require('js-tiktoken/ranks/p50k_edit') as TiktokenBPE,
+  r50k_base: () => require('js-tiktoken/ranks/r50k_base') as TiktokenBPE,
+  gpt2: () => require('js-tiktoken/ranks/gpt2') as TiktokenBPE,
+};
+
+/** Caches stop growing past this many stored characters and start over, so memory stays bounded. */
+const CACHE_CHAR_LIMIT = 64 * 1024 * 1024;
+const TEXT_CACHE_MAX_LENGTH = 16 * 1024;
+
+class BoundedCountCache {
+  private map = new Map<string, number>();
+  private chars = 0;
+  get(key: string): number | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: number): void {
+    if (this.chars + key.length > CACHE_CHAR_LIMIT) {
+      this.map.clear();
+      this.chars = 0;
+    }
+    this.map.set(key, value);
+    this.chars += key.length;
+  }
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/**
+ * One encoding: exact token counts with special tokens counted as plain text.
+ *
+ * Counting goes through the encoding's own pre-tokenizer pieces. Its pattern has no look-behind, so a
+ * suffix that starts on a piece boundary splits into exactly the same pieces: suffix counts are sums of
+ * cached piece counts, which is what makes trimming a long history cheap.
+ */
+export class Tokenizer {
+  readonly encoding: EncodingName;
+  private encoder: Tiktoken | undefined;
+  private pattern: RegExp | undefined;
+  private readonly textCache = new BoundedCountCache();
+  private readonly pieceCache = new BoundedCountCache();
+
+  constructor(encoding: EncodingName) {
+    this.encoding = encoding;
+  }
+
+  private get tiktoken(): Tiktoken {
+    if (!this.encoder) {
+      const ranks = RANK_LOADERS[this.encoding]();
+      this.encoder = new Tiktoken(ranks);
+      this.pattern = new RegExp(ranks.pat_str, 'gu');
+    }
+    return this.encoder;
+  }
+
+  private get piecePattern(): RegExp {
+    if (!this.pattern) void this.tiktoken;
+    return this.pattern as RegExp;
+  }
+
+  encode(text: string): number[] {
+    return this.tiktoken.encode(text, [], []);
+  }
+
+  decode(tokens: number[]): string {
+    return this.tiktoken.decode(tokens);
+  }
+
+  /** Exact number of tokens of `text`. */
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    // Long texts are not kept as cache keys: their pieces are cached, which makes a recount cheap anyway.
+    if (text.length > TEXT_CACHE_MAX_LENGTH) return this.sumPieces(this.pieces(text));
+    const cached = this.textCache.get(text);
+    if (cached !== undefined) return cached;
+    const n = this.sumPieces(this.pieces(text));
+    this.textCache.set(text, n);
+    return n;
+  }
+
+  /** The `token_count` of a message's content: content only, and 0 for empty or white-space-only text. */
+  countContent(content: unknown): number {
+    const text = contentText(content);
+    if (text.trim().length === 0) return 0;
+    return this.count(text);
+  }
+
+  /** The pre-tokenizer pieces of `text`, in order; their concatenation is `text`. */
+  pieces(text: string): string[] {
+    const re = this.piecePattern;
+    re.lastIndex = 0;
+    const out: string[] = [];
+    let last = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      // The pattern matches every character, so gaps cannot happen; kept defensive for odd encodings.
+      if (m.index > last) out.push(text.slice(last, m.index));
+      out.push(m[0]);
+      last = m.index + m[0].length;
+    }
+    if (last < text.length) out.push(text.slice(last));
+    return out;
+  }
+
+  pieceCount(piece: string): number {
+    const cached = this.pieceCache.get(piece);
+    if (cached !== undefined) return cached;
+    const n = this.tiktoken.encode(piece, [], []).length;
+    this.pieceCache.set(piece, n);
+    return n;
+  }
+
+  private sumPieces(pieces: readonly string[]): number {
+    let n = 0;
+    for (const p of pieces) n += this.pieceCount(p);
+    return n;
+  }
+
+  /**
+   * UTF-16 offset where the longest suffix of `text` that fits `limit` tokens starts (always a code
+   * point boundary). Uses one pre-tokenizer pass, cached piece counts, a search inside the one piece that
+   * straddles the boundary, and a final verifying count.
+   */
+  fitSuffixStart(text: string, limit: number): number {
+    if (limit <= 0) return text.length;
+    const pieces = this.pieces(text);
+    const starts = new Array<number>(pieces.length + 1);
+    const suffix = new Array<number>(pieces.length + 1);
+    let offset = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      starts[i] = offset;
+      offset += pieces[i].length;
+    }
+    starts[pieces.length] = offset;
+    suffix[pieces.length] = 0;
+    for (let i = pieces.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + this.pieceCount(pieces[i]);
+    if (suffix[0] <= limit) return 0;
+    // Smallest piece index whose suffix fits (suffix sums are non-increasing).
+    let lo = 0;
+    let hi = pieces.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (suffix[mid] <= limit) hi = mid;
+      else lo = mid + 1;
+    }
+    let start = starts[lo];
+    if (lo > 0) {
+      // Try to start inside the previous piece: a partial piece may still fit.
+      const piece = pieces[lo - 1];
+      const base = starts[lo - 1];
+      const bounds = codePointBoundaries(piece);
+      const room = limit - suffix[lo];
+      for (const b of codePointBoundaries(piece)) {
+        if (b === 0 || b === piece.length) continue;
+        if (this.count(piece.slice(b)) <= room) {
+          start = base + b;
+          break;
+        }
+      }
+    }
+    // Verify; a re-split at the boundary can only rarely cost a token, so step forward until it fits.
+    while (start < text.length && this.count(text.slice(start)) > limit) start = nextCodePoint(text, start);
+    return start;
+  }
+
+  /**
+   * UTF-16 offset where the longest prefix of `text` that fits `limit` tokens ends (a code point
+   * boundary). Binary search over code points, counting each candidate prefix.
+   */
+  fitPrefixEnd(text: string, limit: number): number {
+    if (limit <= 0) return 0;
+    if (this.count(text) <= limit) return text.length;
+    const bounds = codePointBoundaries(text);
+    let lo = 0;
+    let hi = bounds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.encode(text.slice(0, bounds[mid])).length <= limit) lo = mid;
+      else hi = mid - 1;
+    }
+    return bounds[lo];
+  }
+}
+
+/** UTF-16 offsets of every code point boundary, including 0 and the length. */
+export function codePointBoundaries(text: string): number[] {
+  const out = [0];
+  let i = 0;
+  while (i < text.length) {
+    i = nextCodePoint(text, i);
+    out.push(i);
+  }
+  return out;
+}
+
+function nextCodePoint(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return i + 2;
+  }
+  return i + 1;
+}
+
+const tokenizers = new Map<EncodingName, Tokenizer>();
+
+/** The shared tokenizer for a model or encoding name; built on first use. */
+export function getTokenizer(modelOrEncoding: string): Tokenizer {
+  return tokenizerFor(resolveEncoding(modelOrEncoding));
+}
+
+export function tokenizerFor(choice: EncodingChoice): Tokenizer {
+  let t = tokenizers.get(choice.encoding);
+  if (!t) {
+    t = new Tokenizer(choice.encoding);
+    tokenizers.set(choice.encoding, t);
+  }
+  return t;
+}
