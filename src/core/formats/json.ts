@@ -39,7 +39,7 @@ function syntaxError(text: string, file: string, fallback: string): Conversation
 
 function detectStyle(text: string, elements: Span[], depth: number, listOpen: number): JsonStyle {
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
-  const escapeNonAscii = !/[^\x00-\x7f]/.test(text) && /\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])[0-9a-fA-F]{2}/.test(text);
+  const escapeNonAscii = !/[\u0080-\uffff]/.test(text) && /\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])[0-9a-fA-F]{2}/.test(text);
   // The first line break after the list's '[' tells the indent of its elements.
   const probe = elements.length > 0 ? elements[0].start : firstNonWs(text, listOpen + 1);
   const between = text.slice(listOpen + 1, probe);

@@ -74,7 +74,7 @@ export function parseYaml(text: string, file: string): ParsedConversation {
     const dashCol = dash >= 0 ? columnOf(text, dash) : 0;
     separator = '\n' + ' '.repeat(dashCol) + '-' + ' '.repeat(Math.max(1, column - dashCol - 1));
   }
-  const escape = !/[^\x00-\x7f]/.test(text) && /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})/.test(text);
+  const escape = !/[\u0080-\uffff]/.test(text) && /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})/.test(text);
   const origin = new WeakMap<object, number>();
   messages.forEach((m, i) => origin.set(m, i));
   const baseline: Baseline = {
@@ -92,7 +92,7 @@ export function parseYaml(text: string, file: string): ParsedConversation {
 }
 
 function escapeNonAsciiYaml(s: string): string {
-  return s.replace(/[^\x00-\x7f]/gu, (c) => {
+  return s.replace(/[\u{80}-\u{10ffff}]/gu, (c) => {
     const cp = c.codePointAt(0)!;
     if (cp <= 0xff) return '\\x' + cp.toString(16).toUpperCase().padStart(2, '0');
     if (cp <= 0xffff) return '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
@@ -100,20 +100,24 @@ function escapeNonAsciiYaml(s: string): string {
   });
 }
 
+/** Plain scalars that the YAML 1.2 core schema (which this tool reads with) resolves to something else. */
+const CORE_NON_STRING = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
 /**
  * YAML text of a value, laid out like PyYAML (4-space indent) and read back by PyYAML as the same types:
  * it is written with the YAML 1.1 schema, so strings like timestamps, yes/no and on/off are quoted.
  */
 export function stringifyYaml(value: unknown, escapeNonAscii = false): string {
   const doc = new YAML.Document(value, { version: '1.1' });
-  if (escapeNonAscii) {
-    // Every string holding non-ASCII goes double-quoted, so its characters can be written as escapes.
-    YAML.visit(doc, {
-      Scalar(_key, node) {
-        if (typeof node.value === 'string' && /[^\x00-\x7f]/.test(node.value)) node.type = 'QUOTE_DOUBLE';
-      },
-    });
-  }
+  // The 1.1 schema quotes what PyYAML would misread; strings that 1.2 would misread (0o17) are quoted too.
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value !== 'string') return;
+      // With escaping on, every string holding non-ASCII goes double-quoted so its characters can be escaped.
+      if (escapeNonAscii && /[\u0080-\uffff]/.test(node.value)) node.type = 'QUOTE_DOUBLE';
+      else if (CORE_NON_STRING.test(node.value)) node.type = 'QUOTE_SINGLE';
+    },
+  });
   const out = doc.toString({ indent: PY_INDENT, singleQuote: true, lineWidth: 80 });
   return escapeNonAscii ? escapeNonAsciiYaml(out) : out;
 }

@@ -160,21 +160,25 @@ export class Tokenizer {
     }
     let start = starts[lo];
     if (lo > 0) {
-      // Try to start inside the previous piece: a partial piece may still fit.
+      // Try to start inside the previous piece. A partial piece can merge with what follows when it is
+      // re-split (" _A" is two pieces, "_A" one), so the estimate recounts up to two pieces past it.
       const piece = pieces[lo - 1];
       const base = starts[lo - 1];
-      const bounds = codePointBoundaries(piece);
-      const room = limit - suffix[lo];
+      const resync = Math.min(lo + 2, pieces.length);
       for (const b of codePointBoundaries(piece)) {
         if (b === 0 || b === piece.length) continue;
-        if (this.count(piece.slice(b)) <= room) {
+        if (this.count(text.slice(base + b, starts[resync])) + suffix[resync] <= limit) {
           start = base + b;
           break;
         }
       }
     }
-    // Verify; a re-split at the boundary can only rarely cost a token, so step forward until it fits.
+    // Verify with exact counts: step forward while it does not fit, then back while a longer one does.
     while (start < text.length && this.count(text.slice(start)) > limit) start = nextCodePoint(text, start);
+    for (let p = previousCodePoint(text, start); p >= 0 && start > 0 && this.count(text.slice(p)) <= limit; p = previousCodePoint(text, p)) {
+      start = p;
+      if (p === 0) break;
+    }
     return start;
   }
 
@@ -206,6 +210,16 @@ export function codePointBoundaries(text: string): number[] {
     out.push(i);
   }
   return out;
+}
+
+function previousCodePoint(text: string, i: number): number {
+  if (i <= 0) return -1;
+  const c = text.charCodeAt(i - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && i >= 2) {
+    const h = text.charCodeAt(i - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return i - 2;
+  }
+  return i - 1;
 }
 
 function nextCodePoint(text: string, i: number): number {

@@ -1,0 +1,77 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layering of ARCHITECTURE.md, enforced: the engine never reaches into the app or Electron; the
+ * renderer never touches Node; handlers and the server run without Electron.
+ */
+const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'worker_threads', 'net', 'http', 'https', 'module', 'url', 'stream'];
+
+export const layerRules = [
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'src/core is the engine: it never imports Electron.' }],
+        patterns: [
+          { group: ['electron/*'], message: 'src/core never imports Electron.' },
+          { group: ['**/app/**', 'app/*'], message: 'src/core never imports app/*.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/core/window/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'Window planners are pure and run in the renderer too.' }],
+        patterns: [
+          { group: NODE_BUILTINS, message: 'Window planners are pure and run in the renderer: no Node built-ins.' },
+          { group: ['**/app/**', '../tokenizer/*', '../storage/*', '../formats/*', '../conversation*'], message: 'Window planners import only pure modules (types are fine).', allowTypeImports: true },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['app/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['*', '!zod', '!./*', '!../shared/*'], message: 'app/shared imports zod only.' }],
+      }],
+    },
+  },
+  {
+    files: ['app/renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The renderer never imports Electron; it talks through the bridge.' }],
+        patterns: [{ group: NODE_BUILTINS, message: 'The renderer never touches Node built-ins.' }],
+      }],
+    },
+  },
+  {
+    files: ['app/main/handlers/**/*.ts', 'app/server/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'Handlers, the server and the CLI run without Electron.' }],
+        patterns: [{ group: ['electron/*'], message: 'Handlers, the server and the CLI run without Electron.' }],
+      }],
+    },
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.tmp/', 'test-results/', 'test/fixtures/lint/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  ...layerRules,
+);
