@@ -13,7 +13,7 @@ import {
   type FileFormat,
 } from '../core/index.js';
 import { humanBytes, printJson, table } from './output.js';
-import { UsageError } from './usage.js';
+import { InputError, UsageError } from './usage.js';
 
 export interface CommonOptions {
   json: boolean;
@@ -27,7 +27,7 @@ function modelInfo(model: string) {
 
 export function lsCommand(dir: string, opts: CommonOptions): void {
   const path = resolve(dir);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new UsageError(`${dir}: no such directory`);
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
   const entries = listConversationFiles(path, getTokenizer(opts.model));
   if (opts.json) {
     printJson({

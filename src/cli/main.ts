@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConversationFileError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
-import { USAGE, UsageError } from './usage.js';
+import { InputError, USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
@@ -49,11 +49,9 @@ export function main(argv: string[]): number {
       process.stderr.write(`conversation-inspector: ${err.message}\n\n${USAGE}`);
       return 2;
     }
-    if (e instanceof ConversationFileError) {
-      process.stderr.write(`conversation-inspector: ${err.message}\n`);
-      return 1;
-    }
-    process.stderr.write(`conversation-inspector: ${err.message}\n`);
+    // Bad input (a file that does not parse, a missing directory, an unwritable output): one line, no stack.
+    const known = e instanceof ConversationFileError || e instanceof InputError;
+    process.stderr.write(`conversation-inspector: ${known ? err.message : `error: ${err.message}`}\n`);
     return 1;
   }
 }

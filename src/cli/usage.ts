@@ -19,3 +19,11 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** Bad input that is not a conversation file error (a missing directory): one line, exit 1. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}

@@ -1,0 +1,160 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Tiktoken } from 'js-tiktoken/lite';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { contentText } from '../../src/core/index.js';
+import { MALFORMED, ROOT, SWARMS, read, tempDir } from '../helpers.js';
+
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const require = createRequire(import.meta.url);
+const encoders = {
+  o200k_base: new Tiktoken(require('js-tiktoken/ranks/o200k_base')),
+  cl100k_base: new Tiktoken(require('js-tiktoken/ranks/cl100k_base')),
+};
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tempDir() });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** What a token count should be, computed straight from js-tiktoken, independent of our tokenizer. */
+function expectedTokens(content: unknown, encoding: keyof typeof encoders): number {
+  const text = contentText(content);
+  return text.trim() === '' ? 0 : encoders[encoding].encode(text, [], []).length;
+}
+
+describe('show', () => {
+  it.each(readdirSync(SWARMS))('%s: --json gives correct per-message tokens and the total', (file) => {
+    const r = cli('show', join(SWARMS, file), '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.model).toBe('gpt-5.4');
+    expect(out.encoding).toBe('o200k_base');
+    let total = 0;
+    out.messages.forEach((m: { index: number; role: string; tokens: number; content: unknown }, i: number) => {
+      expect(m.index).toBe(i);
+      expect(typeof m.role).toBe('string');
+      expect(m.tokens).toBe(expectedTokens(m.content, 'o200k_base'));
+      total += m.tokens;
+    });
+    expect(out.totalTokens).toBe(total);
+  });
+
+  it('--model takes a model or an encoding name', () => {
+    const out = JSON.parse(cli('show', join(SWARMS, 'conversation_demo.json'), '--model', 'cl100k_base', '--json').stdout);
+    expect(out.encoding).toBe('cl100k_base');
+    expect(out.messages[0].tokens).toBe(6);
+    expect(out.messages[1].storedTokens).toBe(6);
+    expect(out.messages[1].tokens).toBe(expectedTokens('Answer in one sentence.', 'cl100k_base'));
+    const claude = JSON.parse(cli('show', join(SWARMS, 'conversation_demo.json'), '--model', 'claude-opus-4', '--json').stdout);
+    expect(claude.approximate).toBe(true);
+  });
+
+  it('prints a table with the stored count beside a differing recount', () => {
+    const r = cli('show', join(SWARMS, 'conversation_demo.json'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^#\s+ROLE\s+TOKENS\s+STORED\s+TIMESTAMP\s+CONTENT/);
+    expect(r.stdout).toMatch(/\n4\s+tool\s+21\s+22\s/);
+    expect(r.stdout).toContain('5 messages, 46 tokens (gpt-5.4, o200k_base)');
+  });
+
+  it.each(readdirSync(MALFORMED))('%s: one line on stderr naming the file, exit 1', (file) => {
+    const r = cli('show', join(MALFORMED, file));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(join(MALFORMED, file));
+    expect(lines[0]).not.toMatch(/\bat .*\.(ts|js|mjs):\d+/);
+  });
+
+  it('names the line and column of a syntax error', () => {
+    expect(cli('show', join(MALFORMED, 'truncated.json')).stderr).toContain(`${join(MALFORMED, 'truncated.json')}:23:7: invalid JSON`);
+  });
+});
+
+describe('ls', () => {
+  it('lists every conversation file with format, messages and tokens', () => {
+    const out = JSON.parse(cli('ls', SWARMS, '--json').stdout);
+    expect(out.files.map((f: { name: string }) => f.name)).toEqual(readdirSync(SWARMS).sort().map((f) => f.replace(/\.(json|yaml)$/, '')));
+    const demo = out.files.find((f: { file: string }) => f.file.endsWith('conversation_demo.yaml'));
+    expect(demo).toMatchObject({ format: 'yaml', messages: 5, tokens: 46 });
+    expect(demo.bytes).toBe(981);
+    expect(typeof demo.modified).toBe('string');
+  });
+
+  it('lists unreadable files with their error instead of skipping them', () => {
+    const out = JSON.parse(cli('ls', MALFORMED, '--json').stdout);
+    const names = out.files.map((f: { name: string }) => f.name).sort();
+    expect(names).toEqual(['alias_bomb', 'bad_indent', 'binary', 'empty', 'missing_role', 'not_a_list', 'truncated']);
+    for (const f of out.files) expect(f.error).toContain(f.file);
+    const table = cli('ls', MALFORMED);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('error: ' + join(MALFORMED, 'truncated.json') + ':23:7');
+  });
+
+  it('defaults to ./conversations and fails clearly when a directory is missing', () => {
+    const r = cli('ls');
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('conversation-inspector: conversations: no such directory');
+  });
+});
+
+describe('tokens', () => {
+  it('gives totals by role and category and the category counts', () => {
+    const out = JSON.parse(cli('tokens', join(SWARMS, 'conversation_demo.json'), '--json').stdout);
+    expect(out.byRole).toEqual({ System: 6, User: 5, user: 7, assistant: 7, tool: 21 });
+    expect(out.byCategory).toEqual({ '(none)': 32, input: 7, output: 7 });
+    expect([out.input_tokens, out.output_tokens, out.total_tokens]).toEqual([7, 7, 14]);
+    expect(out.totalTokens).toBe(46);
+    expect(cli('tokens', join(SWARMS, 'conversation_demo.json')).stdout).toContain('input_tokens 7, output_tokens 7, total_tokens 14');
+  });
+});
+
+describe('convert', () => {
+  it('converts JSON to YAML on stdout and YAML to JSON in a file', () => {
+    const yaml = cli('convert', join(SWARMS, 'conversation_edge.json'), '--to', 'yaml');
+    expect(yaml.code).toBe(0);
+    const original = JSON.parse(read(join(SWARMS, 'conversation_edge.json')));
+    expect(YAML.parse(yaml.stdout)).toEqual(original);
+    const out = join(tempDir(), 'out.json');
+    const r = cli('convert', join(SWARMS, 'conversation_demo.yaml'), '--to', 'json', '-o', out);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(read(out))).toEqual(JSON.parse(read(join(SWARMS, 'conversation_demo.json'))));
+  });
+
+  it('keeps a wrapper a wrapper', () => {
+    const r = cli('convert', join(SWARMS, 'legacy_wrapper.json'), '--to', 'yaml');
+    expect(YAML.parse(r.stdout).metadata.name).toBe('research-run');
+  });
+
+  it('refuses a missing or unknown --to', () => {
+    expect(cli('convert', join(SWARMS, 'conversation_demo.json')).code).toBe(2);
+    expect(cli('convert', join(SWARMS, 'conversation_demo.json'), '--to', 'xml').code).toBe(2);
+  });
+});
+
+describe('usage', () => {
+  it('bad usage exits 2 with the usage text', () => {
+    for (const args of [['bogus'], ['show'], ['show', 'a', 'b'], ['show', 'x.json', '--nope'], []]) {
+      const r = cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.stdout + r.stderr).toContain('Usage: conversation-inspector');
+    }
+  });
+
+  it('--help exits 0', () => {
+    const r = cli('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: conversation-inspector');
+  });
+
+  it('is installed as a bin: npx conversation-inspector works', () => {
+    const r = spawnSync('npx', ['--no-install', 'conversation-inspector', '--help'], { encoding: 'utf8', cwd: ROOT });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Usage: conversation-inspector');
+  });
+});

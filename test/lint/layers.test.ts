@@ -1,0 +1,35 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers.js';
+
+const eslint = new ESLint({ cwd: ROOT });
+
+async function violations(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${ROOT}/${filePath}` });
+  return result.messages.filter((m) => /no-restricted-imports/.test(m.ruleId ?? '')).map((m) => m.message);
+}
+
+describe('layering of ARCHITECTURE.md, enforced by lint', () => {
+  it.each([
+    ['src/core/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+    ['src/core/x.ts', "import { x } from '../../app/shared/contract.js';\nexport const a = x;"],
+    ['src/core/window/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
+    ['src/core/window/x.ts', "import { getTokenizer } from '../tokenizer/index.js';\nexport const a = getTokenizer;"],
+    ['app/renderer/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
+    ['app/renderer/x.tsx', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;"],
+    ['app/main/handlers/x.ts', "import { dialog } from 'electron';\nexport const a = dialog;"],
+    ['app/server/x.ts', "import { BrowserWindow } from 'electron';\nexport const a = BrowserWindow;"],
+    ['app/shared/x.ts', "import React from 'react';\nexport const a = React;"],
+  ])('%s: a forbidden import is an error', async (file, code) => {
+    expect(await violations(file, code)).toHaveLength(1);
+  });
+
+  it.each([
+    ['src/core/window/x.ts', "import type { Tokenizer } from '../tokenizer/tokenizer.js';\nexport type A = Tokenizer;"],
+    ['app/shared/x.ts', "import { z } from 'zod';\nexport const a = z;"],
+    ['app/main/window.ts', "import { BrowserWindow } from 'electron';\nexport const a = BrowserWindow;"],
+    ['src/core/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
+  ])('%s: an allowed import passes', async (file, code) => {
+    expect(await violations(file, code)).toEqual([]);
+  });
+});
