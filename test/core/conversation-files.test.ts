@@ -1,4 +1,5 @@
 import { diffLines } from 'diff';
+import fc from 'fast-check';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -220,5 +221,27 @@ describe('Conversation.listConversations / listCachedConversations', () => {
     for (const f of ['b.yaml', 'a.json', 'c.yml', 'd.txt', 'MEMORY.md']) writeFileSync(join(dir, f), '[]');
     expect(Conversation.listCachedConversations(dir)).toEqual(['a', 'b', 'c']);
     expect(Conversation.listCachedConversations(join(dir, 'missing'))).toEqual([]);
+  });
+});
+
+describe('export then load (property)', () => {
+  const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constant(''));
+  const content = fc.oneof(text, fc.jsonValue());
+  const msg = fc.record({ role: text, content, extra: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== '__proto__'), fc.jsonValue(), { maxKeys: 2 }) });
+
+  it.each(['json', 'yaml'] as const)('%s returns the same messages for random histories', (exportMethod) => {
+    const dir = tempDir();
+    fc.assert(
+      fc.property(fc.array(msg, { maxLength: 8 }), (items) => {
+        const c = new Conversation({ name: 'prop', conversationsDir: dir, exportMethod, timeEnabled: true, messageIdOn: true });
+        c.clear();
+        for (const { role, content: value, extra } of items) c.add(role, value, Object.keys(extra).length ? extra : undefined, 'input');
+        c.export();
+        const back = new Conversation({ conversationsDir: dir });
+        back.load(c.saveFilepath);
+        expect(JSON.stringify(back.conversationHistory)).toBe(JSON.stringify(c.conversationHistory));
+      }),
+      { numRuns: 100 },
+    );
   });
 });
