@@ -25,7 +25,11 @@ import { renderHistory, roleContentLine } from './render.js';
 import { writeFileAtomicSync } from './storage/atomic-write.js';
 import { MEMORY_PREAMBLE, appendMemory, archiveAndReseedMemory, ensureMemoryFile, readMemoryForSeed } from './storage/memory-md.js';
 import { getTokenizer, type Tokenizer } from './tokenizer/index.js';
-import { trimFrontToTokens, truncateText } from './window/trim-text.js';
+import { applyPlan } from './window/apply.js';
+import { buildSkeleton } from './window/skeleton.js';
+import { dynamicWindow } from './window/strategies/dynamic-window.js';
+import { truncate } from './window/strategies/truncate.js';
+import type { WindowPlan } from './window/types.js';
 
 export interface CacheStats {
   hits: number;
@@ -286,8 +290,7 @@ export class Conversation {
       this.cacheStats.hits++;
       return this.cache.value;
     }
-    const full = renderHistory(this.conversationHistory);
-    const value = this.dynamicContextWindow ? trimFrontToTokens(full, this.contextLength, this.tokenizer) : full;
+    const value = this.dynamicContextWindow ? this.dynamicAutoChunking() : renderHistory(this.conversationHistory);
     if (this.cacheEnabled) {
       this.cacheStats.misses++;
       this.cacheStats.cachedTokens = this.tokenizer.count(value);
@@ -302,7 +305,16 @@ export class Conversation {
 
   /** The rendered history trimmed from the front to `contextLength` tokens, whatever dynamicContextWindow says. */
   dynamicAutoChunking(): string {
-    return trimFrontToTokens(renderHistory(this.conversationHistory), this.contextLength, this.tokenizer);
+    const plan = this.planWindow('dynamic-context-window');
+    return renderHistory(this.conversationHistory).slice(plan.renderedStart ?? 0);
+  }
+
+  /** The window plan the trimming methods follow: the same planners the inspector previews with. */
+  planWindow(strategy: 'dynamic-context-window' | 'truncate'): WindowPlan {
+    const skeleton = buildSkeleton(this.conversationHistory, this.tokenizer);
+    return strategy === 'truncate'
+      ? truncate.plan(skeleton, { contextLength: this.contextLength })
+      : dynamicWindow.plan(skeleton, { contextLength: this.contextLength, boundary: 'text' });
   }
 
   getCacheStats(): CacheStats {
@@ -385,28 +397,8 @@ export class Conversation {
    * is cut at a sentence boundary when possible, later messages are dropped.
    */
   truncateMemoryWithTokenizer(): void {
-    const tokenizer = this.tokenizer;
-    let used = 0;
-    const kept: Message[] = [];
-    for (const message of this.conversationHistory) {
-      const tokens = tokenizer.countContent(message.content);
-      if (used + tokens <= this.contextLength) {
-        kept.push(message);
-        used += tokens;
-        continue;
-      }
-      // Cutting structured content would corrupt it: such a crossing message is dropped whole.
-      if (typeof message.content === 'string') {
-        const text = truncateText(message.content, this.contextLength - used, tokenizer);
-        if (text !== undefined) {
-          message.content = text;
-          if (message.token_count !== undefined || this.tokenCount) message.token_count = tokenizer.countContent(text);
-          kept.push(message);
-        }
-      }
-      break;
-    }
-    this.conversationHistory = kept;
+    const plan = this.planWindow('truncate');
+    this.conversationHistory = applyPlan(this.conversationHistory, plan, { measure: this.tokenizer, countTokens: this.tokenCount });
     this.changed();
   }
 

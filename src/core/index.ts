@@ -11,3 +11,4 @@ export { writeFileAtomicSync } from './storage/atomic-write.js';
 export { MEMORY_PREAMBLE, memoryHeader, appendMemory, archiveAndReseedMemory } from './storage/memory-md.js';
 export { summarizeTokens, contentPreview, type TokenSummary, type MessageTokens } from './stats.js';
 export { listConversationFiles, type DirectoryEntry } from './storage/list-directory.js';
+export * from './window/index.js';

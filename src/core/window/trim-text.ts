@@ -1,8 +1,8 @@
 import { codePointLength } from '../render.js';
-import type { Tokenizer } from '../tokenizer/tokenizer.js';
+import type { Measure } from './types.js';
 
 /** The longest suffix of the rendered history that fits `limit` tokens, starting on a code point. */
-export function trimFrontToTokens(text: string, limit: number, tokenizer: Tokenizer): string {
+export function trimFrontToTokens(text: string, limit: number, tokenizer: Measure): string {
   return text.slice(tokenizer.fitSuffixStart(text, limit));
 }
 
@@ -14,7 +14,7 @@ const isLineBreak = (c: string | undefined): boolean => c === '\n' || c === '\r'
  * `text.slice(0, cut)`): the latest sentence end or line break inside the longest fitting prefix when it
  * lies in the prefix's last quarter, else the latest white space, else the raw prefix.
  */
-export function truncationCut(text: string, room: number, tokenizer: Tokenizer): number {
+export function truncationCut(text: string, room: number, tokenizer: Measure): number {
   const end = tokenizer.fitPrefixEnd(text, room);
   const prefixLength = codePointLength(text.slice(0, end));
   for (let i = end; i >= 0; i--) {
@@ -32,7 +32,7 @@ export function truncationCut(text: string, room: number, tokenizer: Tokenizer):
 }
 
 /** The text a crossing message keeps, or undefined when nothing but white space would be left. */
-export function truncateText(text: string, room: number, tokenizer: Tokenizer): string | undefined {
+export function truncateText(text: string, room: number, tokenizer: Measure): string | undefined {
   const kept = text.slice(0, truncationCut(text, room, tokenizer));
   return kept.trim().length === 0 ? undefined : kept;
 }

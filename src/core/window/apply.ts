@@ -1,0 +1,54 @@
+import { contentText, type Message } from '../message.js';
+import type { Measure, WindowPlan } from './types.js';
+
+export interface ApplyOptions {
+  /** Text for each inserted summary, in order; required when the plan inserts any. */
+  summaries?: readonly string[];
+  /** Refreshes `token_count` of cut messages that carry one (and of summaries when `countTokens`). */
+  measure?: Measure;
+  countTokens?: boolean;
+}
+
+export class PlanApplyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlanApplyError';
+  }
+}
+
+function recount(message: Message, options: ApplyOptions): Message {
+  if (options.measure && (message.token_count !== undefined || options.countTokens)) {
+    const text = contentText(message.content);
+    message.token_count = text.trim().length === 0 ? 0 : options.measure.count(text);
+  }
+  return message;
+}
+
+/** The message list a plan leaves: kept messages as they are, cut ones shortened, summaries inserted. */
+export function applyPlan(messages: readonly Message[], plan: WindowPlan, options: ApplyOptions = {}): Message[] {
+  if (plan.messages.length !== messages.length) {
+    throw new PlanApplyError(`the plan is for ${plan.messages.length} messages but the history has ${messages.length}`);
+  }
+  const summaries = options.summaries ?? [];
+  if (summaries.length < plan.inserted.length) {
+    throw new PlanApplyError(`the plan inserts ${plan.inserted.length} summary message(s) but ${summaries.length} summary text(s) were given`);
+  }
+  const insertedAt = new Map<number, Message[]>();
+  plan.inserted.forEach((ins, k) => {
+    const msg = recount({ role: ins.role, content: summaries[k] }, options);
+    insertedAt.set(ins.before, [...(insertedAt.get(ins.before) ?? []), msg]);
+  });
+  const out: Message[] = [];
+  messages.forEach((m, i) => {
+    out.push(...(insertedAt.get(i) ?? []));
+    const fate = plan.messages[i];
+    if (fate.fate === 'kept') out.push(m);
+    else if (fate.fate === 'cut' && fate.cut) {
+      const text = contentText(m.content);
+      const content = fate.cut.keep === 'start' ? text.slice(0, fate.cut.offset) : text.slice(fate.cut.offset);
+      out.push(recount({ ...m, content }, options));
+    }
+  });
+  out.push(...(insertedAt.get(messages.length) ?? []));
+  return out;
+}

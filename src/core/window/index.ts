@@ -1,0 +1,12 @@
+export type * from './types.js';
+export { buildSkeleton, staticPrefixLength, RENDER_SEPARATOR, type SkeletonOptions } from './skeleton.js';
+export { toolLinks, type ToolLinks } from './tool-links.js';
+export { applyPlan, PlanApplyError, type ApplyOptions } from './apply.js';
+export { StrategyRegistry, strategies, BUILTIN_STRATEGIES } from './registry.js';
+export { dynamicWindow, type DynamicBoundary } from './strategies/dynamic-window.js';
+export { truncate, DEFAULT_CONTEXT_LENGTH } from './strategies/truncate.js';
+export { lastN, DEFAULT_LAST_N } from './strategies/last-n.js';
+export { slidingWindow, DEFAULT_WINDOW_SIZE } from './strategies/sliding-window.js';
+export { summarizing, SUMMARIZING_DEFAULTS, MODEL_WINDOW_FALLBACK, type SummarizingParams } from './strategies/summarizing.js';
+export { nullStrategy } from './strategies/null.js';
+export { truncationCut, truncateText, trimFrontToTokens } from './trim-text.js';

@@ -1,0 +1,62 @@
+import { contentText, type Message } from '../message.js';
+import { renderBlock } from '../render.js';
+import { toolLinks } from './tool-links.js';
+import type { Measure, SkeletonMessage, WindowSkeleton } from './types.js';
+
+export const RENDER_SEPARATOR = '\n\n';
+const STATIC_ROLES = new Set(['system', 'developer']);
+const MEMORY_MARKER = '[Persistent Memory — MEMORY.md]';
+
+export interface SkeletonOptions {
+  /** Force the first N messages to count as static context (a Conversation knows its seeds). */
+  staticCount?: number;
+  /** Stored counts to use instead of counting (the app's worker fills these in). */
+  tokens?: readonly number[];
+  renderedTokens?: readonly number[];
+}
+
+/** The leading system / developer / MEMORY.md messages, or the count the caller knows. */
+export function staticPrefixLength(messages: readonly Message[], staticCount?: number): number {
+  if (staticCount !== undefined) return Math.min(staticCount, messages.length);
+  let n = 0;
+  while (n < messages.length) {
+    const m = messages[n];
+    const isMemory = typeof m.content === 'string' && m.content.startsWith(MEMORY_MARKER);
+    if (!STATIC_ROLES.has(m.role.toLowerCase()) && !isMemory) break;
+    n++;
+  }
+  return n;
+}
+
+function contentTokens(measure: Measure, content: unknown): number {
+  const text = contentText(content);
+  return text.trim().length === 0 ? 0 : measure.count(text);
+}
+
+/** Builds the skeleton a planner needs; counts with `measure` unless counts are supplied. */
+export function buildSkeleton(messages: readonly Message[], measure: Measure, options: SkeletonOptions = {}): WindowSkeleton {
+  const staticEnd = staticPrefixLength(messages, options.staticCount);
+  const skeleton: SkeletonMessage[] = messages.map((m, i) => {
+    const links = toolLinks(m);
+    const block = renderBlock(m);
+    return {
+      role: m.role,
+      tokens: options.tokens?.[i] ?? contentTokens(measure, m.content),
+      renderedTokens: options.renderedTokens?.[i] ?? measure.count(i === messages.length - 1 ? block : block + RENDER_SEPARATOR),
+      length: contentText(m.content).length,
+      toolCallIds: links.callIds,
+      toolResultId: links.resultId,
+      toolLike: links.toolLike,
+      isStatic: i < staticEnd,
+      contentIsString: typeof m.content === 'string',
+    };
+  });
+  return {
+    messages: skeleton,
+    text: {
+      content: (i) => contentText(messages[i].content),
+      block: (i) => renderBlock(messages[i]),
+      measure,
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { callIndexFor, dropped, finishPlan, kept, numberParam, orphanWarnings } from '../plan-builder.js';
+import type { SkeletonMessage, WindowStrategy } from '../types.js';
+
+export const DEFAULT_WINDOW_SIZE = 40;
+
+/** A tool result at the window's start whose call fell outside it. */
+function orphanedAtStart(messages: readonly SkeletonMessage[], start: number): boolean {
+  const m = messages[start];
+  if (!m.toolLike && m.toolResultId === undefined) return false;
+  if (m.toolCallIds.length > 0) return false; // a call (possibly also tool-like) starts a new exchange
+  const call = callIndexFor(messages, start);
+  // A tool message without an identifiable call answers the message before it, which is outside.
+  return call === undefined ? m.toolLike : call < start;
+}
+
+/** Sliding window: the most recent `windowSize` messages, never starting on a tool result cut off from its call. */
+export const slidingWindow: WindowStrategy<{ windowSize: number }> = {
+  id: 'sliding-window',
+  label: 'Sliding window',
+  description: 'Keep the most recent messages; the start moves forward past tool results whose call fell out.',
+  params: [{ key: 'windowSize', label: 'Window size', kind: 'count', default: DEFAULT_WINDOW_SIZE, min: 0 }],
+  plan(skeleton, params) {
+    const windowSize = numberParam(params, 'windowSize', DEFAULT_WINDOW_SIZE);
+    const m = skeleton.messages;
+    let start = Math.max(0, m.length - windowSize);
+    if (start > 0) while (start < m.length && orphanedAtStart(m, start)) start++;
+    const fates = m.map((s, i) => (i >= start ? kept(i, s.tokens) : dropped(i)));
+    return finishPlan('sliding-window', { windowSize }, 'content', m, fates, [], orphanWarnings(m, fates));
+  },
+};

@@ -1,0 +1,268 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  applyPlan,
+  buildSkeleton,
+  Conversation,
+  getTokenizer,
+  renderHistory,
+  strategies,
+  StrategyRegistry,
+  summarizing,
+  toolLinks,
+  type Message,
+  type WindowPlan,
+  type WindowStrategy,
+} from '../../../src/core/index.js';
+import { tempDir } from '../../helpers.js';
+import { history } from './arbitraries.js';
+
+const t = getTokenizer('gpt-5.4');
+const runs = Number(process.env.FC_RUNS ?? 150);
+const skeletonOf = (messages: Message[]) => buildSkeleton(messages, t);
+const contentTotal = (messages: Message[]) => buildSkeleton(messages, t).messages.reduce((n, m) => n + m.tokens, 0);
+const summaryFor = (plan: WindowPlan) => plan.inserted.map((ins) => `Summary of ${ins.replaces.length} messages.`);
+
+/** Every kept tool result whose call is not kept must be warned about. */
+function expectOrphansWarned(messages: Message[], plan: WindowPlan): void {
+  const present = (i: number) => plan.messages[i].fate === 'kept' || plan.messages[i].fate === 'cut';
+  messages.forEach((m, i) => {
+    const links = toolLinks(m);
+    if (!present(i) || links.resultId === undefined) return;
+    const call = messages.findIndex((c) => toolLinks(c).callIds.includes(links.resultId!));
+    if (call !== -1 && !present(call)) {
+      expect(plan.warnings.some((w) => w.code === 'orphaned-tool-result' && w.index === i)).toBe(true);
+    }
+  });
+}
+
+function expectNoSplitExchanges(messages: Message[], plan: WindowPlan): void {
+  const present = (i: number) => plan.messages[i].fate === 'kept' || plan.messages[i].fate === 'cut';
+  messages.forEach((m, i) => {
+    const id = toolLinks(m).resultId;
+    if (!present(i) || id === undefined) return;
+    const call = messages.findIndex((c) => toolLinks(c).callIds.includes(id));
+    if (call !== -1) expect(present(call)).toBe(true);
+  });
+}
+
+describe('every strategy (properties)', () => {
+  it.each(strategies.list().map((s) => s.id))('%s: one fate per message, consistent counts, plan of an empty history', (id) => {
+    fc.assert(
+      fc.property(history, (messages) => {
+        const plan = strategies.plan(id, skeletonOf(messages), {});
+        expect(plan.messages.map((f) => f.index)).toEqual(messages.map((_, i) => i));
+        expect(Object.values(plan.counts).reduce((a, b) => a + b, 0)).toBe(messages.length);
+        for (const f of plan.messages) expect(f.tokensAfter).toBeGreaterThanOrEqual(0);
+      }),
+      { numRuns: 40 },
+    );
+    expect(strategies.plan(id, skeletonOf([]), {}).messages).toEqual([]);
+  });
+});
+
+describe('truncate', () => {
+  it('keeps the budget, warns on orphans, totals equal a recount, and applying twice equals once', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 0, max: 400 }), (messages, contextLength) => {
+        const plan = strategies.plan('truncate', skeletonOf(messages), { contextLength });
+        const applied = applyPlan(messages, plan, { measure: t });
+        expect(plan.totalAfter).toBeLessThanOrEqual(contextLength);
+        expect(plan.totalAfter).toBe(contentTotal(applied));
+        expectOrphansWarned(messages, plan);
+        const again = strategies.plan('truncate', skeletonOf(applied), { contextLength });
+        expect(applyPlan(applied, again, { measure: t })).toEqual(applied);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('agrees with Conversation.truncateMemoryWithTokenizer', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 0, max: 300 }), (messages, contextLength) => {
+        const c = new Conversation({ conversationsDir: tempDir(), contextLength: Math.max(1, contextLength) });
+        c.batchAdd(structuredClone(messages));
+        c.truncateMemoryWithTokenizer();
+        const plan = strategies.plan('truncate', skeletonOf(messages), { contextLength: Math.max(1, contextLength) });
+        expect(c.conversationHistory).toEqual(applyPlan(messages, plan, { measure: t }));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('dynamic-context-window', () => {
+  it('text boundary: the longest fitting suffix of the rendered history, the same the Conversation returns', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 0, max: 300 }), (messages, contextLength) => {
+        const full = renderHistory(messages);
+        const plan = strategies.plan('dynamic-context-window', skeletonOf(messages), { contextLength });
+        const kept = full.slice(plan.renderedStart);
+        expect(t.count(kept)).toBeLessThanOrEqual(contextLength);
+        expect(plan.totalAfter).toBe(t.count(kept));
+        // A second, independent implementation: search the whole string at once.
+        expect(plan.renderedStart).toBe(t.fitSuffixStart(full, contextLength));
+        // Trimming the trimmed text again changes nothing.
+        expect(t.fitSuffixStart(kept, contextLength)).toBe(0);
+        if (contextLength > 0) {
+          const c = new Conversation({ conversationsDir: tempDir(), contextLength });
+          c.batchAdd(messages);
+          expect(c.returnHistoryAsString()).toBe(kept);
+        }
+        expectOrphansWarned(messages, plan);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('message boundary: whole messages only, within budget, applying twice equals once', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 0, max: 300 }), (messages, contextLength) => {
+        const params = { contextLength, boundary: 'message' };
+        const plan = strategies.plan('dynamic-context-window', skeletonOf(messages), params);
+        expect(plan.counts.cut).toBe(0);
+        const applied = applyPlan(messages, plan);
+        expect(plan.totalAfter).toBe(applied.length ? t.count(renderHistory(applied)) : 0);
+        expect(plan.totalAfter).toBeLessThanOrEqual(contextLength);
+        expect(applyPlan(applied, strategies.plan('dynamic-context-window', skeletonOf(applied), params))).toEqual(applied);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('without the text, plans from counts alone and marks its cut as estimated', () => {
+    const messages: Message[] = Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: `message ${i} `.repeat(20) }));
+    const { messages: skeleton } = skeletonOf(messages);
+    const plan = strategies.plan('dynamic-context-window', { messages: skeleton }, { contextLength: 1000 });
+    expect(plan.counts.cut).toBe(1);
+    expect(plan.warnings.some((w) => w.code === 'approximate-cut')).toBe(true);
+    expect(plan.totalAfter).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('last-n', () => {
+  it('keeps exactly the last limit messages; limit 0 keeps none; default 10', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 0, max: 20 }), (messages, limit) => {
+        const plan = strategies.plan('last-n', skeletonOf(messages), { limit });
+        const keptIdx = plan.messages.filter((f) => f.fate === 'kept').map((f) => f.index);
+        expect(keptIdx).toEqual(messages.map((_, i) => i).slice(Math.max(0, messages.length - limit)));
+        const applied = applyPlan(messages, plan);
+        expect(plan.totalAfter).toBe(contentTotal(applied));
+        expect(applyPlan(applied, strategies.plan('last-n', skeletonOf(applied), { limit }))).toEqual(applied);
+        expectOrphansWarned(messages, plan);
+      }),
+      { numRuns: runs },
+    );
+    expect(strategies.plan('last-n', skeletonOf([]), {}).params).toEqual({ limit: 10 });
+  });
+});
+
+describe('sliding-window', () => {
+  it('keeps at most windowSize recent messages and never starts on an orphaned tool result', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 0, max: 20 }), (messages, windowSize) => {
+        const plan = strategies.plan('sliding-window', skeletonOf(messages), { windowSize });
+        const keptIdx = plan.messages.filter((f) => f.fate === 'kept').map((f) => f.index);
+        expect(keptIdx.length).toBeLessThanOrEqual(windowSize);
+        if (keptIdx.length) expect(keptIdx).toEqual(messages.map((_, i) => i).slice(keptIdx[0]));
+        expectNoSplitExchanges(messages, plan);
+        expect(plan.warnings.filter((w) => w.code === 'orphaned-tool-result')).toEqual([]);
+        const applied = applyPlan(messages, plan);
+        expect(plan.totalAfter).toBe(contentTotal(applied));
+        expect(applyPlan(applied, strategies.plan('sliding-window', skeletonOf(applied), { windowSize }))).toEqual(applied);
+      }),
+      { numRuns: runs },
+    );
+  });
+});
+
+describe('summarizing', () => {
+  it('keeps the static context and recent messages, never splits a tool exchange, and is a fixed point', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 200 }), (messages, keepRecentMessages, softThresholdTokens) => {
+        const params = { keepRecentMessages, softThresholdTokens };
+        const skeleton = skeletonOf(messages);
+        const plan = strategies.plan('summarizing', skeleton, params);
+        skeleton.messages.forEach((m, i) => {
+          if (m.isStatic) expect(plan.messages[i].fate).toBe('kept');
+        });
+        const tail = plan.messages.slice(Math.max(0, messages.length - keepRecentMessages));
+        for (const f of tail) expect(f.fate).toBe('kept');
+        expectNoSplitExchanges(messages, plan);
+        const summaries = summaryFor(plan);
+        const withText = strategies.plan('summarizing', skeleton, { ...params, summaryTokens: summaries[0] ? t.count(summaries[0]) : null });
+        const applied = applyPlan(messages, withText, { summaries });
+        expect(withText.totalAfter).toBe(contentTotal(applied));
+        const again = strategies.plan('summarizing', skeletonOf(applied), params);
+        expect(again.counts.summarised).toBe(0);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('does nothing under the soft threshold and the window', () => {
+    const messages: Message[] = [{ role: 'System', content: 'S' }, ...Array.from({ length: 30 }, (_, i) => ({ role: 'user', content: `m${i}` }))];
+    expect(strategies.plan('summarizing', skeletonOf(messages), {}).counts.summarised).toBe(0);
+    const plan = strategies.plan('summarizing', skeletonOf(messages), { softThresholdTokens: 10 });
+    expect(plan.counts).toMatchObject({ summarised: 20, kept: 11 });
+    expect(plan.inserted).toEqual([{ kind: 'summary', role: 'System', before: 1, replaces: Array.from({ length: 20 }, (_, i) => i + 1), tokens: null }]);
+  });
+
+  it('warns when the summary still leaves the history over the window', () => {
+    const messages: Message[] = Array.from({ length: 12 }, () => ({ role: 'user', content: 'word '.repeat(100) }));
+    const plan = strategies.plan('summarizing', skeletonOf(messages), { contextWindowTokens: 50, softThresholdTokens: 10, keepRecentMessages: 5 });
+    expect(plan.warnings.map((w) => w.code)).toContain('budget-exceeded');
+  });
+});
+
+describe('null', () => {
+  it('keeps everything', () => {
+    fc.assert(
+      fc.property(history, (messages) => {
+        const plan = strategies.plan('null', skeletonOf(messages));
+        expect(plan.counts.kept).toBe(messages.length);
+        expect(plan.totalAfter).toBe(plan.totalBefore);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('user-defined strategies', () => {
+  const tightBudget: WindowStrategy = {
+    id: 'tight-budget',
+    label: 'Tight budget',
+    description: 'Summarising with an 8000-token window and 4 recent messages.',
+    params: [],
+    plan: (skeleton, params) => ({ ...summarizing.plan(skeleton, { ...params, contextWindowTokens: 8000, keepRecentMessages: 4, softThresholdTokens: 0 }), strategy: 'tight-budget' }),
+  };
+
+  it('are planned, listed and applied like the built-in ones', () => {
+    const registry = new StrategyRegistry();
+    registry.register(tightBudget);
+    expect(registry.list().map((s) => s.id)).toEqual(['dynamic-context-window', 'truncate', 'last-n', 'sliding-window', 'summarizing', 'null', 'tight-budget']);
+    const messages: Message[] = [{ role: 'System', content: 'S' }, ...Array.from({ length: 9 }, (_, i) => ({ role: 'user', content: `m${i}` }))];
+    const plan = registry.plan('tight-budget', skeletonOf(messages));
+    expect(plan.strategy).toBe('tight-budget');
+    const applied = applyPlan(messages, plan, { summaries: ['summary'] });
+    expect(applied.map((m) => m.content)).toEqual(['S', 'summary', 'm5', 'm6', 'm7', 'm8']);
+  });
+
+  it('cannot replace a built-in and need a clean id', () => {
+    const registry = new StrategyRegistry();
+    expect(() => registry.register({ ...tightBudget, id: 'truncate' })).toThrow(/built-in/);
+    expect(() => registry.register({ ...tightBudget, id: 'Bad Id' })).toThrow(/lowercase/);
+    expect(() => registry.plan('nope', skeletonOf([]))).toThrow(/unknown strategy "nope"/);
+  });
+});
+
+describe('applyPlan', () => {
+  it('refuses a plan for another history and missing summary text', () => {
+    const messages: Message[] = [{ role: 'user', content: 'a' }];
+    const plan = strategies.plan('null', skeletonOf(messages));
+    expect(() => applyPlan([...messages, ...messages], plan)).toThrow(/plan is for 1 messages/);
+    const sum = strategies.plan('summarizing', skeletonOf([...messages, ...messages]), { softThresholdTokens: 0, keepRecentMessages: 0 });
+    expect(() => applyPlan([...messages, ...messages], sum)).toThrow(/summary text/);
+  });
+});
