@@ -1,3 +1,3 @@
 import { main } from './main.js';
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

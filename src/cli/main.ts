@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ConversationFileError } from '../core/index.js';
+import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
+import { compactCommand, planCommand } from './window-commands.js';
 import { InputError, USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
@@ -9,9 +10,17 @@ const OPTIONS = {
   to: { type: 'string' },
   output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h', default: false },
+  strategy: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  summary: { type: 'string' },
+  summarizer: { type: 'string' },
+  'in-place': { type: 'boolean', default: false },
+  'keep-recent': { type: 'string' },
+  'base-url': { type: 'string' },
+  'summary-model': { type: 'string' },
 } as const;
 
-function run(argv: string[]): void {
+async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
@@ -34,14 +43,27 @@ function run(argv: string[]): void {
       return tokensCommand(needFile(), common);
     case 'convert':
       return convertCommand(needFile(), values.to, values.output);
+    case 'plan':
+      return planCommand(needFile(), values.strategy, values.set ?? [], common);
+    case 'compact':
+      return compactCommand(needFile(), {
+        summary: values.summary,
+        summarizer: values.summarizer,
+        output: values.output,
+        inPlace: values['in-place'],
+        keepRecent: values['keep-recent'],
+        model: values.model,
+        baseUrl: values['base-url'],
+        summaryModel: values['summary-model'],
+      });
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
-export function main(argv: string[]): number {
+export async function main(argv: string[]): Promise<number> {
   try {
-    run(argv);
+    await run(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     const err = e as Error & { code?: string };
@@ -50,7 +72,7 @@ export function main(argv: string[]): number {
       return 2;
     }
     // Bad input (a file that does not parse, a missing directory, an unwritable output): one line, no stack.
-    const known = e instanceof ConversationFileError || e instanceof InputError;
+    const known = e instanceof ConversationFileError || e instanceof InputError || e instanceof SummarizerError;
     process.stderr.write(`conversation-inspector: ${known ? err.message : `error: ${err.message}`}\n`);
     return 1;
   }

@@ -12,3 +12,5 @@ export { MEMORY_PREAMBLE, memoryHeader, appendMemory, archiveAndReseedMemory } f
 export { summarizeTokens, contentPreview, type TokenSummary, type MessageTokens } from './stats.js';
 export { listConversationFiles, type DirectoryEntry } from './storage/list-directory.js';
 export * from './window/index.js';
+export { ConversationStore, DEFAULT_HISTORY_LIMIT } from './store.js';
+export * from './summarize/index.js';

@@ -1,0 +1,121 @@
+import { resolve } from 'node:path';
+import {
+  applyPlan,
+  buildSkeleton,
+  ExtractiveSummarizer,
+  getTokenizer,
+  OpenAICompatibleSummarizer,
+  readConversationFile,
+  serializeConversation,
+  strategies,
+  summariesForPlan,
+  TextSummarizer,
+  writeFileAtomicSync,
+  type Summarizer,
+  type WindowPlan,
+} from '../core/index.js';
+import { printJson, table } from './output.js';
+import { InputError, UsageError } from './usage.js';
+
+/** `--set key=value`: numbers, true/false and null are typed; anything else stays a string. */
+export function parseSettings(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set takes key=value, not "${pair}"`);
+    const key = pair.slice(0, eq);
+    const raw = pair.slice(eq + 1);
+    out[key] = raw === 'null' ? null : raw === 'true' ? true : raw === 'false' ? false : raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  }
+  return out;
+}
+
+const FATE_MARK: Record<string, string> = { kept: 'kept', dropped: '⨯ dropped', cut: '✂ cut', summarised: 'Σ summarised' };
+
+function printPlan(plan: WindowPlan, roles: string[], tokensBefore: number[]): void {
+  const rows = plan.messages.map((f) => {
+    const note = f.cut ? `${f.cut.keep === 'start' ? 'keeps the start up to' : 'keeps the end from'} offset ${f.cut.offset}${f.cut.approximate ? ' (estimated)' : ''}` : f.summary !== undefined ? `into summary ${f.summary}` : '';
+    return [f.index, roles[f.index], FATE_MARK[f.fate], tokensBefore[f.index], f.tokensAfter, note];
+  });
+  process.stdout.write(table(['#', 'ROLE', 'FATE', 'TOKENS', 'AFTER', 'NOTE'], rows) + '\n\n');
+  const c = plan.counts;
+  process.stdout.write(
+    `${plan.strategy} ${JSON.stringify(plan.params)}: ${plan.totalBefore} → ${plan.totalAfter} tokens (${plan.unit}); ` +
+      `${c.kept} kept, ${c.cut} cut, ${c.dropped} dropped, ${c.summarised} summarised\n`,
+  );
+  for (const ins of plan.inserted) process.stdout.write(`+ a ${ins.role} summary before message ${ins.before}, replacing ${ins.replaces.length} messages\n`);
+  for (const w of plan.warnings) process.stdout.write(`warning: ${w.message}\n`);
+}
+
+export function planCommand(file: string, strategyId: string | undefined, settings: readonly string[], opts: { json: boolean; model: string }): void {
+  if (!strategyId) throw new UsageError(`plan needs --strategy (one of: ${strategies.list().map((s) => s.id).join(', ')})`);
+  if (!strategies.get(strategyId)) throw new UsageError(`unknown strategy "${strategyId}"; known: ${strategies.list().map((s) => s.id).join(', ')}`);
+  const parsed = readConversationFile(file);
+  const skeleton = buildSkeleton(parsed.messages, getTokenizer(opts.model));
+  const plan = strategies.plan(strategyId, skeleton, parseSettings(settings));
+  const tokensBefore = skeleton.messages.map((m) => (plan.unit === 'content' ? m.tokens : m.renderedTokens));
+  if (opts.json) {
+    printJson({
+      file: resolve(file),
+      model: opts.model,
+      ...plan,
+      messages: plan.messages.map((f) => ({ ...f, role: parsed.messages[f.index].role, tokens: tokensBefore[f.index] })),
+    });
+    return;
+  }
+  printPlan(plan, parsed.messages.map((m) => m.role), tokensBefore);
+}
+
+export interface CompactOptions {
+  summary?: string;
+  summarizer?: string;
+  output?: string;
+  inPlace: boolean;
+  keepRecent?: string;
+  model: string;
+  baseUrl?: string;
+  summaryModel?: string;
+}
+
+function chooseSummarizer(opts: CompactOptions): Summarizer {
+  if (opts.summary !== undefined && opts.summarizer !== undefined) throw new UsageError('give either --summary or --summarizer, not both');
+  if (opts.summary !== undefined) {
+    if (opts.summary.trim() === '') throw new UsageError('--summary must not be empty');
+    return new TextSummarizer(opts.summary);
+  }
+  if (opts.summarizer === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(opts.model) });
+  if (opts.summarizer === 'openai') {
+    return new OpenAICompatibleSummarizer({
+      baseUrl: opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+      apiKey: process.env.OPENAI_API_KEY,
+      model: opts.summaryModel ?? 'gpt-5.4-mini',
+    });
+  }
+  throw new UsageError('compact needs --summary TEXT or --summarizer offline|openai');
+}
+
+/** The spec's compact: the static context, then one summary of everything else (or all but the last N). */
+export async function compactCommand(file: string, opts: CompactOptions): Promise<void> {
+  const summarizer = chooseSummarizer(opts);
+  if (opts.inPlace && opts.output) throw new UsageError('give either -o OUT or --in-place, not both');
+  const keepRecentMessages = opts.keepRecent === undefined ? 0 : Number(opts.keepRecent);
+  if (!Number.isInteger(keepRecentMessages) || keepRecentMessages < 0) throw new UsageError('--keep-recent takes a whole number');
+  const parsed = readConversationFile(file);
+  const tokenizer = getTokenizer(opts.model);
+  const skeleton = buildSkeleton(parsed.messages, tokenizer);
+  const plan = strategies.plan('summarizing', skeleton, { force: true, keepRecentMessages });
+  if (plan.inserted.length === 0) throw new InputError(`${file}: nothing to compact (only static context${keepRecentMessages ? ' and recent messages' : ''})`);
+  const summaries = await summariesForPlan(parsed.messages, plan, summarizer);
+  const compacted = applyPlan(parsed.messages, plan, { summaries, measure: tokenizer });
+  const sameFile = opts.inPlace;
+  const text = serializeConversation(compacted, { format: parsed.format, shape: parsed.shape, root: parsed.root, baseline: sameFile || opts.output ? parsed.baseline : undefined });
+  const target = opts.inPlace ? file : opts.output;
+  const before = plan.totalBefore;
+  const after = compacted.reduce((n, m) => n + tokenizer.countContent(m.content), 0);
+  if (!target) {
+    process.stdout.write(text);
+  } else {
+    writeFileAtomicSync(target, text);
+  }
+  process.stderr.write(`Compacted ${parsed.messages.length} → ${compacted.length} messages, ${before} → ${after} tokens${target ? `; wrote ${target}` : ''}\n`);
+}
