@@ -26,7 +26,7 @@ import { writeFileAtomicSync } from './storage/atomic-write.js';
 import { MEMORY_PREAMBLE, appendMemory, archiveAndReseedMemory, ensureMemoryFile, readMemoryForSeed } from './storage/memory-md.js';
 import { getTokenizer, type Tokenizer } from './tokenizer/index.js';
 import { applyPlan } from './window/apply.js';
-import { buildSkeleton } from './window/skeleton.js';
+import { SkeletonCache, renderedTail } from './window/skeleton-cache.js';
 import { dynamicWindow } from './window/strategies/dynamic-window.js';
 import { truncate } from './window/strategies/truncate.js';
 import type { WindowPlan } from './window/types.js';
@@ -86,6 +86,7 @@ export class Conversation {
   private cache: { key: string; value: string } | undefined;
   private cacheStats = { hits: 0, misses: 0, cachedTokens: 0 };
   private version = 0;
+  private readonly skeletons = new SkeletonCache();
 
   constructor(options: ConversationOptions = {}) {
     this.logger = options.logger ?? consoleLogger;
@@ -305,13 +306,14 @@ export class Conversation {
 
   /** The rendered history trimmed from the front to `contextLength` tokens, whatever dynamicContextWindow says. */
   dynamicAutoChunking(): string {
-    const plan = this.planWindow('dynamic-context-window');
-    return renderHistory(this.conversationHistory).slice(plan.renderedStart ?? 0);
+    const skeleton = this.skeletons.skeleton(this.conversationHistory, this.tokenizer);
+    const plan = dynamicWindow.plan(skeleton, { contextLength: this.contextLength, boundary: 'text' });
+    return renderedTail(skeleton, plan.renderedStart ?? 0);
   }
 
   /** The window plan the trimming methods follow: the same planners the inspector previews with. */
   planWindow(strategy: 'dynamic-context-window' | 'truncate'): WindowPlan {
-    const skeleton = buildSkeleton(this.conversationHistory, this.tokenizer);
+    const skeleton = this.skeletons.skeleton(this.conversationHistory, this.tokenizer);
     return strategy === 'truncate'
       ? truncate.plan(skeleton, { contextLength: this.contextLength })
       : dynamicWindow.plan(skeleton, { contextLength: this.contextLength, boundary: 'text' });

@@ -137,7 +137,12 @@ export class Tokenizer {
    * straddles the boundary, and a final verifying count.
    */
   fitSuffixStart(text: string, limit: number): number {
-    if (limit <= 0) return text.length;
+    return this.fitSuffix(text, limit).start;
+  }
+
+  /** The longest fitting suffix: where it starts and its exact token count (no second pass needed). */
+  fitSuffix(text: string, limit: number): { start: number; tokens: number } {
+    if (limit <= 0 || text.length === 0) return { start: text.length, tokens: 0 };
     const pieces = this.pieces(text);
     const starts = new Array<number>(pieces.length + 1);
     const suffix = new Array<number>(pieces.length + 1);
@@ -149,7 +154,7 @@ export class Tokenizer {
     starts[pieces.length] = offset;
     suffix[pieces.length] = 0;
     for (let i = pieces.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + this.pieceCount(pieces[i]);
-    if (suffix[0] <= limit) return 0;
+    if (suffix[0] <= limit) return { start: 0, tokens: suffix[0] };
     // Smallest piece index whose suffix fits (suffix sums are non-increasing).
     let lo = 0;
     let hi = pieces.length;
@@ -173,13 +178,38 @@ export class Tokenizer {
         }
       }
     }
-    // Verify with exact counts: step forward while it does not fit, then back while a longer one does.
-    while (start < text.length && this.count(text.slice(start)) > limit) start = nextCodePoint(text, start);
-    for (let p = previousCodePoint(text, start); p >= 0 && start > 0 && this.count(text.slice(p)) <= limit; p = previousCodePoint(text, p)) {
+    // Exact count of text.slice(pos): matching from any offset depends only on that offset (the pattern has
+    // no look-behind), so re-match from `pos` until a match ends on a known piece boundary, then add the
+    // known suffix sum from there. Verification costs a few pieces, not a pass over the text.
+    const re = this.piecePattern;
+    const countFrom = (pos: number): number => {
+      re.lastIndex = pos;
+      let n = 0;
+      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        if (m[0].length === 0) {
+          re.lastIndex++;
+          continue;
+        }
+        n += this.pieceCount(m[0]);
+        const k = boundaryIndex(starts, m.index + m[0].length);
+        if (k !== -1) return n + suffix[k];
+      }
+      return n;
+    };
+    // Step forward while it does not fit, then back while a longer suffix still does.
+    let tokens = countFrom(start);
+    while (start < text.length && tokens > limit) {
+      start = nextCodePoint(text, start);
+      tokens = countFrom(start);
+    }
+    for (let p = previousCodePoint(text, start); p >= 0 && start > 0; p = previousCodePoint(text, p)) {
+      const longer = countFrom(p);
+      if (longer > limit) break;
       start = p;
+      tokens = longer;
       if (p === 0) break;
     }
-    return start;
+    return { start, tokens: start >= text.length ? 0 : tokens };
   }
 
   /**
@@ -199,6 +229,19 @@ export class Tokenizer {
     }
     return bounds[lo];
   }
+}
+
+/** Index of `offset` in the sorted `starts`, or -1. */
+function boundaryIndex(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] === offset) return mid;
+    if (starts[mid] < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** UTF-16 offsets of every code point boundary, including 0 and the length. */

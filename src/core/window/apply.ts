@@ -1,5 +1,5 @@
 import { contentText, type Message } from '../message.js';
-import type { Measure, WindowPlan } from './types.js';
+import { FATE_CODE, type Measure, type WindowPlan } from './types.js';
 
 export interface ApplyOptions {
   /** Text for each inserted summary, in order; required when the plan inserts any. */
@@ -26,8 +26,8 @@ function recount(message: Message, options: ApplyOptions): Message {
 
 /** The message list a plan leaves: kept messages as they are, cut ones shortened, summaries inserted. */
 export function applyPlan(messages: readonly Message[], plan: WindowPlan, options: ApplyOptions = {}): Message[] {
-  if (plan.messages.length !== messages.length) {
-    throw new PlanApplyError(`the plan is for ${plan.messages.length} messages but the history has ${messages.length}`);
+  if (plan.fates.length !== messages.length) {
+    throw new PlanApplyError(`the plan is for ${plan.fates.length} messages but the history has ${messages.length}`);
   }
   const summaries = options.summaries ?? [];
   if (summaries.length < plan.inserted.length) {
@@ -41,11 +41,12 @@ export function applyPlan(messages: readonly Message[], plan: WindowPlan, option
   const out: Message[] = [];
   messages.forEach((m, i) => {
     out.push(...(insertedAt.get(i) ?? []));
-    const fate = plan.messages[i];
-    if (fate.fate === 'kept') out.push(m);
-    else if (fate.fate === 'cut' && fate.cut) {
+    const fate = plan.fates[i];
+    const cut = plan.cuts[i];
+    if (fate === FATE_CODE.kept) out.push(m);
+    else if (fate === FATE_CODE.cut && cut) {
       const text = contentText(m.content);
-      const content = fate.cut.keep === 'start' ? text.slice(0, fate.cut.offset) : text.slice(fate.cut.offset);
+      const content = cut.keep === 'start' ? text.slice(0, cut.offset) : text.slice(cut.offset);
       out.push(recount({ ...m, content }, options));
     }
   });

@@ -1,6 +1,8 @@
 export type * from './types.js';
+export { FATES, FATE_CODE } from './types.js';
 export { buildSkeleton, staticPrefixLength, RENDER_SEPARATOR, type SkeletonOptions } from './skeleton.js';
 export { toolLinks, type ToolLinks } from './tool-links.js';
+export { PlanBuilder, numberParam, orphanWarnings, toolIndex } from './plan-builder.js';
 export { applyPlan, PlanApplyError, type ApplyOptions } from './apply.js';
 export { StrategyRegistry, strategies, BUILTIN_STRATEGIES } from './registry.js';
 export { dynamicWindow, type DynamicBoundary } from './strategies/dynamic-window.js';
@@ -10,3 +12,4 @@ export { slidingWindow, DEFAULT_WINDOW_SIZE } from './strategies/sliding-window.
 export { summarizing, SUMMARIZING_DEFAULTS, MODEL_WINDOW_FALLBACK, type SummarizingParams } from './strategies/summarizing.js';
 export { nullStrategy } from './strategies/null.js';
 export { truncationCut, truncateText, trimFrontToTokens } from './trim-text.js';
+export { SkeletonCache, renderedTail } from './skeleton-cache.js';

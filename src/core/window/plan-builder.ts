@@ -1,35 +1,88 @@
-import type { Fate, InsertedMessage, MessageFate, PlanWarning, SkeletonMessage, WindowPlan } from './types.js';
+import { FATE_CODE, FATES, type Fate, type InsertedMessage, type MessageFate, type PlanWarning, type SkeletonMessage, type WindowPlan } from './types.js';
 
-/** Assembles a WindowPlan from per-message fates, computing totals and counts in one place. */
-export function finishPlan(
-  strategy: string,
-  params: Record<string, unknown>,
-  unit: WindowPlan['unit'],
-  skeleton: readonly SkeletonMessage[],
-  fates: MessageFate[],
-  inserted: InsertedMessage[] = [],
-  warnings: PlanWarning[] = [],
-  extra: Partial<WindowPlan> = {},
-): WindowPlan {
-  const tokensOf = (m: SkeletonMessage) => (unit === 'content' ? m.tokens : m.renderedTokens);
-  const counts: Record<Fate, number> = { kept: 0, dropped: 0, cut: 0, summarised: 0 };
-  let totalBefore = 0;
-  let totalAfter = 0;
-  for (let i = 0; i < skeleton.length; i++) {
-    totalBefore += tokensOf(skeleton[i]);
-    counts[fates[i].fate]++;
-    totalAfter += fates[i].tokensAfter;
+const KEPT = FATE_CODE.kept;
+const DROPPED = FATE_CODE.dropped;
+const CUT = FATE_CODE.cut;
+const SUMMARISED = FATE_CODE.summarised;
+
+/**
+ * Collects fates into typed arrays. Every message starts dropped; strategies mark what they keep, cut or
+ * summarise. Building a plan for 100k messages costs two typed arrays, not 100k objects.
+ */
+export class PlanBuilder {
+  readonly fates: Uint8Array;
+  readonly tokensAfter: Float64Array;
+  readonly cuts: WindowPlan['cuts'] = {};
+  /** Summary index + 1 per message (0: none); allocated only by strategies that summarise. */
+  private summaryOf: Int32Array | undefined;
+
+  constructor(readonly skeleton: readonly SkeletonMessage[], readonly unit: WindowPlan['unit']) {
+    this.fates = new Uint8Array(skeleton.length).fill(DROPPED);
+    this.tokensAfter = new Float64Array(skeleton.length);
   }
-  for (const m of inserted) totalAfter += m.tokens ?? 0;
-  return { strategy, params, unit, messages: fates, inserted, totalBefore, totalAfter, counts, warnings, ...extra };
-}
 
-export function kept(index: number, tokens: number): MessageFate {
-  return { index, fate: 'kept', tokensAfter: tokens };
-}
+  tokensOf(i: number): number {
+    return this.unit === 'content' ? this.skeleton[i].tokens : this.skeleton[i].renderedTokens;
+  }
 
-export function dropped(index: number): MessageFate {
-  return { index, fate: 'dropped', tokensAfter: 0 };
+  keep(i: number): void {
+    this.fates[i] = KEPT;
+    this.tokensAfter[i] = this.tokensOf(i);
+  }
+
+  /** Keeps messages [from, to). */
+  keepRange(from: number, to: number): void {
+    for (let i = from; i < to; i++) this.keep(i);
+  }
+
+  drop(i: number): void {
+    this.fates[i] = DROPPED;
+    this.tokensAfter[i] = 0;
+  }
+
+  cut(i: number, tokensAfter: number, cut: NonNullable<MessageFate['cut']>): void {
+    this.fates[i] = CUT;
+    this.tokensAfter[i] = tokensAfter;
+    this.cuts[i] = cut;
+  }
+
+  summarise(i: number, summary: number): void {
+    this.fates[i] = SUMMARISED;
+    this.tokensAfter[i] = 0;
+    (this.summaryOf ??= new Int32Array(this.fates.length))[i] = summary + 1;
+  }
+
+  isPresent(i: number): boolean {
+    return this.fates[i] === KEPT || this.fates[i] === CUT;
+  }
+
+  finish(strategy: string, params: Record<string, unknown>, inserted: InsertedMessage[] = [], warnings: PlanWarning[] = [], extra: Partial<WindowPlan> = {}): WindowPlan {
+    const { fates, tokensAfter, cuts, summaryOf, skeleton } = this;
+    const counts: Record<Fate, number> = { kept: 0, dropped: 0, cut: 0, summarised: 0 };
+    const tally = [0, 0, 0, 0];
+    let totalBefore = 0;
+    let totalAfter = 0;
+    for (let i = 0; i < fates.length; i++) {
+      totalBefore += this.tokensOf(i);
+      totalAfter += tokensAfter[i];
+      tally[fates[i]]++;
+    }
+    FATES.forEach((f, k) => (counts[f] = tally[k]));
+    for (const m of inserted) totalAfter += m.tokens ?? 0;
+    let materialized: MessageFate[] | undefined;
+    const plan = { strategy, params, unit: this.unit, fates, tokensAfter, cuts, summaryOf: summaryOf ?? null, inserted, totalBefore, totalAfter, counts, warnings, ...extra } as Omit<WindowPlan, 'messages'>;
+    Object.defineProperty(plan, 'messages', {
+      enumerable: true,
+      get: () =>
+        (materialized ??= Array.from(skeleton, (_, index) => {
+          const fate: MessageFate = { index, fate: FATES[fates[index]], tokensAfter: tokensAfter[index] };
+          if (cuts[index]) fate.cut = cuts[index];
+          if (summaryOf && summaryOf[index] > 0) fate.summary = summaryOf[index] - 1;
+          return fate;
+        })),
+    });
+    return plan as WindowPlan;
+  }
 }
 
 /** Reads a numeric parameter, falling back to the default for anything that is not a finite number. */
@@ -39,32 +92,51 @@ export function numberParam(params: Record<string, unknown>, key: string, fallba
   return typeof n === 'number' && Number.isFinite(n) ? Math.max(min, Math.floor(n)) : fallback;
 }
 
-/** Warnings for kept tool results whose call is gone, and kept calls whose results are gone. */
-export function orphanWarnings(skeleton: readonly SkeletonMessage[], fates: readonly MessageFate[]): PlanWarning[] {
-  const present = (i: number) => fates[i].fate === 'kept' || fates[i].fate === 'cut';
+interface ToolIndex {
+  /** Indexes of messages that answer a call, with the index of that call (or -1 when it is not in the history). */
+  results: Array<[result: number, call: number]>;
+  /** For each call message, the indexes of its results. */
+  calls: Array<[call: number, results: number[]]>;
+}
+
+const toolIndexes = new WeakMap<readonly SkeletonMessage[], ToolIndex>();
+
+/** Where tool calls and their results stand; computed once per skeleton and reused by every re-plan. */
+export function toolIndex(skeleton: readonly SkeletonMessage[]): ToolIndex {
+  let index = toolIndexes.get(skeleton);
+  if (index) return index;
   const callAt = new Map<string, number>();
-  const resultsOf = new Map<string, number[]>();
+  const resultsOf = new Map<number, number[]>();
+  const results: ToolIndex['results'] = [];
   skeleton.forEach((m, i) => {
-    for (const id of m.toolCallIds) callAt.set(id, i);
-    if (m.toolResultId !== undefined) resultsOf.set(m.toolResultId, [...(resultsOf.get(m.toolResultId) ?? []), i]);
-  });
-  const warnings: PlanWarning[] = [];
-  skeleton.forEach((m, i) => {
-    if (!present(i)) return;
     if (m.toolResultId !== undefined) {
-      const call = callAt.get(m.toolResultId);
-      if (call !== undefined && !present(call)) {
-        warnings.push({ code: 'orphaned-tool-result', index: i, message: `message ${i} is a tool result whose call (message ${call}) is not kept` });
-      }
+      const call = callAt.get(m.toolResultId) ?? -1;
+      results.push([i, call]);
+      if (call !== -1) resultsOf.set(call, [...(resultsOf.get(call) ?? []), i]);
     }
-    for (const id of m.toolCallIds) {
-      const lost = (resultsOf.get(id) ?? []).filter((r) => !present(r));
-      if (lost.length > 0) {
-        warnings.push({ code: 'orphaned-tool-call', index: i, message: `message ${i} calls a tool whose result (message ${lost[0]}) is not kept` });
-      }
-    }
+    for (const id of m.toolCallIds) callAt.set(id, i);
   });
-  return warnings;
+  index = { results, calls: [...resultsOf.entries()] };
+  toolIndexes.set(skeleton, index);
+  return index;
+}
+
+/** Warnings for kept tool results whose call is gone, and kept calls whose results are gone. */
+export function orphanWarnings(builder: PlanBuilder): PlanWarning[] {
+  const { results, calls } = toolIndex(builder.skeleton);
+  const warnings: PlanWarning[] = [];
+  for (const [r, call] of results) {
+    if (call !== -1 && builder.isPresent(r) && !builder.isPresent(call)) {
+      warnings.push({ code: 'orphaned-tool-result', index: r, message: `message ${r} is a tool result whose call (message ${call}) is not kept` });
+    }
+  }
+  for (const [call, rs] of calls) {
+    const lost = rs.filter((r) => !builder.isPresent(r));
+    if (builder.isPresent(call) && lost.length > 0) {
+      warnings.push({ code: 'orphaned-tool-call', index: call, message: `message ${call} calls a tool whose result (message ${lost[0]}) is not kept` });
+    }
+  }
+  return warnings.sort((a, b) => a.index - b.index);
 }
 
 /** Index of the tool call that `index` answers, when that call stands before it. */

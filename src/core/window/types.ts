@@ -9,6 +9,8 @@ export interface Measure {
   count(text: string): number;
   /** UTF-16 offset where the longest suffix fitting `limit` tokens starts. */
   fitSuffixStart(text: string, limit: number): number;
+  /** The same suffix with its exact token count. */
+  fitSuffix(text: string, limit: number): { start: number; tokens: number };
   /** UTF-16 offset where the longest prefix fitting `limit` tokens ends. */
   fitPrefixEnd(text: string, limit: number): number;
 }
@@ -75,12 +77,25 @@ export interface PlanWarning {
   message: string;
 }
 
+/** Fate codes in `WindowPlan.fates`, indexes into FATES. */
+export const FATES = ['kept', 'dropped', 'cut', 'summarised'] as const;
+export const FATE_CODE: Record<Fate, number> = { kept: 0, dropped: 1, cut: 2, summarised: 3 };
+
 export interface WindowPlan {
   strategy: string;
   params: Record<string, unknown>;
   /** `content`: totals are message token counts; `rendered`: tokens of the rendered history string. */
   unit: 'content' | 'rendered';
-  messages: MessageFate[];
+  /** Per message, a FATES index: compact, so a 100k-message re-plan allocates almost nothing. */
+  fates: Uint8Array;
+  /** Per message, tokens after the strategy. */
+  tokensAfter: Float64Array;
+  /** Cut details by message index. */
+  cuts: Record<number, NonNullable<MessageFate['cut']>>;
+  /** Per message, 1 + the index into `inserted` of its summary (0: not summarised); null when nothing is. */
+  summaryOf: Int32Array | null;
+  /** The same as objects, built on first read (for JSON, tests and small histories). */
+  readonly messages: MessageFate[];
   inserted: InsertedMessage[];
   totalBefore: number;
   totalAfter: number;

@@ -1,6 +1,6 @@
 import { RENDER_SEPARATOR } from '../skeleton.js';
-import { dropped, finishPlan, kept, numberParam, orphanWarnings } from '../plan-builder.js';
-import type { MessageFate, SkeletonText, WindowPlan, WindowSkeleton, WindowStrategy } from '../types.js';
+import { numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
+import type { SkeletonText, WindowPlan, WindowSkeleton, WindowStrategy } from '../types.js';
 import { DEFAULT_CONTEXT_LENGTH } from './truncate.js';
 
 export type DynamicBoundary = 'text' | 'message';
@@ -39,38 +39,31 @@ function planOnText(skeleton: WindowSkeleton, text: SkeletonText, limit: number,
   // while the whole tail still fits; the tail is then searched exactly.
   let from = Math.max(0, firstFitting(sums, limit) - 1);
   let tail = joinBlocks(text, from, n);
-  let start = text.measure.fitSuffixStart(tail, limit);
-  while (start === 0 && from > 0) {
+  let fit = text.measure.fitSuffix(tail, limit);
+  while (fit.start === 0 && from > 0) {
     from--;
     tail = text.block(from) + RENDER_SEPARATOR + tail;
-    start = text.measure.fitSuffixStart(tail, limit);
+    fit = text.measure.fitSuffix(tail, limit);
   }
-  const fates: MessageFate[] = [];
-  for (let j = 0; j < from; j++) fates.push(dropped(j));
+  const start = fit.start;
+  const b = new PlanBuilder(m, 'rendered');
   let pos = 0;
   for (let j = from; j < n; j++) {
     const block = text.block(j);
     const end = pos + block.length;
-    if (start <= pos) fates.push(kept(j, m[j].renderedTokens));
+    if (start <= pos) b.keep(j);
     else if (start < end) {
       const blockOffset = start - pos;
       const prefix = block.length - text.content(j).length;
       const sep = j < n - 1 ? RENDER_SEPARATOR : '';
-      fates.push({
-        index: j,
-        fate: 'cut',
-        tokensAfter: text.measure.count(block.slice(blockOffset) + sep),
-        cut: { keep: 'end', offset: Math.max(0, blockOffset - prefix), approximate: false },
-      });
-    } else fates.push(dropped(j));
+      b.cut(j, text.measure.count(block.slice(blockOffset) + sep), { keep: 'end', offset: Math.max(0, blockOffset - prefix), approximate: false });
+    }
     pos = end + RENDER_SEPARATOR.length;
   }
   let before = 0;
   for (let j = 0; j < from; j++) before += text.block(j).length + RENDER_SEPARATOR.length;
-  const plan = finishPlan('dynamic-context-window', params, 'rendered', m, fates, [], orphanWarnings(m, fates), {
-    renderedStart: before + start,
-  });
-  plan.totalAfter = text.measure.count(tail.slice(start));
+  const plan = b.finish('dynamic-context-window', params, [], orphanWarnings(b), { renderedStart: before + start });
+  plan.totalAfter = fit.tokens;
   return plan;
 }
 
@@ -95,7 +88,7 @@ export const dynamicWindow: WindowStrategy<{ contextLength: number; boundary: Dy
     const sums = suffixSums(skeleton);
     const text = skeleton.text;
     if (boundary === 'text' && text) {
-      return m.length > 0 ? planOnText(skeleton, text, contextLength, sums, echo) : finishPlan('dynamic-context-window', echo, 'rendered', m, [], [], [], { renderedStart: 0 });
+      return m.length > 0 ? planOnText(skeleton, text, contextLength, sums, echo) : new PlanBuilder(m, 'rendered').finish('dynamic-context-window', echo, [], [], { renderedStart: 0 });
     }
 
     let first = firstFitting(sums, contextLength);
@@ -103,19 +96,20 @@ export const dynamicWindow: WindowStrategy<{ contextLength: number; boundary: Dy
       // Verify with a real count of the kept text; step forward past any junction rounding.
       while (first < m.length && text.measure.count(joinBlocks(text, first, m.length)) > contextLength) first++;
     }
-    const fates: MessageFate[] = m.map((s, i) => (i >= first ? kept(i, s.renderedTokens) : dropped(i)));
-    const warnings = orphanWarnings(m, fates);
+    const b = new PlanBuilder(m, 'rendered');
+    b.keepRange(first, m.length);
+    const warnings = orphanWarnings(b);
     if (boundary === 'text' && first > 0) {
       const k = first - 1;
       const room = contextLength - sums[first];
       if (room > 0) {
         // Without the text the cut is placed in proportion to the tokens left for it.
         const keepChars = Math.floor((m[k].length * room) / Math.max(1, m[k].renderedTokens));
-        fates[k] = { index: k, fate: 'cut', tokensAfter: room, cut: { keep: 'end', offset: Math.max(0, m[k].length - keepChars), approximate: true } };
+        b.cut(k, room, { keep: 'end', offset: Math.max(0, m[k].length - keepChars), approximate: true });
         warnings.push({ code: 'approximate-cut', index: k, message: `message ${k}: the cut position is estimated` });
       }
     }
-    const plan = finishPlan('dynamic-context-window', echo, 'rendered', m, fates, [], warnings);
+    const plan = b.finish('dynamic-context-window', echo, [], warnings);
     if (boundary === 'message' && text) plan.totalAfter = first < m.length ? text.measure.count(joinBlocks(text, first, m.length)) : 0;
     return plan;
   },

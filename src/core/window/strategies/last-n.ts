@@ -1,4 +1,4 @@
-import { dropped, finishPlan, kept, numberParam, orphanWarnings } from '../plan-builder.js';
+import { numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
 import type { WindowStrategy } from '../types.js';
 
 export const DEFAULT_LAST_N = 10;
@@ -11,9 +11,9 @@ export const lastN: WindowStrategy<{ limit: number }> = {
   params: [{ key: 'limit', label: 'Messages kept', kind: 'count', default: DEFAULT_LAST_N, min: 0 }],
   plan(skeleton, params) {
     const limit = numberParam(params, 'limit', DEFAULT_LAST_N);
-    const m = skeleton.messages;
-    const start = Math.max(0, m.length - limit);
-    const fates = m.map((s, i) => (i >= start ? kept(i, s.tokens) : dropped(i)));
-    return finishPlan('last-n', { limit }, 'content', m, fates, [], orphanWarnings(m, fates));
+    const n = skeleton.messages.length;
+    const b = new PlanBuilder(skeleton.messages, 'content');
+    b.keepRange(Math.max(0, n - limit), n);
+    return b.finish('last-n', { limit }, [], orphanWarnings(b));
   },
 };

@@ -1,4 +1,4 @@
-import { finishPlan, kept } from '../plan-builder.js';
+import { PlanBuilder } from '../plan-builder.js';
 import type { WindowStrategy } from '../types.js';
 
 export const nullStrategy: WindowStrategy = {
@@ -7,7 +7,8 @@ export const nullStrategy: WindowStrategy = {
   description: 'No management: the history grows unbounded.',
   params: [],
   plan(skeleton) {
-    const m = skeleton.messages;
-    return finishPlan('null', {}, 'content', m, m.map((s, i) => kept(i, s.tokens)));
+    const b = new PlanBuilder(skeleton.messages, 'content');
+    b.keepRange(0, skeleton.messages.length);
+    return b.finish('null', {});
   },
 };

@@ -1,4 +1,4 @@
-import { callIndexFor, dropped, finishPlan, kept, numberParam, orphanWarnings } from '../plan-builder.js';
+import { callIndexFor, numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
 import type { SkeletonMessage, WindowStrategy } from '../types.js';
 
 export const DEFAULT_WINDOW_SIZE = 40;
@@ -24,7 +24,8 @@ export const slidingWindow: WindowStrategy<{ windowSize: number }> = {
     const m = skeleton.messages;
     let start = Math.max(0, m.length - windowSize);
     if (start > 0) while (start < m.length && orphanedAtStart(m, start)) start++;
-    const fates = m.map((s, i) => (i >= start ? kept(i, s.tokens) : dropped(i)));
-    return finishPlan('sliding-window', { windowSize }, 'content', m, fates, [], orphanWarnings(m, fates));
+    const b = new PlanBuilder(m, 'content');
+    b.keepRange(start, m.length);
+    return b.finish('sliding-window', { windowSize }, [], orphanWarnings(b));
   },
 };

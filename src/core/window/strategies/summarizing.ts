@@ -1,5 +1,5 @@
-import { callIndexFor, finishPlan, kept, numberParam } from '../plan-builder.js';
-import type { MessageFate, PlanWarning, WindowStrategy } from '../types.js';
+import { numberParam, PlanBuilder, toolIndex } from '../plan-builder.js';
+import type { WindowStrategy } from '../types.js';
 
 export const SUMMARIZING_DEFAULTS = {
   contextWindowTokens: 50_000,
@@ -55,30 +55,37 @@ export const summarizing: WindowStrategy<SummarizingParams> = {
       ...(force ? { force } : {}),
     };
     const total = m.reduce((n, s) => n + s.tokens, 0);
-    const allKept = () => finishPlan('summarizing', echo, 'content', m, m.map((s, i) => kept(i, s.tokens)));
+    const b = new PlanBuilder(m, 'content');
+    const allKept = () => {
+      b.keepRange(0, m.length);
+      return b.finish('summarizing', echo);
+    };
     if (!force && total <= soft && total <= window) return allKept();
 
     let staticEnd = 0;
     while (staticEnd < m.length && m[staticEnd].isStatic) staticEnd++;
     let recentStart = Math.max(staticEnd, m.length - keepRecent);
     // Keep a tool exchange together: pull its call into the recent part rather than summarising half of it.
-    for (let i = recentStart; i < m.length; i++) {
-      const call = callIndexFor(m, i);
-      if (call !== undefined && call >= staticEnd && call < recentStart) recentStart = call;
+    // Results come after their calls, so one pass from the latest result backwards settles every pull.
+    const { results } = toolIndex(m);
+    for (let k = results.length - 1; k >= 0; k--) {
+      const [r, call] = results[k];
+      if (r >= recentStart && call >= staticEnd && call < recentStart) recentStart = call;
     }
     if (recentStart <= staticEnd) return allKept();
 
-    const fates: MessageFate[] = m.map((s, i) =>
-      i >= staticEnd && i < recentStart ? { index: i, fate: 'summarised', tokensAfter: 0, summary: 0 } : kept(i, s.tokens),
-    );
-    const replaces = fates.filter((f) => f.fate === 'summarised').map((f) => f.index);
-    const inserted = [{ kind: 'summary' as const, role: summaryRole, before: staticEnd, replaces, tokens: summaryTokens }];
-    const plan = finishPlan('summarizing', echo, 'content', m, fates, inserted);
-    const warnings: PlanWarning[] = [];
-    if (plan.totalAfter > window) {
-      warnings.push({ code: 'budget-exceeded', index: recentStart, message: `after summarising, ${plan.totalAfter} tokens still exceed the ${window}-token window` });
+    b.keepRange(0, staticEnd);
+    b.keepRange(recentStart, m.length);
+    const replaces = new Array<number>(recentStart - staticEnd);
+    for (let i = staticEnd; i < recentStart; i++) {
+      b.summarise(i, 0);
+      replaces[i - staticEnd] = i;
     }
-    plan.warnings.push(...warnings);
+    const inserted = [{ kind: 'summary' as const, role: summaryRole, before: staticEnd, replaces, tokens: summaryTokens }];
+    const plan = b.finish('summarizing', echo, inserted);
+    if (plan.totalAfter > window) {
+      plan.warnings.push({ code: 'budget-exceeded', index: recentStart, message: `after summarising, ${plan.totalAfter} tokens still exceed the ${window}-token window` });
+    }
     return plan;
   },
 };

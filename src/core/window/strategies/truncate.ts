@@ -1,6 +1,6 @@
-import { dropped, finishPlan, kept, numberParam, orphanWarnings } from '../plan-builder.js';
+import { numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
 import { truncationCut } from '../trim-text.js';
-import type { MessageFate, PlanWarning, WindowStrategy } from '../types.js';
+import type { PlanWarning, WindowStrategy } from '../types.js';
 
 export const DEFAULT_CONTEXT_LENGTH = 8192;
 
@@ -16,35 +16,30 @@ export const truncate: WindowStrategy<{ contextLength: number }> = {
   plan(skeleton, params) {
     const contextLength = numberParam(params, 'contextLength', DEFAULT_CONTEXT_LENGTH);
     const m = skeleton.messages;
-    const fates: MessageFate[] = [];
+    const b = new PlanBuilder(m, 'content');
     const warnings: PlanWarning[] = [];
     let used = 0;
     let i = 0;
     for (; i < m.length && used + m[i].tokens <= contextLength; i++) {
-      fates.push(kept(i, m[i].tokens));
+      b.keep(i);
       used += m[i].tokens;
     }
     if (i < m.length) {
       const room = contextLength - used;
       if (!m[i].contentIsString) {
-        fates.push(dropped(i));
         warnings.push({ code: 'structured-content-dropped', index: i, message: `message ${i} crosses the budget and has structured content, so it is dropped whole` });
       } else if (skeleton.text) {
         const text = skeleton.text.content(i);
         const offset = truncationCut(text, room, skeleton.text.measure);
         const keptText = text.slice(0, offset);
-        if (keptText.trim().length === 0) fates.push(dropped(i));
-        else fates.push({ index: i, fate: 'cut', tokensAfter: skeleton.text.measure.count(keptText), cut: { keep: 'start', offset, approximate: false } });
+        if (keptText.trim().length > 0) b.cut(i, skeleton.text.measure.count(keptText), { keep: 'start', offset, approximate: false });
       } else if (room > 0) {
         // Without the text, the cut is placed in proportion; the app asks main for the exact one.
         const offset = Math.floor((m[i].length * room) / Math.max(1, m[i].tokens));
-        fates.push({ index: i, fate: 'cut', tokensAfter: room, cut: { keep: 'start', offset, approximate: true } });
+        b.cut(i, room, { keep: 'start', offset, approximate: true });
         warnings.push({ code: 'approximate-cut', index: i, message: `message ${i}: the cut position is estimated` });
-      } else {
-        fates.push(dropped(i));
       }
-      for (i++; i < m.length; i++) fates.push(dropped(i));
     }
-    return finishPlan('truncate', { contextLength }, 'content', m, fates, [], [...warnings, ...orphanWarnings(m, fates)]);
+    return b.finish('truncate', { contextLength }, [], [...warnings, ...orphanWarnings(b)]);
   },
 };

@@ -1,0 +1,82 @@
+// `npm run bench`: speed figures, each beside a baseline measured in the same run. Never asserts a time.
+import { Conversation, buildSkeleton, getTokenizer, renderHistory, strategies, type Message, type Tokenizer, type WindowSkeleton } from '../src/core/index.js';
+import { generateHistory } from './generate.js';
+
+const quick = process.argv.includes('--quick');
+
+function time(fn: () => unknown, runs: number): number {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+const ms = (x: number) => (x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
+function printTable(title: string, headers: string[], rows: Array<Array<string | number>>): void {
+  console.log(`\n${title}\n`);
+  console.log(`| ${headers.join(' | ')} |`);
+  console.log(`|${headers.map(() => '---').join('|')}|`);
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+}
+
+/** The reference approach: encode the rendered string, then binary-search a suffix, re-encoding at each step. */
+function referenceTrim(text: string, limit: number, tokenizer: Tokenizer): string {
+  if (tokenizer.encode(text).length <= limit) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokenizer.encode(text.slice(mid)).length <= limit) hi = mid;
+    else lo = mid + 1;
+  }
+  return text.slice(lo);
+}
+
+const tokenizer = getTokenizer('gpt-5.4');
+tokenizer.count('warm up the encoder');
+
+// 1. Re-planning from a skeleton whose counts are known (what a slider drag does in the renderer).
+const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const planRows: Array<Array<string | number>> = [];
+for (const n of sizes) {
+  const messages = generateHistory(n);
+  const full = buildSkeleton(messages, tokenizer);
+  const countsOnly: WindowSkeleton = { messages: full.messages };
+  const budget = Math.floor(full.messages.reduce((a, m) => a + m.tokens, 0) / 3);
+  const baseline = time(() => countsOnly.messages.reduce((a, m) => a + m.tokens + m.renderedTokens, 0), 30);
+  for (const s of strategies.list()) {
+    const params = { contextLength: budget, limit: 200, windowSize: 200, softThresholdTokens: 4000 };
+    let b = budget;
+    const t = time(() => strategies.plan(s.id, countsOnly, { ...params, contextLength: (b = (b * 7 + 13) % (budget * 2)) }), 30);
+    planRows.push([n.toLocaleString('en'), s.id, ms(t), ms(baseline), (t / baseline).toFixed(1) + 'x']);
+  }
+}
+printTable('Re-plan from counts (median of 30, ms; goal < 5 ms at 100k). Baseline: one pass summing the counts.', ['messages', 'strategy', 'plan ms', 'baseline ms', 'ratio'], planRows);
+
+// 2. returnHistoryAsString with the dynamic window vs the reference algorithm, same history, same run.
+const libRows: Array<Array<string | number>> = [];
+for (const n of quick ? [1_000] : [1_000, 10_000]) {
+  const messages: Message[] = generateHistory(n, 11 + n);
+  const limit = 8192;
+  const conversation = new Conversation({ contextLength: limit, tokenizerModelName: 'gpt-5.4' });
+  conversation.batchAdd(messages);
+  const coldStart = performance.now();
+  const ours = conversation.returnHistoryAsString();
+  const cold = performance.now() - coldStart;
+  const warm = time(() => conversation.returnHistoryAsString(), 5);
+  const text = renderHistory(messages);
+  const refStart = performance.now();
+  const reference = referenceTrim(text, limit, tokenizer);
+  const ref = performance.now() - refStart;
+  if (reference.length < ours.length || tokenizer.count(ours) > limit) console.warn(`warning: at ${n} messages the results differ (ours ${ours.length} chars, reference ${reference.length})`);
+  libRows.push([n.toLocaleString('en'), ms(cold), ms(warm), ms(ref), (ref / cold).toFixed(0) + 'x', (ref / warm).toFixed(0) + 'x']);
+}
+printTable(
+  'returnHistoryAsString() with dynamicContextWindow (8192 tokens), ms. Reference: encode all, binary-search a suffix re-encoding each step (goal ≥ 100x).',
+  ['messages', 'ours, first call', 'ours, again', 'reference', 'ratio (first)', 'ratio (again)'],
+  libRows,
+);
