@@ -29,7 +29,8 @@ import { applyPlan } from './window/apply.js';
 import { SkeletonCache, renderedTail } from './window/skeleton-cache.js';
 import { dynamicWindow } from './window/strategies/dynamic-window.js';
 import { truncate } from './window/strategies/truncate.js';
-import type { WindowPlan } from './window/types.js';
+import { summarizing } from './window/strategies/summarizing.js';
+import { FATE_CODE, type WindowPlan } from './window/types.js';
 
 export interface CacheStats {
   hits: number;
@@ -407,12 +408,24 @@ export class Conversation {
   /** Replaces the history with the static context and one summary message (MEMORY.md archived first). */
   compact(summary: string, summaryRole = 'System'): void {
     if (this.memoryMdPath) archiveAndReseedMemory(this.memoryMdPath, this.name);
-    this.conversationHistory = [];
-    this.changed();
-    const staticFlags: AddFlags = { memory: false, autosave: false };
-    if (this.systemPrompt) this.addWith('System', this.systemPrompt, undefined, undefined, staticFlags);
-    if (this.rules) this.addWith(this.user, this.rules, undefined, undefined, staticFlags);
-    if (this.customRulesPrompt) this.addWith(this.user, this.customRulesPrompt, undefined, undefined, staticFlags);
+    const statics: Array<[string, string]> = [];
+    if (this.systemPrompt) statics.push(['System', this.systemPrompt]);
+    if (this.rules) statics.push([this.user, this.rules]);
+    if (this.customRulesPrompt) statics.push([this.user, this.customRulesPrompt]);
+    const history = this.conversationHistory;
+    const inPlace = statics.every(([role, content], i) => history[i]?.role === role && history[i]?.content === content);
+    if (inPlace) {
+      // The summarizing planner decides what survives: the static prefix, kept as it is (timestamps, ids).
+      const skeleton = this.skeletons.skeleton(history, this.tokenizer, statics.length);
+      const plan = summarizing.plan(skeleton, { force: true, keepRecentMessages: 0 });
+      this.conversationHistory = history.filter((_, i) => plan.fates[i] === FATE_CODE.kept);
+      this.changed();
+    } else {
+      // The history does not start with the current static context: it is rebuilt from the options.
+      this.conversationHistory = [];
+      this.changed();
+      for (const [role, content] of statics) this.addWith(role, content, undefined, undefined, { memory: false, autosave: false });
+    }
     this.add(summaryRole, summary);
   }
 

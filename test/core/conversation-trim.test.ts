@@ -167,6 +167,26 @@ describe('compact', () => {
     expect(readdirSync(archive).sort()).toEqual(['history_2026-11-30_09-15-02-2.md', 'history_2026-11-30_09-15-02.md']);
   });
 
+  it('keeps the static messages already in the history as they are', () => {
+    const c = make({ systemPrompt: 'S', timeEnabled: true, messageIdOn: true });
+    const seeded = c.conversationHistory[0];
+    c.add('user', 'x');
+    c.compact('sum');
+    expect(c.conversationHistory[0]).toBe(seeded);
+    expect(c.conversationHistory.map((m) => m.content)).toEqual(['S', 'sum']);
+  });
+
+  it('rebuilds the static context from the options when the history does not start with it', () => {
+    const c = make({ systemPrompt: 'S' });
+    c.clear();
+    c.add('user', 'x');
+    c.compact('sum');
+    expect(c.conversationHistory).toEqual([
+      { role: 'System', content: 'S' },
+      { role: 'System', content: 'sum' },
+    ]);
+  });
+
   it('autosaves the compacted history', () => {
     const c = make({ name: 'cmp', autosave: true, systemPrompt: 'S' });
     c.add('user', 'x');
