@@ -38,7 +38,7 @@ export const layerRules = [
     files: ['app/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['*', '!zod', '!./*', '!../shared/*'], message: 'app/shared imports zod only.' }],
+        patterns: [{ regex: '^(?!zod$)(?!\\./)', message: 'app/shared imports zod only (and its own modules).' }],
       }],
     },
   },

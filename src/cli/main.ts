@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
 import { compactCommand, planCommand } from './window-commands.js';
+import { serveCommand } from './serve-command.js';
+import { existsSync } from 'node:fs';
 import { InputError, USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
@@ -18,6 +20,7 @@ const OPTIONS = {
   'keep-recent': { type: 'string' },
   'base-url': { type: 'string' },
   'summary-model': { type: 'string' },
+  port: { type: 'string' },
 } as const;
 
 async function run(argv: string[]): Promise<void> {
@@ -43,6 +46,9 @@ async function run(argv: string[]): Promise<void> {
       return tokensCommand(needFile(), common);
     case 'convert':
       return convertCommand(needFile(), values.to, values.output);
+    case 'serve':
+      if (rest.length > 1) throw new UsageError('serve takes at most one DIR');
+      return serveCommand(rest[0] ?? (existsSync('conversations') ? 'conversations' : '.'), values.port);
     case 'plan':
       return planCommand(needFile(), values.strategy, values.set ?? [], common);
     case 'compact':

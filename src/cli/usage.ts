@@ -9,6 +9,7 @@ Commands:
                                        what a context-window strategy keeps, cuts, drops or summarises
   compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [-o OUT | --in-place]
                                        the static context plus one summary (stdout without -o)
+  serve [DIR] [--port N]               the inspector in a browser: prints "Serving DIR at URL" (127.0.0.1 only)
 
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,

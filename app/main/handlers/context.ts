@@ -1,0 +1,15 @@
+import type { EventName, EventPayload } from '../../shared/contract.js';
+import type { DocumentStore } from '../documents.js';
+import type { Roots } from '../roots.js';
+import type { TokenService } from '../token-service.js';
+import type { SettingsStore } from '../settings-store.js';
+
+/** What every handler may use; built once by the runtime (Electron main or the browser-mode server). */
+export interface HandlerContext {
+  roots: Roots;
+  documents: DocumentStore;
+  tokens: TokenService;
+  settings: SettingsStore;
+  mode: 'electron' | 'browser';
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+}

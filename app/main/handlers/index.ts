@@ -1,0 +1,12 @@
+import type { Handlers } from '../dispatch.js';
+import type { HandlerContext } from './context.js';
+import { conversationHandlers } from './conversation.js';
+import { directoryHandlers } from './directory.js';
+import { settingsHandlers } from './settings.js';
+
+export type { HandlerContext } from './context.js';
+
+/** Every request handler, one file per domain; the same map runs in Electron main and behind the server. */
+export function createHandlers(ctx: HandlerContext): Handlers {
+  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx), ...settingsHandlers(ctx) };
+}

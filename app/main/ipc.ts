@@ -1,0 +1,23 @@
+import type { BrowserWindow, IpcMain } from 'electron';
+import { EVENT_NAMES, type EventName } from '../shared/contract.js';
+import { dispatch, type Handlers } from './dispatch.js';
+import { isTrustedSender } from './security.js';
+
+export const REQUEST_CHANNEL = 'inspector:request';
+export const eventChannel = (event: EventName) => `inspector:event:${event}`;
+
+/** One IPC channel for every request, answered only for the app's own frame, validated by dispatch. */
+export function registerIpc(ipcMain: IpcMain, handlers: () => Handlers): void {
+  ipcMain.handle(REQUEST_CHANNEL, async (event, channel: unknown, input: unknown) => {
+    const frame = event.senderFrame;
+    if (!isTrustedSender(frame?.url, frame !== null && frame === frame?.top)) {
+      return { ok: false, error: { code: 'FORBIDDEN', message: 'request from an untrusted frame' } };
+    }
+    return dispatch(handlers(), channel, input);
+  });
+}
+
+export function pushEvent(window: BrowserWindow | undefined, event: EventName, payload: unknown): void {
+  if (!window || window.isDestroyed() || !EVENT_NAMES.includes(event)) return;
+  window.webContents.send(eventChannel(event), payload);
+}

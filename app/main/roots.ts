@@ -1,0 +1,67 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { HandlerError } from '../shared/errors.js';
+
+function inside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // A path that does not exist yet: check its parent chain instead.
+    const parent = resolve(path, '..');
+    return parent === path ? path : resolve(real(parent), relative(parent, path));
+  }
+}
+
+/**
+ * The directories the user opened. Every path from the renderer is resolved against them and refused when
+ * it escapes (`..`, an absolute path elsewhere, a symlink pointing out): main never trusts a renderer path.
+ */
+export class Roots {
+  private readonly list: string[] = [];
+
+  constructor(roots: readonly string[] = []) {
+    for (const r of roots) this.add(r);
+  }
+
+  add(root: string): string {
+    const r = real(resolve(root));
+    if (!this.list.includes(r)) this.list.push(r);
+    return r;
+  }
+
+  all(): string[] {
+    return [...this.list];
+  }
+
+  /** The root a request means: the given one (which must be open) or the first. */
+  root(root?: string): string {
+    if (root === undefined) {
+      if (this.list.length === 0) throw new HandlerError('NOT_FOUND', 'no folder is open');
+      return this.list[0];
+    }
+    const r = real(resolve(root));
+    if (!this.list.includes(r)) throw new HandlerError('FORBIDDEN', `${root} is not an opened folder`);
+    return r;
+  }
+
+  /** An absolute, real path inside an opened root; `path` is relative to the first root or absolute. */
+  resolve(path: string): string {
+    if (path.includes('\0')) throw new HandlerError('FORBIDDEN', 'invalid path');
+    const base = this.root();
+    const candidate = isAbsolute(path) ? resolve(path) : resolve(base, path);
+    const target = real(candidate);
+    if (!this.list.some((r) => inside(r, target))) throw new HandlerError('FORBIDDEN', `${path} is outside the opened folders`);
+    return target;
+  }
+
+  /** How the renderer names a file: relative to the first root when inside it. */
+  display(absolute: string): string {
+    const base = this.list[0];
+    return base && inside(base, absolute) ? relative(base, absolute).split(sep).join('/') : absolute;
+  }
+}

@@ -1,0 +1,36 @@
+import { getTokenizer, resolveEncoding } from '../../src/core/tokenizer/index.js';
+
+export interface TokenJob {
+  model: string;
+  texts: string[];
+  /** Rendered blocks, each with the blank line after it except the last. */
+  blocks: string[];
+}
+
+export interface TokenJobResult {
+  encoding: string;
+  approximate: boolean;
+  tokens: number[];
+  renderedTokens: number[];
+}
+
+/** Counts a job in chunks, reporting progress after each; `yieldEvery` lets a caller stay responsive. */
+export async function runTokenJob(job: TokenJob, onProgress: (done: number, total: number) => void, pause?: () => Promise<void>): Promise<TokenJobResult> {
+  const choice = resolveEncoding(job.model);
+  const tokenizer = getTokenizer(job.model);
+  const n = job.texts.length;
+  const tokens = new Array<number>(n);
+  const renderedTokens = new Array<number>(n);
+  const chunk = 500;
+  for (let i = 0; i < n; i += chunk) {
+    const end = Math.min(n, i + chunk);
+    for (let j = i; j < end; j++) {
+      tokens[j] = job.texts[j].trim().length === 0 ? 0 : tokenizer.count(job.texts[j]);
+      renderedTokens[j] = tokenizer.count(job.blocks[j]);
+    }
+    onProgress(end, n);
+    if (pause) await pause();
+  }
+  if (n === 0) onProgress(0, 0);
+  return { encoding: choice.encoding, approximate: choice.approximate, tokens, renderedTokens };
+}

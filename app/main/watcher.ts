@@ -1,0 +1,67 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { formatFromPath } from '../../src/core/formats/read.js';
+
+export type WatchKind = 'added' | 'changed' | 'removed';
+export interface WatchEvent {
+  path: string;
+  kind: WatchKind;
+}
+
+export interface Watcher {
+  close(): Promise<void>;
+  /** Resolves once the initial scan is done (events after it are real changes). */
+  ready: Promise<void>;
+}
+
+export interface WatchOptions {
+  /** Coalescing window: a burst of writes to one file becomes one event (default 120 ms). */
+  debounceMs?: number;
+  /** Poll instead of native events (network drives, some containers). */
+  usePolling?: boolean;
+  /** Writes of our own, by absolute path: the next event for such a path is not reported. */
+  ignoreOnce?: Set<string>;
+}
+
+/**
+ * Watches conversation files (json, yaml, yml) directly inside `dir`. Temp files of atomic writes and other
+ * extensions are ignored; bursts are coalesced per path.
+ */
+export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => void, options: WatchOptions = {}): Watcher {
+  const debounceMs = options.debounceMs ?? 120;
+  const pending = new Map<string, WatchKind>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    const events = [...pending.entries()].map(([path, kind]) => ({ path, kind }));
+    pending.clear();
+    if (events.length) onEvents(events);
+  };
+  const note = (kind: WatchKind) => (path: string) => {
+    if (!formatFromPath(path)) return;
+    if (options.ignoreOnce?.delete(path)) return;
+    const before = pending.get(path);
+    // added then changed is still added; added then removed is nothing.
+    if (before === 'added' && kind === 'removed') pending.delete(path);
+    else pending.set(path, before === 'added' && kind === 'changed' ? 'added' : kind);
+    clearTimeout(timer);
+    timer = setTimeout(flush, debounceMs);
+  };
+  const watcher: FSWatcher = watch(dir, {
+    depth: 0,
+    ignoreInitial: true,
+    usePolling: options.usePolling ?? false,
+    interval: 250,
+    // write-file-atomic's temp files and editors' swap files
+    ignored: (path: string) => /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path),
+    awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
+  });
+  watcher.on('add', note('added')).on('change', note('changed')).on('unlink', note('removed'));
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return {
+    ready,
+    close: async () => {
+      clearTimeout(timer);
+      await watcher.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { useEffect } from 'react';
+import { request, subscribe } from './api/client.js';
+import { ConversationView } from './features/ConversationView.js';
+import { Sidebar } from './features/sidebar/Sidebar.js';
+import { TokenSummary } from './features/summary/TokenSummary.js';
+import { TopBar } from './features/topbar/TopBar.js';
+import { useApp } from './store/index.js';
+
+/** True when nothing is loading: what end-to-end tests wait for instead of sleeping. */
+function useReadiness() {
+  const { listing, openPath, opening, skeleton, openError, counts, countProgress, pages } = useApp();
+  const ready = !listing && (!openPath || (!opening && (openError !== undefined || (skeleton !== undefined && !countProgress && counts !== undefined && (skeleton.count === 0 || pages.size > 0)))));
+  useEffect(() => {
+    document.body.dataset.ready = String(ready);
+  }, [ready]);
+}
+
+export function App() {
+  const app = useApp();
+  useReadiness();
+  useEffect(() => {
+    void request('settings:get', {}).then((s) => useApp.setState({ model: s.model })).catch(() => {}).finally(() => void app.refreshDirectory());
+    const offs = [
+      subscribe('dir:changed', (e) => {
+        void useApp.getState().refreshDirectory();
+        const s = useApp.getState();
+        if (e.path === s.openPath && e.kind !== 'removed') void s.reloadConversation();
+      }),
+      subscribe('tokens:progress', (p) => {
+        if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, []);
+  return (
+    <div className="app">
+      <TopBar />
+      <div className="panes">
+        <Sidebar />
+        <ConversationView />
+        <TokenSummary />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import type { EventName, EventPayload, RequestInput, RequestName, RequestOutput, Result } from '../../shared/contract.js';
+
+/** What the preload exposes in Electron; in a browser the same shape is built over a WebSocket. */
+export interface Bridge {
+  request(channel: string, input: unknown): Promise<Result<unknown>>;
+  subscribe(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    bridge?: Bridge;
+  }
+}
+
+export class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+function webSocketBridge(): Bridge {
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const url = `ws://${location.host}/ws?token=${encodeURIComponent(token)}`;
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const pending = new Map<number, (r: Result<unknown>) => void>();
+  let nextId = 1;
+  let socket: WebSocket | undefined;
+  let opened: Promise<WebSocket> | undefined;
+  const connect = (): Promise<WebSocket> =>
+    (opened ??= new Promise((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.onopen = () => {
+        socket = ws;
+        resolve(ws);
+      };
+      ws.onerror = () => reject(new RequestError('INTERNAL', 'cannot reach the inspector server; is `conversation-inspector serve` still running?'));
+      ws.onclose = () => {
+        opened = undefined;
+        socket = undefined;
+        for (const done of pending.values()) done({ ok: false, error: { code: 'INTERNAL', message: 'the connection to the inspector server closed' } });
+        pending.clear();
+      };
+      ws.onmessage = (e) => {
+        const msg = JSON.parse(String(e.data));
+        if (typeof msg.event === 'string') listeners.get(msg.event)?.forEach((l) => l(msg.payload));
+        else pending.get(msg.id)?.(msg.result);
+        pending.delete(msg.id);
+      };
+    }));
+  return {
+    async request(channel, input) {
+      const ws = socket ?? (await connect());
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        ws.send(JSON.stringify({ id, channel, input }));
+      });
+    },
+    subscribe(event, listener) {
+      void connect().catch(() => {});
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)!.add(listener);
+      return () => listeners.get(event)?.delete(listener);
+    },
+  };
+}
+
+let bridge: Bridge | undefined;
+export function setBridge(b: Bridge): void {
+  bridge = b;
+}
+function current(): Bridge {
+  return (bridge ??= window.bridge ?? webSocketBridge());
+}
+
+/** A typed request; failures become RequestError with the code and position main sent. */
+export async function request<N extends RequestName>(channel: N, input: RequestInput<N>): Promise<RequestOutput<N>> {
+  const result = await current().request(channel, input);
+  if (!result.ok) throw new RequestError(result.error.code, result.error.message, result.error.line, result.error.column);
+  return result.value as RequestOutput<N>;
+}
+
+export function subscribe<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+  return current().subscribe(event, listener as (p: unknown) => void);
+}

@@ -1,0 +1,67 @@
+import { useEffect, useRef } from 'react';
+import { useApp } from '../store/index.js';
+import { DetailPane } from './detail/DetailPane.js';
+import { formatBytes, formatNumber } from './roles.js';
+import { MessageTable } from './table/MessageTable.js';
+import { NO_CATEGORY } from './table/order.js';
+
+export function ConversationView() {
+  const { openPath, skeleton, opening, openError, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory } = useApp();
+  const searchRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+      if (e.key === '/' && !typing) {
+        e.preventDefault();
+        searchRef.current?.focus();
+      }
+      if (e.key === 'Escape' && e.target === searchRef.current) setSearch('');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setSearch]);
+
+  if (!openPath) return <main className="main empty-state"><p>Choose a conversation on the left. Files an agent writes or changes in this folder appear and update as it works.</p></main>;
+  if (openError) {
+    return (
+      <main className="main">
+        <div className="open-error" role="alert" data-testid="open-error">
+          <h2>{openPath} cannot be read</h2>
+          <p className="mono">{openError.message}</p>
+          {openError.line !== undefined && <p>Look at line {openError.line}, column {openError.column} of the file. Fix it in an editor; this view reloads by itself when the file changes.</p>}
+        </div>
+      </main>
+    );
+  }
+  if (!skeleton) return <main className="main"><p className="loading">{opening ? `Opening ${openPath}…` : ''}</p></main>;
+  const categories = [...skeleton.categories, ...(skeleton.categoryOf.includes(-1) ? [NO_CATEGORY] : [])];
+  return (
+    <main className="main">
+      <div className="conv-head">
+        <h1 data-testid="conv-title">{skeleton.path}</h1>
+        <span className="muted">
+          {formatNumber(skeleton.count)} msgs · {counts && counts.path === skeleton.path ? `${formatNumber(counts.total)} tok` : '… tok'} · {skeleton.format.toUpperCase()}
+          {skeleton.shape !== 'list' ? ` (${skeleton.shape})` : ''} · {formatBytes(skeleton.bytes)}
+        </span>
+      </div>
+      <div className="toolbar">
+        <input ref={searchRef} type="search" className="search" placeholder="Search content  ( / )" aria-label="Search message content" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="search" />
+        {searchMatches && <span className="muted" data-testid="match-count">{formatNumber(searchMatches.size)} match{searchMatches.size === 1 ? '' : 'es'}</span>}
+        <span className="filters" role="group" aria-label="Filter by role">
+          {skeleton.roles.map((r) => (
+            <button key={r} className={`chip-toggle ${roleFilter.has(r) ? 'on' : ''}`} aria-pressed={roleFilter.has(r)} onClick={() => toggleRole(r)}>{r}</button>
+          ))}
+        </span>
+        {categories.length > 0 && (
+          <span className="filters" role="group" aria-label="Filter by category">
+            {categories.map((c) => (
+              <button key={c} className={`chip-toggle ${categoryFilter.has(c) ? 'on' : ''}`} aria-pressed={categoryFilter.has(c)} onClick={() => toggleCategory(c)}>{c}</button>
+            ))}
+          </span>
+        )}
+      </div>
+      <MessageTable />
+      <DetailPane />
+    </main>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract.js';
+import { request } from '../../api/client.js';
+import { useApp } from '../../store/index.js';
+import { RoleChip } from '../RoleChip.js';
+
+type Detail = RequestOutput<'conversation:message'>;
+
+export function DetailPane() {
+  const { openPath, selected, counts, skeleton, generation } = useApp();
+  const [detail, setDetail] = useState<Detail | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [view, setView] = useState<'content' | 'raw'>('content');
+
+  useEffect(() => {
+    setDetail(undefined);
+    setError(undefined);
+    if (!openPath || selected === undefined) return;
+    let live = true;
+    request('conversation:message', { path: openPath, index: selected })
+      .then((d) => live && setDetail(d))
+      .catch((e) => live && setError((e as Error).message));
+    return () => {
+      live = false;
+    };
+  }, [openPath, selected, generation]);
+
+  if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail"><p>Select a message (↑/↓, Enter) to read it in full.</p></section>;
+  if (error) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="error-text">{error}</p></section>;
+  if (!detail) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="loading">Loading message {selected}…</p></section>;
+
+  const m = detail.message as Record<string, unknown>;
+  const recount = counts?.tokens[selected];
+  const stored = skeleton?.storedTokens[selected] ?? -1;
+  const structured = typeof m.content !== 'string';
+  const { role, content: _c, timestamp, message_id, category, metadata, token_count: _t, ...extra } = m;
+  return (
+    <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" data-testid="detail">
+      <header className="detail-head">
+        <strong>message {selected}</strong>
+        <RoleChip role={String(role)} />
+        {typeof category === 'string' && <span className="badge">{category}</span>}
+        <span data-testid="detail-tokens">{recount ?? '…'} tokens{counts ? ` (${counts.encoding}${counts.approximate ? ', approximate' : ''})` : ''}</span>
+        {stored >= 0 && stored !== recount && <span className="stored">stored token_count: {stored}</span>}
+        {typeof timestamp === 'string' && <span className="muted">{timestamp}</span>}
+        {typeof message_id === 'string' && <span className="mono muted">{message_id}</span>}
+        <span className="spacer" />
+        <div role="tablist" aria-label="Detail view">
+          <button role="tab" aria-selected={view === 'content'} onClick={() => setView('content')}>Content</button>
+          <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>
+        </div>
+      </header>
+      {view === 'content' ? (
+        <>
+          <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
+            {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}
+          </pre>
+          {(metadata !== undefined || Object.keys(extra).length > 0) && (
+            <div className="meta">
+              <h3>metadata and other keys</h3>
+              <pre className="json">{JSON.stringify({ ...(metadata !== undefined ? { metadata } : {}), ...extra }, null, 2)}</pre>
+            </div>
+          )}
+        </>
+      ) : (
+        <pre className="json raw" data-testid="detail-raw">{detail.raw}</pre>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { useMemo } from 'react';
+import { useApp } from '../../store/index.js';
+import { RoleChip } from '../RoleChip.js';
+import { formatNumber, roleHue } from '../roles.js';
+
+const BINS = 120;
+
+/** Totals by role and category, and a bar per message (binned for long histories) that selects on click. */
+export function TokenSummary() {
+  const { skeleton, counts, select, selected } = useApp();
+  const tokens = counts && skeleton && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
+  const summary = useMemo(() => {
+    if (!skeleton || !tokens) return undefined;
+    const byRole = new Map<string, number>();
+    const byCategory = new Map<string, number>();
+    let differs = 0;
+    tokens.forEach((t, i) => {
+      const role = skeleton.roles[skeleton.roleOf[i]];
+      byRole.set(role, (byRole.get(role) ?? 0) + t);
+      const c = skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : '(none)';
+      byCategory.set(c, (byCategory.get(c) ?? 0) + t);
+      if (skeleton.storedTokens[i] >= 0 && skeleton.storedTokens[i] !== t) differs++;
+    });
+    const perBin = Math.max(1, Math.ceil(tokens.length / BINS));
+    const bins: Array<{ from: number; max: number; at: number }> = [];
+    for (let from = 0; from < tokens.length; from += perBin) {
+      let max = -1;
+      let at = from;
+      for (let i = from; i < Math.min(tokens.length, from + perBin); i++) if (tokens[i] > max) [max, at] = [tokens[i], i];
+      bins.push({ from, max, at });
+    }
+    const peak = Math.max(1, ...bins.map((b) => b.max));
+    return { byRole: [...byRole].sort((a, b) => b[1] - a[1]), byCategory: [...byCategory].sort((a, b) => b[1] - a[1]), bins, peak, perBin, differs };
+  }, [skeleton, tokens]);
+  if (!skeleton) return null;
+  if (!summary || !counts) return <aside className="summary" aria-label="Token summary"><p className="loading">Counting tokens…</p></aside>;
+  const total = counts.total;
+  return (
+    <aside className="summary" aria-label="Token summary" data-testid="summary">
+      <h2>Tokens</h2>
+      <p className="big" data-testid="total-tokens">{formatNumber(total)}</p>
+      <p className="muted">{counts.model} · {counts.encoding}{counts.approximate ? ' · approximate' : ''}</p>
+      {summary.differs > 0 && <p className="muted">{summary.differs} stored token_count value{summary.differs === 1 ? '' : 's'} differ from the recount (•)</p>}
+      <h3>Per message{summary.perBin > 1 ? ` (max of every ${summary.perBin})` : ''}</h3>
+      <div className="bars" role="group" aria-label="Tokens per message">
+        {summary.bins.map((b) => (
+          <button
+            key={b.from}
+            className={`bar ${selected !== undefined && selected >= b.from && selected < b.from + summary.perBin ? 'on' : ''}`}
+            style={{ height: `${Math.max(2, (100 * b.max) / summary.peak)}%`, ['--hue' as string]: roleHue(skeleton.roles[skeleton.roleOf[b.at]]) }}
+            aria-label={`message ${b.at}: ${b.max} tokens`}
+            title={`message ${b.at}: ${b.max} tokens`}
+            onClick={() => select(b.at)}
+          />
+        ))}
+      </div>
+      <h3>By role</h3>
+      <table className="totals">
+        <tbody>
+          {summary.byRole.map(([role, n]) => (
+            <tr key={role}>
+              <td><RoleChip role={role} /></td>
+              <td className="num">{formatNumber(n)}</td>
+              <td className="pct">{total ? Math.round((100 * n) / total) : 0}%</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>By category</h3>
+      <table className="totals">
+        <tbody>
+          {summary.byCategory.map(([c, n]) => (
+            <tr key={c}>
+              <td>{c}</td>
+              <td className="num">{formatNumber(n)}</td>
+              <td className="pct">{total ? Math.round((100 * n) / total) : 0}%</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </aside>
+  );
+}

@@ -1,0 +1,205 @@
+import { createColumnHelper, FlexRender, tableFeatures, useTable } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { FLAGS } from '../../../shared/contract.js';
+import { PAGE_SIZE } from '../../store/conversation.js';
+import { useApp } from '../../store/index.js';
+import type { SortKey } from '../../store/ui.js';
+import { RoleChip } from '../RoleChip.js';
+import { formatNumber } from '../roles.js';
+import { displayOrder } from './order.js';
+
+export interface ViewRow {
+  index: number;
+  role: string;
+  preview: string | undefined;
+  tokens: number | undefined;
+  stored: number;
+  time: number;
+  timestamp: string | undefined;
+  category: string | undefined;
+  messageId: string | undefined;
+  flags: number;
+}
+
+const ROW_HEIGHT = 28;
+const features = tableFeatures({});
+const column = createColumnHelper<typeof features, ViewRow>();
+
+function Highlight({ text, query }: { text: string; query: string }) {
+  if (!query) return <>{text}</>;
+  const parts: ReactNode[] = [];
+  const lower = text.toLowerCase();
+  const q = query.toLowerCase();
+  let at = 0;
+  for (let i = lower.indexOf(q); i !== -1; i = lower.indexOf(q, at)) {
+    parts.push(text.slice(at, i), <mark key={i}>{text.slice(i, i + q.length)}</mark>);
+    at = i + q.length;
+  }
+  parts.push(text.slice(at));
+  return <>{parts}</>;
+}
+
+function localTime(t: number): string {
+  if (t < 0) return '';
+  const d = new Date(t);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export function MessageTable() {
+  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, sort, setSort, selected, select, ensureRows, search } = useApp();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const tokens = counts && skeleton && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
+  const maxTokens = useMemo(() => (tokens ? Math.max(1, ...tokens) : 1), [tokens]);
+  const order = useMemo(
+    () => (skeleton ? displayOrder(skeleton, { tokens, matches: searchMatches, roles: roleFilter, categories: categoryFilter, sort }) : []),
+    [skeleton, tokens, searchMatches, roleFilter, categoryFilter, sort],
+  );
+  const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+
+  useEffect(() => {
+    if (!items.length) return;
+    const wanted = new Set(items.map((it) => Math.floor(order[it.index] / PAGE_SIZE)));
+    for (const page of wanted) ensureRows(page * PAGE_SIZE, page * PAGE_SIZE + 1);
+  }, [items, order, ensureRows, pages]);
+
+  const data: ViewRow[] = useMemo(() => {
+    if (!skeleton) return [];
+    return items.map((it) => {
+      const i = order[it.index];
+      const row = pages.get(Math.floor(i / PAGE_SIZE))?.[i % PAGE_SIZE];
+      return {
+        index: i,
+        role: skeleton.roles[skeleton.roleOf[i]],
+        preview: row?.preview,
+        tokens: tokens?.[i],
+        stored: skeleton.storedTokens[i],
+        time: skeleton.times[i],
+        timestamp: row?.timestamp,
+        category: skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : undefined,
+        messageId: row?.messageId,
+        flags: skeleton.flags[i],
+      };
+    });
+  }, [items, order, pages, skeleton, tokens]);
+
+  const columns = useMemo(
+    () =>
+      column.columns([
+        column.accessor('index', { header: '#', cell: (c) => c.getValue() }),
+        column.accessor('role', { header: 'role', cell: (c) => <RoleChip role={c.getValue()} /> }),
+        column.accessor('preview', {
+          header: 'content',
+          cell: (c) => {
+            const r = c.row.original;
+            const marks = `${r.flags & FLAGS.toolCall ? '⚙ ' : ''}${r.flags & FLAGS.toolResult ? '↩ ' : ''}`;
+            return r.preview === undefined ? <span className="loading">…</span> : (
+              <>
+                {marks && <span className="marks" aria-label={r.flags & FLAGS.toolCall ? 'tool call' : 'tool result'}>{marks}</span>}
+                <Highlight text={r.preview} query={search} />
+              </>
+            );
+          },
+        }),
+        column.accessor('tokens', {
+          header: 'tokens',
+          cell: (c) => {
+            const r = c.row.original;
+            if (r.tokens === undefined) return <span className="loading">…</span>;
+            const differs = r.stored >= 0 && r.stored !== r.tokens;
+            return (
+              <span className="tok" title={differs ? `recount ${r.tokens} · stored token_count ${r.stored}` : `${r.tokens} tokens`}>
+                <span className="tok-bar" style={{ width: `${(100 * r.tokens) / maxTokens}%` }} />
+                <span className="tok-num" data-testid="row-tokens">{formatNumber(r.tokens)}</span>
+                {differs && <span className="stored-dot" aria-label={`stored token_count ${r.stored}`}>•</span>}
+              </span>
+            );
+          },
+        }),
+        column.accessor('time', { header: 'time', cell: (c) => <span title={c.row.original.timestamp}>{localTime(c.getValue())}</span> }),
+        column.accessor('category', { header: 'category', cell: (c) => c.getValue() ?? '' }),
+        column.accessor('messageId', { header: 'id', cell: (c) => <span className="mono" title={c.getValue()}>{c.getValue()?.slice(-8) ?? ''}</span> }),
+      ]),
+    [search, maxTokens],
+  );
+  const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
+  const sortable: Record<string, SortKey> = { index: 'index', role: 'role', tokens: 'tokens', time: 'time' };
+
+  const moveTo = (pos: number) => {
+    if (!order.length) return;
+    const p = Math.max(0, Math.min(order.length - 1, pos));
+    select(order[p]);
+    virtualizer.scrollToIndex(p, { align: 'auto' });
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    const pos = selected === undefined ? -1 : order.indexOf(selected);
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(pos + 1),
+      ArrowUp: () => moveTo(pos - 1),
+      PageDown: () => moveTo(pos + page),
+      PageUp: () => moveTo(pos - page),
+      Home: () => moveTo(0),
+      End: () => moveTo(order.length - 1),
+      Enter: () => document.getElementById('detail')?.focus(),
+    };
+    if (keys[e.key]) {
+      e.preventDefault();
+      keys[e.key]();
+    }
+  };
+
+  if (!skeleton) return null;
+  return (
+    <div className="grid" role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid">
+      <div className="grid-head" role="row">
+        {table.getHeaderGroups()[0].headers.map((h) => {
+          const key = sortable[h.column.id];
+          const active = key && sort.key === key;
+          return (
+            <div key={h.id} role="columnheader" className={`cell col-${h.column.id}`} aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : undefined}>
+              {key ? (
+                <button className="sort" onClick={() => setSort(key)} aria-label={`sort by ${h.column.id}`}>
+                  <FlexRender header={h} />
+                  {active ? (sort.desc ? ' ▾' : ' ▴') : ''}
+                </button>
+              ) : (
+                <FlexRender header={h} />
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <div className="grid-body" ref={scrollRef} data-testid="grid-body">
+        {order.length === 0 && <p className="empty">{search ? `No message contains “${search}”.` : 'No messages match the filters.'}</p>}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {table.getRowModel().rows.map((row, k) => {
+            const item = items[k];
+            const r = row.original;
+            return (
+              <div
+                key={row.id}
+                role="row"
+                aria-rowindex={item.index + 1}
+                aria-selected={selected === r.index}
+                className={`grid-row ${selected === r.index ? 'selected' : ''}`}
+                data-testid="row"
+                data-index={r.index}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                onClick={() => select(r.index)}
+              >
+                {row.getAllCells().map((cell) => (
+                  <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`}>
+                    <FlexRender cell={cell} />
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Skeleton } from '../../../shared/contract.js';
+import type { SortKey } from '../../store/ui.js';
+
+export interface OrderOptions {
+  tokens?: readonly number[];
+  matches?: ReadonlySet<number>;
+  roles: ReadonlySet<string>;
+  categories: ReadonlySet<string>;
+  sort: { key: SortKey; desc: boolean };
+}
+
+export const NO_CATEGORY = '(none)';
+
+/** Message indexes in display order: filtered by role, category and search, then sorted (stable). */
+export function displayOrder(skeleton: Skeleton, o: OrderOptions): number[] {
+  const roleOk = o.roles.size === 0 ? undefined : new Set(skeleton.roles.map((r, k) => (o.roles.has(r) ? k : -1)).filter((k) => k >= 0));
+  const out: number[] = [];
+  for (let i = 0; i < skeleton.count; i++) {
+    if (roleOk && !roleOk.has(skeleton.roleOf[i])) continue;
+    if (o.categories.size > 0) {
+      const c = skeleton.categoryOf[i];
+      if (!o.categories.has(c === -1 ? NO_CATEGORY : skeleton.categories[c])) continue;
+    }
+    if (o.matches && !o.matches.has(i)) continue;
+    out.push(i);
+  }
+  const { key, desc } = o.sort;
+  if (key === 'index' && !desc) return out;
+  const value = (i: number): number | string =>
+    key === 'index' ? i : key === 'tokens' ? (o.tokens?.[i] ?? -1) : key === 'time' ? skeleton.times[i] : skeleton.roles[skeleton.roleOf[i]];
+  const sign = desc ? -1 : 1;
+  return out.sort((a, b) => {
+    const va = value(a);
+    const vb = value(b);
+    return (va < vb ? -1 : va > vb ? 1 : a - b) * sign || a - b;
+  });
+}

@@ -1,0 +1,78 @@
+import type { StateCreator } from 'zustand';
+import type { Row, Skeleton } from '../../shared/contract.js';
+import { request, RequestError } from '../api/client.js';
+import type { AppState } from './index.js';
+
+export const PAGE_SIZE = 200;
+
+export interface OpenError {
+  path: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export interface ConversationSlice {
+  openPath: string | undefined;
+  skeleton: Skeleton | undefined;
+  opening: boolean;
+  openError: OpenError | undefined;
+  /** Loaded pages of rows by page number; fetched as they scroll into view. */
+  pages: Map<number, Row[]>;
+  /** Bumped on every reload, so stale page answers are dropped. */
+  generation: number;
+  openConversation(path: string): Promise<void>;
+  reloadConversation(): Promise<void>;
+  ensureRows(start: number, end: number): void;
+}
+
+const inflight = new Set<string>();
+
+export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (set, get) => ({
+  openPath: undefined,
+  skeleton: undefined,
+  opening: false,
+  openError: undefined,
+  pages: new Map(),
+  generation: 0,
+  openConversation: async (path) => {
+    set({ openPath: path, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined });
+    await get().reloadConversation();
+  },
+  reloadConversation: async () => {
+    const path = get().openPath;
+    if (!path) return;
+    const generation = get().generation + 1;
+    set({ opening: true, generation });
+    try {
+      const skeleton = await request('conversation:open', { path });
+      if (get().openPath !== path) return;
+      set({ skeleton, pages: new Map(), openError: undefined });
+      void get().countTokens();
+      if (get().search) void get().runSearch(get().search);
+    } catch (e) {
+      const err = e as RequestError;
+      if (get().openPath === path) set({ skeleton: undefined, openError: { path, message: err.message, line: err.line, column: err.column } });
+    } finally {
+      if (get().openPath === path) set({ opening: false });
+    }
+  },
+  ensureRows: (start, end) => {
+    const { openPath, skeleton, pages, generation } = get();
+    if (!openPath || !skeleton) return;
+    for (let page = Math.floor(start / PAGE_SIZE); page * PAGE_SIZE < Math.min(end, skeleton.count); page++) {
+      const key = `${generation}:${page}`;
+      if (pages.has(page) || inflight.has(key)) continue;
+      inflight.add(key);
+      request('conversation:rows', { path: openPath, start: page * PAGE_SIZE, count: PAGE_SIZE })
+        .then(({ rows }) => {
+          if (get().generation !== generation) return;
+          const next = new Map(get().pages);
+          next.set(page, rows);
+          set({ pages: next });
+        })
+        .catch(() => {})
+        .finally(() => inflight.delete(key));
+    }
+  },
+});

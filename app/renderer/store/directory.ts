@@ -1,0 +1,38 @@
+import type { StateCreator } from 'zustand';
+import type { DirEntry } from '../../shared/contract.js';
+import { request } from '../api/client.js';
+import type { AppState } from './index.js';
+
+export interface DirectorySlice {
+  root: string | undefined;
+  entries: DirEntry[];
+  listing: boolean;
+  listError: string | undefined;
+  fileFilter: string;
+  fileSort: 'name' | 'messages' | 'tokens' | 'modified';
+  setFileFilter(filter: string): void;
+  setFileSort(sort: DirectorySlice['fileSort']): void;
+  refreshDirectory(): Promise<void>;
+}
+
+export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice> = (set) => ({
+  root: undefined,
+  entries: [],
+  listing: false,
+  listError: undefined,
+  fileFilter: '',
+  fileSort: 'name',
+  setFileFilter: (fileFilter) => set({ fileFilter }),
+  setFileSort: (fileSort) => set({ fileSort }),
+  refreshDirectory: async () => {
+    set({ listing: true });
+    try {
+      const { root, entries } = await request('dir:list', {});
+      set({ root, entries, listError: undefined });
+    } catch (e) {
+      set({ listError: (e as Error).message });
+    } finally {
+      set({ listing: false });
+    }
+  },
+});

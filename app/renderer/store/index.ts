@@ -1,0 +1,15 @@
+import { create } from 'zustand';
+import { createConversationSlice, type ConversationSlice } from './conversation.js';
+import { createDirectorySlice, type DirectorySlice } from './directory.js';
+import { createTokensSlice, type TokensSlice } from './tokens.js';
+import { createUiSlice, type UiSlice } from './ui.js';
+
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice;
+
+/** One store, one slice per domain. */
+export const useApp = create<AppState>()((...a) => ({
+  ...createDirectorySlice(...a),
+  ...createConversationSlice(...a),
+  ...createTokensSlice(...a),
+  ...createUiSlice(...a),
+}));

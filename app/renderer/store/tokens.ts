@@ -1,0 +1,39 @@
+import type { StateCreator } from 'zustand';
+import type { TokenCounts } from '../../shared/contract.js';
+import { request } from '../api/client.js';
+import type { AppState } from './index.js';
+
+export const MODELS = ['gpt-5.4', 'gpt-5', 'gpt-4.1', 'gpt-4o', 'o3', 'gpt-4', 'gpt-3.5-turbo', 'o200k_base', 'cl100k_base', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'llama-3.1-70b'];
+
+export interface TokensSlice {
+  model: string;
+  counts: TokenCounts | undefined;
+  countProgress: { done: number; total: number } | undefined;
+  countError: string | undefined;
+  setModel(model: string): Promise<void>;
+  countTokens(): Promise<void>;
+}
+
+export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (set, get) => ({
+  model: 'gpt-5.4',
+  counts: undefined,
+  countProgress: undefined,
+  countError: undefined,
+  setModel: async (model) => {
+    set({ model });
+    await request('settings:set', { model }).catch(() => {});
+    void get().refreshDirectory();
+    await get().countTokens();
+  },
+  countTokens: async () => {
+    const { openPath, model } = get();
+    if (!openPath) return;
+    set({ countProgress: { done: 0, total: get().skeleton?.count ?? 0 }, countError: undefined });
+    try {
+      const counts = await request('tokens:count', { path: openPath, model });
+      if (get().openPath === counts.path && get().model === model) set({ counts, countProgress: undefined });
+    } catch (e) {
+      set({ countError: (e as Error).message, countProgress: undefined });
+    }
+  },
+});

@@ -1,0 +1,61 @@
+import type { StateCreator } from 'zustand';
+import { request } from '../api/client.js';
+import type { AppState } from './index.js';
+
+export type SortKey = 'index' | 'role' | 'tokens' | 'time';
+
+export interface UiSlice {
+  selected: number | undefined;
+  search: string;
+  searchMatches: Set<number> | undefined;
+  roleFilter: Set<string>;
+  categoryFilter: Set<string>;
+  sort: { key: SortKey; desc: boolean };
+  select(index: number | undefined): void;
+  setSearch(query: string): void;
+  runSearch(query: string): Promise<void>;
+  toggleRole(role: string): void;
+  toggleCategory(category: string): void;
+  setSort(key: SortKey): void;
+}
+
+let searchSeq = 0;
+
+export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
+  selected: undefined,
+  search: '',
+  searchMatches: undefined,
+  roleFilter: new Set(),
+  categoryFilter: new Set(),
+  sort: { key: 'index', desc: false },
+  select: (selected) => set({ selected }),
+  setSearch: (search) => {
+    set({ search });
+    void get().runSearch(search);
+  },
+  runSearch: async (query) => {
+    const seq = ++searchSeq;
+    const path = get().openPath;
+    if (!path || query === '') {
+      set({ searchMatches: undefined });
+      return;
+    }
+    // The search runs in main over full contents, so it finds rows that are not loaded or not rendered.
+    const { matches } = await request('conversation:search', { path, query, caseSensitive: false });
+    if (seq === searchSeq) set({ searchMatches: new Set(matches) });
+  },
+  toggleRole: (role) => {
+    const next = new Set(get().roleFilter);
+    if (!next.delete(role)) next.add(role);
+    set({ roleFilter: next });
+  },
+  toggleCategory: (category) => {
+    const next = new Set(get().categoryFilter);
+    if (!next.delete(category)) next.add(category);
+    set({ categoryFilter: next });
+  },
+  setSort: (key) => {
+    const { sort } = get();
+    set({ sort: sort.key === key ? { key, desc: !sort.desc } : { key, desc: key === 'tokens' } });
+  },
+});

@@ -1,0 +1,84 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EventName, EventPayload } from '../shared/contract.js';
+import { DocumentStore } from '../main/documents.js';
+import { createHandlers } from '../main/handlers/index.js';
+import type { Handlers } from '../main/dispatch.js';
+import { Roots } from '../main/roots.js';
+import { SettingsStore } from '../main/settings-store.js';
+import { InlineTokenService, WorkerTokenService, type TokenService } from '../main/token-service.js';
+import { watchDirectory, type Watcher } from '../main/watcher.js';
+
+/** The directory holding package.json, found from this module (source or bundle). */
+export function packageRoot(from = fileURLToPath(import.meta.url)): string {
+  let dir = dirname(from);
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('package.json not found above ' + from);
+    dir = up;
+  }
+  return dir;
+}
+
+/** The token worker ships next to the bundle; from source (tests) counting runs inline. */
+function tokenService(): TokenService {
+  const worker = new URL('./token-worker.mjs', import.meta.url);
+  return existsSync(fileURLToPath(worker)) ? new WorkerTokenService(worker) : new InlineTokenService();
+}
+
+export interface Runtime {
+  handlers: Handlers;
+  roots: Roots;
+  watchers: Watcher[];
+  /** Where pushed events go; the server sets it to its broadcast. */
+  onEvent: (event: EventName, payload: unknown) => void;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  dirs: string[];
+  mode: 'electron' | 'browser';
+  settingsFile?: string;
+  tokens?: TokenService;
+  usePolling?: boolean;
+}
+
+/** Handlers plus live watching of the opened directories, independent of the transport. */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  for (const d of options.dirs) {
+    if (!existsSync(d) || !statSync(d).isDirectory()) throw new Error(`${d}: no such directory`);
+  }
+  const roots = new Roots(options.dirs.map((d) => resolve(d)));
+  const documents = new DocumentStore();
+  const tokens = options.tokens ?? tokenService();
+  const runtime: Runtime = {
+    handlers: undefined as unknown as Handlers,
+    roots,
+    watchers: [],
+    onEvent: () => {},
+    close: async () => {
+      await Promise.all(runtime.watchers.map((w) => w.close()));
+      await tokens.close();
+    },
+  };
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
+  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, emit });
+  for (const root of roots.all()) {
+    runtime.watchers.push(
+      watchDirectory(
+        root,
+        (events) => {
+          for (const e of events) {
+            documents.forget(e.path);
+            const path = roots.display(e.path);
+            emit('dir:changed', { root, path, kind: e.kind });
+            if (e.kind === 'changed') emit('conversation:changed', { path });
+          }
+        },
+        { usePolling: options.usePolling },
+      ),
+    );
+  }
+  return runtime;
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * The one IPC contract: for every request `domain:verb` an input and an output schema, for every push event
+ * a payload schema. Main validates every input; types are derived from the schemas. Served over Electron IPC
+ * and over the browser-mode WebSocket alike.
+ */
+
+const relPath = z.string().min(1).max(4096);
+const model = z.string().min(1).max(100);
+
+export const DirEntry = z.object({
+  path: z.string(),
+  name: z.string(),
+  format: z.enum(['json', 'yaml']),
+  bytes: z.number(),
+  modified: z.number(),
+  messages: z.number().optional(),
+  tokens: z.number().optional(),
+  /** Why the file cannot be read (the reason only; the position is in errorLine/errorColumn). */
+  error: z.string().optional(),
+  errorLine: z.number().optional(),
+  errorColumn: z.number().optional(),
+});
+export type DirEntry = z.infer<typeof DirEntry>;
+
+export const FileError = z.object({ message: z.string(), line: z.number().optional(), column: z.number().optional() });
+
+export const Skeleton = z.object({
+  path: z.string(),
+  format: z.enum(['json', 'yaml']),
+  shape: z.enum(['list', 'wrapper', 'history']),
+  count: z.number(),
+  bytes: z.number(),
+  /** Dictionary-coded roles and categories: compact for 100k messages. */
+  roles: z.array(z.string()),
+  roleOf: z.array(z.number()),
+  categories: z.array(z.string()),
+  categoryOf: z.array(z.number()),
+  /** Bit flags per message (see FLAGS). */
+  flags: z.array(z.number()),
+  /** The file's own token_count per message, -1 when absent. */
+  storedTokens: z.array(z.number()),
+  /** Milliseconds since the epoch per message, NaN-free: -1 when absent or unreadable. */
+  times: z.array(z.number()),
+});
+export type Skeleton = z.infer<typeof Skeleton>;
+
+export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16 } as const;
+
+export const Row = z.object({
+  index: z.number(),
+  role: z.string(),
+  preview: z.string(),
+  timestamp: z.string().optional(),
+  category: z.string().optional(),
+  messageId: z.string().optional(),
+});
+export type Row = z.infer<typeof Row>;
+
+export const TokenCounts = z.object({
+  path: z.string(),
+  model: z.string(),
+  encoding: z.string(),
+  approximate: z.boolean(),
+  tokens: z.array(z.number()),
+  renderedTokens: z.array(z.number()),
+  total: z.number(),
+});
+export type TokenCounts = z.infer<typeof TokenCounts>;
+
+export const Settings = z.object({ model });
+export type Settings = z.infer<typeof Settings>;
+
+export const requests = {
+  'app:info': { input: z.object({}), output: z.object({ roots: z.array(z.string()), mode: z.enum(['electron', 'browser']), version: z.string() }) },
+  'dir:list': { input: z.object({ root: z.string().optional() }), output: z.object({ root: z.string(), entries: z.array(DirEntry) }) },
+  'conversation:open': { input: z.object({ path: relPath }), output: Skeleton },
+  'conversation:rows': {
+    input: z.object({ path: relPath, start: z.number().int().min(0), count: z.number().int().min(1).max(2000) }),
+    output: z.object({ rows: z.array(Row) }),
+  },
+  'conversation:message': {
+    input: z.object({ path: relPath, index: z.number().int().min(0) }),
+    output: z.object({ index: z.number(), message: z.record(z.string(), z.unknown()), text: z.string(), raw: z.string() }),
+  },
+  'conversation:search': {
+    input: z.object({ path: relPath, query: z.string().max(1000), caseSensitive: z.boolean().default(false) }),
+    output: z.object({ matches: z.array(z.number()) }),
+  },
+  'tokens:count': { input: z.object({ path: relPath, model }), output: TokenCounts },
+  'settings:get': { input: z.object({}), output: Settings },
+  'settings:set': { input: Settings.partial(), output: Settings },
+} as const;
+
+export const events = {
+  'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),
+  'conversation:changed': z.object({ path: z.string() }),
+  'tokens:progress': z.object({ path: z.string(), done: z.number(), total: z.number() }),
+} as const;
+
+export type RequestName = keyof typeof requests;
+export type EventName = keyof typeof events;
+export type RequestInput<N extends RequestName> = z.input<(typeof requests)[N]['input']>;
+export type ParsedInput<N extends RequestName> = z.output<(typeof requests)[N]['input']>;
+export type RequestOutput<N extends RequestName> = z.infer<(typeof requests)[N]['output']>;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+export const REQUEST_NAMES = Object.keys(requests) as RequestName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE'] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface AppError {
+  code: ErrorCode;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** Errors do not survive Electron serialization, so they travel as data. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };

@@ -1,0 +1,17 @@
+// Builds everything `npm start`, `serve` and the bin need: the CLI (with the browser-mode server), the token
+// worker, the Electron main and preload bundles, and the renderer.
+import { build as esbuild } from 'esbuild';
+import { build as vite } from 'vite';
+
+const node = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'warning' };
+const only = process.argv.includes('--cli-only');
+
+await esbuild({ ...node, entryPoints: ['src/cli/index.ts'], outfile: 'dist/cli.mjs' });
+await esbuild({ ...node, entryPoints: ['app/main/token-worker.ts'], outfile: 'dist/token-worker.mjs' });
+if (!only) {
+  await esbuild({ ...node, entryPoints: ['app/main/index.ts'], outfile: 'dist/main/index.mjs', external: ['electron'] });
+  await esbuild({ ...node, entryPoints: ['app/main/token-worker.ts'], outfile: 'dist/main/token-worker.mjs' });
+  // Sandboxed preloads cannot be ES modules: CommonJS, with electron provided by the runtime.
+  await esbuild({ ...node, format: 'cjs', entryPoints: ['app/preload/index.ts'], outfile: 'dist/preload/index.cjs', external: ['electron'] });
+  await vite({ configFile: 'vite.config.ts', logLevel: 'warn' });
+}
