@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const cliJson = (...args: string[]) => JSON.parse(spawnSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).stdout);
+
+/** A private copy of the examples (and, when asked, the malformed fixtures) for one test. */
+function workspace(withMalformed = false): string {
+  const dir = tempDir();
+  cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+  if (withMalformed) {
+    for (const f of ['truncated.json', 'missing_role.json', 'bad_indent.yaml', 'binary.json']) cpSync(join(FIXTURES, 'malformed', f), join(dir, f));
+  }
+  return dir;
+}
+
+for (const mode of ['browser', 'electron'] as Mode[]) {
+  const reason = unavailable(mode);
+  if (reason) console.log(`e2e (${mode}) skipped: ${reason}`);
+
+  describe.skipIf(reason !== undefined)(`inspector e2e (${mode})`, () => {
+    let session: Session | undefined;
+    afterEach(async () => {
+      await session?.close();
+      session = undefined;
+    });
+
+    async function start(dir: string): Promise<InspectorPage> {
+      session = await openInspector(mode, dir);
+      const page = new InspectorPage(session.page);
+      await page.ready();
+      return page;
+    }
+
+    it('lists every file of the folder with the same counts as the CLI', async () => {
+      const dir = workspace(true);
+      const page = await start(dir);
+      const files = await page.files();
+      const expected = cliJson('ls', dir).files;
+      expect(files.map((f) => f.path).sort()).toEqual(expected.map((f: { file: string }) => f.file.slice(dir.length + 1)).sort());
+      for (const e of expected) {
+        const shown = files.find((f) => f.path === e.file.slice(dir.length + 1))!;
+        if (e.error) expect('error' in shown && shown.error.length > 0).toBe(true);
+        else expect(shown).toEqual({ path: shown.path, messages: e.messages, tokens: e.tokens });
+      }
+      await page.screenshot(`${mode}-folder`);
+    });
+
+    it('shows every message with the token count the CLI gives', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('coding_session.json');
+      const rows = await page.visibleRows();
+      const cli = cliJson('show', join(dir, 'coding_session.json')).messages;
+      expect(rows).toEqual(cli.map((m: { index: number; tokens: number }) => ({ index: m.index, tokens: m.tokens })));
+      await page.page.click('[data-testid="row"][data-index="3"]');
+      await page.page.waitForSelector('[data-testid="detail-content"]');
+      expect(await page.page.textContent('[data-testid="detail-content"]')).toBe(cli[3].content);
+      await page.screenshot(`${mode}-conversation`);
+    });
+
+    it('search filters the rows, including ones not rendered yet', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('support_thread_long.json');
+      await page.search('timezone handling');
+      const expected = cliJson('show', join(dir, 'support_thread_long.json')).messages.filter((m: { content: unknown }) =>
+        (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)).toLowerCase().includes('timezone handling'),
+      );
+      expect(await page.page.textContent('[data-testid="match-count"]')).toBe(`${expected.length.toLocaleString('en-US')} matches`);
+      const rows = await page.visibleRows();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) expect(expected.map((m: { index: number }) => m.index)).toContain(r.index);
+      await page.screenshot(`${mode}-search`);
+    });
+
+    it('a message another process appends appears without a reload, keeping the scroll position', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('support_thread_long.json');
+      const body = page.page.locator('[data-testid="grid-body"]');
+      await body.evaluate((el) => (el.scrollTop = 12_000));
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="grid-body"]')!.scrollTop > 11_000);
+      const before = await body.evaluate((el) => el.scrollTop);
+      const file = join(dir, 'support_thread_long.json');
+      // An agent writing its history: a separate process rewrites the file with one more message.
+      const writer = spawnSync(
+        process.execPath,
+        ['-e', `const fs=require('fs');const f=process.argv[1];const h=JSON.parse(fs.readFileSync(f,'utf8'));h.push({role:'assistant',content:'Appended by another process.'});fs.writeFileSync(f,JSON.stringify(h,null,4))`, file],
+        { encoding: 'utf8' },
+      );
+      expect(writer.status).toBe(0);
+      await page.page.waitForSelector('[data-testid="conv-title"]');
+      await page.page.waitForFunction(() => /3,001 msgs/.test(document.querySelector('.conv-head')?.textContent ?? ''), undefined, { timeout: 15_000 });
+      await page.ready();
+      expect(await body.evaluate((el) => el.scrollTop)).toBe(before);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(3001);
+      await body.evaluate((el) => (el.scrollTop = el.scrollHeight));
+      await page.page.waitForSelector('[data-testid="row"][data-index="3000"]');
+      expect(await page.page.textContent('[data-testid="row"][data-index="3000"]')).toContain('Appended by another process.');
+      await page.screenshot(`${mode}-live-append`);
+    });
+
+    it('a new file written into the folder appears in the sidebar', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      writeFileSync(join(dir, 'new_agent_run.json'), JSON.stringify([{ role: 'user', content: 'hello' }]));
+      await page.page.waitForSelector('[data-testid="file"][data-path="new_agent_run.json"]', { timeout: 15_000 });
+      await page.ready();
+      const files = await page.files();
+      expect(files.find((f) => f.path === 'new_agent_run.json')).toEqual({ path: 'new_agent_run.json', messages: 1, tokens: 1 });
+    });
+
+    it('a malformed file shows its error with line and column, never a blank screen', async () => {
+      const dir = workspace(true);
+      const page = await start(dir);
+      await page.open('truncated.json');
+      const alert = await page.page.textContent('[data-testid="open-error"]');
+      expect(alert).toContain('truncated.json:23:7: invalid JSON: unexpected end of file');
+      expect(alert).toContain('line 23, column 7');
+      const entry = await page.file('missing_role.json').textContent();
+      expect(entry).toContain('line 1, col 2: message 0 has no "role"');
+      await page.screenshot(`${mode}-malformed`);
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../../test/helpers.js';
+
+export interface Served {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Runs the real `conversation-inspector serve DIR` as a user would, and reads the URL it prints. */
+export function serve(dir: string): Promise<Served> {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}${err}`)), 20_000);
+    child.stderr!.on('data', (d) => (err += d));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /^Serving (.+) at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[2],
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${err}`));
+    });
+  });
+}
