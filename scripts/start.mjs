@@ -1,12 +1,33 @@
-// `npm start [-- DIR]`: until the desktop app lands, shows the conversations in DIR with the CLI
-// (default: ./conversations when it exists, else the bundled examples/).
-import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+// `npm start [-- DIR]`: builds when needed, then opens the inspector on DIR (default: ./conversations when it
+// exists, else the bundled examples/). Electron where its binary exists; otherwise browser mode, with the URL.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dir = process.argv[2] ?? (existsSync('conversations') ? 'conversations' : `${root}examples`);
-const bin = `${root}bin/conversation-inspector.mjs`;
-console.log(`Conversation Inspector: listing ${dir} (the desktop app is not built yet; this is the command-line view)\n`);
-const r = spawnSync(process.execPath, [bin, 'ls', dir], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+const dir = process.argv[2] ?? (existsSync('conversations') ? 'conversations' : join(root, 'examples'));
+
+function newest(path) {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return Math.max(s.mtimeMs, ...readdirSync(path).map((f) => newest(join(path, f))));
+}
+const built = join(root, 'dist', 'renderer', 'index.html');
+const stale = !existsSync(built) || !existsSync(join(root, 'dist', 'main', 'index.mjs')) || Math.max(newest(join(root, 'app')), newest(join(root, 'src'))) > statSync(built).mtimeMs;
+if (stale) {
+  console.log('Building the app…');
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: root });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const electron = process.env.ELECTRON_PATH ?? join(root, 'node_modules', 'electron', 'dist', 'electron');
+if (existsSync(electron)) {
+  const child = spawn(electron, [join(root, 'dist', 'main', 'index.mjs'), dir], { stdio: 'inherit', env: { ...process.env, INSPECTOR_DIR: dir } });
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  console.log('No Electron binary on this machine (set ELECTRON_PATH to use one), so the inspector opens in browser mode: open the URL below.');
+  const child = spawn(process.execPath, [join(root, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code) => process.exit(code ?? 0));
+}

@@ -101,6 +101,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
+      // An oversized or broken frame closes this socket (1009 and the like); it must never crash the server.
+      ws.on('error', () => ws.terminate());
       ws.on('message', async (data) => {
         let msg: { id?: unknown; channel?: unknown; input?: unknown };
         try {

@@ -32,6 +32,7 @@ export function displayOrder(skeleton: Skeleton, o: OrderOptions): number[] {
   return out.sort((a, b) => {
     const va = value(a);
     const vb = value(b);
-    return (va < vb ? -1 : va > vb ? 1 : a - b) * sign || a - b;
+    // Ties keep message order whichever way the column sorts.
+    return (va < vb ? -1 : va > vb ? 1 : 0) * sign || a - b;
   });
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { Skeleton } from '../../app/shared/contract.js';
+import { displayOrder } from '../../app/renderer/features/table/order.js';
+
+const skeleton: Skeleton = {
+  path: 'x.json',
+  format: 'json',
+  shape: 'list',
+  count: 5,
+  bytes: 1,
+  roles: ['System', 'user', 'assistant'],
+  roleOf: [0, 1, 2, 1, 2],
+  categories: ['input', 'output'],
+  categoryOf: [-1, 0, 1, 0, 1],
+  flags: [0, 0, 0, 0, 0],
+  storedTokens: [-1, -1, -1, -1, -1],
+  times: [5, 4, 3, 2, 1],
+};
+const none = new Set<string>();
+
+describe('displayOrder', () => {
+  it('filters by role, category and search matches', () => {
+    expect(displayOrder(skeleton, { roles: new Set(['user']), categories: none, sort: { key: 'index', desc: false } })).toEqual([1, 3]);
+    expect(displayOrder(skeleton, { roles: none, categories: new Set(['(none)', 'output']), sort: { key: 'index', desc: false } })).toEqual([0, 2, 4]);
+    expect(displayOrder(skeleton, { roles: none, categories: none, matches: new Set([4, 0]), sort: { key: 'index', desc: false } })).toEqual([0, 4]);
+  });
+
+  it('sorts by tokens, time and role, stably', () => {
+    const tokens = [10, 50, 50, 1, 7];
+    expect(displayOrder(skeleton, { tokens, roles: none, categories: none, sort: { key: 'tokens', desc: true } })).toEqual([1, 2, 0, 4, 3]);
+    expect(displayOrder(skeleton, { roles: none, categories: none, sort: { key: 'time', desc: false } })).toEqual([4, 3, 2, 1, 0]);
+    expect(displayOrder(skeleton, { roles: none, categories: none, sort: { key: 'role', desc: false } })).toEqual([0, 2, 4, 1, 3]);
+    expect(displayOrder(skeleton, { roles: none, categories: none, sort: { key: 'index', desc: true } })).toEqual([4, 3, 2, 1, 0]);
+  });
+});

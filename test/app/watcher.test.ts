@@ -1,0 +1,76 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { watchDirectory, type WatchEvent, type Watcher } from '../../app/main/watcher.js';
+import { WorkerTokenService } from '../../app/main/token-service.js';
+import { getTokenizer, writeFileAtomicSync } from '../../src/core/index.js';
+import { ROOT, tempDir } from '../helpers.js';
+
+const watchers: Watcher[] = [];
+afterEach(async () => {
+  while (watchers.length) await watchers.pop()!.close();
+});
+
+function collect(dir: string, usePolling = false) {
+  const events: WatchEvent[] = [];
+  let wake: () => void = () => {};
+  const w = watchDirectory(dir, (batch) => {
+    events.push(...batch);
+    wake();
+  }, { usePolling, debounceMs: 80 });
+  watchers.push(w);
+  const until = (pred: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out; events: ${JSON.stringify(events)}`)), 10_000);
+      const check = () => {
+        if (pred()) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      wake = check;
+      check();
+    });
+  return { events, until, ready: w.ready };
+}
+
+describe.each([false, true])('watchDirectory (polling: %s)', (usePolling) => {
+  it('reports added, changed and removed conversation files, coalescing bursts', async () => {
+    const dir = tempDir();
+    const { events, until, ready } = collect(dir, usePolling);
+    await ready;
+    const file = join(dir, 'a.json');
+    writeFileSync(file, '[]');
+    await until(() => events.some((e) => e.path === file && e.kind === 'added'));
+    for (let i = 0; i < 5; i++) writeFileAtomicSync(file, JSON.stringify([{ role: 'user', content: String(i) }]));
+    await until(() => events.some((e) => e.path === file && e.kind === 'changed'));
+    rmSync(file);
+    await until(() => events.some((e) => e.path === file && e.kind === 'removed'));
+    expect(events.filter((e) => e.kind === 'changed').length).toBeLessThanOrEqual(3);
+  });
+
+  it('ignores other extensions and temp files of atomic writes', async () => {
+    const dir = tempDir();
+    const { events, until, ready } = collect(dir, usePolling);
+    await ready;
+    writeFileSync(join(dir, 'notes.txt'), 'x');
+    writeFileSync(join(dir, 'b.json.123456789'), 'x');
+    writeFileSync(join(dir, 'c.yaml'), '[]');
+    await until(() => events.length > 0);
+    expect(events.map((e) => e.path)).toEqual([join(dir, 'c.yaml')]);
+  });
+});
+
+describe('WorkerTokenService', () => {
+  it('counts in a worker thread with progress', async () => {
+    const service = new WorkerTokenService(new URL(`file://${join(ROOT, 'dist', 'token-worker.mjs')}`));
+    const progress: number[] = [];
+    const texts = Array.from({ length: 1200 }, (_, i) => `message number ${i}`);
+    const result = await service.count({ model: 'gpt-5.4', texts, blocks: texts }, (done) => progress.push(done));
+    await service.close();
+    expect(result.tokens).toHaveLength(1200);
+    expect(result.tokens[0]).toBe(getTokenizer('gpt-5.4').count('message number 0'));
+    expect(progress.at(-1)).toBe(1200);
+    expect(progress.length).toBeGreaterThan(1);
+  });
+});
