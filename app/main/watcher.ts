@@ -1,6 +1,8 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { formatFromPath } from '../../src/core/formats/read.js';
 
+const POLL_INTERVAL_MS = 250;
+
 export type WatchKind = 'added' | 'changed' | 'removed';
 export interface WatchEvent {
   path: string;
@@ -50,13 +52,16 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
     depth: 0,
     ignoreInitial: true,
     usePolling: options.usePolling ?? false,
-    interval: 250,
+    interval: POLL_INTERVAL_MS,
     // write-file-atomic's temp files and editors' swap files
     ignored: (path: string) => /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path),
     awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
   });
   watcher.on('add', note('added')).on('change', note('changed')).on('unlink', note('removed'));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  // Polling takes its first stat after 'ready'; until then a new file could go unseen, so ready waits for it.
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => (options.usePolling ? setTimeout(resolve, 2 * POLL_INTERVAL_MS) : resolve())),
+  );
   return {
     ready,
     close: async () => {
