@@ -1,5 +1,6 @@
 // `npm run bench`: speed figures, each beside a baseline measured in the same run. Never asserts a time.
 import { Conversation, buildSkeleton, getTokenizer, renderHistory, strategies, type Message, type Tokenizer, type WindowSkeleton } from '../src/core/index.js';
+import { appBench } from './app.js';
 import { generateHistory } from './generate.js';
 
 const quick = process.argv.includes('--quick');
@@ -81,3 +82,9 @@ printTable(
   ['messages', 'ours, first call', 'ours, again', 'reference', 'ratio (first)', 'ratio (again)'],
   libRows,
 );
+
+// 3. The app: opening a big file and counting its tokens.
+console.log('\nThe app (ms)\n');
+console.log('| what | ms | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await appBench(quick)) console.log(line);

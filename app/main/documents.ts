@@ -20,6 +20,7 @@ export class DocumentStore {
     const cached = this.docs.get(path);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
     const parsed = readConversationFile(path, { maxFileBytes: this.maxFileBytes });
+    // A write between our stat and the read is caught by the next get(): its mtime will differ.
     const doc = { path, parsed, mtimeMs: stat.mtimeMs, size: stat.size };
     this.docs.set(path, doc);
     return doc;

@@ -30,14 +30,15 @@ export class WorkerTokenService implements TokenService {
     worker.on('message', (msg: { id: number; progress?: { done: number; total: number }; result?: TokenJobResult; error?: string }) => {
       const job = this.pending.get(msg.id);
       if (!job) return;
-      if (msg.progress) job.progress(msg.progress.done, msg.progress.total);
-      else if (msg.result) {
-        this.pending.delete(msg.id);
-        job.resolve(msg.result);
-      } else {
-        this.pending.delete(msg.id);
-        job.reject(new Error(msg.error ?? 'token worker failed'));
+      if (msg.progress) {
+        job.progress(msg.progress.done, msg.progress.total);
+        return;
       }
+      this.pending.delete(msg.id);
+      // An idle worker must not keep the process alive; a busy one must.
+      if (this.pending.size === 0) worker.unref();
+      if (msg.result) job.resolve(msg.result);
+      else job.reject(new Error(msg.error ?? 'token worker failed'));
     });
     worker.on('error', (e) => this.failAll(e));
     worker.on('exit', () => {
@@ -58,7 +59,9 @@ export class WorkerTokenService implements TokenService {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, progress: onProgress });
-      this.ensure().postMessage({ id, job });
+      const worker = this.ensure();
+      worker.ref();
+      worker.postMessage({ id, job });
     });
   }
 

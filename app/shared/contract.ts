@@ -41,8 +41,6 @@ export const Skeleton = z.object({
   flags: z.array(z.number()),
   /** The file's own token_count per message, -1 when absent. */
   storedTokens: z.array(z.number()),
-  /** Milliseconds since the epoch per message, NaN-free: -1 when absent or unreadable. */
-  times: z.array(z.number()),
 });
 export type Skeleton = z.infer<typeof Skeleton>;
 
@@ -84,6 +82,8 @@ export const requests = {
     input: z.object({ path: relPath, index: z.number().int().min(0) }),
     output: z.object({ index: z.number(), message: z.record(z.string(), z.unknown()), text: z.string(), raw: z.string() }),
   },
+  /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
+  'conversation:times': { input: z.object({ path: relPath }), output: z.object({ times: z.array(z.number()) }) },
   'conversation:search': {
     input: z.object({ path: relPath, query: z.string().max(1000), caseSensitive: z.boolean().default(false) }),
     output: z.object({ matches: z.array(z.number()) }),

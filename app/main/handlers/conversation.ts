@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { contentText, type Message } from '../../../src/core/message.js';
 import { renderBlock } from '../../../src/core/render.js';
 import { contentPreview } from '../../../src/core/stats.js';
@@ -44,7 +43,9 @@ function timeOf(m: Message): number {
 }
 
 /** Opening a conversation: a compact skeleton, then rows by page and full messages on demand. */
-export function conversationHandlers(ctx: HandlerContext): Pick<Handlers, 'conversation:open' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'tokens:count'> {
+export function conversationHandlers(
+  ctx: HandlerContext,
+): Pick<Handlers, 'conversation:open' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
   const open = (path: string) => {
     const absolute = ctx.roots.resolve(path);
     try {
@@ -71,16 +72,16 @@ export function conversationHandlers(ctx: HandlerContext): Pick<Handlers, 'conve
         format: doc.parsed.format,
         shape: doc.parsed.shape,
         count: messages.length,
-        bytes: statSync(absolute).size,
+        bytes: doc.size,
         roles: roles.names,
         roleOf: roles.of,
         categories: categories.names,
         categoryOf: categories.of,
         flags: messages.map((m, i) => flagsOf(m, i < staticEnd)),
         storedTokens: messages.map((m) => (typeof m.token_count === 'number' ? m.token_count : -1)),
-        times: messages.map(timeOf),
       };
     },
+    'conversation:times': ({ path }) => ({ times: open(path).doc.parsed.messages.map(timeOf) }),
     'conversation:rows': ({ path, start, count }) => {
       const { messages } = open(path).doc.parsed;
       return {

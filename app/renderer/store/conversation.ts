@@ -21,6 +21,8 @@ export interface ConversationSlice {
   pages: Map<number, Row[]>;
   /** Bumped on every reload, so stale page answers are dropped. */
   generation: number;
+  /** Per-message times, fetched the first time the table sorts by time. */
+  times: number[] | undefined;
   openConversation(path: string): Promise<void>;
   reloadConversation(): Promise<void>;
   ensureRows(start: number, end: number): void;
@@ -35,6 +37,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
   openError: undefined,
   pages: new Map(),
   generation: 0,
+  times: undefined,
   openConversation: async (path) => {
     set({ openPath: path, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined });
     await get().reloadConversation();
@@ -47,7 +50,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     try {
       const skeleton = await request('conversation:open', { path });
       if (get().openPath !== path) return;
-      set({ skeleton, pages: new Map(), openError: undefined });
+      set({ skeleton, pages: new Map(), openError: undefined, times: undefined });
+      if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
       void get().countTokens();
       if (get().search) void get().runSearch(get().search);
     } catch (e) {

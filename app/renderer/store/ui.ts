@@ -16,7 +16,7 @@ export interface UiSlice {
   runSearch(query: string): Promise<void>;
   toggleRole(role: string): void;
   toggleCategory(category: string): void;
-  setSort(key: SortKey): void;
+  setSort(key: SortKey, desc?: boolean): Promise<void>;
 }
 
 let searchSeq = 0;
@@ -54,8 +54,13 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     if (!next.delete(category)) next.add(category);
     set({ categoryFilter: next });
   },
-  setSort: (key) => {
-    const { sort } = get();
-    set({ sort: sort.key === key ? { key, desc: !sort.desc } : { key, desc: key === 'tokens' } });
+  setSort: async (key, desc) => {
+    const { sort, openPath } = get();
+    const next = { key, desc: desc ?? (sort.key === key ? !sort.desc : key === 'tokens') };
+    if (key === 'time' && !get().times && openPath) {
+      const { times } = await request('conversation:times', { path: openPath });
+      if (get().openPath === openPath) set({ times });
+    }
+    set({ sort: next });
   },
 });

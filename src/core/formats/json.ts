@@ -3,7 +3,7 @@ import { deepEqual, isPlainObject, type Message } from '../message.js';
 import { ConversationFileError, positionAt } from './errors.js';
 import { arrayElementSpans, firstNonWs, objectMemberSpans, type Span } from './json-spans.js';
 import { NEW_JSON_STYLE, stringifyJson, stringifyString } from './json-writer.js';
-import { LIST_KEY, type Baseline, type FileShape, type JsonStyle, type ParsedConversation } from './types.js';
+import { lazyBaseline, LIST_KEY, type Baseline, type FileShape, type JsonStyle, type ParsedConversation } from './types.js';
 import { detectShape, validateMessages } from './validate.js';
 
 const ERROR_TEXT: Record<string, string> = {
@@ -82,34 +82,23 @@ export function parseJson(text: string, file: string): ParsedConversation {
     const members = objectMemberSpans(text, rootStart).filter((m) => m.key === key);
     listOpen = members[members.length - 1].value.start;
   }
-  const { elements } = arrayElementSpans(text, listOpen);
-  const messages = validateMessages(
-    list,
-    file,
-    text,
-    elements.map((e) => e.start),
-  );
+  // Element spans and style are needed to save, to show raw text or to point at a bad message, not to
+  // open: they are computed on first use, which keeps opening a big file close to a bare JSON.parse.
+  let spans: Span[] | undefined;
+  const elementSpans = () => (spans ??= arrayElementSpans(text, listOpen).elements);
+  const messages = validateMessages(list, file, text, () => elementSpans().map((e) => e.start));
   const depth = shape === 'list' ? 1 : 2;
-  const jsonStyle = detectStyle(text, elements, depth, listOpen);
-  const origin = new WeakMap<object, number>();
-  messages.forEach((m, i) => origin.set(m, i));
-  const separator =
-    elements.length > 1
-      ? text.slice(elements[0].end, elements[1].start)
-      : jsonStyle.indent === null
-        ? jsonStyle.itemSep
-        : ',' + jsonStyle.newline + jsonStyle.indent.repeat(depth);
-  const baseline: Baseline = {
-    format: 'json',
-    shape,
-    text,
-    elements,
-    separator,
-    depth,
-    jsonStyle,
-    column: 0,
-    origin,
-  };
+  const baseline = lazyBaseline({ format: 'json', shape, text, depth, column: 0 }, messages.slice(), () => {
+    const elements = elementSpans();
+    const jsonStyle = detectStyle(text, elements, depth, listOpen);
+    const separator =
+      elements.length > 1
+        ? text.slice(elements[0].end, elements[1].start)
+        : jsonStyle.indent === null
+          ? jsonStyle.itemSep
+          : ',' + jsonStyle.newline + jsonStyle.indent.repeat(depth);
+    return { elements, jsonStyle, separator };
+  });
   return { file, format: 'json', shape, messages, root: shape === 'list' ? undefined : (root as Record<string, unknown>), baseline };
 }
 

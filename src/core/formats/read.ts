@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { ConversationFileError } from './errors.js';
 import { parseJson } from './json.js';
@@ -24,12 +25,9 @@ function formatSize(bytes: number): string {
 export function decodeText(bytes: Uint8Array, file: string): string {
   const nul = bytes.indexOf(0);
   if (nul !== -1) throw new ConversationFileError(file, `binary data (a NUL byte at offset ${nul}), not a text conversation file`);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ConversationFileError(file, 'not valid UTF-8 text');
-  }
+  // isUtf8 validates without building a string (simdutf); the decode after it cannot fail.
+  if (!isUtf8(bytes)) throw new ConversationFileError(file, 'not valid UTF-8 text');
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
@@ -57,8 +55,12 @@ export function readConversationFile(file: string, options: ReadOptions = {}): P
       `unsupported file type "${extname(file) || '(no extension)'}": expected .json, .yaml or .yml`,
     );
   }
-  if (!existsSync(file)) throw new ConversationFileError(file, 'no such file');
-  const stat = statSync(file);
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    throw new ConversationFileError(file, 'no such file');
+  }
   if (stat.isDirectory()) throw new ConversationFileError(file, 'is a directory, not a file');
   checkSize(stat.size, file, options.maxFileBytes);
   return parseConversationText(decodeText(readFileSync(file), file), file, format);

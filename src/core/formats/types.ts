@@ -57,3 +57,34 @@ export interface ReadOptions {
 
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 export const YAML_MAX_ALIAS_COUNT = 100;
+
+/**
+ * A Baseline whose costly parts (element spans, style, separator) are computed on first read, once.
+ */
+export function lazyBaseline(
+  eager: Omit<Baseline, 'elements' | 'jsonStyle' | 'separator' | 'origin'>,
+  originals: readonly object[],
+  compute: () => Pick<Baseline, 'elements' | 'jsonStyle' | 'separator'>,
+): Baseline {
+  let done: Pick<Baseline, 'elements' | 'jsonStyle' | 'separator'> | undefined;
+  let origin: WeakMap<object, number> | undefined;
+  const get = () => (done ??= compute());
+  const baseline = { ...eager } as Baseline;
+  for (const key of ['elements', 'jsonStyle', 'separator'] as const) {
+    Object.defineProperty(baseline, key, { enumerable: true, get: () => get()[key] });
+  }
+  // Which live object came from which element: built from a copy of the parsed list, so it stays right even
+  // after the caller replaced entries in its own array.
+  Object.defineProperty(baseline, 'origin', {
+    enumerable: true,
+    get: () => {
+      if (!origin) {
+        origin = new WeakMap();
+        originals.forEach((m, i) => origin!.set(m, i));
+      }
+      return origin;
+    },
+    set: (value: WeakMap<object, number>) => (origin = value),
+  });
+  return baseline;
+}

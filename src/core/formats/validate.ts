@@ -31,10 +31,11 @@ export function describe(value: unknown): string {
 }
 
 /** Every element must be an object with a string `role`; the error points at the offending element. */
-export function validateMessages(list: unknown[], file: string, text: string, offsets: readonly number[]): Message[] {
+export function validateMessages(list: unknown[], file: string, text: string, offsets: readonly number[] | (() => readonly number[])): Message[] {
   for (let i = 0; i < list.length; i++) {
     const m = list[i];
-    const where = () => positionAt(text, offsets[i] ?? 0);
+    // Offsets are only worked out when a message is bad.
+    const where = () => positionAt(text, (typeof offsets === 'function' ? offsets() : offsets)[i] ?? 0);
     if (!isPlainObject(m)) {
       throw new ConversationFileError(file, `message ${i} is ${describe(m)}, not an object`, where());
     }

@@ -16,7 +16,14 @@ function idsOfCalls(calls: unknown): string[] {
  * Tool calls and results in every shape agents write them: OpenAI `tool_calls` / `tool_call_id` (top level or
  * under `metadata`, where addMessages puts them), and Anthropic `tool_use` / `tool_result` content blocks.
  */
+const NO_CALLS: string[] = [];
+
 export function toolLinks(message: Message): ToolLinks {
+  // Most messages are plain text with no tool fields: answer those without allocating.
+  if (message.metadata === undefined && message.tool_calls === undefined && message.tool_call_id === undefined && !Array.isArray(message.content)) {
+    const role = message.role.toLowerCase();
+    return { callIds: NO_CALLS, toolLike: role === 'tool' || role === 'function' };
+  }
   const meta = isPlainObject(message.metadata) ? message.metadata : {};
   const callIds = [...idsOfCalls(message.tool_calls), ...idsOfCalls(meta.tool_calls)];
   let resultId = typeof message.tool_call_id === 'string' ? message.tool_call_id : typeof meta.tool_call_id === 'string' ? meta.tool_call_id : undefined;

@@ -15,7 +15,6 @@ export interface ViewRow {
   preview: string | undefined;
   tokens: number | undefined;
   stored: number;
-  time: number;
   timestamp: string | undefined;
   category: string | undefined;
   messageId: string | undefined;
@@ -40,21 +39,23 @@ function Highlight({ text, query }: { text: string; query: string }) {
   return <>{parts}</>;
 }
 
-function localTime(t: number): string {
-  if (t < 0) return '';
+/** Local time of a stored timestamp (those without an offset are local already, as Date reads them). */
+function localTime(timestamp: string | undefined): string {
+  const t = timestamp === undefined ? NaN : Date.parse(timestamp);
+  if (!Number.isFinite(t)) return timestamp ?? '';
   const d = new Date(t);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
 export function MessageTable() {
-  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, sort, setSort, selected, select, ensureRows, search } = useApp();
+  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, sort, setSort, selected, select, ensureRows, search, times } = useApp();
   const scrollRef = useRef<HTMLDivElement>(null);
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const maxTokens = useMemo(() => (tokens ? Math.max(1, ...tokens) : 1), [tokens]);
   const order = useMemo(
-    () => (skeleton ? displayOrder(skeleton, { tokens, matches: searchMatches, roles: roleFilter, categories: categoryFilter, sort }) : []),
-    [skeleton, tokens, searchMatches, roleFilter, categoryFilter, sort],
+    () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, roles: roleFilter, categories: categoryFilter, sort }) : []),
+    [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, sort],
   );
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -76,7 +77,6 @@ export function MessageTable() {
         preview: row?.preview,
         tokens: tokens?.[i],
         stored: skeleton.storedTokens[i],
-        time: skeleton.times[i],
         timestamp: row?.timestamp,
         category: skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : undefined,
         messageId: row?.messageId,
@@ -118,7 +118,7 @@ export function MessageTable() {
             );
           },
         }),
-        column.accessor('time', { header: 'time', cell: (c) => <span title={c.row.original.timestamp}>{localTime(c.getValue())}</span> }),
+        column.accessor('timestamp', { id: 'time', header: 'time', cell: (c) => <span title={c.getValue()}>{localTime(c.getValue())}</span> }),
         column.accessor('category', { header: 'category', cell: (c) => c.getValue() ?? '' }),
         column.accessor('messageId', { header: 'id', cell: (c) => <span className="mono" title={c.getValue()}>{c.getValue()?.slice(-8) ?? ''}</span> }),
       ]),
@@ -161,7 +161,7 @@ export function MessageTable() {
           return (
             <div key={h.id} role="columnheader" className={`cell col-${h.column.id}`} aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : undefined}>
               {key ? (
-                <button className="sort" onClick={() => setSort(key)} aria-label={`sort by ${h.column.id}`}>
+                <button className="sort" onClick={() => void setSort(key)} aria-label={`sort by ${h.column.id}`}>
                   <FlexRender header={h} />
                   {active ? (sort.desc ? ' ▾' : ' ▴') : ''}
                 </button>

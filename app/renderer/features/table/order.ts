@@ -3,6 +3,7 @@ import type { SortKey } from '../../store/ui.js';
 
 export interface OrderOptions {
   tokens?: readonly number[];
+  times?: readonly number[];
   matches?: ReadonlySet<number>;
   roles: ReadonlySet<string>;
   categories: ReadonlySet<string>;
@@ -27,7 +28,7 @@ export function displayOrder(skeleton: Skeleton, o: OrderOptions): number[] {
   const { key, desc } = o.sort;
   if (key === 'index' && !desc) return out;
   const value = (i: number): number | string =>
-    key === 'index' ? i : key === 'tokens' ? (o.tokens?.[i] ?? -1) : key === 'time' ? skeleton.times[i] : skeleton.roles[skeleton.roleOf[i]];
+    key === 'index' ? i : key === 'tokens' ? (o.tokens?.[i] ?? -1) : key === 'time' ? (o.times?.[i] ?? i) : skeleton.roles[skeleton.roleOf[i]];
   const sign = desc ? -1 : 1;
   return out.sort((a, b) => {
     const va = value(a);
