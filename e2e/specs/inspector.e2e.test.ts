@@ -116,6 +116,35 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(files.find((f) => f.path === 'new_agent_run.json')).toEqual({ path: 'new_agent_run.json', messages: 1, tokens: 1 });
     });
 
+    it('is usable from the keyboard: arrows, Home/End, Enter, / to search', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('coding_session.json');
+      await page.page.focus('[data-testid="message-grid"]');
+      for (let i = 0; i < 3; i++) await page.page.keyboard.press('ArrowDown');
+      await page.page.waitForSelector('[data-testid="row"][data-index="2"][aria-selected="true"]');
+      await page.page.keyboard.press('End');
+      await page.page.waitForSelector('[data-testid="row"][data-index="7"][aria-selected="true"]');
+      await page.page.keyboard.press('Home');
+      await page.page.waitForSelector('[data-testid="row"][data-index="0"][aria-selected="true"]');
+      await page.page.keyboard.press('Enter');
+      expect(await page.page.evaluate(() => document.activeElement?.id)).toBe('detail');
+      await page.page.keyboard.press('/');
+      expect(await page.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search');
+    });
+
+    it('the model picker recounts every message in the chosen encoding', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('coding_session.json');
+      await page.page.selectOption('select[aria-label="Model or encoding for token counts"]', 'cl100k_base');
+      await page.page.waitForFunction(() => /cl100k_base/.test(document.querySelector('[data-testid="summary"]')?.textContent ?? ''));
+      await page.ready();
+      const rows = await page.visibleRows();
+      const cli = cliJson('show', join(dir, 'coding_session.json'), '--model', 'cl100k_base').messages;
+      expect(rows).toEqual(cli.map((m: { index: number; tokens: number }) => ({ index: m.index, tokens: m.tokens })));
+    });
+
     it('a malformed file shows its error with line and column, never a blank screen', async () => {
       const dir = workspace(true);
       const page = await start(dir);

@@ -115,6 +115,8 @@ export function conversationHandlers(
       return { matches };
     },
     'tokens:count': async ({ path, model }) => {
+      // Let requests already queued (the first rows) be answered before this long job is prepared.
+      await new Promise((resolve) => setImmediate(resolve));
       const { absolute, doc } = open(path);
       const { messages } = doc.parsed;
       const display = ctx.roots.display(absolute);

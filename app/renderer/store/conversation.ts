@@ -52,6 +52,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       if (get().openPath !== path) return;
       set({ skeleton, pages: new Map(), openError: undefined, times: undefined });
       if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
+      // Rows first: counting a long history is long work and must not hold back what the user sees.
+      get().ensureRows(0, PAGE_SIZE);
       void get().countTokens();
       if (get().search) void get().runSearch(get().search);
     } catch (e) {
