@@ -476,55 +476,48 @@ export class Conversation {
     }
   }
 
-  export(force = true): void {
+  /** With force=false and autosave off, a save only warns (the spec's export, saveAsJson, saveAsYaml). */
+  private save(method: string, force: boolean, format: FileFormat): void {
     if (!force && !this.autosave) {
-      this.logger.warn('export skipped: autosave is off and force is false');
+      this.logger.warn(`${method} skipped: autosave is off and force is false`);
       return;
     }
-    this.writeFile(this.exportMethod);
+    this.writeFile(format);
+  }
+
+  export(force = true): void {
+    this.save('export', force, this.exportMethod);
   }
 
   saveAsJson(force = true): void {
-    if (!force && !this.autosave) {
-      this.logger.warn('saveAsJson skipped: autosave is off and force is false');
-      return;
-    }
-    this.writeFile('json');
+    this.save('saveAsJson', force, 'json');
   }
 
   saveAsYaml(force = true): void {
-    if (!force && !this.autosave) {
-      this.logger.warn('saveAsYaml skipped: autosave is off and force is false');
-      return;
-    }
-    this.writeFile('yaml');
+    this.save('saveAsYaml', force, 'yaml');
+  }
+
+  /** A missing file only warns and changes nothing, whatever its extension. */
+  private exists(method: string, filename: string): boolean {
+    if (existsSync(filename)) return true;
+    this.logger.warn(`${method}: no such file: ${filename}`);
+    return false;
   }
 
   /** Replaces the history with a file's, choosing the parser by extension. */
   load(filename: string): void {
-    if (!existsSync(filename)) {
-      this.logger.warn(`load: no such file: ${filename}`);
-      return;
-    }
+    if (!this.exists('load', filename)) return;
     const format = formatFromPath(filename);
     if (!format) throw new ValueError(`load: unsupported file type "${extname(filename)}" (expected .json, .yaml or .yml): ${filename}`);
     this.readFile(filename, format);
   }
 
   loadFromJson(filename: string): void {
-    if (!existsSync(filename)) {
-      this.logger.warn(`loadFromJson: no such file: ${filename}`);
-      return;
-    }
-    this.readFile(filename, 'json');
+    if (this.exists('loadFromJson', filename)) this.readFile(filename, 'json');
   }
 
   loadFromYaml(filename: string): void {
-    if (!existsSync(filename)) {
-      this.logger.warn(`loadFromYaml: no such file: ${filename}`);
-      return;
-    }
-    this.readFile(filename, 'yaml');
+    if (this.exists('loadFromYaml', filename)) this.readFile(filename, 'yaml');
   }
 
   /** A `.json` name saves to `saveFilepath` (as the spec documents); any other name gets `role: content` lines. */

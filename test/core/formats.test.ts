@@ -295,3 +295,42 @@ describe('round trip (property)', () => {
     });
   }
 });
+
+describe('files as other tools write them', () => {
+  const roundTrip = (name: string, text: string) => {
+    const path = join(tempDir(), name);
+    writeFileSync(path, text);
+    const p = readConversationFile(path);
+    return { p, same: saveBack(p), added: saveBack(p, [...p.messages, { role: 'user', content: 'new' }]) };
+  };
+
+  it('keeps a byte order mark', () => {
+    const { same, added } = roundTrip('bom.json', '\ufeff[{"role": "user", "content": "hi"}]');
+    expect(same).toBe('\ufeff[{"role": "user", "content": "hi"}]');
+    expect(added.startsWith('\ufeff[')).toBe(true);
+  });
+
+  it('keeps CRLF line endings in JSON and YAML, new messages included', () => {
+    const json = roundTrip('crlf.json', '[\r\n    {\r\n        "role": "user",\r\n        "content": "hi"\r\n    }\r\n]\r\n');
+    expect(json.same).toBe('[\r\n    {\r\n        "role": "user",\r\n        "content": "hi"\r\n    }\r\n]\r\n');
+    expect(json.added).not.toMatch(/[^\r]\n/);
+    const yaml = roundTrip('crlf.yaml', '- role: user\r\n  content: a\r\n');
+    expect(yaml.added).toBe('- role: user\r\n  content: a\r\n- role: user\r\n  content: new\r\n');
+  });
+
+  it('leaves a flow-style YAML file untouched when nothing changed', () => {
+    expect(roundTrip('flow.yaml', '[{"role": "user", "content": "json in yaml"}]').same).toBe('[{"role": "user", "content": "json in yaml"}]');
+  });
+
+  it('a message changed in place is saved even though it is the same object', () => {
+    const { p } = roundTrip('flow.yaml', '[{"role": "user", "content": "before"}]');
+    p.messages[0].content = 'after';
+    expect(parseConversationText(saveBack(p), 'flow.yaml', 'yaml').messages[0].content).toBe('after');
+  });
+
+  it('says clearly that several YAML documents are not one history', () => {
+    expect(() => parseConversationText('- role: user\n  content: a\n---\n- role: user\n  content: b\n', 'm.yaml', 'yaml')).toThrow(
+      'm.yaml:3:1: invalid YAML: the file holds several YAML documents (separated by ---); expected one list of messages',
+    );
+  });
+});

@@ -178,3 +178,14 @@ export function serializeJson(messages: readonly Message[], target: JsonWriteTar
   root[key] = messages;
   return stringifyJson(root, style, 0) + trailing;
 }
+
+/** The list of a JSON file's text as plain values (for checking that nothing changed). */
+export function parseJsonValues(text: string, shape: FileShape): unknown[] | undefined {
+  try {
+    const root = JSON.parse(text) as unknown;
+    const list = shape === 'list' ? root : (root as Record<string, unknown>)[LIST_KEY[shape]];
+    return Array.isArray(list) ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}

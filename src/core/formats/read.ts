@@ -28,13 +28,17 @@ export function decodeText(bytes: Uint8Array, file: string): string {
   // isUtf8 validates without building a string (simdutf); the decode after it cannot fail.
   if (!isUtf8(bytes)) throw new ConversationFileError(file, 'not valid UTF-8 text');
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return text;
 }
 
 /** Parses conversation text; `file` only names it in errors. */
 export function parseConversationText(text: string, file: string, format: FileFormat): ParsedConversation {
-  if (text.trim().length === 0) throw new ConversationFileError(file, 'the file is empty (expected a list of messages)');
-  return format === 'json' ? parseJson(text, file) : parseYaml(text, file);
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
+  if (body.trim().length === 0) throw new ConversationFileError(file, 'the file is empty (expected a list of messages)');
+  const parsed = format === 'json' ? parseJson(body, file) : parseYaml(body, file);
+  if (bom) parsed.baseline.bom = true;
+  return parsed;
 }
 
 export function checkSize(size: number, file: string, maxFileBytes = DEFAULT_MAX_FILE_BYTES): void {

@@ -47,7 +47,8 @@ export function parseYaml(text: string, file: string): ParsedConversation {
   const error = doc.errors[0];
   if (error) {
     const pos = error.linePos?.[0];
-    throw new ConversationFileError(file, `invalid YAML: ${firstLine(error.message)}`, pos ? { line: pos.line, column: pos.col } : undefined);
+    const reason = error.code === 'MULTIPLE_DOCS' ? 'the file holds several YAML documents (separated by ---); expected one list of messages' : firstLine(error.message);
+    throw new ConversationFileError(file, `invalid YAML: ${reason}`, pos ? { line: pos.line, column: pos.col } : undefined);
   }
   const { shape, seq } = findList(doc.contents, file, text);
   let root: unknown;
@@ -175,10 +176,23 @@ export function serializeYaml(messages: readonly Message[], target: YamlWriteTar
         return itemText(m, column, escape);
       })
       .join(separator);
-    return text.slice(0, elements[0].start) + body + text.slice(elements[elements.length - 1].end);
+    const out = text.slice(0, elements[0].start) + body + text.slice(elements[elements.length - 1].end);
+    // New items are written with \n; a CRLF file gets CRLF throughout.
+    return text.includes('\r\n') ? out.replace(/\r?\n/g, '\r\n') : out;
   }
   if (shape === 'list') return freshList(messages, escape);
   const root: Record<string, unknown> = { ...(target.root ?? { metadata: {} }) };
   root[LIST_KEY[shape]] = messages;
   return stringifyYaml(root, escape);
+}
+
+/** The list of a YAML file's text as plain values (for checking that nothing changed). */
+export function parseYamlValues(text: string, shape: FileShape): unknown[] | undefined {
+  try {
+    const root = YAML.parse(text, { version: '1.2', schema: 'core', maxAliasCount: YAML_MAX_ALIAS_COUNT }) as unknown;
+    const list = shape === 'list' ? root : (root as Record<string, unknown>)[LIST_KEY[shape]];
+    return Array.isArray(list) ? list : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,25 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber, roleHue } from '../roles.js';
 
 const BINS = 120;
+
+function Totals({ rows, total, label }: { rows: Array<[string, number]>; total: number; label: (key: string) => ReactNode }) {
+  return (
+    <table className="totals">
+      <tbody>
+        {rows.map(([key, n]) => (
+          <tr key={key}>
+            <td>{label(key)}</td>
+            <td className="num">{formatNumber(n)}</td>
+            <td className="pct">{total ? Math.round((100 * n) / total) : 0}%</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 /** Totals by role and category, and a bar per message (binned for long histories) that selects on click. */
 export function TokenSummary() {
@@ -55,29 +71,9 @@ export function TokenSummary() {
         ))}
       </div>
       <h3>By role</h3>
-      <table className="totals">
-        <tbody>
-          {summary.byRole.map(([role, n]) => (
-            <tr key={role}>
-              <td><RoleChip role={role} /></td>
-              <td className="num">{formatNumber(n)}</td>
-              <td className="pct">{total ? Math.round((100 * n) / total) : 0}%</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Totals rows={summary.byRole} total={total} label={(role) => <RoleChip role={role} />} />
       <h3>By category</h3>
-      <table className="totals">
-        <tbody>
-          {summary.byCategory.map(([c, n]) => (
-            <tr key={c}>
-              <td>{c}</td>
-              <td className="num">{formatNumber(n)}</td>
-              <td className="pct">{total ? Math.round((100 * n) / total) : 0}%</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Totals rows={summary.byCategory} total={total} label={(c) => c} />
     </aside>
   );
 }
