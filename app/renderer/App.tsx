@@ -4,6 +4,7 @@ import { ConversationView } from './features/ConversationView.js';
 import { Sidebar } from './features/sidebar/Sidebar.js';
 import { TokenSummary } from './features/summary/TokenSummary.js';
 import { TopBar } from './features/topbar/TopBar.js';
+import { WindowPanel } from './features/window/WindowPanel.js';
 import { useApp } from './store/index.js';
 
 /** True when nothing is loading: what end-to-end tests wait for instead of sleeping. */
@@ -30,7 +31,17 @@ export function App() {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });
       }),
     ];
-    return () => offs.forEach((off) => off());
+    // W toggles the window panel (not while typing).
+    const onKey = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+      if (!typing && (e.key === 'w' || e.key === 'W') && !e.metaKey && !e.ctrlKey) useApp.getState().toggleWindow();
+      if (e.key === 'Escape' && !typing) useApp.getState().toggleWindow(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      offs.forEach((off) => off());
+      window.removeEventListener('keydown', onKey);
+    };
   }, []);
   return (
     <div className="app">
@@ -38,7 +49,7 @@ export function App() {
       <div className="panes">
         <Sidebar />
         <ConversationView />
-        <TokenSummary />
+        {app.windowOpen && app.skeleton ? <WindowPanel /> : <TokenSummary />}
       </div>
     </div>
   );

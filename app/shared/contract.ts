@@ -41,6 +41,12 @@ export const Skeleton = z.object({
   flags: z.array(z.number()),
   /** The file's own token_count per message, -1 when absent. */
   storedTokens: z.array(z.number()),
+  /** Content length per message (UTF-16 units), for placing estimated cuts. */
+  lengths: z.array(z.number()),
+  /** Tool-call ids by message index, for the messages that make calls (sparse). */
+  toolCalls: z.record(z.string(), z.array(z.string())),
+  /** The call id a tool result answers, by message index (sparse). */
+  toolResults: z.record(z.string(), z.string()),
 });
 export type Skeleton = z.infer<typeof Skeleton>;
 
@@ -89,6 +95,11 @@ export const requests = {
     output: z.object({ matches: z.array(z.number()) }),
   },
   'tokens:count': { input: z.object({ path: relPath, model }), output: TokenCounts },
+  /** Exactly what the model would see after a strategy: planned with the text, in main. */
+  'window:preview': {
+    input: z.object({ path: relPath, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])) }),
+    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number() }),
+  },
   'settings:get': { input: z.object({}), output: Settings },
   'settings:set': { input: Settings.partial(), output: Settings },
 } as const;

@@ -14,6 +14,9 @@ const skeleton: Skeleton = {
   categoryOf: [-1, 0, 1, 0, 1],
   flags: [0, 0, 0, 0, 0],
   storedTokens: [-1, -1, -1, -1, -1],
+  lengths: [1, 1, 1, 1, 1],
+  toolCalls: {},
+  toolResults: {},
 };
 const times = [5, 4, 3, 2, 1];
 const none = new Set<string>();

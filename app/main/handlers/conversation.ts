@@ -35,6 +35,17 @@ function flagsOf(m: Message, isStatic: boolean): number {
   return f;
 }
 
+function toolMaps(messages: Message[]): Pick<Skeleton, 'toolCalls' | 'toolResults'> {
+  const toolCalls: Record<string, string[]> = {};
+  const toolResults: Record<string, string> = {};
+  messages.forEach((m, i) => {
+    const links = toolLinks(m);
+    if (links.callIds.length) toolCalls[i] = links.callIds;
+    if (links.resultId !== undefined) toolResults[i] = links.resultId;
+  });
+  return { toolCalls, toolResults };
+}
+
 function timeOf(m: Message): number {
   if (typeof m.timestamp !== 'string') return -1;
   // Timestamps without an offset are local time, as the Python reference writes them; Date.parse agrees.
@@ -79,6 +90,8 @@ export function conversationHandlers(
         categoryOf: categories.of,
         flags: messages.map((m, i) => flagsOf(m, i < staticEnd)),
         storedTokens: messages.map((m) => (typeof m.token_count === 'number' ? m.token_count : -1)),
+        lengths: messages.map((m) => (typeof m.content === 'string' ? m.content.length : contentText(m.content).length)),
+        ...toolMaps(messages),
       };
     },
     'conversation:times': ({ path }) => ({ times: open(path).doc.parsed.messages.map(timeOf) }),

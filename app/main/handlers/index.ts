@@ -3,10 +3,11 @@ import type { HandlerContext } from './context.js';
 import { conversationHandlers } from './conversation.js';
 import { directoryHandlers } from './directory.js';
 import { settingsHandlers } from './settings.js';
+import { windowHandlers } from './window.js';
 
 export type { HandlerContext } from './context.js';
 
 /** Every request handler, one file per domain; the same map runs in Electron main and behind the server. */
 export function createHandlers(ctx: HandlerContext): Handlers {
-  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx), ...settingsHandlers(ctx) };
+  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx), ...settingsHandlers(ctx), ...windowHandlers(ctx) };
 }

@@ -6,7 +6,7 @@ import { MessageTable } from './table/MessageTable.js';
 import { NO_CATEGORY } from './table/order.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory } = useApp();
+  const { openPath, skeleton, opening, openError, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, windowOpen, toggleWindow } = useApp();
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -46,6 +46,9 @@ export function ConversationView() {
       </div>
       <div className="toolbar">
         <input ref={searchRef} type="search" className="search" placeholder="Search content  ( / )" aria-label="Search message content" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="search" />
+        <button className={`chip-toggle ${windowOpen ? 'on' : ''}`} aria-pressed={windowOpen} onClick={() => toggleWindow()} data-testid="toggle-window" title="Preview a context-window strategy (W)">
+          Window (W)
+        </button>
         {searchMatches && <span className="muted" data-testid="match-count">{formatNumber(searchMatches.size)} match{searchMatches.size === 1 ? '' : 'es'}</span>}
         <span className="filters" role="group" aria-label="Filter by role">
           {skeleton.roles.map((r) => (

@@ -3,8 +3,9 @@ import { createConversationSlice, type ConversationSlice } from './conversation.
 import { createDirectorySlice, type DirectorySlice } from './directory.js';
 import { createTokensSlice, type TokensSlice } from './tokens.js';
 import { createUiSlice, type UiSlice } from './ui.js';
+import { createWindowSlice, type WindowSlice } from './window.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((...a) => ({
@@ -12,4 +13,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createConversationSlice(...a),
   ...createTokensSlice(...a),
   ...createUiSlice(...a),
+  ...createWindowSlice(...a),
 }));

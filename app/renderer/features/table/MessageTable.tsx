@@ -8,6 +8,10 @@ import type { SortKey } from '../../store/ui.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber } from '../roles.js';
 import { displayOrder } from './order.js';
+import { FATES } from '../../../../src/core/window/types.js';
+import { useWindowPlan } from '../window/useWindowPlan.js';
+
+const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂', summarised: 'Σ' };
 
 export interface ViewRow {
   index: number;
@@ -88,7 +92,7 @@ export function MessageTable() {
   const columns = useMemo(
     () =>
       column.columns([
-        column.accessor('index', { header: '#', cell: (c) => c.getValue() }),
+        column.accessor('index', { header: '#', cell: (c) => <>{c.getValue()}</> }),
         column.accessor('role', { header: 'role', cell: (c) => <RoleChip role={c.getValue()} /> }),
         column.accessor('preview', {
           header: 'content',
@@ -125,6 +129,7 @@ export function MessageTable() {
     [search, maxTokens],
   );
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
+  const { plan } = useWindowPlan();
   const sortable: Record<string, SortKey> = { index: 'index', role: 'role', tokens: 'tokens', time: 'time' };
 
   const moveTo = (pos: number) => {
@@ -178,20 +183,25 @@ export function MessageTable() {
           {table.getRowModel().rows.map((row, k) => {
             const item = items[k];
             const r = row.original;
+            const fate = plan ? FATES[plan.fates[r.index]] : undefined;
+            const cut = plan?.cuts[r.index];
             return (
               <div
                 key={row.id}
                 role="row"
                 aria-rowindex={item.index + 1}
                 aria-selected={selected === r.index}
-                className={`grid-row ${selected === r.index ? 'selected' : ''}`}
+                aria-label={fate ? `message ${r.index}, ${fate}${cut ? ` (keeps the ${cut.keep === 'start' ? 'start' : 'end'})` : ''}` : undefined}
+                className={`grid-row ${selected === r.index ? 'selected' : ''} ${fate ? `fate-${fate}` : ''}`}
                 data-testid="row"
                 data-index={r.index}
+                data-fate={fate}
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
                 onClick={() => select(r.index)}
               >
                 {row.getAllCells().map((cell) => (
                   <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`}>
+                    {cell.column.id === 'index' && fate && fate !== 'kept' && <span className="fate-mark" aria-hidden="true">{FATE_MARK[fate]} </span>}
                     <FlexRender cell={cell} />
                   </div>
                 ))}

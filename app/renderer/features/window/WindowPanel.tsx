@@ -1,0 +1,136 @@
+import { useEffect, useState } from 'react';
+import { strategies } from '../../../../src/core/window/registry.js';
+import type { ParamSpec } from '../../../../src/core/window/types.js';
+import { request } from '../../api/client.js';
+import { useApp } from '../../store/index.js';
+import { formatNumber } from '../roles.js';
+import { CumulativeChart } from './CumulativeChart.js';
+import { useWindowPlan } from './useWindowPlan.js';
+
+function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value: unknown; total: number; onChange(v: unknown): void }) {
+  const id = `param-${spec.key}`;
+  if (spec.kind === 'choice') {
+    return (
+      <label className="param" htmlFor={id}>
+        {spec.label}
+        <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)}>
+          {spec.choices?.map((c) => <option key={c} value={c}>{c}</option>)}
+        </select>
+      </label>
+    );
+  }
+  if (spec.kind === 'text') {
+    return (
+      <label className="param" htmlFor={id}>
+        {spec.label}
+        <input id={id} type="text" value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} />
+      </label>
+    );
+  }
+  const n = typeof value === 'number' ? value : Number(value ?? 0);
+  const max = spec.kind === 'tokens' ? Math.max(100, 2 * total) : Math.max(50, n * 2);
+  return (
+    <label className="param" htmlFor={id}>
+      <span>{spec.label}</span>
+      <span className="param-row">
+        <input id={id} type="range" min={spec.min ?? 0} max={max} step={spec.kind === 'tokens' ? Math.max(1, Math.round(max / 400)) : 1} value={Math.min(n, max)} onChange={(e) => onChange(Number(e.target.value))} aria-label={spec.label} data-testid={`slider-${spec.key}`} />
+        <input type="number" min={spec.min ?? 0} value={n} onChange={(e) => onChange(Number(e.target.value))} aria-label={`${spec.label} (number)`} data-testid={`input-${spec.key}`} />
+      </span>
+    </label>
+  );
+}
+
+/** The window panel: pick a strategy and its parameters; every row shows its fate, live as a slider moves. */
+export function WindowPanel() {
+  const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select } = useApp();
+  const { plan, strategy, params, total } = useWindowPlan();
+  const [preview, setPreview] = useState<{ text: string; tokens: number } | undefined>();
+  const [previewError, setPreviewError] = useState<string | undefined>();
+  const budgetKey = strategy.params.find((p) => p.kind === 'tokens')?.key;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const typing = e.target instanceof HTMLInputElement && e.target.type !== 'range';
+      if (typing || !budgetKey || (e.key !== '[' && e.key !== ']')) return;
+      const current = Number(params[budgetKey] ?? 0);
+      const delta = Math.max(1, Math.round(total / 20));
+      setParam(budgetKey, Math.max(0, current + (e.key === ']' ? delta : -delta)));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [budgetKey, params, total, setParam]);
+
+  const showPreview = async () => {
+    if (!openPath) return;
+    setPreviewError(undefined);
+    try {
+      const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
+      const r = await request('window:preview', { path: openPath, model, strategy: strategy.id, params: clean });
+      setPreview({ text: r.text, tokens: r.tokens });
+    } catch (e) {
+      setPreviewError((e as Error).message);
+    }
+  };
+
+  return (
+    <aside className="window-panel" aria-label="Context window" data-testid="window-panel">
+      <div className="panel-head">
+        <h2>Window</h2>
+        <button className="close" onClick={() => toggleWindow(false)} aria-label="Close the window panel (W)">×</button>
+      </div>
+      <label className="param" htmlFor="strategy">
+        strategy
+        <select id="strategy" value={strategyId} onChange={(e) => setStrategy(e.target.value)} data-testid="strategy">
+          {strategies.list().map((s) => <option key={s.id} value={s.id}>{s.label}</option>)}
+        </select>
+      </label>
+      <p className="muted small">{strategy.description}</p>
+      {strategy.params.map((spec) => (
+        <ParamControl key={spec.key} spec={spec} value={params[spec.key]} total={total} onChange={(v) => setParam(spec.key, v)} />
+      ))}
+      {!plan ? (
+        <p className="loading">Waiting for token counts…</p>
+      ) : (
+        <>
+          <div className="plan-totals" data-testid="plan-totals" aria-live="polite">
+            <strong data-testid="total-before">{formatNumber(plan.totalBefore)}</strong> → <strong data-testid="total-after">{formatNumber(plan.totalAfter)}</strong> tok
+            <span className="muted"> ({plan.unit === 'rendered' ? 'rendered history' : 'message contents'})</span>
+            <div className="fate-counts">
+              <span data-testid="count-kept">{plan.counts.kept} kept</span> · <span data-testid="count-dropped">⨯ {plan.counts.dropped} dropped</span> · <span>✂ {plan.counts.cut} cut</span> · <span>Σ {plan.counts.summarised} summarised</span>
+            </div>
+            {plan.inserted.length > 0 && <div className="muted small">+ {plan.inserted.length} summary message; its tokens count once its text exists</div>}
+          </div>
+          <CumulativeChart plan={plan} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />
+          <p className="legend small"><span className="swatch after" /> kept, cumulative <span className="swatch budget" /> budget</p>
+          {plan.warnings.length > 0 && (
+            <ul className="warnings" aria-label="Warnings">
+              {plan.warnings.slice(0, 8).map((w) => (
+                <li key={`${w.code}-${w.index}`}>
+                  <button className={w.code === 'approximate-cut' ? 'link muted' : 'link'} onClick={() => select(w.index)}>
+                    {w.code === 'approximate-cut' ? `✂ message ${w.index} is cut; where exactly is shown by “What the model sees”` : `⚠ ${w.message}`}
+                  </button>
+                </li>
+              ))}
+              {plan.warnings.length > 8 && <li className="muted">and {plan.warnings.length - 8} more</li>}
+            </ul>
+          )}
+          <button className="action" onClick={() => void showPreview()} data-testid="show-preview">What the model sees</button>
+          {previewError && <p className="error-text">{previewError}</p>}
+        </>
+      )}
+      {preview && (
+        <div className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={(e) => e.key === 'Escape' && setPreview(undefined)}>
+          <div className="dialog-body">
+            <div className="panel-head">
+              <h2>What the model sees · {formatNumber(preview.tokens)} tokens</h2>
+              <span className="spacer" />
+              <button onClick={() => void navigator.clipboard?.writeText(preview.text)}>Copy</button>
+              <button autoFocus onClick={() => setPreview(undefined)} aria-label="Close">×</button>
+            </div>
+            <pre className="content" data-testid="preview-text">{preview.text || '(nothing)'}</pre>
+          </div>
+        </div>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,24 @@
+import { useMemo } from 'react';
+import { strategies } from '../../../../src/core/window/registry.js';
+import type { WindowPlan, WindowStrategy } from '../../../../src/core/window/types.js';
+import { useApp } from '../../store/index.js';
+import { planSkeleton } from './plan-skeleton.js';
+
+/** The parameters in force: the strategy's defaults under what the user set. */
+export function effectiveParams(strategy: WindowStrategy, set: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of strategy.params) out[p.key] = p.default;
+  return { ...out, ...set };
+}
+
+/** Re-plans from counts on every parameter change (no tokenizer in the renderer): well under a frame. */
+export function useWindowPlan(): { plan: WindowPlan | undefined; strategy: WindowStrategy; params: Record<string, unknown>; total: number } {
+  const { skeleton, counts, windowOpen, strategyId, windowParams } = useApp();
+  const strategy = strategies.get(strategyId) ?? strategies.list()[0];
+  const ready = skeleton && counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count;
+  const planInput = useMemo(() => (ready ? planSkeleton(skeleton, counts) : undefined), [ready, skeleton, counts]);
+  const params = effectiveParams(strategy, windowParams[strategy.id]);
+  const plan = useMemo(() => (windowOpen && planInput ? strategy.plan(planInput, params) : undefined), [windowOpen, planInput, strategy, JSON.stringify(params)]);
+  const total = counts?.total ?? 0;
+  return { plan, strategy, params, total };
+}

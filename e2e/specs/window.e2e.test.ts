@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const plan = (file: string, strategy: string, ...set: string[]) =>
+  JSON.parse(spawnSync(process.execPath, [BIN, 'plan', file, '--strategy', strategy, ...set.flatMap((s) => ['--set', s]), '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout);
+
+for (const mode of ['browser', 'electron'] as Mode[]) {
+  const reason = unavailable(mode);
+  describe.skipIf(reason !== undefined)(`window panel e2e (${mode})`, () => {
+    let session: Session | undefined;
+    afterEach(async () => {
+      await session?.close();
+      session = undefined;
+    });
+
+    async function openWindow(file: string): Promise<{ page: InspectorPage; dir: string }> {
+      const dir = tempDir();
+      cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+      session = await openInspector(mode, dir);
+      const page = new InspectorPage(session.page);
+      await page.ready();
+      await page.open(file);
+      await page.page.keyboard.press('w');
+      await page.page.waitForSelector('[data-testid="window-panel"] [data-testid="plan-totals"]');
+      return { page, dir };
+    }
+
+    const fates = (page: InspectorPage) =>
+      page.page.$$eval('[data-testid="row"]', (rows) => rows.map((r) => [Number(r.getAttribute('data-index')), r.getAttribute('data-fate')] as const).sort((a, b) => a[0] - b[0]).map(([, f]) => f));
+
+    it('last-n = 4 marks exactly the last four rows kept', async () => {
+      const { page } = await openWindow('trip_planner_tools.json');
+      await page.page.selectOption('[data-testid="strategy"]', 'last-n');
+      await page.page.fill('[data-testid="input-limit"]', '4');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="count-kept"]')?.textContent === '4 kept');
+      expect(await fates(page)).toEqual(['dropped', 'dropped', 'dropped', 'dropped', 'kept', 'kept', 'kept', 'kept']);
+      const labels = await page.page.$$eval('[data-testid="row"][data-fate="dropped"]', (rows) => rows.map((r) => r.getAttribute('aria-label')));
+      expect(labels[0]).toBe('message 0, dropped');
+      await page.screenshot(`${mode}-window-last-n`);
+    });
+
+    it('a token budget marks the rows the CLI plan marks, and the kept sum stays within it', async () => {
+      const { page, dir } = await openWindow('coding_session.json');
+      await page.page.selectOption('[data-testid="strategy"]', 'truncate');
+      await page.page.fill('[data-testid="input-contextLength"]', '120');
+      await page.page.waitForFunction(() => /→/.test(document.querySelector('[data-testid="plan-totals"]')?.textContent ?? ''));
+      const expected = plan(join(dir, 'coding_session.json'), 'truncate', 'contextLength=120');
+      await page.page.waitForFunction((n) => document.querySelector('[data-testid="count-kept"]')?.textContent === `${n} kept`, expected.counts.kept);
+      expect(await fates(page)).toEqual(expected.messages.map((m: { fate: string }) => m.fate));
+      const after = Number((await page.page.textContent('[data-testid="total-after"]'))!.replace(/,/g, ''));
+      expect(after).toBeLessThanOrEqual(120);
+      await page.screenshot(`${mode}-window-truncate`);
+    });
+
+    it('the dynamic window: the slider re-plans and "what the model sees" is the CLI-exact text within budget', async () => {
+      const { page, dir } = await openWindow('coding_session.json');
+      await page.page.fill('[data-testid="input-contextLength"]', '150');
+      const expected = plan(join(dir, 'coding_session.json'), 'dynamic-context-window', 'contextLength=150');
+      await page.page.waitForFunction((n) => document.querySelector('[data-testid="count-dropped"]')?.textContent === `⨯ ${n} dropped`, expected.counts.dropped);
+      expect(await fates(page)).toEqual(expected.messages.map((m: { fate: string }) => m.fate));
+      await page.page.click('[data-testid="show-preview"]');
+      const text = await page.page.textContent('[data-testid="preview-text"]');
+      expect(text?.length).toBeGreaterThan(0);
+      expect(await page.page.textContent('[role="dialog"]')).toContain(`${expected.totalAfter} tokens`);
+      await page.screenshot(`${mode}-window-dynamic`);
+    });
+  });
+}
