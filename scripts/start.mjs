@@ -21,7 +21,15 @@ if (stale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const electron = process.env.ELECTRON_PATH ?? join(root, 'node_modules', 'electron', 'dist', 'electron');
+let electron = process.env.ELECTRON_PATH ?? join(root, 'node_modules', 'electron', 'dist', 'electron');
+if (!existsSync(electron) && !process.env.ELECTRON_PATH && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+  // Installs skip dependency scripts (.npmrc), so the Electron binary is fetched here, once, where that is possible.
+  const installer = join(root, 'node_modules', 'electron', 'install.js');
+  if (existsSync(installer)) {
+    console.log('Fetching the Electron binary (once)…');
+    spawnSync(process.execPath, [installer], { stdio: 'ignore', cwd: join(root, 'node_modules', 'electron'), timeout: 120_000 });
+  }
+}
 if (existsSync(electron)) {
   const child = spawn(electron, [join(root, 'dist', 'main', 'index.mjs'), dir], { stdio: 'inherit', env: { ...process.env, INSPECTOR_DIR: dir } });
   child.on('exit', (code) => process.exit(code ?? 0));
