@@ -26,7 +26,7 @@ if (!existsSync(electron) && !process.env.ELECTRON_PATH && !process.env.ELECTRON
   // Installs skip dependency scripts (.npmrc), so the Electron binary is fetched here, once, where that is possible.
   const installer = join(root, 'node_modules', 'electron', 'install.js');
   if (existsSync(installer)) {
-    console.log('Fetching the Electron binary (once)…');
+    console.log('Fetching the Electron binary…');
     spawnSync(process.execPath, [installer], { stdio: 'ignore', cwd: join(root, 'node_modules', 'electron'), timeout: 120_000 });
   }
 }
