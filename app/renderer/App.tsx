@@ -26,6 +26,10 @@ export function App() {
         void useApp.getState().refreshDirectory();
         const s = useApp.getState();
         if (e.path === s.openPath && e.kind !== 'removed') void s.reloadConversation();
+        // The open file was deleted or renamed: say so rather than keep showing what is no longer on disk.
+        if (e.path === s.openPath && e.kind === 'removed') {
+          useApp.setState({ skeleton: undefined, openError: { path: e.path, message: `${e.path} was removed or renamed on disk.` } });
+        }
       }),
       subscribe('tokens:progress', (p) => {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });

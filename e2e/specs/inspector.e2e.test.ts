@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
@@ -143,6 +143,16 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const rows = await page.visibleRows();
       const cli = cliJson('show', join(dir, 'coding_session.json'), '--model', 'cl100k_base').messages;
       expect(rows).toEqual(cli.map((m: { index: number; tokens: number }) => ({ index: m.index, tokens: m.tokens })));
+    });
+
+    it('an open file that is deleted says so', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('coding_session.json');
+      rmSync(join(dir, 'coding_session.json'));
+      await page.page.waitForSelector('[data-testid="open-error"]', { timeout: 15_000 });
+      expect(await page.page.textContent('[data-testid="open-error"]')).toContain('coding_session.json was removed or renamed on disk.');
+      await page.page.waitForFunction(() => !document.querySelector('[data-path="coding_session.json"]'));
     });
 
     it('a malformed file shows its error with line and column, never a blank screen', async () => {

@@ -18,7 +18,8 @@ export interface DirectorySlice {
 export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice> = (set) => ({
   root: undefined,
   entries: [],
-  listing: false,
+  // The app starts by listing its folder: not ready until that first listing is in.
+  listing: true,
   listError: undefined,
   fileFilter: '',
   fileSort: 'name',
