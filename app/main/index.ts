@@ -19,7 +19,7 @@ app.enableSandbox();
 
 function open(dir: string): void {
   const previous = runtime;
-  runtime = createRuntime({ dirs: [dir], mode: 'electron', settingsFile: join(app.getPath('userData'), 'settings.json') });
+  runtime = createRuntime({ dirs: [dir], mode: 'electron', settingsFile: join(app.getPath('userData'), 'settings.json'), historyDir: join(app.getPath('userData'), 'history') });
   runtime.onEvent = (event, payload) => pushEvent(win, event, payload);
   void previous?.close();
   win?.webContents.reload();

@@ -9,6 +9,8 @@ import { Roots } from '../main/roots.js';
 import { SettingsStore } from '../main/settings-store.js';
 import { InlineTokenService, WorkerTokenService, type TokenService } from '../main/token-service.js';
 import { watchDirectory, type Watcher } from '../main/watcher.js';
+import { LocalHistory } from '../main/editing/local-history.js';
+import { tmpdir } from 'node:os';
 
 /** The directory holding package.json, found from this module (source or bundle). */
 export function packageRoot(from = fileURLToPath(import.meta.url)): string {
@@ -40,6 +42,8 @@ export interface RuntimeOptions {
   dirs: string[];
   mode: 'electron' | 'browser';
   settingsFile?: string;
+  /** Where earlier versions are kept before each save (default: a folder in the OS temp dir for this user). */
+  historyDir?: string;
   tokens?: TokenService;
   usePolling?: boolean;
 }
@@ -63,13 +67,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
-  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, emit });
+  const localHistory = new LocalHistory(options.historyDir ?? join(tmpdir(), `conversation-inspector-${process.getuid?.() ?? 'user'}`, 'history'));
+  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, emit, localHistory });
   for (const root of roots.all()) {
     runtime.watchers.push(
       watchDirectory(
         root,
         (events) => {
           for (const e of events) {
+            // Our own save is not news; anything else is, and a dirty document is never reloaded over.
+            if (e.kind === 'changed' && documents.isOwnWrite(e.path)) continue;
             documents.forget(e.path);
             const path = roots.display(e.path);
             emit('dir:changed', { root, path, kind: e.kind });

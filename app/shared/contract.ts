@@ -76,6 +76,29 @@ export type TokenCounts = z.infer<typeof TokenCounts>;
 export const Settings = z.object({ model });
 export type Settings = z.infer<typeof Settings>;
 
+const MessageInput = z.record(z.string(), z.unknown()).refine((m) => typeof m.role === 'string' && m.role !== '', { message: 'a message needs a role' });
+const indexes = z.array(z.number().int().min(0)).min(1).max(100_000);
+
+/** Edits as data (the same commands src/core/editing applies). */
+export const EditCommandInput = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('update'), index: z.number().int().min(0), patch: z.record(z.string(), z.unknown()), remove: z.array(z.string()).optional() }),
+  z.object({ type: z.literal('insert'), index: z.number().int().min(0), messages: z.array(MessageInput).min(1).max(10_000) }),
+  z.object({ type: z.literal('delete'), indexes }),
+  z.object({ type: z.literal('move'), indexes, to: z.number().int().min(0) }),
+  z.object({ type: z.literal('duplicate'), indexes }),
+]);
+export type EditCommandInput = z.infer<typeof EditCommandInput>;
+
+export const EditState = z.object({
+  path: z.string(),
+  count: z.number(),
+  dirty: z.boolean(),
+  conflict: z.boolean(),
+  canUndo: z.string().optional(),
+  canRedo: z.string().optional(),
+});
+export type EditState = z.infer<typeof EditState>;
+
 export const requests = {
   'app:info': { input: z.object({}), output: z.object({ roots: z.array(z.string()), mode: z.enum(['electron', 'browser']), version: z.string() }) },
   'dir:list': { input: z.object({ root: z.string().optional() }), output: z.object({ root: z.string(), entries: z.array(DirEntry) }) },
@@ -100,6 +123,20 @@ export const requests = {
     input: z.object({ path: relPath, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])) }),
     output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number() }),
   },
+  'edit:apply': { input: z.object({ path: relPath, command: EditCommandInput }), output: EditState },
+  'edit:undo': { input: z.object({ path: relPath }), output: EditState },
+  'edit:redo': { input: z.object({ path: relPath }), output: EditState },
+  'edit:state': { input: z.object({ path: relPath }), output: EditState },
+  /** CONFLICT when the file changed on disk since it was read, unless force (Keep mine). */
+  'edit:save': { input: z.object({ path: relPath, force: z.boolean().default(false) }), output: EditState },
+  /** Save As: a new file inside the opened folders; the open document stays as it is. */
+  'edit:save-as': { input: z.object({ path: relPath, target: relPath }), output: z.object({ target: z.string() }) },
+  /** Revert or Reload: the file as it is on disk; unsaved edits and the undo history are dropped. */
+  'edit:revert': { input: z.object({ path: relPath }), output: EditState },
+  'edit:export': {
+    input: z.object({ path: relPath, format: z.enum(['json', 'yaml', 'markdown', 'text']) }),
+    output: z.object({ filename: z.string(), text: z.string(), mime: z.string() }),
+  },
   'settings:get': { input: z.object({}), output: Settings },
   'settings:set': { input: Settings.partial(), output: Settings },
 } as const;
@@ -120,7 +157,7 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 export const REQUEST_NAMES = Object.keys(requests) as RequestName[];
 export const EVENT_NAMES = Object.keys(events) as EventName[];
 
-export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE'] as const;
+export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'IO'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface AppError {

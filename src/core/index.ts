@@ -14,3 +14,4 @@ export { listConversationFiles, type DirectoryEntry } from './storage/list-direc
 export * from './window/index.js';
 export { ConversationStore, DEFAULT_HISTORY_LIMIT } from './store.js';
 export * from './summarize/index.js';
+export * from './editing/index.js';

@@ -74,7 +74,7 @@ export function conversationHandlers(
   return {
     'conversation:open': ({ path }): Skeleton => {
       const { absolute, doc } = open(path);
-      const { messages } = doc.parsed;
+      const { messages } = doc;
       const staticEnd = staticPrefixLength(messages);
       const roles = dictionary(messages.map((m) => m.role));
       const categories = dictionary(messages.map((m) => (typeof m.category === 'string' ? m.category : undefined)));
@@ -94,9 +94,9 @@ export function conversationHandlers(
         ...toolMaps(messages),
       };
     },
-    'conversation:times': ({ path }) => ({ times: open(path).doc.parsed.messages.map(timeOf) }),
+    'conversation:times': ({ path }) => ({ times: open(path).doc.messages.map(timeOf) }),
     'conversation:rows': ({ path, start, count }) => {
-      const { messages } = open(path).doc.parsed;
+      const { messages } = open(path).doc;
       return {
         rows: messages.slice(start, start + count).map((m, k) => ({
           index: start + k,
@@ -110,14 +110,16 @@ export function conversationHandlers(
     },
     'conversation:message': ({ path, index }) => {
       const { doc } = open(path);
-      const { messages, baseline } = doc.parsed;
-      const message = messageAt(messages, index, path);
-      const span = baseline.elements[index];
-      const raw = span ? baseline.text.slice(span.start, span.end) : JSON.stringify(message, null, 2);
+      const { baseline } = doc.parsed;
+      const message = messageAt(doc.messages, index, path);
+      // The file's own text for a message that is unchanged since it was read; an edited one as JSON.
+      const original = baseline.origin.get(message);
+      const span = original === undefined ? undefined : baseline.elements[original];
+      const raw = span ? baseline.text.slice(span.start, span.end) : JSON.stringify(message, null, 4);
       return { index, message, text: contentText(message.content), raw };
     },
     'conversation:search': ({ path, query, caseSensitive }) => {
-      const { messages } = open(path).doc.parsed;
+      const { messages } = open(path).doc;
       if (query === '') return { matches: [] };
       const needle = caseSensitive ? query : query.toLowerCase();
       const matches: number[] = [];
@@ -131,7 +133,7 @@ export function conversationHandlers(
       // Let requests already queued (the first rows) be answered before this long job is prepared.
       await new Promise((resolve) => setImmediate(resolve));
       const { absolute, doc } = open(path);
-      const { messages } = doc.parsed;
+      const { messages } = doc;
       const display = ctx.roots.display(absolute);
       const texts = messages.map((m) => contentText(m.content));
       const blocks = messages.map((m, i) => renderBlock(m) + (i < messages.length - 1 ? RENDER_SEPARATOR : ''));

@@ -31,9 +31,9 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
     if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size && hit.model === model) return hit.entry;
     const entry: DirEntry = { path: ctx.roots.display(file), name: basename(file, extname(file)), format, bytes: stat.size, modified: stat.mtimeMs };
     try {
-      const { parsed } = ctx.documents.get(file);
-      entry.messages = parsed.messages.length;
-      const texts = parsed.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content) ?? ''));
+      const { messages } = ctx.documents.get(file);
+      entry.messages = messages.length;
+      const texts = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content) ?? ''));
       const result = await ctx.tokens.count({ model, texts, blocks: texts.map(() => '') }, () => {});
       entry.tokens = result.tokens.reduce((a, b) => a + b, 0);
     } catch (e) {

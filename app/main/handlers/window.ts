@@ -13,7 +13,7 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
   return {
     'window:preview': ({ path, model, strategy, params }) => {
       if (!strategies.get(strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
-      const { messages } = ctx.documents.get(ctx.roots.resolve(path)).parsed;
+      const { messages } = ctx.documents.get(ctx.roots.resolve(path));
       const tokenizer = getTokenizer(model);
       const skeleton = cache.skeleton(messages, tokenizer);
       const plan = strategies.plan(strategy, skeleton, params);

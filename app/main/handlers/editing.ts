@@ -1,0 +1,93 @@
+import { basename, extname } from 'node:path';
+import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
+import type { EditCommandInput, EditState } from '../../shared/contract.js';
+import { HandlerError } from '../../shared/errors.js';
+import type { Handlers } from '../dispatch.js';
+import { isDirty, type OpenDocument } from '../documents.js';
+import type { LocalHistory } from '../editing/local-history.js';
+import { exportText, saveDocument } from '../editing/save.js';
+import type { HandlerContext } from './context.js';
+
+function toCommand(doc: OpenDocument, input: EditCommandInput): EditCommand {
+  if (input.type !== 'duplicate') return input as EditCommand;
+  // Duplicates go right after the last of the selected messages, as copies (new objects).
+  const sorted = [...new Set(input.indexes)].sort((a, b) => a - b);
+  const copies = sorted.map((i) => {
+    if (i >= doc.messages.length) throw new HandlerError('BAD_INPUT', `message ${i} does not exist`);
+    return structuredClone(doc.messages[i]);
+  });
+  return { type: 'insert', index: sorted[sorted.length - 1] + 1, messages: copies };
+}
+
+/** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
+export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Pick<
+  Handlers,
+  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export'
+> {
+  const docFor = (path: string) => {
+    const absolute = ctx.roots.resolve(path);
+    return { absolute, doc: ctx.documents.get(absolute) };
+  };
+  const state = (doc: OpenDocument): EditState => ({
+    path: ctx.roots.display(doc.path),
+    count: doc.messages.length,
+    dirty: isDirty(doc),
+    conflict: doc.conflict,
+    canUndo: doc.history.canUndo,
+    canRedo: doc.history.canRedo,
+  });
+  const changed = (doc: OpenDocument) => {
+    ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
+    return state(doc);
+  };
+
+  return {
+    'edit:apply': ({ path, command }) => {
+      const { doc } = docFor(path);
+      try {
+        doc.messages = doc.history.apply(doc.messages, toCommand(doc, command));
+      } catch (e) {
+        if (e instanceof EditError) throw new HandlerError('BAD_INPUT', e.message);
+        throw e;
+      }
+      return changed(doc);
+    },
+    'edit:undo': ({ path }) => {
+      const { doc } = docFor(path);
+      const next = doc.history.undo(doc.messages);
+      if (next) doc.messages = next;
+      return changed(doc);
+    },
+    'edit:redo': ({ path }) => {
+      const { doc } = docFor(path);
+      const next = doc.history.redo(doc.messages);
+      if (next) doc.messages = next;
+      return changed(doc);
+    },
+    'edit:state': ({ path }) => state(docFor(path).doc),
+    'edit:save': ({ path, force }) => {
+      const { doc } = docFor(path);
+      saveDocument(doc, { force, history: ctx.localHistory, displayPath: ctx.roots.display(doc.path) });
+      return changed(doc);
+    },
+    'edit:save-as': ({ path, target }) => {
+      const { doc } = docFor(path);
+      const absoluteTarget = ctx.roots.resolve(target);
+      if (extname(absoluteTarget).toLowerCase() !== extname(doc.path).toLowerCase()) {
+        throw new HandlerError('BAD_INPUT', `Save As keeps the format: give the new name the ${extname(doc.path)} extension (or use Export)`);
+      }
+      saveDocument(doc, { target: absoluteTarget, displayPath: ctx.roots.display(absoluteTarget) });
+      return { target: ctx.roots.display(absoluteTarget) };
+    },
+    'edit:revert': ({ path }) => {
+      const absolute = ctx.roots.resolve(path);
+      return changed(ctx.documents.reload(absolute));
+    },
+    'edit:export': ({ path, format }) => {
+      const { doc } = docFor(path);
+      const ext = { json: 'json', yaml: 'yaml', markdown: 'md', text: 'txt' }[format];
+      const mime = { json: 'application/json', yaml: 'application/yaml', markdown: 'text/markdown', text: 'text/plain' }[format];
+      return { filename: `${basename(doc.path, extname(doc.path))}.${ext}`, text: exportText(doc.messages, format), mime };
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { applyEdit, describeEdit, EditError, type EditCommand, type Applied } from './commands.js';
+export { EditHistory } from './history.js';

@@ -1,0 +1,189 @@
+import { diffLines } from 'diff';
+import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../app/main/dispatch.js';
+import { InlineTokenService } from '../../app/main/token-service.js';
+import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import type { Result } from '../../app/shared/contract.js';
+import { readConversationFile } from '../../src/core/index.js';
+import { ROOT, SWARMS, read, tempDir } from '../helpers.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  while (runtimes.length) await runtimes.pop()!.close();
+});
+
+function setup() {
+  const dir = tempDir();
+  cpSync(SWARMS, dir, { recursive: true });
+  const historyDir = tempDir();
+  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir });
+  runtimes.push(rt);
+  const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
+    const r: Result<unknown> = await dispatch(rt.handlers, channel, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.value as T;
+  };
+  return { dir, historyDir, call, rt };
+}
+
+const changes = (before: string, after: string) => diffLines(before, after).filter((p) => p.added || p.removed).map((p) => p.value);
+
+describe('editing through the handlers', () => {
+  it('edit → save: the file differs only in that message; undo → save restores it byte for byte', async () => {
+    const { dir, call } = setup();
+    const file = join(dir, 'conversation_demo.json');
+    const before = read(file);
+    await call('conversation:open', { path: 'conversation_demo.json' });
+    const state = await call<{ dirty: boolean; canUndo: string }>('edit:apply', { path: 'conversation_demo.json', command: { type: 'update', index: 3, patch: { content: 'Paris is the capital.' } } });
+    expect(state).toMatchObject({ dirty: true, canUndo: 'edit message 3' });
+    expect(read(file)).toBe(before);
+    expect(await call('edit:save', { path: 'conversation_demo.json' })).toMatchObject({ dirty: false });
+    expect(changes(before, read(file))).toEqual(['        "content": "The capital of France is Paris.",\n', '        "content": "Paris is the capital.",\n']);
+    await call('edit:undo', { path: 'conversation_demo.json' });
+    await call('edit:save', { path: 'conversation_demo.json' });
+    expect(read(file)).toBe(before);
+  });
+
+  it('add, duplicate, move and delete, each undoable and redoable', async () => {
+    const { dir, call } = setup();
+    const path = 'tool_calls.json';
+    const file = join(dir, path);
+    const before = read(file);
+    await call('edit:apply', { path, command: { type: 'insert', index: 1, messages: [{ role: 'user', content: 'inserted' }] } });
+    await call('edit:apply', { path, command: { type: 'duplicate', indexes: [0] } });
+    await call('edit:apply', { path, command: { type: 'move', indexes: [0], to: 3 } });
+    await call('edit:apply', { path, command: { type: 'delete', indexes: [5, 6] } });
+    await call('edit:save', { path });
+    const contents = readConversationFile(file).messages.map((m) => m.content);
+    expect(contents.slice(0, 4)).toEqual(['You can call get_weather(city).', 'inserted', 'What\'s the weather in Tokyo and Osaka?', 'You can call get_weather(city).']);
+    expect(contents).toHaveLength(6);
+    for (let i = 0; i < 4; i++) await call('edit:undo', { path });
+    expect(await call('edit:state', { path })).toMatchObject({ dirty: true, canUndo: undefined, canRedo: 'add a message at 1' });
+    await call('edit:save', { path });
+    expect(read(file)).toBe(before);
+    await call('edit:redo', { path });
+    expect(await call('edit:state', { path })).toMatchObject({ count: 7, dirty: true });
+  });
+
+  it('a change on disk while editing is a conflict: nothing is overwritten until the user chooses', async () => {
+    const { dir, call } = setup();
+    const path = 'conversation_demo.json';
+    const file = join(dir, path);
+    await call('conversation:open', { path });
+    await call('edit:apply', { path, command: { type: 'delete', indexes: [0] } });
+    const external = read(file).replace('Answer in one sentence.', 'Changed by an agent.');
+    writeFileSync(file, external);
+    await expect(call('edit:save', { path })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(read(file)).toBe(external);
+    expect(await call('edit:state', { path })).toMatchObject({ conflict: true, dirty: true });
+    // The document keeps the user's edits while the disk version differs.
+    expect((await call<{ count: number }>('conversation:open', { path })).count).toBe(4);
+    await call('edit:save', { path, force: true });
+    expect(readConversationFile(file).messages).toHaveLength(4);
+    expect(await call('edit:state', { path })).toMatchObject({ conflict: false, dirty: false });
+  });
+
+  it('Revert (Reload) takes the disk version and drops the edits and the undo history', async () => {
+    const { call } = setup();
+    const path = 'conversation_demo.json';
+    await call('edit:apply', { path, command: { type: 'delete', indexes: [0, 1] } });
+    expect(await call('edit:revert', { path })).toMatchObject({ count: 5, dirty: false, canUndo: undefined });
+  });
+
+  it('every save records the previous version in local history (the last 20)', async () => {
+    const { historyDir, call } = setup();
+    const path = 'conversation_demo.json';
+    for (let i = 0; i < 22; i++) {
+      await call('edit:apply', { path, command: { type: 'update', index: 2, patch: { content: `v${i}` } } });
+      await call('edit:save', { path });
+    }
+    const [folder] = readdirSync(historyDir);
+    expect(readdirSync(join(historyDir, folder))).toHaveLength(20);
+  });
+
+  it('a read-only file gives a clear error and keeps the edits', async () => {
+    if (process.getuid?.() === 0) {
+      // root ignores file permissions: an unwritable target here is a path whose parent is a file.
+      const { dir, call } = setup();
+      const path = 'conversation_demo.json';
+      await call('edit:apply', { path, command: { type: 'delete', indexes: [0] } });
+      await expect(call('edit:save-as', { path, target: 'tool_calls.json/x.json' })).rejects.toMatchObject({ code: 'IO', message: expect.stringContaining('Your edits are kept') });
+      expect(await call('edit:state', { path })).toMatchObject({ dirty: true, count: 4 });
+      expect(readConversationFile(join(dir, 'tool_calls.json')).messages).toHaveLength(6);
+      return;
+    }
+    const { dir, call } = setup();
+    const path = 'conversation_demo.json';
+    await call('edit:apply', { path, command: { type: 'delete', indexes: [0] } });
+    chmodSync(dir, 0o555);
+    try {
+      await expect(call('edit:save', { path })).rejects.toMatchObject({ code: 'IO' });
+      expect(await call('edit:state', { path })).toMatchObject({ dirty: true });
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+  });
+
+  it('Save As writes a new file inside the folder and refuses paths outside it', async () => {
+    const { dir, call } = setup();
+    await call('edit:apply', { path: 'conversation_demo.json', command: { type: 'delete', indexes: [0] } });
+    expect(await call('edit:save-as', { path: 'conversation_demo.json', target: 'copy.json' })).toEqual({ target: 'copy.json' });
+    expect(readConversationFile(join(dir, 'copy.json')).messages).toHaveLength(4);
+    await expect(call('edit:save-as', { path: 'conversation_demo.json', target: '../escape.json' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(call('edit:save-as', { path: 'conversation_demo.json', target: 'copy.yaml' })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+  });
+
+  it('exports JSON, YAML, a Markdown transcript and plain text', async () => {
+    const { call } = setup();
+    const path = 'conversation_demo.json';
+    const md = await call<{ filename: string; text: string }>('edit:export', { path, format: 'markdown' });
+    expect(md.filename).toBe('conversation_demo.md');
+    expect(md.text).toContain('### 3 · assistant · 2026-01-15T10:00:07.000005\n\nThe capital of France is Paris.');
+    expect(md.text).toContain('```json\n{\n  "name": "lookup"');
+    const text = await call<{ text: string }>('edit:export', { path, format: 'text' });
+    expect(text.text.split('\n')[2]).toBe('user: What is the capital of France?');
+    const yaml = await call<{ filename: string }>('edit:export', { path, format: 'yaml' });
+    expect(yaml.filename).toBe('conversation_demo.yaml');
+  });
+
+  it('bad commands are BAD_INPUT and change nothing', async () => {
+    const { call } = setup();
+    const path = 'conversation_demo.json';
+    await expect(call('edit:apply', { path, command: { type: 'delete', indexes: [99] } })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(call('edit:apply', { path, command: { type: 'insert', index: 0, messages: [{ content: 'no role' }] } })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(call('edit:apply', { path, command: { type: 'update', index: 0, patch: { role: '' } } })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    expect(await call('edit:state', { path })).toMatchObject({ dirty: false, count: 5 });
+  });
+});
+
+describe('crash safety', () => {
+  it('a process killed between writing the temp file and renaming it leaves the original intact', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'conversation.json');
+    cpSync(join(SWARMS, 'conversation_demo.json'), file);
+    const before = read(file);
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      const fs = require('fs');
+      // Stop forever at the rename: the temp file is written, the original not yet replaced.
+      fs.renameSync = () => { process.stdout.write('temp-written\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); };
+      const { writeFileAtomicSync } = await import(${JSON.stringify(join(ROOT, 'src/core/storage/atomic-write.ts'))});
+      writeFileAtomicSync(process.argv[1], '[]\\n');
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => String(d).includes('temp-written') && resolve());
+      child.on('exit', (code) => reject(new Error(`child exited early with ${code}`)));
+    });
+    const leftovers = readdirSync(dir).filter((f) => f !== 'conversation.json');
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(leftovers.length).toBe(1);
+    expect(read(file)).toBe(before);
+    expect(readConversationFile(file).messages).toHaveLength(5);
+  });
+});
