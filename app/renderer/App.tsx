@@ -5,6 +5,8 @@ import { Sidebar } from './features/sidebar/Sidebar.js';
 import { TokenSummary } from './features/summary/TokenSummary.js';
 import { TopBar } from './features/topbar/TopBar.js';
 import { WindowPanel } from './features/window/WindowPanel.js';
+import { Palette } from './features/commands/Palette.js';
+import { handleCommandKey } from './features/commands/registry.js';
 import { useApp } from './store/index.js';
 
 /** True when nothing is loading: what end-to-end tests wait for instead of sleeping. */
@@ -35,10 +37,10 @@ export function App() {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });
       }),
     ];
-    // W toggles the window panel (not while typing).
+    // Every shortcut comes from the command registry (the palette lists the same commands).
     const onKey = (e: KeyboardEvent) => {
+      if (handleCommandKey(e)) return;
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-      if (!typing && (e.key === 'w' || e.key === 'W') && !e.metaKey && !e.ctrlKey) useApp.getState().toggleWindow();
       if (e.key === 'Escape' && !typing) useApp.getState().toggleWindow(false);
     };
     window.addEventListener('keydown', onKey);
@@ -55,6 +57,7 @@ export function App() {
         <ConversationView />
         {app.windowOpen && app.skeleton ? <WindowPanel /> : <TokenSummary />}
       </div>
+      {app.paletteOpen && <Palette />}
     </div>
   );
 }

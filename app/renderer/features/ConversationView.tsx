@@ -3,6 +3,7 @@ import { useApp } from '../store/index.js';
 import { DetailPane } from './detail/DetailPane.js';
 import { formatBytes, formatNumber } from './roles.js';
 import { MessageTable } from './table/MessageTable.js';
+import { Banners } from './commands/Banners.js';
 import { NO_CATEGORY } from './table/order.js';
 
 export function ConversationView() {
@@ -10,11 +11,6 @@ export function ConversationView() {
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-      if (e.key === '/' && !typing) {
-        e.preventDefault();
-        searchRef.current?.focus();
-      }
       if (e.key === 'Escape' && e.target === searchRef.current) setSearch('');
     };
     window.addEventListener('keydown', onKey);
@@ -63,6 +59,7 @@ export function ConversationView() {
           </span>
         )}
       </div>
+      <Banners />
       <MessageTable />
       <DetailPane />
     </main>

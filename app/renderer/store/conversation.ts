@@ -51,6 +51,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       const skeleton = await request('conversation:open', { path });
       if (get().openPath !== path) return;
       set({ skeleton, pages: new Map(), openError: undefined, times: undefined });
+      void get().refreshEditState();
       if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
       // Rows first: counting a long history is long work and must not hold back what the user sees.
       get().ensureRows(0, PAGE_SIZE);

@@ -4,8 +4,9 @@ import { createDirectorySlice, type DirectorySlice } from './directory.js';
 import { createTokensSlice, type TokensSlice } from './tokens.js';
 import { createUiSlice, type UiSlice } from './ui.js';
 import { createWindowSlice, type WindowSlice } from './window.js';
+import { createEditingSlice, type EditingSlice } from './editing.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((...a) => ({
@@ -14,4 +15,5 @@ export const useApp = create<AppState>()((...a) => ({
   ...createTokensSlice(...a),
   ...createUiSlice(...a),
   ...createWindowSlice(...a),
+  ...createEditingSlice(...a),
 }));

@@ -3,6 +3,7 @@ import type { RequestOutput } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
+import { MessageEditor } from './MessageEditor.js';
 
 type Detail = RequestOutput<'conversation:message'>;
 
@@ -11,6 +12,14 @@ export function DetailPane() {
   const [detail, setDetail] = useState<Detail | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [view, setView] = useState<'content' | 'raw'>('content');
+  const [editing, setEditing] = useState(false);
+
+  useEffect(() => {
+    const onEdit = () => setEditing(true);
+    document.addEventListener('inspector:edit', onEdit);
+    return () => document.removeEventListener('inspector:edit', onEdit);
+  }, []);
+  useEffect(() => setEditing(false), [openPath, selected]);
 
   useEffect(() => {
     setDetail(undefined);
@@ -45,12 +54,15 @@ export function DetailPane() {
         {typeof timestamp === 'string' && <span className="muted">{timestamp}</span>}
         {typeof message_id === 'string' && <span className="mono muted">{message_id}</span>}
         <span className="spacer" />
+        {!editing && <button onClick={() => setEditing(true)} data-testid="edit-button" title="Edit (E)">Edit</button>}
         <div role="tablist" aria-label="Detail view">
           <button role="tab" aria-selected={view === 'content'} onClick={() => setView('content')}>Content</button>
           <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>
         </div>
       </header>
-      {view === 'content' ? (
+      {editing ? (
+        <MessageEditor key={`${selected}-${generation}`} index={selected} message={m} onDone={() => setEditing(false)} />
+      ) : view === 'content' ? (
         <>
           <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
             {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}

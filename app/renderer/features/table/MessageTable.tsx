@@ -139,6 +139,7 @@ export function MessageTable() {
     virtualizer.scrollToIndex(p, { align: 'auto' });
   };
   const onKeyDown = (e: KeyboardEvent) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return; // commands (move, undo, …) handle those
     const pos = selected === undefined ? -1 : order.indexOf(selected);
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
     const keys: Record<string, () => void> = {

@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useApp } from '../../store/index.js';
+
+/** Conflicts, failed saves and tool-call integrity questions: nothing is overwritten or orphaned silently. */
+export function Banners() {
+  const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath } = useApp();
+  const [saveAsName, setSaveAsName] = useState<string | undefined>();
+  const conflict = edit?.conflict || saveError?.code === 'CONFLICT';
+  return (
+    <>
+      {conflict && (
+        <div className="banner warn" role="alert" data-testid="conflict-banner">
+          <strong>{openPath} changed on disk while you were editing.</strong> Your edits are kept until you choose:
+          <button onClick={() => void revert()} data-testid="conflict-reload">Reload (discard mine)</button>
+          <button onClick={() => void save(true)} data-testid="conflict-keep">Keep mine (overwrite)</button>
+          <button onClick={() => setSaveAsName(openPath?.replace(/(\.[^.]+)$/, '.mine$1'))}>Save as…</button>
+        </div>
+      )}
+      {saveError && saveError.code !== 'CONFLICT' && (
+        <div className="banner error" role="alert" data-testid="save-error">
+          {saveError.message}
+          <button onClick={() => useApp.setState({ saveError: undefined })} aria-label="Dismiss">×</button>
+        </div>
+      )}
+      {saveAsName !== undefined && (
+        <form
+          className="banner"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void saveAs(saveAsName).then(() => setSaveAsName(undefined));
+          }}
+        >
+          <label>
+            Save as <input value={saveAsName} onChange={(e) => setSaveAsName(e.target.value)} aria-label="New file name" autoFocus />
+          </label>
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setSaveAsName(undefined)}>Cancel</button>
+        </form>
+      )}
+      {pendingDelete && (
+        <div className="banner warn" role="alertdialog" aria-label="Tool exchange" data-testid="integrity-banner">
+          Message{pendingDelete.indexes.length > 1 ? 's' : ''} {pendingDelete.indexes.join(', ')} belong{pendingDelete.indexes.length > 1 ? '' : 's'} to a tool exchange with message
+          {pendingDelete.partners.length > 1 ? 's' : ''} {pendingDelete.partners.join(', ')}; deleting alone would orphan {pendingDelete.partners.length > 1 ? 'them' : 'it'}.
+          <button data-testid="delete-with-partners" onClick={() => { setPendingDelete(undefined); void applyEdit({ type: 'delete', indexes: [...pendingDelete.indexes, ...pendingDelete.partners] }); }}>
+            Delete with {pendingDelete.partners.length > 1 ? 'them' : 'it'}
+          </button>
+          <button onClick={() => { setPendingDelete(undefined); void applyEdit({ type: 'delete', indexes: pendingDelete.indexes }); }}>Delete only the selected</button>
+          <button onClick={() => setPendingDelete(undefined)}>Cancel</button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useApp } from '../../store/index.js';
+import { COMMANDS } from './registry.js';
+
+/** Ctrl/Cmd+K: every command by name, with its shortcut. */
+export function Palette() {
+  const state = useApp();
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const list = useMemo(() => COMMANDS.filter((c) => c.id !== 'palette' && c.label.toLowerCase().includes(query.toLowerCase())), [query]);
+  useEffect(() => input.current?.focus(), []);
+  const run = (i: number) => {
+    const c = list[i];
+    if (!c || !c.enabled(useApp.getState())) return;
+    state.setPalette(false);
+    c.run(useApp.getState());
+  };
+  return (
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Command palette" onClick={() => state.setPalette(false)}>
+      <div className="dialog-body palette" onClick={(e) => e.stopPropagation()}>
+        <input
+          ref={input}
+          className="search"
+          placeholder="Type a command"
+          aria-label="Command"
+          value={query}
+          data-testid="palette-input"
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') setActive((a) => Math.min(list.length - 1, a + 1));
+            else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
+            else if (e.key === 'Enter') run(active);
+            else if (e.key === 'Escape') state.setPalette(false);
+            else return;
+            e.preventDefault();
+          }}
+        />
+        <ul role="listbox" aria-label="Commands">
+          {list.map((c, i) => (
+            <li key={c.id} role="option" aria-selected={i === active} aria-disabled={!c.enabled(state)} className={`${i === active ? 'active' : ''} ${c.enabled(state) ? '' : 'disabled'}`} onClick={() => run(i)}>
+              <span>{c.label}</span>
+              {c.shortcut && <kbd>{c.shortcut}</kbd>}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { useMemo, useState } from 'react';
+import { useApp } from '../../store/index.js';
+
+/**
+ * Edits one message: role, category and content. Structured content is edited as JSON, validated as you
+ * type; invalid JSON is shown inline and cannot be applied.
+ */
+export function MessageEditor({ index, message, onDone }: { index: number; message: Record<string, unknown>; onDone(): void }) {
+  const applyEdit = useApp((s) => s.applyEdit);
+  const structured = typeof message.content !== 'string';
+  const [role, setRole] = useState(String(message.role ?? ''));
+  const [category, setCategory] = useState(typeof message.category === 'string' ? message.category : '');
+  const [content, setContent] = useState(structured ? JSON.stringify(message.content, null, 2) : String(message.content ?? ''));
+  const jsonError = useMemo(() => {
+    if (!structured) return undefined;
+    try {
+      JSON.parse(content);
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }, [structured, content]);
+  const invalid = jsonError !== undefined || role.trim() === '';
+
+  const apply = async () => {
+    if (invalid) return;
+    const patch: Record<string, unknown> = {};
+    if (role !== message.role) patch.role = role;
+    const nextContent = structured ? JSON.parse(content) : content;
+    if (JSON.stringify(nextContent) !== JSON.stringify(message.content)) patch.content = nextContent;
+    const remove: string[] = [];
+    if (category !== (message.category ?? '')) {
+      if (category === '') remove.push('category');
+      else patch.category = category;
+    }
+    if (Object.keys(patch).length === 0 && remove.length === 0) return onDone();
+    if (await applyEdit({ type: 'update', index, patch, remove })) onDone();
+  };
+
+  return (
+    <form
+      className="editor"
+      data-testid="editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void apply();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onDone();
+        if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void apply();
+      }}
+    >
+      <div className="editor-row">
+        <label>
+          role <input value={role} onChange={(e) => setRole(e.target.value)} aria-label="Role" data-testid="edit-role" />
+        </label>
+        <label>
+          category <input value={category} onChange={(e) => setCategory(e.target.value)} aria-label="Category" placeholder="(none)" />
+        </label>
+      </div>
+      <textarea
+        className={structured ? 'json' : ''}
+        value={content}
+        onChange={(e) => setContent(e.target.value)}
+        aria-label={structured ? 'Content (JSON)' : 'Content'}
+        aria-invalid={jsonError !== undefined}
+        data-testid="edit-content"
+        autoFocus
+        rows={Math.min(24, Math.max(4, content.split('\n').length + 1))}
+      />
+      {jsonError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {jsonError}</p>}
+      <div className="editor-row">
+        <button type="submit" disabled={invalid} data-testid="edit-apply">Apply (Ctrl+Enter)</button>
+        <button type="button" onClick={onDone}>Cancel (Esc)</button>
+        <span className="muted small">Edits stay in memory until you save (Ctrl+S); Ctrl+Z undoes them.</span>
+      </div>
+    </form>
+  );
+}

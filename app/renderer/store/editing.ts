@@ -1,0 +1,131 @@
+import type { StateCreator } from 'zustand';
+import type { EditCommandInput, EditState } from '../../shared/contract.js';
+import { request, RequestError } from '../api/client.js';
+import type { AppState } from './index.js';
+
+export interface EditingSlice {
+  edit: EditState | undefined;
+  /** A save that failed, in words the user can act on (conflict, permissions). */
+  saveError: { code: string; message: string } | undefined;
+  /** Tool-call partners a delete would orphan: asked before deleting. */
+  pendingDelete: { indexes: number[]; partners: number[] } | undefined;
+  paletteOpen: boolean;
+  applyEdit(command: EditCommandInput): Promise<boolean>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  save(force?: boolean): Promise<void>;
+  saveAs(target: string): Promise<void>;
+  revert(): Promise<void>;
+  exportAs(format: 'json' | 'yaml' | 'markdown' | 'text'): Promise<void>;
+  refreshEditState(): Promise<void>;
+  requestDelete(indexes: number[]): void;
+  setPendingDelete(p: EditingSlice['pendingDelete']): void;
+  setPalette(open: boolean): void;
+}
+
+/** Messages linked by tool calls to the given ones but not among them. */
+export function toolPartners(state: AppState, indexes: number[]): number[] {
+  const sk = state.skeleton;
+  if (!sk) return [];
+  const chosen = new Set(indexes);
+  const partners = new Set<number>();
+  const resultOwners = new Map<string, number[]>();
+  for (const [i, id] of Object.entries(sk.toolResults)) resultOwners.set(id, [...(resultOwners.get(id) ?? []), Number(i)]);
+  const callOwner = new Map<string, number>();
+  for (const [i, ids] of Object.entries(sk.toolCalls)) for (const id of ids) callOwner.set(id, Number(i));
+  for (const i of indexes) {
+    for (const id of sk.toolCalls[i] ?? []) for (const r of resultOwners.get(id) ?? []) if (!chosen.has(r)) partners.add(r);
+    const answered = sk.toolResults[i];
+    const call = answered !== undefined ? callOwner.get(answered) : undefined;
+    if (call !== undefined && !chosen.has(call)) partners.add(call);
+  }
+  return [...partners].sort((a, b) => a - b);
+}
+
+export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = (set, get) => {
+  const after = async (state: EditState) => {
+    set({ edit: state });
+    await get().reloadConversation();
+  };
+  return {
+    edit: undefined,
+    saveError: undefined,
+    pendingDelete: undefined,
+    paletteOpen: false,
+    applyEdit: async (command) => {
+      const path = get().openPath;
+      if (!path) return false;
+      try {
+        await after(await request('edit:apply', { path, command }));
+        return true;
+      } catch (e) {
+        set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
+        return false;
+      }
+    },
+    undo: async () => {
+      const path = get().openPath;
+      if (path && get().edit?.canUndo) await after(await request('edit:undo', { path }));
+    },
+    redo: async () => {
+      const path = get().openPath;
+      if (path && get().edit?.canRedo) await after(await request('edit:redo', { path }));
+    },
+    save: async (force = false) => {
+      const path = get().openPath;
+      if (!path) return;
+      try {
+        set({ edit: await request('edit:save', { path, force }), saveError: undefined });
+      } catch (e) {
+        set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
+        await get().refreshEditState();
+      }
+    },
+    saveAs: async (target) => {
+      const path = get().openPath;
+      if (!path) return;
+      try {
+        await request('edit:save-as', { path, target });
+        set({ saveError: undefined });
+        await get().refreshDirectory();
+      } catch (e) {
+        set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
+      }
+    },
+    revert: async () => {
+      const path = get().openPath;
+      if (!path) return;
+      set({ saveError: undefined });
+      await after(await request('edit:revert', { path }));
+    },
+    exportAs: async (format) => {
+      const path = get().openPath;
+      if (!path) return;
+      const { filename, text, mime } = await request('edit:export', { path, format });
+      // A download in the browser; Electron turns it into a save dialog.
+      const url = URL.createObjectURL(new Blob([text], { type: mime }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = filename;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    },
+    refreshEditState: async () => {
+      const path = get().openPath;
+      if (!path) return set({ edit: undefined });
+      try {
+        const state = await request('edit:state', { path });
+        if (get().openPath === path) set({ edit: state });
+      } catch {
+        set({ edit: undefined });
+      }
+    },
+    requestDelete: (indexes) => {
+      const partners = toolPartners(get(), indexes);
+      if (partners.length > 0) set({ pendingDelete: { indexes, partners } });
+      else void get().applyEdit({ type: 'delete', indexes });
+    },
+    setPendingDelete: (pendingDelete) => set({ pendingDelete }),
+    setPalette: (paletteOpen) => set({ paletteOpen }),
+  };
+};

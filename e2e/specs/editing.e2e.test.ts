@@ -1,0 +1,99 @@
+import { diffLines } from 'diff';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readConversationFile } from '../../src/core/index.js';
+import { FIXTURES, tempDir } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+
+for (const mode of ['browser', 'electron'] as Mode[]) {
+  const reason = unavailable(mode);
+  describe.skipIf(reason !== undefined)(`editing e2e (${mode})`, () => {
+    let session: Session | undefined;
+    afterEach(async () => {
+      await session?.close();
+      session = undefined;
+    });
+
+    async function start(file: string): Promise<{ page: InspectorPage; path: string; before: string }> {
+      const dir = tempDir();
+      cpSync(join(FIXTURES, 'swarms'), dir, { recursive: true });
+      session = await openInspector(mode, dir);
+      const page = new InspectorPage(session.page);
+      await page.ready();
+      await page.open(file);
+      const path = join(dir, file);
+      return { page, path, before: readFileSync(path, 'utf8') };
+    }
+
+    async function editContent(page: InspectorPage, index: number, text: string) {
+      await page.page.click(`[data-testid="row"][data-index="${index}"]`);
+      await page.page.click('[data-testid="edit-button"]');
+      await page.page.fill('[data-testid="edit-content"]', text);
+      await page.page.click('[data-testid="edit-apply"]');
+      await page.page.waitForSelector('[data-testid="dirty"]');
+      await page.ready();
+    }
+
+    it('edit → save: the file on disk differs only in that message', async () => {
+      const { page, path, before } = await start('conversation_demo.json');
+      await editContent(page, 3, 'Paris, of course.');
+      expect(readFileSync(path, 'utf8')).toBe(before);
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      const changed = diffLines(before, readFileSync(path, 'utf8')).filter((p) => p.added || p.removed).map((p) => p.value);
+      expect(changed).toEqual(['        "content": "The capital of France is Paris.",\n', '        "content": "Paris, of course.",\n']);
+      await page.screenshot(`${mode}-edit-saved`);
+    });
+
+    it('undo and redo', async () => {
+      const { page, path, before } = await start('conversation_demo.json');
+      await editContent(page, 2, 'First edit');
+      await page.page.click('[data-testid="row"][data-index="0"]');
+      await page.page.keyboard.press('Delete');
+      await page.page.waitForFunction(() => /4 msgs/.test(document.querySelector('.conv-head')?.textContent ?? ''));
+      await page.page.keyboard.press('Control+z');
+      await page.page.waitForFunction(() => /5 msgs/.test(document.querySelector('.conv-head')?.textContent ?? ''));
+      await page.page.keyboard.press('Control+z');
+      await page.page.waitForFunction(() => /What is the capital of France/.test(document.querySelector('[data-testid="row"][data-index="2"]')?.textContent ?? ''));
+      await page.page.keyboard.press('Control+Shift+z');
+      await page.page.waitForFunction(() => /First edit/.test(document.querySelector('[data-testid="row"][data-index="2"]')?.textContent ?? ''));
+      await page.page.keyboard.press('Control+z');
+      await page.ready();
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      expect(readFileSync(path, 'utf8')).toBe(before);
+    });
+
+    it('a change on disk while editing shows the conflict banner and overwrites nothing until asked', async () => {
+      const { page, path } = await start('conversation_demo.json');
+      await editContent(page, 1, 'Mine');
+      const theirs = readFileSync(path, 'utf8').replace('You are a helpful assistant.', 'Theirs');
+      writeFileSync(path, theirs);
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="conflict-banner"]', { timeout: 15_000 });
+      expect(readFileSync(path, 'utf8')).toBe(theirs);
+      await page.screenshot(`${mode}-conflict`);
+      await page.page.click('[data-testid="conflict-keep"]');
+      await page.page.waitForSelector('[data-testid="conflict-banner"]', { state: 'detached' });
+      const saved = readConversationFile(path).messages;
+      expect(saved[1].content).toBe('Mine');
+      expect(saved[0].content).toBe('You are a helpful assistant.');
+    });
+
+    it('exports a Markdown transcript as a download in browser mode', async () => {
+      if (mode !== 'browser') return;
+      const { page } = await start('conversation_demo.json');
+      const download = page.page.waitForEvent('download');
+      await page.page.keyboard.press('Control+k');
+      await page.page.fill('[data-testid="palette-input"]', 'markdown');
+      await page.page.keyboard.press('Enter');
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('conversation_demo.md');
+      const saved = join(tempDir(), 'x.md');
+      await file.saveAs(saved);
+      expect(readFileSync(saved, 'utf8')).toContain('### 3 · assistant');
+    });
+  });
+}
