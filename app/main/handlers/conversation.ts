@@ -7,6 +7,7 @@ import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
+import { openDocument } from './open-document.js';
 
 function dictionary(values: Array<string | undefined>): { names: string[]; of: number[] } {
   const names: string[] = [];
@@ -57,15 +58,7 @@ function timeOf(m: Message): number {
 export function conversationHandlers(
   ctx: HandlerContext,
 ): Pick<Handlers, 'conversation:open' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
-  const open = (path: string) => {
-    const absolute = ctx.roots.resolve(path);
-    try {
-      return { absolute, doc: ctx.documents.get(absolute) };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new HandlerError('NOT_FOUND', `${path} no longer exists`);
-      throw e;
-    }
-  };
+  const open = (path: string) => openDocument(ctx, path);
   const messageAt = (messages: Message[], index: number, path: string) => {
     if (index >= messages.length) throw new HandlerError('NOT_FOUND', `${path} has ${messages.length} messages; there is no message ${index}`);
     return messages[index];

@@ -7,6 +7,7 @@ import { isDirty, type OpenDocument } from '../documents.js';
 import type { LocalHistory } from '../editing/local-history.js';
 import { exportText, saveDocument } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
+import { openDocument } from './open-document.js';
 
 function toCommand(doc: OpenDocument, input: EditCommandInput): EditCommand {
   if (input.type !== 'duplicate') return input as EditCommand;
@@ -24,10 +25,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
   Handlers,
   'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export'
 > {
-  const docFor = (path: string) => {
-    const absolute = ctx.roots.resolve(path);
-    return { absolute, doc: ctx.documents.get(absolute) };
-  };
+  const docFor = (path: string) => openDocument(ctx, path);
   const state = (doc: OpenDocument): EditState => ({
     path: ctx.roots.display(doc.path),
     count: doc.messages.length,
@@ -80,7 +78,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       return { target: ctx.roots.display(absoluteTarget) };
     },
     'edit:revert': ({ path }) => {
-      const absolute = ctx.roots.resolve(path);
+      const { absolute } = docFor(path);
       return changed(ctx.documents.reload(absolute));
     },
     'edit:export': ({ path, format }) => {

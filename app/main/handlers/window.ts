@@ -6,6 +6,7 @@ import { renderedTail, SkeletonCache } from '../../../src/core/window/skeleton-c
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
+import { openDocument } from './open-document.js';
 
 /** What the model sees after a strategy, planned in main with the full text so every cut is exact. */
 export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:preview'> {
@@ -13,7 +14,7 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
   return {
     'window:preview': ({ path, model, strategy, params }) => {
       if (!strategies.get(strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
-      const { messages } = ctx.documents.get(ctx.roots.resolve(path));
+      const { messages } = openDocument(ctx, path).doc;
       const tokenizer = getTokenizer(model);
       const skeleton = cache.skeleton(messages, tokenizer);
       const plan = strategies.plan(strategy, skeleton, params);
