@@ -6,6 +6,8 @@ import { TokenSummary } from './features/summary/TokenSummary.js';
 import { TopBar } from './features/topbar/TopBar.js';
 import { WindowPanel } from './features/window/WindowPanel.js';
 import { Palette } from './features/commands/Palette.js';
+import { HistoryDialog } from './features/commands/HistoryDialog.js';
+import { CompareDialog } from './features/commands/CompareDialog.js';
 import { handleCommandKey } from './features/commands/registry.js';
 import { useApp } from './store/index.js';
 
@@ -58,6 +60,8 @@ export function App() {
         {app.windowOpen && app.skeleton ? <WindowPanel /> : <TokenSummary />}
       </div>
       {app.paletteOpen && <Palette />}
+      {app.dialog === 'history' && <HistoryDialog />}
+      {app.dialog === 'compare' && <CompareDialog />}
     </div>
   );
 }

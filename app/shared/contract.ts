@@ -137,6 +137,15 @@ export const requests = {
     input: z.object({ path: relPath, format: z.enum(['json', 'yaml', 'markdown', 'text']) }),
     output: z.object({ filename: z.string(), text: z.string(), mime: z.string() }),
   },
+  /** Earlier versions kept before each save, newest first. */
+  'history:list': {
+    input: z.object({ path: relPath }),
+    output: z.object({ versions: z.array(z.object({ id: z.string(), savedAt: z.number(), bytes: z.number(), messages: z.number().optional(), error: z.string().optional() })) }),
+  },
+  /** Restores a version as one undoable edit (nothing is written until Save). */
+  'history:restore': { input: z.object({ path: relPath, id: z.string().min(1).max(100) }), output: EditState },
+  /** Mine (the open document) and theirs (the file on disk), one compact line per message, for a side-by-side diff. */
+  'edit:compare': { input: z.object({ path: relPath }), output: z.object({ mine: z.array(z.string()), theirs: z.array(z.string()), theirsError: z.string().optional() }) },
   'settings:get': { input: z.object({}), output: Settings },
   'settings:set': { input: Settings.partial(), output: Settings },
 } as const;

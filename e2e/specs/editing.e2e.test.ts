@@ -43,7 +43,13 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.keyboard.press('Control+s');
       await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
       const changed = diffLines(before, readFileSync(path, 'utf8')).filter((p) => p.added || p.removed).map((p) => p.value);
-      expect(changed).toEqual(['        "content": "The capital of France is Paris.",\n', '        "content": "Paris, of course.",\n']);
+      // The content line, and the stored token_count refreshed for the new content.
+      expect(changed).toEqual([
+        '        "content": "The capital of France is Paris.",\n',
+        '        "content": "Paris, of course.",\n',
+        '        "token_count": 7\n',
+        '        "token_count": 5\n',
+      ]);
       await page.screenshot(`${mode}-edit-saved`);
     });
 
@@ -80,6 +86,50 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const saved = readConversationFile(path).messages;
       expect(saved[1].content).toBe('Mine');
       expect(saved[0].content).toBe('You are a helpful assistant.');
+    });
+
+    it('restores an earlier version from local history, as an undoable edit', async () => {
+      const { page, path, before } = await start('conversation_demo.json');
+      await editContent(page, 3, 'Version two.');
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      await page.page.keyboard.press('Control+k');
+      await page.page.fill('[data-testid="palette-input"]', 'local history');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="history-version"]');
+      expect(await page.page.textContent('[data-testid="history-version"]')).toContain('5 messages');
+      await page.page.click('[data-testid="history-version"] button');
+      await page.page.waitForFunction(() => /The capital of France is Paris/.test(document.querySelector('[data-testid="row"][data-index="3"]')?.textContent ?? ''));
+      await page.page.waitForSelector('[data-testid="dirty"]');
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      expect(readFileSync(path, 'utf8')).toBe(before);
+      await page.page.keyboard.press('Control+z');
+      await page.page.waitForFunction(() => /Version two/.test(document.querySelector('[data-testid="row"][data-index="3"]')?.textContent ?? ''));
+    });
+
+    it('marks several messages with Ctrl-click and deletes them together', async () => {
+      const { page, path } = await start('conversation_demo.json');
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.click('[data-testid="row"][data-index="1"]', { modifiers: ['Control'] });
+      await page.page.click('[data-testid="row"][data-index="2"]', { modifiers: ['Control'] });
+      expect(await page.page.$$eval('[data-testid="row"][data-marked]', (rows) => rows.map((r) => r.getAttribute('data-index')))).toEqual(['1', '2']);
+      await page.page.keyboard.press('Delete');
+      await page.page.waitForFunction(() => /3 msgs/.test(document.querySelector('.conv-head')?.textContent ?? ''));
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      expect(readConversationFile(path).messages.map((m) => m.message_id?.slice(-1))).toEqual(['1', '4', '5']);
+    });
+
+    it('Compare shows the disk version beside mine', async () => {
+      const { page } = await start('conversation_demo.json');
+      await editContent(page, 2, 'Changed question?');
+      await page.page.keyboard.press('Control+k');
+      await page.page.fill('[data-testid="palette-input"]', 'compare');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="compare-dialog"] [data-kind="changed"]');
+      expect(await page.page.textContent('[data-testid="compare-dialog"] h2')).toContain('1 message differ');
+      await page.screenshot(`${mode}-compare`);
     });
 
     it('exports a Markdown transcript as a download in browser mode', async () => {

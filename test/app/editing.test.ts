@@ -41,7 +41,13 @@ describe('editing through the handlers', () => {
     expect(state).toMatchObject({ dirty: true, canUndo: 'edit message 3' });
     expect(read(file)).toBe(before);
     expect(await call('edit:save', { path: 'conversation_demo.json' })).toMatchObject({ dirty: false });
-    expect(changes(before, read(file))).toEqual(['        "content": "The capital of France is Paris.",\n', '        "content": "Paris is the capital.",\n']);
+    // The content line, and the stored token_count recounted for it (a stale count would be wrong data).
+    expect(changes(before, read(file))).toEqual([
+      '        "content": "The capital of France is Paris.",\n',
+      '        "content": "Paris is the capital.",\n',
+      '        "token_count": 7\n',
+      '        "token_count": 5\n',
+    ]);
     await call('edit:undo', { path: 'conversation_demo.json' });
     await call('edit:save', { path: 'conversation_demo.json' });
     expect(read(file)).toBe(before);

@@ -1,5 +1,8 @@
 import { basename, extname } from 'node:path';
 import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
+import { readConversationFile } from '../../../src/core/formats/read.js';
+import { getTokenizer } from '../../../src/core/tokenizer/index.js';
+import type { Message } from '../../../src/core/message.js';
 import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
@@ -9,7 +12,14 @@ import { exportText, saveDocument } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
 import { openDocument } from './open-document.js';
 
-function toCommand(doc: OpenDocument, input: EditCommandInput): EditCommand {
+function toCommand(doc: OpenDocument, input: EditCommandInput, model: string): EditCommand {
+  if (input.type === 'update') {
+    const before = doc.messages[input.index];
+    // A stored token_count must not go stale: an edited content is recounted, as Conversation.update does.
+    if (before && 'content' in input.patch && typeof before.token_count === 'number' && !('token_count' in input.patch)) {
+      return { ...input, patch: { ...input.patch, token_count: getTokenizer(model).countContent(input.patch.content) } } as EditCommand;
+    }
+  }
   if (input.type !== 'duplicate') return input as EditCommand;
   // Duplicates go right after the last of the selected messages, as copies (new objects).
   const sorted = [...new Set(input.indexes)].sort((a, b) => a - b);
@@ -23,8 +33,9 @@ function toCommand(doc: OpenDocument, input: EditCommandInput): EditCommand {
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
 export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Pick<
   Handlers,
-  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export'
+  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'edit:compare'
 > {
+  const line = (m: Message) => JSON.stringify(m);
   const docFor = (path: string) => openDocument(ctx, path);
   const state = (doc: OpenDocument): EditState => ({
     path: ctx.roots.display(doc.path),
@@ -43,7 +54,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     'edit:apply': ({ path, command }) => {
       const { doc } = docFor(path);
       try {
-        doc.messages = doc.history.apply(doc.messages, toCommand(doc, command));
+        doc.messages = doc.history.apply(doc.messages, toCommand(doc, command, ctx.settings.get().model));
       } catch (e) {
         if (e instanceof EditError) throw new HandlerError('BAD_INPUT', e.message);
         throw e;
@@ -80,6 +91,42 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     'edit:revert': ({ path }) => {
       const { absolute } = docFor(path);
       return changed(ctx.documents.reload(absolute));
+    },
+    'history:list': ({ path }) => {
+      const { doc } = docFor(path);
+      const history = ctx.localHistory;
+      if (!history) return { versions: [] };
+      return {
+        versions: history.list(doc.path).map((v) => {
+          try {
+            return { ...v, messages: readConversationFile(history.path(doc.path, v.id), { format: doc.parsed.format }).messages.length };
+          } catch (e) {
+            return { ...v, error: (e as Error).message };
+          }
+        }),
+      };
+    },
+    'history:restore': ({ path, id }) => {
+      const { doc } = docFor(path);
+      if (!ctx.localHistory) throw new HandlerError('NOT_FOUND', 'no local history is kept here');
+      let file: string;
+      try {
+        file = ctx.localHistory.path(doc.path, id);
+      } catch {
+        throw new HandlerError('NOT_FOUND', `no saved version ${id}`);
+      }
+      const { messages } = readConversationFile(file, { format: doc.parsed.format });
+      doc.messages = doc.history.apply(doc.messages, { type: 'replace-all', messages, label: `restore the version of ${new Date(Number.parseInt(id, 10)).toLocaleString()}` });
+      return changed(doc);
+    },
+    'edit:compare': ({ path }) => {
+      const { doc } = docFor(path);
+      const mine = doc.messages.map(line);
+      try {
+        return { mine, theirs: readConversationFile(doc.path, { format: doc.parsed.format }).messages.map(line) };
+      } catch (e) {
+        return { mine, theirs: [], theirsError: (e as Error).message };
+      }
     },
     'edit:export': ({ path, format }) => {
       const { doc } = docFor(path);

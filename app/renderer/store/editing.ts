@@ -10,6 +10,17 @@ export interface EditingSlice {
   /** Tool-call partners a delete would orphan: asked before deleting. */
   pendingDelete: { indexes: number[]; partners: number[] } | undefined;
   paletteOpen: boolean;
+  /** Which dialog is open over the conversation. */
+  dialog: 'history' | 'compare' | undefined;
+  /** Save As name being typed, when the prompt is open. */
+  saveAsName: string | undefined;
+  /** Messages marked with Ctrl/Shift-click: delete, duplicate and move act on all of them. */
+  marked: Set<number>;
+  setDialog(d: EditingSlice['dialog']): void;
+  setSaveAsName(name: string | undefined): void;
+  toggleMark(index: number, range?: boolean): void;
+  /** The messages a command acts on: the marked ones, else the selected one. */
+  targets(): number[];
   applyEdit(command: EditCommandInput): Promise<boolean>;
   undo(): Promise<void>;
   redo(): Promise<void>;
@@ -52,11 +63,29 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
     saveError: undefined,
     pendingDelete: undefined,
     paletteOpen: false,
+    dialog: undefined,
+    saveAsName: undefined,
+    marked: new Set(),
+    setDialog: (dialog) => set({ dialog }),
+    setSaveAsName: (saveAsName) => set({ saveAsName }),
+    toggleMark: (index, range) => {
+      const next = new Set(get().marked);
+      const anchor = get().selected;
+      if (range && anchor !== undefined) for (let i = Math.min(anchor, index); i <= Math.max(anchor, index); i++) next.add(i);
+      else if (!next.delete(index)) next.add(index);
+      set({ marked: next });
+    },
+    targets: () => {
+      const { marked, selected } = get();
+      if (marked.size > 0) return [...marked].sort((a, b) => a - b);
+      return selected === undefined ? [] : [selected];
+    },
     applyEdit: async (command) => {
       const path = get().openPath;
       if (!path) return false;
       try {
         await after(await request('edit:apply', { path, command }));
+        set({ marked: new Set() });
         return true;
       } catch (e) {
         set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });

@@ -1,10 +1,8 @@
-import { useState } from 'react';
 import { useApp } from '../../store/index.js';
 
 /** Conflicts, failed saves and tool-call integrity questions: nothing is overwritten or orphaned silently. */
 export function Banners() {
-  const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath } = useApp();
-  const [saveAsName, setSaveAsName] = useState<string | undefined>();
+  const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath, saveAsName, setSaveAsName, setDialog } = useApp();
   const conflict = edit?.conflict || saveError?.code === 'CONFLICT';
   return (
     <>
@@ -14,6 +12,7 @@ export function Banners() {
           <button onClick={() => void revert()} data-testid="conflict-reload">Reload (discard mine)</button>
           <button onClick={() => void save(true)} data-testid="conflict-keep">Keep mine (overwrite)</button>
           <button onClick={() => setSaveAsName(openPath?.replace(/(\.[^.]+)$/, '.mine$1'))}>Save as…</button>
+          <button onClick={() => setDialog('compare')} data-testid="conflict-compare">Compare</button>
         </div>
       )}
       {saveError && saveError.code !== 'CONFLICT' && (

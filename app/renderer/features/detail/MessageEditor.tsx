@@ -10,6 +10,16 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
   const structured = typeof message.content !== 'string';
   const [role, setRole] = useState(String(message.role ?? ''));
   const [category, setCategory] = useState(typeof message.category === 'string' ? message.category : '');
+  const [metadata, setMetadata] = useState(message.metadata === undefined ? '' : JSON.stringify(message.metadata, null, 2));
+  const metadataError = useMemo(() => {
+    if (metadata.trim() === '') return undefined;
+    try {
+      const v = JSON.parse(metadata);
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'metadata must be a JSON object';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }, [metadata]);
   const [content, setContent] = useState(structured ? JSON.stringify(message.content, null, 2) : String(message.content ?? ''));
   const jsonError = useMemo(() => {
     if (!structured) return undefined;
@@ -20,7 +30,7 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
       return (e as Error).message;
     }
   }, [structured, content]);
-  const invalid = jsonError !== undefined || role.trim() === '';
+  const invalid = jsonError !== undefined || metadataError !== undefined || role.trim() === '';
 
   const apply = async () => {
     if (invalid) return;
@@ -32,6 +42,11 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
     if (category !== (message.category ?? '')) {
       if (category === '') remove.push('category');
       else patch.category = category;
+    }
+    const nextMetadata = metadata.trim() === '' ? undefined : JSON.parse(metadata);
+    if (JSON.stringify(nextMetadata) !== JSON.stringify(message.metadata)) {
+      if (nextMetadata === undefined) remove.push('metadata');
+      else patch.metadata = nextMetadata;
     }
     if (Object.keys(patch).length === 0 && remove.length === 0) return onDone();
     if (await applyEdit({ type: 'update', index, patch, remove })) onDone();
@@ -69,6 +84,11 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
         rows={Math.min(24, Math.max(4, content.split('\n').length + 1))}
       />
       {jsonError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {jsonError}</p>}
+      <label className="small muted">
+        metadata (JSON object; empty for none)
+        <textarea className="json" value={metadata} onChange={(e) => setMetadata(e.target.value)} aria-label="Metadata (JSON)" aria-invalid={metadataError !== undefined} rows={Math.min(12, Math.max(2, metadata.split('\n').length + 1))} />
+      </label>
+      {metadataError && <p className="error-text" role="alert">Invalid metadata: {metadataError}</p>}
       <div className="editor-row">
         <button type="submit" disabled={invalid} data-testid="edit-apply">Apply (Ctrl+Enter)</button>
         <button type="button" onClick={onDone}>Cancel (Esc)</button>

@@ -1,6 +1,6 @@
 import { createColumnHelper, FlexRender, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { FLAGS } from '../../../shared/contract.js';
 import { PAGE_SIZE } from '../../store/conversation.js';
 import { useApp } from '../../store/index.js';
@@ -10,6 +10,7 @@ import { formatNumber } from '../roles.js';
 import { displayOrder } from './order.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
+import { moveMessages } from '../commands/registry.js';
 
 const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂', summarised: 'Σ' };
 
@@ -53,7 +54,8 @@ function localTime(timestamp: string | undefined): string {
 }
 
 export function MessageTable() {
-  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, sort, setSort, selected, select, ensureRows, search, times } = useApp();
+  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark } = useApp();
+  const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const maxTokens = useMemo(() => (tokens ? Math.max(1, ...tokens) : 1), [tokens]);
@@ -193,12 +195,35 @@ export function MessageTable() {
                 aria-rowindex={item.index + 1}
                 aria-selected={selected === r.index}
                 aria-label={fate ? `message ${r.index}, ${fate}${cut ? ` (keeps the ${cut.keep === 'start' ? 'start' : 'end'})` : ''}` : undefined}
-                className={`grid-row ${selected === r.index ? 'selected' : ''} ${fate ? `fate-${fate}` : ''}`}
+                className={`grid-row ${selected === r.index ? 'selected' : ''} ${marked.has(r.index) ? 'marked' : ''} ${dropAt === r.index ? 'drop-target' : ''} ${fate ? `fate-${fate}` : ''}`}
                 data-testid="row"
                 data-index={r.index}
                 data-fate={fate}
+                data-marked={marked.has(r.index) || undefined}
+                draggable={sort.key === 'index' && !sort.desc}
+                onDragStart={(e) => e.dataTransfer.setData('text/x-message-index', String(r.index))}
+                onDragOver={(e) => {
+                  e.preventDefault();
+                  setDropAt(r.index);
+                }}
+                onDragLeave={() => setDropAt(undefined)}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  setDropAt(undefined);
+                  const from = Number(e.dataTransfer.getData('text/x-message-index'));
+                  const moving = marked.size > 0 && marked.has(from) ? [...marked] : [from];
+                  // Dropped onto a row: the moved messages go before it.
+                  const to = r.index - moving.filter((i) => i < r.index).length;
+                  if (Number.isInteger(from) && from !== r.index) void moveMessages(useApp.getState(), moving, to);
+                }}
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                onClick={() => select(r.index)}
+                onClick={(e) => {
+                  if (e.ctrlKey || e.metaKey || e.shiftKey) toggleMark(r.index, e.shiftKey);
+                  else {
+                    if (marked.size) useApp.setState({ marked: new Set() });
+                    select(r.index);
+                  }
+                }}
               >
                 {row.getAllCells().map((cell) => (
                   <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`}>
