@@ -40,6 +40,7 @@ void app.whenReady().then(() => {
         if (!r.canceled && r.filePaths[0]) open(dirname(r.filePaths[0]));
       },
       reload: () => win?.webContents.reload(),
+      command: (id) => pushEvent(win, 'command:run', { id }),
     }),
   );
   win = createMainWindow(join(dist, 'preload', 'index.cjs'));

@@ -1,9 +1,17 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
+import { COMMAND_INFO } from '../shared/commands.js';
 
 export interface MenuActions {
   openFolder(): void;
   openFile(): void;
   reload(): void;
+  /** Runs a renderer command by id (the same registry as its shortcuts and palette). */
+  command(id: string): void;
+}
+
+function items(menu: 'File' | 'Edit' | 'View', actions: MenuActions): MenuItemConstructorOptions[] {
+  // Shortcuts are shown but handled by the renderer, so a key never fires twice or steals typing.
+  return COMMAND_INFO.filter((c) => c.menu === menu).map((c) => ({ label: c.label, accelerator: c.accelerator, registerAccelerator: false, click: () => actions.command(c.id) }));
 }
 
 export function buildMenu(actions: MenuActions): Menu {
@@ -14,13 +22,15 @@ export function buildMenu(actions: MenuActions): Menu {
         { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: actions.openFolder },
         { label: 'Open File…', accelerator: 'CmdOrCtrl+Shift+O', click: actions.openFile },
         { type: 'separator' },
+        ...items('File', actions),
+        { type: 'separator' },
         { label: 'Reload', accelerator: 'CmdOrCtrl+R', click: actions.reload },
         { type: 'separator' },
         { role: 'quit' },
       ],
     },
-    { role: 'editMenu' },
-    { role: 'viewMenu' },
+    { label: 'Edit', submenu: [...items('Edit', actions), { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] },
+    { label: 'View', submenu: [...items('View', actions), { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }] },
   ];
   return Menu.buildFromTemplate(template);
 }

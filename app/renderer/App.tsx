@@ -8,7 +8,7 @@ import { WindowPanel } from './features/window/WindowPanel.js';
 import { Palette } from './features/commands/Palette.js';
 import { HistoryDialog } from './features/commands/HistoryDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
-import { handleCommandKey } from './features/commands/registry.js';
+import { handleCommandKey, runCommand } from './features/commands/registry.js';
 import { useApp } from './store/index.js';
 
 /** True when nothing is loading: what end-to-end tests wait for instead of sleeping. */
@@ -20,9 +20,23 @@ function useReadiness() {
   }, [ready]);
 }
 
+/** Leaving with unsaved edits asks first (the browser's prompt; Electron shows its own dialog). */
+function useUnsavedGuard(dirty: boolean) {
+  useEffect(() => {
+    if (!dirty) return;
+    const guard = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', guard);
+    return () => window.removeEventListener('beforeunload', guard);
+  }, [dirty]);
+}
+
 export function App() {
   const app = useApp();
   useReadiness();
+  useUnsavedGuard(!!app.edit?.dirty);
   useEffect(() => {
     void request('settings:get', {}).then((s) => useApp.setState({ model: s.model })).catch(() => {}).finally(() => void app.refreshDirectory());
     const offs = [
@@ -35,6 +49,7 @@ export function App() {
           useApp.setState({ skeleton: undefined, openError: { path: e.path, message: `${e.path} was removed or renamed on disk.` } });
         }
       }),
+      subscribe('command:run', ({ id }) => runCommand(id)),
       subscribe('tokens:progress', (p) => {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });
       }),

@@ -154,6 +154,8 @@ export const events = {
   'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),
   'conversation:changed': z.object({ path: z.string() }),
   'tokens:progress': z.object({ path: z.string(), done: z.number(), total: z.number() }),
+  /** A menu item asks the renderer to run a command of its registry. */
+  'command:run': z.object({ id: z.string() }),
 } as const;
 
 export type RequestName = keyof typeof requests;

@@ -75,3 +75,15 @@ describe('window and content security', () => {
     expect(ipc).toContain('isTrustedSender');
   });
 });
+
+describe('one command list for menus, shortcuts and the palette', () => {
+  it('every shared command has a behaviour in the renderer, and the menu lists the edit commands', async () => {
+    const { COMMAND_INFO } = await import('../../app/shared/commands.js');
+    const registry = readFileSync(join(ROOT, 'app', 'renderer', 'features', 'commands', 'registry.ts'), 'utf8');
+    for (const c of COMMAND_INFO) expect(registry, c.id).toContain(`id: '${c.id}'`);
+    expect(COMMAND_INFO.filter((c) => c.menu === 'Edit').map((c) => c.id)).toEqual(expect.arrayContaining(['undo', 'redo', 'delete', 'duplicate', 'move-up', 'move-down']));
+    const menu = readFileSync(join(ROOT, 'app', 'main', 'menu.ts'), 'utf8');
+    expect(menu).toContain('COMMAND_INFO');
+    expect(menu).toContain('registerAccelerator: false');
+  });
+});

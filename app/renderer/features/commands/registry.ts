@@ -1,11 +1,9 @@
+import { COMMAND_INFO, shortcutLabel } from '../../../shared/commands.js';
 import { FLAGS } from '../../../shared/contract.js';
 import { useApp, type AppState } from '../../store/index.js';
 
-export interface Command {
+interface Behaviour {
   id: string;
-  label: string;
-  /** Shown in the palette and menus. */
-  shortcut?: string;
   /** Whether a key event triggers it. */
   matches?(e: KeyboardEvent): boolean;
   /** Plain-key shortcuts are ignored while typing; modifier ones work everywhere. */
@@ -18,31 +16,49 @@ const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey;
 const open = (s: AppState) => s.skeleton !== undefined;
 const selected = (s: AppState) => open(s) && s.selected !== undefined;
 
-/** Every command, once: the keyboard, the palette and the buttons all read this list. */
-export const COMMANDS: Command[] = [
-  { id: 'palette', label: 'Command palette', shortcut: 'Ctrl+K', whileTyping: true, matches: (e) => mod(e) && e.key.toLowerCase() === 'k', enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
-  { id: 'save', label: 'Save', shortcut: 'Ctrl+S', whileTyping: true, matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 's', enabled: (s) => open(s), run: (s) => void s.save() },
-  { id: 'undo', label: 'Undo', shortcut: 'Ctrl+Z', matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
-  { id: 'redo', label: 'Redo', shortcut: 'Ctrl+Shift+Z', matches: (e) => mod(e) && ((e.shiftKey && e.key.toLowerCase() === 'z') || e.key.toLowerCase() === 'y'), enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },
-  { id: 'window', label: 'Toggle the window panel', shortcut: 'W', matches: (e) => !mod(e) && e.key.toLowerCase() === 'w', enabled: open, run: (s) => s.toggleWindow() },
-  { id: 'search', label: 'Search messages', shortcut: '/', matches: (e) => e.key === '/', enabled: open, run: () => (document.querySelector('[data-testid="search"]') as HTMLInputElement | null)?.focus() },
-  { id: 'edit', label: 'Edit the selected message', shortcut: 'E', matches: (e) => !mod(e) && e.key.toLowerCase() === 'e', enabled: selected, run: () => document.dispatchEvent(new CustomEvent('inspector:edit')) },
-  { id: 'add-before', label: 'Add a message before the selected one', shortcut: 'Shift+N', matches: (e) => !mod(e) && e.shiftKey && e.key.toLowerCase() === 'n', enabled: selected, run: (s) => void addAt(s, s.selected!) },
-  { id: 'add', label: 'Add a message after the selected one', shortcut: 'N', matches: (e) => !mod(e) && !e.shiftKey && e.key.toLowerCase() === 'n', enabled: open, run: (s) => void addAt(s, s.selected === undefined ? s.skeleton!.count : s.selected + 1) },
-  { id: 'system', label: 'Insert a system prompt at the top', enabled: open, run: (s) => void s.applyEdit({ type: 'insert', index: 0, messages: [{ role: 'System', content: 'You are a helpful assistant.' }] }).then(() => s.select(0)) },
-  { id: 'duplicate', label: 'Duplicate the selected or marked messages', shortcut: 'Ctrl+D', matches: (e) => mod(e) && e.key.toLowerCase() === 'd', enabled: (s) => s.targets().length > 0, run: (s) => void s.applyEdit({ type: 'duplicate', indexes: s.targets() }) },
-  { id: 'delete', label: 'Delete the selected or marked messages', shortcut: 'Delete', matches: (e) => e.key === 'Delete', enabled: (s) => open(s) && s.targets().length > 0, run: (s) => s.requestDelete(s.targets()) },
-  { id: 'move-up', label: 'Move the selected message up', shortcut: 'Alt+↑', matches: (e) => e.altKey && e.key === 'ArrowUp', enabled: (s) => selected(s) && s.selected! > 0, run: (s) => void moveSelected(s, -1) },
-  { id: 'move-down', label: 'Move the selected message down', shortcut: 'Alt+↓', matches: (e) => e.altKey && e.key === 'ArrowDown', enabled: (s) => selected(s) && s.selected! < s.skeleton!.count - 1, run: (s) => void moveSelected(s, 1) },
-  { id: 'revert', label: 'Revert to the file on disk', enabled: (s) => !!s.edit?.dirty, run: (s) => void s.revert() },
-  { id: 'save-as', label: 'Save As…', shortcut: 'Ctrl+Shift+S', whileTyping: true, matches: (e) => mod(e) && e.shiftKey && e.key.toLowerCase() === 's', enabled: open, run: (s) => s.setSaveAsName(s.openPath?.replace(/(\.[^.]+)$/, '.copy$1')) },
-  { id: 'history', label: 'Local history: earlier versions of this file', enabled: open, run: (s) => s.setDialog('history') },
-  { id: 'compare', label: 'Compare with the file on disk', enabled: open, run: (s) => s.setDialog('compare') },
-  { id: 'export-json', label: 'Export as JSON', enabled: open, run: (s) => void s.exportAs('json') },
-  { id: 'export-yaml', label: 'Export as YAML', enabled: open, run: (s) => void s.exportAs('yaml') },
-  { id: 'export-markdown', label: 'Export as a Markdown transcript', enabled: open, run: (s) => void s.exportAs('markdown') },
-  { id: 'export-text', label: 'Export as plain text (role: content)', enabled: open, run: (s) => void s.exportAs('text') },
+/** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
+const BEHAVIOURS: Behaviour[] = [
+  { id: 'palette', whileTyping: true, matches: (e) => mod(e) && e.key.toLowerCase() === 'k', enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
+  { id: 'save', whileTyping: true, matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 's', enabled: (s) => open(s), run: (s) => void s.save() },
+  { id: 'undo', matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
+  { id: 'redo', matches: (e) => mod(e) && ((e.shiftKey && e.key.toLowerCase() === 'z') || e.key.toLowerCase() === 'y'), enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },
+  { id: 'window', matches: (e) => !mod(e) && e.key.toLowerCase() === 'w', enabled: open, run: (s) => s.toggleWindow() },
+  { id: 'search', matches: (e) => e.key === '/', enabled: open, run: () => (document.querySelector('[data-testid="search"]') as HTMLInputElement | null)?.focus() },
+  { id: 'edit', matches: (e) => !mod(e) && e.key.toLowerCase() === 'e', enabled: selected, run: () => document.dispatchEvent(new CustomEvent('inspector:edit')) },
+  { id: 'add-before', matches: (e) => !mod(e) && e.shiftKey && e.key.toLowerCase() === 'n', enabled: selected, run: (s) => void addAt(s, s.selected!) },
+  { id: 'add', matches: (e) => !mod(e) && !e.shiftKey && e.key.toLowerCase() === 'n', enabled: open, run: (s) => void addAt(s, s.selected === undefined ? s.skeleton!.count : s.selected + 1) },
+  { id: 'system', enabled: open, run: (s) => void s.applyEdit({ type: 'insert', index: 0, messages: [{ role: 'System', content: 'You are a helpful assistant.' }] }).then(() => s.select(0)) },
+  { id: 'duplicate', matches: (e) => mod(e) && e.key.toLowerCase() === 'd', enabled: (s) => s.targets().length > 0, run: (s) => void s.applyEdit({ type: 'duplicate', indexes: s.targets() }) },
+  { id: 'delete', matches: (e) => e.key === 'Delete', enabled: (s) => open(s) && s.targets().length > 0, run: (s) => s.requestDelete(s.targets()) },
+  { id: 'move-up', matches: (e) => e.altKey && e.key === 'ArrowUp', enabled: (s) => selected(s) && s.selected! > 0, run: (s) => void moveSelected(s, -1) },
+  { id: 'move-down', matches: (e) => e.altKey && e.key === 'ArrowDown', enabled: (s) => selected(s) && s.selected! < s.skeleton!.count - 1, run: (s) => void moveSelected(s, 1) },
+  { id: 'revert', enabled: (s) => !!s.edit?.dirty, run: (s) => void s.revert() },
+  { id: 'save-as', whileTyping: true, matches: (e) => mod(e) && e.shiftKey && e.key.toLowerCase() === 's', enabled: open, run: (s) => s.setSaveAsName(s.openPath?.replace(/(\.[^.]+)$/, '.copy$1')) },
+  { id: 'history', enabled: open, run: (s) => s.setDialog('history') },
+  { id: 'compare', enabled: open, run: (s) => s.setDialog('compare') },
+  { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },
+  { id: 'export-yaml', enabled: open, run: (s) => void s.exportAs('yaml') },
+  { id: 'export-markdown', enabled: open, run: (s) => void s.exportAs('markdown') },
+  { id: 'export-text', enabled: open, run: (s) => void s.exportAs('text') },
 ];
+
+export interface Command extends Behaviour {
+  label: string;
+  shortcut?: string;
+}
+
+export const COMMANDS: Command[] = COMMAND_INFO.map((info) => {
+  const behaviour = BEHAVIOURS.find((b) => b.id === info.id);
+  if (!behaviour) throw new Error(`command ${info.id} has no behaviour`);
+  return { ...behaviour, label: info.label, shortcut: shortcutLabel(info.accelerator) };
+});
+
+/** Runs a command by id (from Electron's menu). */
+export function runCommand(id: string): void {
+  const c = COMMANDS.find((x) => x.id === id);
+  const state = useApp.getState();
+  if (c && c.enabled(state)) c.run(state);
+}
 
 async function addAt(s: AppState, at: number): Promise<void> {
   if (await s.applyEdit({ type: 'insert', index: at, messages: [{ role: 'user', content: '' }] })) {
