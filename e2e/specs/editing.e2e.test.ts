@@ -132,6 +132,19 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-compare`);
     });
 
+    it('deleting a tool call offers to take its results along', async () => {
+      const { page, path } = await start('tool_calls.json');
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.keyboard.press('Delete');
+      await page.page.waitForSelector('[data-testid="integrity-banner"]');
+      expect(await page.page.textContent('[data-testid="integrity-banner"]')).toContain('Message 2 belongs to a tool exchange with messages 3, 4');
+      await page.page.click('[data-testid="with-partners"]');
+      await page.page.waitForFunction(() => /3 msgs/.test(document.querySelector('.conv-head')?.textContent ?? ''));
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      expect(readConversationFile(path).messages.map((m) => m.role)).toEqual(['System', 'user', 'assistant']);
+    });
+
     it('exports a Markdown transcript as a download in browser mode', async () => {
       if (mode !== 'browser') return;
       const { page } = await start('conversation_demo.json');

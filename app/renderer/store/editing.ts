@@ -7,8 +7,8 @@ export interface EditingSlice {
   edit: EditState | undefined;
   /** A save that failed, in words the user can act on (conflict, permissions). */
   saveError: { code: string; message: string } | undefined;
-  /** Tool-call partners a delete would orphan: asked before deleting. */
-  pendingDelete: { indexes: number[]; partners: number[] } | undefined;
+  /** Tool-call partners a delete or move would orphan: asked first, with the offer to take them along. */
+  pendingDelete: { indexes: number[]; partners: number[]; moveTo?: number } | undefined;
   paletteOpen: boolean;
   /** Which dialog is open over the conversation. */
   dialog: 'history' | 'compare' | undefined;
@@ -30,6 +30,8 @@ export interface EditingSlice {
   exportAs(format: 'json' | 'yaml' | 'markdown' | 'text'): Promise<void>;
   refreshEditState(): Promise<void>;
   requestDelete(indexes: number[]): void;
+  /** Moves, or first asks when the move would separate a tool call from its result. */
+  requestMove(indexes: number[], to: number): Promise<boolean>;
   setPendingDelete(p: EditingSlice['pendingDelete']): void;
   setPalette(open: boolean): void;
 }
@@ -51,6 +53,15 @@ export function toolPartners(state: AppState, indexes: number[]): number[] {
     if (call !== undefined && !chosen.has(call)) partners.add(call);
   }
   return [...partners].sort((a, b) => a - b);
+}
+
+/** The delete or move the user chose, with or without the tool-call partners. */
+export function withPartners(p: { indexes: number[]; partners: number[]; moveTo?: number }, partners: boolean): EditCommandInput {
+  const indexes = partners ? [...p.indexes, ...p.partners].sort((a, b) => a - b) : p.indexes;
+  if (p.moveTo === undefined) return { type: 'delete', indexes };
+  // The destination counted the selected messages only; partners before it shift it down too.
+  const shift = partners ? p.partners.filter((i) => i < p.moveTo! + p.indexes.filter((j) => j < p.moveTo!).length).length : 0;
+  return { type: 'move', indexes, to: Math.max(0, p.moveTo - shift) };
 }
 
 export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = (set, get) => {
@@ -153,6 +164,14 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const partners = toolPartners(get(), indexes);
       if (partners.length > 0) set({ pendingDelete: { indexes, partners } });
       else void get().applyEdit({ type: 'delete', indexes });
+    },
+    requestMove: async (indexes, to) => {
+      const partners = toolPartners(get(), indexes);
+      if (partners.length > 0) {
+        set({ pendingDelete: { indexes, partners, moveTo: to } });
+        return false;
+      }
+      return get().applyEdit({ type: 'move', indexes, to });
     },
     setPendingDelete: (pendingDelete) => set({ pendingDelete }),
     setPalette: (paletteOpen) => set({ paletteOpen }),

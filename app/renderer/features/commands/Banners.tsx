@@ -1,3 +1,4 @@
+import { withPartners } from '../../store/editing.js';
 import { useApp } from '../../store/index.js';
 
 /** Conflicts, failed saves and tool-call integrity questions: nothing is overwritten or orphaned silently. */
@@ -39,11 +40,14 @@ export function Banners() {
       {pendingDelete && (
         <div className="banner warn" role="alertdialog" aria-label="Tool exchange" data-testid="integrity-banner">
           Message{pendingDelete.indexes.length > 1 ? 's' : ''} {pendingDelete.indexes.join(', ')} belong{pendingDelete.indexes.length > 1 ? '' : 's'} to a tool exchange with message
-          {pendingDelete.partners.length > 1 ? 's' : ''} {pendingDelete.partners.join(', ')}; deleting alone would orphan {pendingDelete.partners.length > 1 ? 'them' : 'it'}.
-          <button data-testid="delete-with-partners" onClick={() => { setPendingDelete(undefined); void applyEdit({ type: 'delete', indexes: [...pendingDelete.indexes, ...pendingDelete.partners] }); }}>
-            Delete with {pendingDelete.partners.length > 1 ? 'them' : 'it'}
+          {pendingDelete.partners.length > 1 ? 's' : ''} {pendingDelete.partners.join(', ')}; {pendingDelete.moveTo === undefined ? 'deleting' : 'moving'} alone would
+          separate a tool call from its result.
+          <button data-testid="with-partners" onClick={() => { const p = pendingDelete; setPendingDelete(undefined); void applyEdit(withPartners(p, true)); }}>
+            {pendingDelete.moveTo === undefined ? 'Delete' : 'Move'} with {pendingDelete.partners.length > 1 ? 'them' : 'it'}
           </button>
-          <button onClick={() => { setPendingDelete(undefined); void applyEdit({ type: 'delete', indexes: pendingDelete.indexes }); }}>Delete only the selected</button>
+          <button onClick={() => { const p = pendingDelete; setPendingDelete(undefined); void applyEdit(withPartners(p, false)); }}>
+            {pendingDelete.moveTo === undefined ? 'Delete' : 'Move'} only the selected
+          </button>
           <button onClick={() => setPendingDelete(undefined)}>Cancel</button>
         </div>
       )}

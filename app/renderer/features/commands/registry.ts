@@ -1,5 +1,4 @@
 import { COMMAND_INFO, shortcutLabel } from '../../../shared/commands.js';
-import { FLAGS } from '../../../shared/contract.js';
 import { useApp, type AppState } from '../../store/index.js';
 
 interface Behaviour {
@@ -72,12 +71,9 @@ async function moveSelected(s: AppState, delta: number): Promise<void> {
   if (await moveMessages(s, [i], i + delta)) useApp.getState().select(i + delta);
 }
 
-/** Moves messages (asking first when that can separate a tool call from its result). */
-export async function moveMessages(s: AppState, indexes: number[], to: number): Promise<boolean> {
-  const sk = s.skeleton!;
-  const linked = indexes.some((i) => (sk.flags[i] & (FLAGS.toolCall | FLAGS.toolResult)) !== 0);
-  if (linked && !window.confirm?.('Part of a tool exchange: moving can separate a call from its result. Move anyway?')) return false;
-  return s.applyEdit({ type: 'move', indexes, to });
+/** Moves messages (asking first when that would separate a tool call from its result). */
+export function moveMessages(s: AppState, indexes: number[], to: number): Promise<boolean> {
+  return s.requestMove(indexes, to);
 }
 
 /** Runs the first enabled command bound to this key. */
