@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
 import { Settings } from '../shared/contract.js';
 
-const DEFAULTS: Settings = { model: 'gpt-5.4' };
+const DEFAULTS: Settings = { model: 'gpt-5.4', summaryBaseUrl: 'https://api.openai.com/v1', summaryModel: 'gpt-5.4-mini' };
 
 /** User settings, kept in a JSON file in the app's data directory when one is given. */
 export class SettingsStore {

@@ -73,7 +73,12 @@ export const TokenCounts = z.object({
 });
 export type TokenCounts = z.infer<typeof TokenCounts>;
 
-export const Settings = z.object({ model });
+export const Settings = z.object({
+  model,
+  /** An OpenAI-compatible endpoint for summaries (OpenAI, Ollama, llama.cpp, vLLM). The key is never here. */
+  summaryBaseUrl: z.string().max(500).default('https://api.openai.com/v1'),
+  summaryModel: z.string().max(100).default('gpt-5.4-mini'),
+});
 export type Settings = z.infer<typeof Settings>;
 
 const MessageInput = z.record(z.string(), z.unknown()).refine((m) => typeof m.role === 'string' && m.role !== '', { message: 'a message needs a role' });
@@ -146,6 +151,26 @@ export const requests = {
   'history:restore': { input: z.object({ path: relPath, id: z.string().min(1).max(100) }), output: EditState },
   /** Mine (the open document) and theirs (the file on disk), one compact line per message, for a side-by-side diff. */
   'edit:compare': { input: z.object({ path: relPath }), output: z.object({ mine: z.array(z.string()), theirs: z.array(z.string()), theirsError: z.string().optional() }) },
+  /**
+   * Compaction: 'dropped' summarises what the strategy drops (kept messages stay, cuts apply); 'all' is the
+   * spec's compact (static context, then one summary). Preview first; apply is one undoable edit.
+   */
+  'window:compact': {
+    input: z.object({
+      path: relPath,
+      model,
+      mode: z.enum(['dropped', 'all']),
+      strategy: z.string().min(1).max(100),
+      params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
+      summarizer: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('text'), text: z.string().min(1).max(1_000_000) }),
+        z.object({ kind: z.literal('offline'), maxTokens: z.number().int().min(16).max(100_000).default(400) }),
+        z.object({ kind: z.literal('openai') }),
+      ]),
+      apply: z.boolean().default(false),
+    }),
+    output: z.object({ summary: z.string(), summaryTokens: z.number(), replaced: z.number(), messagesAfter: z.number(), tokensBefore: z.number(), tokensAfter: z.number(), state: EditState.optional() }),
+  },
   'settings:get': { input: z.object({}), output: Settings },
   'settings:set': { input: Settings.partial(), output: Settings },
 } as const;

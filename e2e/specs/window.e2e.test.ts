@@ -3,6 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../../test/helpers.js';
+import { readConversationFile } from '../../src/core/index.js';
 import { InspectorPage } from '../pages/inspector.js';
 import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
 
@@ -56,6 +57,26 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const after = Number((await page.page.textContent('[data-testid="total-after"]'))!.replace(/,/g, ''));
       expect(after).toBeLessThanOrEqual(120);
       await page.screenshot(`${mode}-window-truncate`);
+    });
+
+    it('compacting with a typed summary and saving writes the expected file', async () => {
+      const { page, dir } = await openWindow('coding_session.json');
+      await page.page.click('[data-testid="compact-all"]');
+      await page.page.fill('[data-testid="compact-text"]', 'Refunds: amounts are now integer cents; 400 for more than two decimals.');
+      await page.page.click('[data-testid="compact-preview"]');
+      await page.page.waitForSelector('[data-testid="compact-result"]');
+      expect(await page.page.textContent('[data-testid="compact-result"]')).toContain('7 messages → one summary');
+      await page.screenshot(`${mode}-compact-preview`);
+      await page.page.click('[data-testid="compact-apply"]');
+      await page.page.waitForFunction(() => /2 msgs/.test(document.querySelector('.conv-head')?.textContent ?? ''));
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      const saved = readConversationFile(join(dir, 'coding_session.json')).messages;
+      expect(saved.map((m) => [m.role, m.content])).toEqual([
+        ['System', 'You are a careful coding assistant working in the repository `acme/payments`.'],
+        ['System', 'Refunds: amounts are now integer cents; 400 for more than two decimals.'],
+      ]);
+      expect(saved[0].message_id).toBe('3f6c1a2e-9b7d-4c1e-8a2f-000000000001');
     });
 
     it('the dynamic window: the slider re-plans and "what the model sees" is the CLI-exact text within budget', async () => {

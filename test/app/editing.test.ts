@@ -193,3 +193,44 @@ describe('crash safety', () => {
     expect(readConversationFile(file).messages).toHaveLength(5);
   });
 });
+
+describe('compaction', () => {
+  it('previews a typed summary of everything but the static context, then applies it as one undoable edit', async () => {
+    const { dir, call } = setup();
+    const path = 'conversation_demo.json';
+    const params = {};
+    const preview = await call<{ summary: string; replaced: number; messagesAfter: number; tokensAfter: number; state?: unknown }>('window:compact', { path, model: 'gpt-5.4', mode: 'all', strategy: 'summarizing', params, summarizer: { kind: 'text', text: 'User asked for the capital of France: Paris.' } });
+    expect(preview).toMatchObject({ replaced: 4, messagesAfter: 2 });
+    expect('state' in preview).toBe(false);
+    expect(await call('edit:state', { path })).toMatchObject({ dirty: false, count: 5 });
+    const applied = await call<{ state: { dirty: boolean; count: number; canUndo: string } }>('window:compact', { path, model: 'gpt-5.4', mode: 'all', strategy: 'summarizing', params, summarizer: { kind: 'text', text: 'User asked for the capital of France: Paris.' }, apply: true });
+    expect(applied.state).toMatchObject({ dirty: true, count: 2, canUndo: 'compact 4 messages into a summary' });
+    await call('edit:save', { path });
+    const saved = readConversationFile(join(dir, path)).messages;
+    expect(saved.map((m) => [m.role, m.content])).toEqual([
+      ['System', 'You are a helpful assistant.'],
+      ['System', 'User asked for the capital of France: Paris.'],
+    ]);
+    await call('edit:undo', { path });
+    expect(await call('edit:state', { path })).toMatchObject({ count: 5 });
+  });
+
+  it('summarises only what a strategy drops, in its place, with the offline summariser', async () => {
+    const { call } = setup();
+    const path = 'tool_calls.json';
+    const r = await call<{ summary: string; replaced: number; messagesAfter: number }>('window:compact', { path, model: 'gpt-5.4', mode: 'dropped', strategy: 'last-n', params: { limit: 2 }, summarizer: { kind: 'offline' }, apply: true });
+    expect(r.replaced).toBe(4);
+    expect(r.summary.startsWith('Summary of 4 earlier messages:')).toBe(true);
+    const { rows } = await call<{ rows: Array<{ role: string; preview: string }> }>('conversation:rows', { path, start: 0, count: 10 });
+    expect(rows.map((x) => x.role)).toEqual(['System', 'tool', 'assistant']);
+    expect(rows[0].preview.startsWith('Summary of 4')).toBe(true);
+  });
+
+  it('a failing summariser changes nothing and says why', async () => {
+    const { call } = setup();
+    const path = 'conversation_demo.json';
+    await call('settings:set', { summaryBaseUrl: 'http://127.0.0.1:9/v1' });
+    await expect(call('window:compact', { path, model: 'gpt-5.4', mode: 'all', strategy: 'summarizing', params: {}, summarizer: { kind: 'openai' }, apply: true })).rejects.toMatchObject({ code: 'IO', message: expect.stringContaining('Nothing was changed') });
+    expect(await call('edit:state', { path })).toMatchObject({ dirty: false, count: 5 });
+  });
+});

@@ -5,11 +5,12 @@ import { directoryHandlers } from './directory.js';
 import { settingsHandlers } from './settings.js';
 import { windowHandlers } from './window.js';
 import { editingHandlers } from './editing.js';
+import { compactHandlers } from './compact.js';
 import type { LocalHistory } from '../editing/local-history.js';
 
 export type { HandlerContext } from './context.js';
 
 /** Every request handler, one file per domain; the same map runs in Electron main and behind the server. */
 export function createHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Handlers {
-  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx) };
+  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx), ...compactHandlers(ctx) };
 }

@@ -5,6 +5,7 @@ import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
 import { CumulativeChart } from './CumulativeChart.js';
+import { CompactSection } from './CompactSection.js';
 import { useWindowPlan } from './useWindowPlan.js';
 
 function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value: unknown; total: number; onChange(v: unknown): void }) {
@@ -116,6 +117,7 @@ export function WindowPanel() {
           )}
           <button className="action" onClick={() => void showPreview()} data-testid="show-preview">What the model sees</button>
           {previewError && <p className="error-text">{previewError}</p>}
+          <CompactSection strategy={strategy.id} params={params} />
         </>
       )}
       {preview && (

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract.js';
+import { request } from '../../api/client.js';
+import { useApp } from '../../store/index.js';
+import { formatNumber } from '../roles.js';
+
+type Result = RequestOutput<'window:compact'>;
+
+/** Compact on purpose: preview a summary of what is dropped (or of everything), then apply it as one undoable edit. */
+export function CompactSection({ strategy, params }: { strategy: string; params: Record<string, unknown> }) {
+  const { openPath, model, reloadConversation } = useApp();
+  const [mode, setMode] = useState<'dropped' | 'all'>('dropped');
+  const [source, setSource] = useState<'text' | 'offline' | 'openai'>('text');
+  const [text, setText] = useState('');
+  const [preview, setPreview] = useState<Result | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const run = async (apply: boolean) => {
+    if (!openPath) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
+      const summarizer = source === 'text' ? { kind: 'text' as const, text } : source === 'offline' ? { kind: 'offline' as const, maxTokens: 400 } : { kind: 'openai' as const };
+      const r = await request('window:compact', { path: openPath, model, mode, strategy, params: clean, summarizer, apply });
+      setPreview(r);
+      if (apply) {
+        useApp.setState({ edit: r.state });
+        setPreview(undefined);
+        await reloadConversation();
+      }
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const ready = source !== 'text' || text.trim().length > 0;
+
+  return (
+    <section className="compact" aria-label="Compact" data-testid="compact">
+      <h3>Compact</h3>
+      <label className="radio"><input type="radio" name="compact-mode" checked={mode === 'dropped'} onChange={() => setMode('dropped')} /> Summarise what this strategy drops</label>
+      <label className="radio"><input type="radio" name="compact-mode" checked={mode === 'all'} onChange={() => setMode('all')} data-testid="compact-all" /> Compact all (static context, then one summary)</label>
+      <label className="param">
+        summary from
+        <select value={source} onChange={(e) => setSource(e.target.value as typeof source)} data-testid="compact-source">
+          <option value="text">my text</option>
+          <option value="offline">offline summary (first sentences)</option>
+          <option value="openai">OpenAI-compatible endpoint (settings; key from OPENAI_API_KEY)</option>
+        </select>
+      </label>
+      {source === 'text' && <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} aria-label="Summary text" placeholder="What the agent should remember…" data-testid="compact-text" />}
+      <div className="editor-row">
+        <button className="action" disabled={!ready || busy} onClick={() => void run(false)} data-testid="compact-preview">Preview</button>
+        <button className="action" disabled={!ready || busy || !preview} onClick={() => void run(true)} data-testid="compact-apply">Apply (undoable)</button>
+      </div>
+      {busy && <p className="loading">Summarising…</p>}
+      {error && <p className="error-text" role="alert">{error}</p>}
+      {preview && (
+        <div className="compact-preview" data-testid="compact-result">
+          <p>
+            {preview.replaced} messages → one summary of {formatNumber(preview.summaryTokens)} tokens: {formatNumber(preview.tokensBefore)} → <strong>{formatNumber(preview.tokensAfter)}</strong> tokens,{' '}
+            {preview.messagesAfter} messages.
+          </p>
+          <pre className="content">{preview.summary}</pre>
+        </div>
+      )}
+    </section>
+  );
+}
