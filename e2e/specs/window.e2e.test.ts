@@ -59,6 +59,28 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-window-truncate`);
     });
 
+    it('compare lanes show each strategy\'s fate per message side by side', async () => {
+      const { page, dir } = await openWindow('trip_planner_tools.json');
+      // Each lane uses the parameters set in the panel for its strategy.
+      await page.page.selectOption('[data-testid="strategy"]', 'sliding-window');
+      await page.page.fill('[data-testid="input-windowSize"]', '3');
+      await page.page.selectOption('[data-testid="strategy"]', 'truncate');
+      await page.page.fill('[data-testid="input-contextLength"]', '60');
+      await page.page.click('[data-testid="show-lanes"]');
+      await page.page.waitForSelector('[data-testid="lanes"] [data-testid="lane-row"]');
+      const file = join(dir, 'trip_planner_tools.json');
+      const expected = [plan(file, 'sliding-window', 'windowSize=3'), plan(file, 'truncate', 'contextLength=60'), plan(file, 'summarizing')].map((p) => p.messages.map((m: { fate: string }) => m.fate));
+      expect(expected[0]).not.toEqual(expected[1]);
+      const cells = await page.page.$$eval('[data-testid="lane-row"]', (rows) =>
+        rows.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index'))).map((r) => [...r.querySelectorAll('[data-fate]')].map((c) => c.getAttribute('data-fate'))),
+      );
+      expect(cells.map((row) => row[0])).toEqual(expected[0]);
+      expect(cells.map((row) => row[1])).toEqual(expected[1]);
+      expect(cells.map((row) => row[2])).toEqual(expected[2]);
+      expect(await page.page.$$eval('[data-testid="lane-row"].disagree', (rows) => rows.length)).toBeGreaterThan(0);
+      await page.screenshot(`${mode}-compare-lanes`);
+    });
+
     it('compacting with a typed summary and saving writes the expected file', async () => {
       const { page, dir } = await openWindow('coding_session.json');
       await page.page.click('[data-testid="compact-all"]');

@@ -6,6 +6,7 @@ import { useApp } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
 import { CumulativeChart } from './CumulativeChart.js';
 import { CompactSection } from './CompactSection.js';
+import { CompareLanes } from './CompareLanes.js';
 import { useWindowPlan } from './useWindowPlan.js';
 
 function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value: unknown; total: number; onChange(v: unknown): void }) {
@@ -47,6 +48,7 @@ export function WindowPanel() {
   const { plan, strategy, params, total } = useWindowPlan();
   const [preview, setPreview] = useState<{ text: string; tokens: number } | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
+  const [lanes, setLanes] = useState(false);
   const budgetKey = strategy.params.find((p) => p.kind === 'tokens')?.key;
 
   useEffect(() => {
@@ -116,10 +118,12 @@ export function WindowPanel() {
             </ul>
           )}
           <button className="action" onClick={() => void showPreview()} data-testid="show-preview">What the model sees</button>
+          <button className="action" onClick={() => setLanes(true)} data-testid="show-lanes">Compare strategies…</button>
           {previewError && <p className="error-text">{previewError}</p>}
           <CompactSection strategy={strategy.id} params={params} />
         </>
       )}
+      {lanes && <CompareLanes onClose={() => setLanes(false)} />}
       {preview && (
         <div className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={(e) => e.key === 'Escape' && setPreview(undefined)}>
           <div className="dialog-body">
