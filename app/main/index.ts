@@ -6,6 +6,7 @@ import { pushEvent, registerIpc } from './ipc.js';
 import { buildMenu } from './menu.js';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol.js';
 import { createMainWindow } from './window.js';
+import { safeStorageSecrets } from './platform/safe-storage-secrets.js';
 
 // Wiring only: the engine, handlers and watcher live in their own modules.
 const here = dirname(fileURLToPath(import.meta.url));
@@ -19,7 +20,7 @@ app.enableSandbox();
 
 function open(dir: string): void {
   const previous = runtime;
-  runtime = createRuntime({ dirs: [dir], mode: 'electron', settingsFile: join(app.getPath('userData'), 'settings.json'), historyDir: join(app.getPath('userData'), 'history') });
+  runtime = createRuntime({ dirs: [dir], mode: 'electron', settingsFile: join(app.getPath('userData'), 'settings.json'), historyDir: join(app.getPath('userData'), 'history'), secrets: safeStorageSecrets(join(app.getPath('userData'), 'secrets')) });
   runtime.onEvent = (event, payload) => pushEvent(win, event, payload);
   void previous?.close();
   win?.webContents.reload();

@@ -10,6 +10,7 @@ import { SettingsStore } from '../main/settings-store.js';
 import { InlineTokenService, WorkerTokenService, type TokenService } from '../main/token-service.js';
 import { watchDirectory, type Watcher } from '../main/watcher.js';
 import { LocalHistory } from '../main/editing/local-history.js';
+import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { tmpdir } from 'node:os';
 
 /** The directory holding package.json, found from this module (source or bundle). */
@@ -44,6 +45,8 @@ export interface RuntimeOptions {
   settingsFile?: string;
   /** Where earlier versions are kept before each save (default: a folder in the OS temp dir for this user). */
   historyDir?: string;
+  /** Secrets (the summariser's API key): encrypted in Electron, in memory in browser mode. */
+  secrets?: SecretStore;
   tokens?: TokenService;
   usePolling?: boolean;
 }
@@ -68,7 +71,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(tmpdir(), `conversation-inspector-${process.getuid?.() ?? 'user'}`, 'history'));
-  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, emit, localHistory });
+  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, emit, localHistory, secrets: options.secrets ?? new MemorySecretStore() });
   for (const root of roots.all()) {
     runtime.watchers.push(
       watchDirectory(

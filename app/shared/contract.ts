@@ -168,9 +168,24 @@ export const requests = {
         z.object({ kind: z.literal('openai') }),
       ]),
       apply: z.boolean().default(false),
+      /** Archive and re-seed the MEMORY.md next to the conversation (the spec's compact), when there is one. */
+      archiveMemory: z.boolean().default(false),
     }),
-    output: z.object({ summary: z.string(), summaryTokens: z.number(), replaced: z.number(), messagesAfter: z.number(), tokensBefore: z.number(), tokensAfter: z.number(), state: EditState.optional() }),
+    output: z.object({
+      summary: z.string(),
+      summaryTokens: z.number(),
+      replaced: z.number(),
+      messagesAfter: z.number(),
+      tokensBefore: z.number(),
+      tokensAfter: z.number(),
+      state: EditState.optional(),
+      /** The MEMORY.md beside the conversation, if any, and where it was archived when asked. */
+      memory: z.object({ path: z.string(), archivedTo: z.string().optional() }).optional(),
+    }),
   },
+  /** Sets (or clears, with an empty string) the summariser's API key; answers only whether one is set. */
+  'settings:set-api-key': { input: z.object({ apiKey: z.string().max(4096) }), output: z.object({ set: z.boolean(), storage: z.enum(['encrypted', 'memory']) }) },
+  'settings:api-key-status': { input: z.object({}), output: z.object({ set: z.boolean(), storage: z.enum(['encrypted', 'memory']) }) },
   'settings:get': { input: z.object({}), output: Settings },
   'settings:set': { input: Settings.partial(), output: Settings },
 } as const;

@@ -28,7 +28,7 @@ const ok = <T>(r: Result<unknown>) => {
 };
 
 describe('dispatch: every channel answers malformed input with BAD_INPUT and never throws', () => {
-  it.each(REQUEST_NAMES.filter((n) => !['app:info', 'settings:get', 'dir:list', 'settings:set'].includes(n)))('%s', async (channel) => {
+  it.each(REQUEST_NAMES.filter((n) => !['app:info', 'settings:get', 'dir:list', 'settings:set', 'settings:api-key-status'].includes(n)))('%s', async (channel) => {
     const { rt } = runtime();
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.anything(), fc.record({ path: fc.anything(), start: fc.anything(), count: fc.anything(), index: fc.anything(), query: fc.anything(), model: fc.anything() })), async (input) => {

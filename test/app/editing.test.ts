@@ -1,6 +1,8 @@
 import { diffLines } from 'diff';
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
@@ -8,7 +10,7 @@ import { InlineTokenService } from '../../app/main/token-service.js';
 import { createRuntime, type Runtime } from '../../app/server/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { readConversationFile } from '../../src/core/index.js';
-import { ROOT, SWARMS, read, tempDir } from '../helpers.js';
+import { FIXTURES, ROOT, SWARMS, read, tempDir } from '../helpers.js';
 
 const runtimes: Runtime[] = [];
 afterEach(async () => {
@@ -224,6 +226,43 @@ describe('compaction', () => {
     const { rows } = await call<{ rows: Array<{ role: string; preview: string }> }>('conversation:rows', { path, start: 0, count: 10 });
     expect(rows.map((x) => x.role)).toEqual(['System', 'tool', 'assistant']);
     expect(rows[0].preview.startsWith('Summary of 4')).toBe(true);
+  });
+
+  it('uses the API key set in main with an OpenAI-compatible endpoint; the key never comes back', async () => {
+    const { call } = setup();
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(String(req.headers.authorization));
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.headers.authorization === 'Bearer sk-secret' ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { content: 'A model summary.' } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await call('settings:set', { summaryBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, summaryModel: 'llama3.2' });
+      expect(await call('settings:set-api-key', { apiKey: 'sk-secret' })).toEqual({ set: true, storage: 'memory' });
+      const r = await call<{ summary: string }>('window:compact', { path: 'conversation_demo.json', model: 'gpt-5.4', mode: 'all', strategy: 'summarizing', params: {}, summarizer: { kind: 'openai' } });
+      expect(r.summary).toBe('A model summary.');
+      expect(seen).toEqual(['Bearer sk-secret']);
+      expect(JSON.stringify(await call('settings:get', {}))).not.toContain('sk-secret');
+      expect(JSON.stringify(await call('settings:api-key-status', {}))).not.toContain('sk-secret');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('archives and re-seeds the MEMORY.md beside the conversation when asked', async () => {
+    const { dir, call } = setup();
+    cpSync(join(FIXTURES, 'memory', 'MEMORY.md'), join(dir, 'MEMORY.md'));
+    const before = read(join(dir, 'MEMORY.md'));
+    const preview = await call<{ memory?: { path: string } }>('window:compact', { path: 'conversation_demo.json', model: 'gpt-5.4', mode: 'all', strategy: 'summarizing', params: {}, summarizer: { kind: 'text', text: 'S' } });
+    expect(preview.memory).toEqual({ path: 'MEMORY.md' });
+    const r = await call<{ memory: { archivedTo: string } }>('window:compact', { path: 'conversation_demo.json', model: 'gpt-5.4', mode: 'all', strategy: 'summarizing', params: {}, summarizer: { kind: 'text', text: 'S' }, apply: true, archiveMemory: true });
+    expect(r.memory.archivedTo).toMatch(/^archive\/history_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d\.md$/);
+    expect(read(join(dir, r.memory.archivedTo))).toBe(before);
+    expect(read(join(dir, 'MEMORY.md'))).toMatch(/^# Agent Memory\n\n\*\*Conversation:\*\* conversation_demo\n/);
   });
 
   it('a failing summariser changes nothing and says why', async () => {

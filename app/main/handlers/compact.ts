@@ -11,6 +11,10 @@ import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty } from '../documents.js';
 import type { HandlerContext } from './context.js';
+import { API_KEY } from './settings.js';
+import { existsSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { archiveAndReseedMemory } from '../../../src/core/storage/memory-md.js';
 import { openDocument } from './open-document.js';
 
 type Input = ParsedInput<'window:compact'>;
@@ -21,7 +25,7 @@ function summarizerFor(input: Input, ctx: HandlerContext, model: string): Summar
   if (s.kind === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(model), maxTokens: s.maxTokens });
   const settings = ctx.settings.get();
   // The API key stays in main: from the environment, never stored in plain text, never sent to the renderer.
-  return new OpenAICompatibleSummarizer({ baseUrl: settings.summaryBaseUrl, model: settings.summaryModel, apiKey: process.env.OPENAI_API_KEY });
+  return new OpenAICompatibleSummarizer({ baseUrl: settings.summaryBaseUrl, model: settings.summaryModel, apiKey: ctx.secrets.get(API_KEY) ?? process.env.OPENAI_API_KEY });
 }
 
 /** Compaction with a preview: the summary is produced first; nothing changes unless `apply`, and then undoably. */
@@ -72,11 +76,16 @@ export function compactHandlers(ctx: HandlerContext): Pick<Handlers, 'window:com
         tokensBefore: count(messages),
         tokensAfter: count(after),
       };
-      if (!input.apply) return result;
+      const memoryPath = join(dirname(doc.path), 'MEMORY.md');
+      const memory = existsSync(memoryPath) ? { path: ctx.roots.display(memoryPath) } : undefined;
+      if (!input.apply) return { ...result, memory };
+      // The spec's compact archives MEMORY.md (and re-seeds it) so the log does not keep growing.
+      const archived = memory && input.archiveMemory ? archiveAndReseedMemory(memoryPath, basename(doc.path, extname(doc.path))) : undefined;
       doc.messages = doc.history.apply(doc.messages, { type: 'replace-all', messages: after, label: `compact ${replaced.length} messages into a summary` });
       ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
       return {
         ...result,
+        memory: memory && { ...memory, archivedTo: archived && ctx.roots.display(archived) },
         state: { path: ctx.roots.display(doc.path), count: doc.messages.length, dirty: isDirty(doc), conflict: doc.conflict, canUndo: doc.history.canUndo, canRedo: doc.history.canRedo },
       };
     },

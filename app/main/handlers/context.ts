@@ -3,6 +3,7 @@ import type { DocumentStore } from '../documents.js';
 import type { Roots } from '../roots.js';
 import type { TokenService } from '../token-service.js';
 import type { SettingsStore } from '../settings-store.js';
+import type { SecretStore } from '../secrets.js';
 
 /** What every handler may use; built once by the runtime (Electron main or the browser-mode server). */
 export interface HandlerContext {
@@ -11,5 +12,6 @@ export interface HandlerContext {
   tokens: TokenService;
   settings: SettingsStore;
   mode: 'electron' | 'browser';
+  secrets: SecretStore;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
 }

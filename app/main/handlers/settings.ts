@@ -1,8 +1,16 @@
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
 
-export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, 'settings:get' | 'settings:set'> {
+export const API_KEY = 'summary-api-key';
+
+export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, 'settings:get' | 'settings:set' | 'settings:set-api-key' | 'settings:api-key-status'> {
+  const status = () => ({ set: ctx.secrets.get(API_KEY) !== undefined, storage: ctx.secrets.kind });
   return {
+    'settings:set-api-key': ({ apiKey }) => {
+      ctx.secrets.set(API_KEY, apiKey.trim() || undefined);
+      return status();
+    },
+    'settings:api-key-status': () => status(),
     'settings:get': () => ctx.settings.get(),
     'settings:set': (patch) => ctx.settings.set(patch),
   };

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
@@ -15,6 +15,20 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
   const [preview, setPreview] = useState<Result | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const [archiveMemory, setArchiveMemory] = useState(true);
+  const [endpoint, setEndpoint] = useState<{ summaryBaseUrl: string; summaryModel: string } | undefined>();
+  const [keyStatus, setKeyStatus] = useState<{ set: boolean; storage: string } | undefined>();
+  const [keyInput, setKeyInput] = useState('');
+
+  useEffect(() => {
+    if (source !== 'openai') return;
+    void request('settings:get', {}).then((s) => setEndpoint({ summaryBaseUrl: s.summaryBaseUrl, summaryModel: s.summaryModel }));
+    void request('settings:api-key-status', {}).then(setKeyStatus);
+  }, [source]);
+  const saveEndpoint = (patch: Partial<{ summaryBaseUrl: string; summaryModel: string }>) => {
+    setEndpoint((e) => (e ? { ...e, ...patch } : e));
+    void request('settings:set', patch);
+  };
 
   const run = async (apply: boolean) => {
     if (!openPath) return;
@@ -23,7 +37,7 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
     try {
       const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
       const summarizer = source === 'text' ? { kind: 'text' as const, text } : source === 'offline' ? { kind: 'offline' as const, maxTokens: 400 } : { kind: 'openai' as const };
-      const r = await request('window:compact', { path: openPath, model, mode, strategy, params: clean, summarizer, apply });
+      const r = await request('window:compact', { path: openPath, model, mode, strategy, params: clean, summarizer, apply, archiveMemory });
       setPreview(r);
       if (apply) {
         useApp.setState({ edit: r.state });
@@ -51,6 +65,19 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
           <option value="openai">OpenAI-compatible endpoint (settings; key from OPENAI_API_KEY)</option>
         </select>
       </label>
+      {source === 'openai' && endpoint && (
+        <div className="endpoint">
+          <label className="param">base URL <input type="url" value={endpoint.summaryBaseUrl} onChange={(e) => saveEndpoint({ summaryBaseUrl: e.target.value })} aria-label="Summary endpoint base URL" /></label>
+          <label className="param">model <input type="text" value={endpoint.summaryModel} onChange={(e) => saveEndpoint({ summaryModel: e.target.value })} aria-label="Summary model" /></label>
+          <label className="param">
+            API key {keyStatus?.set ? `(set; ${keyStatus.storage === 'encrypted' ? 'stored encrypted' : 'kept in memory until the app stops'})` : '(not set; OPENAI_API_KEY is used if present)'}
+            <span className="param-row">
+              <input type="password" value={keyInput} onChange={(e) => setKeyInput(e.target.value)} aria-label="API key" autoComplete="off" />
+              <button onClick={() => void request('settings:set-api-key', { apiKey: keyInput }).then((st) => { setKeyStatus(st); setKeyInput(''); })}>{keyInput ? 'Set' : 'Clear'}</button>
+            </span>
+          </label>
+        </div>
+      )}
       {source === 'text' && <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} aria-label="Summary text" placeholder="What the agent should remember…" data-testid="compact-text" />}
       <div className="editor-row">
         <button className="action" disabled={!ready || busy} onClick={() => void run(false)} data-testid="compact-preview">Preview</button>
@@ -65,6 +92,11 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
             {preview.messagesAfter} messages.
           </p>
           <pre className="content">{preview.summary}</pre>
+          {preview.memory && mode === 'all' && (
+            <label className="radio">
+              <input type="checkbox" checked={archiveMemory} onChange={(e) => setArchiveMemory(e.target.checked)} /> archive {preview.memory.path} and start it afresh (as the spec's compact does)
+            </label>
+          )}
         </div>
       )}
     </section>
