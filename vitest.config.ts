@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'e2e/**/*.e2e.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'e2e/**/*.e2e.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

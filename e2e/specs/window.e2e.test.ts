@@ -56,6 +56,12 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await fates(page)).toEqual(expected.messages.map((m: { fate: string }) => m.fate));
       const after = Number((await page.page.textContent('[data-testid="total-after"]'))!.replace(/,/g, ''));
       expect(after).toBeLessThanOrEqual(120);
+      const cutIndex = expected.messages.findIndex((m: { fate: string }) => m.fate === 'cut');
+      if (cutIndex !== -1) {
+        await page.page.click(`[data-testid="row"][data-index="${cutIndex}"]`);
+        await page.page.waitForSelector('[data-testid="cut-note"]');
+        expect(await page.page.textContent('[data-testid="cut-note"]')).toContain('keeps the first');
+      }
       await page.screenshot(`${mode}-window-truncate`);
     });
 

@@ -4,6 +4,7 @@ import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { MessageEditor } from './MessageEditor.js';
+import { useWindowPlan } from '../window/useWindowPlan.js';
 
 type Detail = RequestOutput<'conversation:message'>;
 
@@ -13,6 +14,7 @@ export function DetailPane() {
   const [error, setError] = useState<string | undefined>();
   const [view, setView] = useState<'content' | 'raw'>('content');
   const [editing, setEditing] = useState(false);
+  const { plan } = useWindowPlan();
 
   useEffect(() => {
     const onEdit = () => setEditing(true);
@@ -42,6 +44,7 @@ export function DetailPane() {
   const recount = counts?.tokens[selected];
   const stored = skeleton?.storedTokens[selected] ?? -1;
   const structured = typeof m.content !== 'string';
+  const cut = plan?.cuts[selected];
   const { role, content: _c, timestamp, message_id, category, metadata, token_count: _t, ...extra } = m;
   return (
     <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" data-testid="detail">
@@ -64,9 +67,31 @@ export function DetailPane() {
         <MessageEditor key={`${selected}-${generation}`} index={selected} message={m} onDone={() => setEditing(false)} />
       ) : view === 'content' ? (
         <>
-          <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
-            {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}
-          </pre>
+          {cut && !structured ? (
+            <>
+              <p className="cut-note" data-testid="cut-note">
+                ✂ Under this strategy the message is cut: it keeps the {cut.keep === 'start' ? `first ${cut.offset}` : `text from character ${cut.offset}`} of {detail.text.length} characters
+                {cut.approximate ? ' (position estimated here; “What the model sees” is exact)' : ''}. The dimmed part is what the model does not see.
+              </p>
+              <pre className="content" data-testid="detail-content">
+                {cut.keep === 'start' ? (
+                  <>
+                    {detail.text.slice(0, cut.offset)}
+                    <span className="cut-away">{detail.text.slice(cut.offset)}</span>
+                  </>
+                ) : (
+                  <>
+                    <span className="cut-away">{detail.text.slice(0, cut.offset)}</span>
+                    {detail.text.slice(cut.offset)}
+                  </>
+                )}
+              </pre>
+            </>
+          ) : (
+            <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
+              {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}
+            </pre>
+          )}
           {(metadata !== undefined || Object.keys(extra).length > 0) && (
             <div className="meta">
               <h3>metadata and other keys</h3>

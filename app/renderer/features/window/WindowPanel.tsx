@@ -7,6 +7,7 @@ import { formatNumber } from '../roles.js';
 import { CumulativeChart } from './CumulativeChart.js';
 import { CompactSection } from './CompactSection.js';
 import { CompareLanes } from './CompareLanes.js';
+import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
 
 function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value: unknown; total: number; onChange(v: unknown): void }) {
@@ -44,7 +45,7 @@ function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value
 
 /** The window panel: pick a strategy and its parameters; every row shows its fate, live as a slider moves. */
 export function WindowPanel() {
-  const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select } = useApp();
+  const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useApp();
   const { plan, strategy, params, total } = useWindowPlan();
   const [preview, setPreview] = useState<{ text: string; tokens: number } | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
@@ -55,13 +56,16 @@ export function WindowPanel() {
     const onKey = (e: KeyboardEvent) => {
       const typing = e.target instanceof HTMLInputElement && e.target.type !== 'range';
       if (typing || !budgetKey || (e.key !== '[' && e.key !== ']')) return;
-      const current = Number(params[budgetKey] ?? 0);
+      // Read from the store, not the render's closure: two quick presses must both count.
+      const s = useApp.getState();
+      const spec = strategy.params.find((p) => p.key === budgetKey);
+      const current = Number(s.windowParams[strategy.id]?.[budgetKey] ?? spec?.default ?? 0);
       const delta = Math.max(1, Math.round(total / 20));
       setParam(budgetKey, Math.max(0, current + (e.key === ']' ? delta : -delta)));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [budgetKey, params, total, setParam]);
+  }, [budgetKey, strategy, total, setParam]);
 
   const showPreview = async () => {
     if (!openPath) return;
@@ -105,6 +109,7 @@ export function WindowPanel() {
           </div>
           <CumulativeChart plan={plan} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />
           <p className="legend small"><span className="swatch after" /> kept, cumulative <span className="swatch budget" /> budget</p>
+          {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} tokens={counts.tokens} onSelect={select} />}
           {plan.warnings.length > 0 && (
             <ul className="warnings" aria-label="Warnings">
               {plan.warnings.slice(0, 8).map((w) => (

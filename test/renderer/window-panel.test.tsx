@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Skeleton, TokenCounts } from '../../app/shared/contract.js';
+import { setBridge } from '../../app/renderer/api/client.js';
+import { CompareLanes } from '../../app/renderer/features/window/CompareLanes.js';
+import { WindowPanel } from '../../app/renderer/features/window/WindowPanel.js';
+import { useApp } from '../../app/renderer/store/index.js';
+
+// Ten messages: a system prompt, then a tool exchange (2 calls 3,4), then chat.
+const skeleton: Skeleton = {
+  path: 'x.json',
+  format: 'json',
+  shape: 'list',
+  count: 10,
+  bytes: 1,
+  roles: ['System', 'user', 'assistant', 'tool'],
+  roleOf: [0, 1, 2, 3, 3, 2, 1, 2, 1, 2],
+  categories: [],
+  categoryOf: Array(10).fill(-1),
+  flags: [20, 0, 1, 2, 2, 0, 0, 0, 0, 0],
+  storedTokens: Array(10).fill(-1),
+  lengths: Array(10).fill(40),
+  toolCalls: { 2: ['c1', 'c2'] },
+  toolResults: { 3: 'c1', 4: 'c2' },
+};
+const counts: TokenCounts = { path: 'x.json', model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens: [5, 10, 10, 20, 20, 10, 10, 10, 10, 10], renderedTokens: [8, 13, 13, 23, 23, 13, 13, 13, 13, 12], total: 115 };
+
+beforeEach(() => {
+  setBridge({ request: async () => ({ ok: false, error: { code: 'INTERNAL', message: 'not in this test' } }), subscribe: () => () => {} });
+  useApp.setState({ skeleton, counts, openPath: 'x.json', windowOpen: true, strategyId: 'last-n', windowParams: {} });
+});
+afterEach(cleanup);
+
+describe('WindowPanel', () => {
+  it('plans as parameters change and states the totals and counts', () => {
+    render(<WindowPanel />);
+    expect(screen.getByTestId('total-before').textContent).toBe('115');
+    expect(screen.getByTestId('count-kept').textContent).toBe('10 kept');
+    act(() => {
+      fireEvent.change(screen.getByTestId('input-limit'), { target: { value: '4' } });
+    });
+    expect(screen.getByTestId('count-kept').textContent).toBe('4 kept');
+    expect(screen.getByTestId('total-after').textContent).toBe('40');
+  });
+
+  it('warns about a tool result left without its call, and lists it by name', () => {
+    useApp.setState({ windowParams: { 'last-n': { limit: 6 } } });
+    render(<WindowPanel />);
+    expect(screen.getByRole('list', { name: 'Warnings' }).textContent).toContain('message 4 is a tool result whose call (message 2) is not kept');
+  });
+
+  it('every strategy is offered, and switching keeps each strategy’s own parameters', () => {
+    useApp.setState({ windowParams: { 'last-n': { limit: 3 } } });
+    render(<WindowPanel />);
+    const options = [...(screen.getByTestId('strategy') as HTMLSelectElement).options].map((o) => o.value);
+    expect(options).toEqual(['dynamic-context-window', 'truncate', 'last-n', 'sliding-window', 'summarizing', 'null']);
+    act(() => {
+      fireEvent.change(screen.getByTestId('strategy'), { target: { value: 'sliding-window' } });
+    });
+    expect((screen.getByTestId('input-windowSize') as HTMLInputElement).value).toBe('40');
+    act(() => {
+      fireEvent.change(screen.getByTestId('strategy'), { target: { value: 'last-n' } });
+    });
+    expect((screen.getByTestId('input-limit') as HTMLInputElement).value).toBe('3');
+  });
+
+  it('[ and ] move the budget by a twentieth of the total', () => {
+    useApp.setState({ strategyId: 'truncate', windowParams: { truncate: { contextLength: 60 } } });
+    render(<WindowPanel />);
+    act(() => {
+      fireEvent.keyDown(window, { key: ']' });
+    });
+    expect(useApp.getState().windowParams.truncate.contextLength).toBe(66);
+    act(() => {
+      fireEvent.keyDown(window, { key: '[' });
+      fireEvent.keyDown(window, { key: '[' });
+    });
+    expect(useApp.getState().windowParams.truncate.contextLength).toBe(54);
+  });
+
+  it('per-message bars name each message and its fate, and select it on click', () => {
+    useApp.setState({ windowParams: { 'last-n': { limit: 2 } } });
+    render(<WindowPanel />);
+    const bar = screen.getByRole('button', { name: 'message 3: 20 tokens, dropped' });
+    act(() => {
+      fireEvent.click(bar);
+    });
+    expect(useApp.getState().selected).toBe(3);
+  });
+});
+
+describe('CompareLanes', () => {
+  it('a lane per strategy with its totals, and every message’s fate in each', () => {
+    useApp.setState({ windowParams: { 'sliding-window': { windowSize: 3 }, truncate: { contextLength: 30 } } });
+    render(<CompareLanes onClose={() => {}} />);
+    expect(screen.getByTestId('lane-head-sliding-window').textContent).toContain('115 → 30');
+    expect(screen.getByTestId('lane-head-truncate').textContent).toContain('115 → 30');
+    expect(screen.getByTestId('lane-head-summarizing').textContent).toContain('115 → 115');
+  });
+});
