@@ -1,6 +1,7 @@
 // `npm run bench`: speed figures, each beside a baseline measured in the same run. Never asserts a time.
 import { Conversation, buildSkeleton, getTokenizer, renderHistory, strategies, type Message, type Tokenizer, type WindowSkeleton } from '../src/core/index.js';
 import { appBench } from './app.js';
+import { uiBench } from './ui.js';
 import { generateHistory } from './generate.js';
 
 const quick = process.argv.includes('--quick');
@@ -88,3 +89,9 @@ console.log('\nThe app (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await appBench(quick)) console.log(line);
+
+// 4. The window panel in a real browser: frames while the budget slider is dragged.
+console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-render rows, chart and totals)\n');
+console.log('| what | figure | | |');
+console.log('|---|---|---|---|');
+for (const line of await uiBench(quick ? 10_000 : 100_000)) console.log(line);
