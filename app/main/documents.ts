@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { EditHistory } from '../../src/core/editing/history.js';
 import { readConversationFile } from '../../src/core/formats/read.js';
 import type { ParsedConversation } from '../../src/core/formats/types.js';
@@ -25,11 +25,6 @@ export interface OpenDocument {
   size: number;
   /** The file changed on disk while this document had unsaved edits. */
   conflict: boolean;
-}
-
-export function fingerprintOf(path: string): Fingerprint {
-  const stat = statSync(path);
-  return { mtimeMs: stat.mtimeMs, size: stat.size, hash: createHash('sha256').update(readFileSync(path)).digest('hex') };
 }
 
 export function isDirty(doc: OpenDocument): boolean {

@@ -3,7 +3,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { parseConversationText } from '../../../src/core/formats/read.js';
 import { serializeConversation } from '../../../src/core/formats/write.js';
 import type { FileFormat } from '../../../src/core/formats/types.js';
-import { contentText, type Message } from '../../../src/core/message.js';
+import type { Message } from '../../../src/core/message.js';
+import { roleContentLine } from '../../../src/core/render.js';
 import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { OpenDocument } from '../documents.js';
@@ -70,7 +71,7 @@ export type ExportFormat = 'json' | 'yaml' | 'markdown' | 'text';
 /** The history as another format: JSON and YAML as files of that kind, Markdown as a transcript, text as `role: content`. */
 export function exportText(messages: readonly Message[], format: ExportFormat): string {
   if (format === 'json' || format === 'yaml') return serializeConversation(messages, { format: format as FileFormat });
-  if (format === 'text') return messages.map((m) => `${m.role}: ${contentText(m.content)}`).join('\n') + '\n';
+  if (format === 'text') return messages.map((m) => roleContentLine(m) + '\n').join('');
   return (
     messages
       .map((m, i) => {

@@ -83,7 +83,7 @@ export function conversationHandlers(
         categoryOf: categories.of,
         flags: messages.map((m, i) => flagsOf(m, i < staticEnd)),
         storedTokens: messages.map((m) => (typeof m.token_count === 'number' ? m.token_count : -1)),
-        lengths: messages.map((m) => (typeof m.content === 'string' ? m.content.length : contentText(m.content).length)),
+        lengths: messages.map((m) => contentText(m.content).length),
         ...toolMaps(messages),
       };
     },

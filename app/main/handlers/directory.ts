@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { ConversationFileError } from '../../../src/core/formats/errors.js';
 import { formatFromPath } from '../../../src/core/formats/read.js';
+import { contentText } from '../../../src/core/message.js';
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
@@ -33,7 +34,7 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
     try {
       const { messages } = ctx.documents.get(file);
       entry.messages = messages.length;
-      const texts = messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content) ?? ''));
+      const texts = messages.map((m) => contentText(m.content));
       const result = await ctx.tokens.count({ model, texts, blocks: texts.map(() => '') }, () => {});
       entry.tokens = result.tokens.reduce((a, b) => a + b, 0);
     } catch (e) {

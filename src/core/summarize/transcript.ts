@@ -1,8 +1,9 @@
-import { contentText, type Message } from '../message.js';
+import type { Message } from '../message.js';
+import { roleContentLine } from '../render.js';
 
 /** The messages as a plain `role: content` transcript for a summarising model. */
 export function transcript(messages: readonly Message[]): string {
-  return messages.map((m) => `${m.role}: ${contentText(m.content)}`).join('\n\n');
+  return messages.map(roleContentLine).join('\n\n');
 }
 
 export const SUMMARY_INSTRUCTIONS =

@@ -11,5 +11,5 @@ export { lastN, DEFAULT_LAST_N } from './strategies/last-n.js';
 export { slidingWindow, DEFAULT_WINDOW_SIZE } from './strategies/sliding-window.js';
 export { summarizing, SUMMARIZING_DEFAULTS, MODEL_WINDOW_FALLBACK, type SummarizingParams } from './strategies/summarizing.js';
 export { nullStrategy } from './strategies/null.js';
-export { truncationCut, truncateText, trimFrontToTokens } from './trim-text.js';
+export { truncationCut } from './trim-text.js';
 export { SkeletonCache, renderedTail } from './skeleton-cache.js';

@@ -1,11 +1,6 @@
 import { codePointLength } from '../render.js';
 import type { Measure } from './types.js';
 
-/** The longest suffix of the rendered history that fits `limit` tokens, starting on a code point. */
-export function trimFrontToTokens(text: string, limit: number, tokenizer: Measure): string {
-  return text.slice(tokenizer.fitSuffixStart(text, limit));
-}
-
 const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/u.test(c);
 const isLineBreak = (c: string | undefined): boolean => c === '\n' || c === '\r';
 
@@ -29,10 +24,4 @@ export function truncationCut(text: string, room: number, tokenizer: Measure): n
     if (i < text.length && isSpace(text[i])) return i;
   }
   return end;
-}
-
-/** The text a crossing message keeps, or undefined when nothing but white space would be left. */
-export function truncateText(text: string, room: number, tokenizer: Measure): string | undefined {
-  const kept = text.slice(0, truncationCut(text, room, tokenizer));
-  return kept.trim().length === 0 ? undefined : kept;
 }
