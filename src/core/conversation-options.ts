@@ -102,3 +102,18 @@ export const WRAPPER_METADATA_KEYS = {
 } as const;
 
 export type SeedMessage = Message;
+
+/** Applies a wrapper's metadata to a conversation: only known options, only values of the right type. */
+export function applyWrapperMetadata(target: Record<string, unknown>, metadata: Record<string, unknown>): void {
+  for (const [key, option] of Object.entries(WRAPPER_METADATA_KEYS)) {
+    const value = metadata[key];
+    if (value === undefined || value === null) continue;
+    if (option === 'contextLength') {
+      if (typeof value === 'number' && Number.isInteger(value) && value > 0) target.contextLength = value;
+    } else if (['timeEnabled', 'messageIdOn', 'tokenCount', 'dynamicContextWindow'].includes(option)) {
+      if (typeof value === 'boolean') target[option] = value;
+    } else if (typeof value === 'string') {
+      target[option] = value;
+    }
+  }
+}

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import {
   DEFAULT_TOKENIZER_MODEL,
-  WRAPPER_METADATA_KEYS,
+  applyWrapperMetadata,
   checkContextLength,
   checkExportMethod,
   consoleLogger,
@@ -18,7 +18,7 @@ import {
 import { findConversationFile, listCachedConversations, listConversations, type ConversationListing } from './conversation-directory.js';
 import { IndexError, ValueError } from './errors.js';
 import { formatFromPath, readConversationFile, serializeConversation, stringifyJson, NEW_JSON_STYLE } from './formats/index.js';
-import { parseConversationText } from './formats/read.js';
+import { baselineAfterWrite } from './formats/write.js';
 import type { FileFormat, ParsedConversation } from './formats/types.js';
 import { contentText, isPlainObject, orderedMessage, resolveIndex, type Message } from './message.js';
 import { renderHistory, roleContentLine } from './render.js';
@@ -438,21 +438,7 @@ export class Conversation {
     this.source = parsed;
     this.changed();
     const metadata = parsed.root?.metadata;
-    if (isPlainObject(metadata)) this.applyWrapperMetadata(metadata);
-  }
-
-  private applyWrapperMetadata(metadata: Record<string, unknown>): void {
-    for (const [key, option] of Object.entries(WRAPPER_METADATA_KEYS)) {
-      const value = metadata[key];
-      if (value === undefined || value === null) continue;
-      if (option === 'contextLength') {
-        if (typeof value === 'number' && Number.isInteger(value) && value > 0) this.contextLength = value;
-      } else if (['timeEnabled', 'messageIdOn', 'tokenCount', 'dynamicContextWindow'].includes(option)) {
-        if (typeof value === 'boolean') (this as Record<string, unknown>)[option] = value;
-      } else if (typeof value === 'string') {
-        (this as Record<string, unknown>)[option] = value;
-      }
-    }
+    if (isPlainObject(metadata)) applyWrapperMetadata(this as unknown as Record<string, unknown>, metadata);
   }
 
   private writeFile(format: FileFormat): void {
@@ -461,16 +447,8 @@ export class Conversation {
     const baseline = this.source && resolve(this.source.file) === resolve(path) && this.source.format === format ? this.source.baseline : undefined;
     const text = serializeConversation(this.conversationHistory, { format, shape: 'list', baseline });
     writeFileAtomicSync(path, text);
-    this.rememberWritten(path, format, text);
-  }
-
-  /** The text just written becomes the baseline for the next save, with the live message objects mapped in. */
-  private rememberWritten(path: string, format: FileFormat, text: string): void {
     try {
-      const parsed = parseConversationText(text, path, format);
-      parsed.baseline.origin = new WeakMap();
-      this.conversationHistory.forEach((m, i) => parsed.baseline.origin.set(m, i));
-      this.source = { ...parsed, messages: this.conversationHistory };
+      this.source = baselineAfterWrite(text, path, format, this.conversationHistory);
     } catch {
       this.source = undefined;
     }

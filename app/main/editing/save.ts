@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { parseConversationText } from '../../../src/core/formats/read.js';
-import { serializeConversation } from '../../../src/core/formats/write.js';
+import { baselineAfterWrite, serializeConversation } from '../../../src/core/formats/write.js';
 import type { FileFormat } from '../../../src/core/formats/types.js';
 import type { Message } from '../../../src/core/message.js';
 import { roleContentLine } from '../../../src/core/render.js';
@@ -55,9 +54,7 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
   }
   if (target !== doc.path) return;
   // The text just written is the new baseline; the live message objects map onto its elements.
-  const parsed = parseConversationText(text, doc.path, format);
-  parsed.baseline.origin = new WeakMap(doc.messages.map((m, i) => [m, i]));
-  doc.parsed = { ...parsed, messages: doc.messages };
+  doc.parsed = baselineAfterWrite(text, doc.path, format, doc.messages);
   doc.saved = doc.messages.slice();
   const stat = statSync(doc.path);
   doc.fingerprint = { mtimeMs: stat.mtimeMs, size: stat.size, hash: createHash('sha256').update(text).digest('hex') };

@@ -1,6 +1,8 @@
 import { deepEqual, type Message } from '../message.js';
 import { parseJsonValues } from './json.js';
 import { parseYamlValues } from './yaml.js';
+import { parseConversationText } from './read.js';
+import type { ParsedConversation } from './types.js';
 import { writeFileAtomicSync } from '../storage/atomic-write.js';
 import { serializeJson } from './json.js';
 import type { Baseline, FileFormat, FileShape } from './types.js';
@@ -35,4 +37,14 @@ export function writeConversationFile(path: string, messages: readonly Message[]
   const text = serializeConversation(messages, target);
   writeFileAtomicSync(path, text);
   return text;
+}
+
+/**
+ * After `text` was written to `file`, it becomes the baseline for the next save: parsed once, with the live
+ * message objects (which are what was written, in order) mapped onto its elements.
+ */
+export function baselineAfterWrite(text: string, file: string, format: FileFormat, messages: Message[]): ParsedConversation {
+  const parsed = parseConversationText(text, file, format);
+  parsed.baseline.origin = new WeakMap(messages.map((m, i) => [m, i]));
+  return { ...parsed, messages };
 }
