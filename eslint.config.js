@@ -8,6 +8,21 @@ import tseslint from 'typescript-eslint';
  */
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'worker_threads', 'net', 'http', 'https', 'module', 'url', 'stream'];
 
+/**
+ * Spreading an array into a call (`Math.max(...tokens)`, `out.push(...rows)`) or `fn.apply(x, array)` puts
+ * every element on the call stack: past ~150k elements (a 200k-message history) it throws RangeError.
+ */
+export const noSpreadCalls = {
+  files: ['src/**/*.ts', 'app/**/*.{ts,tsx}', 'bench/**/*.ts'],
+  rules: {
+    'no-restricted-syntax': ['error',
+      { selector: 'CallExpression > SpreadElement', message: 'No spread into a call: a history-sized array overflows the stack. Use a loop (src/core/util/numbers.ts: maxOf).' },
+      { selector: 'NewExpression > SpreadElement', message: 'No spread into a constructor call: a history-sized array overflows the stack.' },
+      { selector: "CallExpression[callee.property.name='apply'][arguments.length=2]:not([callee.object.property.name='history'])", message: 'No fn.apply(this, array): a history-sized array overflows the stack.' },
+    ],
+  },
+};
+
 export const layerRules = [
   {
     files: ['src/core/**/*.ts'],
@@ -74,4 +89,5 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  noSpreadCalls,
 );

@@ -1,8 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { DEFAULT_MODEL, DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL } from '../../src/core/defaults.js';
 import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
 import { Settings } from '../shared/contract.js';
 
-const DEFAULTS: Settings = { model: 'gpt-5.4', summaryBaseUrl: 'https://api.openai.com/v1', summaryModel: 'gpt-5.4-mini' };
+const DEFAULTS: Settings = { model: DEFAULT_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL };
+
+/** Only the keys a patch really carries: an absent or undefined key leaves the setting as it is. */
+function present(patch: Partial<Settings>): Partial<Settings> {
+  const out: Partial<Settings> = {};
+  for (const key of Object.keys(DEFAULTS) as Array<keyof Settings>) {
+    if (patch[key] !== undefined) out[key] = patch[key];
+  }
+  return out;
+}
 
 /** User settings, kept in a JSON file in the app's data directory when one is given. */
 export class SettingsStore {
@@ -12,10 +22,14 @@ export class SettingsStore {
     this.value = { ...DEFAULTS };
     if (file && existsSync(file)) {
       try {
-        const parsed = Settings.partial().safeParse(JSON.parse(readFileSync(file, 'utf8')));
-        if (parsed.success) this.value = { ...DEFAULTS, ...parsed.data };
+        const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        // Each field on its own: one damaged value falls back to its default, the others are kept.
+        for (const key of Object.keys(DEFAULTS) as Array<keyof Settings>) {
+          const field = Settings.shape[key].safeParse(raw?.[key]);
+          if (field.success) this.value[key] = field.data;
+        }
       } catch {
-        // a damaged settings file falls back to the defaults
+        // an unreadable settings file falls back to the defaults
       }
     }
   }
@@ -25,7 +39,7 @@ export class SettingsStore {
   }
 
   set(patch: Partial<Settings>): Settings {
-    this.value = { ...this.value, ...patch };
+    this.value = { ...this.value, ...present(patch) };
     if (this.file) writeFileAtomicSync(this.file, JSON.stringify(this.value, null, 2) + '\n');
     return this.get();
   }

@@ -73,13 +73,20 @@ export const TokenCounts = z.object({
 });
 export type TokenCounts = z.infer<typeof TokenCounts>;
 
+const baseUrl = z
+  .string()
+  .max(500)
+  .refine((u) => /^https?:\/\/[^\s/]+/i.test(u), { message: 'an http:// or https:// URL' });
+
+/** No defaults here: a patch names only what it changes, and the store fills the rest (a default would overwrite). */
 export const Settings = z.object({
   model,
   /** An OpenAI-compatible endpoint for summaries (OpenAI, Ollama, llama.cpp, vLLM). The key is never here. */
-  summaryBaseUrl: z.string().max(500).default('https://api.openai.com/v1'),
-  summaryModel: z.string().max(100).default('gpt-5.4-mini'),
+  summaryBaseUrl: baseUrl,
+  summaryModel: z.string().min(1).max(100),
 });
 export type Settings = z.infer<typeof Settings>;
+export const SettingsPatch = Settings.partial().strict();
 
 const MessageInput = z.record(z.string(), z.unknown()).refine((m) => typeof m.role === 'string' && m.role !== '', { message: 'a message needs a role' });
 const indexes = z.array(z.number().int().min(0)).min(1).max(100_000);
@@ -187,7 +194,7 @@ export const requests = {
   'settings:set-api-key': { input: z.object({ apiKey: z.string().max(4096) }), output: z.object({ set: z.boolean(), storage: z.enum(['encrypted', 'memory']) }) },
   'settings:api-key-status': { input: z.object({}), output: z.object({ set: z.boolean(), storage: z.enum(['encrypted', 'memory']) }) },
   'settings:get': { input: z.object({}), output: Settings },
-  'settings:set': { input: Settings.partial(), output: Settings },
+  'settings:set': { input: SettingsPatch, output: Settings },
 } as const;
 
 export const events = {

@@ -4,11 +4,12 @@ import { convertCommand, lsCommand, showCommand, tokensCommand } from './command
 import { compactCommand, planCommand } from './window-commands.js';
 import { serveCommand } from './serve-command.js';
 import { existsSync } from 'node:fs';
+import { DEFAULT_MODEL } from '../core/defaults.js';
 import { InputError, USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
-  model: { type: 'string', default: 'gpt-5.4' },
+  model: { type: 'string', default: DEFAULT_MODEL },
   to: { type: 'string' },
   output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h', default: false },

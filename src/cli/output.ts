@@ -1,14 +1,16 @@
+import { maxOf } from '../core/util/numbers.js';
+
 /** Formats rows as a left/right-aligned text table (numbers right-aligned). */
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = rows.map((r) => r.map((c) => String(c)));
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const widths = headers.map((h, i) => maxOf(cells.map((r) => (r[i] ?? '').length), h.length));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || r[i] === ''));
   const line = (r: string[]) =>
     r
       .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
-  return [line(headers), ...cells.map(line)].join('\n');
+  return [line(headers)].concat(cells.map(line)).join('\n');
 }
 
 export function humanBytes(bytes: number): string {

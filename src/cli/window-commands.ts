@@ -1,3 +1,4 @@
+import { DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL } from '../core/defaults.js';
 import { resolve } from 'node:path';
 import {
   applyPlan,
@@ -86,9 +87,9 @@ function chooseSummarizer(opts: CompactOptions): Summarizer {
   if (opts.summarizer === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(opts.model) });
   if (opts.summarizer === 'openai') {
     return new OpenAICompatibleSummarizer({
-      baseUrl: opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+      baseUrl: opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_SUMMARY_BASE_URL,
       apiKey: process.env.OPENAI_API_KEY,
-      model: opts.summaryModel ?? 'gpt-5.4-mini',
+      model: opts.summaryModel ?? DEFAULT_SUMMARY_MODEL,
     });
   }
   throw new UsageError('compact needs --summary TEXT or --summarizer offline|openai');

@@ -41,7 +41,7 @@ export interface ConversationOptions {
 }
 
 export const DEFAULT_CONTEXT_LENGTH = 8192;
-export const DEFAULT_TOKENIZER_MODEL = 'gpt-5.4';
+export { DEFAULT_MODEL as DEFAULT_TOKENIZER_MODEL } from './defaults.js';
 
 export const consoleLogger: Logger = {
   warn: (message) => console.warn(`conversation: ${message}`),

@@ -33,3 +33,24 @@ describe('layering of ARCHITECTURE.md, enforced by lint', () => {
     expect(await violations(file, code)).toEqual([]);
   });
 });
+
+describe('no history-sized array on the call stack, enforced by lint', () => {
+  const spreadViolations = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: `${ROOT}/${filePath}` });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+  it.each([
+    ['app/renderer/x.tsx', 'export const m = (t: number[]) => Math.max(1, ...t);'],
+    ['src/core/x.ts', 'export const p = (a: number[], b: number[]) => a.push(...b);'],
+    ['app/main/x.ts', 'export const m = (t: number[]) => Math.max.apply(null, t);'],
+    ['src/core/window/x.ts', 'export const d = (t: number[]) => new Set(...[t]);'],
+  ])('%s: spreading into a call is an error', async (file, code) => {
+    expect(await spreadViolations(file, code)).toHaveLength(1);
+  });
+  it.each([
+    ['src/core/x.ts', 'export const c = (a: number[], b: number[]) => [...a, ...b];'],
+    ['app/main/x.ts', 'export const o = (a: object) => ({ ...a });'],
+  ])('%s: array and object spreads are fine', async (file, code) => {
+    expect(await spreadViolations(file, code)).toEqual([]);
+  });
+});

@@ -9,11 +9,11 @@ import { createEditingSlice, type EditingSlice } from './editing.js';
 export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice;
 
 /** One store, one slice per domain. */
-export const useApp = create<AppState>()((...a) => ({
-  ...createDirectorySlice(...a),
-  ...createConversationSlice(...a),
-  ...createTokensSlice(...a),
-  ...createUiSlice(...a),
-  ...createWindowSlice(...a),
-  ...createEditingSlice(...a),
+export const useApp = create<AppState>()((set, get, api) => ({
+  ...createDirectorySlice(set, get, api),
+  ...createConversationSlice(set, get, api),
+  ...createTokensSlice(set, get, api),
+  ...createUiSlice(set, get, api),
+  ...createWindowSlice(set, get, api),
+  ...createEditingSlice(set, get, api),
 }));

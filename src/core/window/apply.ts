@@ -36,11 +36,16 @@ export function applyPlan(messages: readonly Message[], plan: WindowPlan, option
   const insertedAt = new Map<number, Message[]>();
   plan.inserted.forEach((ins, k) => {
     const msg = recount({ role: ins.role, content: summaries[k] }, options);
-    insertedAt.set(ins.before, [...(insertedAt.get(ins.before) ?? []), msg]);
+    const list = insertedAt.get(ins.before);
+    if (list) list.push(msg);
+    else insertedAt.set(ins.before, [msg]);
   });
   const out: Message[] = [];
+  const pushInserted = (at: number) => {
+    for (const msg of insertedAt.get(at) ?? []) out.push(msg);
+  };
   messages.forEach((m, i) => {
-    out.push(...(insertedAt.get(i) ?? []));
+    pushInserted(i);
     const fate = plan.fates[i];
     const cut = plan.cuts[i];
     if (fate === FATE_CODE.kept) out.push(m);
@@ -50,6 +55,6 @@ export function applyPlan(messages: readonly Message[], plan: WindowPlan, option
       out.push(recount({ ...m, content }, options));
     }
   });
-  out.push(...(insertedAt.get(messages.length) ?? []));
+  pushInserted(messages.length);
   return out;
 }

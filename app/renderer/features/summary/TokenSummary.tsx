@@ -2,6 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber, roleHue } from '../roles.js';
+import { maxOf } from '../../../../src/core/util/numbers.js';
 
 const BINS = 120;
 
@@ -45,7 +46,7 @@ export function TokenSummary() {
       for (let i = from; i < Math.min(tokens.length, from + perBin); i++) if (tokens[i] > max) [max, at] = [tokens[i], i];
       bins.push({ from, max, at });
     }
-    const peak = Math.max(1, ...bins.map((b) => b.max));
+    const peak = maxOf(bins.map((b) => b.max), 1);
     return { byRole: [...byRole].sort((a, b) => b[1] - a[1]), byCategory: [...byCategory].sort((a, b) => b[1] - a[1]), bins, peak, perBin, differs };
   }, [skeleton, tokens]);
   if (!skeleton) return null;

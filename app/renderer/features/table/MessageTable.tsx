@@ -11,6 +11,7 @@ import { displayOrder } from './order.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
 import { moveMessages } from '../commands/registry.js';
+import { maxOf } from '../../../../src/core/util/numbers.js';
 
 const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂', summarised: 'Σ' };
 
@@ -58,7 +59,7 @@ export function MessageTable() {
   const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
-  const maxTokens = useMemo(() => (tokens ? Math.max(1, ...tokens) : 1), [tokens]);
+  const maxTokens = useMemo(() => (tokens ? maxOf(tokens, 1) : 1), [tokens]);
   const order = useMemo(
     () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, roles: roleFilter, categories: categoryFilter, sort }) : []),
     [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, sort],

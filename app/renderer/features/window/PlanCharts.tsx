@@ -3,6 +3,7 @@ import type { Skeleton } from '../../../shared/contract.js';
 import { FATES, type WindowPlan } from '../../../../src/core/window/types.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber } from '../roles.js';
+import { maxOf } from '../../../../src/core/util/numbers.js';
 
 const BINS = 100;
 
@@ -25,7 +26,7 @@ export function PlanCharts({ plan, skeleton, tokens, onSelect }: { plan: WindowP
       }
       bins.push({ at, before, after, fate: FATES[plan.fates[at]] });
     }
-    const peak = Math.max(1, ...bins.map((b) => b.before));
+    const peak = maxOf(bins.map((b) => b.before), 1);
     const byRole = new Map<string, [number, number]>();
     const byCategory = new Map<string, [number, number]>();
     for (let i = 0; i < n; i++) {
