@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { extname, join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_NAMES, type EventName } from '../shared/contract.js';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.js';
 import { dispatch, type Handlers } from '../main/dispatch.js';
+import { encodeAnswer, parseFrame } from './socket-messages.js';
+import { resolveStatic, splitTarget } from './static-files.js';
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
@@ -25,6 +28,8 @@ export interface ServeOptions {
   staticDir: string;
   port?: number;
   token?: string;
+  /** Where a failure caught at a boundary is reported (default: stderr). The server keeps running. */
+  onError?: (where: string, error: unknown) => void;
 }
 
 export interface RunningServer {
@@ -35,92 +40,139 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
   'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
 };
+
+function sameSecret(given: string | null | undefined, token: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Every answer, errors included, carries the security headers. */
+function answer(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}, head = false): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(bytes.length), ...SECURITY_HEADERS, ...headers });
+  res.end(head ? undefined : bytes);
+}
 
 /**
  * Browser mode: the built renderer and the same `dispatch` over a WebSocket, on 127.0.0.1 only. A random
  * per-run token guards the page and the socket; Host and Origin checks stop DNS-rebinding and other sites.
+ * Every boundary (request, upgrade, frame, send) catches what goes wrong and answers an error: no request of
+ * any shape stops the server.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const report = options.onError ?? ((where: string, e: unknown) => process.stderr.write(`serve: ${where}: ${e instanceof Error ? e.message : String(e)}\n`));
   let port = 0;
-  const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
-  const hostOk = (req: IncomingMessage) => allowedHosts().includes(req.headers.host ?? '');
+  const hostOk = (req: IncomingMessage) => {
+    const host = req.headers.host;
+    return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+  };
 
-  const serveStatic = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    if (url.pathname === '/' || url.pathname === '/index.html') {
-      if (url.searchParams.get('token') !== token) {
-        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
-        res.end('Forbidden: open the URL printed by `conversation-inspector serve` (it carries the access token).');
-        return;
-      }
-    }
-    const relative = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-    const file = normalize(join(options.staticDir, relative));
-    if (!file.startsWith(normalize(options.staticDir) + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
-      res.end('Not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...SECURITY_HEADERS });
-    res.end(readFileSync(file));
+  const serveStatic = async (req: IncomingMessage, res: ServerResponse) => {
+    const head = req.method === 'HEAD';
+    const target = resolveStatic(req.url, (given) => sameSecret(given, token));
+    if (target.kind === 'error') return answer(res, target.status, target.message, {}, head);
+    const file = join(options.staticDir, target.relative);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return answer(res, 404, 'Not found', {}, head);
+    const body = await readFile(file);
+    answer(res, 200, body, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }, head);
   };
 
   const http: Server = createServer((req, res) => {
-    if (!hostOk(req)) {
-      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('Misdirected request');
-      return;
+    res.on('error', (e) => report('response', e));
+    try {
+      if (!hostOk(req)) return answer(res, 421, 'Misdirected request');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return answer(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+      serveStatic(req, res).catch((e) => {
+        report('request', e);
+        answer(res, 500, 'Internal error');
+      });
+    } catch (e) {
+      report('request', e);
+      answer(res, 500, 'Internal error');
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET' });
-      res.end();
-      return;
-    }
-    serveStatic(req, res);
+  });
+  // A malformed request line or header: answer 400 and drop that socket, nothing else.
+  http.on('clientError', (_e, socket: Duplex) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.destroy();
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
+  wss.on('error', (e) => report('websocket server', e));
   const clients = new Set<WebSocket>();
-  http.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
-    const origin = req.headers.origin;
-    const originOk = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
-    if (!hostOk(req) || !originOk || url.pathname !== '/ws' || url.searchParams.get('token') !== token) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      socket.destroy();
-      return;
+
+  const send = (ws: WebSocket, text: string) => {
+    if (ws.readyState !== ws.OPEN) return;
+    try {
+      ws.send(text);
+    } catch (e) {
+      report('send', e);
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      clients.add(ws);
-      ws.on('close', () => clients.delete(ws));
-      // An oversized or broken frame closes this socket (1009 and the like); it must never crash the server.
-      ws.on('error', () => ws.terminate());
-      ws.on('message', async (data) => {
-        let msg: { id?: unknown; channel?: unknown; input?: unknown };
-        try {
-          msg = JSON.parse(String(data));
-        } catch {
-          ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'BAD_INPUT', message: 'messages must be JSON' } } }));
-          return;
-        }
-        const result = await dispatch(options.handlers, msg.channel, msg.input);
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: msg.id ?? null, result }));
+  };
+
+  const onFrame = async (ws: WebSocket, data: unknown) => {
+    const parsed = parseFrame(data);
+    if ('answer' in parsed) return send(ws, encodeAnswer(parsed.answer.id, parsed.answer.result));
+    const { id, channel, input } = parsed.frame;
+    const result = await dispatch(options.handlers, channel, input);
+    send(ws, encodeAnswer(id, result));
+  };
+
+  const refuseUpgrade = (socket: Duplex) => {
+    try {
+      if (socket.writable) socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    } finally {
+      socket.destroy();
+    }
+  };
+
+  http.on('upgrade', (req, socket: Duplex, head) => {
+    socket.on('error', (e) => report('upgrade socket', e));
+    try {
+      const { path, query } = splitTarget(req.url);
+      const origin = req.headers.origin;
+      const originOk = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
+      if (!hostOk(req) || !originOk || path !== '/ws' || !sameSecret(query.get('token'), token)) return refuseUpgrade(socket);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        clients.add(ws);
+        ws.on('close', () => clients.delete(ws));
+        // An oversized or broken frame closes this socket (1009 and the like); it must never crash the server.
+        ws.on('error', () => ws.terminate());
+        ws.on('message', (data) => {
+          onFrame(ws, data).catch((e) => {
+            report('frame', e);
+            send(ws, encodeAnswer(null, { ok: false, error: { code: 'INTERNAL', message: 'the request failed' } }));
+          });
+        });
       });
-    });
+    } catch (e) {
+      report('upgrade', e);
+      refuseUpgrade(socket);
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
+  http.on('error', (e) => report('http server', e));
   port = (http.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
@@ -128,8 +180,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     token,
     broadcast(event, payload) {
       if (!EVENT_NAMES.includes(event)) return;
-      const text = JSON.stringify({ event, payload });
-      for (const c of clients) if (c.readyState === c.OPEN) c.send(text);
+      const text = safeEvent(event, payload);
+      if (text === undefined) return report('broadcast', new Error(`event ${event} could not be encoded`));
+      for (const c of clients) send(c, text);
     },
     close: async () => {
       for (const c of clients) c.terminate();
@@ -138,4 +191,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+function safeEvent(event: string, payload: unknown): string | undefined {
+  try {
+    return JSON.stringify({ event, payload });
+  } catch {
+    return undefined;
+  }
 }

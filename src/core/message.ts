@@ -44,6 +44,25 @@ export function orderedMessage(fields: Partial<Message> & { role: string }): Mes
   return out;
 }
 
+const derivedFrom = new WeakMap<object, object>();
+
+/**
+ * Records that `next` is an edited copy of `from`. A save uses it to find the text `from` had in the file, so an
+ * edit rewrites only the keys it changed. Only a hint: the writer still compares every value before reusing text.
+ */
+export function markDerived(next: object, from: object): void {
+  if (next !== from) derivedFrom.set(next, from);
+}
+
+/** `m`, then what it was edited from, and so on back (bounded, so a cycle cannot hang a save). */
+export function* lineage(m: object): Generator<object> {
+  let current: object | undefined = m;
+  for (let steps = 0; current !== undefined && steps < 1000; steps++) {
+    yield current;
+    current = derivedFrom.get(current);
+  }
+}
+
 /** Python-style index: negative counts from the end. Returns -1 when out of range. */
 export function resolveIndex(index: number, length: number): number {
   if (!Number.isInteger(index)) return -1;

@@ -61,12 +61,13 @@ describe('reading fixtures', () => {
     expect(turns[1]).toEqual({ role: 'Alice', content: 'Summarise: truncation loses facts.', turn: 1, visible_to: ['Bob', 'Moderator'] });
   });
 
-  it('reads YAML with the 1.2 core schema: quoted and unquoted ids and timestamps stay strings', () => {
+  it('reads YAML as PyYAML does (YAML 1.1); ids and timestamps stay strings', () => {
     const demo = readConversationFile(join(SWARMS, 'conversation_demo.yaml')).messages;
     expect(demo[0].message_id).toBe('00000000-0000-0000-0000-000000000001');
     expect(demo[0].timestamp).toBe('2026-01-15T10:00:01.250000');
     const p = parseConversationText('- role: user\n  content: yes\n  timestamp: 2026-01-15T10:00:05\n', 'x.yaml', 'yaml');
-    expect(p.messages[0]).toEqual({ role: 'user', content: 'yes', timestamp: '2026-01-15T10:00:05' });
+    // PyYAML reads a plain `yes` as True; a plain timestamp stays its text (JSON has no date type).
+    expect(p.messages[0]).toEqual({ role: 'user', content: true, timestamp: '2026-01-15T10:00:05' });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Message } from '../message.js';
+import { markDerived, type Message } from '../message.js';
 
 /**
  * Edits as data: each applies to a message list and yields the list after it plus the command that undoes it.
@@ -43,6 +43,7 @@ export function applyEdit(messages: readonly Message[], command: EditCommand): A
       const next: Message = { ...before, ...command.patch };
       for (const key of command.remove ?? []) delete next[key];
       if (typeof next.role !== 'string' || next.role === '') throw new EditError('a message needs a role');
+      markDerived(next, before);
       const out = messages.slice();
       out[command.index] = next;
       // Undo puts back the very object that was there, so an undone edit saves byte for byte as before.

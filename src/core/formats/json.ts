@@ -3,7 +3,7 @@ import { deepEqual, isPlainObject, type Message } from '../message.js';
 import { ConversationFileError, positionAt } from './errors.js';
 import { arrayElementSpans, firstNonWs, objectMemberSpans, type Span } from './json-spans.js';
 import { NEW_JSON_STYLE, stringifyJson, stringifyString } from './json-writer.js';
-import { lazyBaseline, LIST_KEY, type Baseline, type FileShape, type JsonStyle, type ParsedConversation } from './types.js';
+import { lazyBaseline, LIST_KEY, originIndex, type Baseline, type FileShape, type JsonStyle, type ParsedConversation } from './types.js';
 import { detectShape, validateMessages } from './validate.js';
 
 const ERROR_TEXT: Record<string, string> = {
@@ -133,7 +133,7 @@ function rewriteObject(text: string, span: Span, original: Record<string, unknow
 
 /** The text of one message at its place in the file: original where unchanged, minimal rewrite otherwise. */
 function elementText(message: Message, baseline: Baseline | undefined, style: JsonStyle, depth: number): string {
-  const k = baseline?.origin.get(message);
+  const k = baseline ? originIndex(baseline, message) : undefined;
   if (baseline && k !== undefined && baseline.elements[k]) {
     const span = baseline.elements[k];
     const originalText = baseline.text.slice(span.start, span.end);

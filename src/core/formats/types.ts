@@ -1,4 +1,4 @@
-import type { Message } from '../message.js';
+import { lineage, type Message } from '../message.js';
 import type { Span } from './json-spans.js';
 
 export type FileFormat = 'json' | 'yaml';
@@ -59,6 +59,13 @@ export interface ReadOptions {
 
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 export const YAML_MAX_ALIAS_COUNT = 100;
+/**
+ * Deeper nesting is refused when a file is read, with its position. Real conversations nest a few dozen
+ * levels; the YAML composer overflows the stack near 800 (and near 2000 the process can die outright), and
+ * JSON.stringify, structuredClone and every recursive walk have their own limits. PyYAML refuses flow
+ * collections past about 500 levels, so no file it wrote is refused for being this deep.
+ */
+export const MAX_NESTING_DEPTH = 256;
 
 /**
  * A Baseline whose costly parts (element spans, style, separator) are computed on first read, once.
@@ -89,4 +96,13 @@ export function lazyBaseline(
     set: (value: WeakMap<object, number>) => (origin = value),
   });
   return baseline;
+}
+
+/** The element of the file a message (or what it was edited from) was read from, if any. */
+export function originIndex(baseline: Baseline, message: object): number | undefined {
+  for (const m of lineage(message)) {
+    const k = baseline.origin.get(m);
+    if (k !== undefined) return k;
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { isPlainObject, type Message } from '../message.js';
 import { ConversationFileError, positionAt } from './errors.js';
-import { LIST_KEY, type FileShape } from './types.js';
+import { LIST_KEY, MAX_NESTING_DEPTH, type FileShape } from './types.js';
 
 /** Which shape the parsed root has, or a clear error saying what was found instead. */
 export function detectShape(root: unknown, file: string, text: string, rootOffset: number): FileShape {
@@ -30,6 +30,19 @@ export function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** True when `value` nests collections deeper than `limit` (an explicit stack: deep input cannot overflow it). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    const children = Array.isArray(v) ? v : Object.values(v as object);
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Every element must be an object with a string `role`; the error points at the offending element. */
 export function validateMessages(list: unknown[], file: string, text: string, offsets: readonly number[] | (() => readonly number[])): Message[] {
   for (let i = 0; i < list.length; i++) {
@@ -42,6 +55,10 @@ export function validateMessages(list: unknown[], file: string, text: string, of
     if (!('role' in m)) throw new ConversationFileError(file, `message ${i} has no "role"`, where());
     if (typeof m.role !== 'string') {
       throw new ConversationFileError(file, `message ${i}: "role" must be a string, found ${describe(m.role)}`, where());
+    }
+    // The list and the wrapper around it take two of the levels.
+    if (nestsDeeperThan(m, MAX_NESTING_DEPTH - 2)) {
+      throw new ConversationFileError(file, `message ${i} is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`, where());
     }
   }
   return list as Message[];

@@ -1,12 +1,10 @@
-import { deepEqual, type Message } from '../message.js';
-import { parseJsonValues } from './json.js';
-import { parseYamlValues } from './yaml.js';
-import { parseConversationText } from './read.js';
-import type { ParsedConversation } from './types.js';
+import { ValueError } from '../errors.js';
+import { deepEqual, isPlainObject, type Message } from '../message.js';
 import { writeFileAtomicSync } from '../storage/atomic-write.js';
-import { serializeJson } from './json.js';
-import type { Baseline, FileFormat, FileShape } from './types.js';
-import { serializeYaml } from './yaml.js';
+import { parseJsonValues, serializeJson } from './json.js';
+import { parseConversationText } from './read.js';
+import { LIST_KEY, type Baseline, type FileFormat, type FileShape, type ParsedConversation } from './types.js';
+import { parseYamlValues, serializeYaml } from './yaml.js';
 
 export interface SerializeTarget {
   format: FileFormat;
@@ -14,6 +12,14 @@ export interface SerializeTarget {
   root?: Record<string, unknown>;
   /** The file as it was read: unchanged messages keep their exact text, new ones follow its style. */
   baseline?: Baseline;
+}
+
+/** Text that would not read back as the messages it was made from: it is never written. */
+export class UnsafeWriteError extends ValueError {
+  constructor(reason: string) {
+    super(`not written: ${reason}. This is a bug in the writer; nothing was changed on disk.`);
+    this.name = 'UnsafeWriteError';
+  }
 }
 
 /** Nothing changed: the same objects, in the same order, equal to what the file says. */
@@ -26,11 +32,52 @@ function unchanged(messages: readonly Message[], target: SerializeTarget): boole
   return again !== undefined && again.length === messages.length && again.every((m, i) => deepEqual(m, messages[i]) && Object.keys(m as object).join() === Object.keys(messages[i]).join());
 }
 
+/** The data a value stands for once written: keys holding undefined are absent, as every writer leaves them out. */
+function sameData(read: unknown, written: unknown): boolean {
+  if (deepEqual(read, written)) return true;
+  if (isPlainObject(written) && isPlainObject(read)) {
+    const keys = Object.keys(written).filter((k) => written[k] !== undefined);
+    return keys.length === Object.keys(read).length && keys.every((k) => Object.prototype.hasOwnProperty.call(read, k) && sameData(read[k], written[k]));
+  }
+  if (Array.isArray(written) && Array.isArray(read)) return read.length === written.length && read.every((v, i) => sameData(v, written[i]));
+  // JSON has no NaN or Infinity: they are written as null.
+  return typeof written === 'number' && !Number.isFinite(written) && read === null;
+}
+
+let lastVerified: { text: string; parsed: ParsedConversation } | undefined;
+
+/**
+ * Reads `text` back and checks it holds exactly `messages` (and the wrapper's other keys): a writer bug can
+ * then cost a refused save, never a changed byte of the user's data.
+ */
+function verify(text: string, messages: readonly Message[], target: SerializeTarget, shape: FileShape): void {
+  let parsed: ParsedConversation;
+  try {
+    parsed = parseConversationText(text, '(output)', target.format);
+  } catch (e) {
+    throw new UnsafeWriteError(`the ${target.format} written would not parse (${(e as Error).message})`);
+  }
+  if (parsed.shape !== shape) throw new UnsafeWriteError(`the ${target.format} written has the shape ${parsed.shape}, not ${shape}`);
+  if (parsed.messages.length !== messages.length) throw new UnsafeWriteError(`the ${target.format} written holds ${parsed.messages.length} messages, not ${messages.length}`);
+  for (let i = 0; i < messages.length; i++) {
+    if (!sameData(parsed.messages[i], messages[i])) throw new UnsafeWriteError(`message ${i} would read back differently`);
+  }
+  if (shape !== 'list' && target.root) {
+    for (const key of Object.keys(target.root)) {
+      if (key !== LIST_KEY[shape] && !sameData(parsed.root?.[key], target.root[key])) throw new UnsafeWriteError(`"${key}" would read back differently`);
+    }
+  }
+  lastVerified = { text, parsed };
+}
+
 export function serializeConversation(messages: readonly Message[], target: SerializeTarget): string {
-  const t = { shape: target.shape ?? 'list', root: target.root, baseline: target.baseline };
+  const shape = target.shape ?? 'list';
+  const t = { shape, root: target.root, baseline: target.baseline };
   const bom = target.baseline?.bom && target.baseline.format === target.format ? '\ufeff' : '';
   if (unchanged(messages, target)) return bom + target.baseline!.text;
-  return bom + (target.format === 'json' ? serializeJson(messages, t) : serializeYaml(messages, t));
+  const text = bom + (target.format === 'json' ? serializeJson(messages, t) : serializeYaml(messages, t));
+  verify(text, messages, target, shape);
+  return text;
 }
 
 export function writeConversationFile(path: string, messages: readonly Message[], target: SerializeTarget): string {
@@ -40,11 +87,14 @@ export function writeConversationFile(path: string, messages: readonly Message[]
 }
 
 /**
- * After `text` was written to `file`, it becomes the baseline for the next save: parsed once, with the live
- * message objects (which are what was written, in order) mapped onto its elements.
+ * After `text` was written to `file`, it becomes the baseline for the next save: parsed once (the parse that
+ * verified it is reused), with the live message objects (which are what was written, in order) mapped onto
+ * its elements.
  */
 export function baselineAfterWrite(text: string, file: string, format: FileFormat, messages: Message[]): ParsedConversation {
-  const parsed = parseConversationText(text, file, format);
+  const reused = lastVerified && lastVerified.text === text && lastVerified.parsed.format === format ? lastVerified.parsed : undefined;
+  const parsed = reused ? { ...reused, file } : parseConversationText(text, file, format);
+  lastVerified = undefined;
   parsed.baseline.origin = new WeakMap(messages.map((m, i) => [m, i]));
   return { ...parsed, messages };
 }

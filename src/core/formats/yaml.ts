@@ -1,10 +1,12 @@
-import YAML, { isMap, isScalar, isSeq, type Node, type YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, type YAMLSeq } from 'yaml';
 import { deepEqual, isPlainObject, type Message } from '../message.js';
 import { ConversationFileError, positionAt } from './errors.js';
 import type { Span } from './json-spans.js';
 import { NEW_JSON_STYLE } from './json-writer.js';
-import { LIST_KEY, YAML_MAX_ALIAS_COUNT, type Baseline, type FileShape, type ParsedConversation } from './types.js';
+import { LIST_KEY, originIndex, YAML_MAX_ALIAS_COUNT, type Baseline, type FileShape, type ParsedConversation } from './types.js';
 import { describe, validateMessages } from './validate.js';
+import { emitYaml, emitYamlItem, PYYAML_STYLE, type YamlEmitStyle } from './syntax/yaml-emit.js';
+import { loadYamlValue, parseYamlText, PYYAML_TO_JS } from './syntax/yaml-read.js';
 
 const PY_INDENT = 4;
 
@@ -43,17 +45,11 @@ function columnOf(text: string, offset: number): number {
 }
 
 export function parseYaml(text: string, file: string): ParsedConversation {
-  const doc = YAML.parseDocument(text, { version: '1.2', schema: 'core', prettyErrors: true });
-  const error = doc.errors[0];
-  if (error) {
-    const pos = error.linePos?.[0];
-    const reason = error.code === 'MULTIPLE_DOCS' ? 'the file holds several YAML documents (separated by ---); expected one list of messages' : firstLine(error.message);
-    throw new ConversationFileError(file, `invalid YAML: ${reason}`, pos ? { line: pos.line, column: pos.col } : undefined);
-  }
+  const doc = parseYamlText(text, file);
   const { shape, seq } = findList(doc.contents, file, text);
   let root: unknown;
   try {
-    root = doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT });
+    root = doc.toJS(PYYAML_TO_JS);
   } catch (e) {
     const reason = /alias/i.test((e as Error).message)
       ? `YAML aliases expand too far (limit ${YAML_MAX_ALIAS_COUNT}); refusing a possible alias bomb`
@@ -92,44 +88,22 @@ export function parseYaml(text: string, file: string): ParsedConversation {
   return { file, format: 'yaml', shape, messages, root: shape === 'list' ? undefined : (root as Record<string, unknown>), baseline };
 }
 
-function escapeNonAsciiYaml(s: string): string {
-  return s.replace(/[\u{80}-\u{10ffff}]/gu, (c) => {
-    const cp = c.codePointAt(0)!;
-    if (cp <= 0xff) return '\\x' + cp.toString(16).toUpperCase().padStart(2, '0');
-    if (cp <= 0xffff) return '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
-    return '\\U' + cp.toString(16).toUpperCase().padStart(8, '0');
-  });
+/** YAML text of a value in PyYAML's layout, read back as the same value by YAML 1.1 and 1.2 readers. */
+export function stringifyYaml(value: unknown, escapeNonAscii = false): string {
+  return emitYaml(value, { ...PYYAML_STYLE, escapeNonAscii });
 }
 
-/** Plain scalars that the YAML 1.2 core schema (which this tool reads with) resolves to something else. */
-const CORE_NON_STRING = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-
-/**
- * YAML text of a value, laid out like PyYAML (4-space indent) and read back by PyYAML as the same types:
- * it is written with the YAML 1.1 schema, so strings like timestamps, yes/no and on/off are quoted.
- */
-export function stringifyYaml(value: unknown, escapeNonAscii = false): string {
-  const doc = new YAML.Document(value, { version: '1.1' });
-  // The 1.1 schema quotes what PyYAML would misread; strings that 1.2 would misread (0o17) are quoted too.
-  YAML.visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value !== 'string') return;
-      // With escaping on, every string holding non-ASCII goes double-quoted so its characters can be escaped.
-      if (escapeNonAscii && /[\u0080-\uffff]/.test(node.value)) node.type = 'QUOTE_DOUBLE';
-      else if (CORE_NON_STRING.test(node.value)) node.type = 'QUOTE_SINGLE';
-    },
-  });
-  const out = doc.toString({ indent: PY_INDENT, singleQuote: true, lineWidth: 80 });
-  return escapeNonAscii ? escapeNonAsciiYaml(out) : out;
+/** The nesting step a file uses: the distance from an item's dash to its content (4 in PyYAML's layout). */
+function stepOf(baseline: Baseline): number {
+  const line = baseline.separator.slice(baseline.separator.lastIndexOf('\n') + 1);
+  const dash = line.indexOf('-');
+  const step = dash === -1 ? PY_INDENT : line.length - dash;
+  return Math.min(8, Math.max(2, step));
 }
 
 /** One list item's text (without its dash), with continuation lines indented to `column`. */
-function itemText(message: Message, column: number, escape: boolean): string {
-  const body = stringifyYaml(message, escape).replace(/\n$/, '');
-  return body
-    .split('\n')
-    .map((line, i) => (i === 0 || line === '' ? line : ' '.repeat(column) + line))
-    .join('\n');
+function itemText(message: Message, column: number, style: YamlEmitStyle): string {
+  return emitYamlItem(message, column, style);
 }
 
 /** An item's own text parsed alone; an item that uses an anchor defined elsewhere does not, and is rewritten. */
@@ -139,11 +113,42 @@ function parseItem(itemText: string, column: number): unknown {
     .split('\n')
     .map((line, i) => (i > 0 && line.startsWith(pad) ? line.slice(column) : line))
     .join('\n');
+  return loadYamlValue(alone);
+}
+
+/**
+ * An edited message that keeps the exact text of every key whose value did not change (its quoting, escapes
+ * and layout); only the changed keys are written anew. Undefined when the original cannot be split by key.
+ */
+function editedItemText(originalText: string, original: Record<string, unknown>, next: Message, column: number, style: YamlEmitStyle): string | undefined {
+  const pad = ' '.repeat(column);
+  let doc;
   try {
-    return YAML.parse(alone, { version: '1.2', schema: 'core', maxAliasCount: YAML_MAX_ALIAS_COUNT }) as unknown;
+    doc = parseYamlText(pad + originalText, '');
   } catch {
     return undefined;
   }
+  if (!isMap(doc.contents)) return undefined;
+  const pairText = new Map<string, string>();
+  for (const pair of doc.contents.items) {
+    const key = pair.key as Node | null;
+    if (!isScalar(key) || !key.range) return undefined;
+    const last = (pair.value as Node | null)?.range ?? key.range;
+    const span = trimmedSpan(pad + originalText, key.range[0], last[1]);
+    pairText.set(String(key.value), (pad + originalText).slice(span.start, span.end));
+  }
+  const parts: string[] = [];
+  for (const key of Object.keys(next)) {
+    const value = next[key];
+    if (value === undefined) continue;
+    const kept = pairText.get(key);
+    const same = kept !== undefined && Object.prototype.hasOwnProperty.call(original, key) && deepEqual(original[key], value);
+    parts.push(same ? kept : emitYamlItem({ [key]: value }, column, style));
+  }
+  if (parts.length === 0) return '{}';
+  const out = parts.join('\n' + pad);
+  // Kept text may lean on an anchor that went with a changed key: use it only if it reads back as `next`.
+  return deepEqual(parseItem(out, column), next) ? out : undefined;
 }
 
 export interface YamlWriteTarget {
@@ -154,7 +159,7 @@ export interface YamlWriteTarget {
 
 function freshList(messages: readonly Message[], escape: boolean): string {
   if (messages.length === 0) return '[]\n';
-  return messages.map((m) => '-   ' + itemText(m, PY_INDENT, escape)).join('\n') + '\n';
+  return emitYaml(messages, { ...PYYAML_STYLE, escapeNonAscii: escape });
 }
 
 export function serializeYaml(messages: readonly Message[], target: YamlWriteTarget): string {
@@ -163,17 +168,20 @@ export function serializeYaml(messages: readonly Message[], target: YamlWriteTar
   const escape = usable?.jsonStyle.escapeNonAscii ?? false;
   if (usable && usable.elements.length > 0 && messages.length > 0) {
     const { text, elements, separator, column } = usable;
+    const style: YamlEmitStyle = { indent: stepOf(usable), escapeNonAscii: escape };
     const body = messages
       .map((m) => {
-        const k = usable.origin.get(m);
+        const k = originIndex(usable, m);
         if (k !== undefined && elements[k]) {
           const originalText = text.slice(elements[k].start, elements[k].end);
           const original = parseItem(originalText, column);
           if (isPlainObject(original) && deepEqual(original, m) && Object.keys(original).join() === Object.keys(m).join()) {
             return originalText;
           }
+          const edited = isPlainObject(original) ? editedItemText(originalText, original, m, column, style) : undefined;
+          if (edited !== undefined) return edited;
         }
-        return itemText(m, column, escape);
+        return itemText(m, column, style);
       })
       .join(separator);
     const out = text.slice(0, elements[0].start) + body + text.slice(elements[elements.length - 1].end);
@@ -188,11 +196,7 @@ export function serializeYaml(messages: readonly Message[], target: YamlWriteTar
 
 /** The list of a YAML file's text as plain values (for checking that nothing changed). */
 export function parseYamlValues(text: string, shape: FileShape): unknown[] | undefined {
-  try {
-    const root = YAML.parse(text, { version: '1.2', schema: 'core', maxAliasCount: YAML_MAX_ALIAS_COUNT }) as unknown;
-    const list = shape === 'list' ? root : (root as Record<string, unknown>)[LIST_KEY[shape]];
-    return Array.isArray(list) ? list : undefined;
-  } catch {
-    return undefined;
-  }
+  const root = loadYamlValue(text);
+  const list = shape === 'list' ? root : isPlainObject(root) ? root[LIST_KEY[shape]] : undefined;
+  return Array.isArray(list) ? list : undefined;
 }

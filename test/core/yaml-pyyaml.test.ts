@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import YAML from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseConversationText, serializeConversation } from '../../src/core/formats/index.js';
+import { edgeMessage } from '../support/edge-arbitraries.js';
+import { pyyamlDump, pyyamlLoad, pyyamlMissing } from '../support/pyyaml.js';
+
+// PyYAML is the reader swarms users load these files with: it is the oracle here. Missing, the tests say why.
+const missing = pyyamlMissing();
+if (missing) console.log(`yaml-pyyaml tests skipped: ${missing}`);
+const withPy = missing ? it.skip : it;
+
+const LISTS = 1700;
+const lists = fc.sample(fc.array(edgeMessage, { minLength: 1, maxLength: 14 }), { numRuns: LISTS, seed: 20261201 });
+const messageCount = lists.reduce((n, l) => n + l.length, 0);
+
+/** Values as JSON carries them across to Python and back. */
+const viaJson = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+
+function firstDifference(expected: unknown[], actual: unknown): string {
+  if (!Array.isArray(actual)) return `not a list: ${JSON.stringify(actual)?.slice(0, 200)}`;
+  for (let i = 0; i < expected.length; i++) {
+    try {
+      expect(actual[i]).toEqual(expected[i]);
+    } catch {
+      return `message ${i}: expected ${JSON.stringify(expected[i])} got ${JSON.stringify(actual[i])}`;
+    }
+  }
+  return actual.length === expected.length ? '' : `length ${actual.length} instead of ${expected.length}`;
+}
+
+describe(`YAML against PyYAML (${messageCount} generated messages each way)`, () => {
+  it('has at least 10,000 messages to check', () => {
+    expect(messageCount).toBeGreaterThanOrEqual(10_000);
+  });
+
+  withPy('what this tool writes, PyYAML (pure and libyaml) and YAML 1.2 readers read back as the same messages', () => {
+    const texts = lists.map((l) => serializeConversation(l as never, { format: 'yaml' }));
+    const { pure, libyaml } = pyyamlLoad(texts);
+    const failures: string[] = [];
+    lists.forEach((list, i) => {
+      const expected = viaJson(list) as unknown[];
+      const py = pure[i];
+      if (!py.ok) failures.push(`list ${i}: PyYAML refused it: ${py.error}\n${texts[i].slice(0, 400)}`);
+      else {
+        const d = firstDifference(expected, py.value);
+        if (d) failures.push(`list ${i} (PyYAML): ${d}\n${texts[i].slice(0, 600)}`);
+      }
+      const c = libyaml?.[i];
+      // libyaml refuses escapes of lone surrogates (\uD800), which PyYAML itself writes for them: not ours to fix.
+      const surrogateEscape = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(texts[i]);
+      if (c && !c.ok && !surrogateEscape) failures.push(`list ${i}: libyaml refused it: ${c.error}`);
+      else if (c?.ok) {
+        const d = firstDifference(expected, c.value);
+        if (d) failures.push(`list ${i} (libyaml): ${d}`);
+      }
+      const d12 = firstDifference(expected, YAML.parse(texts[i], { version: '1.2', schema: 'core' }));
+      if (d12) failures.push(`list ${i} (YAML 1.2 core): ${d12}\n${texts[i].slice(0, 600)}`);
+      const ours = firstDifference(expected, parseConversationText(texts[i], 'x.yaml', 'yaml').messages);
+      if (ours) failures.push(`list ${i} (this tool): ${ours}`);
+    });
+    expect(failures.slice(0, 5)).toEqual([]);
+  }, 300_000);
+
+  withPy('what PyYAML writes, this tool reads as PyYAML does; a one-message edit saved back reads as the edit in PyYAML', () => {
+    const dumped = pyyamlDump(lists.map((value, i) => ({ value, allow_unicode: i % 2 === 0, width: i % 3 === 0 ? 40 : 80 })));
+    const { pure } = pyyamlLoad(dumped);
+    const failures: string[] = [];
+    const edited: string[] = [];
+    const expectedAfterEdit: unknown[][] = [];
+    lists.forEach((list, i) => {
+      const py = pure[i];
+      if (!py.ok) return failures.push(`PyYAML cannot read its own output for list ${i}: ${py.error}`);
+      const parsed = parseConversationText(dumped[i], 'x.yaml', 'yaml');
+      const d = firstDifference(py.value as unknown[], parsed.messages);
+      if (d) return failures.push(`list ${i}: ${d}\n${dumped[i].slice(0, 600)}`);
+      // Edit one message's content and save in the file's own style.
+      const k = i % parsed.messages.length;
+      const next = parsed.messages.slice();
+      next[k] = { ...next[k], content: list[(k + 1) % list.length].content ?? 'edited' };
+      edited.push(serializeConversation(next, { format: 'yaml', baseline: parsed.baseline }));
+      expectedAfterEdit.push(viaJson(next) as unknown[]);
+    });
+    expect(failures.slice(0, 5)).toEqual([]);
+    const again = pyyamlLoad(edited).pure;
+    again.forEach((r, i) => {
+      if (!r.ok) failures.push(`edited list ${i}: PyYAML refused it: ${r.error}\n${edited[i].slice(0, 600)}`);
+      else {
+        const d = firstDifference(expectedAfterEdit[i], r.value);
+        if (d) failures.push(`edited list ${i}: ${d}\n${edited[i].slice(0, 600)}`);
+      }
+    });
+    expect(failures.slice(0, 5)).toEqual([]);
+  }, 300_000);
+});
