@@ -23,9 +23,8 @@ const MAX_IMPLICIT_KEY = 1000;
 
 // Characters a YAML stream may hold raw (YAML 1.1 and 1.2 agree), minus the 1.1 line breaks NEL, LS and PS.
 // Tab is allowed only where a context says so.
-// eslint-disable-next-line no-control-regex -- the point of this class is to find control characters
 const NOT_PRINTABLE = /[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]/u;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Words some YAML reader (1.1 or 1.2) resolves to a boolean or null, or that carry a special meaning. */
 const RESERVED = new Set([
