@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { contentText } from '../message.js';
+import { bytePairEncode, type RankMap } from './bpe.js';
 import { resolveEncoding, type EncodingChoice, type EncodingName } from './encoding.js';
 
 const require = createRequire(import.meta.url);
@@ -49,6 +50,8 @@ export class Tokenizer {
   readonly encoding: EncodingName;
   private encoder: Tiktoken | undefined;
   private pattern: RegExp | undefined;
+  private ranks: RankMap | undefined;
+  private readonly utf8 = new TextEncoder();
   private readonly textCache = new BoundedCountCache();
   private readonly pieceCache = new BoundedCountCache();
 
@@ -61,8 +64,22 @@ export class Tokenizer {
       const ranks = RANK_LOADERS[this.encoding]();
       this.encoder = new Tiktoken(ranks);
       this.pattern = new RegExp(ranks.pat_str, 'gu');
+      // js-tiktoken's own byte-sequence → rank map (bytes joined by ","), shared rather than built twice.
+      const own = (this.encoder as unknown as { rankMap?: unknown }).rankMap;
+      if (!(own instanceof Map) || own.size === 0) throw new Error(`js-tiktoken changed: no rank map for ${this.encoding}`);
+      this.ranks = own as RankMap;
     }
     return this.encoder;
+  }
+
+  private get rankMap(): RankMap {
+    if (!this.ranks) void this.tiktoken;
+    return this.ranks as RankMap;
+  }
+
+  /** The tokens of one pre-tokenizer piece, by the O(n log n) merge (the same tokens as js-tiktoken). */
+  private encodePiece(piece: string): number[] {
+    return bytePairEncode(this.utf8.encode(piece), this.rankMap);
   }
 
   private get piecePattern(): RegExp {
@@ -70,8 +87,11 @@ export class Tokenizer {
     return this.pattern as RegExp;
   }
 
+  /** The tokens of `text`, special tokens read as plain text (as js-tiktoken's encode(text, [], [])). */
   encode(text: string): number[] {
-    return this.tiktoken.encode(text, [], []);
+    const out: number[] = [];
+    for (const piece of this.pieces(text)) for (const t of this.encodePiece(piece)) out.push(t);
+    return out;
   }
 
   decode(tokens: number[]): string {
@@ -120,7 +140,7 @@ export class Tokenizer {
   pieceCount(piece: string): number {
     const cached = this.pieceCache.get(piece);
     if (cached !== undefined) return cached;
-    const n = this.tiktoken.encode(piece, [], []).length;
+    const n = this.encodePiece(piece).length;
     this.pieceCache.set(piece, n);
     return n;
   }
