@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Tests never write into the user's real state directory (local history, caches): a fresh one per run.
+const state = mkdtempSync(join(tmpdir(), 'ci-test-state-'));
 
 export default defineConfig({
   test: {
@@ -6,5 +12,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    env: { XDG_STATE_HOME: state },
   },
 });

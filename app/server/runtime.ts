@@ -11,7 +11,7 @@ import { InlineTokenService, WorkerTokenService, type TokenService } from '../ma
 import { watchDirectory, type Watcher } from '../main/watcher.js';
 import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
-import { tmpdir } from 'node:os';
+import { userStateDir } from '../../src/core/storage/private-dir.js';
 
 /** The directory holding package.json, found from this module (source or bundle). */
 export function packageRoot(from = fileURLToPath(import.meta.url)): string {
@@ -43,7 +43,7 @@ export interface RuntimeOptions {
   dirs: string[];
   mode: 'electron' | 'browser';
   settingsFile?: string;
-  /** Where earlier versions are kept before each save (default: a folder in the OS temp dir for this user). */
+  /** Where earlier versions are kept before each save (default: this user's private state directory). */
   historyDir?: string;
   /** Secrets (the summariser's API key): encrypted in Electron, in memory in browser mode. */
   secrets?: SecretStore;
@@ -70,7 +70,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
-  const localHistory = new LocalHistory(options.historyDir ?? join(tmpdir(), `conversation-inspector-${process.getuid?.() ?? 'user'}`, 'history'));
+  const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
   runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, emit, localHistory, secrets: options.secrets ?? new MemorySecretStore() });
   for (const root of roots.all()) {
     runtime.watchers.push(

@@ -215,7 +215,7 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 export const REQUEST_NAMES = Object.keys(requests) as RequestName[];
 export const EVENT_NAMES = Object.keys(events) as EventName[];
 
-export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'IO'] as const;
+export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface AppError {

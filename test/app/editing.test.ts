@@ -179,6 +179,7 @@ describe('crash safety', () => {
       const fs = require('fs');
       // Stop forever at the rename: the temp file is written, the original not yet replaced.
       fs.renameSync = () => { process.stdout.write('temp-written\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); };
+      require('node:module').syncBuiltinESMExports();
       const { writeFileAtomicSync } = await import(${JSON.stringify(join(ROOT, 'src/core/storage/atomic-write.ts'))});
       writeFileAtomicSync(process.argv[1], '[]\\n');
     `;

@@ -7,7 +7,9 @@ import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty, type OpenDocument } from '../documents.js';
-import type { LocalHistory } from '../editing/local-history.js';
+import { DamagedVersionError, type LocalHistory } from '../editing/local-history.js';
+import { ConversationFileError } from '../../../src/core/formats/errors.js';
+import { decodeText, parseConversationText } from '../../../src/core/formats/read.js';
 import { exportText, saveDocument } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
 import { openDocument } from './open-document.js';
@@ -28,6 +30,12 @@ function toCommand(doc: OpenDocument, input: EditCommandInput, model: string): E
     return structuredClone(doc.messages[i]);
   });
   return { type: 'insert', index: sorted[sorted.length - 1] + 1, messages: copies };
+}
+
+/** A local-history version's messages, its bytes checked against the hash it was saved with. */
+function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Message[] {
+  const bytes = history.read(doc.path, id);
+  return parseConversationText(decodeText(bytes, `local history ${id}`), `local history ${id}`, doc.parsed.format).messages;
 }
 
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
@@ -99,7 +107,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       return {
         versions: history.list(doc.path).map((v) => {
           try {
-            return { ...v, messages: readConversationFile(history.path(doc.path, v.id), { format: doc.parsed.format }).messages.length };
+            return { ...v, messages: readVersion(history, doc, v.id).length };
           } catch (e) {
             return { ...v, error: (e as Error).message };
           }
@@ -109,13 +117,13 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     'history:restore': ({ path, id }) => {
       const { doc } = docFor(path);
       if (!ctx.localHistory) throw new HandlerError('NOT_FOUND', 'no local history is kept here');
-      let file: string;
+      let messages: Message[];
       try {
-        file = ctx.localHistory.path(doc.path, id);
-      } catch {
+        messages = readVersion(ctx.localHistory, doc, id);
+      } catch (e) {
+        if (e instanceof DamagedVersionError || e instanceof ConversationFileError) throw new HandlerError('IO', e.message);
         throw new HandlerError('NOT_FOUND', `no saved version ${id}`);
       }
-      const { messages } = readConversationFile(file, { format: doc.parsed.format });
       doc.messages = doc.history.apply(doc.messages, { type: 'replace-all', messages, label: `restore the version of ${new Date(Number.parseInt(id, 10)).toLocaleString()}` });
       return changed(doc);
     },

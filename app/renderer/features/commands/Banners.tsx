@@ -5,6 +5,7 @@ import { useApp } from '../../store/index.js';
 export function Banners() {
   const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath, saveAsName, setSaveAsName, setDialog } = useApp();
   const conflict = edit?.conflict || saveError?.code === 'CONFLICT';
+  const gone = saveError?.code === 'GONE';
   return (
     <>
       {conflict && (
@@ -16,7 +17,15 @@ export function Banners() {
           <button onClick={() => setDialog('compare')} data-testid="conflict-compare">Compare</button>
         </div>
       )}
-      {saveError && saveError.code !== 'CONFLICT' && (
+      {gone && (
+        <div className="banner warn" role="alert" data-testid="gone-banner">
+          <strong>{openPath} was deleted on disk while you were editing.</strong> Your edits are kept:
+          <button onClick={() => void save(true)} data-testid="gone-recreate">Save (recreate the file)</button>
+          <button onClick={() => setSaveAsName(openPath)}>Save as…</button>
+          <button onClick={() => useApp.setState({ saveError: undefined })}>Not now</button>
+        </div>
+      )}
+      {saveError && saveError.code !== 'CONFLICT' && saveError.code !== 'GONE' && (
         <div className="banner error" role="alert" data-testid="save-error">
           {saveError.message}
           <button onClick={() => useApp.setState({ saveError: undefined })} aria-label="Dismiss">×</button>
