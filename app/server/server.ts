@@ -109,9 +109,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   });
   // A malformed request line or header: answer 400 and drop that socket, nothing else.
+  const rawHeaders = Object.entries(SECURITY_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   http.on('clientError', (_e, socket: Duplex) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    socket.destroy();
+    try {
+      if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n${rawHeaders}\r\n`);
+    } finally {
+      socket.destroy();
+    }
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
