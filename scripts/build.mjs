@@ -12,6 +12,6 @@ if (!only) {
   await esbuild({ ...node, entryPoints: ['app/main/index.ts'], outfile: 'dist/main/index.mjs', external: ['electron'] });
   await esbuild({ ...node, entryPoints: ['app/main/token-worker.ts'], outfile: 'dist/main/token-worker.mjs' });
   // Sandboxed preloads cannot be ES modules: CommonJS, with electron provided by the runtime.
-  await esbuild({ ...node, format: 'cjs', entryPoints: ['app/preload/index.ts'], outfile: 'dist/preload/index.cjs', external: ['electron'] });
+  await esbuild({ ...node, packages: undefined, format: 'cjs', entryPoints: ['app/preload/index.ts'], outfile: 'dist/preload/index.cjs', external: ['electron'] });
   await vite({ configFile: 'vite.config.ts', logLevel: 'warn' });
 }

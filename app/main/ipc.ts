@@ -1,10 +1,8 @@
 import type { BrowserWindow, IpcMain } from 'electron';
-import { EVENT_NAMES, type EventName } from '../shared/contract.js';
+import { EVENT_NAMES, eventChannel, REQUEST_CHANNEL, type EventName } from '../shared/channels.js';
 import { dispatch, type Handlers } from './dispatch.js';
 import { isTrustedSender } from './security.js';
 
-export const REQUEST_CHANNEL = 'inspector:request';
-export const eventChannel = (event: EventName) => `inspector:event:${event}`;
 
 /** One IPC channel for every request, answered only for the app's own frame, validated by dispatch. */
 export function registerIpc(ipcMain: IpcMain, handlers: () => Handlers): void {

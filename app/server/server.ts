@@ -9,7 +9,7 @@ import { EVENT_NAMES, type EventName } from '../shared/contract.js';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.js';
 import { dispatch, type Handlers } from '../main/dispatch.js';
 import { encodeAnswer, parseFrame } from './socket-messages.js';
-import { resolveStatic, splitTarget } from './static-files.js';
+import { resolveStatic, splitTarget } from '../shared/static-path.js';
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 

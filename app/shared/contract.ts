@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVENT_NAMES, REQUEST_NAMES, type EventName, type RequestName } from './channels.js';
 
 /**
  * The one IPC contract: for every request `domain:verb` an input and an output schema, for every push event
@@ -205,15 +206,17 @@ export const events = {
   'command:run': z.object({ id: z.string() }),
 } as const;
 
-export type RequestName = keyof typeof requests;
-export type EventName = keyof typeof events;
+// The zod-free channel lists (what the preload allowlists) must name exactly these requests and events.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const channelsMatch: [Same<keyof typeof requests, RequestName>, Same<keyof typeof events, EventName>] = [true, true];
+void channelsMatch;
 export type RequestInput<N extends RequestName> = z.input<(typeof requests)[N]['input']>;
 export type ParsedInput<N extends RequestName> = z.output<(typeof requests)[N]['input']>;
 export type RequestOutput<N extends RequestName> = z.infer<(typeof requests)[N]['output']>;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
-export const REQUEST_NAMES = Object.keys(requests) as RequestName[];
-export const EVENT_NAMES = Object.keys(events) as EventName[];
+export { REQUEST_NAMES, EVENT_NAMES };
+export type { RequestName, EventName };
 
 export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,40 @@
+/**
+ * The channel names alone, without zod: the sandboxed preload can require nothing but `electron` (and a few
+ * Node shims), so it allowlists from this list. contract.ts checks at compile time that it names exactly
+ * the requests and events it defines.
+ */
+export const REQUEST_NAMES = [
+  'app:info',
+  'dir:list',
+  'conversation:open',
+  'conversation:rows',
+  'conversation:message',
+  'conversation:times',
+  'conversation:search',
+  'tokens:count',
+  'window:preview',
+  'edit:apply',
+  'edit:undo',
+  'edit:redo',
+  'edit:state',
+  'edit:save',
+  'edit:save-as',
+  'edit:revert',
+  'edit:export',
+  'history:list',
+  'history:restore',
+  'edit:compare',
+  'window:compact',
+  'settings:set-api-key',
+  'settings:api-key-status',
+  'settings:get',
+  'settings:set',
+] as const;
+
+export const EVENT_NAMES = ['dir:changed', 'conversation:changed', 'tokens:progress', 'command:run'] as const;
+
+export type RequestName = (typeof REQUEST_NAMES)[number];
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export const REQUEST_CHANNEL = 'inspector:request';
+export const eventChannel = (event: EventName) => `inspector:event:${event}`;
