@@ -68,7 +68,10 @@ export const TokenCounts = z.object({
   model: z.string(),
   encoding: z.string(),
   approximate: z.boolean(),
+  /** What the model is sent per message: its content and its tool calls (names and arguments). */
   tokens: z.array(z.number()),
+  /** The tool-call share of each message's tokens (0 for most). */
+  toolTokens: z.array(z.number()),
   renderedTokens: z.array(z.number()),
   total: z.number(),
 });

@@ -52,7 +52,7 @@ export function planCommand(file: string, strategyId: string | undefined, settin
   if (!strategyId) throw new UsageError(`plan needs --strategy (one of: ${strategies.list().map((s) => s.id).join(', ')})`);
   if (!strategies.get(strategyId)) throw new UsageError(`unknown strategy "${strategyId}"; known: ${strategies.list().map((s) => s.id).join(', ')}`);
   const parsed = readConversationFile(file);
-  const skeleton = buildSkeleton(parsed.messages, getTokenizer(opts.model));
+  const skeleton = buildSkeleton(parsed.messages, getTokenizer(opts.model), { countToolCalls: true });
   const plan = strategies.plan(strategyId, skeleton, parseSettings(settings));
   const tokensBefore = skeleton.messages.map((m) => (plan.unit === 'content' ? m.tokens : m.renderedTokens));
   if (opts.json) {
@@ -103,7 +103,7 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
   if (!Number.isInteger(keepRecentMessages) || keepRecentMessages < 0) throw new UsageError('--keep-recent takes a whole number');
   const parsed = readConversationFile(file);
   const tokenizer = getTokenizer(opts.model);
-  const skeleton = buildSkeleton(parsed.messages, tokenizer);
+  const skeleton = buildSkeleton(parsed.messages, tokenizer, { countToolCalls: true });
   const plan = strategies.plan('summarizing', skeleton, { force: true, keepRecentMessages });
   if (plan.inserted.length === 0) throw new InputError(`${file}: nothing to compact (only static context${keepRecentMessages ? ' and recent messages' : ''})`);
   const summaries = await summariesForPlan(parsed.messages, plan, summarizer);

@@ -1,10 +1,21 @@
 import { contentText, type Message } from './message.js';
 import type { Tokenizer } from './tokenizer/tokenizer.js';
+import { toolCallText } from './window/tool-links.js';
+
+/** What the model is sent for a message, in tokens: its content, and the name and arguments of each tool call. */
+export function sentTokens(message: Message, tokenizer: Pick<Tokenizer, 'count' | 'countContent'>): { tokens: number; toolTokens: number } {
+  const content = tokenizer.countContent(message.content);
+  const tools = toolCallText(message);
+  const toolTokens = tools === '' ? 0 : tokenizer.count(tools);
+  return { tokens: content + toolTokens, toolTokens };
+}
 
 export interface MessageTokens {
   index: number;
   role: string;
   tokens: number;
+  /** Of `tokens`, those for tool calls (names and arguments), when there are any. */
+  toolTokens?: number;
   /** The file's own `token_count`, when it has one. */
   storedTokens?: number;
   category?: string;
@@ -26,7 +37,7 @@ export function summarizeTokens(messages: readonly Message[], tokenizer: Tokeniz
   let input = 0;
   let output = 0;
   const rows = messages.map((m, index) => {
-    const tokens = tokenizer.countContent(m.content);
+    const { tokens, toolTokens } = sentTokens(m, tokenizer);
     total += tokens;
     byRole[m.role] = (byRole[m.role] ?? 0) + tokens;
     const category = typeof m.category === 'string' ? m.category : undefined;
@@ -35,6 +46,7 @@ export function summarizeTokens(messages: readonly Message[], tokenizer: Tokeniz
     if (category === 'input') input += tokens;
     if (category === 'output') output += tokens;
     const row: MessageTokens = { index, role: m.role, tokens };
+    if (toolTokens > 0) row.toolTokens = toolTokens;
     if (typeof m.token_count === 'number') row.storedTokens = m.token_count;
     if (category !== undefined) row.category = category;
     return row;

@@ -120,3 +120,16 @@ describe('handlers', () => {
     expect(Object.keys(ok<Record<string, unknown>>(await dispatch(rt.handlers, 'settings:get', {})))).not.toContain('apiKey');
   });
 });
+
+describe('tool calls count what the model is sent', () => {
+  it('an assistant message that only calls tools counts the calls’ names and arguments', async () => {
+    const { rt } = runtime();
+    const counts = ok<{ tokens: number[]; toolTokens: number[] }>(await dispatch(rt.handlers, 'tokens:count', { path: 'tool_calls.json', model: 'gpt-5.4' }));
+    // Message 2 has empty content and two get_weather calls.
+    expect(counts.toolTokens[2]).toBeGreaterThan(0);
+    expect(counts.tokens[2]).toBe(counts.toolTokens[2]);
+    expect(counts.toolTokens.filter((t) => t > 0)).toHaveLength(1);
+    const plan = ok<{ tokens: number }>(await dispatch(rt.handlers, 'window:preview', { path: 'tool_calls.json', model: 'gpt-5.4', strategy: 'null', params: {} }));
+    expect(plan.tokens).toBeGreaterThan(0);
+  });
+});

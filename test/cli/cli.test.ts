@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { contentText } from '../../src/core/index.js';
+import { contentText, readConversationFile } from '../../src/core/index.js';
 import { MALFORMED, ROOT, SWARMS, read, tempDir } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
@@ -26,6 +26,13 @@ function expectedTokens(content: unknown, encoding: keyof typeof encoders): numb
   return text.trim() === '' ? 0 : encoders[encoding].encode(text, [], []).length;
 }
 
+/** The tokens of a message's tool calls (each call's name, a newline, its arguments), from js-tiktoken. */
+function expectedToolTokens(message: { metadata?: Record<string, unknown> }, encoding: keyof typeof encoders): number {
+  const calls = (message.metadata?.tool_calls ?? []) as Array<{ function: { name: string; arguments: string } }>;
+  if (calls.length === 0) return 0;
+  return encoders[encoding].encode(calls.map((c) => `${c.function.name}\n${c.function.arguments}`).join('\n'), [], []).length;
+}
+
 describe('show', () => {
   it.each(readdirSync(SWARMS))('%s: --json gives correct per-message tokens and the total', (file) => {
     const r = cli('show', join(SWARMS, file), '--json');
@@ -34,10 +41,14 @@ describe('show', () => {
     expect(out.model).toBe('gpt-5.4');
     expect(out.encoding).toBe('o200k_base');
     let total = 0;
-    out.messages.forEach((m: { index: number; role: string; tokens: number; content: unknown }, i: number) => {
+    out.messages.forEach((m: { index: number; role: string; tokens: number; toolTokens?: number; content: unknown }, i: number) => {
       expect(m.index).toBe(i);
       expect(typeof m.role).toBe('string');
-      expect(m.tokens).toBe(expectedTokens(m.content, 'o200k_base'));
+      const original = readConversationFile(join(SWARMS, file)).messages[i];
+      const tools = expectedToolTokens(original, 'o200k_base');
+      // What the model is sent: the content, and the name and arguments of each tool call.
+      expect(m.tokens).toBe(expectedTokens(m.content, 'o200k_base') + tools);
+      expect(m.toolTokens ?? 0).toBe(tools);
       total += m.tokens;
     });
     expect(out.totalTokens).toBe(total);

@@ -35,7 +35,7 @@ beforeAll(() => {
   };
   let total = 0;
   for (const t of tokens) total += t;
-  counts = { path: 'big.json', model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens, renderedTokens: tokens.map((t) => t + 3), total };
+  counts = { path: 'big.json', model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens, toolTokens: new Array(N).fill(0), renderedTokens: tokens.map((t) => t + 3), total };
 });
 
 afterEach(cleanup);

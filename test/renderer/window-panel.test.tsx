@@ -24,7 +24,7 @@ const skeleton: Skeleton = {
   toolCalls: { 2: ['c1', 'c2'] },
   toolResults: { 3: 'c1', 4: 'c2' },
 };
-const counts: TokenCounts = { path: 'x.json', model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens: [5, 10, 10, 20, 20, 10, 10, 10, 10, 10], renderedTokens: [8, 13, 13, 23, 23, 13, 13, 13, 13, 12], total: 115 };
+const counts: TokenCounts = { path: 'x.json', model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens: [5, 10, 10, 20, 20, 10, 10, 10, 10, 10], toolTokens: Array(10).fill(0), renderedTokens: [8, 13, 13, 23, 23, 13, 13, 13, 13, 12], total: 115 };
 
 beforeEach(() => {
   setBridge({ request: async () => ({ ok: false, error: { code: 'INTERNAL', message: 'not in this test' } }), subscribe: () => () => {} });

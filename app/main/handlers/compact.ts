@@ -36,7 +36,7 @@ export function compactHandlers(ctx: HandlerContext): Pick<Handlers, 'window:com
       const { doc } = openDocument(ctx, input.path);
       const tokenizer = getTokenizer(input.model);
       const messages = doc.messages;
-      const skeleton = cache.skeleton(messages, tokenizer);
+      const skeleton = cache.skeleton(messages, tokenizer, undefined, { countToolCalls: true });
       let replaced: Message[];
       let build: (summary: string) => Message[];
       if (input.mode === 'all') {

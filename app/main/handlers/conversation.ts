@@ -2,7 +2,7 @@ import { contentText, type Message } from '../../../src/core/message.js';
 import { renderBlock } from '../../../src/core/render.js';
 import { contentPreview } from '../../../src/core/stats.js';
 import { RENDER_SEPARATOR, staticPrefixLength } from '../../../src/core/window/skeleton.js';
-import { toolLinks } from '../../../src/core/window/tool-links.js';
+import { toolCallText, toolLinks } from '../../../src/core/window/tool-links.js';
 import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
@@ -129,9 +129,10 @@ export function conversationHandlers(
       const { messages } = doc;
       const display = ctx.roots.display(absolute);
       const texts = messages.map((m) => contentText(m.content));
+      const tools = messages.map(toolCallText);
       const blocks = messages.map((m, i) => renderBlock(m) + (i < messages.length - 1 ? RENDER_SEPARATOR : ''));
       let last = 0;
-      const result = await ctx.tokens.count({ model, texts, blocks }, (done, total) => {
+      const result = await ctx.tokens.count({ model, texts, tools, blocks }, (done, total) => {
         // Progress is throttled to what a progress bar can show.
         if (done === total || done - last >= Math.max(500, total / 50)) {
           last = done;

@@ -16,7 +16,7 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
       if (!strategies.get(strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
       const { messages } = openDocument(ctx, path).doc;
       const tokenizer = getTokenizer(model);
-      const skeleton = cache.skeleton(messages, tokenizer);
+      const skeleton = cache.skeleton(messages, tokenizer, undefined, { countToolCalls: true });
       const plan = strategies.plan(strategy, skeleton, params);
       if (plan.renderedStart !== undefined) {
         const text = renderedTail(skeleton, plan.renderedStart);

@@ -1,6 +1,6 @@
 import { contentText, type Message } from '../message.js';
 import { renderBlock } from '../render.js';
-import { RENDER_SEPARATOR, staticPrefixLength } from './skeleton.js';
+import { RENDER_SEPARATOR, staticPrefixLength, toolTokens } from './skeleton.js';
 import { toolLinks, type ToolLinks } from './tool-links.js';
 import type { Measure, SkeletonMessage, WindowSkeleton } from './types.js';
 
@@ -13,6 +13,7 @@ interface Entry {
   block: string;
   links: ToolLinks;
   tokens?: number;
+  toolTokens?: number;
   withSeparator?: number;
   alone?: number;
 }
@@ -43,16 +44,18 @@ export class SkeletonCache {
     return entry;
   }
 
-  skeleton(messages: readonly Message[], measure: Measure, staticCount?: number): WindowSkeleton {
+  /** `countToolCalls`: tokens include each tool call's name and arguments (see SkeletonOptions). */
+  skeleton(messages: readonly Message[], measure: Measure, staticCount?: number, options: { countToolCalls?: boolean } = {}): WindowSkeleton {
     const staticEnd = staticPrefixLength(messages, staticCount);
     const entries = messages.map((m) => this.entry(m, measure));
     const last = entries.length - 1;
     const skeleton: SkeletonMessage[] = entries.map((e, i) => {
       e.tokens ??= e.text.trim().length === 0 ? 0 : measure.count(e.text);
+      if (options.countToolCalls) e.toolTokens ??= toolTokens(measure, messages[i]);
       const renderedTokens = i === last ? (e.alone ??= measure.count(e.block)) : (e.withSeparator ??= measure.count(e.block + RENDER_SEPARATOR));
       return {
         role: e.role,
-        tokens: e.tokens,
+        tokens: e.tokens + (options.countToolCalls ? e.toolTokens! : 0),
         renderedTokens,
         length: e.text.length,
         toolCallIds: e.links.callIds,

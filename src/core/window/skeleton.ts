@@ -1,6 +1,6 @@
 import { contentText, type Message } from '../message.js';
 import { renderBlock } from '../render.js';
-import { toolLinks } from './tool-links.js';
+import { toolCallText, toolLinks } from './tool-links.js';
 import type { Measure, SkeletonMessage, WindowSkeleton } from './types.js';
 
 export const RENDER_SEPARATOR = '\n\n';
@@ -13,6 +13,11 @@ export interface SkeletonOptions {
   /** Stored counts to use instead of counting (the app's worker fills these in). */
   tokens?: readonly number[];
   renderedTokens?: readonly number[];
+  /**
+   * Count what the model is sent for each message, tool calls (names and arguments) included. Off for the
+   * swarms class, whose `token_count` and trimming count the content alone, as its spec says.
+   */
+  countToolCalls?: boolean;
 }
 
 /** The leading system / developer / MEMORY.md messages, or the count the caller knows. */
@@ -33,6 +38,11 @@ function contentTokens(measure: Measure, content: unknown): number {
   return text.trim().length === 0 ? 0 : measure.count(text);
 }
 
+export function toolTokens(measure: Measure, m: Message): number {
+  const text = toolCallText(m);
+  return text === '' ? 0 : measure.count(text);
+}
+
 /** Builds the skeleton a planner needs; counts with `measure` unless counts are supplied. */
 export function buildSkeleton(messages: readonly Message[], measure: Measure, options: SkeletonOptions = {}): WindowSkeleton {
   const staticEnd = staticPrefixLength(messages, options.staticCount);
@@ -41,7 +51,7 @@ export function buildSkeleton(messages: readonly Message[], measure: Measure, op
     const block = renderBlock(m);
     return {
       role: m.role,
-      tokens: options.tokens?.[i] ?? contentTokens(measure, m.content),
+      tokens: options.tokens?.[i] ?? contentTokens(measure, m.content) + (options.countToolCalls ? toolTokens(measure, m) : 0),
       renderedTokens: options.renderedTokens?.[i] ?? measure.count(i === messages.length - 1 ? block : block + RENDER_SEPARATOR),
       length: contentText(m.content).length,
       toolCallIds: links.callIds,

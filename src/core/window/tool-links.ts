@@ -41,3 +41,29 @@ export function toolLinks(message: Message): ToolLinks {
   const role = message.role.toLowerCase();
   return { callIds, resultId, toolLike: role === 'tool' || role === 'function' || toolBlock || resultId !== undefined };
 }
+
+function callText(call: unknown): string {
+  if (!isPlainObject(call)) return '';
+  const fn = isPlainObject(call.function) ? call.function : call;
+  const name = typeof fn.name === 'string' ? fn.name : '';
+  const args = fn.arguments ?? fn.input;
+  const argText = args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args);
+  return argText ? `${name}\n${argText}` : name;
+}
+
+/**
+ * The tool calls a message makes, as the text the model is sent for them: each call's function name and its
+ * arguments. OpenAI `tool_calls` (top level or under `metadata`) and the older `function_call`. Empty when
+ * the message makes none. (Calls inside structured content, such as `tool_use` blocks, are part of the
+ * content's own text already.)
+ */
+export function toolCallText(message: Message): string {
+  if (message.metadata === undefined && message.tool_calls === undefined && message.function_call === undefined) return '';
+  const meta = isPlainObject(message.metadata) ? message.metadata : {};
+  const parts: string[] = [];
+  for (const calls of [message.tool_calls, meta.tool_calls]) {
+    if (Array.isArray(calls)) for (const c of calls) parts.push(callText(c));
+  }
+  for (const single of [message.function_call, meta.function_call]) if (single !== undefined) parts.push(callText(single));
+  return parts.filter((p) => p !== '').join('\n');
+}

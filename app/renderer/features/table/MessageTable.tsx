@@ -20,6 +20,8 @@ export interface ViewRow {
   role: string;
   preview: string | undefined;
   tokens: number | undefined;
+  /** The tool-call share of `tokens`. */
+  toolTokens: number;
   stored: number;
   timestamp: string | undefined;
   category: string | undefined;
@@ -83,6 +85,7 @@ export function MessageTable() {
         role: skeleton.roles[skeleton.roleOf[i]],
         preview: row?.preview,
         tokens: tokens?.[i],
+        toolTokens: counts?.toolTokens?.[i] ?? 0,
         stored: skeleton.storedTokens[i],
         timestamp: row?.timestamp,
         category: skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : undefined,
@@ -90,7 +93,7 @@ export function MessageTable() {
         flags: skeleton.flags[i],
       };
     });
-  }, [items, order, pages, skeleton, tokens]);
+  }, [items, order, pages, skeleton, tokens, counts]);
 
   const columns = useMemo(
     () =>
@@ -111,13 +114,14 @@ export function MessageTable() {
           },
         }),
         column.accessor('tokens', {
-          header: 'tokens',
+          header: () => <span title="Tokens the model is sent for each message: its content plus, for a tool call, the function's name and arguments">tokens</span>,
           cell: (c) => {
             const r = c.row.original;
             if (r.tokens === undefined) return <span className="loading">…</span>;
             const differs = r.stored >= 0 && r.stored !== r.tokens;
+            const parts = r.toolTokens > 0 ? `${r.tokens} tokens sent: ${r.tokens - r.toolTokens} content + ${r.toolTokens} tool calls (names and arguments)` : `${r.tokens} tokens`;
             return (
-              <span className="tok" title={differs ? `recount ${r.tokens} · stored token_count ${r.stored}` : `${r.tokens} tokens`}>
+              <span className="tok" title={differs ? `${parts} · stored token_count ${r.stored} (content only)` : parts}>
                 <span className="tok-bar" style={{ width: `${(100 * r.tokens) / maxTokens}%` }} />
                 <span className="tok-num" data-testid="row-tokens">{formatNumber(r.tokens)}</span>
                 {differs && <span className="stored-dot" aria-label={`stored token_count ${r.stored}`}>•</span>}
