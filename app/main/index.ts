@@ -1,7 +1,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime, type Runtime } from '../server/runtime.js';
+import { startBackend, type Backend } from './backend/backend.js';
 import { pushEvent, registerIpc } from './ipc.js';
 import { buildMenu } from './menu.js';
 import { registerAppScheme, serveRenderer } from './platform/app-protocol.js';
@@ -12,16 +12,18 @@ import { safeStorageSecrets } from './platform/safe-storage-secrets.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..');
 const startDir = process.env.INSPECTOR_DIR ?? process.argv.slice(2).find((a) => !a.startsWith('-')) ?? process.cwd();
-let runtime: Runtime;
+let backend: Backend;
 let win: BrowserWindow | undefined;
 
 registerAppScheme();
 app.enableSandbox();
 
 function open(dir: string): void {
-  const previous = runtime;
-  runtime = createRuntime({ dirs: [dir], mode: 'electron', settingsFile: join(app.getPath('userData'), 'settings.json'), historyDir: join(app.getPath('userData'), 'history'), secrets: safeStorageSecrets(join(app.getPath('userData'), 'secrets')) });
-  runtime.onEvent = (event, payload) => pushEvent(win, event, payload);
+  const previous = backend;
+  const data = app.getPath('userData');
+  // Documents, parsing and counting live on the service's thread: this one only routes and draws menus.
+  backend = startBackend({ dirs: [dir], mode: 'electron', settingsFile: join(data, 'settings.json'), historyDir: join(data, 'history') }, safeStorageSecrets(join(data, 'secrets')));
+  backend.onEvent = (event, payload) => pushEvent(win, event, payload);
   void previous?.close();
   win?.webContents.reload();
 }
@@ -29,7 +31,7 @@ function open(dir: string): void {
 void app.whenReady().then(() => {
   serveRenderer(join(dist, 'renderer'));
   open(startDir);
-  registerIpc(ipcMain, () => runtime.handlers);
+  registerIpc(ipcMain, () => backend);
   Menu.setApplicationMenu(
     buildMenu({
       openFolder: async () => {
@@ -48,6 +50,6 @@ void app.whenReady().then(() => {
 });
 
 app.on('window-all-closed', () => {
-  void runtime?.close();
+  void backend?.close();
   app.quit();
 });

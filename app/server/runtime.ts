@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import type { EventName, EventPayload } from '../shared/contract.js';
 import { DocumentStore } from '../main/documents.js';
 import { createHandlers } from '../main/handlers/index.js';
@@ -71,7 +72,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, emit, localHistory, secrets: options.secrets ?? new MemorySecretStore() });
+  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, secrets: options.secrets ?? new MemorySecretStore() });
   for (const root of roots.all()) {
     runtime.watchers.push(
       watchDirectory(

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EVENT_NAMES, type EventName } from '../shared/contract.js';
+import { EVENT_NAMES, type EventName, type Result } from '../shared/contract.js';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.js';
 import { dispatch, type Handlers } from '../main/dispatch.js';
 import { encodeAnswer, parseFrame } from './socket-messages.js';
@@ -23,7 +23,9 @@ const TYPES: Record<string, string> = {
 };
 
 export interface ServeOptions {
-  handlers: Handlers;
+  /** Where requests go: the document service (a Backend's request), or handlers dispatched on this thread. */
+  request?: (channel: unknown, input: unknown) => Promise<Result<unknown>>;
+  handlers?: Handlers;
   /** The built renderer (index.html and assets). */
   staticDir: string;
   port?: number;
@@ -76,6 +78,9 @@ function answer(res: ServerResponse, status: number, body: string | Buffer, head
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const handlers = options.handlers;
+  const route = options.request ?? (handlers ? (channel: unknown, input: unknown) => dispatch(handlers, channel, input) : undefined);
+  if (!route) throw new Error('startServer needs request or handlers');
   const report = options.onError ?? ((where: string, e: unknown) => process.stderr.write(`serve: ${where}: ${e instanceof Error ? e.message : String(e)}\n`));
   let port = 0;
   const hostOk = (req: IncomingMessage) => {
@@ -135,7 +140,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const parsed = parseFrame(data);
     if ('answer' in parsed) return send(ws, encodeAnswer(parsed.answer.id, parsed.answer.result));
     const { id, channel, input } = parsed.frame;
-    const result = await dispatch(options.handlers, channel, input);
+    const result = await route(channel, input);
     send(ws, encodeAnswer(id, result));
   };
 

@@ -116,7 +116,11 @@ export const EditState = z.object({
 export type EditState = z.infer<typeof EditState>;
 
 export const requests = {
-  'app:info': { input: z.object({}), output: z.object({ roots: z.array(z.string()), mode: z.enum(['electron', 'browser']), version: z.string() }) },
+  'app:info': {
+    input: z.object({}),
+    /** `service`: whether documents live on the service's own thread (as shipped) or on this one (from source). */
+    output: z.object({ roots: z.array(z.string()), mode: z.enum(['electron', 'browser']), version: z.string(), service: z.enum(['worker', 'in-process']) }),
+  },
   'dir:list': { input: z.object({ root: z.string().optional() }), output: z.object({ root: z.string(), entries: z.array(DirEntry) }) },
   'conversation:open': { input: z.object({ path: relPath }), output: Skeleton },
   'conversation:rows': {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createRuntime, packageRoot } from '../../app/server/runtime.js';
+import { startBackend } from '../../app/main/backend/backend.js';
+import { packageRoot } from '../../app/server/runtime.js';
 import { startServer } from '../../app/server/server.js';
 import { InputError, UsageError } from './usage.js';
 
@@ -12,9 +13,10 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   if (!existsSync(root)) throw new InputError(`${dir}: no such directory`);
   const staticDir = join(packageRoot(), 'dist', 'renderer');
   if (!existsSync(join(staticDir, 'index.html'))) throw new InputError(`the app is not built (${staticDir} is missing): run npm run build`);
-  const runtime = createRuntime({ dirs: [root], mode: 'browser', usePolling: process.env.CI_WATCH_POLLING === '1' });
-  const server = await startServer({ handlers: runtime.handlers, staticDir, port: portNumber || undefined });
-  runtime.onEvent = (event, payload) => server.broadcast(event, payload);
+  // The document service runs on its own thread; this one only serves the page and routes messages.
+  const backend = startBackend({ dirs: [root], mode: 'browser', usePolling: process.env.CI_WATCH_POLLING === '1' });
+  const server = await startServer({ request: (channel, input) => backend.request(channel, input), staticDir, port: portNumber || undefined });
+  backend.onEvent = (event, payload) => server.broadcast(event, payload);
   process.stdout.write(`Serving ${root} at ${server.url}\n`);
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
@@ -22,5 +24,5 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
     process.once('SIGTERM', stop);
   });
   await server.close();
-  await runtime.close();
+  await backend.close();
 }

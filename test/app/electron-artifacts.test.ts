@@ -66,6 +66,7 @@ withBuild('the built preload under the sandbox', () => {
 });
 
 withBuild('the built main under a stand-in of the Electron API', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON report whose shape each test checks
   let report: Record<string, any>;
   let userData: string;
   beforeAll(() => {

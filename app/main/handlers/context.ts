@@ -12,6 +12,8 @@ export interface HandlerContext {
   tokens: TokenService;
   settings: SettingsStore;
   mode: 'electron' | 'browser';
+  /** Whether these handlers run on the document service's own thread. */
+  service: 'worker' | 'in-process';
   secrets: SecretStore;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
 }

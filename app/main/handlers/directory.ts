@@ -7,6 +7,8 @@ import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
 
+const VERSION = '0.1.0';
+
 interface Cached {
   mtimeMs: number;
   size: number;
@@ -49,7 +51,7 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
   }
 
   return {
-    'app:info': () => ({ roots: ctx.roots.all(), mode: ctx.mode, version: '0.1.0' }),
+    'app:info': () => ({ roots: ctx.roots.all(), mode: ctx.mode, version: VERSION, service: ctx.service }),
     'dir:list': async ({ root }) => {
       const dir = ctx.roots.root(root);
       const model = ctx.settings.get().model;

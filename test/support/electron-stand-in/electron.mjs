@@ -1,3 +1,4 @@
+/* global Response, Buffer, setTimeout */
 /**
  * A faithful-enough stand-in for the parts of Electron's main-process API that dist/main/index.mjs uses.
  * It records what main does with them; scenario.mjs then drives the app through them and reports.

@@ -1,3 +1,4 @@
+/* global Headers */
 /** Drives the real main bundle through the stand-in: the app:// protocol, IPC, the window, menus, secrets. */
 export async function runScenario(record) {
   const out = { schemes: record.schemes, sandbox: record.sandbox };

@@ -1,0 +1,26 @@
+import type { SecretStore } from '../secrets.js';
+import type { SecretSnapshot } from './protocol.js';
+
+/**
+ * The secrets as the document service sees them: the values main handed over, and every change sent back to
+ * main, which alone can reach Electron's safeStorage.
+ */
+export class RelayedSecretStore implements SecretStore {
+  readonly kind: SecretSnapshot['kind'];
+  private readonly values: Map<string, string>;
+
+  constructor(snapshot: SecretSnapshot, private readonly persist: (name: string, value: string | undefined) => void) {
+    this.kind = snapshot.kind;
+    this.values = new Map(Object.entries(snapshot.values));
+  }
+
+  get(name: string): string | undefined {
+    return this.values.get(name);
+  }
+
+  set(name: string, value: string | undefined): void {
+    if (value) this.values.set(name, value);
+    else this.values.delete(name);
+    this.persist(name, value);
+  }
+}
