@@ -1,12 +1,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { FIXTURES } from './paths.js';
 
-export const ROOT = resolve(import.meta.dirname, '..');
-export const FIXTURES = join(ROOT, 'test', 'fixtures');
-export const SWARMS = join(FIXTURES, 'swarms');
-export const MALFORMED = join(FIXTURES, 'malformed');
+export { ROOT, FIXTURES, SWARMS, MALFORMED } from './paths.js';
 
 const dirs: string[] = [];
 afterEach(() => {

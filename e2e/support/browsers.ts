@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, _electron, type Browser, type ElectronApplication, type Page } from 'playwright-core';
-import { ROOT } from '../../test/helpers.js';
+import { ROOT } from '../../test/paths.js';
 import { serve, type Served } from './serve.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

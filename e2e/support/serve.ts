@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../../test/helpers.js';
+import { ROOT } from '../../test/paths.js';
 
 export interface Served {
   url: string;

@@ -133,3 +133,19 @@ describe('tool calls count what the model is sent', () => {
     expect(plan.tokens).toBeGreaterThan(0);
   });
 });
+
+describe('long texts without spaces no longer stall a request', () => {
+  it('a 900 KB summary made of long unbroken runs (minified, encoded data) previews and counts', async () => {
+    const { rt } = runtime();
+    // Letters only, so each 6,000-character run is one pre-tokenizer piece: quadratic merging took minutes here.
+    let seed = 7;
+    const letter = () => String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) % 2147483648) % 26));
+    const summary = Array.from({ length: 150 }, () => Array.from({ length: 6000 }, letter).join('')).join(' ');
+    expect(summary.length).toBeGreaterThan(900_000);
+    const r = ok<{ summaryTokens: number; replaced: number }>(
+      await dispatch(rt.handlers, 'window:compact', { path: 'conversation_demo.json', model: 'gpt-5.4', mode: 'all', strategy: 'null', params: {}, summarizer: { kind: 'text', text: summary.slice(0, 1_000_000) } }),
+    );
+    expect(r.summaryTokens).toBeGreaterThan(100_000);
+    expect(r.replaced).toBeGreaterThan(0);
+  }, 60_000);
+});

@@ -47,6 +47,14 @@ function toolMaps(messages: Message[]): Pick<Skeleton, 'toolCalls' | 'toolResult
   return { toolCalls, toolResults };
 }
 
+/** A row's one-line text: the content, or for a message that only calls tools, the calls (name and arguments). */
+function rowPreview(m: Message): string {
+  const text = contentPreview(m.content, 200);
+  if (text !== '') return text;
+  const calls = toolCallText(m);
+  return calls === '' ? '' : contentPreview(calls.replace(/\n/g, ' '), 200);
+}
+
 function timeOf(m: Message): number {
   if (typeof m.timestamp !== 'string') return -1;
   // Timestamps without an offset are local time, as the Python reference writes them; Date.parse agrees.
@@ -94,7 +102,7 @@ export function conversationHandlers(
         rows: messages.slice(start, start + count).map((m, k) => ({
           index: start + k,
           role: m.role,
-          preview: contentPreview(m.content, 200),
+          preview: rowPreview(m),
           timestamp: typeof m.timestamp === 'string' ? m.timestamp : undefined,
           category: typeof m.category === 'string' ? m.category : undefined,
           messageId: typeof m.message_id === 'string' ? m.message_id : undefined,

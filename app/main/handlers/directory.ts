@@ -3,6 +3,7 @@ import { basename, extname, join } from 'node:path';
 import { ConversationFileError } from '../../../src/core/formats/errors.js';
 import { formatFromPath } from '../../../src/core/formats/read.js';
 import { contentText } from '../../../src/core/message.js';
+import { toolCallText } from '../../../src/core/window/tool-links.js';
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
@@ -37,7 +38,8 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
       const { messages } = ctx.documents.get(file);
       entry.messages = messages.length;
       const texts = messages.map((m) => contentText(m.content));
-      const result = await ctx.tokens.count({ model, texts, blocks: texts.map(() => '') }, () => {});
+      // The same figure the open file shows: content and tool calls, what the model is sent.
+      const result = await ctx.tokens.count({ model, texts, tools: messages.map(toolCallText), blocks: texts.map(() => '') }, () => {});
       entry.tokens = result.tokens.reduce((a, b) => a + b, 0);
     } catch (e) {
       if (e instanceof ConversationFileError) {

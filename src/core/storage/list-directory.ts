@@ -4,6 +4,7 @@ import { ConversationFileError } from '../formats/errors.js';
 import { formatFromPath, readConversationFile } from '../formats/read.js';
 import type { FileFormat } from '../formats/types.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
+import { sentTokens } from '../stats.js';
 
 export interface DirectoryEntry {
   /** File name without its extension. */
@@ -43,7 +44,7 @@ export function listConversationFiles(dir: string, tokenizer?: Tokenizer): Direc
     try {
       const parsed = readConversationFile(file, { format });
       entry.messages = parsed.messages.length;
-      if (tokenizer) entry.tokens = parsed.messages.reduce((n, m) => n + tokenizer.countContent(m.content), 0);
+      if (tokenizer) entry.tokens = parsed.messages.reduce((n, m) => n + sentTokens(m, tokenizer).tokens, 0);
     } catch (e) {
       entry.error = e instanceof ConversationFileError ? e.message : `${file}: ${(e as Error).message}`;
     }

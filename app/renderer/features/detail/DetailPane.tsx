@@ -42,6 +42,8 @@ export function DetailPane() {
 
   const m = detail.message as Record<string, unknown>;
   const recount = counts?.tokens[selected];
+  const toolTokens = counts?.toolTokens?.[selected] ?? 0;
+  const contentRecount = recount === undefined ? undefined : recount - toolTokens;
   const stored = skeleton?.storedTokens[selected] ?? -1;
   const structured = typeof m.content !== 'string';
   const cut = plan?.cuts[selected];
@@ -53,7 +55,8 @@ export function DetailPane() {
         <RoleChip role={String(role)} />
         {typeof category === 'string' && <span className="badge">{category}</span>}
         <span data-testid="detail-tokens">{recount ?? '…'} tokens{counts ? ` (${counts.encoding}${counts.approximate ? ', approximate' : ''})` : ''}</span>
-        {stored >= 0 && stored !== recount && <span className="stored">stored token_count: {stored}</span>}
+        {toolTokens > 0 && <span className="muted" data-testid="detail-tool-tokens">{contentRecount} content + {toolTokens} tool calls</span>}
+        {stored >= 0 && stored !== contentRecount && <span className="stored" title="The file's own token_count, which counts the content alone">stored token_count: {stored}</span>}
         {typeof timestamp === 'string' && <span className="muted">{timestamp}</span>}
         {typeof message_id === 'string' && <span className="mono muted">{message_id}</span>}
         <span className="spacer" />

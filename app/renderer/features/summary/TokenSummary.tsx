@@ -36,7 +36,8 @@ export function TokenSummary() {
       byRole.set(role, (byRole.get(role) ?? 0) + t);
       const c = skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : '(none)';
       byCategory.set(c, (byCategory.get(c) ?? 0) + t);
-      if (skeleton.storedTokens[i] >= 0 && skeleton.storedTokens[i] !== t) differs++;
+      // A stored token_count counts the content alone (as swarms does): compare it with the content's share.
+      if (skeleton.storedTokens[i] >= 0 && skeleton.storedTokens[i] !== t - (counts?.toolTokens?.[i] ?? 0)) differs++;
     });
     const perBin = Math.max(1, Math.ceil(tokens.length / BINS));
     const bins: Array<{ from: number; max: number; at: number }> = [];
@@ -48,7 +49,7 @@ export function TokenSummary() {
     }
     const peak = maxOf(bins.map((b) => b.max), 1);
     return { byRole: [...byRole].sort((a, b) => b[1] - a[1]), byCategory: [...byCategory].sort((a, b) => b[1] - a[1]), bins, peak, perBin, differs };
-  }, [skeleton, tokens]);
+  }, [skeleton, tokens, counts]);
   if (!skeleton) return null;
   if (!summary || !counts) return <aside className="summary" aria-label="Token summary"><p className="loading">Counting tokens…</p></aside>;
   const total = counts.total;

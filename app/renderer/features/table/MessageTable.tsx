@@ -118,7 +118,8 @@ export function MessageTable() {
           cell: (c) => {
             const r = c.row.original;
             if (r.tokens === undefined) return <span className="loading">…</span>;
-            const differs = r.stored >= 0 && r.stored !== r.tokens;
+            // The file's token_count counts the content alone.
+            const differs = r.stored >= 0 && r.stored !== r.tokens - r.toolTokens;
             const parts = r.toolTokens > 0 ? `${r.tokens} tokens sent: ${r.tokens - r.toolTokens} content + ${r.toolTokens} tool calls (names and arguments)` : `${r.tokens} tokens`;
             return (
               <span className="tok" title={differs ? `${parts} · stored token_count ${r.stored} (content only)` : parts}>
