@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { ROOT } from '../../test/helpers.js';
+import { ROOT } from '../../test/paths.js';
 
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 

@@ -53,6 +53,41 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-edit-saved`);
     });
 
+    it('Ctrl+S in the editor applies what was typed and saves it; the sidebar shows the new figures', async () => {
+      const { page, path } = await start('conversation_demo.json');
+      const tokensBefore = await page.page.locator('[data-testid="file"][data-path="conversation_demo.json"] [data-testid="file-tokens"]').textContent();
+      await page.page.click('[data-testid="row"][data-index="3"]');
+      await page.page.click('[data-testid="edit-button"]');
+      await page.page.fill('[data-testid="edit-content"]', 'A much longer answer: the capital of France is Paris, on the Seine, as everyone knows.');
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="editor"]', { state: 'detached' });
+      await page.page.waitForFunction(() => !document.querySelector('[data-testid="dirty"]'));
+      expect(readConversationFile(path).messages[3].content).toBe('A much longer answer: the capital of France is Paris, on the Seine, as everyone knows.');
+      await page.page.waitForFunction(
+        (before) => document.querySelector('[data-testid="file"][data-path="conversation_demo.json"] [data-testid="file-tokens"]')?.textContent !== before,
+        tokensBefore,
+      );
+    });
+
+    it('leaving the editor with changes not applied asks first; declining keeps them', async () => {
+      const { page } = await start('conversation_demo.json');
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.click('[data-testid="edit-button"]');
+      await page.page.fill('[data-testid="edit-content"]', 'typed, not applied');
+      const asked: string[] = [];
+      page.page.once('dialog', (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      await page.file('tool_calls.json').click();
+      await page.page.waitForFunction(() => true);
+      expect(asked[0]).toMatch(/not applied/);
+      expect(await page.page.inputValue('[data-testid="edit-content"]')).toBe('typed, not applied');
+      await expect(page.page.locator('[data-testid="conv-title"]').textContent()).resolves.toBe('conversation_demo.json');
+      page.page.once('dialog', (d) => void d.accept());
+      await page.open('tool_calls.json');
+    });
+
     it('undo and redo', async () => {
       const { page, path, before } = await start('conversation_demo.json');
       await editContent(page, 2, 'First edit');

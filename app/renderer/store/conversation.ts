@@ -39,6 +39,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
   generation: 0,
   times: undefined,
   openConversation: async (path) => {
+    if (path !== get().openPath && !get().leaveDraft()) return;
     set({ openPath: path, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined });
     await get().reloadConversation();
   },

@@ -116,6 +116,11 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       if (!path) return;
       try {
         set({ edit: await request('edit:save', { path, force }), saveError: undefined });
+        // The watcher does not report our own write: refresh the sidebar's figures for the file ourselves.
+        await get().refreshDirectory();
+        const entry = get().entries.find((x) => x.path === path);
+        const skeleton = get().skeleton;
+        if (entry && skeleton && skeleton.path === path) set({ skeleton: { ...skeleton, bytes: entry.bytes } });
       } catch (e) {
         set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
         await get().refreshEditState();

@@ -11,6 +11,11 @@ export interface UiSlice {
   roleFilter: Set<string>;
   categoryFilter: Set<string>;
   sort: { key: SortKey; desc: boolean };
+  /** The message editor holds changes not applied yet: leaving it asks first. */
+  draftDirty: boolean;
+  setDraftDirty(dirty: boolean): void;
+  /** True when it is fine to leave the editor: nothing unapplied, or the user chose to discard it. */
+  leaveDraft(): boolean;
   select(index: number | undefined): void;
   setSearch(query: string): void;
   runSearch(query: string): Promise<void>;
@@ -28,7 +33,19 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   roleFilter: new Set(),
   categoryFilter: new Set(),
   sort: { key: 'index', desc: false },
-  select: (selected) => set({ selected }),
+  draftDirty: false,
+  setDraftDirty: (draftDirty) => set({ draftDirty }),
+  leaveDraft: () => {
+    if (!get().draftDirty) return true;
+    // A plain confirm: it blocks like the close prompt does, and works in Electron and browsers alike.
+    const discard = typeof window === 'undefined' || window.confirm('The message editor has changes you have not applied (Ctrl+Enter applies them). Discard them?');
+    if (discard) set({ draftDirty: false });
+    return discard;
+  },
+  select: (selected) => {
+    if (selected !== get().selected && !get().leaveDraft()) return;
+    set({ selected });
+  },
   setSearch: (search) => {
     set({ search });
     void get().runSearch(search);

@@ -55,7 +55,7 @@ export function DetailPane() {
         <RoleChip role={String(role)} />
         {typeof category === 'string' && <span className="badge">{category}</span>}
         <span data-testid="detail-tokens">{recount ?? '…'} tokens{counts ? ` (${counts.encoding}${counts.approximate ? ', approximate' : ''})` : ''}</span>
-        {toolTokens > 0 && <span className="muted" data-testid="detail-tool-tokens">{contentRecount} content + {toolTokens} tool calls</span>}
+        {toolTokens > 0 && <span className="muted" data-testid="detail-tool-tokens">{contentRecount} for the content + {toolTokens} for tool calls (names and arguments)</span>}
         {stored >= 0 && stored !== contentRecount && <span className="stored" title="The file's own token_count, which counts the content alone">stored token_count: {stored}</span>}
         {typeof timestamp === 'string' && <span className="muted">{timestamp}</span>}
         {typeof message_id === 'string' && <span className="mono muted">{message_id}</span>}

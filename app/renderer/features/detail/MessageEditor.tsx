@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
 
 /**
@@ -7,6 +7,8 @@ import { useApp } from '../../store/index.js';
  */
 export function MessageEditor({ index, message, onDone }: { index: number; message: Record<string, unknown>; onDone(): void }) {
   const applyEdit = useApp((s) => s.applyEdit);
+  const save = useApp((s) => s.save);
+  const setDraftDirty = useApp((s) => s.setDraftDirty);
   const structured = typeof message.content !== 'string';
   const [role, setRole] = useState(String(message.role ?? ''));
   const [category, setCategory] = useState(typeof message.category === 'string' ? message.category : '');
@@ -31,9 +33,18 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
     }
   }, [structured, content]);
   const invalid = jsonError !== undefined || metadataError !== undefined || role.trim() === '';
+  const original = useMemo(
+    () => ({ role: String(message.role ?? ''), category: typeof message.category === 'string' ? message.category : '', metadata: message.metadata === undefined ? '' : JSON.stringify(message.metadata, null, 2), content: structured ? JSON.stringify(message.content, null, 2) : String(message.content ?? '') }),
+    [message, structured],
+  );
+  const dirty = role !== original.role || category !== original.category || metadata !== original.metadata || content !== original.content;
+  // Leaving the message or the file with changes not applied asks first (the store guards select/open).
+  useEffect(() => setDraftDirty(dirty), [dirty, setDraftDirty]);
+  useEffect(() => () => setDraftDirty(false), [setDraftDirty]);
 
-  const apply = async () => {
-    if (invalid) return;
+  /** Applies the changes; true when there was nothing to apply or the edit went in. */
+  const apply = async (): Promise<boolean> => {
+    if (invalid) return false;
     const patch: Record<string, unknown> = {};
     if (role !== message.role) patch.role = role;
     const nextContent = structured ? JSON.parse(content) : content;
@@ -48,8 +59,15 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
       if (nextMetadata === undefined) remove.push('metadata');
       else patch.metadata = nextMetadata;
     }
-    if (Object.keys(patch).length === 0 && remove.length === 0) return onDone();
-    if (await applyEdit({ type: 'update', index, patch, remove })) onDone();
+    setDraftDirty(false);
+    if (Object.keys(patch).length === 0 && remove.length === 0) {
+      onDone();
+      return true;
+    }
+    const ok = await applyEdit({ type: 'update', index, patch, remove });
+    if (ok) onDone();
+    else setDraftDirty(true);
+    return ok;
   };
 
   return (
@@ -61,8 +79,19 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
         void apply();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') onDone();
+        if (e.key === 'Escape') {
+          setDraftDirty(false);
+          onDone();
+        }
         if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void apply();
+        // Save means save what I typed: apply it first, then write the file.
+        if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
+          e.preventDefault();
+          e.stopPropagation();
+          void apply().then(async (ok) => {
+            if (ok) await save();
+          });
+        }
       }}
     >
       <div className="editor-row">
@@ -91,8 +120,16 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
       {metadataError && <p className="error-text" role="alert">Invalid metadata: {metadataError}</p>}
       <div className="editor-row">
         <button type="submit" disabled={invalid} data-testid="edit-apply">Apply (Ctrl+Enter)</button>
-        <button type="button" onClick={onDone}>Cancel (Esc)</button>
-        <span className="muted small">Edits stay in memory until you save (Ctrl+S); Ctrl+Z undoes them.</span>
+        <button
+          type="button"
+          onClick={() => {
+            setDraftDirty(false);
+            onDone();
+          }}
+        >
+          Cancel (Esc)
+        </button>
+        <span className="muted small">Ctrl+S applies and saves; applied edits stay in memory until saved, and Ctrl+Z undoes them.</span>
       </div>
     </form>
   );

@@ -120,7 +120,7 @@ export function MessageTable() {
             if (r.tokens === undefined) return <span className="loading">…</span>;
             // The file's token_count counts the content alone.
             const differs = r.stored >= 0 && r.stored !== r.tokens - r.toolTokens;
-            const parts = r.toolTokens > 0 ? `${r.tokens} tokens sent: ${r.tokens - r.toolTokens} content + ${r.toolTokens} tool calls (names and arguments)` : `${r.tokens} tokens`;
+            const parts = r.toolTokens > 0 ? `${r.tokens} tokens sent: ${r.tokens - r.toolTokens} for the content + ${r.toolTokens} for tool calls (names and arguments)` : `${r.tokens} tokens`;
             return (
               <span className="tok" title={differs ? `${parts} · stored token_count ${r.stored} (content only)` : parts}>
                 <span className="tok-bar" style={{ width: `${(100 * r.tokens) / maxTokens}%` }} />
