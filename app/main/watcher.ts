@@ -53,7 +53,7 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
     ignoreInitial: true,
     usePolling: options.usePolling ?? false,
     interval: POLL_INTERVAL_MS,
-    // write-file-atomic's temp files and editors' swap files
+    // our own save temp files (.<name>.ci-save-….tmp), other tools' temp files and editors' swap files
     ignored: (path: string) => /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path),
     awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
   });
