@@ -1,8 +1,9 @@
 import { parse as lenientParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { deepEqual, isPlainObject, type Message } from '../message.js';
+import type { Message } from '../message.js';
 import { ConversationFileError, positionAt } from './errors.js';
 import { arrayElementSpans, firstNonWs, objectMemberSpans, type Span } from './json-spans.js';
-import { NEW_JSON_STYLE, stringifyJson, stringifyString } from './json-writer.js';
+import { NEW_JSON_STYLE, stringifyJson } from './json-writer.js';
+import { rewriteJsonValue } from './syntax/json-edit.js';
 import { lazyBaseline, LIST_KEY, originIndex, type Baseline, type FileShape, type JsonStyle, type ParsedConversation } from './types.js';
 import { detectShape, validateMessages } from './validate.js';
 
@@ -26,7 +27,7 @@ const ERROR_TEXT: Record<string, string> = {
 };
 
 /** JSON.parse does not say where it failed on every Node version; a tolerant parser finds the first error. */
-function syntaxError(text: string, file: string, fallback: string): ConversationFileError {
+export function syntaxError(text: string, file: string, fallback: string): ConversationFileError {
   const errors: ParseError[] = [];
   lenientParse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
@@ -37,7 +38,7 @@ function syntaxError(text: string, file: string, fallback: string): Conversation
   return new ConversationFileError(file, `invalid JSON: ${reason}`, positionAt(text, first.offset));
 }
 
-function detectStyle(text: string, elements: Span[], depth: number, listOpen: number): JsonStyle {
+export function detectStyle(text: string, elements: Span[], depth: number, listOpen: number): JsonStyle {
   const newline = text.includes('\r\n') ? '\r\n' : '\n';
   const escapeNonAscii = !/[\u0080-\uffff]/.test(text) && /\\u(?:00[89a-fA-F]|0[1-9a-fA-F]|[1-9a-fA-F])[0-9a-fA-F]{2}/.test(text);
   // The first line break after the list's '[' tells the indent of its elements.
@@ -102,57 +103,17 @@ export function parseJson(text: string, file: string): ParsedConversation {
   return { file, format: 'json', shape, messages, root: shape === 'list' ? undefined : (root as Record<string, unknown>), baseline };
 }
 
-/**
- * A changed message keeps the text of every member whose value did not change, so editing `content` leaves
- * `metadata` (with its `21.0` and its escapes) exactly as it was.
- */
-function rewriteObject(text: string, span: Span, original: Record<string, unknown>, next: Message, style: JsonStyle, depth: number): string | undefined {
-  if (text.charCodeAt(span.start) !== 0x7b) return undefined;
-  const members = objectMemberSpans(text, span.start);
-  if (members.length === 0) return undefined;
-  const byKey = new Map(members.map((m) => [m.key, m]));
-  const open = text.slice(span.start + 1, members[0].keySpan.start);
-  const between = members.length > 1 ? text.slice(members[0].value.end, members[1].keySpan.start) : undefined;
-  const close = text.slice(members[members.length - 1].value.end, span.end - 1);
-  const keySep = text.slice(members[0].keySpan.end, members[0].value.start);
-  const sep = between ?? (style.indent === null ? style.itemSep : ',' + open);
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(next)) {
-    if (value === undefined) continue;
-    const old = byKey.get(key);
-    const valueText =
-      old && Object.prototype.hasOwnProperty.call(original, key) && deepEqual(original[key], value)
-        ? text.slice(old.value.start, old.value.end)
-        : stringifyJson(value, style, depth);
-    const keyText = old ? text.slice(old.keySpan.start, old.keySpan.end) : stringifyString(key, style);
-    parts.push(keyText + keySep + valueText);
-  }
-  if (parts.length === 0) return '{}';
-  return '{' + open + parts.join(sep) + close + '}';
-}
-
 /** The text of one message at its place in the file: original where unchanged, minimal rewrite otherwise. */
 function elementText(message: Message, baseline: Baseline | undefined, style: JsonStyle, depth: number): string {
   const k = baseline ? originIndex(baseline, message) : undefined;
   if (baseline && k !== undefined && baseline.elements[k]) {
     const span = baseline.elements[k];
-    const originalText = baseline.text.slice(span.start, span.end);
-    const original = JSON.parse(originalText) as unknown;
-    if (deepEqual(original, message) && sameOrder(original, message)) return originalText;
-    if (isPlainObject(original)) {
-      const rewritten = rewriteObject(baseline.text, span, original, message, style, depth);
-      if (rewritten !== undefined) return rewritten;
-    }
+    const original = JSON.parse(baseline.text.slice(span.start, span.end)) as unknown;
+    return rewriteJsonValue(baseline.text, span, original, message, style, depth);
   }
   return stringifyJson(message, style, depth);
 }
 
-function sameOrder(a: unknown, b: unknown): boolean {
-  if (!isPlainObject(a) || !isPlainObject(b)) return true;
-  const ak = Object.keys(a);
-  const bk = Object.keys(b).filter((k) => b[k] !== undefined);
-  return ak.length === bk.length && ak.every((k, i) => k === bk[i]);
-}
 
 export interface JsonWriteTarget {
   shape: FileShape;

@@ -1,0 +1,103 @@
+import { basename } from 'node:path';
+import { isPlainObject } from '../../message.js';
+import { contentToParts } from '../content-parts.js';
+import { NotThisFormat, type Codec } from '../codec.js';
+import { ConversationFileError } from '../errors.js';
+import { normalizeRole, type MessageView, type Part } from '../model.js';
+import { jsonRawText, parseJsonDocument, replaceAt, serializeJsonDocument } from '../shared/json-document.js';
+
+/** An Anthropic MessageParam: role user/assistant, content a string or blocks (text, tool_use, tool_result, thinking). */
+export function anthropicView(record: unknown): MessageView {
+  const m = isPlainObject(record) ? record : {};
+  const role = typeof m.role === 'string' ? m.role : '?';
+  const parts = contentToParts(m.content);
+  return { role, normalRole: normalizeRole(role), parts, timestamp: typeof m.ts === 'number' ? new Date(m.ts).toISOString() : undefined, model: isPlainObject(m.modelInfo) && typeof m.modelInfo.modelId === 'string' ? m.modelInfo.modelId : undefined };
+}
+
+export function anthropicBlocks(parts: readonly Part[]): unknown[] {
+  return parts.flatMap((p): unknown[] => {
+    switch (p.kind) {
+      case 'text':
+      case 'unknown':
+        return [{ type: 'text', text: p.text }];
+      case 'tool-call': {
+        let input: unknown = p.arguments;
+        try {
+          input = JSON.parse(p.arguments);
+        } catch {
+          // arguments that are not JSON stay a string
+        }
+        return [{ type: 'tool_use', id: p.id ?? `toolu_${Math.random().toString(36).slice(2, 12)}`, name: p.name, input }];
+      }
+      case 'tool-result':
+        return [{ type: 'tool_result', tool_use_id: p.callId ?? '', content: p.text, ...(p.isError ? { is_error: true } : {}) }];
+      case 'reasoning':
+        return p.encrypted ? [{ type: 'redacted_thinking', data: p.text }] : [{ type: 'thinking', thinking: p.text }];
+      default:
+        return [];
+    }
+  });
+}
+
+/** Tool results go in user messages; other roles map onto user and assistant, the only two the API has. */
+export function anthropicFromView(view: MessageView): Record<string, unknown> {
+  const role = view.normalRole === 'assistant' ? 'assistant' : 'user';
+  const blocks = anthropicBlocks(view.parts);
+  const onlyText = blocks.length === 1 && (blocks[0] as { type: string }).type === 'text';
+  return { role, content: onlyText ? (blocks[0] as { text: string }).text : blocks };
+}
+
+export function anthropicLoses(view: MessageView): string[] {
+  const lost: string[] = [];
+  if (view.normalRole === 'system') lost.push('the system role (Messages have only user and assistant; it becomes a user message)');
+  if (view.parts.some((p) => p.kind === 'image' || p.kind === 'file')) lost.push('images and files');
+  return lost;
+}
+
+export function blocksWithText(record: unknown, text: string): unknown {
+  if (!isPlainObject(record)) return undefined;
+  if (typeof record.content === 'string') return { ...record, content: text };
+  if (Array.isArray(record.content)) {
+    const texts = record.content.filter((b) => isPlainObject(b) && b.type === 'text');
+    if (texts.length !== 1) return undefined;
+    return { ...record, content: record.content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) };
+  }
+  return undefined;
+}
+
+/** A list of Anthropic MessageParams, as Cline keeps in `api_conversation_history.json`; extra keys are kept. */
+export const anthropicMessages: Codec = {
+  id: 'anthropic-messages',
+  label: 'Anthropic messages (JSON)',
+  syntax: 'json',
+  extensions: ['.json'],
+  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false },
+  sniff(head, name) {
+    if (!/"role"\s*:/.test(head)) return 0;
+    const start = head.trimStart()[0];
+    const blocks = /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"/.test(head);
+    if (basename(name) === 'api_conversation_history.json') return 45;
+    if (start === '[' && blocks) return 18;
+    if (start === '{' && blocks && /"messages"\s*:\s*\[/.test(head)) return 26;
+    return 0;
+  },
+  parse(text, file) {
+    return parseJsonDocument(text, file, 'anthropic-messages', (root, f, at) => {
+      const path = Array.isArray(root) ? [] : isPlainObject(root) && Array.isArray(root.messages) ? ['messages'] : undefined;
+      if (!path) throw new NotThisFormat('expected a list of messages');
+      const list = (path.length ? (root as Record<string, unknown>).messages : root) as unknown[];
+      list.forEach((m, i) => {
+        if (!isPlainObject(m) || typeof m.role !== 'string') throw new ConversationFileError(f, `message ${i} has no "role"`, at([...path, i]));
+      });
+      return { conversations: [{ records: list }], paths: [list.map((_, i) => [...path, i])] };
+    });
+  },
+  serialize(doc, conversations) {
+    return serializeJsonDocument(doc, (root) => (Array.isArray(root) ? (conversations[0] ?? []).slice() : replaceAt(root, ['messages'], (conversations[0] ?? []).slice())));
+  },
+  view: anthropicView,
+  fromView: (view) => anthropicFromView(view),
+  loses: anthropicLoses,
+  withText: blocksWithText,
+  rawText: (doc, _c, record) => jsonRawText(doc, record),
+};

@@ -1,0 +1,82 @@
+import { basename } from 'node:path';
+import { isPlainObject } from '../../message.js';
+import { contentToParts } from '../content-parts.js';
+import type { Codec } from '../codec.js';
+import { normalizeRole, type MessageView } from '../model.js';
+import { jsonlLineText, parseJsonlRecords, serializeJsonlRecords } from '../shared/jsonl-document.js';
+import { anthropicBlocks, blocksWithText } from '../anthropic/codec.js';
+
+const MESSAGE_TYPES = new Set(['user', 'assistant']);
+
+/**
+ * A Claude Code session line of type user or assistant: `message` is an Anthropic message (content blocks,
+ * `usage` on assistant lines, one line per content block sharing `message.id`).
+ */
+function view(record: unknown): MessageView {
+  const r = isPlainObject(record) ? record : {};
+  const message = isPlainObject(r.message) ? r.message : {};
+  const role = typeof message.role === 'string' ? message.role : typeof r.type === 'string' ? r.type : '?';
+  const u = isPlainObject(message.usage) ? message.usage : undefined;
+  const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const text = typeof message.content === 'string' ? message.content : undefined;
+  return {
+    role,
+    normalRole: normalizeRole(role),
+    parts: contentToParts(message.content),
+    timestamp: typeof r.timestamp === 'string' ? r.timestamp : undefined,
+    id: typeof r.uuid === 'string' ? r.uuid : undefined,
+    sidechain: r.isSidechain === true || undefined,
+    // Tool-written lines: meta notices, and the local command wrappers Claude Code records as user input.
+    meta: r.isMeta === true || (text !== undefined && /^<(command-name|local-command-stdout|command-message)>/.test(text)) || undefined,
+    summary: r.isCompactSummary === true || undefined,
+    model: typeof message.model === 'string' ? message.model : undefined,
+    usage: u ? { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cache_read_input_tokens), cacheWrite: n(u.cache_creation_input_tokens), key: typeof message.id === 'string' ? message.id : typeof r.requestId === 'string' ? r.requestId : undefined } : undefined,
+  };
+}
+
+const sessionFields = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const;
+
+/** Claude Code's session transcript (`~/.claude/projects/<project>/<session>.jsonl`, sub-agents included). */
+export const claudeCode: Codec = {
+  id: 'claude-code',
+  label: 'Claude Code session (JSONL)',
+  syntax: 'jsonl',
+  extensions: ['.jsonl'],
+  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true },
+  sniff(head, name) {
+    const sessionish = /"sessionId"\s*:/.test(head) && /"(parentUuid|isSidechain|leafUuid)"\s*:/.test(head);
+    if (sessionish) return 40;
+    if (/"type"\s*:\s*"summary"/.test(head) && /"leafUuid"\s*:/.test(head)) return 40;
+    return /^agent-[0-9a-f]+\.jsonl$/.test(basename(name)) && /"message"\s*:/.test(head) ? 20 : 0;
+  },
+  parse(text, file) {
+    return parseJsonlRecords(
+      text,
+      file,
+      'claude-code',
+      (v) => isPlainObject(v) && typeof v.type === 'string' && MESSAGE_TYPES.has(v.type) && isPlainObject(v.message),
+      (values) => {
+        const s = values.find((v) => isPlainObject(v) && v.type === 'summary' && typeof v.summary === 'string');
+        return s ? String((s as Record<string, unknown>).summary) : undefined;
+      },
+    );
+  },
+  serialize: serializeJsonlRecords,
+  view,
+  fromView(v, near) {
+    const n = isPlainObject(near) ? near : {};
+    const role = v.normalRole === 'assistant' ? 'assistant' : 'user';
+    const blocks = anthropicBlocks(v.parts);
+    const content = role === 'user' && blocks.length === 1 && (blocks[0] as { type: string }).type === 'text' ? (blocks[0] as { text: string }).text : blocks;
+    const out: Record<string, unknown> = { parentUuid: typeof n.uuid === 'string' ? n.uuid : null };
+    for (const k of sessionFields) if (n[k] !== undefined) out[k] = n[k];
+    return { ...out, type: role, message: { role, content }, uuid: crypto.randomUUID(), timestamp: v.timestamp ?? new Date().toISOString() };
+  },
+  loses: (v) => (v.normalRole === 'system' ? ['the system role (a session has user and assistant lines; it becomes a user line)'] : []),
+  withText(record, text) {
+    if (!isPlainObject(record) || !isPlainObject(record.message)) return undefined;
+    const message = blocksWithText(record.message, text);
+    return message === undefined ? undefined : { ...record, message };
+  },
+  rawText: (doc, _c, record) => jsonlLineText(doc, record),
+};

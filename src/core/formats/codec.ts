@@ -1,0 +1,86 @@
+import type { MessageView } from './model.js';
+
+/** One conversation of a file: its message records, as the codec parsed them (raw values it owns). */
+export interface DocumentConversation {
+  /** A title from the file (an export's conversation name, a session summary), when there is one. */
+  title?: string;
+  records: unknown[];
+}
+
+/**
+ * A parsed file: one or more conversations, and the records that are not messages (session metadata,
+ * progress events, snapshots, turn context), which a save writes back untouched.
+ */
+export interface ConversationDocument {
+  codec: string;
+  conversations: DocumentConversation[];
+  /** How many records of the file are not messages (they are kept, not shown as messages). */
+  otherRecords: number;
+  /** The text as read (after a byte order mark): unchanged records are written back from it. */
+  text: string;
+  /** What the codec needs to write the file back in its own style; opaque to everyone else. */
+  baseline: unknown;
+}
+
+export type Syntax = 'json' | 'jsonl' | 'yaml' | 'markdown';
+
+export interface CodecCapabilities {
+  /** Whether a file of this format can hold several conversations (a dataset, an export). */
+  conversations: 'one' | 'many';
+  toolCalls: boolean;
+  reasoning: boolean;
+  /** Whether the format has records that are not messages (kept, never touched). */
+  otherRecords: boolean;
+  /** Per-message timestamps. */
+  timestamps: boolean;
+}
+
+/**
+ * A file format: how to recognise it, read it into conversations of records, see a record as a message,
+ * make a record from a message, and write records back so that unchanged ones keep their exact bytes.
+ * String in, string out: no file system here.
+ */
+export interface Codec {
+  id: string;
+  label: string;
+  syntax: Syntax;
+  /** Lower-case extensions with the dot (".jsonl"). */
+  extensions: readonly string[];
+  capabilities: CodecCapabilities;
+  /**
+   * How specifically `head` (the file's first bytes) and `name` (its file name) look like this format: 0
+   * means not this format; among codecs that accept a file, the highest score reads it.
+   */
+  sniff(head: string, name: string): number;
+  /** Throws ConversationFileError (with the line and column) for text that is not this format. */
+  parse(text: string, file: string): ConversationDocument;
+  /** The text of the file holding these records; records the document holds unchanged keep their bytes. */
+  serialize(doc: ConversationDocument, conversations: readonly (readonly unknown[])[]): string;
+  /** A record seen as a message. */
+  view(record: unknown): MessageView;
+  /**
+   * A record of this format saying `view`, for a new message or a conversion into this format; `near` is a
+   * record of the same conversation to copy session fields from. Undefined parts of the view that the
+   * format cannot hold are reported by `loses`.
+   */
+  fromView(view: MessageView, near?: unknown): unknown;
+  /** What writing `view` into this format would lose (reasoning it has no place for, say); [] for nothing. */
+  loses(view: MessageView): string[];
+  /** A record with its readable text replaced (the editor's content field), or undefined when not editable. */
+  withText(record: unknown, text: string): unknown;
+  /**
+   * The order the format keeps records in, when it has one of its own (ShareGPT keeps the system prompt first
+   * and the preferred and rejected answers last): records as a save will read them back.
+   */
+  order?(records: readonly unknown[]): unknown[];
+  /** The record's own text in the file (the detail pane's Raw view), when it has one. */
+  rawText(doc: ConversationDocument, conversation: number, record: unknown): string | undefined;
+}
+
+/** The file is valid syntax but not this codec's format: detection moves on to the next candidate. */
+export class NotThisFormat extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotThisFormat';
+  }
+}

@@ -1,0 +1,115 @@
+import { isPlainObject } from '../../message.js';
+import { argumentsText, blockToPart } from '../content-parts.js';
+import type { Codec } from '../codec.js';
+import { looseText, normalizeRole, type MessageView, type Part } from '../model.js';
+import { jsonlLineText, parseJsonlRecords, serializeJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
+
+const usageOf = new WeakMap<object, MessageView['usage']>();
+
+function outputText(output: unknown): { text: string; isError?: boolean } {
+  if (typeof output === 'string') return { text: output };
+  if (isPlainObject(output)) return { text: looseText(output.content ?? output), isError: output.success === false || undefined };
+  return { text: looseText(output) };
+}
+
+/** One `response_item` of a Codex rollout, by its payload's type: a message, reasoning, a call or its output. */
+function view(record: unknown): MessageView {
+  const r = isPlainObject(record) ? record : {};
+  const p = isPlainObject(r.payload) ? r.payload : {};
+  const type = typeof p.type === 'string' ? p.type : '?';
+  const timestamp = typeof r.timestamp === 'string' ? r.timestamp : undefined;
+  const base = { timestamp, usage: usageOf.get(record as object) };
+  switch (type) {
+    case 'message': {
+      const role = typeof p.role === 'string' ? p.role : '?';
+      const parts = Array.isArray(p.content) ? p.content.map(blockToPart) : typeof p.content === 'string' ? [{ kind: 'text' as const, text: p.content }] : [];
+      return { ...base, role, normalRole: normalizeRole(role), parts, id: typeof p.id === 'string' ? p.id : undefined };
+    }
+    case 'reasoning': {
+      const parts: Part[] = [];
+      for (const s of Array.isArray(p.summary) ? p.summary : []) if (isPlainObject(s)) parts.push({ kind: 'reasoning', text: String(s.text ?? '') });
+      for (const c of Array.isArray(p.content) ? p.content : []) if (isPlainObject(c)) parts.push({ kind: 'reasoning', text: String(c.text ?? '') });
+      if (typeof p.encrypted_content === 'string') parts.push({ kind: 'reasoning', text: p.encrypted_content, encrypted: true });
+      return { ...base, role: 'reasoning', normalRole: 'assistant', parts };
+    }
+    case 'function_call':
+    case 'custom_tool_call':
+      return { ...base, role: type, normalRole: 'assistant', parts: [{ kind: 'tool-call', id: typeof p.call_id === 'string' ? p.call_id : undefined, name: String(p.name ?? ''), arguments: argumentsText(type === 'function_call' ? p.arguments : p.input) }] };
+    case 'local_shell_call':
+    case 'web_search_call':
+      return { ...base, role: type, normalRole: 'assistant', parts: [{ kind: 'tool-call', id: typeof p.call_id === 'string' ? p.call_id : undefined, name: type === 'local_shell_call' ? 'local_shell' : 'web_search', arguments: argumentsText(p.action) }] };
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
+      const out = outputText(p.output);
+      return { ...base, role: type, normalRole: 'tool', parts: [{ kind: 'tool-result', callId: typeof p.call_id === 'string' ? p.call_id : undefined, text: out.text, isError: out.isError }] };
+    }
+    default:
+      return { ...base, role: type, normalRole: 'other', parts: [{ kind: 'unknown', type, text: JSON.stringify(p) }] };
+  }
+}
+
+/** Codex CLI's session rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`): every response_item is a message record. */
+export const codexRollout: Codec = {
+  id: 'codex-rollout',
+  label: 'Codex CLI rollout (JSONL)',
+  syntax: 'jsonl',
+  extensions: ['.jsonl'],
+  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true },
+  sniff: (head) => (/"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head) ? 40 : 0),
+  parse(text, file) {
+    const doc = parseJsonlRecords(
+      text,
+      file,
+      'codex-rollout',
+      (v) => isPlainObject(v) && v.type === 'response_item' && isPlainObject(v.payload),
+      (values) => {
+        const meta = values.find((v) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
+        const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
+        return p && typeof p.cwd === 'string' ? p.cwd : undefined;
+      },
+    );
+    // Token counts come as event_msg lines after a turn's items: each is that turn's reported usage.
+    const b = doc.baseline as JsonlRecordsBaseline;
+    let last: object | undefined;
+    for (const line of b.lines.lines) {
+      const v = line.value;
+      if (!isPlainObject(v)) continue;
+      if (v.type === 'response_item') last = v;
+      const p = isPlainObject(v.payload) ? v.payload : undefined;
+      if (v.type === 'event_msg' && p?.type === 'token_count' && isPlainObject(p.info) && isPlainObject(p.info.last_token_usage) && last) {
+        const u = p.info.last_token_usage;
+        const n = (x: unknown) => (typeof x === 'number' ? x : undefined);
+        usageOf.set(last, { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cached_input_tokens), reasoning: n(u.reasoning_output_tokens), key: `line ${b.lines.lines.indexOf(line)}` });
+      }
+    }
+    return doc;
+  },
+  serialize: serializeJsonlRecords,
+  view,
+  fromView(v) {
+    const timestamp = v.timestamp ?? new Date().toISOString();
+    const text = v.parts.filter((p) => p.kind === 'text' || p.kind === 'unknown').map((p) => (p as { text: string }).text).join('\n');
+    const call = v.parts.find((p) => p.kind === 'tool-call');
+    // A rollout item holds one thing: a call alone becomes a function_call, a call beside text stays in the text.
+    if (call?.kind === 'tool-call' && text === '') return { timestamp, type: 'response_item', payload: { type: 'function_call', name: call.name, arguments: call.arguments, call_id: call.id ?? `call_${Date.now()}` } };
+    const result = v.parts.find((p) => p.kind === 'tool-result');
+    if (result?.kind === 'tool-result' && text === '') return { timestamp, type: 'response_item', payload: { type: 'function_call_output', call_id: result.callId ?? '', output: result.text } };
+    const role = v.normalRole === 'assistant' ? 'assistant' : v.normalRole === 'system' ? 'developer' : 'user';
+    const extra = v.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result').map((p) => (p.kind === 'tool-call' ? `${p.name}(${p.arguments})` : p.kind === 'tool-result' ? p.text : ''));
+    const all = [text].concat(extra).filter((t) => t !== '').join('\n');
+    return { timestamp, type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: all }] } };
+  },
+  loses(v) {
+    const calls = v.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result').length;
+    const text = v.parts.some((p) => p.kind === 'text');
+    return calls > 1 || (calls > 0 && text) ? ['tool calls beside text or other calls (a rollout item holds one; they are kept as text)'] : [];
+  },
+  withText(record, text) {
+    if (!isPlainObject(record) || !isPlainObject(record.payload) || record.payload.type !== 'message' || !Array.isArray(record.payload.content)) return undefined;
+    const content = record.payload.content;
+    const texts = content.filter((b) => isPlainObject(b) && typeof b.text === 'string');
+    if (texts.length !== 1) return undefined;
+    return { ...record, payload: { ...record.payload, content: content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) } };
+  },
+  rawText: (doc, _c, record) => jsonlLineText(doc, record),
+};

@@ -1,0 +1,75 @@
+import { isPlainObject } from '../message.js';
+import { looseText, type Part } from './model.js';
+
+const json = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+
+/** A tool call's arguments as sent: a string stays as it is (OpenAI stores JSON in a string), else its JSON. */
+export function argumentsText(args: unknown): string {
+  if (args === undefined || args === null) return '';
+  return typeof args === 'string' ? args : json(args);
+}
+
+/** One content block (OpenAI content parts, Anthropic blocks, Responses items) as a part. */
+export function blockToPart(block: unknown): Part {
+  if (typeof block === 'string') return { kind: 'text', text: block };
+  if (!isPlainObject(block)) return { kind: 'unknown', type: typeof block, text: json(block) };
+  const type = typeof block.type === 'string' ? block.type : '';
+  switch (type) {
+    case 'text':
+    case 'input_text':
+    case 'output_text':
+      return { kind: 'text', text: typeof block.text === 'string' ? block.text : looseText(block.text) };
+    case 'refusal':
+      return { kind: 'text', text: typeof block.refusal === 'string' ? block.refusal : '' };
+    case 'tool_use':
+    case 'server_tool_use':
+      return { kind: 'tool-call', id: typeof block.id === 'string' ? block.id : undefined, name: String(block.name ?? ''), arguments: argumentsText(block.input) };
+    case 'tool_result':
+    case 'web_search_tool_result':
+      return { kind: 'tool-result', callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined, text: looseText(block.content), isError: block.is_error === true || undefined };
+    case 'thinking':
+      return { kind: 'reasoning', text: typeof block.thinking === 'string' ? block.thinking : '' };
+    case 'redacted_thinking':
+      return { kind: 'reasoning', text: typeof block.data === 'string' ? block.data : '', encrypted: true };
+    case 'image':
+    case 'input_image':
+    case 'image_url': {
+      const source = isPlainObject(block.source) ? block.source : undefined;
+      const url = isPlainObject(block.image_url) ? block.image_url.url : (block.image_url ?? source?.url);
+      const ref = typeof url === 'string' ? (url.startsWith('data:') ? `${url.slice(0, url.indexOf(',') + 1)}… (${url.length} characters)` : url) : source?.type === 'base64' ? `base64 image (${String(source.data ?? '').length} characters)` : 'image';
+      return { kind: 'image', ref, mediaType: typeof source?.media_type === 'string' ? source.media_type : undefined };
+    }
+    case 'document':
+    case 'file':
+    case 'input_file':
+      return { kind: 'file', ref: String((isPlainObject(block.file) ? block.file.filename : block.filename) ?? (isPlainObject(block.source) ? block.source.type : 'file')) };
+    default:
+      return { kind: 'unknown', type: type || 'object', text: json(block) };
+  }
+}
+
+/** Content that is a string, a list of blocks, or any other JSON value, as parts. */
+export function contentToParts(content: unknown): Part[] {
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ kind: 'text', text: content }];
+  if (Array.isArray(content) && content.every((b) => typeof b === 'string' || (isPlainObject(b) && typeof b.type === 'string'))) return content.map(blockToPart);
+  // Any other value (a tool's result object, say) is its compact JSON, as the swarms history string shows it.
+  return [{ kind: 'text', text: json(content) }];
+}
+
+/** OpenAI `tool_calls` ([{id, type: function, function: {name, arguments}}]) as parts. */
+export function openAiToolCalls(calls: unknown): Part[] {
+  if (!Array.isArray(calls)) return [];
+  return calls.filter(isPlainObject).map((c) => {
+    const fn = isPlainObject(c.function) ? c.function : c;
+    return { kind: 'tool-call' as const, id: typeof c.id === 'string' ? c.id : undefined, name: String(fn.name ?? ''), arguments: argumentsText(fn.arguments) };
+  });
+}
+
+/** The text of parts as a content value a plain-text format can hold. */
+export function partsToPlainText(parts: readonly Part[]): string {
+  return parts
+    .filter((p) => p.kind === 'text' || p.kind === 'tool-result' || p.kind === 'unknown')
+    .map((p) => (p as { text: string }).text)
+    .join('\n');
+}

@@ -1,0 +1,124 @@
+import { readFileSync, statSync } from 'node:fs';
+import { deepEqual, isPlainObject } from '../message.js';
+import './all.js';
+import type { Codec, ConversationDocument } from './codec.js';
+import { ConversationFileError } from './errors.js';
+import { checkSize, decodeText } from './read.js';
+import { codecById, parseWithCodecs, type ParsedFile } from './registry.js';
+import { DEFAULT_MAX_FILE_BYTES } from './types.js';
+import { UnsafeWriteError } from './write.js';
+
+export interface ReadDocumentOptions {
+  /** A codec id instead of detection. */
+  format?: string;
+  maxFileBytes?: number;
+}
+
+export interface OpenedFile extends ParsedFile {
+  /** The file started with a byte order mark: it is written back with one. */
+  bom: boolean;
+}
+
+/** Parses file text (a leading byte order mark is set aside and kept). */
+export function parseDocumentText(text: string, file: string, format?: string): OpenedFile {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? text.slice(1) : text;
+  if (body.trim().length === 0) throw new ConversationFileError(file, 'the file is empty (expected a conversation)');
+  return { ...parseWithCodecs(body, file, format), bom };
+}
+
+/** Reads and parses a conversation file of any known format. Errors name the file (and line, column). */
+export function readDocumentFile(file: string, options: ReadDocumentOptions = {}): OpenedFile {
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    throw new ConversationFileError(file, 'no such file');
+  }
+  if (stat.isDirectory()) throw new ConversationFileError(file, 'is a directory, not a file');
+  checkSize(stat.size, file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  return parseDocumentText(decodeText(readFileSync(file), file), file, options.format);
+}
+
+/** Values as a file holds them: keys holding undefined are absent. */
+function sameRecord(read: unknown, written: unknown): boolean {
+  if (deepEqual(read, written)) return true;
+  if (isPlainObject(read) && isPlainObject(written)) {
+    const keys = Object.keys(written).filter((k) => written[k] !== undefined);
+    return keys.length === Object.keys(read).length && keys.every((k) => sameRecord(read[k], written[k]));
+  }
+  if (Array.isArray(read) && Array.isArray(written)) return read.length === written.length && read.every((v, i) => sameRecord(v, written[i]));
+  return false;
+}
+
+/**
+ * The file's text holding these records, in its own style, checked by reading it back with the same codec:
+ * text that would not read back as the records it came from is never returned.
+ */
+export function serializeDocument(codec: Codec, doc: ConversationDocument, conversations: readonly (readonly unknown[])[], bom = false): string {
+  const text = codec.serialize(doc, conversations);
+  // The swarms writers verify their own output (and reuse the parse as the next baseline).
+  if (codec.id !== 'swarms-json' && codec.id !== 'swarms-yaml') {
+    let again: ConversationDocument;
+    try {
+      again = codec.parse(text, '(output)');
+    } catch (e) {
+      throw new UnsafeWriteError(`the ${codec.label} written would not parse (${(e as Error).message})`);
+    }
+    conversations.forEach((written, c) => {
+      const records = codec.order ? codec.order(written) : written;
+      const read = again.conversations[c]?.records ?? [];
+      if (read.length !== records.length) throw new UnsafeWriteError(`conversation ${c} would hold ${read.length} messages, not ${records.length}`);
+      records.forEach((r, i) => {
+        if (!sameRecord(read[i], r)) throw new UnsafeWriteError(`message ${i} of conversation ${c} would read back differently`);
+      });
+    });
+  }
+  return (bom ? '\ufeff' : '') + text;
+}
+
+/** Converts a document into another format: every message as that format's record (see `lossesOf` first). */
+export function convertDocument(from: OpenedFile, toId: string): string {
+  const to = codecById(toId);
+  if (!to) throw new ConversationFileError('(convert)', `unknown format "${toId}"`);
+  if (to.id === from.codec.id) return (from.bom ? '\ufeff' : '') + from.doc.text;
+  const conversations = from.doc.conversations.map((c) => c.records.map((r) => to.fromView(from.codec.view(r))));
+  return emptyDocument(to, conversations);
+}
+
+/** What converting would lose, message by message (deduplicated). */
+export function lossesOf(from: OpenedFile, toId: string): string[] {
+  const to = codecById(toId);
+  if (!to) return [];
+  const lost = new Set<string>();
+  if (to.capabilities.conversations === 'one' && from.doc.conversations.length > 1) lost.add(`all but the first of ${from.doc.conversations.length} conversations (${to.label} holds one)`);
+  if (from.doc.otherRecords > 0 && !to.capabilities.otherRecords) lost.add(`${from.doc.otherRecords} records that are not messages (session metadata, events)`);
+  for (const c of from.doc.conversations) for (const r of c.records) for (const l of to.loses(from.codec.view(r))) lost.add(l);
+  return [...lost];
+}
+
+/** A new file of `codec`'s format holding these records. */
+export function emptyDocument(codec: Codec, conversations: readonly (readonly unknown[])[]): string {
+  switch (codec.syntax) {
+    case 'jsonl':
+      if (codec.capabilities.conversations === 'many') {
+        return conversations.map((records) => JSON.stringify(codec.id.startsWith('sharegpt') ? { conversations: records } : { messages: records })).join('\n') + '\n';
+      }
+      return conversations[0].map((r) => JSON.stringify(r)).join('\n') + '\n';
+    case 'json': {
+      const value =
+        codec.id === 'claude-ai-export'
+          ? conversations.map((records, i) => ({ uuid: crypto.randomUUID(), name: `conversation ${i + 1}`, chat_messages: records }))
+          : codec.id === 'sharegpt'
+            ? conversations.map((records) => ({ conversations: records }))
+            : (conversations[0] ?? []);
+      return JSON.stringify(value, null, 4) + '\n';
+    }
+    default: {
+      // YAML and Markdown: write through the codec from an empty document of its own.
+      const seed = codec.id === 'swarms-memory' ? '# Agent Memory\n\n## Interaction Log\n\n' : '[]\n';
+      const doc = codec.parse(seed, '(new)');
+      return codec.serialize(doc, [conversations[0] ?? []]);
+    }
+  }
+}

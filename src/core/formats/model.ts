@@ -1,0 +1,153 @@
+/**
+ * The one model every format is read into. A message keeps its role as the file spells it and gets a
+ * normalised one; its content is a list of parts. Planners, counts, search and rendering work on parts, so
+ * every format gets every feature; each codec only says how its records map to and from this.
+ */
+
+export type NormalRole = 'system' | 'user' | 'assistant' | 'tool' | 'other';
+
+export type Part =
+  | { kind: 'text'; text: string }
+  /** `arguments` as the model is sent them: the raw string a file stores, or the JSON text of an object. */
+  | { kind: 'tool-call'; id?: string; name: string; arguments: string }
+  | { kind: 'tool-result'; callId?: string; text: string; isError?: boolean }
+  /** Shown and counted (as reasoning, apart from text); an encrypted blob or signature only as such. */
+  | { kind: 'reasoning'; text: string; encrypted?: boolean; signature?: boolean }
+  | { kind: 'image'; ref: string; mediaType?: string }
+  | { kind: 'file'; ref: string; mediaType?: string }
+  /** A part of a type this tool does not know, kept verbatim; its JSON text is what is counted. */
+  | { kind: 'unknown'; type: string; text: string };
+
+/** What the API reported for a turn, where the file records it (Claude Code `usage`, Codex token counts). */
+export interface ReportedUsage {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+  /** Several records can report the same call (Claude Code writes a line per content block): count once. */
+  key?: string;
+}
+
+export interface MessageView {
+  /** As the file spells it ("System: ", "human", "gpt", "ai", …). */
+  role: string;
+  normalRole: NormalRole;
+  parts: Part[];
+  timestamp?: string;
+  id?: string;
+  category?: string;
+  /** A sub-agent's or side chain's message (Claude Code `isSidechain`, Codex sub-agent sessions). */
+  sidechain?: boolean;
+  /** Written by the tool, not the user or model (Claude Code `isMeta`, command output wrappers). */
+  meta?: boolean;
+  /** A summary a compaction wrote (Claude Code compact summaries). */
+  summary?: boolean;
+  model?: string;
+  usage?: ReportedUsage;
+  /** Name of the speaker beyond the role (OpenAI `name`, swarms agents). */
+  name?: string;
+}
+
+const ROLE_ALIASES: Record<string, NormalRole> = {
+  system: 'system',
+  developer: 'system',
+  user: 'user',
+  human: 'user',
+  assistant: 'assistant',
+  ai: 'assistant',
+  gpt: 'assistant',
+  model: 'assistant',
+  bot: 'assistant',
+  chatbot: 'assistant',
+  tool: 'tool',
+  function: 'tool',
+  function_call: 'assistant',
+  observation: 'tool',
+  ipython: 'tool',
+};
+
+/**
+ * The normalised role of a spelling: case and surrounding punctuation ignored ("System: " is system, as
+ * legacy swarms files write it); anything unknown (an agent's name, say) is "other".
+ */
+export function normalizeRole(role: string): NormalRole {
+  const key = role.trim().replace(/[:：]\s*$/, '').trim().toLowerCase();
+  return ROLE_ALIASES[key] ?? 'other';
+}
+
+/** The text of a part as the model is sent it (what is counted and searched); '' for references. */
+export function partText(part: Part): string {
+  switch (part.kind) {
+    case 'text':
+    case 'tool-result':
+    case 'unknown':
+      return part.text;
+    case 'tool-call':
+      return part.arguments ? `${part.name}\n${part.arguments}` : part.name;
+    case 'reasoning':
+      return part.encrypted || part.signature ? '' : part.text;
+    case 'image':
+    case 'file':
+      return '';
+  }
+}
+
+/** The message's sent text apart from reasoning: text, tool calls and results, unknown parts. */
+export function sentText(view: Pick<MessageView, 'parts'>): string {
+  const out: string[] = [];
+  for (const p of view.parts) if (p.kind !== 'reasoning') {
+    const t = partText(p);
+    if (t !== '') out.push(t);
+  }
+  return out.join('\n');
+}
+
+/** The reasoning the message carries in plain text (counted, and labelled, apart from what it says). */
+export function reasoningText(view: Pick<MessageView, 'parts'>): string {
+  const out: string[] = [];
+  for (const p of view.parts) if (p.kind === 'reasoning') {
+    const t = partText(p);
+    if (t !== '') out.push(t);
+  }
+  return out.join('\n');
+}
+
+/** The readable text of the message alone (its text parts), for previews and "what the model sees". */
+export function displayText(view: Pick<MessageView, 'parts'>): string {
+  const text = view.parts.filter((p) => p.kind === 'text').map((p) => (p as { text: string }).text);
+  if (text.length > 0) return text.join('\n');
+  return sentText(view);
+}
+
+export interface ToolLinkView {
+  callIds: string[];
+  resultId?: string;
+  toolLike: boolean;
+}
+
+/** Tool calls and results, from the parts: a call's id, the call a result answers. */
+export function toolLinksOf(view: MessageView): ToolLinkView {
+  const callIds: string[] = [];
+  let resultId: string | undefined;
+  let result = false;
+  for (const p of view.parts) {
+    if (p.kind === 'tool-call' && p.id) callIds.push(p.id);
+    if (p.kind === 'tool-result') {
+      result = true;
+      resultId ??= p.callId;
+    }
+  }
+  return { callIds, resultId, toolLike: result || view.normalRole === 'tool' };
+}
+
+/** Text from a value that may be a string, a list of content blocks, or anything else (as compact JSON). */
+export function looseText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) {
+    const texts = value.map((v) => (typeof v === 'string' ? v : typeof v === 'object' && v !== null && typeof (v as { text?: unknown }).text === 'string' ? (v as { text: string }).text : undefined));
+    if (texts.every((t) => t !== undefined)) return texts.join('\n');
+  }
+  return JSON.stringify(value) ?? '';
+}

@@ -1,0 +1,83 @@
+import { extname } from 'node:path';
+import { NotThisFormat, type Codec, type ConversationDocument } from './codec.js';
+import { ConversationFileError } from './errors.js';
+import { markDerived } from '../message.js';
+
+const codecs: Codec[] = [];
+
+/** Adds a codec (the built-in ones register themselves in formats/all.ts); a later one with the same id replaces it. */
+export function registerCodec(codec: Codec): void {
+  // An edited record is derived from the one it edits: writers use that to keep what the edit did not change.
+  const withText = codec.withText;
+  codec.withText = (record, text) => {
+    const next = withText(record, text);
+    if (next !== null && typeof next === 'object' && record !== null && typeof record === 'object') markDerived(next, record);
+    return next;
+  };
+  const i = codecs.findIndex((c) => c.id === codec.id);
+  if (i === -1) codecs.push(codec);
+  else codecs[i] = codec;
+}
+
+export function listCodecs(): readonly Codec[] {
+  return codecs;
+}
+
+export function codecById(id: string): Codec | undefined {
+  return codecs.find((c) => c.id === id);
+}
+
+/** Every extension some codec reads (lower case, with the dot). */
+export function conversationExtensions(): string[] {
+  return [...new Set(codecs.flatMap((c) => c.extensions))];
+}
+
+/** The codecs that may read a file of this name, most specific first for this head of the file. */
+export function candidates(name: string, head: string): Codec[] {
+  const ext = extname(name).toLowerCase();
+  return codecs
+    .filter((c) => c.extensions.includes(ext))
+    .map((c) => ({ c, score: c.sniff(head, name) }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .map((x) => x.c);
+}
+
+export interface ParsedFile {
+  codec: Codec;
+  doc: ConversationDocument;
+}
+
+/**
+ * Reads `text` with `formatId`, or with the most specific codec that accepts it. A codec that finds valid
+ * syntax of another format steps aside for the next; a syntax error is reported with its position.
+ */
+export function parseWithCodecs(text: string, file: string, formatId?: string): ParsedFile {
+  if (formatId !== undefined) {
+    const codec = codecById(formatId);
+    if (!codec) throw new ConversationFileError(file, `unknown format "${formatId}" (known: ${codecs.map((c) => c.id).join(', ')})`);
+    try {
+      return { codec, doc: codec.parse(text, file) };
+    } catch (e) {
+      if (e instanceof NotThisFormat) throw new ConversationFileError(file, `not ${codec.label}: ${e.message}`);
+      throw e;
+    }
+  }
+  const ext = extname(file).toLowerCase();
+  const list = candidates(file, text.slice(0, 65536));
+  if (list.length === 0) {
+    const known = conversationExtensions();
+    if (!known.includes(ext)) throw new ConversationFileError(file, `unsupported file type "${ext || '(no extension)'}": expected ${known.join(', ')}`);
+    throw new ConversationFileError(file, `not a conversation format this tool knows (${codecs.filter((c) => c.extensions.includes(ext)).map((c) => c.label).join(', ')})`);
+  }
+  const refusals: string[] = [];
+  for (const codec of list) {
+    try {
+      return { codec, doc: codec.parse(text, file) };
+    } catch (e) {
+      if (!(e instanceof NotThisFormat)) throw e;
+      refusals.push(`${codec.label}: ${e.message}`);
+    }
+  }
+  throw new ConversationFileError(file, `not a conversation format this tool knows (${refusals.join('; ')})`);
+}

@@ -1,0 +1,96 @@
+import type { ConversationDocument, DocumentConversation } from '../codec.js';
+import { parseJsonl, rewriteJsonl, type JsonlBaseline } from '../syntax/jsonl.js';
+import { rewriteJsonValue } from '../syntax/json-edit.js';
+import { valueStartAt, type JsonPath } from '../syntax/json-doc.js';
+import { skipValue } from '../json-spans.js';
+
+/** A JSONL file where each line is a record, some of them messages (session logs). */
+export interface JsonlRecordsBaseline {
+  kind: 'records';
+  lines: JsonlBaseline;
+  /** The line of each message record, in file order. */
+  slots: number[];
+}
+
+/** A JSONL file where each line is a whole conversation (datasets). */
+export interface JsonlConversationsBaseline {
+  kind: 'conversations';
+  lines: JsonlBaseline;
+  /** The line each conversation came from. */
+  lineOf: number[];
+  /** Where each record stands inside its line. */
+  paths: WeakMap<object, { line: number; path: JsonPath }>;
+}
+
+/** Parses a session log: `isMessage` picks the lines that are messages; the others are kept as they are. */
+export function parseJsonlRecords(text: string, file: string, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined): ConversationDocument {
+  const lines = parseJsonl(text, file);
+  const slots: number[] = [];
+  const records: unknown[] = [];
+  let other = 0;
+  lines.lines.forEach((l, i) => {
+    if (l.value === undefined) return;
+    if (isMessage(l.value)) {
+      slots.push(i);
+      records.push(l.value);
+    } else other++;
+  });
+  const conversation: DocumentConversation = { records, title: title?.(lines.lines.map((l) => l.value)) };
+  return { codec, conversations: [conversation], otherRecords: other, text, baseline: { kind: 'records', lines, slots } satisfies JsonlRecordsBaseline };
+}
+
+export function serializeJsonlRecords(doc: ConversationDocument, conversations: readonly (readonly unknown[])[]): string {
+  const b = doc.baseline as JsonlRecordsBaseline;
+  return rewriteJsonl(doc.text, b.lines, b.slots, conversations[0] ?? []);
+}
+
+/** Parses a dataset: each non-blank line is one conversation whose records `recordsOf` finds. */
+export function parseJsonlConversations(text: string, file: string, codec: string, recordsOf: (line: unknown, n: number) => { records: unknown[]; title?: string; paths: JsonPath[] }): ConversationDocument {
+  const lines = parseJsonl(text, file);
+  const conversations: DocumentConversation[] = [];
+  const lineOf: number[] = [];
+  const paths = new WeakMap<object, { line: number; path: JsonPath }>();
+  lines.lines.forEach((l, i) => {
+    if (l.value === undefined) return;
+    const found = recordsOf(l.value, i + 1);
+    found.records.forEach((r, k) => r !== null && typeof r === 'object' && paths.set(r as object, { line: i, path: found.paths[k] }));
+    conversations.push({ records: found.records, title: found.title });
+    lineOf.push(i);
+  });
+  return { codec, conversations, otherRecords: 0, text, baseline: { kind: 'conversations', lines, lineOf, paths } satisfies JsonlConversationsBaseline };
+}
+
+/** Writes a dataset back: each conversation's line is rebuilt by `assemble`; unchanged lines keep their bytes. */
+export function serializeJsonlConversations(doc: ConversationDocument, conversations: readonly (readonly unknown[])[], assemble: (line: unknown, records: readonly unknown[]) => unknown): string {
+  const b = doc.baseline as JsonlConversationsBaseline;
+  let out = '';
+  let last = 0;
+  b.lineOf.forEach((lineIndex, c) => {
+    const line = b.lines.lines[lineIndex];
+    const next = assemble(line.value, conversations[c] ?? []);
+    const lead = doc.text.slice(line.start, line.end).search(/\S/);
+    const start = line.start + Math.max(0, lead);
+    const end = start + doc.text.slice(start, line.end).trimEnd().length;
+    out += doc.text.slice(last, start) + rewriteJsonValue(doc.text, { start, end }, line.value, next, b.lines.style, 0);
+    last = end;
+  });
+  return out + doc.text.slice(last);
+}
+
+/** A record's own text in the file: its line in a session log, its place inside its line in a dataset. */
+export function jsonlLineText(doc: ConversationDocument, record: unknown): string | undefined {
+  if (record === null || typeof record !== 'object') return undefined;
+  const b = doc.baseline as JsonlRecordsBaseline | JsonlConversationsBaseline;
+  if (b.kind === 'conversations') {
+    const at = b.paths.get(record as object);
+    if (!at) return undefined;
+    const line = b.lines.lines[at.line];
+    const lineText = doc.text.slice(line.start, line.end);
+    const start = valueStartAt(lineText, at.path);
+    return start === undefined ? undefined : lineText.slice(start, skipValue(lineText, start));
+  }
+  const k = b.lines.origin.get(record as object);
+  if (k === undefined) return undefined;
+  const line = b.lines.lines[k];
+  return doc.text.slice(line.start, line.end);
+}

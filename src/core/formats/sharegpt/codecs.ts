@@ -1,0 +1,82 @@
+import { isPlainObject } from '../../message.js';
+import { NotThisFormat, type Codec } from '../codec.js';
+import { ConversationFileError } from '../errors.js';
+import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared/json-document.js';
+import { jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
+import { assembleConversation, extraOf, recordsOfConversation, shareGptFromView, shareGptLoses, shareGptOrder, shareGptView, shareGptWithText } from './view.js';
+
+const capabilities = { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false } as const;
+
+function checkTurns(conv: unknown, where: string, file: string, pos?: { line: number; column: number }): Record<string, unknown> {
+  if (!isPlainObject(conv) || !Array.isArray(conv.conversations)) throw new NotThisFormat(`${where} has no "conversations" list`);
+  conv.conversations.forEach((t, i) => {
+    if (!isPlainObject(t) || typeof t.from !== 'string') throw new ConversationFileError(file, `${where}: turn ${i} has no "from"`, pos);
+  });
+  return conv;
+}
+
+const title = (conv: Record<string, unknown>, n: number) => (typeof conv.id === 'string' || typeof conv.id === 'number' ? String(conv.id) : `conversation ${n}`);
+
+/** ShareGPT datasets (LLaMA-Factory's layout): a list of `{conversations: [{from, value}], system, tools}`. */
+export const shareGptJson: Codec = {
+  id: 'sharegpt',
+  label: 'ShareGPT dataset (JSON)',
+  syntax: 'json',
+  extensions: ['.json'],
+  capabilities,
+  sniff: (head) => (/"conversations"\s*:\s*\[/.test(head) && /"from"\s*:/.test(head) ? 30 : 0),
+  parse(text, file) {
+    return parseJsonDocument(text, file, 'sharegpt', (root, f, at) => {
+      const list = Array.isArray(root) ? root : isPlainObject(root) ? [root] : undefined;
+      if (!list) throw new NotThisFormat('expected a list of conversations');
+      const conversations = list.map((conv, i) => {
+        const c = checkTurns(conv, `conversation ${i}`, f, at(Array.isArray(root) ? [i] : []));
+        return { c, records: recordsOfConversation(c), title: title(c, i) };
+      });
+      const paths = conversations.map(({ records }, i) => {
+        const base = Array.isArray(root) ? [i] : [];
+        let turn = 0;
+        return records.map((r) => {
+          const extra = extraOf(r);
+          return extra ? [...base, extra] : [...base, 'conversations', turn++];
+        });
+      });
+      return { conversations: conversations.map(({ records, title: t }) => ({ records, title: t })), paths };
+    });
+  },
+  serialize(doc, conversations) {
+    return serializeJsonDocument(doc, (root) => {
+      if (!Array.isArray(root)) return assembleConversation(root as Record<string, unknown>, conversations[0] ?? []);
+      return root.map((conv, i) => assembleConversation(conv as Record<string, unknown>, conversations[i] ?? []));
+    });
+  },
+  view: shareGptView,
+  fromView: (view) => shareGptFromView(view),
+  loses: shareGptLoses,
+  withText: shareGptWithText,
+  order: shareGptOrder,
+  rawText: (doc, _c, record) => jsonRawText(doc, record),
+};
+
+export const shareGptJsonl: Codec = {
+  ...shareGptJson,
+  id: 'sharegpt-jsonl',
+  label: 'ShareGPT dataset (JSONL)',
+  syntax: 'jsonl',
+  extensions: ['.jsonl'],
+  sniff: (head) => (/"conversations"\s*:\s*\[/.test(head.split('\n')[0]) && /"from"\s*:/.test(head) ? 30 : 0),
+  parse(text, file) {
+    return parseJsonlConversations(text, file, 'sharegpt-jsonl', (line, n) => {
+      const c = checkTurns(line, `line ${n}`, file, { line: n, column: 1 });
+      const records = recordsOfConversation(c);
+      let turn = 0;
+      const paths = records.map((r) => {
+        const extra = extraOf(r);
+        return extra ? [extra] : ['conversations', turn++];
+      });
+      return { records, title: title(c, n - 1), paths };
+    });
+  },
+  serialize: (doc, conversations) => serializeJsonlConversations(doc, conversations, (line, records) => assembleConversation(line as Record<string, unknown>, records)),
+  rawText: (doc, _c, record) => jsonlLineText(doc, record),
+};

@@ -1,0 +1,166 @@
+import { parse as lenientParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { deepEqual, lineage } from '../../message.js';
+import { ConversationFileError } from '../errors.js';
+import { NEW_JSON_STYLE, stringifyJson } from '../json-writer.js';
+import { MAX_NESTING_DEPTH, type JsonStyle } from '../types.js';
+import { nestsDeeperThan } from '../validate.js';
+import { rewriteJsonValue } from './json-edit.js';
+import { objectMemberSpans } from '../json-spans.js';
+
+/** One line of a JSONL file: where its text is, and its value (undefined for a blank line). */
+export interface JsonlLine {
+  start: number;
+  end: number;
+  /** The line's own terminator ('' for a last line without one): mixed files keep theirs. */
+  eol: string;
+  value: unknown;
+}
+
+export interface JsonlBaseline {
+  lines: JsonlLine[];
+  newline: '\n' | '\r\n';
+  /** Which object came from which line. */
+  origin: WeakMap<object, number>;
+  style: JsonStyle;
+}
+
+const COMPACT: JsonStyle = { ...NEW_JSON_STYLE, indent: null, keySep: ':', itemSep: ',' };
+
+/** The separators the file's lines use (Python's json.dumps writes ", " and ": "; others none). */
+function lineStyle(text: string, lines: readonly JsonlLine[]): JsonStyle {
+  const first = lines.find((l) => l.value !== null && typeof l.value === 'object' && !Array.isArray(l.value) && Object.keys(l.value as object).length > 1);
+  if (!first) return COMPACT;
+  const start = first.start + text.slice(first.start, first.end).search(/\S/);
+  const members = objectMemberSpans(text, start);
+  if (members.length < 2) return COMPACT;
+  return {
+    ...COMPACT,
+    keySep: text.slice(members[0].keySpan.end, members[0].value.start),
+    itemSep: text.slice(members[0].value.end, members[1].keySpan.start),
+    escapeNonAscii: !/[\u0080-\uffff]/.test(text) && /\\u[0-9a-fA-F]{4}/.test(text),
+  };
+}
+
+/** Splits and parses JSON Lines; a bad line throws with its line and column. Blank lines are kept as such. */
+export function parseJsonl(text: string, file: string): JsonlBaseline {
+  const lines: JsonlLine[] = [];
+  const newline = text.includes('\r\n') ? '\r\n' : '\n';
+  const origin = new WeakMap<object, number>();
+  let at = 0;
+  let n = 0;
+  while (at < text.length) {
+    let nl = text.indexOf('\n', at);
+    if (nl === -1) nl = text.length;
+    const end = nl > at && text.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl;
+    const body = text.slice(at, end);
+    n++;
+    let value: unknown;
+    if (body.trim() !== '') {
+      try {
+        value = JSON.parse(body);
+      } catch (e) {
+        const errors: ParseError[] = [];
+        lenientParse(body, errors, { disallowComments: true, allowTrailingComma: false });
+        const first = errors[0];
+        const column = (first?.offset ?? 0) + 1;
+        const reason = first ? printParseErrorCode(first.error) : (e as Error).message;
+        throw new ConversationFileError(file, `invalid JSON on line ${n}: ${reason === 'ValueExpected' && body.trim().length < body.length ? 'expected a value' : reason}`, { line: n, column });
+      }
+      if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw new ConversationFileError(file, `line ${n} is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`, { line: n, column: 1 });
+      if (value !== null && typeof value === 'object') origin.set(value as object, lines.length);
+    }
+    lines.push({ start: at, end, eol: text.slice(end, Math.min(nl + 1, text.length)), value });
+    at = nl + 1;
+  }
+  return { lines, newline, origin, style: lineStyle(text, lines) };
+}
+
+function originLine(baseline: JsonlBaseline, record: unknown): number | undefined {
+  if (record === null || typeof record !== 'object') return undefined;
+  for (const m of lineage(record)) {
+    const k = baseline.origin.get(m);
+    if (k !== undefined) return k;
+  }
+  return undefined;
+}
+
+/** A line's text for a record: the original line when unchanged, a minimal rewrite when edited, compact JSON when new. */
+function lineText(text: string, baseline: JsonlBaseline, record: unknown, at?: number): string {
+  const k = at ?? originLine(baseline, record);
+  if (k === undefined) return stringifyJson(record, baseline.style, 0);
+  const line = baseline.lines[k];
+  const lead = text.slice(line.start, line.end).search(/\S/);
+  const start = line.start + Math.max(0, lead);
+  const body = text.slice(start, line.end).trimEnd();
+  return text.slice(line.start, start) + rewriteJsonValue(text, { start, end: start + body.length }, line.value, record, baseline.style, 0);
+}
+
+/**
+ * The file with its record lines replaced. `slots` says which lines hold the records a caller manages (message
+ * records); every other line is kept byte for byte. Records that came from a line stay on their line (an edit
+ * is a one-line diff, a delete removes its line); a new record goes after the line of the record before it.
+ * When surviving records were reordered, the managed lines are refilled in the new order.
+ */
+export function rewriteJsonl(text: string, baseline: JsonlBaseline, slots: readonly number[], records: readonly unknown[]): string {
+  const slotSet = new Set(slots);
+  const recordAt = new Map<number, unknown>();
+  const after = new Map<number, unknown[]>();
+  const before: unknown[] = [];
+  let previous = -1;
+  let reordered = false;
+  // Records without an identity (read again after a save, say) are matched to an unclaimed line that holds
+  // exactly their value, nearby and in order: then they keep that line's bytes.
+  const slotOrder = slots.slice().sort((a, b) => a - b);
+  let cursor = 0;
+  const byValue = (r: unknown): number | undefined => {
+    for (let x = cursor; x < Math.min(slotOrder.length, cursor + 64); x++) {
+      const line = slotOrder[x];
+      if (!recordAt.has(line) && deepEqual(baseline.lines[line].value, r)) return line;
+    }
+    return undefined;
+  };
+  for (const r of records) {
+    const k = originLine(baseline, r) ?? byValue(r);
+    if (k !== undefined && slotSet.has(k) && !recordAt.has(k)) {
+      cursor = Math.max(cursor, slotOrder.indexOf(k) + 1);
+      if (k < previous) reordered = true;
+      recordAt.set(k, r);
+      previous = k;
+      continue;
+    }
+    if (previous === -1) before.push(r);
+    else {
+      const list = after.get(previous);
+      if (list) list.push(r);
+      else after.set(previous, [r]);
+    }
+  }
+  const out: Array<{ text: string; eol: string | undefined }> = [];
+  const emitNew = (r: unknown) => out.push({ text: lineText(text, baseline, r), eol: undefined });
+  if (reordered) {
+    // Refill the managed lines in the records' order; lines that are not records stay where they were.
+    let next = 0;
+    baseline.lines.forEach((line, i) => {
+      if (!slotSet.has(i)) out.push({ text: text.slice(line.start, line.end), eol: line.eol });
+      else if (next < records.length) out.push({ text: lineText(text, baseline, records[next++]), eol: line.eol });
+    });
+    while (next < records.length) emitNew(records[next++]);
+  } else {
+    const firstSlot = slots.length > 0 ? slots[0] : baseline.lines.length;
+    baseline.lines.forEach((line, i) => {
+      if (i === firstSlot) for (const r of before) emitNew(r);
+      if (!slotSet.has(i)) out.push({ text: text.slice(line.start, line.end), eol: line.eol });
+      else if (recordAt.has(i)) out.push({ text: lineText(text, baseline, recordAt.get(i), i), eol: line.eol });
+      for (const r of after.get(i) ?? []) emitNew(r);
+    });
+    if (firstSlot >= baseline.lines.length) for (const r of before) emitNew(r);
+  }
+  // Every line keeps its own terminator (a new one gets the file's); the last line ends as the file did.
+  const fileEnd = baseline.lines.length > 0 ? baseline.lines[baseline.lines.length - 1].eol : baseline.newline;
+  let result = '';
+  out.forEach((line, i) => {
+    const last = i === out.length - 1;
+    result += line.text + (last ? fileEnd : line.eol === undefined || line.eol === '' ? baseline.newline : line.eol);
+  });
+  return result;
+}

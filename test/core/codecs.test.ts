@@ -1,0 +1,216 @@
+import { diffLines } from 'diff';
+import fc from 'fast-check';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codecById, listCodecs } from '../../src/core/formats/registry.js';
+import { convertDocument, emptyDocument, parseDocumentText, readDocumentFile, serializeDocument } from '../../src/core/formats/document-file.js';
+import { displayText, sentText, type MessageView } from '../../src/core/formats/model.js';
+import { FIXTURES } from '../helpers.js';
+import { edgeString } from '../support/edge-arbitraries.js';
+
+const FORMATS = join(FIXTURES, 'formats');
+const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+
+/** What each fixture is, as a reader of the public format would count it. */
+const EXPECTED: Record<string, { codec: string; conversations: number; messages: number; other: number }> = {
+  'anthropic/api_conversation_history.json': { codec: 'anthropic-messages', conversations: 1, messages: 5, other: 0 },
+  'claude-ai/conversations.json': { codec: 'claude-ai-export', conversations: 2, messages: 4, other: 0 },
+  'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 10, other: 4 },
+  'claude-code/subagents/agent-7f3a91c2.jsonl': { codec: 'claude-code', conversations: 1, messages: 3, other: 0 },
+  'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 9, other: 7 },
+  'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },
+  'memory/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 2, other: 0 },
+  'memory/empty/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 0, other: 0 },
+  'openai/chat.json': { codec: 'openai-chat', conversations: 1, messages: 6, other: 0 },
+  'openai/finetune.jsonl': { codec: 'openai-chat-jsonl', conversations: 3, messages: 10, other: 0 },
+  'openai/request.json': { codec: 'openai-chat', conversations: 1, messages: 3, other: 0 },
+  'sharegpt/dataset.json': { codec: 'sharegpt', conversations: 2, messages: 7, other: 0 },
+  'sharegpt/dataset.jsonl': { codec: 'sharegpt-jsonl', conversations: 2, messages: 5, other: 0 },
+  'sharegpt/preference.json': { codec: 'sharegpt', conversations: 1, messages: 3, other: 0 },
+  'swarms/agent_state.json': { codec: 'swarms-json', conversations: 1, messages: 3, other: 0 },
+};
+
+const all = files(FORMATS).map((f) => relative(FORMATS, f));
+
+describe('every format fixture', () => {
+  it('is listed here with what it holds', () => {
+    expect(all.sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(all)('%s: detected, counted, and written back byte for byte', (name) => {
+    const { codec, doc, bom } = readDocumentFile(join(FORMATS, name));
+    const e = EXPECTED[name];
+    expect(codec.id).toBe(e.codec);
+    expect(doc.conversations.length).toBe(e.conversations);
+    expect(doc.conversations.reduce((n, c) => n + c.records.length, 0)).toBe(e.messages);
+    expect(doc.otherRecords).toBe(e.other);
+    expect(serializeDocument(codec, doc, doc.conversations.map((c) => c.records), bom)).toBe(readFileSync(join(FORMATS, name), 'utf8'));
+  });
+
+  it.each(all.filter((n) => EXPECTED[n].messages > 0))('%s: editing one message changes only that record', (name) => {
+    const text = readFileSync(join(FORMATS, name), 'utf8');
+    const { codec, doc } = parseDocumentText(text, name);
+    const c = doc.conversations.findIndex((x) => x.records.some((r) => codec.withText(r, 'x') !== undefined));
+    expect(c, 'some message of this fixture has editable text').toBeGreaterThanOrEqual(0);
+    const records = doc.conversations.map((x) => x.records.slice());
+    const k = records[c].findIndex((r) => codec.withText(r, 'x') !== undefined);
+    const before = codec.rawText(doc, c, records[c][k]);
+    records[c][k] = codec.withText(records[c][k], 'An edited message.\nWith a second line, "quotes" and é.');
+    const out = serializeDocument(codec, doc, records);
+    const again = parseDocumentText(out, name);
+    expect(again.codec.id).toBe(codec.id);
+    expect(displayText(codec.view(again.doc.conversations[c].records[k]))).toContain('An edited message.');
+    // The bytes that changed all lie inside the edited record's own text in the file.
+    expect(before, 'the record has its own text in the file').toBeDefined();
+    const at = text.indexOf(before!);
+    expect(at).toBeGreaterThanOrEqual(0);
+    let prefix = 0;
+    while (prefix < text.length && text[prefix] === out[prefix]) prefix++;
+    let suffix = 0;
+    while (suffix < text.length - prefix && text[text.length - 1 - suffix] === out[out.length - 1 - suffix]) suffix++;
+    expect(prefix, 'nothing before the record changed').toBeGreaterThanOrEqual(at);
+    expect(text.length - suffix, 'nothing after the record changed').toBeLessThanOrEqual(at + before!.length);
+    // In a line-based file that is a one-line diff.
+    if (codec.syntax === 'jsonl') expect(diffLines(text, out).filter((p) => p.removed).map((p) => p.count)).toEqual([1]);
+    // Every other record reads back exactly as it was.
+    doc.conversations.forEach((conv, ci) => conv.records.forEach((r, ri) => (ci === c && ri === k ? undefined : expect(again.doc.conversations[ci].records[ri]).toEqual(r))));
+  });
+
+  it.each(all.filter((n) => EXPECTED[n].messages > 1))('%s: deleting a message and adding one keep every other record', (name) => {
+    const text = readFileSync(join(FORMATS, name), 'utf8');
+    const { codec, doc } = parseDocumentText(text, name);
+    const records = doc.conversations.map((x) => x.records.slice());
+    const removed = records[0].splice(1, 1)[0];
+    const added = codec.fromView({ role: 'user', normalRole: 'user', parts: [{ kind: 'text', text: 'A new question?' }] }, records[0][0]);
+    records[0].push(added);
+    const out = serializeDocument(codec, doc, records);
+    const again = parseDocumentText(out, name).doc;
+    expect(again.conversations[0].records.length).toBe(doc.conversations[0].records.length);
+    expect(again.otherRecords).toBe(doc.otherRecords);
+    // Where the new message lands: at the end, or where the format keeps its kind of record.
+    const expected = codec.order ? codec.order(records[0]) : records[0];
+    expect(displayText(codec.view(again.conversations[0].records[expected.indexOf(added)]))).toBe('A new question?');
+    // Untouched records keep their exact text in the file.
+    for (const r of doc.conversations[0].records) if (r !== removed) expect(out).toContain(codec.rawText(doc, 0, r) ?? '');
+  });
+});
+
+describe('what the views say', () => {
+  const viewsOf = (name: string, c = 0): MessageView[] => {
+    const { codec, doc } = readDocumentFile(join(FORMATS, name));
+    return doc.conversations[c].records.map((r) => codec.view(r));
+  };
+
+  it('swarms agent state: legacy "System: " roles are system for planning and display, kept as spelled', () => {
+    const v = viewsOf('swarms/agent_state.json');
+    expect(v.map((m) => [m.role, m.normalRole])).toEqual([['System: ', 'system'], ['Human:', 'user'], ['Research-Agent', 'other']]);
+  });
+
+  it('OpenAI: tool calls with names and arguments, results linked to their calls, image parts', () => {
+    const v = viewsOf('openai/chat.json');
+    expect(v[1].parts.map((p) => p.kind)).toEqual(['text', 'image']);
+    expect(v[2].parts).toEqual([
+      { kind: 'tool-call', id: 'call_9a', name: 'get_weather', arguments: '{"city": "Paris"}' },
+      { kind: 'tool-call', id: 'call_9b', name: 'get_weather', arguments: '{"city": "Rome"}' },
+    ]);
+    expect(v[3].parts[0]).toMatchObject({ kind: 'tool-result', callId: 'call_9a' });
+  });
+
+  it('Anthropic (Cline): thinking, tool_use with its input as arguments, an error result', () => {
+    const v = viewsOf('anthropic/api_conversation_history.json');
+    expect(v[1].parts.map((p) => p.kind)).toEqual(['reasoning', 'text', 'tool-call']);
+    expect(v[1].parts[2]).toEqual({ kind: 'tool-call', id: 'toolu_01A', name: 'read_file', arguments: '{"path":"src/report.ts"}' });
+    expect(v[1].model).toBe('claude-sonnet-4-5');
+    expect(v[4].parts[0]).toMatchObject({ kind: 'tool-result', callId: 'toolu_01B', isError: true });
+  });
+
+  it('Claude Code: sidechain, meta and compact-summary lines marked; usage keyed by message id', () => {
+    const v = viewsOf('claude-code/session.jsonl');
+    expect(v.filter((m) => m.sidechain).length).toBe(2);
+    expect(v.filter((m) => m.meta).length).toBe(2);
+    expect(v.filter((m) => m.summary).length).toBe(1);
+    expect(v[1].usage).toMatchObject({ output: 212, cacheRead: 11340, key: 'msg_01XYZ' });
+    expect(v[2].usage?.key).toBe('msg_01XYZ');
+    expect(v[3].parts[0]).toMatchObject({ kind: 'tool-result', callId: 'toolu_01Q' });
+  });
+
+  it('Codex: every response item type, with reported token counts on the turn they close', () => {
+    const v = viewsOf('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+    expect(v.map((m) => m.role)).toEqual(['user', 'user', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'assistant', 'local_shell_call']);
+    expect(v[2].parts.map((p) => (p.kind === 'reasoning' ? (p.encrypted ? 'encrypted' : 'summary') : p.kind))).toEqual(['summary', 'encrypted']);
+    expect(v[4].usage).toMatchObject({ input: 8123, output: 410, reasoning: 256 });
+    expect(v[7].usage).toMatchObject({ input: 8879, output: 110 });
+    expect(sentText(v[5])).toContain('apply_patch\n*** Begin Patch');
+  });
+
+  it('ShareGPT: the system prompt, function_call and observation turns, chosen and rejected answers', () => {
+    const d = viewsOf('sharegpt/dataset.json', 0);
+    expect(d[0]).toMatchObject({ role: 'system', normalRole: 'system' });
+    const t = viewsOf('sharegpt/dataset.json', 1);
+    expect(t[1].parts[0]).toMatchObject({ kind: 'tool-call', name: 'convert' });
+    expect(t[2].parts[0]).toMatchObject({ kind: 'tool-result' });
+    const p = viewsOf('sharegpt/preference.json');
+    expect(p.map((m) => m.category)).toEqual([undefined, 'chosen', 'rejected']);
+  });
+
+  it('LangChain: human/ai/tool types, tool_calls with args, reported usage', () => {
+    const v = viewsOf('langchain/history.json');
+    expect(v.map((m) => m.normalRole)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
+    expect(v[2].parts[0]).toEqual({ kind: 'tool-call', id: 'call_t1', name: 'search_trains', arguments: '{"from":"Lyon","to":"Turin","day":"Friday"}' });
+    expect(v[2].usage).toMatchObject({ input: 120, output: 28 });
+  });
+
+  it('Claude.ai export: conversation names as titles, attachments as file parts', () => {
+    const { doc, codec } = readDocumentFile(join(FORMATS, 'claude-ai/conversations.json'));
+    expect(doc.conversations.map((c) => c.title)).toEqual(['Sourdough starter troubleshooting', 'Quick regex']);
+    expect(codec.view(doc.conversations[1].records[0]).parts.map((p) => p.kind)).toEqual(['text', 'file']);
+  });
+});
+
+describe('conversion between formats', () => {
+  const targets = listCodecs().map((c) => c.id);
+  it.each(all.filter((n) => EXPECTED[n].messages > 0))('%s converts into every format, keeping every message’s text', (name) => {
+    const from = readDocumentFile(join(FORMATS, name));
+    for (const to of targets) {
+      const out = convertDocument(from, to);
+      const back = parseDocumentText(out, `x${codecById(to)!.extensions[0]}`, to);
+      const keep = codecById(to)!.capabilities.conversations === 'many' ? from.doc.conversations : from.doc.conversations.slice(0, 1);
+      expect(back.doc.conversations.length, `${name} → ${to}`).toBe(keep.length);
+      keep.forEach((c, ci) => {
+        expect(back.doc.conversations[ci].records.length, `${name} → ${to}`).toBe(c.records.length);
+        c.records.forEach((r, i) => {
+          const text = displayText(from.codec.view(r)).trim();
+          if (text && !/^\s*$/.test(text)) expect(sentText(back.codec.view(back.doc.conversations[ci].records[i])), `${name} → ${to}, message ${i}`).toContain(text.split('\n')[0].trim());
+        });
+      });
+    }
+  });
+
+  it('to its own format gives the same bytes', () => {
+    for (const name of all) {
+      const from = readDocumentFile(join(FORMATS, name));
+      expect(convertDocument(from, from.codec.id)).toBe(readFileSync(join(FORMATS, name), 'utf8'));
+    }
+  });
+});
+
+describe('round trips of generated messages, per format (property)', () => {
+  const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), text: edgeString.filter((s) => s.trim() !== '' && !s.includes('\u0000')) });
+  it.each(listCodecs().map((c) => c.id))('%s', (id) => {
+    const codec = codecById(id)!;
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 6 }), (ms) => {
+        const records = ms.map((m) => codec.fromView({ role: m.role, normalRole: m.role as 'user', parts: [{ kind: 'text', text: m.text }] }));
+        const text = emptyDocument(codec, [records]);
+        const parsed = parseDocumentText(text, `x${codec.extensions[0]}`, id);
+        // Written back unchanged: the same bytes.
+        expect(serializeDocument(parsed.codec, parsed.doc, parsed.doc.conversations.map((c) => c.records))).toBe(text);
+        const texts = parsed.doc.conversations[0].records.map((r) => displayText(codec.view(r)));
+        // MEMORY.md keeps content trimmed, as swarms writes it.
+        expect(texts).toEqual(ms.map((m) => (id === 'swarms-memory' ? m.text.trim() : m.text)));
+      }),
+      { numRuns: 60, seed: 11 },
+    );
+  });
+});
