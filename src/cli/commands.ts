@@ -1,23 +1,19 @@
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import {
-  contentPreview,
-  formatFromPath,
-  getTokenizer,
-  listConversationFiles,
-  readConversationFile,
-  resolveEncoding,
-  serializeConversation,
-  summarizeTokens,
-  writeFileAtomicSync,
-  type FileFormat,
-} from '../core/index.js';
+import { extname, resolve } from 'node:path';
+import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
+import { convertDocument, lossesOf, readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
+import { codecById, listCodecs } from '../core/formats/registry.js';
+import { displayText, sentText } from '../core/formats/model.js';
+import { isPlainObject } from '../core/message.js';
+import { countView } from '../core/views.js';
 import { humanBytes, printJson, table } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
 export interface CommonOptions {
   json: boolean;
   model: string;
+  format?: string;
+  depth?: string;
 }
 
 function modelInfo(model: string) {
@@ -25,102 +21,164 @@ function modelInfo(model: string) {
   return { model: choice.model, encoding: choice.encoding, approximate: choice.approximate };
 }
 
+function checkFormat(format: string | undefined): void {
+  if (format !== undefined && !codecById(format)) throw new UsageError(`unknown --format "${format}"; known: ${listCodecs().map((c) => c.id).join(', ')}`);
+}
+
+function open(file: string, format: string | undefined): OpenedFile {
+  checkFormat(format);
+  return readDocumentFile(file, { format });
+}
+
 export function lsCommand(dir: string, opts: CommonOptions): void {
   const path = resolve(dir);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
-  const entries = listConversationFiles(path, getTokenizer(opts.model));
+  const depth = opts.depth === undefined ? undefined : Number(opts.depth);
+  if (depth !== undefined && (!Number.isInteger(depth) || depth < 0)) throw new UsageError(`--depth takes a whole number, not "${opts.depth}"`);
+  const { entries, truncated, tooDeep } = listConversationFiles(path, getTokenizer(opts.model), { depth });
   if (opts.json) {
     printJson({
       directory: path,
       ...modelInfo(opts.model),
-      files: entries.map((e) => ({ ...e, modified: e.modified.toISOString() })),
+      truncated,
+      tooDeep,
+      files: entries.map(({ file: _f, name: _n, formatLabel: _l, ...e }) => ({ ...e, modified: e.modified.toISOString() })),
     });
     return;
   }
   if (entries.length === 0) {
-    process.stdout.write(`No conversation files (.json, .yaml, .yml) in ${path}\n`);
+    process.stdout.write(`No conversation files (${[...new Set(listCodecs().flatMap((c) => c.extensions))].join(', ')}) in ${path}\n`);
     return;
   }
-  const rows = entries.map((e) => [
-    e.name,
-    e.format,
-    e.messages ?? '',
-    e.tokens ?? '',
-    humanBytes(e.bytes),
-    e.modified.toISOString().replace('T', ' ').slice(0, 19),
-  ]);
-  process.stdout.write(table(['NAME', 'FORMAT', 'MESSAGES', 'TOKENS', 'SIZE', 'MODIFIED'], rows) + '\n');
-  for (const e of entries.filter((x) => x.error)) process.stdout.write(`error: ${e.error}\n`);
+  const rows = entries.map((e) => [e.path, e.format ?? 'error', e.conversations ?? '', e.messages ?? '', e.tokens ?? '', humanBytes(e.bytes), e.modified.toISOString().replace('T', ' ').slice(0, 19)]);
+  process.stdout.write(table(['PATH', 'FORMAT', 'CONVERSATIONS', 'MESSAGES', 'TOKENS', 'SIZE', 'MODIFIED'], rows) + '\n');
+  for (const e of entries.filter((x) => x.error)) process.stderr.write(`error: ${e.path}${e.errorLine ? `:${e.errorLine}:${e.errorColumn ?? 1}` : ''}: ${e.error}\n`);
+  if (truncated) process.stderr.write('note: the listing stopped at its cap; there are more files\n');
+  if (tooDeep) process.stderr.write(`note: ${tooDeep} folders deeper than the depth limit were not looked into (--depth N)\n`);
+}
+
+interface ShownMessage {
+  conversation: number;
+  index: number;
+  role: string;
+  normalRole: string;
+  tokens: number;
+  toolTokens?: number;
+  reasoningTokens?: number;
+  storedTokens?: number;
+  category?: string;
+  timestamp?: string;
+  message_id?: string;
+  sidechain?: boolean;
+  meta?: boolean;
+  content: string;
+}
+
+/** Every message record of the file, across its conversations, in file order, with its tokens. */
+function shown(opened: OpenedFile, model: string): { messages: ShownMessage[]; total: number } {
+  const tokenizer = getTokenizer(model);
+  const messages: ShownMessage[] = [];
+  let total = 0;
+  opened.doc.conversations.forEach((c, conversation) =>
+    c.records.forEach((r, index) => {
+      const v = opened.codec.view(r);
+      const t = countView(v, tokenizer);
+      total += t.tokens;
+      const m: ShownMessage = { conversation, index, role: v.role, normalRole: v.normalRole, tokens: t.tokens, content: sentText(v) };
+      if (t.toolTokens) m.toolTokens = t.toolTokens;
+      if (t.reasoningTokens) m.reasoningTokens = t.reasoningTokens;
+      if (isPlainObject(r) && typeof r.token_count === 'number') m.storedTokens = r.token_count;
+      if (v.category) m.category = v.category;
+      if (v.timestamp) m.timestamp = v.timestamp;
+      if (v.id) m.message_id = v.id;
+      if (v.sidechain) m.sidechain = true;
+      if (v.meta) m.meta = true;
+      messages.push(m);
+    }),
+  );
+  return { messages, total };
 }
 
 export function showCommand(file: string, opts: CommonOptions): void {
-  const parsed = readConversationFile(file);
-  const tokenizer = getTokenizer(opts.model);
-  const summary = summarizeTokens(parsed.messages, tokenizer);
+  const opened = open(file, opts.format);
+  const { messages, total } = shown(opened, opts.model);
   if (opts.json) {
-    printJson({
-      file: resolve(file),
-      format: parsed.format,
-      shape: parsed.shape,
-      ...modelInfo(opts.model),
-      messages: parsed.messages.map((m, i) => ({
-        ...summary.messages[i],
-        timestamp: m.timestamp,
-        message_id: m.message_id,
-        content: m.content,
-      })),
-      totalTokens: summary.totalTokens,
-    });
+    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model), conversations: opened.doc.conversations.length, messages, other: opened.doc.otherRecords, totalTokens: total });
     return;
   }
-  const rows = parsed.messages.map((m, i) => {
-    const s = summary.messages[i];
-    const stored = s.storedTokens !== undefined && s.storedTokens !== s.tokens ? `${s.storedTokens}` : '';
-    return [i, m.role, s.tokens, stored, typeof m.timestamp === 'string' ? m.timestamp : '', contentPreview(m.content, 60)];
+  const many = opened.doc.conversations.length > 1;
+  const rows = messages.map((m) => {
+    const stored = m.storedTokens !== undefined && m.storedTokens !== m.tokens - (m.toolTokens ?? 0) ? `${m.storedTokens}` : '';
+    const flags = `${m.sidechain ? ' (sub-agent)' : ''}${m.meta ? ' (meta)' : ''}`;
+    const preview = (displayText(opened.codec.view(opened.doc.conversations[m.conversation].records[m.index])) || m.content).replace(/\s+/g, ' ').trim();
+    return [many ? `${m.conversation}:${m.index}` : m.index, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview.length > 60 ? preview.slice(0, 59) + '…' : preview];
   });
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');
   const approx = resolveEncoding(opts.model).approximate ? ' (approximate)' : '';
-  process.stdout.write(
-    `\n${parsed.messages.length} messages, ${summary.totalTokens} tokens (${opts.model}, ${tokenizer.encoding}${approx})\n`,
-  );
+  const other = opened.doc.otherRecords ? `, ${opened.doc.otherRecords} other records` : '';
+  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${messages.length} messages${other}, ${total} tokens (${opts.model}, ${getTokenizer(opts.model).encoding}${approx})\n`);
 }
 
 export function tokensCommand(file: string, opts: CommonOptions): void {
-  const parsed = readConversationFile(file);
-  const summary = summarizeTokens(parsed.messages, getTokenizer(opts.model));
-  const result = {
-    file: resolve(file),
-    ...modelInfo(opts.model),
-    messages: parsed.messages.length,
-    totalTokens: summary.totalTokens,
-    byRole: summary.byRole,
-    byCategory: summary.byCategory,
-    ...summary.categories,
-  };
+  const opened = open(file, opts.format);
+  const { messages, total } = shown(opened, opts.model);
+  const byRole: Record<string, number> = {};
+  const byCategory: Record<string, number> = {};
+  let input = 0;
+  let output = 0;
+  let reasoning = 0;
+  for (const m of messages) {
+    byRole[m.role] = (byRole[m.role] ?? 0) + m.tokens;
+    const cat = m.category ?? '(none)';
+    byCategory[cat] = (byCategory[cat] ?? 0) + m.tokens;
+    if (m.category === 'input') input += m.tokens;
+    if (m.category === 'output') output += m.tokens;
+    reasoning += m.reasoningTokens ?? 0;
+  }
+  const result = { file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model), messages: messages.length, totalTokens: total, reasoningTokens: reasoning, byRole, byCategory, input_tokens: input, output_tokens: output, total_tokens: input + output };
   if (opts.json) {
     printJson(result);
     return;
   }
-  const section = (title: string, counts: Record<string, number>) =>
-    `${title}\n` + table(['', 'TOKENS'], Object.entries(counts).map(([k, v]) => [k, v])).replace(/^.*\n/, '') + '\n';
-  process.stdout.write(`${parsed.messages.length} messages, ${summary.totalTokens} tokens\n\n`);
-  process.stdout.write(section('By role', summary.byRole) + '\n');
-  process.stdout.write(section('By category', summary.byCategory) + '\n');
-  const c = summary.categories;
-  process.stdout.write(`input_tokens ${c.input_tokens}, output_tokens ${c.output_tokens}, total_tokens ${c.total_tokens}\n`);
+  const section = (title: string, counts: Record<string, number>) => `${title}\n` + table(['', 'TOKENS'], Object.entries(counts).map(([k, v]) => [k, v])).replace(/^.*\n/, '') + '\n';
+  process.stdout.write(`${messages.length} messages, ${total} tokens${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
+  process.stdout.write(section('By role', byRole) + '\n');
+  process.stdout.write(section('By category', byCategory) + '\n');
+  process.stdout.write(`input_tokens ${input}, output_tokens ${output}, total_tokens ${input + output}\n`);
 }
 
-export function convertCommand(file: string, to: string | undefined, out: string | undefined): void {
-  if (to !== 'json' && to !== 'yaml') throw new UsageError('convert needs --to json or --to yaml');
-  const parsed = readConversationFile(file);
-  const target = { format: to as FileFormat, shape: parsed.shape, root: parsed.root };
-  const text = serializeConversation(parsed.messages, target);
+/** Codec ids by file extension, for `-o OUT` without `--to`... and the short names json and yaml. */
+function targetCodec(to: string | undefined, from: OpenedFile): string {
+  if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${listCodecs().map((c) => c.id).join(', ')}; json and yaml for the swarms formats)`);
+  if (to === 'json') return from.codec.id === 'swarms-json' ? from.codec.id : 'swarms-json';
+  if (to === 'yaml') return 'swarms-yaml';
+  if (!codecById(to)) throw new UsageError(`unknown --to "${to}"; known: ${listCodecs().map((c) => c.id).join(', ')}`);
+  return to;
+}
+
+export function convertCommand(file: string, to: string | undefined, out: string | undefined, opts: { format?: string } = {}): void {
+  if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${listCodecs().map((c) => c.id).join(', ')}; json and yaml for the swarms formats)`);
+  const opened = open(file, opts.format);
+  const id = targetCodec(to, opened);
+  const codec = codecById(id)!;
+  if (out && !codec.extensions.includes(extname(out).toLowerCase())) throw new UsageError(`-o ${out}: ${codec.label} files end in ${codec.extensions.join(' or ')}`);
+  const lost = id === opened.codec.id ? [] : lossesOf(opened, id);
+  for (const l of lost) process.stderr.write(`note: ${codec.label} cannot hold ${l}\n`);
+  const text = sameShapeSwarms(opened, id) ?? convertDocument(opened, id);
   if (!out) {
     process.stdout.write(text);
     return;
   }
-  const outFormat = formatFromPath(out);
-  if (outFormat && outFormat !== to) throw new UsageError(`-o ${out} has a .${outFormat === 'json' ? 'json' : 'yaml'} name but --to is ${to}`);
   writeFileAtomicSync(out, text);
-  process.stderr.write(`Wrote ${parsed.messages.length} messages to ${out}\n`);
+  process.stderr.write(`Wrote ${opened.doc.conversations.reduce((n, c) => n + c.records.length, 0)} messages to ${out}\n`);
+}
+
+/** Between the swarms JSON and YAML formats the file keeps its shape (a wrapper stays a wrapper, with its metadata). */
+function sameShapeSwarms(opened: OpenedFile, id: string): string | undefined {
+  const swarms = ['swarms-json', 'swarms-yaml'];
+  if (!swarms.includes(opened.codec.id) || !swarms.includes(id) || id === opened.codec.id) return undefined;
+  const b = opened.doc.baseline as ({ kind: 'conversation'; parsed: ParsedConversation } | { kind: 'agent' }) | ParsedConversation;
+  const parsed = 'kind' in b ? (b.kind === 'conversation' ? b.parsed : undefined) : b;
+  if (!parsed) return undefined;
+  return serializeConversation(parsed.messages, { format: id === 'swarms-json' ? 'json' : 'yaml', shape: parsed.shape, root: parsed.root });
 }

@@ -22,6 +22,9 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   'summary-model': { type: 'string' },
   port: { type: 'string' },
+  format: { type: 'string' },
+  depth: { type: 'string' },
+  conversation: { type: 'string' },
 } as const;
 
 async function run(argv: string[]): Promise<void> {
@@ -32,7 +35,7 @@ async function run(argv: string[]): Promise<void> {
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
-  const common = { json: values.json, model: values.model };
+  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation };
   const needFile = () => {
     if (rest.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);
     return rest[0];
@@ -46,7 +49,7 @@ async function run(argv: string[]): Promise<void> {
     case 'tokens':
       return tokensCommand(needFile(), common);
     case 'convert':
-      return convertCommand(needFile(), values.to, values.output);
+      return convertCommand(needFile(), values.to, values.output, { format: values.format });
     case 'serve':
       if (rest.length > 1) throw new UsageError('serve takes at most one DIR');
       return serveCommand(rest[0] ?? (existsSync('conversations') ? 'conversations' : '.'), values.port);
@@ -54,6 +57,8 @@ async function run(argv: string[]): Promise<void> {
       return planCommand(needFile(), values.strategy, values.set ?? [], common);
     case 'compact':
       return compactCommand(needFile(), {
+        format: values.format,
+        conversation: values.conversation,
         summary: values.summary,
         summarizer: values.summarizer,
         output: values.output,

@@ -1,11 +1,15 @@
 export const USAGE = `Usage: conversation-inspector <command> [options]
 
 Commands:
-  ls [DIR] [--json] [--model M]        conversation files in DIR (default ./conversations)
-  show FILE [--model M] [--json]       every message with its token count, and the total
-  tokens FILE [--model M] [--json]     token totals by role and by category
-  convert FILE --to json|yaml [-o OUT] write the conversation in another format (stdout without -o)
-  plan FILE --strategy NAME [--set key=value ...] [--model M] [--json]
+  ls [DIR] [--json] [--depth N] [--model M]
+                                       conversation files under DIR (default ./conversations), subfolders too
+  show FILE [--format ID] [--model M] [--json]
+                                       every message with its token count, and the total
+  tokens FILE [--format ID] [--model M] [--json]
+                                       token totals by role and by category
+  convert FILE --to ID [-o OUT]        the conversation in another format (stdout without -o); json and yaml
+                                       name the swarms formats
+  plan FILE --strategy NAME [--set key=value ...] [--conversation N] [--model M] [--json]
                                        what a context-window strategy keeps, cuts, drops or summarises
   compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [-o OUT | --in-place]
                                        the static context plus one summary (stdout without -o)
@@ -15,8 +19,12 @@ Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), 
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,
   keepRecentMessages=10, softThresholdTokens=4000), null
 
+Formats (--format ID, --to ID): swarms-json, swarms-yaml, swarms-memory, openai-chat, openai-chat-jsonl,
+  anthropic-messages, claude-ai-export, claude-code, codex-rollout, sharegpt, sharegpt-jsonl, langchain
+
 Options:
   --model M   model or encoding used to count tokens (default gpt-5.4; e.g. gpt-4o, cl100k_base)
+  --format ID read FILE as this format instead of detecting it
   --json      machine-readable output
   --summarizer openai reads OPENAI_API_KEY and OPENAI_BASE_URL (or --base-url URL) and --summary-model M
   -h, --help  this text

@@ -6,15 +6,19 @@ import {
   ExtractiveSummarizer,
   getTokenizer,
   OpenAICompatibleSummarizer,
-  readConversationFile,
-  serializeConversation,
   strategies,
   summariesForPlan,
   TextSummarizer,
   writeFileAtomicSync,
+  type Message,
   type Summarizer,
   type WindowPlan,
+  type WindowSkeleton,
 } from '../core/index.js';
+import { readDocumentFile, serializeDocument, type OpenedFile } from '../core/formats/document-file.js';
+import { sentText } from '../core/formats/model.js';
+import { codecById } from '../core/formats/registry.js';
+import { applyPlanToRecords, buildViewSkeleton, countView } from '../core/views.js';
 import { printJson, table } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
@@ -48,11 +52,45 @@ function printPlan(plan: WindowPlan, roles: string[], tokensBefore: number[]): v
   for (const w of plan.warnings) process.stdout.write(`warning: ${w.message}\n`);
 }
 
-export function planCommand(file: string, strategyId: string | undefined, settings: readonly string[], opts: { json: boolean; model: string }): void {
+/**
+ * A conversation of any format, ready for the planners: the swarms formats keep their own semantics (the
+ * history string, token_count), every other format is seen through its parts.
+ */
+interface Planned {
+  opened: OpenedFile;
+  conversation: number;
+  /** swarms messages, or for other formats a swarms-shaped stand-in per record (for summarisers). */
+  messages: Message[];
+  roles: string[];
+  skeleton: WindowSkeleton;
+  swarms: boolean;
+}
+
+function conversationIndex(raw: string | undefined, opened: OpenedFile): number {
+  if (raw === undefined) return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n >= opened.doc.conversations.length) throw new UsageError(`--conversation takes 0..${opened.doc.conversations.length - 1}, not "${raw}"`);
+  return n;
+}
+
+function planned(file: string, opts: { model: string; format?: string; conversation?: string }): Planned {
+  if (opts.format !== undefined && !codecById(opts.format)) throw new UsageError(`unknown --format "${opts.format}"`);
+  const opened = readDocumentFile(file, { format: opts.format });
+  const conversation = conversationIndex(opts.conversation, opened);
+  const records = opened.doc.conversations[conversation].records;
+  const tokenizer = getTokenizer(opts.model);
+  if (opened.codec.id === 'swarms-json' || opened.codec.id === 'swarms-yaml') {
+    const messages = records as Message[];
+    return { opened, conversation, messages, roles: messages.map((m) => m.role), skeleton: buildSkeleton(messages, tokenizer, { countToolCalls: true }), swarms: true };
+  }
+  const views = records.map((r) => opened.codec.view(r));
+  return { opened, conversation, messages: views.map((v) => ({ role: v.role, content: sentText(v) })), roles: views.map((v) => v.role), skeleton: buildViewSkeleton(views, tokenizer), swarms: false };
+}
+
+export function planCommand(file: string, strategyId: string | undefined, settings: readonly string[], opts: { json: boolean; model: string; format?: string; conversation?: string }): void {
   if (!strategyId) throw new UsageError(`plan needs --strategy (one of: ${strategies.list().map((s) => s.id).join(', ')})`);
   if (!strategies.get(strategyId)) throw new UsageError(`unknown strategy "${strategyId}"; known: ${strategies.list().map((s) => s.id).join(', ')}`);
-  const parsed = readConversationFile(file);
-  const skeleton = buildSkeleton(parsed.messages, getTokenizer(opts.model), { countToolCalls: true });
+  const { skeleton, roles } = planned(file, opts);
   const plan = strategies.plan(strategyId, skeleton, parseSettings(settings));
   const tokensBefore = skeleton.messages.map((m) => (plan.unit === 'content' ? m.tokens : m.renderedTokens));
   if (opts.json) {
@@ -60,14 +98,16 @@ export function planCommand(file: string, strategyId: string | undefined, settin
       file: resolve(file),
       model: opts.model,
       ...plan,
-      messages: plan.messages.map((f) => ({ ...f, role: parsed.messages[f.index].role, tokens: tokensBefore[f.index] })),
+      messages: plan.messages.map((f) => ({ ...f, role: roles[f.index], tokens: tokensBefore[f.index] })),
     });
     return;
   }
-  printPlan(plan, parsed.messages.map((m) => m.role), tokensBefore);
+  printPlan(plan, roles, tokensBefore);
 }
 
 export interface CompactOptions {
+  format?: string;
+  conversation?: string;
   summary?: string;
   summarizer?: string;
   output?: string;
@@ -101,22 +141,31 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
   if (opts.inPlace && opts.output) throw new UsageError('give either -o OUT or --in-place, not both');
   const keepRecentMessages = opts.keepRecent === undefined ? 0 : Number(opts.keepRecent);
   if (!Number.isInteger(keepRecentMessages) || keepRecentMessages < 0) throw new UsageError('--keep-recent takes a whole number');
-  const parsed = readConversationFile(file);
+  const p = planned(file, opts);
   const tokenizer = getTokenizer(opts.model);
-  const skeleton = buildSkeleton(parsed.messages, tokenizer, { countToolCalls: true });
-  const plan = strategies.plan('summarizing', skeleton, { force: true, keepRecentMessages });
+  const plan = strategies.plan('summarizing', p.skeleton, { force: true, keepRecentMessages });
   if (plan.inserted.length === 0) throw new InputError(`${file}: nothing to compact (only static context${keepRecentMessages ? ' and recent messages' : ''})`);
-  const summaries = await summariesForPlan(parsed.messages, plan, summarizer);
-  const compacted = applyPlan(parsed.messages, plan, { summaries, measure: tokenizer });
-  const sameFile = opts.inPlace;
-  const text = serializeConversation(compacted, { format: parsed.format, shape: parsed.shape, root: parsed.root, baseline: sameFile || opts.output ? parsed.baseline : undefined });
-  const target = opts.inPlace ? file : opts.output;
-  const before = plan.totalBefore;
-  const after = compacted.reduce((n, m) => n + tokenizer.countContent(m.content), 0);
-  if (!target) {
-    process.stdout.write(text);
+  const summaries = await summariesForPlan(p.messages, plan, summarizer);
+  const { codec, doc, bom } = p.opened;
+  const records = doc.conversations[p.conversation].records;
+  let text: string;
+  let after: number;
+  let count: number;
+  if (p.swarms) {
+    const compacted = applyPlan(p.messages, plan, { summaries, measure: tokenizer });
+    text = (bom ? '\ufeff' : '') + codec.serialize(doc, [compacted]);
+    after = compacted.reduce((n, m) => n + tokenizer.countContent(m.content), 0);
+    count = compacted.length;
   } else {
-    writeFileAtomicSync(target, text);
+    const views = records.map((r) => codec.view(r));
+    const compacted = applyPlanToRecords(codec, records, views, plan, summaries);
+    const all = doc.conversations.map((c, i) => (i === p.conversation ? compacted : c.records));
+    text = serializeDocument(codec, doc, all, bom);
+    after = compacted.reduce<number>((n, r) => n + countView(codec.view(r), tokenizer).tokens, 0);
+    count = compacted.length;
   }
-  process.stderr.write(`Compacted ${parsed.messages.length} → ${compacted.length} messages, ${before} → ${after} tokens${target ? `; wrote ${target}` : ''}\n`);
+  const target = opts.inPlace ? file : opts.output;
+  if (!target) process.stdout.write(text);
+  else writeFileAtomicSync(target, text);
+  process.stderr.write(`Compacted ${records.length} → ${count} messages, ${plan.totalBefore} → ${after} tokens${target ? `; wrote ${target}` : ''}\n`);
 }

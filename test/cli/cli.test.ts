@@ -47,7 +47,7 @@ describe('show', () => {
       const original = readConversationFile(join(SWARMS, file)).messages[i];
       const tools = expectedToolTokens(original, 'o200k_base');
       // What the model is sent: the content, and the name and arguments of each tool call.
-      expect(m.tokens).toBe(expectedTokens(m.content, 'o200k_base') + tools);
+      expect(m.tokens).toBe(expectedTokens(original.content, 'o200k_base') + tools);
       expect(m.toolTokens ?? 0).toBe(tools);
       total += m.tokens;
     });
@@ -90,21 +90,22 @@ describe('show', () => {
 describe('ls', () => {
   it('lists every conversation file with format, messages and tokens', () => {
     const out = JSON.parse(cli('ls', SWARMS, '--json').stdout);
-    expect(out.files.map((f: { name: string }) => f.name)).toEqual(readdirSync(SWARMS).sort().map((f) => f.replace(/\.(json|yaml)$/, '')));
-    const demo = out.files.find((f: { file: string }) => f.file.endsWith('conversation_demo.yaml'));
-    expect(demo).toMatchObject({ format: 'yaml', messages: 5, tokens: 46 });
+    expect(out.files.map((f: { path: string }) => f.path)).toEqual(readdirSync(SWARMS).sort());
+    const demo = out.files.find((f: { path: string }) => f.path === 'conversation_demo.yaml');
+    expect(demo).toMatchObject({ format: 'swarms-yaml', conversations: 1, messages: 5, tokens: 46 });
     expect(demo.bytes).toBe(981);
     expect(typeof demo.modified).toBe('string');
   });
 
   it('lists unreadable files with their error instead of skipping them', () => {
     const out = JSON.parse(cli('ls', MALFORMED, '--json').stdout);
-    const names = out.files.map((f: { name: string }) => f.name).sort();
-    expect(names).toEqual(['alias_bomb', 'bad_indent', 'binary', 'empty', 'missing_role', 'not_a_list', 'truncated']);
-    for (const f of out.files) expect(f.error).toContain(f.file);
+    const names = out.files.map((f: { path: string }) => f.path).sort();
+    expect(names).toEqual(['alias_bomb.yaml', 'bad_indent.yaml', 'binary.json', 'empty.json', 'missing_role.json', 'not_a_list.json', 'truncated.json']);
+    for (const f of out.files) expect(typeof f.error).toBe('string');
+    expect(out.files.find((f: { path: string }) => f.path === 'truncated.json')).toMatchObject({ errorLine: 23, errorColumn: 7 });
     const table = cli('ls', MALFORMED);
     expect(table.code).toBe(0);
-    expect(table.stdout).toContain('error: ' + join(MALFORMED, 'truncated.json') + ':23:7');
+    expect(table.stderr).toContain('error: truncated.json:23:7: invalid JSON');
   });
 
   it('defaults to ./conversations and fails clearly when a directory is missing', () => {

@@ -79,7 +79,11 @@ export interface Codec {
 
 /** The file is valid syntax but not this codec's format: detection moves on to the next candidate. */
 export class NotThisFormat extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Where the file stopped looking like this format, when that is one place. */
+    readonly position?: { line: number; column: number },
+  ) {
     super(message);
     this.name = 'NotThisFormat';
   }

@@ -68,16 +68,35 @@ export function parseWithCodecs(text: string, file: string, formatId?: string): 
   if (list.length === 0) {
     const known = conversationExtensions();
     if (!known.includes(ext)) throw new ConversationFileError(file, `unsupported file type "${ext || '(no extension)'}": expected ${known.join(', ')}`);
-    throw new ConversationFileError(file, `not a conversation format this tool knows (${codecs.filter((c) => c.extensions.includes(ext)).map((c) => c.label).join(', ')})`);
+    const labels = codecs.filter((c) => c.extensions.includes(ext)).map((c) => c.label);
+    throw new ConversationFileError(file, `not a conversation format this tool knows${describeFound(text, ext)}; expected one of: ${labels.join(', ')}`);
   }
-  const refusals: string[] = [];
+  let first: { codec: Codec; error: NotThisFormat } | undefined;
   for (const codec of list) {
     try {
       return { codec, doc: codec.parse(text, file) };
     } catch (e) {
       if (!(e instanceof NotThisFormat)) throw e;
-      refusals.push(`${codec.label}: ${e.message}`);
+      first ??= { codec, error: e };
     }
   }
-  throw new ConversationFileError(file, `not a conversation format this tool knows (${refusals.join('; ')})`);
+  // The most likely format says best what is wrong, and where.
+  throw new ConversationFileError(file, `${first!.error.message} (reading it as ${first!.codec.label})`, first!.error.position);
+}
+
+/** A few words on what a JSON file holds, for the error that says it is no format known here. */
+function describeFound(text: string, ext: string): string {
+  if (ext !== '.json' && ext !== '.jsonl') return '';
+  try {
+    const line = ext === '.jsonl' ? text.split('\n').find((l) => l.trim() !== '') ?? '' : text;
+    const v = JSON.parse(line) as unknown;
+    if (Array.isArray(v)) {
+      const el = v.find((x) => x !== null && typeof x === 'object' && !Array.isArray(x)) as Record<string, unknown> | undefined;
+      return el ? ` (found a list of objects with keys: ${Object.keys(el).slice(0, 6).join(', ')})` : ` (found a list of ${v.length} values)`;
+    }
+    if (v !== null && typeof v === 'object') return ` (found ${ext === '.jsonl' ? 'lines holding ' : ''}an object with keys: ${Object.keys(v).slice(0, 6).join(', ') || '(none)'})`;
+    return ` (found ${typeof v})`;
+  } catch {
+    return '';
+  }
 }

@@ -1,54 +1,167 @@
-import { readdirSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { basename, extname, join, relative, sep } from 'node:path';
 import { ConversationFileError } from '../formats/errors.js';
-import { formatFromPath, readConversationFile } from '../formats/read.js';
-import type { FileFormat } from '../formats/types.js';
+import { readDocumentFile } from '../formats/document-file.js';
+import { sentText } from '../formats/model.js';
+import { conversationExtensions } from '../formats/registry.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
-import { sentTokens } from '../stats.js';
+
+/** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
+export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents']);
+const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__', '.git', '.hg', '.svn', '.venv', 'venv', 'dist', 'build', 'target']);
+
+export const DEFAULT_DEPTH = 8;
+export const DEFAULT_FILE_CAP = 20_000;
+
+export interface TreeFile {
+  /** Relative to the folder listed, with "/" between parts. */
+  path: string;
+  file: string;
+  bytes: number;
+  modified: Date;
+}
+
+export interface TreeListing {
+  files: TreeFile[];
+  /** The cap was reached: more files exist than are listed. */
+  truncated: boolean;
+  /** Folders not looked into because they were deeper than the depth limit. */
+  tooDeep: number;
+}
+
+export interface TreeOptions {
+  depth?: number;
+  cap?: number;
+}
+
+/** Whether a folder is looked into: not dependencies or version control, not hidden unless an agent tool's. */
+export function visitFolder(name: string): boolean {
+  if (SKIPPED_FOLDERS.has(name)) return false;
+  return !name.startsWith('.') || AGENT_FOLDERS.has(name);
+}
+
+function head(file: string, bytes = 512): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Whether a file is a conversation file by its name: a known extension; Markdown only when it is a MEMORY.md
+ * by its name or by its header (other Markdown is documentation, not history).
+ */
+export function isConversationFileName(file: string, readHead: () => string = () => head(file)): boolean {
+  const ext = extname(file).toLowerCase();
+  if (!conversationExtensions().includes(ext)) return false;
+  if (ext !== '.md') return true;
+  if (/^memory\.md$/i.test(basename(file))) return true;
+  const h = readHead();
+  return /^\s*# Agent Memory\b/.test(h) || /^## Interaction Log\s*$/m.test(h);
+}
+
+/** Every conversation file under `root`, depth-first in name order, within the depth limit and the cap. */
+export function walkConversationTree(root: string, options: TreeOptions = {}): TreeListing {
+  const depth = options.depth ?? DEFAULT_DEPTH;
+  const cap = options.cap ?? DEFAULT_FILE_CAP;
+  const files: TreeFile[] = [];
+  let truncated = false;
+  let tooDeep = 0;
+  const visit = (dir: string, level: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (files.length >= cap) {
+        truncated = true;
+        return;
+      }
+      const full = join(dir, name);
+      let st;
+      try {
+        // Symbolic links to folders are not followed (no cycles, nothing outside the folder by surprise).
+        st = lstatSync(full);
+        if (st.isSymbolicLink()) st = statSync(full).isFile() ? statSync(full) : undefined;
+      } catch {
+        continue;
+      }
+      if (!st) continue;
+      if (st.isDirectory()) {
+        if (!visitFolder(name)) continue;
+        if (level >= depth) tooDeep++;
+        else visit(full, level + 1);
+        continue;
+      }
+      if (!st.isFile() || !isConversationFileName(full)) continue;
+      files.push({ path: relative(root, full).split(sep).join('/'), file: full, bytes: st.size, modified: st.mtime });
+    }
+  };
+  visit(root, 0);
+  return { files, truncated, tooDeep };
+}
 
 export interface DirectoryEntry {
+  /** Relative to the folder listed ("projects/app/session.jsonl"). */
+  path: string;
   /** File name without its extension. */
   name: string;
   file: string;
-  format: FileFormat;
+  /** The codec id that reads it. */
+  format?: string;
+  formatLabel?: string;
   bytes: number;
   modified: Date;
+  conversations?: number;
   messages?: number;
+  /** Records that are not messages (session metadata, events). */
+  other?: number;
   tokens?: number;
   /** Why the file could not be read; such files are listed, never skipped. */
   error?: string;
+  errorLine?: number;
+  errorColumn?: number;
 }
 
-/** The conversation files (.json, .yaml, .yml) directly in `dir`, sorted by name, each read and counted. */
-export function listConversationFiles(dir: string, tokenizer?: Tokenizer): DirectoryEntry[] {
-  const names = readdirSync(dir).sort();
-  const out: DirectoryEntry[] = [];
-  for (const fileName of names) {
-    const format = formatFromPath(fileName);
-    if (!format) continue;
-    const file = join(dir, fileName);
-    let stat;
-    try {
-      stat = statSync(file);
-    } catch {
-      continue; // vanished between readdir and stat
+/** One file of the tree described: its format and counts, or the reason it cannot be read. */
+export function describeConversationFile(f: TreeFile, tokenizer?: Tokenizer): DirectoryEntry {
+  const entry: DirectoryEntry = { path: f.path, name: basename(f.path, extname(f.path)), file: f.file, bytes: f.bytes, modified: f.modified };
+  try {
+    const { codec, doc } = readDocumentFile(f.file);
+    entry.format = codec.id;
+    entry.formatLabel = codec.label;
+    entry.conversations = doc.conversations.length;
+    entry.messages = doc.conversations.reduce((n, c) => n + c.records.length, 0);
+    entry.other = doc.otherRecords;
+    if (tokenizer) {
+      let tokens = 0;
+      for (const c of doc.conversations) for (const r of c.records) {
+        const text = sentText(codec.view(r));
+        if (text.trim() !== '') tokens += tokenizer.count(text);
+      }
+      entry.tokens = tokens;
     }
-    if (!stat.isFile()) continue;
-    const entry: DirectoryEntry = {
-      name: basename(fileName, extname(fileName)),
-      file,
-      format,
-      bytes: stat.size,
-      modified: stat.mtime,
-    };
-    try {
-      const parsed = readConversationFile(file, { format });
-      entry.messages = parsed.messages.length;
-      if (tokenizer) entry.tokens = parsed.messages.reduce((n, m) => n + sentTokens(m, tokenizer).tokens, 0);
-    } catch (e) {
-      entry.error = e instanceof ConversationFileError ? e.message : `${file}: ${(e as Error).message}`;
-    }
-    out.push(entry);
+  } catch (e) {
+    if (e instanceof ConversationFileError) {
+      entry.error = e.reason;
+      entry.errorLine = e.line;
+      entry.errorColumn = e.column;
+    } else entry.error = (e as Error).message;
   }
-  return out;
+  return entry;
+}
+
+/** The conversation files under `dir` (recursively, as walkConversationTree), each read and counted. */
+export function listConversationFiles(dir: string, tokenizer?: Tokenizer, options: TreeOptions = {}): { entries: DirectoryEntry[]; truncated: boolean; tooDeep: number } {
+  const tree = walkConversationTree(dir, options);
+  return { entries: tree.files.map((f) => describeConversationFile(f, tokenizer)), truncated: tree.truncated, tooDeep: tree.tooDeep };
 }

@@ -62,7 +62,9 @@ export const swarmsJson: Codec = {
       parsed = parseJson(text, file);
     } catch (e) {
       // Valid JSON of another shape is another format's business; a broken swarms file is an error here.
-      if (e instanceof ConversationFileError && /^expected a list of messages|^message \d+ (is|has no|: "role")/.test(e.reason)) throw new NotThisFormat(e.reason);
+      if (e instanceof ConversationFileError && /^expected a list of messages|^message \d+ (is|has no|: "role")/.test(e.reason)) {
+        throw new NotThisFormat(e.reason, e.line === undefined ? undefined : { line: e.line, column: e.column ?? 1 });
+      }
       throw e;
     }
     return { codec: 'swarms-json', conversations: [{ records: parsed.messages }], otherRecords: 0, text, baseline: { kind: 'conversation', parsed } satisfies SwarmsJsonBaseline };

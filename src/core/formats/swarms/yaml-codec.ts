@@ -22,15 +22,13 @@ export const swarmsYaml: Codec = {
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: false, timestamps: true },
   sniff: (head) => (/(^|\n)\s*-?\s*role\s*:/.test(head) || /conversation_history\s*:/.test(head) || /^\s*\[\s*\]\s*$/.test(head) ? 20 : 1),
   parse(text, file) {
-    const bom = text.charCodeAt(0) === 0xfeff;
     let parsed: ParsedConversation;
     try {
-      parsed = parseYaml(bom ? text.slice(1) : text, file);
+      parsed = parseYaml(text, file);
     } catch (e) {
-      if (e instanceof ConversationFileError && /^expected a list of messages/.test(e.reason)) throw new NotThisFormat(e.reason);
+      if (e instanceof ConversationFileError && /^expected a list of messages/.test(e.reason)) throw new NotThisFormat(e.reason, e.line === undefined ? undefined : { line: e.line, column: e.column ?? 1 });
       throw e;
     }
-    if (bom) parsed.baseline.bom = true;
     return { codec: 'swarms-yaml', conversations: [{ records: parsed.messages }], otherRecords: 0, text, baseline: parsed };
   },
   serialize(doc, conversations) {

@@ -1,0 +1,103 @@
+import type { Codec } from './formats/codec.js';
+import { displayText, reasoningText, sentText, toolLinksOf, type MessageView } from './formats/model.js';
+import { FATE_CODE } from './window/types.js';
+import type { Measure, SkeletonMessage, WindowPlan, WindowSkeleton } from './window/types.js';
+import { RENDER_SEPARATOR } from './window/skeleton.js';
+
+/**
+ * Messages of any format seen through their parts: what is counted, planned and rendered for them. The swarms
+ * class keeps its own content-only rules (spec); everything else (the app, the CLI on any file) uses these.
+ */
+
+export interface MessageTokens {
+  /** What the model is sent for the message: its text, tool calls (names and arguments) and tool results. */
+  tokens: number;
+  /** Of `tokens`, the tool calls'. */
+  toolTokens: number;
+  /** Reasoning the message carries in plain text, counted apart and labelled (not in `tokens`). */
+  reasoningTokens: number;
+}
+
+const count = (measure: Pick<Measure, 'count'>, text: string) => (text.trim() === '' ? 0 : measure.count(text));
+
+export function toolCallText(view: MessageView): string {
+  return view.parts
+    .filter((p) => p.kind === 'tool-call')
+    .map((p) => (p.kind === 'tool-call' ? (p.arguments ? `${p.name}\n${p.arguments}` : p.name) : ''))
+    .join('\n');
+}
+
+export function countView(view: MessageView, measure: Pick<Measure, 'count'>): MessageTokens {
+  return { tokens: count(measure, sentText(view)), toolTokens: count(measure, toolCallText(view)), reasoningTokens: count(measure, reasoningText(view)) };
+}
+
+/** The history block of a message, as "what the model sees" shows it: `[timestamp] role: text`. */
+export function renderViewBlock(view: MessageView): string {
+  const text = sentText(view);
+  return `${view.timestamp ? `[${view.timestamp}] ` : ''}${view.role}: ${text}`;
+}
+
+const STATIC_ROLES = new Set(['system']);
+
+/** The leading system messages (and summaries a compaction wrote) of a conversation: its static context. */
+export function staticViewPrefix(views: readonly MessageView[]): number {
+  let n = 0;
+  while (n < views.length && (STATIC_ROLES.has(views[n].normalRole) || views[n].summary)) n++;
+  return n;
+}
+
+/** A planner skeleton of any format's messages, counted with `measure` unless counts are given. */
+export function buildViewSkeleton(views: readonly MessageView[], measure: Measure, counts?: { tokens: readonly number[]; renderedTokens?: readonly number[] }): WindowSkeleton {
+  const staticEnd = staticViewPrefix(views);
+  const texts = views.map(sentText);
+  const blocks = views.map(renderViewBlock);
+  const messages: SkeletonMessage[] = views.map((v, i) => {
+    const links = toolLinksOf(v);
+    return {
+      role: v.role,
+      tokens: counts?.tokens[i] ?? count(measure, texts[i]),
+      renderedTokens: counts?.renderedTokens?.[i] ?? measure.count(i === views.length - 1 ? blocks[i] : blocks[i] + RENDER_SEPARATOR),
+      length: texts[i].length,
+      toolCallIds: links.callIds,
+      toolResultId: links.resultId,
+      toolLike: links.toolLike,
+      isStatic: i < staticEnd,
+      contentIsString: v.parts.every((p) => p.kind === 'text'),
+    };
+  });
+  return { messages, text: { content: (i) => texts[i], block: (i) => blocks[i], measure } };
+}
+
+/**
+ * The records a plan leaves, for any format: kept ones as they are, a cut one with its text cut (where the
+ * format can set its text; else whole), summaries as new records of the format before the message they precede.
+ */
+export function applyPlanToRecords(codec: Codec, records: readonly unknown[], views: readonly MessageView[], plan: WindowPlan, summaries: readonly string[]): unknown[] {
+  const inserted = new Map<number, unknown[]>();
+  plan.inserted.forEach((ins, k) => {
+    const near = records[Math.min(ins.before, records.length - 1)];
+    const record = codec.fromView({ role: 'system', normalRole: 'system', parts: [{ kind: 'text', text: summaries[k] ?? '' }], summary: true }, near);
+    const list = inserted.get(ins.before);
+    if (list) list.push(record);
+    else inserted.set(ins.before, [record]);
+  });
+  const out: unknown[] = [];
+  const push = (at: number) => {
+    for (const r of inserted.get(at) ?? []) out.push(r);
+  };
+  records.forEach((r, i) => {
+    push(i);
+    const fate = plan.fates[i];
+    if (fate === FATE_CODE.kept) out.push(r);
+    else if (fate === FATE_CODE.cut) {
+      const cut = plan.cuts[i];
+      const text = sentText(views[i]);
+      const kept = cut ? (cut.keep === 'start' ? text.slice(0, cut.offset) : text.slice(cut.offset)) : text;
+      out.push(codec.withText(r, kept) ?? r);
+    }
+  });
+  push(records.length);
+  return out;
+}
+
+export { displayText };
