@@ -56,10 +56,10 @@ export async function appBench(quick: boolean): Promise<string[]> {
     const blocks = messages.map((m, i) => renderBlock(m) + (i < n - 1 ? '\n\n' : ''));
     const service = new WorkerTokenService(pathToFileURL(join(import.meta.dirname, '..', 'dist', 'token-worker.mjs')));
     t = performance.now();
-    await service.count({ model: 'gpt-5.4', texts, blocks: texts.map(() => '') }, () => {});
+    await service.count({ model: 'gpt-5.4', parts: texts.map((t) => [t]), blocks: texts.map(() => '') }, () => {});
     const worker = performance.now() - t;
     t = performance.now();
-    await service.count({ model: 'gpt-5.4', texts, blocks }, () => {});
+    await service.count({ model: 'gpt-5.4', parts: texts.map((t) => [t]), blocks }, () => {});
     const workerBoth = performance.now() - t;
     await service.close();
     t = performance.now();

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { EditHistory } from '../../src/core/editing/history.js';
-import { readConversationFile } from '../../src/core/formats/read.js';
-import type { ParsedConversation } from '../../src/core/formats/types.js';
+import { readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
+import type { Codec } from '../../src/core/formats/codec.js';
+import type { MessageView } from '../../src/core/formats/model.js';
 import type { Message } from '../../src/core/message.js';
 
 export interface Fingerprint {
@@ -11,14 +12,19 @@ export interface Fingerprint {
   hash: string;
 }
 
-export interface OpenDocument {
-  path: string;
-  parsed: ParsedConversation;
-  /** The messages as they are now (with unsaved edits). */
-  messages: Message[];
-  /** The list as last loaded or saved: the document is dirty when `messages` differs from it. */
+/** One conversation of an open file: its records as they are now, as last saved, and its undo history. */
+export interface OpenConversation {
+  records: Message[];
   saved: Message[];
   history: EditHistory;
+}
+
+export interface OpenDocument {
+  path: string;
+  codec: Codec;
+  /** The file as last read or written (its text, the codec's baseline). */
+  file: OpenedFile;
+  conversations: OpenConversation[];
   /** The file as we last read or wrote it. */
   fingerprint: Fingerprint;
   mtimeMs: number;
@@ -27,8 +33,34 @@ export interface OpenDocument {
   conflict: boolean;
 }
 
+const views = new WeakMap<object, MessageView>();
+
+/** A record seen as a message, computed once per record object (records are never changed in place). */
+export function viewOf(codec: Codec, record: unknown): MessageView {
+  if (record === null || typeof record !== 'object') return codec.view(record);
+  let v = views.get(record as object);
+  if (!v) {
+    v = codec.view(record);
+    views.set(record as object, v);
+  }
+  return v;
+}
+
+export function conversationDirty(c: OpenConversation): boolean {
+  return c.records.length !== c.saved.length || c.records.some((m, i) => m !== c.saved[i]);
+}
+
 export function isDirty(doc: OpenDocument): boolean {
-  return doc.messages.length !== doc.saved.length || doc.messages.some((m, i) => m !== doc.saved[i]);
+  return doc.conversations.some(conversationDirty);
+}
+
+/** An open document's conversations, fresh from a parse: what is on disk, nothing unsaved. */
+export function conversationsOf(file: OpenedFile): OpenConversation[] {
+  return file.doc.conversations.map((c) => ({ records: c.records as Message[], saved: (c.records as Message[]).slice(), history: new EditHistory() }));
+}
+
+export function fingerprintOf(file: OpenedFile, mtimeMs: number, size: number): Fingerprint {
+  return { mtimeMs, size, hash: createHash('sha256').update((file.bom ? '\ufeff' : '') + file.doc.text).digest('hex') };
 }
 
 /**
@@ -43,15 +75,13 @@ export class DocumentStore {
 
   private load(path: string): OpenDocument {
     const stat = statSync(path);
-    const parsed = readConversationFile(path, { maxFileBytes: this.maxFileBytes });
-    const hash = createHash('sha256').update(parsed.baseline.bom ? '\ufeff' + parsed.baseline.text : parsed.baseline.text).digest('hex');
+    const file = readDocumentFile(path, { maxFileBytes: this.maxFileBytes });
     const doc: OpenDocument = {
       path,
-      parsed,
-      messages: parsed.messages.slice(),
-      saved: parsed.messages.slice(),
-      history: new EditHistory(),
-      fingerprint: { mtimeMs: stat.mtimeMs, size: stat.size, hash },
+      codec: file.codec,
+      file,
+      conversations: conversationsOf(file),
+      fingerprint: fingerprintOf(file, stat.mtimeMs, stat.size),
       mtimeMs: stat.mtimeMs,
       size: stat.size,
       conflict: false,

@@ -1,5 +1,8 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { formatFromPath } from '../../src/core/formats/read.js';
+import { basename, extname, relative, sep } from 'node:path';
+import '../../src/core/formats/all.js';
+import { conversationExtensions } from '../../src/core/formats/registry.js';
+import { DEFAULT_DEPTH, visitFolder } from '../../src/core/storage/list-directory.js';
 
 const POLL_INTERVAL_MS = 250;
 
@@ -25,8 +28,9 @@ export interface WatchOptions {
 }
 
 /**
- * Watches conversation files (json, yaml, yml) directly inside `dir`. Temp files of atomic writes and other
- * extensions are ignored; bursts are coalesced per path.
+ * Watches the conversation files under `dir`, in the folders the lister looks into (agent tools' hidden folders
+ * yes, node_modules and .git no), to the same depth. Temp files of atomic writes and other extensions are
+ * ignored; bursts are coalesced per path.
  */
 export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => void, options: WatchOptions = {}): Watcher {
   const debounceMs = options.debounceMs ?? 120;
@@ -38,8 +42,9 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
     pending.clear();
     if (events.length) onEvents(events);
   };
+  const extensions = new Set(conversationExtensions());
   const note = (kind: WatchKind) => (path: string) => {
-    if (!formatFromPath(path)) return;
+    if (!extensions.has(extname(path).toLowerCase())) return;
     if (options.ignoreOnce?.delete(path)) return;
     const before = pending.get(path);
     // added then changed is still added; added then removed is nothing.
@@ -48,13 +53,19 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
     clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };
+  const skipFolder = (path: string) => {
+    const rel = relative(dir, path);
+    return rel !== '' && rel.split(sep).some((part) => !visitFolder(part));
+  };
   const watcher: FSWatcher = watch(dir, {
-    depth: 0,
+    depth: DEFAULT_DEPTH,
     ignoreInitial: true,
     usePolling: options.usePolling ?? false,
     interval: POLL_INTERVAL_MS,
-    // our own save temp files (.<name>.ci-save-….tmp), other tools' temp files and editors' swap files
-    ignored: (path: string) => /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path),
+    // our own save temp files (.<name>.ci-save-….tmp), other tools' temp files and editors' swap files,
+    // and the folders the lister does not look into
+    ignored: (path: string, stats?: { isDirectory(): boolean }) =>
+      /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path) || (stats?.isDirectory() === true && skipFolder(path)) || (basename(path).startsWith('.') && skipFolder(path)),
     awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
   });
   watcher.on('add', note('added')).on('change', note('changed')).on('unlink', note('removed'));

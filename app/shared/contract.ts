@@ -8,16 +8,26 @@ import { EVENT_NAMES, REQUEST_NAMES, type EventName, type RequestName } from './
  */
 
 const relPath = z.string().min(1).max(4096);
+/** Which conversation of a file (datasets and exports hold several); 0 for the rest. */
+const conversation = z.number().int().min(0).max(10_000_000).default(0);
 const model = z.string().min(1).max(100);
 
 export const DirEntry = z.object({
+  /** Relative to the opened folder, "/" between parts: the tree is built from these. */
   path: z.string(),
   name: z.string(),
-  format: z.enum(['json', 'yaml']),
+  /** The codec id that reads it (undefined when none can). */
+  format: z.string().optional(),
+  formatLabel: z.string().optional(),
   bytes: z.number(),
   modified: z.number(),
+  conversations: z.number().optional(),
+  /** The conversations' titles, for files that hold several (a dataset, an export). */
+  titles: z.array(z.string()).optional(),
   messages: z.number().optional(),
   tokens: z.number().optional(),
+  /** Records that are not messages (session metadata, events). */
+  other: z.number().optional(),
   /** Why the file cannot be read (the reason only; the position is in errorLine/errorColumn). */
   error: z.string().optional(),
   errorLine: z.number().optional(),
@@ -27,14 +37,25 @@ export type DirEntry = z.infer<typeof DirEntry>;
 
 export const FileError = z.object({ message: z.string(), line: z.number().optional(), column: z.number().optional() });
 
+export const Usage = z.object({ input: z.number().optional(), output: z.number().optional(), cacheRead: z.number().optional(), cacheWrite: z.number().optional(), reasoning: z.number().optional() });
+
 export const Skeleton = z.object({
   path: z.string(),
-  format: z.enum(['json', 'yaml']),
-  shape: z.enum(['list', 'wrapper', 'history']),
+  /** Which conversation of the file this is, and how many it has. */
+  conversation: z.number(),
+  conversations: z.number(),
+  title: z.string().optional(),
+  format: z.string(),
+  formatLabel: z.string(),
+  /** The swarms formats: their messages have the swarms keys (role, content, category, metadata…). */
+  swarms: z.boolean(),
   count: z.number(),
   bytes: z.number(),
-  /** Dictionary-coded roles and categories: compact for 100k messages. */
+  /** Records of the file that are not messages (kept, not shown). */
+  other: z.number(),
+  /** Dictionary-coded roles (as the file spells them, with their normalised role) and categories. */
   roles: z.array(z.string()),
+  normalRoles: z.array(z.string()),
   roleOf: z.array(z.number()),
   categories: z.array(z.string()),
   categoryOf: z.array(z.number()),
@@ -48,10 +69,36 @@ export const Skeleton = z.object({
   toolCalls: z.record(z.string(), z.array(z.string())),
   /** The call id a tool result answers, by message index (sparse). */
   toolResults: z.record(z.string(), z.string()),
+  /** What the API reported for the turn, by message index (sparse; once per reported call). */
+  usage: z.record(z.string(), Usage),
 });
 export type Skeleton = z.infer<typeof Skeleton>;
 
-export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16 } as const;
+export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256 } as const;
+
+const PartSchema = z.union([
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('tool-call'), id: z.string().optional(), name: z.string(), arguments: z.string() }),
+  z.object({ kind: z.literal('tool-result'), callId: z.string().optional(), text: z.string(), isError: z.boolean().optional() }),
+  z.object({ kind: z.literal('reasoning'), text: z.string(), encrypted: z.boolean().optional(), signature: z.boolean().optional() }),
+  z.object({ kind: z.enum(['image', 'file']), ref: z.string(), mediaType: z.string().optional() }),
+  z.object({ kind: z.literal('unknown'), type: z.string(), text: z.string() }),
+]);
+
+export const MessageViewSchema = z.object({
+  role: z.string(),
+  normalRole: z.string(),
+  parts: z.array(PartSchema),
+  timestamp: z.string().optional(),
+  id: z.string().optional(),
+  category: z.string().optional(),
+  sidechain: z.boolean().optional(),
+  meta: z.boolean().optional(),
+  summary: z.boolean().optional(),
+  model: z.string().optional(),
+  name: z.string().optional(),
+  usage: Usage.extend({ key: z.string().optional() }).optional(),
+});
 
 export const Row = z.object({
   index: z.number(),
@@ -65,13 +112,16 @@ export type Row = z.infer<typeof Row>;
 
 export const TokenCounts = z.object({
   path: z.string(),
+  conversation: z.number(),
   model: z.string(),
   encoding: z.string(),
   approximate: z.boolean(),
-  /** What the model is sent per message: its content and its tool calls (names and arguments). */
+  /** What the model is sent per message: its text, tool calls (names and arguments) and tool results. */
   tokens: z.array(z.number()),
   /** The tool-call share of each message's tokens (0 for most). */
   toolTokens: z.array(z.number()),
+  /** Reasoning each message carries in plain text: counted apart, not in `tokens`. */
+  reasoningTokens: z.array(z.number()),
   renderedTokens: z.array(z.number()),
   total: z.number(),
 });
@@ -93,6 +143,7 @@ export type Settings = z.infer<typeof Settings>;
 export const SettingsPatch = Settings.partial().strict();
 
 const MessageInput = z.record(z.string(), z.unknown()).refine((m) => typeof m.role === 'string' && m.role !== '', { message: 'a message needs a role' });
+const RecordInput = z.record(z.string(), z.unknown());
 const indexes = z.array(z.number().int().min(0)).min(1).max(100_000);
 
 /** Edits as data (the same commands src/core/editing applies). */
@@ -102,11 +153,16 @@ export const EditCommandInput = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delete'), indexes }),
   z.object({ type: z.literal('move'), indexes, to: z.number().int().min(0) }),
   z.object({ type: z.literal('duplicate'), indexes }),
+  /** A message's readable text replaced, in any format (where the format can set it). */
+  z.object({ type: z.literal('set-text'), index: z.number().int().min(0), text: z.string().max(50_000_000) }),
+  /** A record replaced as a whole (the raw JSON editor). */
+  z.object({ type: z.literal('replace'), index: z.number().int().min(0), record: RecordInput }),
 ]);
 export type EditCommandInput = z.infer<typeof EditCommandInput>;
 
 export const EditState = z.object({
   path: z.string(),
+  conversation: z.number(),
   count: z.number(),
   dirty: z.boolean(),
   conflict: z.boolean(),
@@ -121,32 +177,37 @@ export const requests = {
     /** `service`: whether documents live on the service's own thread (as shipped) or on this one (from source). */
     output: z.object({ roots: z.array(z.string()), mode: z.enum(['electron', 'browser']), version: z.string(), service: z.enum(['worker', 'in-process']) }),
   },
-  'dir:list': { input: z.object({ root: z.string().optional() }), output: z.object({ root: z.string(), entries: z.array(DirEntry) }) },
-  'conversation:open': { input: z.object({ path: relPath }), output: Skeleton },
+  'dir:list': {
+    input: z.object({ root: z.string().optional() }),
+    /** Every conversation file under the folder; `truncated` when the cap stopped the walk, `tooDeep` folders past the depth limit. */
+    output: z.object({ root: z.string(), entries: z.array(DirEntry), truncated: z.boolean(), tooDeep: z.number() }),
+  },
+  'conversation:open': { input: z.object({ path: relPath, conversation }), output: Skeleton },
   'conversation:rows': {
-    input: z.object({ path: relPath, start: z.number().int().min(0), count: z.number().int().min(1).max(2000) }),
+    input: z.object({ path: relPath, conversation, start: z.number().int().min(0), count: z.number().int().min(1).max(2000) }),
     output: z.object({ rows: z.array(Row) }),
   },
   'conversation:message': {
-    input: z.object({ path: relPath, index: z.number().int().min(0) }),
-    output: z.object({ index: z.number(), message: z.record(z.string(), z.unknown()), text: z.string(), raw: z.string() }),
+    input: z.object({ path: relPath, conversation, index: z.number().int().min(0) }),
+    /** The record as the file has it, the message it is (parts), its readable text, and its own text in the file. */
+    output: z.object({ index: z.number(), message: z.record(z.string(), z.unknown()), view: MessageViewSchema, text: z.string(), raw: z.string(), editableText: z.boolean() }),
   },
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
-  'conversation:times': { input: z.object({ path: relPath }), output: z.object({ times: z.array(z.number()) }) },
+  'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },
   'conversation:search': {
-    input: z.object({ path: relPath, query: z.string().max(1000), caseSensitive: z.boolean().default(false) }),
+    input: z.object({ path: relPath, conversation, query: z.string().max(1000), caseSensitive: z.boolean().default(false) }),
     output: z.object({ matches: z.array(z.number()) }),
   },
-  'tokens:count': { input: z.object({ path: relPath, model }), output: TokenCounts },
+  'tokens:count': { input: z.object({ path: relPath, conversation, model }), output: TokenCounts },
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {
-    input: z.object({ path: relPath, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])) }),
+    input: z.object({ path: relPath, conversation, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])) }),
     output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number() }),
   },
-  'edit:apply': { input: z.object({ path: relPath, command: EditCommandInput }), output: EditState },
-  'edit:undo': { input: z.object({ path: relPath }), output: EditState },
-  'edit:redo': { input: z.object({ path: relPath }), output: EditState },
-  'edit:state': { input: z.object({ path: relPath }), output: EditState },
+  'edit:apply': { input: z.object({ path: relPath, conversation, command: EditCommandInput }), output: EditState },
+  'edit:undo': { input: z.object({ path: relPath, conversation }), output: EditState },
+  'edit:redo': { input: z.object({ path: relPath, conversation }), output: EditState },
+  'edit:state': { input: z.object({ path: relPath, conversation }), output: EditState },
   /** CONFLICT when the file changed on disk since it was read, unless force (Keep mine). */
   'edit:save': { input: z.object({ path: relPath, force: z.boolean().default(false) }), output: EditState },
   /** Save As: a new file inside the opened folders; the open document stays as it is. */
@@ -154,7 +215,7 @@ export const requests = {
   /** Revert or Reload: the file as it is on disk; unsaved edits and the undo history are dropped. */
   'edit:revert': { input: z.object({ path: relPath }), output: EditState },
   'edit:export': {
-    input: z.object({ path: relPath, format: z.enum(['json', 'yaml', 'markdown', 'text']) }),
+    input: z.object({ path: relPath, conversation, format: z.string().min(1).max(100) }),
     output: z.object({ filename: z.string(), text: z.string(), mime: z.string() }),
   },
   /** Earlier versions kept before each save, newest first. */
@@ -165,7 +226,7 @@ export const requests = {
   /** Restores a version as one undoable edit (nothing is written until Save). */
   'history:restore': { input: z.object({ path: relPath, id: z.string().min(1).max(100) }), output: EditState },
   /** Mine (the open document) and theirs (the file on disk), one compact line per message, for a side-by-side diff. */
-  'edit:compare': { input: z.object({ path: relPath }), output: z.object({ mine: z.array(z.string()), theirs: z.array(z.string()), theirsError: z.string().optional() }) },
+  'edit:compare': { input: z.object({ path: relPath, conversation }), output: z.object({ mine: z.array(z.string()), theirs: z.array(z.string()), theirsError: z.string().optional() }) },
   /**
    * Compaction: 'dropped' summarises what the strategy drops (kept messages stay, cuts apply); 'all' is the
    * spec's compact (static context, then one summary). Preview first; apply is one undoable edit.
@@ -173,6 +234,7 @@ export const requests = {
   'window:compact': {
     input: z.object({
       path: relPath,
+      conversation,
       model,
       mode: z.enum(['dropped', 'all']),
       strategy: z.string().min(1).max(100),

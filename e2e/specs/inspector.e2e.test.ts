@@ -42,9 +42,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const page = await start(dir);
       const files = await page.files();
       const expected = cliJson('ls', dir).files;
-      expect(files.map((f) => f.path).sort()).toEqual(expected.map((f: { file: string }) => f.file.slice(dir.length + 1)).sort());
+      expect(files.map((f) => f.path).sort()).toEqual(expected.map((f: { path: string }) => f.path).sort());
       for (const e of expected) {
-        const shown = files.find((f) => f.path === e.file.slice(dir.length + 1))!;
+        const shown = files.find((f) => f.path === e.path)!;
         if (e.error) expect('error' in shown && shown.error.length > 0).toBe(true);
         else expect(shown).toEqual({ path: shown.path, messages: e.messages, tokens: e.tokens });
       }

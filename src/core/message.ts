@@ -54,12 +54,29 @@ export function markDerived(next: object, from: object): void {
   if (next !== from) derivedFrom.set(next, from);
 }
 
-/** `m`, then what it was edited from, and so on back (bounded, so a cycle cannot hang a save). */
+const readAgainAs = new WeakMap<object, object>();
+
+/**
+ * Records that `fresh` (read again from the file after a save) stands where `old` stood: an undo that puts
+ * `old` back is then written into that place, keeping what did not change.
+ */
+export function markReadAgain(old: object, fresh: object): void {
+  if (old !== fresh) readAgainAs.set(old, fresh);
+}
+
+/** `m`, then what it was edited from and what was read again in its place, and so on (bounded: no cycle hangs a save). */
 export function* lineage(m: object): Generator<object> {
-  let current: object | undefined = m;
-  for (let steps = 0; current !== undefined && steps < 1000; steps++) {
+  const seen = new Set<object>();
+  const queue: object[] = [m];
+  while (queue.length > 0 && seen.size < 1000) {
+    const current = queue.shift()!;
+    if (seen.has(current)) continue;
+    seen.add(current);
     yield current;
-    current = derivedFrom.get(current);
+    const fresh = readAgainAs.get(current);
+    if (fresh) queue.push(fresh);
+    const from = derivedFrom.get(current);
+    if (from) queue.push(from);
   }
 }
 

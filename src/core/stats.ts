@@ -1,12 +1,12 @@
 import { contentText, type Message } from './message.js';
 import type { Tokenizer } from './tokenizer/tokenizer.js';
-import { toolCallText } from './window/tool-links.js';
+import { toolCallTexts } from './window/tool-links.js';
 
 /** What the model is sent for a message, in tokens: its content, and the name and arguments of each tool call. */
 export function sentTokens(message: Message, tokenizer: Pick<Tokenizer, 'count' | 'countContent'>): { tokens: number; toolTokens: number } {
   const content = tokenizer.countContent(message.content);
-  const tools = toolCallText(message);
-  const toolTokens = tools === '' ? 0 : tokenizer.count(tools);
+  let toolTokens = 0;
+  for (const t of toolCallTexts(message)) toolTokens += tokenizer.count(t);
   return { tokens: content + toolTokens, toolTokens };
 }
 

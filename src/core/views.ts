@@ -1,5 +1,5 @@
 import type { Codec } from './formats/codec.js';
-import { displayText, reasoningText, sentText, toolLinksOf, type MessageView } from './formats/model.js';
+import { displayText, partText, sentText, toolLinksOf, type MessageView } from './formats/model.js';
 import { FATE_CODE } from './window/types.js';
 import type { Measure, SkeletonMessage, WindowPlan, WindowSkeleton } from './window/types.js';
 import { RENDER_SEPARATOR } from './window/skeleton.js';
@@ -18,17 +18,37 @@ export interface MessageTokens {
   reasoningTokens: number;
 }
 
-const count = (measure: Pick<Measure, 'count'>, text: string) => (text.trim() === '' ? 0 : measure.count(text));
 
 export function toolCallText(view: MessageView): string {
   return view.parts
     .filter((p) => p.kind === 'tool-call')
-    .map((p) => (p.kind === 'tool-call' ? (p.arguments ? `${p.name}\n${p.arguments}` : p.name) : ''))
+    .map((p) => partText(p))
     .join('\n');
 }
 
+/** The texts a message's tokens are counted from: each part on its own (joining them would merge tokens). */
+export function partTexts(view: MessageView): { sent: string[]; tools: string[]; reasoning: string[] } {
+  const sent: string[] = [];
+  const tools: string[] = [];
+  const reasoning: string[] = [];
+  for (const p of view.parts) {
+    const t = partText(p);
+    if (t.trim() === '') continue;
+    if (p.kind === 'reasoning') reasoning.push(t);
+    else {
+      sent.push(t);
+      if (p.kind === 'tool-call') tools.push(t);
+    }
+  }
+  return { sent, tools, reasoning };
+}
+
+const sum = (measure: Pick<Measure, 'count'>, texts: readonly string[]) => texts.reduce((n, t) => n + measure.count(t), 0);
+
+/** A message's tokens: each part counted on its own; tool calls' share; reasoning apart. */
 export function countView(view: MessageView, measure: Pick<Measure, 'count'>): MessageTokens {
-  return { tokens: count(measure, sentText(view)), toolTokens: count(measure, toolCallText(view)), reasoningTokens: count(measure, reasoningText(view)) };
+  const { sent, tools, reasoning } = partTexts(view);
+  return { tokens: sum(measure, sent), toolTokens: sum(measure, tools), reasoningTokens: sum(measure, reasoning) };
 }
 
 /** The history block of a message, as "what the model sees" shows it: `[timestamp] role: text`. */
@@ -55,7 +75,7 @@ export function buildViewSkeleton(views: readonly MessageView[], measure: Measur
     const links = toolLinksOf(v);
     return {
       role: v.role,
-      tokens: counts?.tokens[i] ?? count(measure, texts[i]),
+      tokens: counts?.tokens[i] ?? countView(v, measure).tokens,
       renderedTokens: counts?.renderedTokens?.[i] ?? measure.count(i === views.length - 1 ? blocks[i] : blocks[i] + RENDER_SEPARATOR),
       length: texts[i].length,
       toolCallIds: links.callIds,

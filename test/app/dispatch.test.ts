@@ -90,8 +90,9 @@ describe('handlers', () => {
     const detail = ok<{ raw: string; text: string }>(await dispatch(rt.handlers, 'conversation:message', { path: 'tool_calls.json', index: 3 }));
     expect(detail.raw.startsWith('{\n        "role": "tool"')).toBe(true);
     expect(detail.text).toBe('{"city": "Tokyo", "temp_c": 18, "sky": "clear"}');
+    // Search covers tool calls too: message 2 calls get_weather for Osaka.
     expect(await dispatch(rt.handlers, 'conversation:message', { path: 'tool_calls.json', index: 99 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-    expect(ok<{ matches: number[] }>(await dispatch(rt.handlers, 'conversation:search', { path: 'tool_calls.json', query: 'OSAKA' })).matches).toEqual([1, 4, 5]);
+    expect(ok<{ matches: number[] }>(await dispatch(rt.handlers, 'conversation:search', { path: 'tool_calls.json', query: 'OSAKA' })).matches).toEqual([1, 2, 4, 5]);
     const counts = ok<{ tokens: number[]; total: number; encoding: string }>(await dispatch(rt.handlers, 'tokens:count', { path: 'conversation_demo.json', model: 'cl100k_base' }));
     expect(counts.encoding).toBe('cl100k_base');
     expect(counts.tokens[0]).toBe(6);

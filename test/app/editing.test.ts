@@ -150,7 +150,8 @@ describe('editing through the handlers', () => {
     const md = await call<{ filename: string; text: string }>('edit:export', { path, format: 'markdown' });
     expect(md.filename).toBe('conversation_demo.md');
     expect(md.text).toContain('### 3 · assistant · 2026-01-15T10:00:07.000005\n\nThe capital of France is Paris.');
-    expect(md.text).toContain('```json\n{\n  "name": "lookup"');
+    // The tool's message is its result, shown as a result block with its JSON.
+    expect(md.text).toContain('**Tool result**\n\n```\n{"name":"lookup"');
     const text = await call<{ text: string }>('edit:export', { path, format: 'text' });
     expect(text.text.split('\n')[2]).toBe('user: What is the capital of France?');
     const yaml = await call<{ filename: string }>('edit:export', { path, format: 'yaml' });

@@ -66,7 +66,7 @@ describe('WorkerTokenService', () => {
     const service = new WorkerTokenService(new URL(`file://${join(ROOT, 'dist', 'token-worker.mjs')}`));
     const progress: number[] = [];
     const texts = Array.from({ length: 1200 }, (_, i) => `message number ${i}`);
-    const result = await service.count({ model: 'gpt-5.4', texts, blocks: texts }, (done) => progress.push(done));
+    const result = await service.count({ model: 'gpt-5.4', parts: texts.map((t) => [t]), blocks: texts }, (done) => progress.push(done));
     await service.close();
     expect(result.tokens).toHaveLength(1200);
     expect(result.tokens[0]).toBe(getTokenizer('gpt-5.4').count('message number 0'));

@@ -26,11 +26,12 @@ function expectedTokens(content: unknown, encoding: keyof typeof encoders): numb
   return text.trim() === '' ? 0 : encoders[encoding].encode(text, [], []).length;
 }
 
-/** The tokens of a message's tool calls (each call's name, a newline, its arguments), from js-tiktoken. */
+/** The tokens of a message's tool calls (each call's name, a newline, its arguments, counted per call), from js-tiktoken. */
 function expectedToolTokens(message: { metadata?: Record<string, unknown> }, encoding: keyof typeof encoders): number {
   const calls = (message.metadata?.tool_calls ?? []) as Array<{ function: { name: string; arguments: string } }>;
   if (calls.length === 0) return 0;
-  return encoders[encoding].encode(calls.map((c) => `${c.function.name}\n${c.function.arguments}`).join('\n'), [], []).length;
+  // Each call counted on its own: its name, a newline, its arguments.
+  return calls.reduce((n, c) => n + encoders[encoding].encode(`${c.function.name}\n${c.function.arguments}`, [], []).length, 0);
 }
 
 describe('show', () => {

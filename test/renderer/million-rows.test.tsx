@@ -19,11 +19,17 @@ beforeAll(() => {
   tokens[N - 1] = 5000;
   skeleton = {
     path: 'big.json',
-    format: 'json',
-    shape: 'list',
+    conversation: 0,
+    conversations: 1,
+    format: 'swarms-json',
+    formatLabel: 'swarms conversation (JSON)',
+    swarms: true,
+    other: 0,
+    usage: {},
     count: N,
     bytes: 100 * 1024 * 1024,
     roles: ['system', 'user', 'assistant'],
+    normalRoles: ['system', 'user', 'assistant'],
     roleOf: Array.from({ length: N }, (_, i) => (i === 0 ? 0 : 1 + (i % 2))),
     categories: [],
     categoryOf: new Array(N).fill(-1),
@@ -35,7 +41,7 @@ beforeAll(() => {
   };
   let total = 0;
   for (const t of tokens) total += t;
-  counts = { path: 'big.json', model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens, toolTokens: new Array(N).fill(0), renderedTokens: tokens.map((t) => t + 3), total };
+  counts = { path: 'big.json', conversation: 0, model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens, toolTokens: new Array(N).fill(0), reasoningTokens: new Array(N).fill(0), renderedTokens: tokens.map((t) => t + 3), total };
 });
 
 afterEach(cleanup);

@@ -10,11 +10,17 @@ import { useApp } from '../../app/renderer/store/index.js';
 // Ten messages: a system prompt, then a tool exchange (2 calls 3,4), then chat.
 const skeleton: Skeleton = {
   path: 'x.json',
-  format: 'json',
-  shape: 'list',
+  conversation: 0,
+  conversations: 1,
+  format: 'swarms-json',
+  formatLabel: 'swarms conversation (JSON)',
+  swarms: true,
+  other: 0,
+  usage: {},
   count: 10,
   bytes: 1,
   roles: ['System', 'user', 'assistant', 'tool'],
+  normalRoles: ['system', 'user', 'assistant', 'tool'],
   roleOf: [0, 1, 2, 3, 3, 2, 1, 2, 1, 2],
   categories: [],
   categoryOf: Array(10).fill(-1),
@@ -24,7 +30,7 @@ const skeleton: Skeleton = {
   toolCalls: { 2: ['c1', 'c2'] },
   toolResults: { 3: 'c1', 4: 'c2' },
 };
-const counts: TokenCounts = { path: 'x.json', model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens: [5, 10, 10, 20, 20, 10, 10, 10, 10, 10], toolTokens: Array(10).fill(0), renderedTokens: [8, 13, 13, 23, 23, 13, 13, 13, 13, 12], total: 115 };
+const counts: TokenCounts = { path: 'x.json', conversation: 0, model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens: [5, 10, 10, 20, 20, 10, 10, 10, 10, 10], toolTokens: Array(10).fill(0), reasoningTokens: Array(10).fill(0), renderedTokens: [8, 13, 13, 23, 23, 13, 13, 13, 13, 12], total: 115 };
 
 beforeEach(() => {
   setBridge({ request: async () => ({ ok: false, error: { code: 'INTERNAL', message: 'not in this test' } }), subscribe: () => () => {} });

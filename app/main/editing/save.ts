@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { baselineAfterWrite, serializeConversation, UnsafeWriteError } from '../../../src/core/formats/write.js';
-import type { FileFormat } from '../../../src/core/formats/types.js';
-import type { Message } from '../../../src/core/message.js';
-import { roleContentLine } from '../../../src/core/render.js';
+import { emptyDocument, serializeDocument } from '../../../src/core/formats/document-file.js';
+import { codecById } from '../../../src/core/formats/registry.js';
+import { sentText, type MessageView } from '../../../src/core/formats/model.js';
+import type { Codec } from '../../../src/core/formats/codec.js';
+import { lineage, markReadAgain, type Message } from '../../../src/core/message.js';
 import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { PrivateDirError } from '../../../src/core/storage/private-dir.js';
 import { HandlerError } from '../../shared/errors.js';
-import type { Fingerprint, OpenDocument } from '../documents.js';
+import { viewOf, type Fingerprint, type OpenDocument } from '../documents.js';
 import type { LocalHistory } from './local-history.js';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -86,10 +88,11 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
       throw changedError(options.displayPath);
     }
   }
-  const { format, shape, root, baseline } = doc.parsed;
   let text: string;
+  const records = doc.conversations.map((c) => c.records);
   try {
-    text = serializeConversation(doc.messages, { format, shape, root, baseline: inPlace ? baseline : undefined });
+    // Save As to a new name writes the same format in its own style (the new file has no text of its own).
+    text = serializeDocument(doc.codec, doc.file.doc, records, doc.file.bom);
   } catch (e) {
     throw ioError(e, options.displayPath);
   }
@@ -122,14 +125,48 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
     if (held) closeSync(held.fd);
   }
   if (!inPlace) return;
-  // The text just written is the new baseline; the live message objects map onto its elements.
-  doc.parsed = baselineAfterWrite(text, doc.path, format, doc.messages);
-  doc.saved = doc.messages.slice();
+  adoptWritten(doc, text);
   const stat = statSync(doc.path);
   doc.fingerprint = { mtimeMs: stat.mtimeMs, size: stat.size, hash: sha256(text) };
   doc.mtimeMs = stat.mtimeMs;
   doc.size = stat.size;
   doc.conflict = false;
+}
+
+/**
+ * The text just written becomes the document's baseline. The swarms writers map the live message objects onto
+ * it; for the other formats the records are read again from it and take the place of the live ones, in the
+ * edit history too, so that the next save keeps every unchanged record's bytes.
+ */
+function adoptWritten(doc: OpenDocument, text: string): void {
+  const body = doc.file.bom ? text.slice(1) : text;
+  if (doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml') {
+    const records = doc.conversations[0].records;
+    const baseline = doc.file.doc.baseline as { kind?: string };
+    if (doc.codec.id === 'swarms-yaml' || baseline.kind === 'conversation') {
+      const parsed = baselineAfterWrite(body, doc.path, doc.codec.id === 'swarms-json' ? 'json' : 'yaml', records);
+      const next = doc.codec.id === 'swarms-json' ? { kind: 'conversation', parsed } : parsed;
+      doc.file = { ...doc.file, doc: { ...doc.file.doc, text: body, baseline: next, conversations: [{ ...doc.file.doc.conversations[0], records }] } };
+      doc.conversations[0].saved = records.slice();
+      return;
+    }
+  }
+  const again = doc.codec.parse(body, doc.path);
+  doc.conversations.forEach((c, i) => {
+    const fresh = (again.conversations[i]?.records ?? []) as Message[];
+    const ordered = doc.codec.order ? (doc.codec.order(c.records) as Message[]) : c.records;
+    const map = new Map<object, Message>();
+    ordered.forEach((live, k) => {
+      if (!fresh[k]) return;
+      map.set(live, fresh[k]);
+      // What the live record was edited from (an undo may put it back) now stands where the fresh one is.
+      for (const earlier of lineage(live)) markReadAgain(earlier, fresh[k]);
+    });
+    c.history.remap(map);
+    c.records = fresh;
+    c.saved = fresh.slice();
+  });
+  doc.file = { ...doc.file, doc: again };
 }
 
 /**
@@ -147,17 +184,53 @@ function putBackALateWrite(doc: OpenDocument, held: { fd: number; stat: Stats },
   throw changedError(displayPath);
 }
 
-export type ExportFormat = 'json' | 'yaml' | 'markdown' | 'text';
+/** What Export offers besides every format's id: a Markdown transcript and plain `role: text` lines. */
+export const TRANSCRIPT_FORMATS = ['markdown', 'text'] as const;
 
-/** The history as another format: JSON and YAML as files of that kind, Markdown as a transcript, text as `role: content`. */
-export function exportText(messages: readonly Message[], format: ExportFormat): string {
-  if (format === 'json' || format === 'yaml') return serializeConversation(messages, { format: format as FileFormat });
-  if (format === 'text') return messages.map((m) => roleContentLine(m) + '\n').join('');
-  return messages
-    .map((m, i) => {
-      const head = `### ${i} · ${m.role}${typeof m.timestamp === 'string' ? ` · ${m.timestamp}` : ''}`;
-      const body = typeof m.content === 'string' ? m.content : '```json\n' + JSON.stringify(m.content, null, 2) + '\n```';
-      return `${head}\n\n${body}\n`;
+function markdownOf(view: MessageView, i: number): string {
+  const head = `### ${i} · ${view.role}${view.timestamp ? ` · ${view.timestamp}` : ''}${view.sidechain ? ' · sub-agent' : ''}`;
+  const body = view.parts
+    .map((p) => {
+      switch (p.kind) {
+        case 'text':
+          return p.text;
+        case 'tool-call':
+          return `**Tool call** \`${p.name}\`${p.id ? ` (${p.id})` : ''}\n\n\`\`\`json\n${prettyJson(p.arguments)}\n\`\`\``;
+        case 'tool-result':
+          return `**Tool result**${p.callId ? ` for ${p.callId}` : ''}${p.isError ? ' (error)' : ''}\n\n\`\`\`\n${p.text}\n\`\`\``;
+        case 'reasoning':
+          return p.encrypted ? '> *(encrypted reasoning)*' : p.text.split('\n').map((l) => `> ${l}`).join('\n');
+        case 'image':
+        case 'file':
+          return `*(${p.kind}: ${p.ref})*`;
+        default:
+          return '```json\n' + p.text + '\n```';
+      }
     })
-    .join('\n');
+    .join('\n\n');
+  return `${head}\n\n${body}\n`;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One conversation in another form: `markdown` (a transcript), `text` (`role: text` lines), `json` / `yaml`
+ * (swarms files), or any format's id (a new file of that format).
+ */
+export function exportText(codec: Codec, records: readonly Message[], format: string): string {
+  const swarms = codec.id === 'swarms-json' || codec.id === 'swarms-yaml';
+  const views = records.map((r) => viewOf(codec, r));
+  if (format === 'text') return views.map((v) => `${v.role}: ${sentText(v)}\n`).join('');
+  if (format === 'markdown') return views.map(markdownOf).join('\n');
+  if ((format === 'json' || format === 'yaml') && swarms) return serializeConversation(records, { format });
+  const target = codecById(format === 'json' ? 'swarms-json' : format === 'yaml' ? 'swarms-yaml' : format);
+  if (!target) throw new HandlerError('BAD_INPUT', `unknown export format "${format}"`);
+  if (target.id === codec.id) return emptyDocument(target, [records]);
+  return emptyDocument(target, [views.map((v) => target.fromView(v))]);
 }

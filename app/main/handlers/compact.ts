@@ -9,13 +9,18 @@ import { FATE_CODE } from '../../../src/core/window/types.js';
 import type { ParsedInput } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty } from '../documents.js';
+import { isDirty, viewOf } from '../documents.js';
+import { sentText } from '../../../src/core/formats/model.js';
+import { applyPlanToRecords, countView } from '../../../src/core/views.js';
+import type { WindowPlan } from '../../../src/core/window/types.js';
+import { swarmsCodec } from './conversation.js';
+import { skeletonFor } from './window.js';
 import type { HandlerContext } from './context.js';
 import { API_KEY } from './settings.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { archiveAndReseedMemory } from '../../../src/core/storage/memory-md.js';
-import { openDocument } from './open-document.js';
+import { openConversation } from './open-document.js';
 
 type Input = ParsedInput<'window:compact'>;
 
@@ -33,30 +38,38 @@ export function compactHandlers(ctx: HandlerContext): Pick<Handlers, 'window:com
   const cache = new SkeletonCache();
   return {
     'window:compact': async (input) => {
-      const { doc } = openDocument(ctx, input.path);
+      const { doc, conv } = openConversation(ctx, input.path, input.conversation);
       const tokenizer = getTokenizer(input.model);
-      const messages = doc.messages;
-      const skeleton = cache.skeleton(messages, tokenizer, undefined, { countToolCalls: true });
+      const records = conv.records;
+      const swarms = swarmsCodec(doc);
+      const views = records.map((r) => viewOf(doc.codec, r));
+      // Summarisers read swarms-shaped messages: other formats hand them each record's sent text.
+      const readable: Message[] = swarms ? records : views.map((v) => ({ role: v.role, content: sentText(v) }));
+      const skeleton = skeletonFor(doc, records, tokenizer, cache);
+      const summaryRecord = (summary: string): Message =>
+        swarms ? { role: 'System', content: summary } : (doc.codec.fromView({ role: 'system', normalRole: 'system', parts: [{ kind: 'text', text: summary }], summary: true }, records[0]) as Message);
+      const applied = (plan: WindowPlan, summaries: string[]): Message[] =>
+        swarms ? applyPlan(records, plan, { summaries, measure: tokenizer }) : (applyPlanToRecords(doc.codec, records, views, plan, summaries) as Message[]);
       let replaced: Message[];
       let build: (summary: string) => Message[];
       if (input.mode === 'all') {
         const plan = summarizing.plan(skeleton, { force: true, keepRecentMessages: 0 });
         if (plan.inserted.length === 0) throw new HandlerError('BAD_INPUT', 'nothing to compact: only the static context is left');
-        replaced = plan.inserted[0].replaces.map((i) => messages[i]);
-        build = (summary) => applyPlan(messages, plan, { summaries: [summary] });
+        replaced = plan.inserted[0].replaces.map((i) => readable[i]);
+        build = (summary) => applied(plan, [summary]);
       } else {
         const strategy = strategies.get(input.strategy);
         if (!strategy) throw new HandlerError('BAD_INPUT', `unknown strategy "${input.strategy}"`);
         const plan = strategy.plan(skeleton, input.params);
-        const dropped = messages.filter((_, i) => plan.fates[i] === FATE_CODE.dropped);
+        const dropped = readable.filter((_, i) => plan.fates[i] === FATE_CODE.dropped);
         if (dropped.length === 0) throw new HandlerError('BAD_INPUT', 'this strategy drops nothing: there is nothing to summarise');
         replaced = dropped;
         const first = plan.fates.indexOf(FATE_CODE.dropped);
         build = (summary) => {
-          const kept = applyPlan(messages, plan, { summaries: plan.inserted.map(() => summary), measure: tokenizer });
+          const kept = applied(plan, plan.inserted.map(() => summary));
           // The summary takes the place of the first dropped message.
-          const before = messages.slice(0, first).filter((_, i) => plan.fates[i] !== FATE_CODE.dropped && plan.fates[i] !== FATE_CODE.summarised).length;
-          return [...kept.slice(0, before), { role: 'System', content: summary }, ...kept.slice(before)];
+          const before = records.slice(0, first).filter((_, i) => plan.fates[i] !== FATE_CODE.dropped && plan.fates[i] !== FATE_CODE.summarised).length;
+          return [...kept.slice(0, before), summaryRecord(summary), ...kept.slice(before)];
         };
       }
       let summary: string;
@@ -67,26 +80,26 @@ export function compactHandlers(ctx: HandlerContext): Pick<Handlers, 'window:com
         throw e;
       }
       const after = build(summary);
-      const count = (list: Message[]) => list.reduce((n, m) => n + tokenizer.countContent(m.content), 0);
+      const count = (list: Message[]) => list.reduce((n, m) => n + countView(viewOf(doc.codec, m), tokenizer).tokens, 0);
       const result = {
         summary,
         summaryTokens: tokenizer.countContent(summary),
         replaced: replaced.length,
         messagesAfter: after.length,
-        tokensBefore: count(messages),
+        tokensBefore: count(records),
         tokensAfter: count(after),
       };
       const memoryPath = join(dirname(doc.path), 'MEMORY.md');
-      const memory = existsSync(memoryPath) ? { path: ctx.roots.display(memoryPath) } : undefined;
+      const memory = existsSync(memoryPath) && memoryPath !== doc.path ? { path: ctx.roots.display(memoryPath) } : undefined;
       if (!input.apply) return { ...result, memory };
       // The spec's compact archives MEMORY.md (and re-seeds it) so the log does not keep growing.
       const archived = memory && input.archiveMemory ? archiveAndReseedMemory(memoryPath, basename(doc.path, extname(doc.path))) : undefined;
-      doc.messages = doc.history.apply(doc.messages, { type: 'replace-all', messages: after, label: `compact ${replaced.length} messages into a summary` });
+      conv.records = conv.history.apply(conv.records, { type: 'replace-all', messages: after, label: `compact ${replaced.length} messages into a summary` });
       ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
       return {
         ...result,
         memory: memory && { ...memory, archivedTo: archived && ctx.roots.display(archived) },
-        state: { path: ctx.roots.display(doc.path), count: doc.messages.length, dirty: isDirty(doc), conflict: doc.conflict, canUndo: doc.history.canUndo, canRedo: doc.history.canRedo },
+        state: { path: ctx.roots.display(doc.path), conversation: input.conversation, count: conv.records.length, dirty: isDirty(doc), conflict: doc.conflict, canUndo: conv.history.canUndo, canRedo: conv.history.canRedo },
       };
     },
   };

@@ -1,13 +1,14 @@
-import { contentText, type Message } from '../../../src/core/message.js';
+import { displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../../src/core/formats/model.js';
+import { isPlainObject, type Message } from '../../../src/core/message.js';
 import { renderBlock } from '../../../src/core/render.js';
-import { contentPreview } from '../../../src/core/stats.js';
 import { RENDER_SEPARATOR, staticPrefixLength } from '../../../src/core/window/skeleton.js';
-import { toolCallText, toolLinks } from '../../../src/core/window/tool-links.js';
+import { partTexts, renderViewBlock, staticViewPrefix, toolCallText } from '../../../src/core/views.js';
 import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
+import { viewOf, type OpenDocument } from '../documents.js';
 import type { HandlerContext } from './context.js';
-import { openDocument } from './open-document.js';
+import { openConversation } from './open-document.js';
 
 function dictionary(values: Array<string | undefined>): { names: string[]; of: number[] } {
   const names: string[] = [];
@@ -25,129 +26,170 @@ function dictionary(values: Array<string | undefined>): { names: string[]; of: n
   return { names, of };
 }
 
-function flagsOf(m: Message, isStatic: boolean): number {
-  const links = toolLinks(m);
+/** `structured`: content a planner must not cut (the swarms rule: content that is not a string; else parts that are not all text). */
+function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number {
+  const links = toolLinksOf(v);
   let f = 0;
-  if (links.callIds.length) f |= FLAGS.toolCall;
+  if (links.callIds.length || v.parts.some((p) => p.kind === 'tool-call')) f |= FLAGS.toolCall;
   if (links.toolLike) f |= FLAGS.toolResult;
-  if (m.role.toLowerCase() === 'system') f |= FLAGS.system;
-  if (typeof m.content !== 'string') f |= FLAGS.structured;
+  if (v.normalRole === 'system') f |= FLAGS.system;
+  if (structured) f |= FLAGS.structured;
   if (isStatic) f |= FLAGS.static;
+  if (v.sidechain) f |= FLAGS.sidechain;
+  if (v.meta) f |= FLAGS.meta;
+  if (v.summary) f |= FLAGS.summary;
+  if (v.parts.some((p) => p.kind === 'reasoning')) f |= FLAGS.reasoning;
   return f;
 }
 
-function toolMaps(messages: Message[]): Pick<Skeleton, 'toolCalls' | 'toolResults'> {
-  const toolCalls: Record<string, string[]> = {};
-  const toolResults: Record<string, string> = {};
-  messages.forEach((m, i) => {
-    const links = toolLinks(m);
-    if (links.callIds.length) toolCalls[i] = links.callIds;
-    if (links.resultId !== undefined) toolResults[i] = links.resultId;
-  });
-  return { toolCalls, toolResults };
-}
-
-/** A row's one-line text: the content, or for a message that only calls tools, the calls (name and arguments). */
-function rowPreview(m: Message): string {
-  const text = contentPreview(m.content, 200);
-  if (text !== '') return text;
-  const calls = toolCallText(m);
-  return calls === '' ? '' : contentPreview(calls.replace(/\n/g, ' '), 200);
-}
-
-function timeOf(m: Message): number {
-  if (typeof m.timestamp !== 'string') return -1;
+function timeOf(v: MessageView): number {
+  if (typeof v.timestamp !== 'string') return -1;
   // Timestamps without an offset are local time, as the Python reference writes them; Date.parse agrees.
-  const t = Date.parse(m.timestamp);
+  const t = Date.parse(v.timestamp);
   return Number.isFinite(t) ? t : -1;
+}
+
+/** A row's one-line text: the message's text, or its calls (name and arguments), or its result. */
+function rowPreview(v: MessageView): string {
+  const flat = (s: string) => {
+    const one = s.replace(/\s+/g, ' ').trim();
+    return one.length > 200 ? one.slice(0, 199) + '…' : one;
+  };
+  const text = flat(displayText(v));
+  if (text !== '') return text;
+  const calls = toolCallText(v);
+  if (calls !== '') return flat(calls);
+  return flat(reasoningText(v));
+}
+
+/** What the API reported, once per reported call (Claude Code writes one line per content block of a call). */
+function usageByIndex(views: readonly MessageView[]): Skeleton['usage'] {
+  const seen = new Set<string>();
+  const out: Skeleton['usage'] = {};
+  views.forEach((v, i) => {
+    if (!v.usage) return;
+    if (v.usage.key !== undefined) {
+      if (seen.has(v.usage.key)) return;
+      seen.add(v.usage.key);
+    }
+    const { key: _k, ...u } = v.usage;
+    out[i] = u;
+  });
+  return out;
+}
+
+export function swarmsCodec(doc: OpenDocument): boolean {
+  return doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml';
+}
+
+/** Per message: the texts counted (part by part), and its block in the rendered history ("what the model sees"). */
+export function textsOf(doc: OpenDocument, records: readonly Message[], views: readonly MessageView[], withBlocks = true): { parts: string[][]; tools: string[][]; reasoning: string[][]; blocks: string[] } {
+  const n = records.length;
+  // The swarms history string is the spec's (`[timestamp] role: content`); other formats render their parts.
+  const blocks = withBlocks ? records.map((m, i) => (swarmsCodec(doc) ? renderBlock(m) : renderViewBlock(views[i])) + (i < n - 1 ? RENDER_SEPARATOR : '')) : records.map(() => '');
+  const split = views.map(partTexts);
+  return { parts: split.map((s) => s.sent), tools: split.map((s) => s.tools), reasoning: split.map((s) => s.reasoning), blocks };
 }
 
 /** Opening a conversation: a compact skeleton, then rows by page and full messages on demand. */
 export function conversationHandlers(
   ctx: HandlerContext,
 ): Pick<Handlers, 'conversation:open' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
-  const open = (path: string) => openDocument(ctx, path);
-  const messageAt = (messages: Message[], index: number, path: string) => {
-    if (index >= messages.length) throw new HandlerError('NOT_FOUND', `${path} has ${messages.length} messages; there is no message ${index}`);
-    return messages[index];
-  };
+  const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
+  const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
   return {
-    'conversation:open': ({ path }): Skeleton => {
-      const { absolute, doc } = open(path);
-      const { messages } = doc;
-      const staticEnd = staticPrefixLength(messages);
-      const roles = dictionary(messages.map((m) => m.role));
-      const categories = dictionary(messages.map((m) => (typeof m.category === 'string' ? m.category : undefined)));
+    'conversation:open': ({ path, conversation }): Skeleton => {
+      const { absolute, doc, conv } = open(path, conversation);
+      const records = conv.records;
+      const views = viewsOf(doc, records);
+      // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
+      const staticEnd = swarmsCodec(doc) ? staticPrefixLength(records) : staticViewPrefix(views);
+      const roles = dictionary(views.map((v) => v.role));
+      const normalRoles = roles.names.map((_, k) => views[roles.of.indexOf(k)].normalRole);
+      const categories = dictionary(views.map((v) => v.category));
+      const toolCalls: Record<string, string[]> = {};
+      const toolResults: Record<string, string> = {};
+      views.forEach((v, i) => {
+        const links = toolLinksOf(v);
+        if (links.callIds.length) toolCalls[i] = links.callIds;
+        if (links.resultId !== undefined) toolResults[i] = links.resultId;
+      });
       return {
         path: ctx.roots.display(absolute),
-        format: doc.parsed.format,
-        shape: doc.parsed.shape,
-        count: messages.length,
+        conversation,
+        conversations: doc.conversations.length,
+        title: doc.file.doc.conversations[conversation]?.title,
+        format: doc.codec.id,
+        formatLabel: doc.codec.label,
+        swarms: swarmsCodec(doc),
+        count: records.length,
         bytes: doc.size,
+        other: doc.file.doc.otherRecords,
         roles: roles.names,
+        normalRoles,
         roleOf: roles.of,
         categories: categories.names,
         categoryOf: categories.of,
-        flags: messages.map((m, i) => flagsOf(m, i < staticEnd)),
-        storedTokens: messages.map((m) => (typeof m.token_count === 'number' ? m.token_count : -1)),
-        lengths: messages.map((m) => contentText(m.content).length),
-        ...toolMaps(messages),
+        flags: views.map((v, i) => flagsOf(v, i < staticEnd, swarmsCodec(doc) ? typeof records[i].content !== 'string' : !v.parts.every((p) => p.kind === 'text'))),
+        storedTokens: records.map((m) => (isPlainObject(m) && typeof m.token_count === 'number' ? m.token_count : -1)),
+        lengths: views.map((v) => sentText(v).length),
+        toolCalls,
+        toolResults,
+        usage: usageByIndex(views),
       };
     },
-    'conversation:times': ({ path }) => ({ times: open(path).doc.messages.map(timeOf) }),
-    'conversation:rows': ({ path, start, count }) => {
-      const { messages } = open(path).doc;
+    'conversation:times': ({ path, conversation }) => {
+      const { doc, conv } = open(path, conversation);
+      return { times: viewsOf(doc, conv.records).map(timeOf) };
+    },
+    'conversation:rows': ({ path, conversation, start, count }) => {
+      const { doc, conv } = open(path, conversation);
       return {
-        rows: messages.slice(start, start + count).map((m, k) => ({
-          index: start + k,
-          role: m.role,
-          preview: rowPreview(m),
-          timestamp: typeof m.timestamp === 'string' ? m.timestamp : undefined,
-          category: typeof m.category === 'string' ? m.category : undefined,
-          messageId: typeof m.message_id === 'string' ? m.message_id : undefined,
-        })),
+        rows: conv.records.slice(start, start + count).map((m, k) => {
+          const v = viewOf(doc.codec, m);
+          return { index: start + k, role: v.role, preview: rowPreview(v), timestamp: v.timestamp, category: v.category, messageId: v.id };
+        }),
       };
     },
-    'conversation:message': ({ path, index }) => {
-      const { doc } = open(path);
-      const { baseline } = doc.parsed;
-      const message = messageAt(doc.messages, index, path);
-      // The file's own text for a message that is unchanged since it was read; an edited one as JSON.
-      const original = baseline.origin.get(message);
-      const span = original === undefined ? undefined : baseline.elements[original];
-      const raw = span ? baseline.text.slice(span.start, span.end) : JSON.stringify(message, null, 4);
-      return { index, message, text: contentText(message.content), raw };
+    'conversation:message': ({ path, conversation, index }) => {
+      const { doc, conv } = open(path, conversation);
+      if (index >= conv.records.length) throw new HandlerError('NOT_FOUND', `${path} has ${conv.records.length} messages; there is no message ${index}`);
+      const record = conv.records[index];
+      const view = viewOf(doc.codec, record);
+      // The file's own text for a record unchanged since it was read; an edited one as JSON.
+      const raw = doc.codec.rawText(doc.file.doc, conversation, record) ?? JSON.stringify(record, null, 4);
+      const editableText = doc.codec.withText(record, displayText(view)) !== undefined;
+      return { index, message: (isPlainObject(record) ? record : { value: record }) as Record<string, unknown>, view, text: displayText(view), raw, editableText };
     },
-    'conversation:search': ({ path, query, caseSensitive }) => {
-      const { messages } = open(path).doc;
+    'conversation:search': ({ path, conversation, query, caseSensitive }) => {
+      const { doc, conv } = open(path, conversation);
       if (query === '') return { matches: [] };
       const needle = caseSensitive ? query : query.toLowerCase();
       const matches: number[] = [];
-      messages.forEach((m, i) => {
-        const hay = contentText(m.content);
+      conv.records.forEach((m, i) => {
+        const v = viewOf(doc.codec, m);
+        const hay = [sentText(v), reasoningText(v)].join('\n');
         if ((caseSensitive ? hay : hay.toLowerCase()).includes(needle)) matches.push(i);
       });
       return { matches };
     },
-    'tokens:count': async ({ path, model }) => {
+    'tokens:count': async ({ path, conversation, model }) => {
       // Let requests already queued (the first rows) be answered before this long job is prepared.
       await new Promise((resolve) => setImmediate(resolve));
-      const { absolute, doc } = open(path);
-      const { messages } = doc;
+      const { absolute, doc, conv } = open(path, conversation);
+      const records = conv.records;
       const display = ctx.roots.display(absolute);
-      const texts = messages.map((m) => contentText(m.content));
-      const tools = messages.map(toolCallText);
-      const blocks = messages.map((m, i) => renderBlock(m) + (i < messages.length - 1 ? RENDER_SEPARATOR : ''));
+      const { parts, tools, reasoning, blocks } = textsOf(doc, records, viewsOf(doc, records));
       let last = 0;
-      const result = await ctx.tokens.count({ model, texts, tools, blocks }, (done, total) => {
+      const result = await ctx.tokens.count({ model, parts, tools, reasoning, blocks }, (done, total) => {
         // Progress is throttled to what a progress bar can show.
         if (done === total || done - last >= Math.max(500, total / 50)) {
           last = done;
           ctx.emit('tokens:progress', { path: display, done, total });
         }
       });
-      return { path: display, model, ...result, total: result.tokens.reduce((a, b) => a + b, 0) };
+      return { path: display, conversation, model, ...result, total: result.tokens.reduce((a, b) => a + b, 0) };
     },
   };
 }

@@ -1,41 +1,89 @@
 import { basename, extname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
-import { readConversationFile } from '../../../src/core/formats/read.js';
+import { ConversationFileError } from '../../../src/core/formats/errors.js';
+import { decodeText } from '../../../src/core/formats/read.js';
+import { parseDocumentText } from '../../../src/core/formats/document-file.js';
+import { codecById } from '../../../src/core/formats/registry.js';
 import { getTokenizer } from '../../../src/core/tokenizer/index.js';
-import type { Message } from '../../../src/core/message.js';
+import { isPlainObject, markDerived, type Message } from '../../../src/core/message.js';
 import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty, type OpenDocument } from '../documents.js';
+import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../documents.js';
 import { DamagedVersionError, type LocalHistory } from '../editing/local-history.js';
-import { ConversationFileError } from '../../../src/core/formats/errors.js';
-import { decodeText, parseConversationText } from '../../../src/core/formats/read.js';
-import { exportText, saveDocument } from '../editing/save.js';
+import { exportText, saveDocument, TRANSCRIPT_FORMATS } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
-import { openDocument } from './open-document.js';
+import { swarmsCodec } from './conversation.js';
+import { openConversation, openDocument } from './open-document.js';
 
-function toCommand(doc: OpenDocument, input: EditCommandInput, model: string): EditCommand {
-  if (input.type === 'update') {
-    const before = doc.messages[input.index];
-    // A stored token_count must not go stale: an edited content is recounted, as Conversation.update does.
-    if (before && 'content' in input.patch && typeof before.token_count === 'number' && !('token_count' in input.patch)) {
-      return { ...input, patch: { ...input.patch, token_count: getTokenizer(model).countContent(input.patch.content) } } as EditCommand;
-    }
-  }
-  if (input.type !== 'duplicate') return input as EditCommand;
-  // Duplicates go right after the last of the selected messages, as copies (new objects).
-  const sorted = [...new Set(input.indexes)].sort((a, b) => a - b);
-  const copies = sorted.map((i) => {
-    if (i >= doc.messages.length) throw new HandlerError('BAD_INPUT', `message ${i} does not exist`);
-    return structuredClone(doc.messages[i]);
-  });
-  return { type: 'insert', index: sorted[sorted.length - 1] + 1, messages: copies };
+/** A message the renderer sends ({role, content}) as a record of the document's format. */
+function recordFor(doc: OpenDocument, m: Record<string, unknown>, near: unknown): Message {
+  if (swarmsCodec(doc)) return m as Message;
+  const role = String(m.role ?? 'user');
+  const text = typeof m.content === 'string' ? m.content : m.content === undefined ? '' : JSON.stringify(m.content);
+  const normal = viewOf(doc.codec, near ?? {}).normalRole;
+  return doc.codec.fromView({ role, normalRole: ['system', 'user', 'assistant', 'tool'].includes(role) ? (role as 'user') : normal, parts: text ? [{ kind: 'text', text }] : [] }, near) as Message;
 }
 
-/** A local-history version's messages, its bytes checked against the hash it was saved with. */
-function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Message[] {
+function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommandInput, model: string): EditCommand {
+  const records = conv.records;
+  const check = (i: number) => {
+    if (i >= records.length) throw new HandlerError('BAD_INPUT', `message ${i} does not exist (${records.length} messages)`);
+  };
+  switch (input.type) {
+    case 'update': {
+      if (!swarmsCodec(doc)) throw new HandlerError('BAD_INPUT', `${doc.codec.label} records are edited by their text or as a whole record`);
+      const before = records[input.index];
+      // A stored token_count must not go stale: an edited content is recounted, as Conversation.update does.
+      if (before && 'content' in input.patch && typeof before.token_count === 'number' && !('token_count' in input.patch)) {
+        return { ...input, patch: { ...input.patch, token_count: getTokenizer(model).countContent(input.patch.content) } } as EditCommand;
+      }
+      return input as EditCommand;
+    }
+    case 'set-text': {
+      check(input.index);
+      const before = records[input.index];
+      let next: unknown;
+      if (swarmsCodec(doc) && isPlainObject(before) && typeof before.token_count === 'number') {
+        next = { ...before, content: input.text, token_count: getTokenizer(model).countContent(input.text) };
+        markDerived(next as object, before);
+      } else next = doc.codec.withText(before, input.text);
+      if (next === undefined) throw new HandlerError('BAD_INPUT', `message ${input.index} has no single text to edit here; edit the whole record instead`);
+      return { type: 'set', items: [{ index: input.index, message: next as Message }] };
+    }
+    case 'replace': {
+      check(input.index);
+      const next = input.record as Message;
+      if (swarmsCodec(doc) && (typeof next.role !== 'string' || next.role === '')) throw new HandlerError('BAD_INPUT', 'a message needs a role');
+      try {
+        doc.codec.view(next);
+      } catch (e) {
+        throw new HandlerError('BAD_INPUT', `not a ${doc.codec.label} record: ${(e as Error).message}`);
+      }
+      markDerived(next, records[input.index]);
+      return { type: 'set', items: [{ index: input.index, message: next }] };
+    }
+    case 'insert': {
+      const near = records[Math.max(0, Math.min(records.length - 1, input.index - 1))];
+      return { type: 'insert', index: input.index, messages: input.messages.map((m) => recordFor(doc, m, near)) };
+    }
+    case 'duplicate': {
+      // Duplicates go right after the last of the selected messages, as copies (new objects).
+      const sorted = [...new Set(input.indexes)].sort((a, b) => a - b);
+      sorted.forEach(check);
+      return { type: 'insert', index: sorted[sorted.length - 1] + 1, messages: sorted.map((i) => structuredClone(records[i])) };
+    }
+    default:
+      return input as EditCommand;
+  }
+}
+
+/** A local-history version's conversations, its bytes checked against the hash it was saved with. */
+function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Message[][] {
   const bytes = history.read(doc.path, id);
-  return parseConversationText(decodeText(bytes, `local history ${id}`), `local history ${id}`, doc.parsed.format).messages;
+  const opened = parseDocumentText(decodeText(bytes, `local history ${id}`), doc.path, doc.codec.id);
+  return opened.doc.conversations.map((c) => c.records as Message[]);
 }
 
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
@@ -43,71 +91,74 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
   Handlers,
   'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'edit:compare'
 > {
-  const line = (m: Message) => JSON.stringify(m);
-  const docFor = (path: string) => openDocument(ctx, path);
-  const state = (doc: OpenDocument): EditState => ({
-    path: ctx.roots.display(doc.path),
-    count: doc.messages.length,
-    dirty: isDirty(doc),
-    conflict: doc.conflict,
-    canUndo: doc.history.canUndo,
-    canRedo: doc.history.canRedo,
-  });
-  const changed = (doc: OpenDocument) => {
+  const line = (m: unknown) => JSON.stringify(m);
+  const state = (doc: OpenDocument, conversation: number): EditState => {
+    const conv = doc.conversations[conversation] ?? doc.conversations[0];
+    return {
+      path: ctx.roots.display(doc.path),
+      conversation,
+      count: conv?.records.length ?? 0,
+      dirty: isDirty(doc),
+      conflict: doc.conflict,
+      canUndo: conv?.history.canUndo,
+      canRedo: conv?.history.canRedo,
+    };
+  };
+  const changed = (doc: OpenDocument, conversation: number) => {
     ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
-    return state(doc);
+    return state(doc, conversation);
   };
 
   return {
-    'edit:apply': ({ path, command }) => {
-      const { doc } = docFor(path);
+    'edit:apply': ({ path, conversation, command }) => {
+      const { doc, conv } = openConversation(ctx, path, conversation);
       try {
-        doc.messages = doc.history.apply(doc.messages, toCommand(doc, command, ctx.settings.get().model));
+        conv.records = conv.history.apply(conv.records, toCommand(doc, conv, command, ctx.settings.get().model));
       } catch (e) {
         if (e instanceof EditError) throw new HandlerError('BAD_INPUT', e.message);
         throw e;
       }
-      return changed(doc);
+      return changed(doc, conversation);
     },
-    'edit:undo': ({ path }) => {
-      const { doc } = docFor(path);
-      const next = doc.history.undo(doc.messages);
-      if (next) doc.messages = next;
-      return changed(doc);
+    'edit:undo': ({ path, conversation }) => {
+      const { doc, conv } = openConversation(ctx, path, conversation);
+      const next = conv.history.undo(conv.records);
+      if (next) conv.records = next;
+      return changed(doc, conversation);
     },
-    'edit:redo': ({ path }) => {
-      const { doc } = docFor(path);
-      const next = doc.history.redo(doc.messages);
-      if (next) doc.messages = next;
-      return changed(doc);
+    'edit:redo': ({ path, conversation }) => {
+      const { doc, conv } = openConversation(ctx, path, conversation);
+      const next = conv.history.redo(conv.records);
+      if (next) conv.records = next;
+      return changed(doc, conversation);
     },
-    'edit:state': ({ path }) => state(docFor(path).doc),
+    'edit:state': ({ path, conversation }) => state(openConversation(ctx, path, conversation).doc, conversation),
     'edit:save': ({ path, force }) => {
-      const { doc } = docFor(path);
+      const { doc } = openDocument(ctx, path);
       saveDocument(doc, { force, history: ctx.localHistory, displayPath: ctx.roots.display(doc.path) });
-      return changed(doc);
+      return changed(doc, 0);
     },
     'edit:save-as': ({ path, target }) => {
-      const { doc } = docFor(path);
+      const { doc } = openDocument(ctx, path);
       const absoluteTarget = ctx.roots.resolve(target);
-      if (extname(absoluteTarget).toLowerCase() !== extname(doc.path).toLowerCase()) {
-        throw new HandlerError('BAD_INPUT', `Save As keeps the format: give the new name the ${extname(doc.path)} extension (or use Export)`);
+      if (!doc.codec.extensions.includes(extname(absoluteTarget).toLowerCase())) {
+        throw new HandlerError('BAD_INPUT', `Save As keeps the format: give the new name the ${doc.codec.extensions.join(' or ')} extension (or use Export)`);
       }
       saveDocument(doc, { target: absoluteTarget, displayPath: ctx.roots.display(absoluteTarget) });
       return { target: ctx.roots.display(absoluteTarget) };
     },
     'edit:revert': ({ path }) => {
-      const { absolute } = docFor(path);
-      return changed(ctx.documents.reload(absolute));
+      const { absolute } = openDocument(ctx, path);
+      return changed(ctx.documents.reload(absolute), 0);
     },
     'history:list': ({ path }) => {
-      const { doc } = docFor(path);
+      const { doc } = openDocument(ctx, path);
       const history = ctx.localHistory;
       if (!history) return { versions: [] };
       return {
         versions: history.list(doc.path).map((v) => {
           try {
-            return { ...v, messages: readVersion(history, doc, v.id).length };
+            return { ...v, messages: readVersion(history, doc, v.id).reduce((n, c) => n + c.length, 0) };
           } catch (e) {
             return { ...v, error: (e as Error).message };
           }
@@ -115,32 +166,47 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       };
     },
     'history:restore': ({ path, id }) => {
-      const { doc } = docFor(path);
+      const { doc } = openDocument(ctx, path);
       if (!ctx.localHistory) throw new HandlerError('NOT_FOUND', 'no local history is kept here');
-      let messages: Message[];
+      let versions: Message[][];
       try {
-        messages = readVersion(ctx.localHistory, doc, id);
+        versions = readVersion(ctx.localHistory, doc, id);
       } catch (e) {
         if (e instanceof DamagedVersionError || e instanceof ConversationFileError) throw new HandlerError('IO', e.message);
         throw new HandlerError('NOT_FOUND', `no saved version ${id}`);
       }
-      doc.messages = doc.history.apply(doc.messages, { type: 'replace-all', messages, label: `restore the version of ${new Date(Number.parseInt(id, 10)).toLocaleString()}` });
-      return changed(doc);
+      const label = `restore the version of ${new Date(Number.parseInt(id, 10)).toLocaleString()}`;
+      doc.conversations.forEach((c, i) => {
+        if (versions[i]) c.records = c.history.apply(c.records, { type: 'replace-all', messages: versions[i], label });
+      });
+      return changed(doc, 0);
     },
-    'edit:compare': ({ path }) => {
-      const { doc } = docFor(path);
-      const mine = doc.messages.map(line);
+    'edit:compare': ({ path, conversation }) => {
+      const { doc, conv } = openConversation(ctx, path, conversation);
+      const mine = conv.records.map(line);
       try {
-        return { mine, theirs: readConversationFile(doc.path, { format: doc.parsed.format }).messages.map(line) };
+        const disk = parseDocumentText(decodeText(readFileBytes(doc.path), doc.path), doc.path, doc.codec.id);
+        return { mine, theirs: (disk.doc.conversations[conversation]?.records ?? []).map(line) };
       } catch (e) {
         return { mine, theirs: [], theirsError: (e as Error).message };
       }
     },
-    'edit:export': ({ path, format }) => {
-      const { doc } = docFor(path);
-      const ext = { json: 'json', yaml: 'yaml', markdown: 'md', text: 'txt' }[format];
-      const mime = { json: 'application/json', yaml: 'application/yaml', markdown: 'text/markdown', text: 'text/plain' }[format];
-      return { filename: `${basename(doc.path, extname(doc.path))}.${ext}`, text: exportText(doc.messages, format), mime };
+    'edit:export': ({ path, conversation, format }) => {
+      const { doc, conv } = openConversation(ctx, path, conversation);
+      const target = codecById(format === 'json' ? 'swarms-json' : format === 'yaml' ? 'swarms-yaml' : format);
+      if (!target && !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) throw new HandlerError('BAD_INPUT', `unknown export format "${format}"`);
+      const ext = format === 'markdown' ? 'md' : format === 'text' ? 'txt' : target!.extensions[0].slice(1);
+      const mime = format === 'markdown' ? 'text/markdown' : format === 'text' ? 'text/plain' : target!.syntax === 'yaml' ? 'application/yaml' : target!.syntax === 'markdown' ? 'text/markdown' : 'application/json';
+      const suffix = doc.conversations.length > 1 ? `-${conversation + 1}` : '';
+      return { filename: `${basename(doc.path, extname(doc.path))}${suffix}.${ext}`, text: exportText(doc.codec, conv.records, format), mime };
     },
   };
+}
+
+function readFileBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch {
+    throw new HandlerError('NOT_FOUND', `${path} is not on disk`);
+  }
 }

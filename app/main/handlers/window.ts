@@ -1,22 +1,39 @@
 import { renderHistory } from '../../../src/core/render.js';
 import { getTokenizer } from '../../../src/core/tokenizer/index.js';
+import { buildViewSkeleton, applyPlanToRecords, renderViewBlock } from '../../../src/core/views.js';
 import { applyPlan } from '../../../src/core/window/apply.js';
 import { strategies } from '../../../src/core/window/registry.js';
 import { renderedTail, SkeletonCache } from '../../../src/core/window/skeleton-cache.js';
+import { RENDER_SEPARATOR } from '../../../src/core/window/skeleton.js';
+import type { WindowSkeleton } from '../../../src/core/window/types.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
+import { viewOf, type OpenDocument } from '../documents.js';
 import type { HandlerContext } from './context.js';
-import { openDocument } from './open-document.js';
+import { swarmsCodec } from './conversation.js';
+import { openConversation } from './open-document.js';
+import type { Message } from '../../../src/core/message.js';
+import type { Tokenizer } from '../../../src/core/tokenizer/tokenizer.js';
 
-/** What the model sees after a strategy, planned in main with the full text so every cut is exact. */
+/**
+ * The planner skeleton of a conversation, with the full text: the swarms formats by their own rules (the
+ * history string, content and tool calls), every other format through its parts.
+ */
+export function skeletonFor(doc: OpenDocument, records: readonly Message[], tokenizer: Tokenizer, cache: SkeletonCache): WindowSkeleton {
+  if (swarmsCodec(doc)) return cache.skeleton(records, tokenizer, undefined, { countToolCalls: true });
+  return buildViewSkeleton(records.map((r) => viewOf(doc.codec, r)), tokenizer);
+}
+
+/** What the model sees after a strategy, planned in the document service with the full text so every cut is exact. */
 export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:preview'> {
   const cache = new SkeletonCache();
   return {
-    'window:preview': ({ path, model, strategy, params }) => {
+    'window:preview': ({ path, conversation, model, strategy, params }) => {
       if (!strategies.get(strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
-      const { messages } = openDocument(ctx, path).doc;
+      const { doc, conv } = openConversation(ctx, path, conversation);
+      const records = conv.records;
       const tokenizer = getTokenizer(model);
-      const skeleton = cache.skeleton(messages, tokenizer, undefined, { countToolCalls: true });
+      const skeleton = skeletonFor(doc, records, tokenizer, cache);
       const plan = strategies.plan(strategy, skeleton, params);
       if (plan.renderedStart !== undefined) {
         const text = renderedTail(skeleton, plan.renderedStart);
@@ -24,9 +41,19 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
       }
       // Summaries have no text until a summariser writes one: the preview shows where they go.
       const summaries = plan.inserted.map((ins) => `[summary of ${ins.replaces.length} messages goes here]`);
-      const kept = applyPlan(messages, plan, { summaries, measure: tokenizer });
-      const text = renderHistory(kept);
-      return { text, tokens: text ? tokenizer.count(text) : 0, messages: kept.length, summaries: plan.inserted.length };
+      let text: string;
+      let count: number;
+      if (swarmsCodec(doc)) {
+        const kept = applyPlan(records, plan, { summaries, measure: tokenizer });
+        text = renderHistory(kept);
+        count = kept.length;
+      } else {
+        const kept = applyPlanToRecords(doc.codec, records, records.map((r) => viewOf(doc.codec, r)), plan, summaries);
+        text = kept.map((r) => renderViewBlock(doc.codec.view(r))).join(RENDER_SEPARATOR);
+        count = kept.length;
+      }
+      return { text, tokens: text ? tokenizer.count(text) : 0, messages: count, summaries: plan.inserted.length };
     },
   };
 }
+

@@ -5,9 +5,10 @@ import { formatBytes, formatNumber } from './roles.js';
 import { MessageTable } from './table/MessageTable.js';
 import { Banners } from './commands/Banners.js';
 import { NO_CATEGORY } from './table/order.js';
+import { FLAGS } from '../../shared/contract.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, windowOpen, toggleWindow } = useApp();
+  const { openPath, skeleton, opening, openError, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow } = useApp();
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -36,8 +37,9 @@ export function ConversationView() {
       <div className="conv-head">
         <h1 data-testid="conv-title">{skeleton.path}</h1>
         <span className="muted">
-          {formatNumber(skeleton.count)} msgs · {counts && counts.path === skeleton.path ? `${formatNumber(counts.total)} tok` : '… tok'} · {skeleton.format.toUpperCase()}
-          {skeleton.shape !== 'list' ? ` (${skeleton.shape})` : ''} · {formatBytes(skeleton.bytes)}
+          {skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''} · ` : skeleton.title ? `${skeleton.title} · ` : ''}
+          {formatNumber(skeleton.count)} msgs · {counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}
+          {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other records` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
         </span>
       </div>
       <div className="toolbar">
@@ -51,6 +53,15 @@ export function ConversationView() {
             <button key={r} className={`chip-toggle ${roleFilter.has(r) ? 'on' : ''}`} aria-pressed={roleFilter.has(r)} onClick={() => toggleRole(r)}>{r}</button>
           ))}
         </span>
+        {skeleton.flags.some((f) => f & FLAGS.sidechain) && (
+          <span className="filters" role="group" aria-label="Sub-agent messages">
+            {(['all', 'main', 'sidechain'] as const).map((c) => (
+              <button key={c} className={`chip-toggle ${chainFilter === c ? 'on' : ''}`} aria-pressed={chainFilter === c} onClick={() => setChainFilter(c)} data-testid={`chain-${c}`}>
+                {c === 'all' ? 'all' : c === 'main' ? 'main thread' : '↳ sub-agents'}
+              </button>
+            ))}
+          </span>
+        )}
         {categories.length > 0 && (
           <span className="filters" role="group" aria-label="Filter by category">
             {categories.map((c) => (

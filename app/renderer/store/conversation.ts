@@ -14,6 +14,8 @@ export interface OpenError {
 
 export interface ConversationSlice {
   openPath: string | undefined;
+  /** Which conversation of the open file (datasets and exports hold several). */
+  openConversationIndex: number;
   skeleton: Skeleton | undefined;
   opening: boolean;
   openError: OpenError | undefined;
@@ -23,7 +25,7 @@ export interface ConversationSlice {
   generation: number;
   /** Per-message times, fetched the first time the table sorts by time. */
   times: number[] | undefined;
-  openConversation(path: string): Promise<void>;
+  openConversation(path: string, conversation?: number): Promise<void>;
   reloadConversation(): Promise<void>;
   ensureRows(start: number, end: number): void;
 }
@@ -32,15 +34,16 @@ const inflight = new Set<string>();
 
 export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (set, get) => ({
   openPath: undefined,
+  openConversationIndex: 0,
   skeleton: undefined,
   opening: false,
   openError: undefined,
   pages: new Map(),
   generation: 0,
   times: undefined,
-  openConversation: async (path) => {
-    if (path !== get().openPath && !get().leaveDraft()) return;
-    set({ openPath: path, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined });
+  openConversation: async (path, conversation = 0) => {
+    if ((path !== get().openPath || conversation !== get().openConversationIndex) && !get().leaveDraft()) return;
+    set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined });
     await get().reloadConversation();
   },
   reloadConversation: async () => {
@@ -49,7 +52,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     const generation = get().generation + 1;
     set({ opening: true, generation });
     try {
-      const skeleton = await request('conversation:open', { path });
+      const skeleton = await request('conversation:open', { path, conversation: get().openConversationIndex });
       if (get().openPath !== path) return;
       set({ skeleton, pages: new Map(), openError: undefined, times: undefined });
       void get().refreshEditState();
@@ -72,7 +75,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       const key = `${generation}:${page}`;
       if (pages.has(page) || inflight.has(key)) continue;
       inflight.add(key);
-      request('conversation:rows', { path: openPath, start: page * PAGE_SIZE, count: PAGE_SIZE })
+      request('conversation:rows', { path: openPath, conversation: get().openConversationIndex, start: page * PAGE_SIZE, count: PAGE_SIZE })
         .then(({ rows }) => {
           if (get().generation !== generation) return;
           const next = new Map(get().pages);

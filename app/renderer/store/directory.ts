@@ -6,6 +6,8 @@ import type { AppState } from './index.js';
 export interface DirectorySlice {
   root: string | undefined;
   entries: DirEntry[];
+  /** The walk stopped at its cap. */
+  listTruncated: boolean;
   listing: boolean;
   listError: string | undefined;
   fileFilter: string;
@@ -18,6 +20,7 @@ export interface DirectorySlice {
 export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice> = (set) => ({
   root: undefined,
   entries: [],
+  listTruncated: false,
   // The app starts by listing its folder: not ready until that first listing is in.
   listing: true,
   listError: undefined,
@@ -28,8 +31,8 @@ export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice
   refreshDirectory: async () => {
     set({ listing: true });
     try {
-      const { root, entries } = await request('dir:list', {});
-      set({ root, entries, listError: undefined });
+      const { root, entries, truncated } = await request('dir:list', {});
+      set({ root, entries, listTruncated: truncated, listError: undefined });
     } catch (e) {
       set({ listError: (e as Error).message });
     } finally {

@@ -95,7 +95,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const path = get().openPath;
       if (!path) return false;
       try {
-        await after(await request('edit:apply', { path, command }));
+        await after(await request('edit:apply', { path, conversation: get().openConversationIndex, command }));
         set({ marked: new Set() });
         return true;
       } catch (e) {
@@ -105,11 +105,11 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
     },
     undo: async () => {
       const path = get().openPath;
-      if (path && get().edit?.canUndo) await after(await request('edit:undo', { path }));
+      if (path && get().edit?.canUndo) await after(await request('edit:undo', { path, conversation: get().openConversationIndex }));
     },
     redo: async () => {
       const path = get().openPath;
-      if (path && get().edit?.canRedo) await after(await request('edit:redo', { path }));
+      if (path && get().edit?.canRedo) await after(await request('edit:redo', { path, conversation: get().openConversationIndex }));
     },
     save: async (force = false) => {
       const path = get().openPath;
@@ -146,7 +146,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
     exportAs: async (format) => {
       const path = get().openPath;
       if (!path) return;
-      const { filename, text, mime } = await request('edit:export', { path, format });
+      const { filename, text, mime } = await request('edit:export', { path, conversation: get().openConversationIndex, format });
       // A download in the browser; Electron turns it into a save dialog.
       const url = URL.createObjectURL(new Blob([text], { type: mime }));
       const a = document.createElement('a');
@@ -159,7 +159,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const path = get().openPath;
       if (!path) return set({ edit: undefined });
       try {
-        const state = await request('edit:state', { path });
+        const state = await request('edit:state', { path, conversation: get().openConversationIndex });
         if (get().openPath === path) set({ edit: state });
       } catch {
         set({ edit: undefined });

@@ -30,7 +30,7 @@ export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (s
     if (!openPath) return;
     set({ countProgress: { done: 0, total: get().skeleton?.count ?? 0 }, countError: undefined });
     try {
-      const counts = await request('tokens:count', { path: openPath, model });
+      const counts = await request('tokens:count', { path: openPath, conversation: get().openConversationIndex, model });
       if (get().openPath === counts.path && get().model === model) set({ counts, countProgress: undefined });
     } catch (e) {
       set({ countError: (e as Error).message, countProgress: undefined });

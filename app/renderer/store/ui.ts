@@ -10,6 +10,9 @@ export interface UiSlice {
   searchMatches: Set<number> | undefined;
   roleFilter: Set<string>;
   categoryFilter: Set<string>;
+  /** Sub-agent (side chain) messages: all, hidden, or only those. */
+  chainFilter: 'all' | 'main' | 'sidechain';
+  setChainFilter(chain: UiSlice['chainFilter']): void;
   sort: { key: SortKey; desc: boolean };
   /** The message editor holds changes not applied yet: leaving it asks first. */
   draftDirty: boolean;
@@ -32,6 +35,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   searchMatches: undefined,
   roleFilter: new Set(),
   categoryFilter: new Set(),
+  chainFilter: 'all',
+  setChainFilter: (chainFilter) => set({ chainFilter }),
   sort: { key: 'index', desc: false },
   draftDirty: false,
   setDraftDirty: (draftDirty) => set({ draftDirty }),
@@ -58,7 +63,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
       return;
     }
     // The search runs in main over full contents, so it finds rows that are not loaded or not rendered.
-    const { matches } = await request('conversation:search', { path, query, caseSensitive: false });
+    const { matches } = await request('conversation:search', { path, conversation: get().openConversationIndex, query, caseSensitive: false });
     if (seq === searchSeq) set({ searchMatches: new Set(matches) });
   },
   toggleRole: (role) => {
@@ -75,7 +80,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     const { sort, openPath } = get();
     const next = { key, desc: desc ?? (sort.key === key ? !sort.desc : key === 'tokens') };
     if (key === 'time' && !get().times && openPath) {
-      const { times } = await request('conversation:times', { path: openPath });
+      const { times } = await request('conversation:times', { path: openPath, conversation: get().openConversationIndex });
       if (get().openPath === openPath) set({ times });
     }
     set({ sort: next });

@@ -49,6 +49,29 @@ export class EditHistory {
     return this.redoStack.at(-1)?.label;
   }
 
+  /** Replaces objects the recorded edits refer to (records read again after a save take the live ones' place). */
+  remap(map: ReadonlyMap<object, Message>): void {
+    if (map.size === 0) return;
+    const swap = (m: Message) => map.get(m) ?? m;
+    const fix = (c: EditCommand): EditCommand => {
+      switch (c.type) {
+        case 'insert':
+          return { ...c, messages: c.messages.map(swap) };
+        case 'replace-all':
+          return { ...c, messages: c.messages.map(swap) };
+        case 'set':
+        case 'restore':
+          return { ...c, items: c.items.map((it) => ({ ...it, message: swap(it.message) })) };
+        default:
+          return c;
+      }
+    };
+    for (const stack of [this.undoStack, this.redoStack]) for (const e of stack) {
+      e.undo = fix(e.undo);
+      e.redo = fix(e.redo);
+    }
+  }
+
   clear(): void {
     this.undoStack = [];
     this.redoStack = [];

@@ -1,6 +1,6 @@
 import { contentText, type Message } from '../message.js';
 import { renderBlock } from '../render.js';
-import { toolCallText, toolLinks } from './tool-links.js';
+import { toolCallTexts, toolLinks } from './tool-links.js';
 import type { Measure, SkeletonMessage, WindowSkeleton } from './types.js';
 
 export const RENDER_SEPARATOR = '\n\n';
@@ -38,9 +38,11 @@ function contentTokens(measure: Measure, content: unknown): number {
   return text.trim().length === 0 ? 0 : measure.count(text);
 }
 
+/** Tokens of a message's tool calls, each call counted on its own. */
 export function toolTokens(measure: Measure, m: Message): number {
-  const text = toolCallText(m);
-  return text === '' ? 0 : measure.count(text);
+  let n = 0;
+  for (const t of toolCallTexts(m)) n += measure.count(t);
+  return n;
 }
 
 /** Builds the skeleton a planner needs; counts with `measure` unless counts are supplied. */

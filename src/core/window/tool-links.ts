@@ -58,12 +58,17 @@ function callText(call: unknown): string {
  * content's own text already.)
  */
 export function toolCallText(message: Message): string {
-  if (message.metadata === undefined && message.tool_calls === undefined && message.function_call === undefined) return '';
+  return toolCallTexts(message).join('\n');
+}
+
+/** Each tool call's text (name and arguments): a message's tokens count each call on its own. */
+export function toolCallTexts(message: Message): string[] {
+  if (message.metadata === undefined && message.tool_calls === undefined && message.function_call === undefined) return [];
   const meta = isPlainObject(message.metadata) ? message.metadata : {};
   const parts: string[] = [];
   for (const calls of [message.tool_calls, meta.tool_calls]) {
     if (Array.isArray(calls)) for (const c of calls) parts.push(callText(c));
   }
   for (const single of [message.function_call, meta.function_call]) if (single !== undefined) parts.push(callText(single));
-  return parts.filter((p) => p !== '').join('\n');
+  return parts.filter((p) => p !== '');
 }

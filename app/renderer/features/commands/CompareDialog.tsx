@@ -16,7 +16,7 @@ export function CompareDialog() {
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
     if (!openPath) return;
-    request('edit:compare', { path: openPath }).then(
+    request('edit:compare', { path: openPath, conversation: useApp.getState().openConversationIndex }).then(
       ({ mine, theirs, theirsError }) => {
         if (theirsError) setError(`The file on disk cannot be read: ${theirsError}`);
         const out: Row[] = [];

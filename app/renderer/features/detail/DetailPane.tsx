@@ -4,6 +4,8 @@ import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { MessageEditor } from './MessageEditor.js';
+import { RecordEditor } from './RecordEditor.js';
+import { Parts, ToolCallCards } from './Parts.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
 
 type Detail = RequestOutput<'conversation:message'>;
@@ -28,7 +30,7 @@ export function DetailPane() {
     setError(undefined);
     if (!openPath || selected === undefined) return;
     let live = true;
-    request('conversation:message', { path: openPath, index: selected })
+    request('conversation:message', { path: openPath, conversation: useApp.getState().openConversationIndex, index: selected })
       .then((d) => live && setDetail(d))
       .catch((e) => live && setError((e as Error).message));
     return () => {
@@ -41,24 +43,42 @@ export function DetailPane() {
   if (!detail) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="loading">Loading message {selected}…</p></section>;
 
   const m = detail.message as Record<string, unknown>;
+  const v = detail.view;
+  const swarms = skeleton?.swarms ?? true;
+  const usage = skeleton?.usage[selected];
+  const reasoningTokens = counts?.reasoningTokens?.[selected] ?? 0;
   const recount = counts?.tokens[selected];
   const toolTokens = counts?.toolTokens?.[selected] ?? 0;
   const contentRecount = recount === undefined ? undefined : recount - toolTokens;
   const stored = skeleton?.storedTokens[selected] ?? -1;
-  const structured = typeof m.content !== 'string';
+  const structured = swarms ? typeof m.content !== 'string' : !v.parts.every((p) => p.kind === 'text');
   const cut = plan?.cuts[selected];
-  const { role, content: _c, timestamp, message_id, category, metadata, token_count: _t, ...extra } = m;
+  const { role: _r, content: _c, timestamp: _ts, message_id: _id, category: _cat, metadata, token_count: _t, ...extra } = m;
   return (
     <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" data-testid="detail">
       <header className="detail-head">
         <strong>message {selected}</strong>
-        <RoleChip role={String(role)} />
-        {typeof category === 'string' && <span className="badge">{category}</span>}
-        <span data-testid="detail-tokens">{recount ?? '…'} tokens{counts ? ` (${counts.encoding}${counts.approximate ? ', approximate' : ''})` : ''}</span>
+        <RoleChip role={v.role} normal={v.normalRole} />
+        {v.category && <span className="badge">{v.category}</span>}
+        {v.sidechain && <span className="badge" title="A sub-agent's or side chain's message">sub-agent</span>}
+        {v.meta && <span className="badge" title="Written by the tool, not the user or the model">meta</span>}
+        {v.summary && <span className="badge" title="A summary a compaction wrote">summary</span>}
+        <span data-testid="detail-tokens" title="Estimated: what the model is sent for this message, counted here">{recount ?? '…'} tokens{counts ? ` (${counts.encoding}${counts.approximate ? ', approximate' : ''})` : ''}</span>
         {toolTokens > 0 && <span className="muted" data-testid="detail-tool-tokens">{contentRecount} for the content + {toolTokens} for tool calls (names and arguments)</span>}
+        {reasoningTokens > 0 && <span className="muted" data-testid="detail-reasoning-tokens" title="Reasoning is counted apart: most APIs do not send it back">+ {reasoningTokens} of reasoning</span>}
+        {usage && (
+          <span className="usage" data-testid="detail-usage" title="What the API reported for this turn, as the file records it (not an estimate)">
+            reported: {usage.input !== undefined ? `${usage.input.toLocaleString('en-US')} in` : ''}
+            {usage.cacheRead ? ` (+${usage.cacheRead.toLocaleString('en-US')} cached)` : ''}
+            {usage.cacheWrite ? ` (+${usage.cacheWrite.toLocaleString('en-US')} cache write)` : ''}
+            {usage.output !== undefined ? ` · ${usage.output.toLocaleString('en-US')} out` : ''}
+            {usage.reasoning ? ` (${usage.reasoning.toLocaleString('en-US')} reasoning)` : ''}
+          </span>
+        )}
         {stored >= 0 && stored !== contentRecount && <span className="stored" title="The file's own token_count, which counts the content alone">stored token_count: {stored}</span>}
-        {typeof timestamp === 'string' && <span className="muted">{timestamp}</span>}
-        {typeof message_id === 'string' && <span className="mono muted">{message_id}</span>}
+        {v.model && <span className="muted mono">{v.model}</span>}
+        {v.timestamp && <span className="muted">{v.timestamp}</span>}
+        {v.id && <span className="mono muted">{v.id}</span>}
         <span className="spacer" />
         {!editing && <button onClick={() => setEditing(true)} data-testid="edit-button" title="Edit (E)">Edit</button>}
         <div role="tablist" aria-label="Detail view">
@@ -67,7 +87,13 @@ export function DetailPane() {
         </div>
       </header>
       {editing ? (
-        <MessageEditor key={`${selected}-${generation}`} index={selected} message={m} onDone={() => setEditing(false)} />
+        swarms ? (
+          <MessageEditor key={`${selected}-${generation}`} index={selected} message={m} onDone={() => setEditing(false)} />
+        ) : (
+          <RecordEditor key={`${selected}-${generation}`} index={selected} record={m} text={detail.text} editableText={detail.editableText} onDone={() => setEditing(false)} />
+        )
+      ) : view === 'content' && !swarms && skeleton && !(cut && !structured) ? (
+        <Parts view={v} skeleton={skeleton} />
       ) : view === 'content' ? (
         <>
           {cut && !structured ? (
@@ -95,7 +121,8 @@ export function DetailPane() {
               {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}
             </pre>
           )}
-          {(metadata !== undefined || Object.keys(extra).length > 0) && (
+          {swarms && skeleton && <ToolCallCards view={v} skeleton={skeleton} />}
+          {swarms && (metadata !== undefined || Object.keys(extra).length > 0) && (
             <div className="meta">
               <h3>metadata and other keys</h3>
               <pre className="json">{JSON.stringify({ ...(metadata !== undefined ? { metadata } : {}), ...extra }, null, 2)}</pre>

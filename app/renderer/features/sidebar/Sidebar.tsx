@@ -1,20 +1,109 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import type { DirEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { age, formatNumber } from '../roles.js';
+import { buildTree, FORMAT_BADGE, type FolderNode } from './tree.js';
+
+function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
+  const { openPath, openConversationIndex, openConversation } = useApp();
+  const [open, setOpen] = useState(false);
+  const many = (e.conversations ?? 1) > 1;
+  const active = e.path === openPath;
+  const name = e.path.slice(e.path.lastIndexOf('/') + 1);
+  return (
+    <li>
+      <button
+        className={`file ${active ? 'active' : ''} ${e.error ? 'broken' : ''}`}
+        style={{ paddingLeft: 8 + depth * 12 }}
+        data-testid="file"
+        data-path={e.path}
+        title={e.path}
+        aria-current={active ? 'true' : undefined}
+        aria-expanded={many ? open || active : undefined}
+        onClick={() => {
+          if (many) setOpen(true);
+          void openConversation(e.path, 0);
+        }}
+      >
+        <span className="file-name">
+          {e.error ? '⚠ ' : ''}
+          {name}
+          {e.format && <span className="badge" title={e.formatLabel}>{FORMAT_BADGE[e.format] ?? e.format}</span>}
+        </span>
+        {e.error ? (
+          <span className="file-error" data-testid="file-error">
+            {e.errorLine !== undefined ? `line ${e.errorLine}, col ${e.errorColumn}: ` : ''}
+            {e.error}
+          </span>
+        ) : (
+          <span className="file-meta" data-testid="file-meta">
+            {many && <>{formatNumber(e.conversations ?? 0)} conversations · </>}
+            <span data-testid="file-messages">{formatNumber(e.messages ?? 0)}</span> msgs · <span data-testid="file-tokens">{formatNumber(e.tokens ?? 0)}</span> tok ·{' '}
+            <span title={new Date(e.modified).toLocaleString()}>modified {age(e.modified)} ago</span>
+          </span>
+        )}
+      </button>
+      {many && (open || active) && (
+        <ul className="conversations" aria-label={`Conversations in ${name}`}>
+          {(e.titles ?? []).map((t, i) => (
+            <li key={i}>
+              <button
+                className={`conversation ${active && openConversationIndex === i ? 'active' : ''}`}
+                style={{ paddingLeft: 20 + depth * 12 }}
+                data-testid="conversation-item"
+                data-index={i}
+                aria-current={active && openConversationIndex === i ? 'true' : undefined}
+                onClick={() => void openConversation(e.path, i)}
+              >
+                {t}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function Folder({ node, depth, collapsed, toggle }: { node: FolderNode; depth: number; collapsed: Set<string>; toggle(path: string): void }) {
+  const closed = collapsed.has(node.path);
+  return (
+    <li>
+      <button className="folder" style={{ paddingLeft: 8 + depth * 12 }} aria-expanded={!closed} onClick={() => toggle(node.path)} data-testid="folder" data-path={node.path}>
+        <span aria-hidden="true">{closed ? '▸' : '▾'}</span> {node.name}/ <span className="muted">{formatNumber(node.count)}</span>
+      </button>
+      {!closed && <Tree node={node} depth={depth + 1} collapsed={collapsed} toggle={toggle} />}
+    </li>
+  );
+}
+
+function Tree({ node, depth, collapsed, toggle }: { node: FolderNode; depth: number; collapsed: Set<string>; toggle(path: string): void }) {
+  return (
+    <ul data-testid={depth === 0 ? 'file-list' : undefined}>
+      {node.folders.map((f) => (
+        <Folder key={f.path} node={f} depth={depth} collapsed={collapsed} toggle={toggle} />
+      ))}
+      {node.files.map((e) => (
+        <FileRow key={e.path} e={e} depth={depth} />
+      ))}
+    </ul>
+  );
+}
 
 export function Sidebar() {
-  const { entries, fileFilter, setFileFilter, fileSort, setFileSort, openPath, openConversation, listError, root } = useApp();
-  const visible = useMemo(() => {
+  const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated } = useApp();
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const tree = useMemo(() => {
     const f = fileFilter.toLowerCase();
-    const list = entries.filter((e) => e.name.toLowerCase().includes(f) || e.path.toLowerCase().includes(f));
-    const by = {
-      name: (a: typeof list[0], b: typeof list[0]) => a.path.localeCompare(b.path),
-      messages: (a: typeof list[0], b: typeof list[0]) => (b.messages ?? -1) - (a.messages ?? -1),
-      tokens: (a: typeof list[0], b: typeof list[0]) => (b.tokens ?? -1) - (a.tokens ?? -1),
-      modified: (a: typeof list[0], b: typeof list[0]) => b.modified - a.modified,
-    }[fileSort];
-    return [...list].sort(by);
+    return buildTree(f ? entries.filter((e) => e.path.toLowerCase().includes(f)) : entries, fileSort);
   }, [entries, fileFilter, fileSort]);
+  const toggle = (path: string) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
 
   return (
     <nav className="sidebar" aria-label="Conversations">
@@ -29,36 +118,9 @@ export function Sidebar() {
       </div>
       <input className="filter" type="search" placeholder="Filter files" aria-label="Filter conversations" value={fileFilter} onChange={(e) => setFileFilter(e.target.value)} />
       {listError && <p className="error-text">{listError}</p>}
-      {entries.length === 0 && !listError && <p className="empty">No .json, .yaml or .yml files in {root ?? 'this folder'} yet. Files an agent writes here appear as it works.</p>}
-      <ul data-testid="file-list">
-        {visible.map((e) => (
-          <li key={e.path}>
-            <button
-              className={`file ${e.path === openPath ? 'active' : ''} ${e.error ? 'broken' : ''}`}
-              data-testid="file"
-              data-path={e.path}
-              aria-current={e.path === openPath ? 'true' : undefined}
-              onClick={() => void openConversation(e.path)}
-            >
-              <span className="file-name">
-                {e.error ? '⚠ ' : ''}
-                {e.path}
-                <span className="badge">{e.format}</span>
-              </span>
-              {e.error ? (
-                <span className="file-error" data-testid="file-error">
-                  {e.errorLine !== undefined ? `line ${e.errorLine}, col ${e.errorColumn}: ` : ''}
-                  {e.error}
-                </span>
-              ) : (
-                <span className="file-meta" data-testid="file-meta">
-                  <span data-testid="file-messages">{formatNumber(e.messages ?? 0)}</span> msgs · <span data-testid="file-tokens">{formatNumber(e.tokens ?? 0)}</span> tok · {age(e.modified)}
-                </span>
-              )}
-            </button>
-          </li>
-        ))}
-      </ul>
+      {entries.length === 0 && !listError && <p className="empty">No conversation files in {root ?? 'this folder'} yet (swarms JSON/YAML and MEMORY.md, OpenAI, Anthropic, Claude Code, Codex, ShareGPT, LangChain…). Files an agent writes here appear as it works.</p>}
+      <Tree node={tree} depth={0} collapsed={collapsed} toggle={toggle} />
+      {listTruncated && <p className="muted small" data-testid="list-truncated">The listing stopped at {formatNumber(entries.length)} files; open a smaller folder to see the rest.</p>}
     </nav>
   );
 }

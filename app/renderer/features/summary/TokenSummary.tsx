@@ -25,7 +25,7 @@ function Totals({ rows, total, label }: { rows: Array<[string, number]>; total: 
 /** Totals by role and category, and a bar per message (binned for long histories) that selects on click. */
 export function TokenSummary() {
   const { skeleton, counts, select, selected } = useApp();
-  const tokens = counts && skeleton && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
+  const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const summary = useMemo(() => {
     if (!skeleton || !tokens) return undefined;
     const byRole = new Map<string, number>();

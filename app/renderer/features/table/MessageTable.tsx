@@ -18,6 +18,7 @@ const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂'
 export interface ViewRow {
   index: number;
   role: string;
+  normalRole: string;
   preview: string | undefined;
   tokens: number | undefined;
   /** The tool-call share of `tokens`. */
@@ -57,14 +58,14 @@ function localTime(timestamp: string | undefined): string {
 }
 
 export function MessageTable() {
-  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark } = useApp();
+  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark } = useApp();
   const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const tokens = counts && skeleton && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
+  const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const maxTokens = useMemo(() => (tokens ? maxOf(tokens, 1) : 1), [tokens]);
   const order = useMemo(
-    () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, roles: roleFilter, categories: categoryFilter, sort }) : []),
-    [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, sort],
+    () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, roles: roleFilter, categories: categoryFilter, chain: chainFilter, sort }) : []),
+    [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, chainFilter, sort],
   );
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -83,6 +84,7 @@ export function MessageTable() {
       return {
         index: i,
         role: skeleton.roles[skeleton.roleOf[i]],
+        normalRole: skeleton.normalRoles[skeleton.roleOf[i]],
         preview: row?.preview,
         tokens: tokens?.[i],
         toolTokens: counts?.toolTokens?.[i] ?? 0,
@@ -99,15 +101,19 @@ export function MessageTable() {
     () =>
       column.columns([
         column.accessor('index', { header: '#', cell: (c) => <>{c.getValue()}</> }),
-        column.accessor('role', { header: 'role', cell: (c) => <RoleChip role={c.getValue()} /> }),
+        column.accessor('role', { header: 'role', cell: (c) => <RoleChip role={c.getValue()} normal={c.row.original.normalRole} /> }),
         column.accessor('preview', {
           header: 'content',
           cell: (c) => {
             const r = c.row.original;
-            const marks = `${r.flags & FLAGS.toolCall ? '⚙ ' : ''}${r.flags & FLAGS.toolResult ? '↩ ' : ''}`;
+            const marks = `${r.flags & FLAGS.sidechain ? '↳ ' : ''}${r.flags & FLAGS.toolCall ? '⚙ ' : ''}${r.flags & FLAGS.toolResult ? '↩ ' : ''}${r.flags & FLAGS.reasoning ? '💭 ' : ''}`;
             return r.preview === undefined ? <span className="loading">…</span> : (
               <>
-                {marks && <span className="marks" aria-label={r.flags & FLAGS.toolCall ? 'tool call' : 'tool result'}>{marks}</span>}
+                {marks && (
+                  <span className="marks" aria-label={[r.flags & FLAGS.sidechain && 'sub-agent', r.flags & FLAGS.toolCall && 'tool call', r.flags & FLAGS.toolResult && 'tool result', r.flags & FLAGS.reasoning && 'reasoning'].filter(Boolean).join(', ')}>
+                    {marks}
+                  </span>
+                )}
                 <Highlight text={r.preview} query={search} />
               </>
             );
@@ -201,7 +207,7 @@ export function MessageTable() {
                 aria-rowindex={item.index + 1}
                 aria-selected={selected === r.index}
                 aria-label={fate ? `message ${r.index}, ${fate}${cut ? ` (keeps the ${cut.keep === 'start' ? 'start' : 'end'})` : ''}` : undefined}
-                className={`grid-row ${selected === r.index ? 'selected' : ''} ${marked.has(r.index) ? 'marked' : ''} ${dropAt === r.index ? 'drop-target' : ''} ${fate ? `fate-${fate}` : ''}`}
+                className={`grid-row ${r.flags & FLAGS.meta ? 'meta' : ''} ${r.flags & FLAGS.sidechain ? 'sidechain' : ''} ${selected === r.index ? 'selected' : ''} ${marked.has(r.index) ? 'marked' : ''} ${dropAt === r.index ? 'drop-target' : ''} ${fate ? `fate-${fate}` : ''}`}
                 data-testid="row"
                 data-index={r.index}
                 data-fate={fate}

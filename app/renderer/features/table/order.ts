@@ -7,8 +7,12 @@ export interface OrderOptions {
   matches?: ReadonlySet<number>;
   roles: ReadonlySet<string>;
   categories: ReadonlySet<string>;
+  /** 'main': without sub-agent (side chain) messages; 'sidechain': only those. */
+  chain?: 'all' | 'main' | 'sidechain';
   sort: { key: SortKey; desc: boolean };
 }
+
+const SIDECHAIN = 32;
 
 export const NO_CATEGORY = '(none)';
 
@@ -23,6 +27,8 @@ export function displayOrder(skeleton: Skeleton, o: OrderOptions): number[] {
       if (!o.categories.has(c === -1 ? NO_CATEGORY : skeleton.categories[c])) continue;
     }
     if (o.matches && !o.matches.has(i)) continue;
+    if (o.chain === 'main' && skeleton.flags[i] & SIDECHAIN) continue;
+    if (o.chain === 'sidechain' && !(skeleton.flags[i] & SIDECHAIN)) continue;
     out.push(i);
   }
   const { key, desc } = o.sort;

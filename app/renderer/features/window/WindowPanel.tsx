@@ -72,7 +72,7 @@ export function WindowPanel() {
     setPreviewError(undefined);
     try {
       const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
-      const r = await request('window:preview', { path: openPath, model, strategy: strategy.id, params: clean });
+      const r = await request('window:preview', { path: openPath, conversation: useApp.getState().openConversationIndex, model, strategy: strategy.id, params: clean });
       setPreview({ text: r.text, tokens: r.tokens });
     } catch (e) {
       setPreviewError((e as Error).message);

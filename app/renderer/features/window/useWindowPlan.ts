@@ -15,7 +15,7 @@ export function effectiveParams(strategy: WindowStrategy, set: Record<string, un
 export function useWindowPlan(): { plan: WindowPlan | undefined; strategy: WindowStrategy; params: Record<string, unknown>; total: number } {
   const { skeleton, counts, windowOpen, strategyId, windowParams } = useApp();
   const strategy = strategies.get(strategyId) ?? strategies.list()[0];
-  const ready = skeleton && counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count;
+  const ready = skeleton && counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count;
   const planInput = useMemo(() => (ready ? planSkeleton(skeleton, counts) : undefined), [ready, skeleton, counts]);
   const params = effectiveParams(strategy, windowParams[strategy.id]);
   const plan = useMemo(() => (windowOpen && planInput ? strategy.plan(planInput, params) : undefined), [windowOpen, planInput, strategy, JSON.stringify(params)]);

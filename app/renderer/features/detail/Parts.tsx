@@ -1,0 +1,121 @@
+import type { RequestOutput, Skeleton } from '../../../shared/contract.js';
+import { useApp } from '../../store/index.js';
+
+type View = RequestOutput<'conversation:message'>['view'];
+type Part = View['parts'][number];
+
+function pretty(text: string): { text: string; json: boolean } {
+  try {
+    return { text: JSON.stringify(JSON.parse(text), null, 2), json: true };
+  } catch {
+    return { text, json: false };
+  }
+}
+
+/** Index of the message that answers call `id`, or makes it. */
+function resultOf(skeleton: Skeleton, id: string | undefined): number | undefined {
+  if (!id) return undefined;
+  for (const [i, callId] of Object.entries(skeleton.toolResults)) if (callId === id) return Number(i);
+  return undefined;
+}
+function callOf(skeleton: Skeleton, id: string | undefined): number | undefined {
+  if (!id) return undefined;
+  for (const [i, ids] of Object.entries(skeleton.toolCalls)) if (ids.includes(id)) return Number(i);
+  return undefined;
+}
+
+function Jump({ to, label }: { to: number; label: string }) {
+  const select = useApp((s) => s.select);
+  return (
+    <button className="link" onClick={() => select(to)} data-testid="jump">
+      {label} {to}
+    </button>
+  );
+}
+
+function PartView({ part, skeleton }: { part: Part; skeleton: Skeleton }) {
+  switch (part.kind) {
+    case 'text':
+      return <pre className="content part-text" data-testid="detail-content">{part.text || <span className="muted">(empty)</span>}</pre>;
+    case 'tool-call': {
+      const args = pretty(part.arguments);
+      const result = resultOf(skeleton, part.id);
+      return (
+        <div className="card tool-call" data-testid="tool-call-card">
+          <div className="card-head">
+            <span aria-hidden="true">⚙</span> <strong className="mono">{part.name || '(unnamed tool)'}</strong>
+            {part.id && <span className="mono muted">{part.id}</span>}
+            <span className="spacer" />
+            {result !== undefined ? <Jump to={result} label="result in message" /> : part.id ? <span className="orphan" data-testid="orphan">no result in this conversation</span> : null}
+          </div>
+          <pre className={args.json ? 'json' : 'content'}>{args.text}</pre>
+        </div>
+      );
+    }
+    case 'tool-result': {
+      const body = pretty(part.text);
+      const call = callOf(skeleton, part.callId);
+      return (
+        <div className={`card tool-result ${part.isError ? 'error' : ''}`} data-testid="tool-result-card">
+          <div className="card-head">
+            <span aria-hidden="true">↩</span> <strong>Tool result</strong>
+            {part.isError && <span className="badge error">error</span>}
+            {part.callId && <span className="mono muted">{part.callId}</span>}
+            <span className="spacer" />
+            {call !== undefined ? <Jump to={call} label="call in message" /> : part.callId ? <span className="orphan" data-testid="orphan">its call is not in this conversation</span> : null}
+          </div>
+          <pre className={body.json ? 'json' : 'content'}>{body.text || <span className="muted">(empty)</span>}</pre>
+        </div>
+      );
+    }
+    case 'reasoning':
+      return (
+        <details className="card reasoning" data-testid="reasoning">
+          <summary>{part.encrypted ? 'Encrypted reasoning (shown as such, not counted)' : 'Reasoning'}</summary>
+          {part.encrypted ? <p className="mono muted">{part.text.length.toLocaleString('en-US')} characters of encrypted content</p> : <pre className="content">{part.text}</pre>}
+        </details>
+      );
+    case 'image':
+    case 'file':
+      return (
+        <p className="card attachment" data-testid="attachment">
+          {part.kind === 'image' ? '🖼 image' : '📎 file'}: <span className="mono">{part.ref}</span>
+          {part.mediaType ? <span className="muted"> ({part.mediaType})</span> : null}
+        </p>
+      );
+    default:
+      return (
+        <div className="card unknown">
+          <div className="card-head">
+            <strong>{part.type}</strong> <span className="muted">(a part this tool does not know; kept as it is)</span>
+          </div>
+          <pre className="json">{pretty(part.text).text}</pre>
+        </div>
+      );
+  }
+}
+
+/** A message of any format as its parts: text, tool calls and results as cards, reasoning folded. */
+export function Parts({ view, skeleton }: { view: View; skeleton: Skeleton }) {
+  if (view.parts.length === 0) return <pre className="content" data-testid="detail-content"><span className="muted">(empty)</span></pre>;
+  return (
+    <div className="parts">
+      {view.parts.map((p, i) => (
+        <PartView key={i} part={p} skeleton={skeleton} />
+      ))}
+    </div>
+  );
+}
+
+/** Tool calls a swarms message carries beside its content (OpenAI `tool_calls`, also under `metadata`). */
+export function ToolCallCards({ view, skeleton }: { view: View; skeleton: Skeleton }) {
+  const calls = view.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result');
+  if (calls.length === 0) return null;
+  return (
+    <div className="parts">
+      {calls.map((p, i) => (
+        <PartView key={i} part={p} skeleton={skeleton} />
+      ))}
+    </div>
+  );
+}

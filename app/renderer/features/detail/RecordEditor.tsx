@@ -1,0 +1,97 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useApp } from '../../store/index.js';
+
+/**
+ * Edits a record of any format: its readable text (where the format can set it), or the whole record as
+ * JSON, validated as you type. Ctrl+Enter applies, Ctrl+S applies and saves, Esc cancels.
+ */
+export function RecordEditor({ index, record, text, editableText, onDone }: { index: number; record: Record<string, unknown>; text: string; editableText: boolean; onDone(): void }) {
+  const applyEdit = useApp((s) => s.applyEdit);
+  const save = useApp((s) => s.save);
+  const setDraftDirty = useApp((s) => s.setDraftDirty);
+  const original = useMemo(() => JSON.stringify(record, null, 2), [record]);
+  const [mode, setMode] = useState<'text' | 'record'>(editableText ? 'text' : 'record');
+  const [draftText, setDraftText] = useState(text);
+  const [draftRecord, setDraftRecord] = useState(original);
+  const recordError = useMemo(() => {
+    try {
+      const v = JSON.parse(draftRecord);
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'a record is a JSON object';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }, [draftRecord]);
+  const dirty = mode === 'text' ? draftText !== text : draftRecord !== original;
+  useEffect(() => setDraftDirty(dirty), [dirty, setDraftDirty]);
+  useEffect(() => () => setDraftDirty(false), [setDraftDirty]);
+
+  const apply = async (): Promise<boolean> => {
+    setDraftDirty(false);
+    if (!dirty) {
+      onDone();
+      return true;
+    }
+    if (mode === 'record' && recordError) return false;
+    const ok = await applyEdit(mode === 'text' ? { type: 'set-text', index, text: draftText } : { type: 'replace', index, record: JSON.parse(draftRecord) as Record<string, unknown> });
+    if (ok) onDone();
+    else setDraftDirty(true);
+    return ok;
+  };
+
+  return (
+    <form
+      className="editor"
+      data-testid="editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void apply();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          setDraftDirty(false);
+          onDone();
+        }
+        if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void apply();
+        if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
+          e.preventDefault();
+          e.stopPropagation();
+          void apply().then(async (ok) => {
+            if (ok) await save();
+          });
+        }
+      }}
+    >
+      <div className="editor-row" role="tablist" aria-label="What to edit">
+        <button type="button" role="tab" aria-selected={mode === 'text'} disabled={!editableText} onClick={() => setMode('text')} title={editableText ? '' : 'This message has no single text to edit: edit the record'}>
+          Text
+        </button>
+        <button type="button" role="tab" aria-selected={mode === 'record'} onClick={() => setMode('record')}>
+          Whole record (JSON)
+        </button>
+      </div>
+      {mode === 'text' ? (
+        <textarea value={draftText} onChange={(e) => setDraftText(e.target.value)} aria-label="Content" data-testid="edit-content" autoFocus rows={Math.min(24, Math.max(4, draftText.split('\n').length + 1))} />
+      ) : (
+        <>
+          <textarea className="json" value={draftRecord} onChange={(e) => setDraftRecord(e.target.value)} aria-label="Record (JSON)" aria-invalid={recordError !== undefined} data-testid="edit-record" autoFocus rows={Math.min(30, Math.max(6, draftRecord.split('\n').length + 1))} />
+          {recordError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {recordError}</p>}
+        </>
+      )}
+      <div className="editor-row">
+        <button type="submit" disabled={mode === 'record' && recordError !== undefined} data-testid="edit-apply">
+          Apply (Ctrl+Enter)
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setDraftDirty(false);
+            onDone();
+          }}
+        >
+          Cancel (Esc)
+        </button>
+        <span className="muted small">Only this record changes in the file; keys this tool does not know are kept.</span>
+      </div>
+    </form>
+  );
+}

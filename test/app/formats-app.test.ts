@@ -1,0 +1,113 @@
+import { diffLines } from 'diff';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../app/main/dispatch.js';
+import { InlineTokenService } from '../../app/main/token-service.js';
+import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import type { Result } from '../../app/shared/contract.js';
+import { FIXTURES, tempDir } from '../helpers.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  while (runtimes.length) await runtimes.pop()!.close();
+});
+
+function setup() {
+  const dir = tempDir();
+  cpSync(join(FIXTURES, 'formats'), dir, { recursive: true });
+  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
+  runtimes.push(rt);
+  const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
+    const r: Result<unknown> = await dispatch(rt.handlers, channel, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.value as T;
+  };
+  return { dir, call };
+}
+
+describe('every format through the handlers', () => {
+  it('the folder lists as a tree of every format, subfolders and MEMORY.md included', async () => {
+    const { call } = setup();
+    const { entries } = await call<{ entries: Array<{ path: string; format?: string; conversations?: number; messages?: number; error?: string }> }>('dir:list', {});
+    const byPath = Object.fromEntries(entries.map((e) => [e.path, e]));
+    expect(byPath['claude-code/subagents/agent-7f3a91c2.jsonl']).toMatchObject({ format: 'claude-code', messages: 3 });
+    expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
+    expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
+    expect(entries.filter((e) => e.error)).toEqual([]);
+    expect(entries.length).toBe(15);
+  });
+
+  it('a Claude Code session: tool calls as parts, sub-agent and meta flags, reported usage once per call', async () => {
+    const { call } = setup();
+    const path = 'claude-code/session.jsonl';
+    const sk = await call<{ count: number; other: number; flags: number[]; usage: Record<string, { output?: number }>; format: string; toolCalls: Record<string, string[]>; toolResults: Record<string, string> }>('conversation:open', { path });
+    expect(sk).toMatchObject({ count: 10, other: 4, format: 'claude-code' });
+    expect(sk.flags.filter((f) => f & 32).length).toBe(2);
+    // Two lines share msg_01XYZ: its usage is shown once.
+    expect(Object.keys(sk.usage)).toEqual(['1', '5', '6']);
+    expect(sk.toolCalls['2']).toEqual(['toolu_01Q']);
+    expect(sk.toolResults['3']).toBe('toolu_01Q');
+    const m = await call<{ view: { parts: Array<{ kind: string; name?: string }> }; editableText: boolean }>('conversation:message', { path, index: 2 });
+    expect(m.view.parts).toEqual([{ kind: 'tool-call', id: 'toolu_01Q', name: 'Read', arguments: '{"file_path":"/home/dev/app/test/date.test.ts"}' }]);
+    const counts = await call<{ tokens: number[]; toolTokens: number[]; reasoningTokens: number[] }>('tokens:count', { path, model: 'gpt-5.4' });
+    expect(counts.tokens[2]).toBeGreaterThan(0);
+    expect(counts.toolTokens[2]).toBe(counts.tokens[2]);
+    expect(counts.reasoningTokens[1]).toBeGreaterThan(0);
+    expect(counts.tokens[1]).toBe(0);
+  });
+
+  it('edits one line of a JSONL session and saves a one-line diff; other records untouched', async () => {
+    const { dir, call } = setup();
+    const path = 'claude-code/session.jsonl';
+    const before = readFileSync(join(dir, path), 'utf8');
+    await call('conversation:open', { path });
+    await call('edit:apply', { path, command: { type: 'set-text', index: 0, text: 'The date test fails on CI. Please fix it.' } });
+    await call('edit:save', { path });
+    const after = readFileSync(join(dir, path), 'utf8');
+    const changed = diffLines(before, after).filter((p) => p.added || p.removed);
+    expect(changed.map((p) => p.count)).toEqual([1, 1]);
+    expect(changed[1].value).toContain('The date test fails on CI. Please fix it.');
+    // A second edit after the save keeps the first one's line and changes only the next.
+    await call('edit:apply', { path, command: { type: 'set-text', index: 9, text: 'Summary: fixed.' } });
+    await call('edit:save', { path });
+    expect(diffLines(after, readFileSync(join(dir, path), 'utf8')).filter((p) => p.added || p.removed).map((p) => p.count)).toEqual([1, 1]);
+    // Undo across the save still works.
+    await call('edit:undo', { path });
+    await call('edit:save', { path });
+    expect(readFileSync(join(dir, path), 'utf8')).toBe(after);
+  });
+
+  it('a dataset holds several conversations: each opens, edits and saves on its own line', async () => {
+    const { dir, call } = setup();
+    const path = 'openai/finetune.jsonl';
+    const before = readFileSync(join(dir, path), 'utf8');
+    const second = await call<{ conversation: number; conversations: number; count: number }>('conversation:open', { path, conversation: 1 });
+    expect(second).toMatchObject({ conversation: 1, conversations: 3, count: 3 });
+    await call('edit:apply', { path, conversation: 1, command: { type: 'set-text', index: 2, text: 'Shakespeare, obviously.' } });
+    expect(await call('edit:state', { path, conversation: 0 })).toMatchObject({ dirty: true, canUndo: undefined });
+    await call('edit:save', { path });
+    const lines = (s: string) => s.split('\n');
+    const changed = lines(readFileSync(join(dir, path), 'utf8')).map((l, i) => (l === lines(before)[i] ? '' : i)).filter((x) => x !== '');
+    expect(changed).toEqual([1]);
+  });
+
+  it('a whole record can be replaced (the raw editor); bad JSON shapes are refused', async () => {
+    const { dir, call } = setup();
+    const path = 'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl';
+    await call('conversation:open', { path });
+    const m = await call<{ message: Record<string, unknown> }>('conversation:message', { path, index: 3 });
+    const payload = { ...(m.message.payload as object), arguments: '{"command":["rg","--version","."]}' };
+    await call('edit:apply', { path, command: { type: 'replace', index: 3, record: { ...m.message, payload } } });
+    await call('edit:save', { path });
+    expect(readFileSync(join(dir, path), 'utf8')).toContain('\\"--version\\",\\".\\"');
+  });
+
+  it('exports a conversation into another format', async () => {
+    const { call } = setup();
+    const r = await call<{ filename: string; text: string }>('edit:export', { path: 'anthropic/api_conversation_history.json', format: 'openai-chat' });
+    expect(r.filename).toBe('api_conversation_history.json');
+    const list = JSON.parse(r.text);
+    expect(list[1].tool_calls[0].function.name).toBe('read_file');
+  });
+});
