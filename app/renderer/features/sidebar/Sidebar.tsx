@@ -69,7 +69,7 @@ function Folder({ node, depth, collapsed, toggle }: { node: FolderNode; depth: n
   const closed = collapsed.has(node.path);
   return (
     <li>
-      <button className="folder" style={{ paddingLeft: 8 + depth * 12 }} aria-expanded={!closed} onClick={() => toggle(node.path)} data-testid="folder" data-path={node.path}>
+      <button className="tree-folder" style={{ paddingLeft: 8 + depth * 12 }} aria-expanded={!closed} onClick={() => toggle(node.path)} data-testid="folder" data-path={node.path}>
         <span aria-hidden="true">{closed ? '▸' : '▾'}</span> {node.name}/ <span className="muted">{formatNumber(node.count)}</span>
       </button>
       {!closed && <Tree node={node} depth={depth + 1} collapsed={collapsed} toggle={toggle} />}

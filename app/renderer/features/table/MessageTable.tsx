@@ -106,7 +106,7 @@ export function MessageTable() {
           header: 'content',
           cell: (c) => {
             const r = c.row.original;
-            const marks = `${r.flags & FLAGS.sidechain ? '↳ ' : ''}${r.flags & FLAGS.toolCall ? '⚙ ' : ''}${r.flags & FLAGS.toolResult ? '↩ ' : ''}${r.flags & FLAGS.reasoning ? '💭 ' : ''}`;
+            const marks = `${r.flags & FLAGS.sidechain ? '↳ ' : ''}${r.flags & FLAGS.toolCall ? '⚙ ' : ''}${r.flags & FLAGS.toolResult ? '↩ ' : ''}${r.flags & FLAGS.reasoning ? '∴ ' : ''}`;
             return r.preview === undefined ? <span className="loading">…</span> : (
               <>
                 {marks && (

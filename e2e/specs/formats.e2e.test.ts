@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { diffLines } from 'diff';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const cliJson = (...args: string[]) => JSON.parse(spawnSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }).stdout);
+
+for (const mode of ['browser', 'electron'] as Mode[]) {
+  const reason = unavailable(mode);
+  describe.skipIf(reason !== undefined)(`every format in the app (${mode})`, () => {
+    let session: Session | undefined;
+    afterEach(async () => {
+      await session?.close();
+      session = undefined;
+    });
+
+    async function start(): Promise<{ page: InspectorPage; dir: string }> {
+      const dir = tempDir();
+      cpSync(join(FIXTURES, 'formats'), dir, { recursive: true });
+      session = await openInspector(mode, dir);
+      const page = new InspectorPage(session.page);
+      await page.ready();
+      return { page, dir };
+    }
+
+    it('the sidebar is a tree of every format, with the counts the CLI gives', async () => {
+      const { page, dir } = await start();
+      const files = await page.files();
+      const expected = cliJson('ls', dir).files as Array<{ path: string; messages: number; tokens: number }>;
+      expect(files.map((f) => f.path).sort()).toEqual(expected.map((f) => f.path).sort());
+      for (const e of expected) expect(files.find((f) => f.path === e.path)).toEqual({ path: e.path, messages: e.messages, tokens: e.tokens });
+      expect(await page.page.$$eval('[data-testid="folder"]', (els) => els.map((e) => e.getAttribute('data-path')))).toEqual(expect.arrayContaining(['claude-code', 'claude-code/subagents', 'memory/empty']));
+      await page.screenshot(`${mode}-formats-tree`);
+    });
+
+    it('a Claude Code session: tool calls as cards linked to their results, sub-agents filterable, usage reported', async () => {
+      const { page, dir } = await start();
+      await page.open('claude-code/session.jsonl');
+      const rows = await page.visibleRows();
+      const cli = cliJson('show', join(dir, 'claude-code/session.jsonl')).messages as Array<{ index: number; tokens: number }>;
+      expect(rows).toEqual(cli.map((m) => ({ index: m.index, tokens: m.tokens })));
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.waitForSelector('[data-testid="tool-call-card"]');
+      expect(await page.page.textContent('[data-testid="tool-call-card"]')).toContain('Read');
+      expect(await page.page.textContent('[data-testid="tool-call-card"]')).toContain('"file_path": "/home/dev/app/test/date.test.ts"');
+      await page.page.click('[data-testid="tool-call-card"] [data-testid="jump"]');
+      await page.page.waitForSelector('[data-testid="tool-result-card"]');
+      expect(await page.page.getAttribute('[data-testid="row"][aria-selected="true"]', 'data-index')).toBe('3');
+      await page.screenshot(`${mode}-claude-code-tool-result`);
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="detail-usage"]');
+      expect(await page.page.textContent('[data-testid="detail-usage"]')).toContain('212 out');
+      await page.page.click('[data-testid="chain-sidechain"]');
+      await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="row"]').length === 2);
+      await page.page.click('[data-testid="chain-all"]');
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.screenshot(`${mode}-claude-code`);
+    });
+
+    it('a dataset expands into its conversations; editing one line and saving writes a one-line diff', async () => {
+      const { page, dir } = await start();
+      const file = join(dir, 'openai/finetune.jsonl');
+      const before = readFileSync(file, 'utf8');
+      await page.open('openai/finetune.jsonl');
+      await page.page.click('[data-testid="conversation-item"][data-index="2"]');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="conv-title"]')?.parentElement?.textContent?.includes('conversation 3 of 3'));
+      await page.ready();
+      await page.page.click('[data-testid="row"][data-index="3"]');
+      await page.page.click('[data-testid="edit-button"]');
+      await page.page.fill('[data-testid="edit-content"]', 'About 384,400 km.');
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="editor"]', { state: 'detached' });
+      await page.page.waitForFunction(() => !document.querySelector('[data-testid="dirty"]'));
+      const changed = diffLines(before, readFileSync(file, 'utf8')).filter((p) => p.added || p.removed);
+      expect(changed.map((p) => p.count)).toEqual([1, 1]);
+      expect(changed[1].value).toContain('About 384,400 km.');
+      await page.screenshot(`${mode}-dataset`);
+    });
+
+    it('reasoning is folded and labelled; a Codex rollout shows its calls and reported usage', async () => {
+      const { page } = await start();
+      await page.open('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.waitForSelector('[data-testid="reasoning"]');
+      expect(await page.page.$$eval('[data-testid="reasoning"] summary', (s) => s.map((x) => x.textContent))).toEqual(['Reasoning', 'Encrypted reasoning (shown as such, not counted)']);
+      await page.page.click('[data-testid="row"][data-index="5"]');
+      await page.page.waitForSelector('[data-testid="tool-call-card"]');
+      expect(await page.page.textContent('[data-testid="tool-call-card"]')).toContain('apply_patch');
+      await page.screenshot(`${mode}-codex`);
+    });
+  });
+}
