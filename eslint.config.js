@@ -67,11 +67,24 @@ export const layerRules = [
     },
   },
   {
-    files: ['app/main/handlers/**/*.ts', 'app/server/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['app/main/handlers/**/*.ts', 'app/server/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'Handlers, the server and the CLI run without Electron.' }],
-        patterns: [{ group: ['electron/*'], message: 'Handlers, the server and the CLI run without Electron.' }],
+        paths: [{ name: 'electron', message: 'Handlers and the server run without Electron.' }],
+        patterns: [{ group: ['electron/*'], message: 'Handlers and the server run without Electron.' }],
+      }],
+    },
+  },
+  {
+    // Nothing under src/ reaches up into app/: the bin that adds browser mode lives beside the app.
+    files: ['src/cli/**/*.ts', 'src/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The CLI runs without Electron.' }],
+        patterns: [
+          { group: ['electron/*'], message: 'The CLI runs without Electron.' },
+          { group: ['**/app/**', 'app/*'], message: 'Nothing under src/ imports app/*.' },
+        ],
       }],
     },
   },

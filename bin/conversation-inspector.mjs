@@ -9,5 +9,5 @@ if (existsSync(dist)) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(new URL('../src/cli/index.ts', import.meta.url).href);
+  await import(new URL('../app/server/cli-entry.ts', import.meta.url).href);
 }

@@ -6,7 +6,7 @@ import { build as vite } from 'vite';
 const node = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'warning' };
 const only = process.argv.includes('--cli-only');
 
-await esbuild({ ...node, entryPoints: ['src/cli/index.ts'], outfile: 'dist/cli.mjs' });
+await esbuild({ ...node, entryPoints: ['app/server/cli-entry.ts'], outfile: 'dist/cli.mjs' });
 await esbuild({ ...node, entryPoints: ['app/main/token-worker.ts'], outfile: 'dist/token-worker.mjs' });
 // The document service's thread, beside each bundle that starts it.
 await esbuild({ ...node, entryPoints: ['app/main/backend/service-worker.ts'], outfile: 'dist/service-worker.mjs' });

@@ -2,10 +2,15 @@ import { parseArgs } from 'node:util';
 import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
 import { compactCommand, planCommand } from './window-commands.js';
-import { serveCommand } from './serve-command.js';
-import { existsSync } from 'node:fs';
 import { DEFAULT_MODEL } from '../core/defaults.js';
-import { InputError, USAGE, UsageError } from './usage.js';
+import { InputError, usageText, UsageError } from './usage.js';
+
+/** A command that lives outside the engine's CLI (browser mode's `serve`), added by the bin that bundles it. */
+export interface ExtraCommand {
+  /** Its line(s) in the usage text. */
+  usage: string;
+  run(rest: string[], options: { port?: string }): Promise<void>;
+}
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
@@ -27,11 +32,11 @@ const OPTIONS = {
   conversation: { type: 'string' },
 } as const;
 
-async function run(argv: string[]): Promise<void> {
+async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usageText(Object.values(extra)));
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
@@ -50,9 +55,6 @@ async function run(argv: string[]): Promise<void> {
       return tokensCommand(needFile(), common);
     case 'convert':
       return convertCommand(needFile(), values.to, values.output, { format: values.format });
-    case 'serve':
-      if (rest.length > 1) throw new UsageError('serve takes at most one DIR');
-      return serveCommand(rest[0] ?? (existsSync('conversations') ? 'conversations' : '.'), values.port);
     case 'plan':
       return planCommand(needFile(), values.strategy, values.set ?? [], common);
     case 'compact':
@@ -69,18 +71,19 @@ async function run(argv: string[]): Promise<void> {
         summaryModel: values['summary-model'],
       });
     default:
+      if (Object.hasOwn(extra, command)) return extra[command].run(rest, { port: values.port });
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], extra: Record<string, ExtraCommand> = {}): Promise<number> {
   try {
-    await run(argv);
+    await run(argv, extra);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     const err = e as Error & { code?: string };
     if (e instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`conversation-inspector: ${err.message}\n\n${USAGE}`);
+      process.stderr.write(`conversation-inspector: ${err.message}\n\n${usageText(Object.values(extra))}`);
       return 2;
     }
     // Bad input (a file that does not parse, a missing directory, an unwritable output): one line, no stack.

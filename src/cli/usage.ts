@@ -1,4 +1,4 @@
-export const USAGE = `Usage: conversation-inspector <command> [options]
+const USAGE_TEMPLATE = `Usage: conversation-inspector <command> [options]
 
 Commands:
   ls [DIR] [--json] [--depth N] [--model M]
@@ -13,8 +13,7 @@ Commands:
                                        what a context-window strategy keeps, cuts, drops or summarises
   compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [-o OUT | --in-place]
                                        the static context plus one summary (stdout without -o)
-  serve [DIR] [--port N]               the inspector in a browser: prints "Serving DIR at URL" (127.0.0.1 only)
-
+%EXTRA%
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,
   keepRecentMessages=10, softThresholdTokens=4000), null
@@ -29,6 +28,11 @@ Options:
   --summarizer openai reads OPENAI_API_KEY and OPENAI_BASE_URL (or --base-url URL) and --summary-model M
   -h, --help  this text
 `;
+
+/** The usage text, with the lines of commands the bin adds (browser mode's `serve`). */
+export function usageText(extra: readonly { usage: string }[] = []): string {
+  return USAGE_TEMPLATE.replace('%EXTRA%', extra.map((command) => `${command.usage}\n`).join(''));
+}
 
 /** Bad usage: the caller prints the usage text and exits 2. */
 export class UsageError extends Error {

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { isPlainObject } from './message.js';
+import { walkConversationTree } from './storage/list-directory.js';
 
 export interface ConversationListing {
   id: string;
@@ -11,15 +12,9 @@ export interface ConversationListing {
 
 const CONVERSATION_EXTENSIONS = ['.json', '.yaml', '.yml'];
 
+/** The spec's listings are flat: the one lister, not looking into subfolders, without a cap. */
 function filesIn(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => {
-    try {
-      return statSync(join(dir, f)).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return walkConversationTree(dir, { depth: 0, cap: Infinity }).files.map((f) => f.path);
 }
 
 /** `<name>.json`, `.yaml`, `.yml`, then `<name>` itself, in that order. */

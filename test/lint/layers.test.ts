@@ -20,6 +20,8 @@ describe('layering of ARCHITECTURE.md, enforced by lint', () => {
     ['app/main/handlers/x.ts', "import { dialog } from 'electron';\nexport const a = dialog;"],
     ['app/server/x.ts', "import { BrowserWindow } from 'electron';\nexport const a = BrowserWindow;"],
     ['app/shared/x.ts', "import React from 'react';\nexport const a = React;"],
+    ['src/cli/x.ts', "import { startServer } from '../../app/server/server.js';\nexport const a = startServer;"],
+    ['src/cli/x.ts', "import { app } from 'electron';\nexport const a = app;"],
   ])('%s: a forbidden import is an error', async (file, code) => {
     expect(await violations(file, code)).toHaveLength(1);
   });
@@ -29,6 +31,7 @@ describe('layering of ARCHITECTURE.md, enforced by lint', () => {
     ['app/shared/x.ts', "import { z } from 'zod';\nexport const a = z;"],
     ['app/main/window.ts', "import { BrowserWindow } from 'electron';\nexport const a = BrowserWindow;"],
     ['src/core/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
+    ['app/server/x.ts', "import { main } from '../../src/cli/main.js';\nexport const a = main;"],
   ])('%s: an allowed import passes', async (file, code) => {
     expect(await violations(file, code)).toEqual([]);
   });

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startBackend } from '../../app/main/backend/backend.js';
-import { packageRoot } from '../../app/server/runtime.js';
-import { startServer } from '../../app/server/server.js';
-import { InputError, UsageError } from './usage.js';
+import { startBackend } from '../main/backend/backend.js';
+import { packageRoot } from './runtime.js';
+import { startServer } from './server.js';
+import type { ExtraCommand } from '../../src/cli/main.js';
+import { InputError, UsageError } from '../../src/cli/usage.js';
 
 /** `serve [DIR] [--port N]`: browser mode on 127.0.0.1 until interrupted. */
 export async function serveCommand(dir: string, port: string | undefined): Promise<void> {
@@ -26,3 +27,12 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   await server.close();
   await backend.close();
 }
+
+/** Browser mode's entry on the command line: the bin adds it to the engine's commands. */
+export const SERVE_COMMAND: ExtraCommand = {
+  usage: '  serve [DIR] [--port N]               the inspector in a browser: prints "Serving DIR at URL" (127.0.0.1 only)',
+  run(rest, { port }) {
+    if (rest.length > 1) throw new UsageError('serve takes at most one DIR');
+    return serveCommand(rest[0] ?? (existsSync('conversations') ? 'conversations' : '.'), port);
+  },
+};
