@@ -11,7 +11,8 @@ Commands:
                                        name the swarms formats
   plan FILE --strategy NAME [--set key=value ...] [--conversation N] [--model M] [--json]
                                        what a context-window strategy keeps, cuts, drops or summarises
-  compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [-o OUT | --in-place]
+  compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [--conversation N]
+          [-o OUT | --in-place]
                                        the static context plus one summary (stdout without -o)
 %EXTRA%
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
