@@ -11,6 +11,8 @@ import { dispatch, type Handlers } from '../main/dispatch.js';
 import { encodeAnswer, parseFrame } from './socket-messages.js';
 import { resolveStatic, splitTarget } from '../shared/static-path.js';
 
+const PEER_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 const TYPES: Record<string, string> = {
@@ -81,7 +83,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const handlers = options.handlers;
   const route = options.request ?? (handlers ? (channel: unknown, input: unknown) => dispatch(handlers, channel, input) : undefined);
   if (!route) throw new Error('startServer needs request or handlers');
-  const report = options.onError ?? ((where: string, e: unknown) => process.stderr.write(`serve: ${where}: ${e instanceof Error ? e.message : String(e)}\n`));
+  // A browser tab closed mid-connection resets its socket: normal, and not worth a line on stderr.
+  const report =
+    options.onError ??
+    ((where: string, e: unknown) => {
+      if (!PEER_GONE.has((e as NodeJS.ErrnoException | undefined)?.code ?? '')) process.stderr.write(`serve: ${where}: ${e instanceof Error ? e.message : String(e)}\n`);
+    });
   let port = 0;
   const hostOk = (req: IncomingMessage) => {
     const host = req.headers.host;

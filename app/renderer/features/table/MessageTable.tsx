@@ -23,6 +23,8 @@ export interface ViewRow {
   tokens: number | undefined;
   /** The tool-call share of `tokens`. */
   toolTokens: number;
+  /** Reasoning the message carries, counted apart from `tokens`. */
+  reasoningTokens: number;
   stored: number;
   timestamp: string | undefined;
   category: string | undefined;
@@ -88,6 +90,7 @@ export function MessageTable() {
         preview: row?.preview,
         tokens: tokens?.[i],
         toolTokens: counts?.toolTokens?.[i] ?? 0,
+        reasoningTokens: counts?.reasoningTokens?.[i] ?? 0,
         stored: skeleton.storedTokens[i],
         timestamp: row?.timestamp,
         category: skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : undefined,
@@ -126,10 +129,16 @@ export function MessageTable() {
             if (r.tokens === undefined) return <span className="loading">…</span>;
             // The file's token_count counts the content alone.
             const differs = r.stored >= 0 && r.stored !== r.tokens - r.toolTokens;
-            const parts = r.toolTokens > 0 ? `${r.tokens} tokens sent: ${r.tokens - r.toolTokens} for the content + ${r.toolTokens} for tool calls (names and arguments)` : `${r.tokens} tokens`;
+            const sent = r.toolTokens > 0 ? `${r.tokens} tokens sent: ${r.tokens - r.toolTokens} for the content + ${r.toolTokens} for tool calls (names and arguments)` : `${r.tokens} tokens`;
+            const parts = r.reasoningTokens > 0 ? `${sent} · ${r.reasoningTokens} of reasoning, counted apart` : sent;
             return (
               <span className="tok" title={differs ? `${parts} · stored token_count ${r.stored} (content only)` : parts}>
                 <span className="tok-bar" style={{ width: `${(100 * r.tokens) / maxTokens}%` }} />
+                {r.reasoningTokens > 0 && (
+                  <span className="tok-reasoning" data-testid="row-reasoning-tokens">
+                    ∴{formatNumber(r.reasoningTokens)}
+                  </span>
+                )}
                 <span className="tok-num" data-testid="row-tokens">{formatNumber(r.tokens)}</span>
                 {differs && <span className="stored-dot" aria-label={`stored token_count ${r.stored}`}>•</span>}
               </span>
