@@ -22,7 +22,7 @@ function open(dir: string): void {
   const previous = backend;
   const data = app.getPath('userData');
   // Documents, parsing and counting live on the service's thread: this one only routes and draws menus.
-  backend = startBackend({ dirs: [dir], mode: 'electron', settingsFile: join(data, 'settings.json'), historyDir: join(data, 'history') }, safeStorageSecrets(join(data, 'secrets')));
+  backend = startBackend({ dirs: [dir], mode: 'electron', settingsFile: join(data, 'settings.json'), historyDir: join(data, 'history'), tokenCacheDir: join(data, 'token-cache') }, safeStorageSecrets(join(data, 'secrets')));
   backend.onEvent = (event, payload) => pushEvent(win, event, payload);
   void previous?.close();
   win?.webContents.reload();

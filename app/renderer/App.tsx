@@ -49,6 +49,7 @@ export function App() {
           useApp.setState({ skeleton: undefined, openError: { path: e.path, message: `${e.path} was removed or renamed on disk.` } });
         }
       }),
+      subscribe('dir:details', ({ root, entries }) => useApp.getState().applyDirDetails(root, entries)),
       subscribe('command:run', ({ id }) => runCommand(id)),
       subscribe('tokens:progress', (p) => {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });

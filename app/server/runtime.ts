@@ -8,7 +8,11 @@ import { createHandlers } from '../main/handlers/index.js';
 import type { Handlers } from '../main/dispatch.js';
 import { Roots } from '../main/roots.js';
 import { SettingsStore } from '../main/settings-store.js';
-import { InlineTokenService, WorkerTokenService, type TokenService } from '../main/token-service.js';
+import { InlineTokenService, type TokenService } from '../main/token-service.js';
+import { TokenPool } from '../main/token-pool.js';
+import { CachedTokenService } from '../main/cached-token-service.js';
+import { CountCache } from '../main/token-cache.js';
+import { ListingCache } from '../main/listing-cache.js';
 import { watchDirectory, type Watcher } from '../main/watcher.js';
 import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
@@ -25,10 +29,14 @@ export function packageRoot(from = fileURLToPath(import.meta.url)): string {
   return dir;
 }
 
-/** The token worker ships next to the bundle; from source (tests) counting runs inline. */
-function tokenService(): TokenService {
+/**
+ * The token workers ship next to the bundle (a pool, one per core); from source (tests) counting runs inline.
+ * Either way each distinct text is counted once, ever: the count cache keeps them on disk.
+ */
+function tokenService(cacheDir: string): TokenService {
   const worker = new URL('./token-worker.mjs', import.meta.url);
-  return existsSync(fileURLToPath(worker)) ? new WorkerTokenService(worker) : new InlineTokenService();
+  const counter = existsSync(fileURLToPath(worker)) ? new TokenPool(worker) : new InlineTokenService();
+  return new CachedTokenService(counter, new CountCache(cacheDir));
 }
 
 export interface Runtime {
@@ -49,6 +57,8 @@ export interface RuntimeOptions {
   /** Secrets (the summariser's API key): encrypted in Electron, in memory in browser mode. */
   secrets?: SecretStore;
   tokens?: TokenService;
+  /** Where token counts are kept between runs (default: this user's private state directory). */
+  tokenCacheDir?: string;
   usePolling?: boolean;
 }
 
@@ -59,7 +69,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const roots = new Roots(options.dirs.map((d) => resolve(d)));
   const documents = new DocumentStore();
-  const tokens = options.tokens ?? tokenService();
+  const tokens = options.tokens ?? tokenService(options.tokenCacheDir ?? join(userStateDir(), 'token-cache'));
   const runtime: Runtime = {
     handlers: undefined as unknown as Handlers,
     roots,
@@ -72,7 +82,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, secrets: options.secrets ?? new MemorySecretStore() });
+  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore() });
   for (const root of roots.all()) {
     runtime.watchers.push(
       watchDirectory(

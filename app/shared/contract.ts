@@ -32,6 +32,8 @@ export const DirEntry = z.object({
   error: z.string().optional(),
   errorLine: z.number().optional(),
   errorColumn: z.number().optional(),
+  /** More is coming for this file in a `dir:details` event (its format, its counts). */
+  pending: z.boolean().optional(),
 });
 export type DirEntry = z.infer<typeof DirEntry>;
 
@@ -268,6 +270,8 @@ export const requests = {
 } as const;
 
 export const events = {
+  /** Formats and counts of listed files, as the background read of their heads and contents finds them. */
+  'dir:details': z.object({ root: z.string(), entries: z.array(DirEntry) }),
   'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),
   'conversation:changed': z.object({ path: z.string() }),
   'tokens:progress': z.object({ path: z.string(), done: z.number(), total: z.number() }),

@@ -17,15 +17,18 @@ export class InspectorPage {
     return this.page.locator(`[data-testid="file"][data-path="${path}"]`);
   }
 
-  async files(): Promise<Array<{ path: string; messages: number; tokens: number } | { path: string; error: string }>> {
+  /** The sidebar's files once the background read has filled them in; `tokens` only for files counted. */
+  async files(): Promise<Array<{ path: string; messages: number; tokens?: number } | { path: string; error: string }>> {
     await this.ready();
+    await this.page.waitForFunction(() => !document.querySelector('[data-testid="file-pending"]'), undefined, { timeout: 30_000 });
     return this.page.$$eval('[data-testid="file"]', (els) =>
       els.map((el) => {
         const path = el.getAttribute('data-path')!;
         const error = el.querySelector('[data-testid="file-error"]');
         if (error) return { path, error: error.textContent ?? '' };
         const num = (sel: string) => Number((el.querySelector(sel)?.textContent ?? '').replace(/,/g, ''));
-        return { path, messages: num('[data-testid="file-messages"]'), tokens: num('[data-testid="file-tokens"]') };
+        const tokens = el.querySelector('[data-testid="file-tokens"]') ? num('[data-testid="file-tokens"]') : undefined;
+        return tokens === undefined ? { path, messages: num('[data-testid="file-messages"]') } : { path, messages: num('[data-testid="file-messages"]'), tokens };
       }),
     );
   }

@@ -55,7 +55,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
 
     it('Ctrl+S in the editor applies what was typed and saves it; the sidebar shows the new figures', async () => {
       const { page, path } = await start('conversation_demo.json');
-      const tokensBefore = await page.page.locator('[data-testid="file"][data-path="conversation_demo.json"] [data-testid="file-tokens"]').textContent();
+      // The open file's total appears in the sidebar once it is counted.
+      const tokensBefore = await page.page.locator('[data-testid="file"][data-path="conversation_demo.json"] [data-testid="file-tokens"]').textContent({ timeout: 15_000 });
       await page.page.click('[data-testid="row"][data-index="3"]');
       await page.page.click('[data-testid="edit-button"]');
       await page.page.fill('[data-testid="edit-content"]', 'A much longer answer: the capital of France is Paris, on the Seine, as everyone knows.');

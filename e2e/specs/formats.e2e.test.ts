@@ -33,7 +33,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const files = await page.files();
       const expected = cliJson('ls', dir).files as Array<{ path: string; messages: number; tokens: number }>;
       expect(files.map((f) => f.path).sort()).toEqual(expected.map((f) => f.path).sort());
-      for (const e of expected) expect(files.find((f) => f.path === e.path)).toEqual({ path: e.path, messages: e.messages, tokens: e.tokens });
+      // Nothing is counted for a file that was not opened; the counts are the CLI's.
+      for (const e of expected) expect(files.find((f) => f.path === e.path)).toEqual({ path: e.path, messages: e.messages });
+      const session = expected.find((f) => f.path === 'claude-code/session.jsonl')!;
+      await page.open(session.path);
+      await page.page.waitForFunction((want) => document.querySelector('[data-testid="file"][data-path="claude-code/session.jsonl"] [data-testid="file-tokens"]')?.textContent === want, session.tokens.toLocaleString('en-US'));
       expect(await page.page.$$eval('[data-testid="folder"]', (els) => els.map((e) => e.getAttribute('data-path')))).toEqual(expect.arrayContaining(['claude-code', 'claude-code/subagents', 'memory/empty']));
       await page.screenshot(`${mode}-formats-tree`);
     });

@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import { listFully } from '../support/listing.js';
 import { dispatch } from '../../app/main/dispatch.js';
 import { InlineTokenService } from '../../app/main/token-service.js';
 import { REQUEST_NAMES, type Result } from '../../app/shared/contract.js';
@@ -75,9 +76,17 @@ describe('path confinement', () => {
 describe('handlers', () => {
   it('lists the folder with counts and errors', async () => {
     const { rt } = runtime();
-    const { entries } = ok<{ entries: Array<{ path: string; messages?: number; tokens?: number; error?: string; errorLine?: number }> }>(await dispatch(rt.handlers, 'dir:list', {}));
-    expect(entries.find((e) => e.path === 'conversation_demo.json')).toMatchObject({ messages: 5, tokens: 46 });
+    // The first answer comes from stat alone; formats and counts follow as events.
+    const first = ok<{ entries: Array<{ path: string; messages?: number; pending?: boolean }> }>(await dispatch(rt.handlers, 'dir:list', {}));
+    expect(first.entries.find((e) => e.path === 'conversation_demo.json')).toMatchObject({ pending: true });
+    expect(first.entries.find((e) => e.path === 'conversation_demo.json')?.messages).toBeUndefined();
+    const entries = await listFully(rt);
+    expect(entries.find((e) => e.path === 'conversation_demo.json')).toMatchObject({ messages: 5, format: 'swarms-json' });
+    // Nothing is counted for a file no one opened; once counted, the listing has its total.
+    expect(entries.find((e) => e.path === 'conversation_demo.json')?.tokens).toBeUndefined();
     expect(entries.find((e) => e.path === 'truncated.json')).toMatchObject({ errorLine: 23, error: expect.stringContaining('unexpected end of file') });
+    await dispatch(rt.handlers, 'tokens:count', { path: 'conversation_demo.json', model: 'gpt-5.4' });
+    expect((await listFully(rt)).find((e) => e.path === 'conversation_demo.json')).toMatchObject({ messages: 5, tokens: 46 });
   });
 
   it('opens a skeleton, pages rows, fetches one message with its raw text, searches and counts', async () => {

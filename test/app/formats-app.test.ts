@@ -7,6 +7,7 @@ import { InlineTokenService } from '../../app/main/token-service.js';
 import { createRuntime, type Runtime } from '../../app/server/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { FIXTURES, tempDir } from '../helpers.js';
+import { listFully } from '../support/listing.js';
 
 const runtimes: Runtime[] = [];
 afterEach(async () => {
@@ -23,13 +24,13 @@ function setup() {
     if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
     return r.value as T;
   };
-  return { dir, call };
+  return { dir, call, rt };
 }
 
 describe('every format through the handlers', () => {
   it('the folder lists as a tree of every format, subfolders and MEMORY.md included', async () => {
-    const { call } = setup();
-    const { entries } = await call<{ entries: Array<{ path: string; format?: string; conversations?: number; messages?: number; error?: string }> }>('dir:list', {});
+    const { rt } = setup();
+    const entries = await listFully(rt);
     const byPath = Object.fromEntries(entries.map((e) => [e.path, e]));
     expect(byPath['claude-code/subagents/agent-7f3a91c2.jsonl']).toMatchObject({ format: 'claude-code', messages: 3 });
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });

@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { dispatch } from '../dispatch.js';
 import { createRuntime } from '../../server/runtime.js';
-import { InlineTokenService } from '../token-service.js';
 import type { BackendOptions, FromService, SecretSnapshot, ToService } from './protocol.js';
 import { RelayedSecretStore } from './relayed-secrets.js';
 
@@ -13,9 +12,6 @@ const { options, secrets } = workerData as { options: BackendOptions; secrets: S
 
 const runtime = createRuntime({
   ...options,
-  // This thread is already off the main one: counting here (yielding between chunks) keeps one copy of the
-  // encoders instead of building them again in a worker of its own.
-  tokens: new InlineTokenService(),
   secrets: new RelayedSecretStore(secrets, (name, value) => send({ type: 'secret', name, value })),
 });
 runtime.onEvent = (event, payload) => send({ type: 'event', event, payload });

@@ -2,6 +2,7 @@ import type { EventName, EventPayload } from '../../shared/contract.js';
 import type { DocumentStore } from '../documents.js';
 import type { Roots } from '../roots.js';
 import type { TokenService } from '../token-service.js';
+import type { ListingCache } from '../listing-cache.js';
 import type { SettingsStore } from '../settings-store.js';
 import type { SecretStore } from '../secrets.js';
 
@@ -15,5 +16,7 @@ export interface HandlerContext {
   /** Whether these handlers run on the document service's own thread. */
   service: 'worker' | 'in-process';
   secrets: SecretStore;
+  /** What the listing knows of each file by (size, mtime); opening and counting a file add to it. */
+  listing: ListingCache;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
 }

@@ -6,7 +6,8 @@ import { partTexts, renderViewBlock, staticViewPrefix, toolCallText } from '../.
 import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { viewOf, type OpenDocument } from '../documents.js';
+import { isDirty, viewOf, type OpenDocument } from '../documents.js';
+import { summaryOf } from '../file-summary.js';
 import type { HandlerContext } from './context.js';
 import { openConversation } from './open-document.js';
 
@@ -101,6 +102,7 @@ export function conversationHandlers(
   return {
     'conversation:open': ({ path, conversation }): Skeleton => {
       const { absolute, doc, conv } = open(path, conversation);
+      if (!isDirty(doc)) ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
       const records = conv.records;
       const views = viewsOf(doc, records);
       // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
@@ -189,7 +191,10 @@ export function conversationHandlers(
           ctx.emit('tokens:progress', { path: display, done, total });
         }
       });
-      return { path: display, conversation, model, ...result, total: result.tokens.reduce((a, b) => a + b, 0) };
+      const total = result.tokens.reduce((a, b) => a + b, 0);
+      // The sidebar's figure for this file, while it stays as counted.
+      if (doc.conversations.length === 1 && !isDirty(doc)) ctx.listing.setTokens(absolute, doc.size, doc.mtimeMs, model, total);
+      return { path: display, conversation, model, ...result, total };
     },
   };
 }

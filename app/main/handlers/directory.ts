@@ -1,75 +1,88 @@
-import { statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { ConversationFileError } from '../../../src/core/formats/errors.js';
-import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
+import { walkConversationTree, type TreeFile } from '../../../src/core/storage/list-directory.js';
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
-import { viewOf } from '../documents.js';
+import { summarizeHead, summarizeWhole } from '../file-summary.js';
 import type { HandlerContext } from './context.js';
-import { textsOf } from './conversation.js';
 
 const VERSION = '0.1.0';
 
-interface Cached {
-  mtimeMs: number;
-  size: number;
-  model: string;
-  entry: DirEntry;
-}
+/** Files up to this size get exact counts in the background; bigger ones when they are opened. */
+export const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
+const BATCH = 250;
+const BATCH_MS = 80;
 
-/** The folder's tree of conversation files, with a stat-validated cache so re-listing reads only what changed. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The folder's tree, answered from `stat` alone (plus what the listing cache already knows); formats and
+ * counts follow as `dir:details` events, first from each file's head, then from whole reads of the files
+ * that did not fit in it. Nothing is tokenised here: token totals are those of files already counted.
+ */
 export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list' | 'app:info'> {
-  const cache = new Map<string, Cached>();
+  let generation = 0;
 
-  async function describe(file: string, path: string, model: string): Promise<DirEntry | undefined> {
-    let stat;
-    try {
-      stat = statSync(file);
-    } catch {
-      return undefined;
-    }
-    if (!stat.isFile()) return undefined;
-    const hit = cache.get(file);
-    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size && hit.model === model) return hit.entry;
-    const entry: DirEntry = { path, name: basename(file, extname(file)), bytes: stat.size, modified: stat.mtimeMs };
-    try {
-      const doc = ctx.documents.get(file);
-      entry.format = doc.codec.id;
-      entry.formatLabel = doc.codec.label;
-      entry.conversations = doc.conversations.length;
-      if (doc.conversations.length > 1) entry.titles = doc.file.doc.conversations.map((c, i) => c.title ?? `conversation ${i + 1}`);
-      entry.messages = doc.conversations.reduce((n, c) => n + c.records.length, 0);
-      entry.other = doc.file.doc.otherRecords;
-      let tokens = 0;
-      for (const c of doc.conversations) {
-        const views = c.records.map((r) => viewOf(doc.codec, r));
-        const { parts, blocks } = textsOf(doc, c.records, views, false);
-        // The same figure the open file shows: everything the model is sent.
-        const result = await ctx.tokens.count({ model, parts, blocks }, () => {});
-        tokens += result.tokens.reduce((a, b) => a + b, 0);
-      }
-      entry.tokens = tokens;
-    } catch (e) {
-      if (e instanceof ConversationFileError) {
-        entry.error = e.reason;
-        entry.errorLine = e.line;
-        entry.errorColumn = e.column;
-      } else entry.error = (e as Error).message;
-    }
-    cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, model, entry });
+  const entryOf = (f: TreeFile, model: string): DirEntry => {
+    const mtime = f.modified.getTime();
+    const entry: DirEntry = { path: f.path, name: basename(f.path, extname(f.path)), bytes: f.bytes, modified: mtime };
+    const known = ctx.listing.summary(f.file, f.bytes, mtime);
+    if (known) Object.assign(entry, known.summary);
+    const tokens = ctx.listing.tokens(f.file, f.bytes, mtime, model);
+    if (tokens !== undefined) entry.tokens = tokens;
+    if (!known || (!known.whole && f.bytes <= WHOLE_READ_LIMIT)) entry.pending = true;
     return entry;
+  };
+
+  async function fill(gen: number, root: string, files: TreeFile[], model: string): Promise<void> {
+    let batch: DirEntry[] = [];
+    let since = performance.now();
+    const send = async (force = false) => {
+      if (batch.length === 0 || (!force && batch.length < BATCH && performance.now() - since < BATCH_MS)) return;
+      ctx.emit('dir:details', { root, entries: batch });
+      batch = [];
+      since = performance.now();
+      // Requests waiting behind the listing (the file the user just clicked) go first.
+      await nextTurn();
+    };
+    const wholeLater: TreeFile[] = [];
+    for (const f of files) {
+      if (gen !== generation) return;
+      const mtime = f.modified.getTime();
+      let known = ctx.listing.summary(f.file, f.bytes, mtime);
+      if (!known) {
+        known = summarizeHead(f.file, f.bytes);
+        ctx.listing.setSummary(f.file, f.bytes, mtime, known.summary, known.whole);
+        batch.push(entryOf(f, model));
+      }
+      if (!known.whole && f.bytes <= WHOLE_READ_LIMIT) wholeLater.push(f);
+      await send();
+    }
+    await send(true);
+    // Small files first: most rows get their counts soonest.
+    wholeLater.sort((a, b) => a.bytes - b.bytes);
+    for (const f of wholeLater) {
+      if (gen !== generation) return;
+      const mtime = f.modified.getTime();
+      ctx.listing.setSummary(f.file, f.bytes, mtime, summarizeWhole(f.file), true);
+      batch.push(entryOf(f, model));
+      await send();
+    }
+    await send(true);
   }
 
   return {
     'app:info': () => ({ roots: ctx.roots.all(), mode: ctx.mode, version: VERSION, service: ctx.service }),
-    'dir:list': async ({ root }) => {
+    'dir:list': ({ root }) => {
       const dir = ctx.roots.root(root);
       const model = ctx.settings.get().model;
       const tree = walkConversationTree(dir);
-      const entries: DirEntry[] = [];
-      for (const f of tree.files) {
-        const entry = await describe(f.file, f.path, model);
-        if (entry) entries.push(entry);
+      const entries = tree.files.map((f) => entryOf(f, model));
+      const gen = ++generation;
+      if (entries.some((e) => e.pending)) {
+        // After this answer is sent; a newer listing stops this one.
+        setImmediate(() => {
+          fill(gen, dir, tree.files, model).catch(() => {});
+        });
       }
       return { root: dir, entries, truncated: tree.truncated, tooDeep: tree.tooDeep };
     },

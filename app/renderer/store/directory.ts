@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { DirEntry } from '../../shared/contract.js';
 import { request } from '../api/client.js';
+import { withDetails } from '../../shared/dir-details.js';
 import type { AppState } from './index.js';
 
 export interface DirectorySlice {
@@ -15,9 +16,11 @@ export interface DirectorySlice {
   setFileFilter(filter: string): void;
   setFileSort(sort: DirectorySlice['fileSort']): void;
   refreshDirectory(): Promise<void>;
+  /** Formats and counts the background read found (a `dir:details` event). */
+  applyDirDetails(root: string, details: readonly DirEntry[]): void;
 }
 
-export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice> = (set) => ({
+export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice> = (set, get) => ({
   root: undefined,
   entries: [],
   listTruncated: false,
@@ -28,6 +31,10 @@ export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice
   fileSort: 'name',
   setFileFilter: (fileFilter) => set({ fileFilter }),
   setFileSort: (fileSort) => set({ fileSort }),
+  applyDirDetails: (root, details) => {
+    if (root !== get().root) return;
+    set({ entries: withDetails(get().entries, details) });
+  },
   refreshDirectory: async () => {
     set({ listing: true });
     try {

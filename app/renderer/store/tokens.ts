@@ -31,7 +31,11 @@ export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (s
     set({ countProgress: { done: 0, total: get().skeleton?.count ?? 0 }, countError: undefined });
     try {
       const counts = await request('tokens:count', { path: openPath, conversation: get().openConversationIndex, model });
-      if (get().openPath === counts.path && get().model === model) set({ counts, countProgress: undefined });
+      if (get().openPath === counts.path && get().model === model) {
+        set({ counts, countProgress: undefined });
+        // The sidebar's figure for a one-conversation file is this count, while nothing is unsaved.
+        if (get().skeleton?.conversations === 1 && !get().edit?.dirty) set({ entries: get().entries.map((e) => (e.path === counts.path ? { ...e, tokens: counts.total } : e)) });
+      }
     } catch (e) {
       set({ countError: (e as Error).message, countProgress: undefined });
     }

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { DirEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
-import { age, formatNumber } from '../roles.js';
+import { age, formatBytes, formatNumber } from '../roles.js';
 import { buildTree, FORMAT_BADGE, type FolderNode } from './tree.js';
 
 function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
@@ -38,7 +38,22 @@ function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
         ) : (
           <span className="file-meta" data-testid="file-meta">
             {many && <>{formatNumber(e.conversations ?? 0)} conversations · </>}
-            <span data-testid="file-messages">{formatNumber(e.messages ?? 0)}</span> msgs · <span data-testid="file-tokens">{formatNumber(e.tokens ?? 0)}</span> tok ·{' '}
+            {e.messages !== undefined ? (
+              <>
+                <span data-testid="file-messages">{formatNumber(e.messages)}</span> msgs ·{' '}
+              </>
+            ) : e.pending ? (
+              <span className="loading" data-testid="file-pending" title="Reading this file's format and counts">
+                … ·{' '}
+              </span>
+            ) : (
+              <span title="Counted when opened">{formatBytes(e.bytes)} · </span>
+            )}
+            {e.tokens !== undefined && (
+              <>
+                <span data-testid="file-tokens">{formatNumber(e.tokens)}</span> tok ·{' '}
+              </>
+            )}
             <span title={new Date(e.modified).toLocaleString()}>modified {age(e.modified)} ago</span>
           </span>
         )}

@@ -1,0 +1,101 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../app/main/dispatch.js';
+import { HEAD_BYTES } from '../../app/main/file-summary.js';
+import { WHOLE_READ_LIMIT } from '../../app/main/handlers/directory.js';
+import { InlineTokenService } from '../../app/main/token-service.js';
+import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import type { DirEntry } from '../../app/shared/contract.js';
+import { tempDir } from '../helpers.js';
+import { listFully } from '../support/listing.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  while (runtimes.length) await runtimes.pop()!.close();
+});
+
+function runtime(dir: string): Runtime {
+  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
+  runtimes.push(rt);
+  return rt;
+}
+
+const history = (n: number, text: string) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `${text} ${i}` })), null, 2);
+
+describe('listing by heads', () => {
+  it('answers from stat, then fills formats and exact counts in events: small files whole, bigger ones after their head', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'small.json'), history(3, 'hi'));
+    const big = history(4000, 'a message long enough to push this file well past its first sixty-four kilobytes');
+    expect(big.length).toBeGreaterThan(HEAD_BYTES);
+    writeFileSync(join(dir, 'big.json'), big);
+    mkdirSync(join(dir, 'sessions'));
+    writeFileSync(join(dir, 'sessions', 'chat.jsonl'), '{"messages":[{"role":"user","content":"hi"}]}\n');
+    const rt = runtime(dir);
+    const events: DirEntry[][] = [];
+    rt.onEvent = (event, payload) => {
+      if (event === 'dir:details') events.push((payload as { entries: DirEntry[] }).entries);
+    };
+    const first = await dispatch(rt.handlers, 'dir:list', {});
+    if (!first.ok) throw new Error(first.error.message);
+    const listed = (first.value as { entries: DirEntry[] }).entries;
+    expect(listed.map((e) => e.path)).toEqual(['big.json', 'sessions/chat.jsonl', 'small.json']);
+    expect(listed.every((e) => e.pending && e.format === undefined && e.messages === undefined)).toBe(true);
+
+    const entries = await listFully(rt);
+    expect(entries.find((e) => e.path === 'small.json')).toMatchObject({ format: 'swarms-json', messages: 3 });
+    expect(entries.find((e) => e.path === 'sessions/chat.jsonl')).toMatchObject({ format: 'openai-chat-jsonl', conversations: 1, messages: 1 });
+    expect(entries.find((e) => e.path === 'big.json')).toMatchObject({ format: 'swarms-json', messages: 4000 });
+    // The big file came twice: its format from the head (still pending), then its counts.
+    const bigEvents = events.flat().filter((e) => e.path === 'big.json');
+    expect(bigEvents[0]).toMatchObject({ format: 'swarms-json', pending: true });
+    expect(bigEvents[0].messages).toBeUndefined();
+    expect(entries.every((e) => e.tokens === undefined)).toBe(true);
+
+    // Listed again: every file from the cache, in the answer itself, and no events.
+    events.length = 0;
+    const again = await dispatch(rt.handlers, 'dir:list', {});
+    if (!again.ok) throw new Error(again.error.message);
+    expect((again.value as { entries: DirEntry[] }).entries).toEqual(entries);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual([]);
+  });
+
+  it('a file past the whole-read limit gets its format only: counted when opened', async () => {
+    const dir = tempDir();
+    const line = JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(1000) }] }) + '\n';
+    writeFileSync(join(dir, 'huge.jsonl'), line.repeat(Math.ceil(WHOLE_READ_LIMIT / line.length) + 10));
+    const rt = runtime(dir);
+    const [entry] = await listFully(rt);
+    expect(entry).toMatchObject({ format: 'openai-chat-jsonl' });
+    expect(entry.messages).toBeUndefined();
+    expect(entry.pending).toBeUndefined();
+    await dispatch(rt.handlers, 'conversation:open', { path: 'huge.jsonl' });
+    const [opened] = await listFully(rt);
+    expect(opened.conversations).toBe(Math.ceil(WHOLE_READ_LIMIT / line.length) + 10);
+  });
+
+  it('an unreadable file is listed with its error and position once its head is read', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'broken.json'), '[{"role": "user", "content": "hi"}\n');
+    const [entry] = await listFully(runtime(dir));
+    expect(entry).toMatchObject({ path: 'broken.json', errorLine: 2 });
+    expect(entry.error).toBeTruthy();
+  });
+
+  it('a tree of 10,000 files: every entry at once, every one filled by events, a relist entirely from the cache', async () => {
+    const dir = tempDir();
+    for (let d = 0; d < 100; d++) {
+      mkdirSync(join(dir, `agent-${d}`));
+      for (let f = 0; f < 100; f++) writeFileSync(join(dir, `agent-${d}`, `run-${f}.json`), history(1 + ((d * 7 + f) % 9), `agent ${d} run ${f}`));
+    }
+    const rt = runtime(dir);
+    const entries = await listFully(rt);
+    expect(entries).toHaveLength(10_000);
+    expect(entries.every((e) => e.format === 'swarms-json' && e.messages === 1 + ((Number(e.path.split('/')[0].slice(6)) * 7 + Number(e.path.split('-').at(-1)!.slice(0, -5))) % 9))).toBe(true);
+    const again = await dispatch(rt.handlers, 'dir:list', {});
+    if (!again.ok) throw new Error(again.error.message);
+    expect((again.value as { entries: DirEntry[] }).entries.some((e) => e.pending)).toBe(false);
+  }, 120_000);
+});

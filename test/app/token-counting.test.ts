@@ -1,0 +1,114 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CachedTokenService } from '../../app/main/cached-token-service.js';
+import { CountCache } from '../../app/main/token-cache.js';
+import type { TokenJob, TokenJobResult } from '../../app/main/token-job.js';
+import { TokenPool } from '../../app/main/token-pool.js';
+import { InlineTokenService, type Progress, type TokenService } from '../../app/main/token-service.js';
+import { edgeString } from '../support/edge-arbitraries.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const WORKER = new URL(`file://${join(ROOT, 'dist', 'token-worker.mjs')}`);
+const tempDir = () => mkdtempSync(join(tmpdir(), 'ci-count-'));
+
+/** Counts like the inline service and records every text it was asked to count. */
+class Recording implements TokenService {
+  readonly asked: string[] = [];
+  private readonly inline = new InlineTokenService();
+  count(job: TokenJob, onProgress: Progress): Promise<TokenJobResult> {
+    for (const texts of job.parts) this.asked.push(...texts);
+    for (const b of job.blocks) if (b) this.asked.push(b);
+    return this.inline.count(job, onProgress);
+  }
+  close(): Promise<void> {
+    return this.inline.close();
+  }
+}
+
+const jobOf = (messages: string[][], blocks: string[]): TokenJob => ({ model: 'gpt-5.4', parts: messages, tools: messages.map((m) => m.slice(0, 1)), reasoning: messages.map((m) => m.slice(1, 2)), blocks });
+
+describe('CachedTokenService', () => {
+  it('gives exactly the counts of counting everything, for edge-case texts, whitespace parts and blocks', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(fc.oneof(edgeString, fc.constantFrom('', ' ', '\n\t', 'same text')), { maxLength: 4 }), { maxLength: 30 }), async (messages) => {
+        const blocks = messages.map((m) => m.join('\n'));
+        const job = jobOf(messages, blocks);
+        const expected = await new InlineTokenService().count(job, () => {});
+        const cached = new CachedTokenService(new InlineTokenService(), new CountCache(undefined));
+        expect(await cached.count(job, () => {})).toEqual(expected);
+        // Again, now from the cache.
+        expect(await cached.count(job, () => {})).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('counts each distinct text once, and nothing at all the second time, also after a restart', async () => {
+    const dir = tempDir();
+    const messages = Array.from({ length: 300 }, (_, i) => [`message ${i % 100} of a history with repeats`, i % 7 === 0 ? '{"tool":"grep"}' : '']);
+    const job = jobOf(messages, messages.map((m) => m[0]));
+    const first = new Recording();
+    const a = new CachedTokenService(first, new CountCache(dir));
+    const expected = await a.count(job, () => {});
+    expect(new Set(first.asked).size).toBe(first.asked.filter((t) => t).length);
+    expect(first.asked.filter((t) => t).length).toBe(101);
+
+    const second = new Recording();
+    const progress: number[] = [];
+    const b = new CachedTokenService(second, new CountCache(dir));
+    expect(await b.count(job, (done) => progress.push(done))).toEqual(expected);
+    expect(second.asked).toEqual([]);
+    expect(progress.at(-1)).toBe(300);
+  });
+});
+
+describe('CountCache', () => {
+  it('keeps its file private and ignores a torn last record', () => {
+    const dir = join(tempDir(), 'token-cache');
+    const cache = new CountCache(dir);
+    cache.set('o200k_base', 'hello', 1);
+    cache.set('o200k_base', 'hello world', 2);
+    cache.flush();
+    const file = join(dir, 'o200k_base.counts');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // A write cut short by a crash, then garbage: what came before still reads.
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from('partial record')]));
+    const again = new CountCache(dir);
+    expect(again.get('o200k_base', 'hello')).toBe(1);
+    expect(again.get('o200k_base', 'hello world')).toBe(2);
+    expect(again.get('o200k_base', 'partial')).toBeUndefined();
+    expect(again.get('cl100k_base', 'hello')).toBeUndefined();
+  });
+
+  it('stays within its bound: past it, the older half is dropped', () => {
+    const dir = tempDir();
+    const cache = new CountCache(dir, 100);
+    for (let i = 0; i < 250; i++) {
+      cache.set('o200k_base', `text ${i}`, i);
+      if (i % 10 === 9) cache.flush();
+    }
+    const reread = new CountCache(dir, 100);
+    expect(reread.get('o200k_base', 'text 249')).toBe(249);
+    expect(reread.get('o200k_base', 'text 0')).toBeUndefined();
+    expect(statSync(join(dir, 'o200k_base.counts')).size).toBeLessThanOrEqual(110 * 24);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('TokenPool', () => {
+  it('splits a long job over its workers and gives the counts of one thread, in order, with progress', async () => {
+    const pool = new TokenPool(WORKER, 2);
+    const texts = Array.from({ length: 5000 }, (_, i) => `message ${i}: ${'word '.repeat(i % 40)}`);
+    const job: TokenJob = { model: 'gpt-5.4', parts: texts.map((t) => [t]), tools: texts.map(() => []), reasoning: texts.map((t, i) => (i % 3 ? [] : [t])), blocks: texts };
+    const progress: number[] = [];
+    const pooled = await pool.count(job, (done) => progress.push(done));
+    await pool.close();
+    expect(pooled).toEqual(await new InlineTokenService().count(job, () => {}));
+    expect(progress.at(-1)).toBe(5000);
+    expect(progress.length).toBeGreaterThan(2);
+  });
+});
