@@ -66,8 +66,46 @@ export function staticViewPrefix(views: readonly MessageView[]): number {
   return n;
 }
 
+/**
+ * A conversation's tool calls and results linked: by the ids the file gives; where it gives none (swarms tool
+ * messages, ShareGPT turns), a call gets `call_<message>_<k>` and a result answers the oldest call still
+ * unanswered. Views without such parts are returned as they are.
+ */
+export function linkToolParts(views: readonly MessageView[]): MessageView[] {
+  const pending: string[] = [];
+  return views.map((v, i) => {
+    if (!v.parts.some((p) => p.kind === 'tool-call' || p.kind === 'tool-result')) return v;
+    let changed = false;
+    let k = 0;
+    const parts = v.parts.map((p) => {
+      if (p.kind === 'tool-call') {
+        const id = p.id ?? `call_${i}_${k}`;
+        k++;
+        pending.push(id);
+        if (p.id) return p;
+        changed = true;
+        return { ...p, id };
+      }
+      if (p.kind === 'tool-result') {
+        if (p.callId) {
+          const at = pending.indexOf(p.callId);
+          if (at !== -1) pending.splice(at, 1);
+          return p;
+        }
+        const id = pending.shift();
+        if (id === undefined) return p;
+        changed = true;
+        return { ...p, callId: id };
+      }
+      return p;
+    });
+    return changed ? { ...v, parts } : v;
+  });
+}
+
 /** A planner skeleton of any format's messages, counted with `measure` unless counts are given. */
-export function buildViewSkeleton(views: readonly MessageView[], measure: Measure, counts?: { tokens: readonly number[]; renderedTokens?: readonly number[] }): WindowSkeleton {
+export function buildViewSkeleton(given: readonly MessageView[], measure: Measure, counts?: { tokens: readonly number[]; renderedTokens?: readonly number[] }): WindowSkeleton {
+  const views = linkToolParts(given);
   const staticEnd = staticViewPrefix(views);
   const texts = views.map(sentText);
   const blocks = views.map(renderViewBlock);

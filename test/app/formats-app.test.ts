@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
@@ -7,6 +7,9 @@ import { InlineTokenService } from '../../app/main/token-service.js';
 import { createRuntime, type Runtime } from '../../app/server/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { FIXTURES, tempDir } from '../helpers.js';
+import { readDocumentFile } from '../../src/core/formats/document-file.js';
+import { buildViewSkeleton } from '../../src/core/views.js';
+import { getTokenizer, strategies } from '../../src/core/index.js';
 import { listFully } from '../support/listing.js';
 
 const runtimes: Runtime[] = [];
@@ -110,5 +113,35 @@ describe('every format through the handlers', () => {
     expect(r.filename).toBe('api_conversation_history.json');
     const list = JSON.parse(r.text);
     expect(list[1].tool_calls[0].function.name).toBe('read_file');
+  });
+});
+
+describe('tool results the file does not link by id', () => {
+  it('a swarms tool message without tool_call_id answers the call before it: linked both ways, no orphan', async () => {
+    const { dir, call } = setup();
+    writeFileSync(
+      join(dir, 'fin.json'),
+      JSON.stringify([
+        { role: 'User', content: 'Margins?', timestamp: '2025-10-01T10:00:01', token_count: 2 },
+        { role: 'Financial-Analysis-Agent', content: 'Tool Usage: calling fetch_financials', timestamp: '2025-10-01T10:00:03', token_count: 6, metadata: { tool_calls: [{ id: 'call_fin1', type: 'function', function: { name: 'fetch_financials', arguments: '{}' } }] } },
+        { role: 'tool', content: { NVDA: 0.729 }, timestamp: '2025-10-01T10:00:04', token_count: 9 },
+      ]),
+    );
+    const sk = await call<{ toolCalls: Record<string, string[]>; toolResults: Record<string, string> }>('conversation:open', { path: 'fin.json' });
+    expect(sk.toolCalls['1']).toEqual(['call_fin1']);
+    expect(sk.toolResults['2']).toBe('call_fin1');
+    const m = await call<{ view: { parts: Array<{ kind: string; callId?: string }> } }>('conversation:message', { path: 'fin.json', index: 2 });
+    expect(m.view.parts).toEqual([expect.objectContaining({ kind: 'tool-result', callId: 'call_fin1' })]);
+  });
+
+  it('ShareGPT turns (no ids at all): the observation answers the function_call, and a plan that keeps only it warns', async () => {
+    const { dir, call } = setup();
+    writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ conversations: [{ from: 'human', value: 'Rate?' }, { from: 'function_call', value: '{"name":"rate","arguments":{}}' }, { from: 'observation', value: '4.31' }, { from: 'gpt', value: '4.31 PLN.' }] }]));
+    const sk = await call<{ toolCalls: Record<string, string[]>; toolResults: Record<string, string> }>('conversation:open', { path: 'tools.json' });
+    expect(sk.toolResults['2']).toBe(sk.toolCalls['1'][0]);
+    // The planners (the renderer's, the CLI's) see the same link.
+    const opened = readDocumentFile(join(dir, 'tools.json'));
+    const skeleton = buildViewSkeleton(opened.doc.conversations[0].records.map((r) => opened.codec.view(r)), getTokenizer('gpt-5.4'));
+    expect(strategies.plan('last-n', skeleton, { limit: 2 }).warnings).toContainEqual(expect.objectContaining({ code: 'orphaned-tool-result', index: 2 }));
   });
 });

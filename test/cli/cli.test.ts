@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readdirSync } from 'node:fs';
+import { cpSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,20 @@ describe('ls', () => {
     expect(demo).toMatchObject({ format: 'swarms-yaml', conversations: 1, messages: 5, tokens: 46 });
     expect(demo.bytes).toBe(981);
     expect(typeof demo.modified).toBe('string');
+  });
+
+  it('gives every file the total `show` gives it (parts counted one by one, on every format)', () => {
+    const dir = tempDir();
+    cpSync(join(ROOT, 'test', 'fixtures', 'formats'), dir, { recursive: true });
+    // Messages of several parts: text beside tool calls, two text blocks, CRLF text.
+    const call = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
+    writeFileSync(join(dir, 'parts.json'), JSON.stringify([{ role: 'user', content: 'Rate?\r\nEUR to PLN.' }, { role: 'assistant', content: 'Checking the rate.', metadata: { tool_calls: [call('c1', 'get_rate', '{"from":"EUR","to":"PLN"}'), call('c2', 'get_rate', '{"from":"PLN","to":"EUR"}')] } }, { role: 'Financial-Analysis-Agent', content: 'Tool Usage: calling fetch_financials', timestamp: '2025-10-01T10:00:03.100200', token_count: 6, metadata: { tool_calls: [call('call_fin1', 'fetch_financials', '{"tickers": ["NVDA", "AMD"], "metric": "gross_margin"}')] } }]));
+    writeFileSync(join(dir, 'blocks.json'), JSON.stringify([{ role: 'user', content: [{ type: 'text', text: 'First block.' }, { type: 'text', text: 'Second block.' }] }, { role: 'assistant', content: [{ type: 'text', text: 'Sure.' }, { type: 'tool_use', id: 't1', name: 'Read', input: { path: 'a.ts' } }] }]));
+    const out = JSON.parse(cli('ls', dir, '--json').stdout);
+    expect(out.files.length).toBeGreaterThan(10);
+    for (const f of out.files as Array<{ path: string; tokens: number }>) {
+      expect({ path: f.path, tokens: f.tokens }).toEqual({ path: f.path, tokens: JSON.parse(cli('show', join(dir, f.path), '--json').stdout).totalTokens });
+    }
   });
 
   it('lists unreadable files with their error instead of skipping them', () => {

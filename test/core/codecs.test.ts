@@ -4,8 +4,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codecById, listCodecs } from '../../src/core/formats/registry.js';
-import { convertDocument, emptyDocument, parseDocumentText, readDocumentFile, serializeDocument } from '../../src/core/formats/document-file.js';
+import { convertDocument, emptyDocument, lossesOf, parseDocumentText, readDocumentFile, serializeDocument } from '../../src/core/formats/document-file.js';
 import { displayText, sentText, type MessageView } from '../../src/core/formats/model.js';
+import { linkToolParts } from '../../src/core/views.js';
 import { FIXTURES } from '../helpers.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
@@ -170,19 +171,50 @@ describe('what the views say', () => {
 
 describe('conversion between formats', () => {
   const targets = listCodecs().map((c) => c.id);
-  it.each(all.filter((n) => EXPECTED[n].messages > 0))('%s converts into every format, keeping every message’s text', (name) => {
+  it.each(all.filter((n) => EXPECTED[n].messages > 0))('%s converts into every format, keeping every message’s text, every tool call and every link', (name) => {
     const from = readDocumentFile(join(FORMATS, name));
+    const callsOf = (views: readonly MessageView[]) =>
+      views
+        .flatMap((v) => v.parts)
+        .filter((p) => p.kind === 'tool-call')
+        .map((p) => {
+          const c = p as { name: string; arguments: string };
+          let args = c.arguments;
+          try {
+            const parsed = JSON.parse(args) as unknown;
+            // A target that holds only objects wraps other arguments as {"input": …}.
+            const inner = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 1 && 'input' in parsed ? (parsed as { input: unknown }).input : parsed;
+            args = typeof inner === 'string' && inner !== parsed ? inner : JSON.stringify(inner);
+          } catch {
+            // not JSON: compared as text
+          }
+          return `${c.name}(${args})`;
+        });
     for (const to of targets) {
+      const target = codecById(to)!;
       const out = convertDocument(from, to);
-      const back = parseDocumentText(out, `x${codecById(to)!.extensions[0]}`, to);
-      const keep = codecById(to)!.capabilities.conversations === 'many' ? from.doc.conversations : from.doc.conversations.slice(0, 1);
+      const back = parseDocumentText(out, `x${target.extensions[0]}`, to);
+      const keep = target.capabilities.conversations === 'many' ? from.doc.conversations : from.doc.conversations.slice(0, 1);
       expect(back.doc.conversations.length, `${name} → ${to}`).toBe(keep.length);
       keep.forEach((c, ci) => {
-        expect(back.doc.conversations[ci].records.length, `${name} → ${to}`).toBe(c.records.length);
-        c.records.forEach((r, i) => {
-          const text = displayText(from.codec.view(r)).trim();
-          if (text && !/^\s*$/.test(text)) expect(sentText(back.codec.view(back.doc.conversations[ci].records[i])), `${name} → ${to}, message ${i}`).toContain(text.split('\n')[0].trim());
-        });
+        const source = linkToolParts(c.records.map((r) => from.codec.view(r)));
+        const result = linkToolParts(back.doc.conversations[ci].records.map((r) => back.codec.view(r)));
+        // Every message's text, in order (a message may become several records).
+        let at = 0;
+        for (const v of source) {
+          const text = displayText(v).trim();
+          if (!text) continue;
+          const line = text.split('\n')[0].trim();
+          while (at < result.length && !sentText(result[at]).includes(line)) at++;
+          expect(at, `${name} → ${to}: "${line.slice(0, 40)}" in order`).toBeLessThan(result.length);
+        }
+        if (!target.capabilities.toolCalls) return;
+        expect(callsOf(result), `${name} → ${to}: tool calls`).toEqual(callsOf(source));
+        // Every result that answered a call still answers one, by an id the target holds.
+        const ids = new Set(result.flatMap((v) => v.parts).flatMap((p) => (p.kind === 'tool-call' && p.id ? [p.id] : [])));
+        const linked = (views: readonly MessageView[]) => views.flatMap((v) => v.parts).filter((p) => p.kind === 'tool-result' && p.callId).length;
+        for (const p of result.flatMap((v) => v.parts)) if (p.kind === 'tool-result' && p.callId) expect(ids.has(p.callId), `${name} → ${to}: result for ${p.callId}`).toBe(true);
+        expect(linked(result), `${name} → ${to}: linked results`).toBe(linked(source));
       });
     }
   });
@@ -212,5 +244,71 @@ describe('round trips of generated messages, per format (property)', () => {
       }),
       { numRuns: 60, seed: 11 },
     );
+  });
+});
+
+describe('conversions that split or link tool calls', () => {
+  const parallel = JSON.stringify([
+    { role: 'user', content: 'Weather in Kraków and Łódź?' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Kraków"}' } },
+        { id: 'call_w2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Łódź"}' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'call_w1', content: '{"temp":3}' },
+    { role: 'tool', tool_call_id: 'call_w2', content: '{"temp":5}' },
+    { role: 'assistant', content: 'Kraków 3 °C, Łódź 5 °C.' },
+  ]);
+
+  it.each(['codex-rollout', 'sharegpt', 'sharegpt-jsonl', 'anthropic-messages', 'langchain', 'swarms-json'])('two parallel calls into %s: both kept, each result answering its own', (to) => {
+    const from = parseDocumentText(parallel, 'chat.json', 'openai-chat');
+    const back = parseDocumentText(convertDocument(from, to), `x${codecById(to)!.extensions[0]}`, to);
+    const views = linkToolParts(back.doc.conversations[0].records.map((r) => back.codec.view(r)));
+    const parts = views.flatMap((v) => v.parts);
+    const calls = parts.filter((p) => p.kind === 'tool-call') as Array<{ id: string; arguments: string }>;
+    expect(calls.map((c) => JSON.parse(c.arguments).city)).toEqual(['Kraków', 'Łódź']);
+    const results = parts.filter((p) => p.kind === 'tool-result') as Array<{ callId: string; text: string }>;
+    expect(results.map((r) => [calls.findIndex((c) => c.id === r.callId), r.text])).toEqual([
+      [0, '{"temp":3}'],
+      [1, '{"temp":5}'],
+    ]);
+    expect(lossesOf(from, to).filter((l) => l.includes('tool'))).toEqual([]);
+  });
+
+  it('ShareGPT calls (no ids) into OpenAI: each tool message names the call it answers', () => {
+    const dataset = JSON.stringify([{ conversations: [{ from: 'human', value: 'Rate?' }, { from: 'function_call', value: '{"name":"rate","arguments":{"pair":"EURPLN"}}' }, { from: 'observation', value: '4.31' }, { from: 'gpt', value: '4.31 PLN.' }] }]);
+    const from = parseDocumentText(dataset, 'd.json', 'sharegpt');
+    const lines = convertDocument(from, 'openai-chat-jsonl').trim().split('\n');
+    const messages = JSON.parse(lines[0]).messages as Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+    const call = messages.find((m) => m.tool_calls)!.tool_calls![0].id;
+    expect(call).toBeTruthy();
+    expect(messages.find((m) => m.role === 'tool')!.tool_call_id).toBe(call);
+  });
+
+  it('a ShareGPT preference pair into another format says the choice is lost', () => {
+    const from = parseDocumentText(JSON.stringify([{ conversations: [{ from: 'human', value: 'Pick one' }], chosen: { from: 'gpt', value: 'A' }, rejected: { from: 'gpt', value: 'B' } }]), 'p.json', 'sharegpt');
+    expect(lossesOf(from, 'openai-chat-jsonl').join('\n')).toContain('chosen');
+    expect(lossesOf(from, 'sharegpt-jsonl').join('\n')).not.toContain('chosen');
+  });
+
+  it('Codex into Anthropic: tool inputs are objects, OpenAI’s encrypted reasoning is left out and said so', () => {
+    const rollout = [
+      { timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/w' } },
+      { timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix it' }] } },
+      { timestamp: 't', type: 'response_item', payload: { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Looking' }], encrypted_content: 'gAAAAB-opaque' } },
+      { timestamp: 't', type: 'response_item', payload: { type: 'custom_tool_call', call_id: 'c1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' } },
+      { timestamp: 't', type: 'response_item', payload: { type: 'custom_tool_call_output', call_id: 'c1', output: 'Done' } },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+    const from = parseDocumentText(rollout + '\n', 'rollout-x.jsonl', 'codex-rollout');
+    const out = JSON.parse(convertDocument(from, 'anthropic-messages')) as Array<{ content: unknown }>;
+    const blocks = out.flatMap((m) => (Array.isArray(m.content) ? m.content : [])) as Array<{ type: string; input?: unknown; data?: string }>;
+    expect(blocks.find((b) => b.type === 'tool_use')!.input).toEqual({ input: '*** Begin Patch\n*** End Patch' });
+    expect(blocks.some((b) => b.type === 'redacted_thinking' || b.type === 'thinking')).toBe(false);
+    expect(lossesOf(from, 'anthropic-messages').join('\n')).toMatch(/another provider/);
   });
 });

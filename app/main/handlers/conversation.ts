@@ -2,7 +2,7 @@ import { displayText, reasoningText, sentText, toolLinksOf, type MessageView } f
 import { isPlainObject, type Message } from '../../../src/core/message.js';
 import { renderBlock } from '../../../src/core/render.js';
 import { RENDER_SEPARATOR, staticPrefixLength } from '../../../src/core/window/skeleton.js';
-import { partTexts, renderViewBlock, staticViewPrefix, toolCallText } from '../../../src/core/views.js';
+import { linkToolParts, partTexts, renderViewBlock, staticViewPrefix, toolCallText } from '../../../src/core/views.js';
 import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
@@ -98,13 +98,21 @@ export function conversationHandlers(
 ): Pick<Handlers, 'conversation:open' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
+  // Tool links need the whole conversation (a result without an id answers the oldest open call): computed
+  // once per list of records, which an edit replaces.
+  const linked = new WeakMap<readonly Message[], MessageView[]>();
+  const linkedViewsOf = (doc: OpenDocument, records: readonly Message[]) => {
+    let views = linked.get(records);
+    if (!views) linked.set(records, (views = linkToolParts(viewsOf(doc, records))));
+    return views;
+  };
 
   return {
     'conversation:open': ({ path, conversation }): Skeleton => {
       const { absolute, doc, conv } = open(path, conversation);
       if (!isDirty(doc)) ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
       const records = conv.records;
-      const views = viewsOf(doc, records);
+      const views = linkedViewsOf(doc, records);
       // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
       const staticEnd = swarmsCodec(doc) ? staticPrefixLength(records) : staticViewPrefix(views);
       const roles = dictionary(views.map((v) => v.role));
@@ -158,7 +166,7 @@ export function conversationHandlers(
       const { doc, conv } = open(path, conversation);
       if (index >= conv.records.length) throw new HandlerError('NOT_FOUND', `${path} has ${conv.records.length} messages; there is no message ${index}`);
       const record = conv.records[index];
-      const view = viewOf(doc.codec, record);
+      const view = linkedViewsOf(doc, conv.records)[index];
       // The file's own text for a record unchanged since it was read; an edited one as JSON.
       const raw = doc.codec.rawText(doc.file.doc, conversation, record) ?? JSON.stringify(record, null, 4);
       const editableText = doc.codec.withText(record, displayText(view)) !== undefined;

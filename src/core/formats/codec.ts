@@ -33,6 +33,12 @@ export interface CodecCapabilities {
   otherRecords: boolean;
   /** Per-message timestamps. */
   timestamps: boolean;
+  /**
+   * How tool calls and results share a record: `one` (a Codex item, a ShareGPT turn: each call and each result
+   * a record of its own), `calls` (an assistant message holds text and its calls; each result is a message;
+   * the default), `any` (content blocks: a message holds any mix).
+   */
+  toolParts?: 'one' | 'calls' | 'any';
 }
 
 /**

@@ -28,9 +28,9 @@ export function blockToPart(block: unknown): Part {
     case 'web_search_tool_result':
       return { kind: 'tool-result', callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined, text: looseText(block.content), isError: block.is_error === true || undefined };
     case 'thinking':
-      return { kind: 'reasoning', text: typeof block.thinking === 'string' ? block.thinking : '' };
+      return { kind: 'reasoning', text: typeof block.thinking === 'string' ? block.thinking : '', vendor: 'anthropic', ...(typeof block.signature === 'string' ? { signed: block.signature } : {}) };
     case 'redacted_thinking':
-      return { kind: 'reasoning', text: typeof block.data === 'string' ? block.data : '', encrypted: true };
+      return { kind: 'reasoning', text: typeof block.data === 'string' ? block.data : '', encrypted: true, vendor: 'anthropic' };
     case 'image':
     case 'input_image':
     case 'image_url': {

@@ -2,6 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { deepEqual, isPlainObject } from '../message.js';
 import './all.js';
 import type { Codec, ConversationDocument } from './codec.js';
+import type { MessageView, Part } from './model.js';
+import { linkToolParts } from '../views.js';
 import { ConversationFileError } from './errors.js';
 import { checkSize, decodeText } from './read.js';
 import { codecById, parseWithCodecs, type ParsedFile } from './registry.js';
@@ -82,8 +84,44 @@ export function convertDocument(from: OpenedFile, toId: string): string {
   const to = codecById(toId);
   if (!to) throw new ConversationFileError('(convert)', `unknown format "${toId}"`);
   if (to.id === from.codec.id) return (from.bom ? '\ufeff' : '') + from.doc.text;
-  const conversations = from.doc.conversations.map((c) => c.records.map((r) => to.fromView(from.codec.view(r))));
+  const conversations = from.doc.conversations.map((c) => viewsForTarget(from.codec, c.records, to).map((v) => to.fromView(v)));
   return emptyDocument(to, conversations);
+}
+
+/**
+ * A conversation's messages as `to` can hold them: tool calls and results linked (ids made where the file has
+ * none), and a message split where the target keeps each call or result in a record of its own.
+ */
+function viewsForTarget(codec: Codec, records: readonly unknown[], to: Codec): MessageView[] {
+  const mode = to.capabilities.toolParts ?? 'calls';
+  const out: MessageView[] = [];
+  for (const v of linkToolParts(records.map((r) => codec.view(r)))) {
+    const own = (p: Part) => p.kind === 'tool-result' || (mode === 'one' && p.kind === 'tool-call');
+    const pieces = mode === 'any' ? 0 : v.parts.filter(own).length;
+    if (pieces === 0 || (pieces === 1 && v.parts.length === 1 && v.parts[0].kind === 'tool-call')) {
+      out.push(v);
+      continue;
+    }
+    // In part order: a run of other parts is one message, each call or result that needs a record gets one;
+    // the message's own id stays with the first piece.
+    let run: Part[] = [];
+    let first = true;
+    const piece = (parts: Part[], result: boolean) => {
+      out.push({ ...v, ...(result ? { role: 'tool', normalRole: 'tool' } : {}), parts, id: first ? v.id : undefined });
+      first = false;
+    };
+    for (const p of v.parts) {
+      if (!own(p)) {
+        run.push(p);
+        continue;
+      }
+      if (run.length) piece(run, false);
+      run = [];
+      piece([p], p.kind === 'tool-result');
+    }
+    if (run.length) piece(run, false);
+  }
+  return out;
 }
 
 /** What converting would lose, message by message (deduplicated). */
@@ -93,7 +131,10 @@ export function lossesOf(from: OpenedFile, toId: string): string[] {
   const lost = new Set<string>();
   if (to.capabilities.conversations === 'one' && from.doc.conversations.length > 1) lost.add(`all but the first of ${from.doc.conversations.length} conversations (${to.label} holds one)`);
   if (from.doc.otherRecords > 0 && !to.capabilities.otherRecords) lost.add(`${from.doc.otherRecords} records that are not messages (session metadata, events)`);
-  for (const c of from.doc.conversations) for (const r of c.records) for (const l of to.loses(from.codec.view(r))) lost.add(l);
+  for (const c of from.doc.conversations) for (const v of viewsForTarget(from.codec, c.records, to)) for (const l of to.loses(v)) lost.add(l);
+  if (from.codec.id.startsWith('sharegpt') && !to.id.startsWith('sharegpt') && from.doc.conversations.some((c) => c.records.some((r) => ['chosen', 'rejected'].includes(from.codec.view(r).category ?? '')))) {
+    lost.add('which answer was chosen and which rejected (the pair becomes two answers in a row)');
+  }
   return [...lost];
 }
 

@@ -12,7 +12,7 @@ export type Part =
   | { kind: 'tool-call'; id?: string; name: string; arguments: string }
   | { kind: 'tool-result'; callId?: string; text: string; isError?: boolean }
   /** Shown and counted (as reasoning, apart from text); an encrypted blob or signature only as such. */
-  | { kind: 'reasoning'; text: string; encrypted?: boolean; signature?: boolean }
+  | { kind: 'reasoning'; text: string; encrypted?: boolean; signature?: boolean; /** Whose model wrote it: a provider accepts only its own back. */ vendor?: 'anthropic' | 'openai'; /** Anthropic's signature of a thinking block. */ signed?: string }
   | { kind: 'image'; ref: string; mediaType?: string }
   | { kind: 'file'; ref: string; mediaType?: string }
   /** A part of a type this tool does not know, kept verbatim; its JSON text is what is counted. */

@@ -2,7 +2,7 @@ import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 
 import { basename, extname, join, relative, sep } from 'node:path';
 import { ConversationFileError } from '../formats/errors.js';
 import { readDocumentFile } from '../formats/document-file.js';
-import { sentText } from '../formats/model.js';
+import { countView } from '../views.js';
 import { conversationExtensions } from '../formats/registry.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
@@ -144,10 +144,8 @@ export function describeConversationFile(f: TreeFile, tokenizer?: Tokenizer): Di
     entry.other = doc.otherRecords;
     if (tokenizer) {
       let tokens = 0;
-      for (const c of doc.conversations) for (const r of c.records) {
-        const text = sentText(codec.view(r));
-        if (text.trim() !== '') tokens += tokenizer.count(text);
-      }
+      // Part by part, as `show` and the app count a message.
+      for (const c of doc.conversations) for (const r of c.records) tokens += countView(codec.view(r), tokenizer).tokens;
       entry.tokens = tokens;
     }
   } catch (e) {

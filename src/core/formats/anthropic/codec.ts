@@ -14,6 +14,25 @@ export function anthropicView(record: unknown): MessageView {
   return { role, normalRole: normalizeRole(role), parts, timestamp: typeof m.ts === 'number' ? new Date(m.ts).toISOString() : undefined, model: isPlainObject(m.modelInfo) && typeof m.modelInfo.modelId === 'string' ? m.modelInfo.modelId : undefined };
 }
 
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tool_use's input must be an object: arguments that are JSON of one stay it; anything else is wrapped. */
+function toolInput(args: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(args) as unknown;
+    if (isPlainObject(v)) return v;
+    return { input: v };
+  } catch {
+    return { input: args };
+  }
+}
+
 export function anthropicBlocks(parts: readonly Part[]): unknown[] {
   return parts.flatMap((p): unknown[] => {
     switch (p.kind) {
@@ -21,18 +40,14 @@ export function anthropicBlocks(parts: readonly Part[]): unknown[] {
       case 'unknown':
         return [{ type: 'text', text: p.text }];
       case 'tool-call': {
-        let input: unknown = p.arguments;
-        try {
-          input = JSON.parse(p.arguments);
-        } catch {
-          // arguments that are not JSON stay a string
-        }
-        return [{ type: 'tool_use', id: p.id ?? `toolu_${Math.random().toString(36).slice(2, 12)}`, name: p.name, input }];
+        return [{ type: 'tool_use', id: p.id ?? `toolu_${Math.random().toString(36).slice(2, 12)}`, name: p.name, input: toolInput(p.arguments) }];
       }
       case 'tool-result':
         return [{ type: 'tool_result', tool_use_id: p.callId ?? '', content: p.text, ...(p.isError ? { is_error: true } : {}) }];
       case 'reasoning':
-        return p.encrypted ? [{ type: 'redacted_thinking', data: p.text }] : [{ type: 'thinking', thinking: p.text }];
+        // The API takes back only thinking its own models wrote (signed, or redacted by it).
+        if (p.vendor !== 'anthropic') return [];
+        return p.encrypted ? [{ type: 'redacted_thinking', data: p.text }] : [{ type: 'thinking', thinking: p.text, ...(p.signed ? { signature: p.signed } : {}) }];
       default:
         return [];
     }
@@ -51,6 +66,8 @@ export function anthropicLoses(view: MessageView): string[] {
   const lost: string[] = [];
   if (view.normalRole === 'system') lost.push('the system role (Messages have only user and assistant; it becomes a user message)');
   if (view.parts.some((p) => p.kind === 'image' || p.kind === 'file')) lost.push('images and files');
+  if (view.parts.some((p) => p.kind === 'reasoning' && p.vendor !== 'anthropic')) lost.push("reasoning another provider's model wrote (the API takes back only its own)");
+  if (view.parts.some((p) => p.kind === 'tool-call' && !isPlainObject(safeJson(p.arguments)))) lost.push('tool-call arguments that are not a JSON object (wrapped as {"input": …})');
   return lost;
 }
 
@@ -71,7 +88,7 @@ export const anthropicMessages: Codec = {
   label: 'Anthropic messages (JSON)',
   syntax: 'json',
   extensions: ['.json'],
-  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false },
+  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false, toolParts: 'any' },
   sniff(head, name) {
     if (!/"role"\s*:/.test(head)) return 0;
     const start = head.trimStart()[0];

@@ -22,7 +22,7 @@ export const claudeAiExport: Codec = {
   label: 'Claude.ai export (conversations.json)',
   syntax: 'json',
   extensions: ['.json'],
-  capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true },
+  capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'any' },
   sniff: (head) => (/"chat_messages"\s*:\s*\[/.test(head) || (/"uuid"\s*:/.test(head) && /"chat_messages"/.test(head)) ? 40 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'claude-ai-export', (root) => {

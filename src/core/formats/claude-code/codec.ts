@@ -42,7 +42,7 @@ export const claudeCode: Codec = {
   label: 'Claude Code session (JSONL)',
   syntax: 'jsonl',
   extensions: ['.jsonl'],
-  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true },
+  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'any' },
   sniff(head, name) {
     const sessionish = /"sessionId"\s*:/.test(head) && /"(parentUuid|isSidechain|leafUuid)"\s*:/.test(head);
     if (sessionish) return 40;

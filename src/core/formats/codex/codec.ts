@@ -29,7 +29,7 @@ function view(record: unknown): MessageView {
       const parts: Part[] = [];
       for (const s of Array.isArray(p.summary) ? p.summary : []) if (isPlainObject(s)) parts.push({ kind: 'reasoning', text: String(s.text ?? '') });
       for (const c of Array.isArray(p.content) ? p.content : []) if (isPlainObject(c)) parts.push({ kind: 'reasoning', text: String(c.text ?? '') });
-      if (typeof p.encrypted_content === 'string') parts.push({ kind: 'reasoning', text: p.encrypted_content, encrypted: true });
+      if (typeof p.encrypted_content === 'string') parts.push({ kind: 'reasoning', text: p.encrypted_content, encrypted: true, vendor: 'openai' });
       return { ...base, role: 'reasoning', normalRole: 'assistant', parts };
     }
     case 'function_call':
@@ -54,7 +54,7 @@ export const codexRollout: Codec = {
   label: 'Codex CLI rollout (JSONL)',
   syntax: 'jsonl',
   extensions: ['.jsonl'],
-  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true },
+  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'one' },
   sniff: (head) => (/"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head) ? 40 : 0),
   parse(text, file) {
     const doc = parseJsonlRecords(
@@ -99,11 +99,8 @@ export const codexRollout: Codec = {
     const all = [text].concat(extra).filter((t) => t !== '').join('\n');
     return { timestamp, type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: all }] } };
   },
-  loses(v) {
-    const calls = v.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result').length;
-    const text = v.parts.some((p) => p.kind === 'text');
-    return calls > 1 || (calls > 0 && text) ? ['tool calls beside text or other calls (a rollout item holds one; they are kept as text)'] : [];
-  },
+  // Conversions give each call and result an item of its own (toolParts: 'one'): nothing of them is lost.
+  loses: () => [],
   withText(record, text) {
     if (!isPlainObject(record) || !isPlainObject(record.payload) || record.payload.type !== 'message' || !Array.isArray(record.payload.content)) return undefined;
     const content = record.payload.content;

@@ -5,7 +5,7 @@ import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared
 import { jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
 import { assembleConversation, extraOf, recordsOfConversation, shareGptFromView, shareGptLoses, shareGptOrder, shareGptView, shareGptWithText } from './view.js';
 
-const capabilities = { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false } as const;
+const capabilities = { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false, toolParts: 'one' } as const;
 
 function checkTurns(conv: unknown, where: string, file: string, pos?: { line: number; column: number }): Record<string, unknown> {
   if (!isPlainObject(conv) || !Array.isArray(conv.conversations)) throw new NotThisFormat(`${where} has no "conversations" list`);

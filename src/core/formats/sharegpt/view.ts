@@ -66,8 +66,6 @@ export function shareGptFromView(view: MessageView): Record<string, unknown> {
 export function shareGptLoses(view: MessageView): string[] {
   const lost: string[] = [];
   if (view.parts.some((p) => p.kind === 'reasoning')) lost.push('reasoning');
-  const calls = view.parts.filter((p) => p.kind === 'tool-call').length;
-  if (calls > 1 || (calls > 0 && view.parts.some((p) => p.kind === 'text'))) lost.push('tool calls beside text or other calls (kept as text)');
   if (view.timestamp) lost.push('timestamps');
   return lost;
 }
