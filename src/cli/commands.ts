@@ -109,8 +109,13 @@ export function showCommand(file: string, opts: CommonOptions): void {
   const many = opened.doc.conversations.length > 1;
   const rows = messages.map((m) => {
     const stored = m.storedTokens !== undefined && m.storedTokens !== m.tokens - (m.toolTokens ?? 0) ? `${m.storedTokens}` : '';
-    const flags = `${m.sidechain ? ' (sub-agent)' : ''}${m.meta ? ' (meta)' : ''}`;
-    const preview = (displayText(opened.codec.view(opened.doc.conversations[m.conversation].records[m.index])) || m.content).replace(/\s+/g, ' ').trim();
+    const v = opened.codec.view(opened.doc.conversations[m.conversation].records[m.index]);
+    const result = v.parts.find((p) => p.kind === 'tool-result');
+    const marks = [m.sidechain && 'sub-agent', m.meta && 'meta', result?.kind === 'tool-result' && result.isError ? 'tool error' : result && v.normalRole !== 'tool' && 'tool result', (m.category === 'chosen' || m.category === 'rejected') && m.category];
+    const flags = marks.filter(Boolean).map((f) => ` (${f})`).join('');
+    let preview = (displayText(v) || m.content).replace(/\s+/g, ' ').trim();
+    // Reasoning is counted apart: say so where a row would otherwise read as empty.
+    if (m.reasoningTokens) preview = `[reasoning, ${m.reasoningTokens} tok] ${preview}`.trim();
     return [many ? `${m.conversation}:${m.index}` : m.index, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview.length > 60 ? preview.slice(0, 59) + '…' : preview];
   });
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
 import { compactCommand, planCommand } from './window-commands.js';
+import { isKnownModel } from '../core/tokenizer/index.js';
 import { DEFAULT_MODEL } from '../core/defaults.js';
 import { InputError, usageText, UsageError } from './usage.js';
 
@@ -41,6 +42,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
     return;
   }
   const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation };
+  if (!isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
   const needFile = () => {
     if (rest.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);
     return rest[0];
@@ -77,6 +79,11 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
 }
 
 export async function main(argv: string[], extra: Record<string, ExtraCommand> = {}): Promise<number> {
+  // `show big.json | head`: the reader went away, which is not an error of ours.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   try {
     await run(argv, extra);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -13,6 +13,7 @@ import {
   type Message,
   type Summarizer,
   type WindowPlan,
+  type ParamSpec,
   type WindowSkeleton,
 } from '../core/index.js';
 import { readDocumentFile, serializeDocument, type OpenedFile } from '../core/formats/document-file.js';
@@ -22,15 +23,26 @@ import { applyPlanToRecords, buildViewSkeleton, countView } from '../core/views.
 import { printJson, table } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
-/** `--set key=value`: numbers, true/false and null are typed; anything else stays a string. */
-export function parseSettings(pairs: readonly string[]): Record<string, unknown> {
+/**
+ * `--set key=value` checked against the strategy's parameters: a key it does not have, or a value of the
+ * wrong kind, is a usage error naming what it takes (a typo must not quietly plan with the default).
+ */
+export function parseSettings(pairs: readonly string[], params?: readonly ParamSpec[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`--set takes key=value, not "${pair}"`);
     const key = pair.slice(0, eq);
     const raw = pair.slice(eq + 1);
-    out[key] = raw === 'null' ? null : raw === 'true' ? true : raw === 'false' ? false : raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    const value = raw === 'null' ? null : raw === 'true' ? true : raw === 'false' ? false : raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    const spec = params?.find((p) => p.key === key);
+    if (params && !spec) throw new UsageError(`--set ${key}: this strategy has no such setting (it takes: ${params.map((p) => p.key).join(', ') || 'none'})`);
+    if (spec && (spec.kind === 'tokens' || spec.kind === 'count') && (typeof value !== 'number' || !Number.isInteger(value) || value < (spec.min ?? 0))) {
+      throw new UsageError(`--set ${key}=${raw}: takes a whole number${spec.min !== undefined ? ` of at least ${spec.min}` : ''}`);
+    }
+    if (spec?.kind === 'boolean' && typeof value !== 'boolean') throw new UsageError(`--set ${key}=${raw}: takes true or false`);
+    if (spec?.kind === 'choice' && !spec.choices?.includes(String(value))) throw new UsageError(`--set ${key}=${raw}: takes one of ${spec.choices?.join(', ')}`);
+    out[key] = spec?.kind === 'text' || spec?.kind === 'choice' ? raw : value;
   }
   return out;
 }
@@ -67,7 +79,11 @@ interface Planned {
 }
 
 function conversationIndex(raw: string | undefined, opened: OpenedFile): number {
-  if (raw === undefined) return 0;
+  if (raw === undefined) {
+    const n = opened.doc.conversations.length;
+    if (n > 1) process.stderr.write(`note: the file holds ${n} conversations; this is conversation 0 (--conversation 0..${n - 1} picks another)\n`);
+    return 0;
+  }
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n >= opened.doc.conversations.length) throw new UsageError(`--conversation takes 0..${opened.doc.conversations.length - 1}, not "${raw}"`);
   return n;
@@ -91,7 +107,7 @@ export function planCommand(file: string, strategyId: string | undefined, settin
   if (!strategyId) throw new UsageError(`plan needs --strategy (one of: ${strategies.list().map((s) => s.id).join(', ')})`);
   if (!strategies.get(strategyId)) throw new UsageError(`unknown strategy "${strategyId}"; known: ${strategies.list().map((s) => s.id).join(', ')}`);
   const { skeleton, roles } = planned(file, opts);
-  const plan = strategies.plan(strategyId, skeleton, parseSettings(settings));
+  const plan = strategies.plan(strategyId, skeleton, parseSettings(settings, strategies.get(strategyId)?.params));
   const tokensBefore = skeleton.messages.map((m) => (plan.unit === 'content' ? m.tokens : m.renderedTokens));
   if (opts.json) {
     printJson({

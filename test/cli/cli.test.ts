@@ -88,6 +88,16 @@ describe('show', () => {
   });
 });
 
+describe('output into a pipe', () => {
+  it('a reader that stops early (| head) ends the command quietly, without a stack trace', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'long.json'), JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ role: 'user', content: `message ${i}`, timestamp: '2025-01-01T00:00:00' }))));
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" show long.json | head -n 2`], { encoding: 'utf8', cwd: dir });
+    expect(r.stdout.split('\n').length).toBe(3);
+    expect(r.stderr).toBe('');
+  });
+});
+
 describe('ls', () => {
   it('lists every conversation file with format, messages and tokens', () => {
     const out = JSON.parse(cli('ls', SWARMS, '--json').stdout);

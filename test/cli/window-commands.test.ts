@@ -47,6 +47,26 @@ describe('plan', () => {
     expect(out.messages.map((m: { fate: string }) => m.fate)).toEqual(['dropped', 'dropped', 'dropped', 'dropped', 'dropped', 'kept']);
   });
 
+  it('refuses a setting the strategy does not have, or a value of the wrong kind, naming what it takes', async () => {
+    const file = join(SWARMS, 'tool_calls.json');
+    const typo = await cli(['plan', file, '--strategy', 'sliding-window', '--set', 'window=3']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--set window: this strategy has no such setting (it takes: windowSize');
+    const bad = await cli(['plan', file, '--strategy', 'sliding-window', '--set', 'windowSize=abc']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--set windowSize=abc: takes a whole number');
+    const choice = await cli(['plan', file, '--strategy', 'dynamic-context-window', '--set', 'boundary=word']);
+    expect(choice.code).toBe(2);
+    expect(choice.stderr).toContain('takes one of text, message');
+  });
+
+  it('a model name it does not know is counted approximately, and said so', async () => {
+    const r = await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'null', '--model', 'gpt4o', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('"gpt4o" is not a model or encoding this tool knows');
+    expect((await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'null', '--model', 'claude-sonnet-4-5', '--json'])).stderr).toBe('');
+  });
+
   it('a token budget: the kept sum stays within it', async () => {
     const out = JSON.parse((await cli(['plan', join(ROOT, 'examples', 'support_thread_long.json'), '--strategy', 'truncate', '--set', 'contextLength=5000', '--json'])).stdout);
     expect(out.totalAfter).toBeLessThanOrEqual(5000);

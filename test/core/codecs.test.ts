@@ -103,9 +103,9 @@ describe('what the views say', () => {
     return doc.conversations[c].records.map((r) => codec.view(r));
   };
 
-  it('swarms agent state: legacy "System: " roles are system for planning and display, kept as spelled', () => {
+  it('swarms agent state: legacy "System: " roles are system for planning and display, kept as spelled; an agent's own name is an assistant', () => {
     const v = viewsOf('swarms/agent_state.json');
-    expect(v.map((m) => [m.role, m.normalRole])).toEqual([['System: ', 'system'], ['Human:', 'user'], ['Research-Agent', 'other']]);
+    expect(v.map((m) => [m.role, m.normalRole])).toEqual([['System: ', 'system'], ['Human:', 'user'], ['Research-Agent', 'assistant']]);
   });
 
   it('OpenAI: tool calls with names and arguments, results linked to their calls, image parts', () => {
@@ -310,5 +310,32 @@ describe('conversions that split or link tool calls', () => {
     expect(blocks.find((b) => b.type === 'tool_use')!.input).toEqual({ input: '*** Begin Patch\n*** End Patch' });
     expect(blocks.some((b) => b.type === 'redacted_thinking' || b.type === 'thinking')).toBe(false);
     expect(lossesOf(from, 'anthropic-messages').join('\n')).toMatch(/another provider/);
+  });
+});
+
+describe('JSONL an agent is still writing', () => {
+  const done = [
+    { type: 'user', uuid: 'u1', sessionId: 's', timestamp: '2026-11-20T10:00:00Z', message: { role: 'user', content: 'Fix the date test' } },
+    { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', timestamp: '2026-11-20T10:00:02Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'On it.' }] } },
+  ]
+    .map((l) => JSON.stringify(l) + '\n')
+    .join('');
+  const partial = '{"type":"assistant","uuid":"a2","message":{"role":"assistant","content":[{"type":"text","text":"Half wri';
+
+  it('reads every complete line, keeps the unfinished last one as it is, and writes it back untouched after an edit', () => {
+    const text = done + partial;
+    const opened = parseDocumentText(text, 'session.jsonl');
+    expect(opened.codec.id).toBe('claude-code');
+    expect(opened.doc.conversations[0].records).toHaveLength(2);
+    expect(serializeDocument(opened.codec, opened.doc, opened.doc.conversations.map((c) => c.records))).toBe(text);
+    const edited = opened.doc.conversations[0].records.map((r, i) => (i === 0 ? opened.codec.withText(r, 'Fix the date test, please') : r));
+    const saved = serializeDocument(opened.codec, opened.doc, [edited]);
+    expect(saved.endsWith('\n' + partial)).toBe(true);
+    expect(saved.split('\n')[0]).toContain('Fix the date test, please');
+  });
+
+  it('a bad line that is not the last is an error in words, with its line and column', () => {
+    expect(() => parseDocumentText(partial + '\n' + done, 'session.jsonl', 'claude-code')).toThrow(/session\.jsonl:1:\d+: invalid JSON on line 1: (unterminated string|the line ends before its JSON does)$/);
+    expect(() => parseDocumentText(done + '{"type": "user", "x": [1,}\n', 'session.jsonl', 'claude-code')).toThrow(/invalid JSON on line 3: expected a value/);
   });
 });

@@ -26,6 +26,11 @@ const ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: 'invalid character in string',
 };
 
+/** A parser error code in words ("UnexpectedEndOfString" → "unterminated string"). */
+export function jsonErrorText(code: string): string {
+  return ERROR_TEXT[code] ?? code;
+}
+
 /** JSON.parse does not say where it failed on every Node version; a tolerant parser finds the first error. */
 export function syntaxError(text: string, file: string, fallback: string): ConversationFileError {
   const errors: ParseError[] = [];

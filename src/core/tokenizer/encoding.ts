@@ -34,3 +34,14 @@ export function resolveEncoding(modelOrEncoding: string): EncodingChoice {
   if (CL100K_PREFIXES.some((p) => lower.startsWith(p))) return { model, encoding: 'cl100k_base', approximate: false };
   return { model, encoding: 'o200k_base', approximate: true };
 }
+
+/** Families of other providers' models, counted approximately on purpose (anything else is likely a typo). */
+const OTHER_FAMILIES = ['claude', 'gemini', 'gemma', 'llama', 'mistral', 'mixtral', 'codestral', 'qwen', 'deepseek', 'grok', 'command', 'phi', 'kimi', 'glm', 'yi-', 'olmo', 'nemotron', 'granite'];
+
+/** Whether a name is an encoding, an OpenAI model, or a model of a known other family. */
+export function isKnownModel(modelOrEncoding: string): boolean {
+  const choice = resolveEncoding(modelOrEncoding);
+  if (!choice.approximate) return true;
+  const lower = choice.model.toLowerCase();
+  return OTHER_FAMILIES.some((f) => lower.includes(f));
+}

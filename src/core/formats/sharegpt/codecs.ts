@@ -15,7 +15,8 @@ function checkTurns(conv: unknown, where: string, file: string, pos?: { line: nu
   return conv;
 }
 
-const title = (conv: Record<string, unknown>, n: number) => (typeof conv.id === 'string' || typeof conv.id === 'number' ? String(conv.id) : `conversation ${n}`);
+// An entry's own id is its title; an entry without one is numbered by whoever shows it.
+const title = (conv: Record<string, unknown>) => (typeof conv.id === 'string' || typeof conv.id === 'number' ? String(conv.id) : undefined);
 
 /** ShareGPT datasets (LLaMA-Factory's layout): a list of `{conversations: [{from, value}], system, tools}`. */
 export const shareGptJson: Codec = {
@@ -31,7 +32,7 @@ export const shareGptJson: Codec = {
       if (!list) throw new NotThisFormat('expected a list of conversations');
       const conversations = list.map((conv, i) => {
         const c = checkTurns(conv, `conversation ${i}`, f, at(Array.isArray(root) ? [i] : []));
-        return { c, records: recordsOfConversation(c), title: title(c, i) };
+        return { c, records: recordsOfConversation(c), title: title(c) };
       });
       const paths = conversations.map(({ records }, i) => {
         const base = Array.isArray(root) ? [i] : [];
@@ -74,7 +75,7 @@ export const shareGptJsonl: Codec = {
         const extra = extraOf(r);
         return extra ? [extra] : ['conversations', turn++];
       });
-      return { records, title: title(c, n - 1), paths };
+      return { records, title: title(c), paths };
     });
   },
   serialize: (doc, conversations) => serializeJsonlConversations(doc, conversations, (line, records) => assembleConversation(line as Record<string, unknown>, records)),

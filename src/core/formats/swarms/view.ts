@@ -11,7 +11,9 @@ export function swarmsView(record: unknown): MessageView {
   const m = (isPlainObject(record) ? record : { role: '?' }) as Message;
   const meta = isPlainObject(m.metadata) ? m.metadata : {};
   const role = typeof m.role === 'string' ? m.role : '?';
-  const normalRole = normalizeRole(role);
+  // A swarms Agent writes its replies under its own name (role "Financial-Analysis-Agent"): an assistant.
+  const known = normalizeRole(role);
+  const normalRole = known === 'other' && role.trim() !== '' && role !== '?' ? 'assistant' : known;
   const callId = typeof m.tool_call_id === 'string' ? m.tool_call_id : typeof meta.tool_call_id === 'string' ? meta.tool_call_id : undefined;
   let parts: Part[] = contentToParts(m.content);
   if (callId !== undefined || normalRole === 'tool') {

@@ -1,6 +1,7 @@
 import { parse as lenientParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { deepEqual, lineage } from '../../message.js';
 import { ConversationFileError } from '../errors.js';
+import { jsonErrorText } from '../json.js';
 import { NEW_JSON_STYLE, stringifyJson } from '../json-writer.js';
 import { MAX_NESTING_DEPTH, type JsonStyle } from '../types.js';
 import { nestsDeeperThan } from '../validate.js';
@@ -22,6 +23,8 @@ export interface JsonlBaseline {
   /** Which object came from which line. */
   origin: WeakMap<object, number>;
   style: JsonStyle;
+  /** The line number of a last line still being written (no newline yet, not JSON yet), kept as text. */
+  partialTail?: number;
 }
 
 const COMPACT: JsonStyle = { ...NEW_JSON_STYLE, indent: null, keySep: ':', itemSep: ',' };
@@ -48,6 +51,7 @@ export function parseJsonl(text: string, file: string): JsonlBaseline {
   const origin = new WeakMap<object, number>();
   let at = 0;
   let n = 0;
+  let partialTail: number | undefined;
   while (at < text.length) {
     let nl = text.indexOf('\n', at);
     if (nl === -1) nl = text.length;
@@ -59,12 +63,20 @@ export function parseJsonl(text: string, file: string): JsonlBaseline {
       try {
         value = JSON.parse(body);
       } catch (e) {
+        // A last line without its newline is one an agent is still writing: kept as it is (a save writes it
+        // back untouched), not read, not an error.
+        if (nl === text.length) {
+          partialTail = n;
+          lines.push({ start: at, end, eol: '', value: undefined });
+          break;
+        }
         const errors: ParseError[] = [];
         lenientParse(body, errors, { disallowComments: true, allowTrailingComma: false });
         const first = errors[0];
         const column = (first?.offset ?? 0) + 1;
-        const reason = first ? printParseErrorCode(first.error) : (e as Error).message;
-        throw new ConversationFileError(file, `invalid JSON on line ${n}: ${reason === 'ValueExpected' && body.trim().length < body.length ? 'expected a value' : reason}`, { line: n, column });
+        const atEnd = first !== undefined && first.offset >= body.trimEnd().length;
+        const reason = first ? (atEnd ? 'the line ends before its JSON does' : jsonErrorText(printParseErrorCode(first.error))) : (e as Error).message;
+        throw new ConversationFileError(file, `invalid JSON on line ${n}: ${reason}`, { line: n, column });
       }
       if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw new ConversationFileError(file, `line ${n} is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`, { line: n, column: 1 });
       if (value !== null && typeof value === 'object') origin.set(value as object, lines.length);
@@ -72,7 +84,7 @@ export function parseJsonl(text: string, file: string): JsonlBaseline {
     lines.push({ start: at, end, eol: text.slice(end, Math.min(nl + 1, text.length)), value });
     at = nl + 1;
   }
-  return { lines, newline, origin, style: lineStyle(text, lines) };
+  return { lines, newline, origin, style: lineStyle(text, lines), ...(partialTail !== undefined ? { partialTail } : {}) };
 }
 
 function originLine(baseline: JsonlBaseline, record: unknown): number | undefined {
