@@ -103,7 +103,7 @@ describe('what the views say', () => {
     return doc.conversations[c].records.map((r) => codec.view(r));
   };
 
-  it('swarms agent state: legacy "System: " roles are system for planning and display, kept as spelled; an agent's own name is an assistant', () => {
+  it('swarms agent state: legacy "System: " roles are system for planning and display, kept as spelled; an agent’s own name is an assistant', () => {
     const v = viewsOf('swarms/agent_state.json');
     expect(v.map((m) => [m.role, m.normalRole])).toEqual([['System: ', 'system'], ['Human:', 'user'], ['Research-Agent', 'assistant']]);
   });
