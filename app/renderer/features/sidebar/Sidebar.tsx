@@ -106,7 +106,7 @@ function Tree({ node, depth, collapsed, toggle }: { node: FolderNode; depth: num
 }
 
 export function Sidebar() {
-  const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated } = useApp();
+  const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated, listing } = useApp();
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const tree = useMemo(() => {
     const f = fileFilter.toLowerCase();
@@ -133,7 +133,8 @@ export function Sidebar() {
       </div>
       <input className="filter" type="search" placeholder="Filter files" aria-label="Filter conversations" value={fileFilter} onChange={(e) => setFileFilter(e.target.value)} />
       {listError && <p className="error-text">{listError}</p>}
-      {entries.length === 0 && !listError && <p className="empty">No conversation files in {root ?? 'this folder'} yet (swarms JSON/YAML and MEMORY.md, OpenAI, Anthropic, Claude Code, Codex, ShareGPT, LangChain…). Files an agent writes here appear as it works.</p>}
+      {entries.length === 0 && !listError && listing && <p className="empty muted">Looking for conversation files…</p>}
+      {entries.length === 0 && !listError && !listing && <p className="empty">No conversation files in {root ?? 'this folder'} yet (swarms JSON/YAML and MEMORY.md, OpenAI, Anthropic, Claude Code, Codex, ShareGPT, LangChain…). Files an agent writes here appear as it works.</p>}
       <Tree node={tree} depth={0} collapsed={collapsed} toggle={toggle} />
       {listTruncated && <p className="muted small" data-testid="list-truncated">The listing stopped at {formatNumber(entries.length)} files; open a smaller folder to see the rest.</p>}
     </nav>

@@ -202,7 +202,7 @@ export function MessageTable() {
         })}
       </div>
       <div className="grid-body" ref={scrollRef} data-testid="grid-body">
-        {order.length === 0 && <p className="empty">{search ? `No message contains “${search}”.` : 'No messages match the filters.'}</p>}
+        {order.length === 0 && <p className="empty">{skeleton && skeleton.count === 0 ? 'This conversation has no messages yet.' : search ? `No message contains “${search}”.` : 'No messages match the filters.'}</p>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {table.getRowModel().rows.map((row, k) => {
             const item = items[k];
