@@ -3,6 +3,8 @@ import { Conversation, buildSkeleton, getTokenizer, renderHistory, strategies, t
 import { appBench } from './app.js';
 import { uiBench } from './ui.js';
 import { generateHistory } from './generate.js';
+import { tokenizerBench } from './tokenizers.js';
+import { treeBench } from './tree.js';
 
 const quick = process.argv.includes('--quick');
 
@@ -90,7 +92,17 @@ console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await appBench(quick)) console.log(line);
 
-// 4. The window panel in a real browser: frames while the budget slider is dragged.
+// 4. Tokenizers on real text, and the 10,000-file tree.
+console.log('\nTokenizers on the same texts, each encoder built before timing (MB/s; ratio to plain js-tiktoken)\n');
+console.log('| texts | tokenizer | MB/s | ratio | counts |');
+console.log('|---|---|---|---|---|');
+for (const line of tokenizerBench(quick)) console.log(line);
+console.log('\nThe folder tree (ms)\n');
+console.log('| what | ms | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await treeBench(quick)) console.log(line);
+
+// 5. The window panel in a real browser: frames while the budget slider is dragged.
 console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-render rows, chart and totals)\n');
 console.log('| what | figure | | |');
 console.log('|---|---|---|---|');

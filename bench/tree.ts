@@ -1,0 +1,76 @@
+// The 10,000-file tree: first entries, every row filled, and a relist, beside reading each file's first 64 KB.
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dispatch } from '../app/main/dispatch.js';
+import { InlineTokenService } from '../app/main/token-service.js';
+import { createRuntime } from '../app/server/runtime.js';
+import type { DirEntry } from '../app/shared/contract.js';
+import { withDetails } from '../app/shared/dir-details.js';
+import { serializeConversation } from '../src/core/index.js';
+import { walkConversationTree } from '../src/core/storage/list-directory.js';
+import { realisticHistory } from './corpus.js';
+
+const ms = (x: number) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
+
+/** Mixed sizes, as agents leave them: most runs short, some long, a few of several MB. */
+function writeTree(dir: string, files: number): void {
+  let s = 99;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+  const pool = realisticHistory(4000, 17);
+  const perFolder = 100;
+  for (let f = 0; f < files; f++) {
+    const folder = join(dir, `agent-${Math.floor(f / perFolder)}`);
+    if (f % perFolder === 0) mkdirSync(folder, { recursive: true });
+    const r = rand();
+    const n = r < 0.7 ? 2 + Math.floor(rand() * 20) : r < 0.97 ? 20 + Math.floor(rand() * 200) : 1000 + Math.floor(rand() * 3000);
+    const start = Math.floor(rand() * (pool.length - n));
+    writeFileSync(join(folder, `run-${f}.json`), serializeConversation(pool.slice(start, start + n), { format: 'json' }));
+  }
+}
+
+function readHeads(dir: string): number {
+  const buf = Buffer.alloc(64 * 1024);
+  const t = performance.now();
+  for (const f of walkConversationTree(dir).files) {
+    const fd = openSync(f.file, 'r');
+    readSync(fd, buf, 0, buf.length, 0);
+    closeSync(fd);
+  }
+  return performance.now() - t;
+}
+
+export async function treeBench(quick: boolean): Promise<string[]> {
+  const files = quick ? 2_000 : 10_000;
+  const dir = mkdtempSync(join(tmpdir(), 'ci-tree-'));
+  const lines: string[] = [];
+  try {
+    writeTree(dir, files);
+    readHeads(dir); // the page cache warm for both sides
+    const heads = readHeads(dir);
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService() });
+    const details: DirEntry[] = [];
+    let filledAt = 0;
+    rt.onEvent = (event, payload) => {
+      if (event === 'dir:details') for (const e of (payload as { entries: DirEntry[] }).entries) details.push(e);
+    };
+    const t = performance.now();
+    const first = await dispatch(rt.handlers, 'dir:list', {});
+    const firstMs = performance.now() - t;
+    if (!first.ok) throw new Error(first.error.message);
+    let entries = (first.value as { entries: DirEntry[] }).entries;
+    while ((entries = withDetails(entries, details)).some((e) => e.pending)) await new Promise((r) => setTimeout(r, 2));
+    filledAt = performance.now() - t;
+    const t2 = performance.now();
+    const again = await dispatch(rt.handlers, 'dir:list', {});
+    const relist = performance.now() - t2;
+    if (!again.ok) throw new Error(again.error.message);
+    await rt.close();
+    lines.push(`| ${files.toLocaleString('en')}-file tree: first entries (dir:list answer) | ${ms(firstMs)} | | goal ≤ 200 ms |`);
+    lines.push(`| every row filled (format and counts) | ${ms(filledAt)} | read each file's first 64 KB: ${ms(heads)} | ${(filledAt / heads).toFixed(2)}x (goal ≤ 2x) |`);
+    lines.push(`| relist from the cache | ${ms(relist)} | the first listing, filled: ${ms(filledAt)} | ${(relist / filledAt).toFixed(3)}x (goal ≤ 0.1x) |`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return lines;
+}
