@@ -8,7 +8,7 @@ import type { Codec, ConversationDocument } from '../../src/core/formats/codec.j
 /** How much of a file the listing reads to tell its format (and, for a file this small, everything). */
 export const HEAD_BYTES = 64 * 1024;
 
-export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn'>;
+export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
 
 function readHead(file: string): Buffer {
   const fd = openSync(file, 'r');
@@ -57,8 +57,67 @@ export function summarizeHead(file: string, bytes: number): { summary: Summary; 
   try {
     const head = readHead(file).toString('utf8').replace(/^\uFEFF/, '');
     const best = candidates(file, head)[0];
-    return { summary: best ? { format: best.id, formatLabel: best.label } : {}, whole: false };
+    if (!best) return { summary: {}, whole: false };
+    const summary: Summary = { format: best.id, formatLabel: best.label };
+    // Lines are whole records: the complete lines of the head, read, give a count to scale by the size.
+    if (best.syntax === 'jsonl') {
+      const cut = head.lastIndexOf('\n') + 1;
+      try {
+        const doc = best.parse(head.slice(0, cut), file);
+        const seen = doc.conversations.reduce((n, c) => n + c.records.length, 0);
+        if (cut > 0 && seen > 0) {
+          const scale = bytes / Buffer.byteLength(head.slice(0, cut));
+          summary.messages = Math.round(seen * scale);
+          if (doc.conversations.length > 1) summary.conversations = Math.round(doc.conversations.length * scale);
+          summary.estimated = true;
+        }
+      } catch {
+        // the head alone does not read: the whole read says why
+      }
+    }
+    // A JSON list of messages: the elements the head completes, scaled by the size.
+    if (best.syntax === 'json' && best.capabilities.conversations === 'one') {
+      const seen = completedListElements(head);
+      if (seen) {
+        summary.messages = Math.round(seen.count * (bytes / Buffer.byteLength(head.slice(0, seen.end))));
+        summary.estimated = true;
+      }
+    }
+    return { summary, whole: false };
   } catch (e) {
     return { summary: failed(e), whole: false };
   }
+}
+
+/**
+ * How many elements of the first list (at the top, or one key down: a wrapper) the text completes, and where
+ * the last one ends. Strings and escapes are skipped; nothing is parsed.
+ */
+export function completedListElements(text: string): { count: number; end: number } | undefined {
+  let depth = 0;
+  let listDepth = -1;
+  let count = 0;
+  let end = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (c === 0x5b && listDepth === -1 && depth <= 1) listDepth = depth + 1;
+      depth++;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      if (depth === listDepth && listDepth !== -1) {
+        count++;
+        end = i + 1;
+      }
+      if (depth < listDepth) break;
+    }
+  }
+  return count > 0 ? { count, end } : undefined;
 }

@@ -32,6 +32,8 @@ export const DirEntry = z.object({
   error: z.string().optional(),
   errorLine: z.number().optional(),
   errorColumn: z.number().optional(),
+  /** `messages` and `conversations` are scaled from the file's head, not counted (a big file not yet read whole). */
+  estimated: z.boolean().optional(),
   /** More is coming for this file in a `dir:details` event (its format, its counts). */
   pending: z.boolean().optional(),
 });

@@ -49,8 +49,8 @@ describe('listing by heads', () => {
     expect(entries.find((e) => e.path === 'big.json')).toMatchObject({ format: 'swarms-json', messages: 4000 });
     // The big file came twice: its format from the head (still pending), then its counts.
     const bigEvents = events.flat().filter((e) => e.path === 'big.json');
-    expect(bigEvents[0]).toMatchObject({ format: 'swarms-json', pending: true });
-    expect(bigEvents[0].messages).toBeUndefined();
+    expect(bigEvents[0]).toMatchObject({ format: 'swarms-json', pending: true, estimated: true });
+    expect(Math.abs(bigEvents[0].messages! - 4000)).toBeLessThan(400);
     expect(entries.every((e) => e.tokens === undefined)).toBe(true);
 
     // Listed again: every file from the cache, in the answer itself, and no events.
@@ -62,14 +62,15 @@ describe('listing by heads', () => {
     expect(events).toEqual([]);
   });
 
-  it('a file past the whole-read limit gets its format only: counted when opened', async () => {
+  it('a file past the whole-read limit gets its format and an estimate: counted when opened', async () => {
     const dir = tempDir();
     const line = JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(1000) }] }) + '\n';
     writeFileSync(join(dir, 'huge.jsonl'), line.repeat(Math.ceil(WHOLE_READ_LIMIT / line.length) + 10));
     const rt = runtime(dir);
     const [entry] = await listFully(rt);
-    expect(entry).toMatchObject({ format: 'openai-chat-jsonl' });
-    expect(entry.messages).toBeUndefined();
+    const lines = Math.ceil(WHOLE_READ_LIMIT / line.length) + 10;
+    expect(entry).toMatchObject({ format: 'openai-chat-jsonl', estimated: true });
+    expect(Math.abs(entry.messages! - lines)).toBeLessThan(lines / 20);
     expect(entry.pending).toBeUndefined();
     await dispatch(rt.handlers, 'conversation:open', { path: 'huge.jsonl' });
     const [opened] = await listFully(rt);
@@ -98,4 +99,28 @@ describe('listing by heads', () => {
     if (!again.ok) throw new Error(again.error.message);
     expect((again.value as { entries: DirEntry[] }).entries.some((e) => e.pending)).toBe(false);
   }, 120_000);
+});
+
+describe('counts from a head', () => {
+  it('a big JSON list or JSONL file gets an estimate (marked) from its head, then its exact count', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'big.json'), history(3000, 'a message of a long history, long enough to fill the head many times over'));
+    const line = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i} `.repeat(20) }, { role: 'assistant', content: 'answer' }] }) + '\n';
+    writeFileSync(join(dir, 'big.jsonl'), Array.from({ length: 2000 }, (_, i) => line(i)).join(''));
+    const rt = runtime(dir);
+    const heads: DirEntry[] = [];
+    rt.onEvent = (event, payload) => {
+      if (event === 'dir:details') for (const e of (payload as { entries: DirEntry[] }).entries) if (e.pending) heads.push(e);
+    };
+    const entries = await listFully(rt);
+    const json = heads.find((e) => e.path === 'big.json')!;
+    expect(json).toMatchObject({ estimated: true, format: 'swarms-json' });
+    expect(Math.abs(json.messages! - 3000) / 3000).toBeLessThan(0.1);
+    const jsonl = heads.find((e) => e.path === 'big.jsonl')!;
+    expect(jsonl).toMatchObject({ estimated: true, format: 'openai-chat-jsonl' });
+    expect(Math.abs(jsonl.messages! - 4000) / 4000).toBeLessThan(0.1);
+    expect(entries.find((e) => e.path === 'big.json')).toMatchObject({ messages: 3000 });
+    expect(entries.find((e) => e.path === 'big.json')!.estimated).toBeUndefined();
+    expect(entries.find((e) => e.path === 'big.jsonl')).toMatchObject({ messages: 4000, conversations: 2000 });
+  });
 });

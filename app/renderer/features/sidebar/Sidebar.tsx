@@ -40,7 +40,11 @@ function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
             {many && <>{formatNumber(e.conversations ?? 0)} conversations · </>}
             {e.messages !== undefined ? (
               <>
-                <span data-testid="file-messages">{formatNumber(e.messages)}</span> msgs ·{' '}
+                <span data-testid="file-messages" title={e.estimated ? 'Estimated from the start of the file; counted when it is read whole or opened' : undefined}>
+                  {e.estimated ? '≈' : ''}
+                  {formatNumber(e.messages)}
+                </span>{' '}
+                msgs ·{' '}
               </>
             ) : e.pending ? (
               <span className="loading" data-testid="file-pending" title="Reading this file's format and counts">
