@@ -9,6 +9,8 @@ import type { TokenJob, TokenJobResult } from '../../app/main/token-job.js';
 import { TokenPool } from '../../app/main/token-pool.js';
 import { InlineTokenService, type Progress, type TokenService } from '../../app/main/token-service.js';
 import { edgeString } from '../support/edge-arbitraries.js';
+import { dispatch } from '../../app/main/dispatch.js';
+import { createRuntime } from '../../app/server/runtime.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const WORKER = new URL(`file://${join(ROOT, 'dist', 'token-worker.mjs')}`);
@@ -110,5 +112,34 @@ describe('TokenPool', () => {
     expect(pooled).toEqual(await new InlineTokenService().count(job, () => {}));
     expect(progress.at(-1)).toBe(5000);
     expect(progress.length).toBeGreaterThan(2);
+  });
+});
+
+describe('tokens:count after an edit', () => {
+  it('counts only the message that changed, and gives the counts a fresh count gives', async () => {
+    const dir = tempDir();
+    const messages = Array.from({ length: 50 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message number ${i} of a long history`, timestamp: `2026-11-20T10:00:${String(i).padStart(2, '0')}` }));
+    writeFileSync(join(dir, 'h.json'), JSON.stringify(messages, null, 2));
+    const recording = new Recording();
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: recording, historyDir: tempDir() });
+    const count = async (r = rt) => {
+      const a = await dispatch(r.handlers, 'tokens:count', { path: 'h.json', model: 'gpt-5.4' });
+      if (!a.ok) throw new Error(a.error.message);
+      return a.value as { tokens: number[]; renderedTokens: number[]; total: number };
+    };
+    await count();
+    expect(recording.asked.length).toBeGreaterThanOrEqual(100);
+    recording.asked.length = 0;
+    const edited = await dispatch(rt.handlers, 'edit:apply', { path: 'h.json', command: { type: 'set-text', index: 7, text: 'a much longer message in place of message seven, edited by hand' } });
+    expect(edited.ok).toBe(true);
+    const after = await count();
+    expect(recording.asked.every((t) => t.includes('edited by hand'))).toBe(true);
+    expect(recording.asked.length).toBeGreaterThan(0);
+    // The same as counting the edited conversation from nothing.
+    const fresh = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
+    await dispatch(fresh.handlers, 'edit:apply', { path: 'h.json', command: { type: 'set-text', index: 7, text: 'a much longer message in place of message seven, edited by hand' } });
+    expect(after).toEqual(await count(fresh));
+    await rt.close();
+    await fresh.close();
   });
 });

@@ -83,13 +83,15 @@ export function swarmsCodec(doc: OpenDocument): boolean {
   return doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml';
 }
 
-/** Per message: the texts counted (part by part), and its block in the rendered history ("what the model sees"). */
-export function textsOf(doc: OpenDocument, records: readonly Message[], views: readonly MessageView[], withBlocks = true): { parts: string[][]; tools: string[][]; reasoning: string[][]; blocks: string[] } {
-  const n = records.length;
-  // The swarms history string is the spec's (`[timestamp] role: content`); other formats render their parts.
-  const blocks = withBlocks ? records.map((m, i) => (swarmsCodec(doc) ? renderBlock(m) : renderViewBlock(views[i])) + (i < n - 1 ? RENDER_SEPARATOR : '')) : records.map(() => '');
-  const split = views.map(partTexts);
-  return { parts: split.map((s) => s.sent), tools: split.map((s) => s.tools), reasoning: split.map((s) => s.reasoning), blocks };
+
+interface Counted {
+  model: string;
+  /** The last message's rendered block has no separator after it. */
+  last: boolean;
+  tokens: number;
+  toolTokens: number;
+  reasoningTokens: number;
+  renderedTokens: number;
 }
 
 /** Opening a conversation: a compact skeleton, then rows by page and full messages on demand. */
@@ -106,6 +108,8 @@ export function conversationHandlers(
     if (!views) linked.set(records, (views = linkToolParts(viewsOf(doc, records))));
     return views;
   };
+
+  const counted = new WeakMap<object, Counted>();
 
   return {
     'conversation:open': ({ path, conversation }): Skeleton => {
@@ -190,15 +194,40 @@ export function conversationHandlers(
       const { absolute, doc, conv } = open(path, conversation);
       const records = conv.records;
       const display = ctx.roots.display(absolute);
-      const { parts, tools, reasoning, blocks } = textsOf(doc, records, viewsOf(doc, records));
-      let last = 0;
-      const result = await ctx.tokens.count({ model, parts, tools, reasoning, blocks }, (done, total) => {
-        // Progress is throttled to what a progress bar can show.
-        if (done === total || done - last >= Math.max(500, total / 50)) {
-          last = done;
-          ctx.emit('tokens:progress', { path: display, done, total });
-        }
+      const n = records.length;
+      // Records an edit did not touch are the same objects as before: their counts are taken as they were, so a
+      // recount after an edit counts (and hashes) only what changed.
+      const missing: number[] = [];
+      const known = records.map((r, i) => {
+        const hit = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
+        if (hit && hit.model === model && hit.last === (i === n - 1)) return hit;
+        missing.push(i);
+        return undefined;
       });
+      const subset = missing.map((i) => records[i]);
+      const views = viewsOf(doc, records);
+      const swarms = swarmsCodec(doc);
+      const split = missing.map((i) => partTexts(views[i]));
+      const blocks = missing.map((i) => (swarms ? renderBlock(records[i]) : renderViewBlock(views[i])) + (i < n - 1 ? RENDER_SEPARATOR : ''));
+      let last = 0;
+      const fresh = await ctx.tokens.count(
+        { model, parts: split.map((x) => x.sent), tools: split.map((x) => x.tools), reasoning: split.map((x) => x.reasoning), blocks },
+        (done, total) => {
+          // Progress is throttled to what a progress bar can show, in messages of the conversation.
+          const shown = n - total + done;
+          if (done === total || done - last >= Math.max(500, total / 50)) {
+            last = done;
+            ctx.emit('tokens:progress', { path: display, done: shown, total: n });
+          }
+        },
+      );
+      missing.forEach((i, k) => {
+        const entry = { model, last: i === n - 1, tokens: fresh.tokens[k], toolTokens: fresh.toolTokens[k], reasoningTokens: fresh.reasoningTokens[k], renderedTokens: fresh.renderedTokens[k] };
+        known[i] = entry;
+        if (subset[k] !== null && typeof subset[k] === 'object') counted.set(subset[k] as object, entry);
+      });
+      const all = known as Counted[];
+      const result = { encoding: fresh.encoding, approximate: fresh.approximate, tokens: all.map((c) => c.tokens), toolTokens: all.map((c) => c.toolTokens), reasoningTokens: all.map((c) => c.reasoningTokens), renderedTokens: all.map((c) => c.renderedTokens) };
       const total = result.tokens.reduce((a, b) => a + b, 0);
       // The sidebar's figure for this file, while it stays as counted.
       if (doc.conversations.length === 1 && !isDirty(doc)) ctx.listing.setTokens(absolute, doc.size, doc.mtimeMs, model, total);
