@@ -50,6 +50,10 @@ export function App() {
         }
       }),
       subscribe('dir:details', ({ root, entries }) => useApp.getState().applyDirDetails(root, entries)),
+      subscribe('tokens:partial', (p) => {
+        const s = useApp.getState();
+        if (p.path === s.openPath && p.conversation === s.openConversationIndex && p.model === s.model && !s.counts) useApp.setState({ firstCounts: p });
+      }),
       subscribe('command:run', ({ id }) => runCommand(id)),
       subscribe('tokens:progress', (p) => {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });

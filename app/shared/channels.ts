@@ -31,7 +31,7 @@ export const REQUEST_NAMES = [
   'settings:set',
 ] as const;
 
-export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:progress', 'command:run'] as const;
+export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run'] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -276,6 +276,8 @@ export const events = {
   'dir:details': z.object({ root: z.string(), entries: z.array(DirEntry) }),
   'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),
   'conversation:changed': z.object({ path: z.string() }),
+  /** The first screen's counts, sent before the rest of a long count is done. */
+  'tokens:partial': z.object({ path: z.string(), conversation: z.number(), model: z.string(), start: z.number(), tokens: z.array(z.number()), toolTokens: z.array(z.number()), reasoningTokens: z.array(z.number()) }),
   'tokens:progress': z.object({ path: z.string(), done: z.number(), total: z.number() }),
   /** A menu item asks the renderer to run a command of its registry. */
   'command:run': z.object({ id: z.string() }),

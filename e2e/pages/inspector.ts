@@ -20,7 +20,7 @@ export class InspectorPage {
   /** The sidebar's files once the background read has filled them in; `tokens` only for files counted. */
   async files(): Promise<Array<{ path: string; messages: number; tokens?: number } | { path: string; error: string }>> {
     await this.ready();
-    await this.page.waitForFunction(() => !document.querySelector('[data-testid="file-pending"]'), undefined, { timeout: 30_000 });
+    await this.page.waitForFunction(() => !document.querySelector('[data-testid="file"][data-pending]'), undefined, { timeout: 30_000 });
     return this.page.$$eval('[data-testid="file"]', (els) =>
       els.map((el) => {
         const path = el.getAttribute('data-path')!;

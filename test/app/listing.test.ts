@@ -9,6 +9,7 @@ import { createRuntime, type Runtime } from '../../app/server/runtime.js';
 import type { DirEntry } from '../../app/shared/contract.js';
 import { tempDir } from '../helpers.js';
 import { listFully } from '../support/listing.js';
+import { relisted, withDetails } from '../../app/shared/dir-details.js';
 
 const runtimes: Runtime[] = [];
 afterEach(async () => {
@@ -122,5 +123,13 @@ describe('counts from a head', () => {
     expect(entries.find((e) => e.path === 'big.json')).toMatchObject({ messages: 3000 });
     expect(entries.find((e) => e.path === 'big.json')!.estimated).toBeUndefined();
     expect(entries.find((e) => e.path === 'big.jsonl')).toMatchObject({ messages: 4000, conversations: 2000 });
+  });
+});
+
+describe('merging listings in the renderer', () => {
+  const e = (path: string, bytes: number, tokens?: number): DirEntry => ({ path, name: path, bytes, modified: 1, ...(tokens !== undefined ? { tokens } : {}) });
+  it('a token total counted in the app survives a relist or a late detail of the same file, not of a changed one', () => {
+    expect(relisted([e('a.json', 10, 46), e('b.json', 5, 9)], [e('a.json', 10), e('b.json', 6), e('c.json', 1)])).toEqual([e('a.json', 10, 46), e('b.json', 6), e('c.json', 1)]);
+    expect(withDetails([e('a.json', 10, 46)], [{ ...e('a.json', 10), format: 'swarms-json', messages: 5 }])).toEqual([{ ...e('a.json', 10, 46), format: 'swarms-json', messages: 5 }]);
   });
 });

@@ -143,3 +143,33 @@ describe('tokens:count after an edit', () => {
     await fresh.close();
   });
 });
+
+describe('tokens:count of a long conversation', () => {
+  it('sends the first screen’s counts first, equal to the final ones', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'long.json'), JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}: ${'a word '.repeat(i % 30)}`, timestamp: '2026-11-20T10:00:00' }))));
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
+    const partial: Array<{ start: number; tokens: number[] }> = [];
+    let finished = false;
+    let partialBeforeEnd = false;
+    rt.onEvent = (event, payload) => {
+      if (event === 'tokens:partial') {
+        partial.push(payload as { start: number; tokens: number[] });
+        partialBeforeEnd = !finished;
+      }
+    };
+    const answer = await dispatch(rt.handlers, 'tokens:count', { path: 'long.json', model: 'gpt-5.4' });
+    finished = true;
+    if (!answer.ok) throw new Error(answer.error.message);
+    const all = (answer.value as { tokens: number[] }).tokens;
+    expect(partial).toHaveLength(1);
+    expect(partialBeforeEnd).toBe(true);
+    expect(partial[0].start).toBe(0);
+    expect(partial[0].tokens).toEqual(all.slice(0, 500));
+    // Counted again (nothing changed): no partial, everything known.
+    partial.length = 0;
+    await dispatch(rt.handlers, 'tokens:count', { path: 'long.json', model: 'gpt-5.4' });
+    expect(partial).toEqual([]);
+    await rt.close();
+  });
+});

@@ -84,6 +84,9 @@ export function swarmsCodec(doc: OpenDocument): boolean {
 }
 
 
+/** Rows a first screen shows (and a little more): counted before the rest of a long count. */
+const FIRST_SCREEN = 500;
+
 interface Counted {
   model: string;
   /** The last message's rendered block has no separator after it. */
@@ -204,28 +207,38 @@ export function conversationHandlers(
         missing.push(i);
         return undefined;
       });
-      const subset = missing.map((i) => records[i]);
       const views = viewsOf(doc, records);
       const swarms = swarmsCodec(doc);
-      const split = missing.map((i) => partTexts(views[i]));
-      const blocks = missing.map((i) => (swarms ? renderBlock(records[i]) : renderViewBlock(views[i])) + (i < n - 1 ? RENDER_SEPARATOR : ''));
-      let last = 0;
-      const fresh = await ctx.tokens.count(
-        { model, parts: split.map((x) => x.sent), tools: split.map((x) => x.tools), reasoning: split.map((x) => x.reasoning), blocks },
-        (done, total) => {
+      let done = n - missing.length;
+      const countSome = async (which: number[]) => {
+        const split = which.map((i) => partTexts(views[i]));
+        const blocks = which.map((i) => (swarms ? renderBlock(records[i]) : renderViewBlock(views[i])) + (i < n - 1 ? RENDER_SEPARATOR : ''));
+        let last = 0;
+        const before = done;
+        const fresh = await ctx.tokens.count({ model, parts: split.map((x) => x.sent), tools: split.map((x) => x.tools), reasoning: split.map((x) => x.reasoning), blocks }, (k, total) => {
           // Progress is throttled to what a progress bar can show, in messages of the conversation.
-          const shown = n - total + done;
-          if (done === total || done - last >= Math.max(500, total / 50)) {
-            last = done;
-            ctx.emit('tokens:progress', { path: display, done: shown, total: n });
+          if (k === total || k - last >= Math.max(500, total / 50)) {
+            last = k;
+            ctx.emit('tokens:progress', { path: display, done: before + k, total: n });
           }
-        },
-      );
-      missing.forEach((i, k) => {
-        const entry = { model, last: i === n - 1, tokens: fresh.tokens[k], toolTokens: fresh.toolTokens[k], reasoningTokens: fresh.reasoningTokens[k], renderedTokens: fresh.renderedTokens[k] };
-        known[i] = entry;
-        if (subset[k] !== null && typeof subset[k] === 'object') counted.set(subset[k] as object, entry);
-      });
+        });
+        which.forEach((i, k) => {
+          const entry = { model, last: i === n - 1, tokens: fresh.tokens[k], toolTokens: fresh.toolTokens[k], reasoningTokens: fresh.reasoningTokens[k], renderedTokens: fresh.renderedTokens[k] };
+          known[i] = entry;
+          if (records[i] !== null && typeof records[i] === 'object') counted.set(records[i] as object, entry);
+        });
+        done += which.length;
+        return fresh;
+      };
+      // A long count sends the first screen's counts first: the table shows them while the rest is counted.
+      const firstEnd = Math.min(n, FIRST_SCREEN);
+      const early = missing.length > FIRST_SCREEN ? missing.filter((i) => i < firstEnd) : [];
+      if (early.length > 0) {
+        await countSome(early);
+        const head = (known as Counted[]).slice(0, firstEnd);
+        ctx.emit('tokens:partial', { path: display, conversation, model, start: 0, tokens: head.map((c) => c.tokens), toolTokens: head.map((c) => c.toolTokens), reasoningTokens: head.map((c) => c.reasoningTokens) });
+      }
+      const fresh = await countSome(early.length > 0 ? missing.filter((i) => i >= firstEnd) : missing);
       const all = known as Counted[];
       const result = { encoding: fresh.encoding, approximate: fresh.approximate, tokens: all.map((c) => c.tokens), toolTokens: all.map((c) => c.toolTokens), reasoningTokens: all.map((c) => c.reasoningTokens), renderedTokens: all.map((c) => c.renderedTokens) };
       const total = result.tokens.reduce((a, b) => a + b, 0);

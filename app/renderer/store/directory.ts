@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { DirEntry } from '../../shared/contract.js';
 import { request } from '../api/client.js';
-import { withDetails } from '../../shared/dir-details.js';
+import { relisted, withDetails } from '../../shared/dir-details.js';
 import type { AppState } from './index.js';
 
 export interface DirectorySlice {
@@ -39,7 +39,7 @@ export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice
     set({ listing: true });
     try {
       const { root, entries, truncated } = await request('dir:list', {});
-      set({ root, entries, listTruncated: truncated, listError: undefined });
+      set({ root, entries: root === get().root ? relisted(get().entries, entries) : entries, listTruncated: truncated, listError: undefined });
     } catch (e) {
       set({ listError: (e as Error).message });
     } finally {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { TokenCounts } from '../../shared/contract.js';
+import type { EventPayload, TokenCounts } from '../../shared/contract.js';
 import { request } from '../api/client.js';
 import type { AppState } from './index.js';
 
@@ -9,6 +9,8 @@ export interface TokensSlice {
   model: string;
   counts: TokenCounts | undefined;
   countProgress: { done: number; total: number } | undefined;
+  /** The first screen's counts, while the whole count is still running (a `tokens:partial` event). */
+  firstCounts: EventPayload<'tokens:partial'> | undefined;
   countError: string | undefined;
   setModel(model: string): Promise<void>;
   countTokens(): Promise<void>;
@@ -18,6 +20,7 @@ export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (s
   model: 'gpt-5.4',
   counts: undefined,
   countProgress: undefined,
+  firstCounts: undefined,
   countError: undefined,
   setModel: async (model) => {
     set({ model });
@@ -28,11 +31,11 @@ export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (s
   countTokens: async () => {
     const { openPath, model } = get();
     if (!openPath) return;
-    set({ countProgress: { done: 0, total: get().skeleton?.count ?? 0 }, countError: undefined });
+    set({ countProgress: { done: 0, total: get().skeleton?.count ?? 0 }, countError: undefined, firstCounts: undefined });
     try {
       const counts = await request('tokens:count', { path: openPath, conversation: get().openConversationIndex, model });
       if (get().openPath === counts.path && get().model === model) {
-        set({ counts, countProgress: undefined });
+        set({ counts, countProgress: undefined, firstCounts: undefined });
         // The sidebar's figure for a one-conversation file is this count, while nothing is unsaved.
         if (get().skeleton?.conversations === 1 && !get().edit?.dirty) set({ entries: get().entries.map((e) => (e.path === counts.path ? { ...e, tokens: counts.total } : e)) });
       }

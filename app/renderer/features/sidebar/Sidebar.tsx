@@ -17,6 +17,7 @@ function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
         style={{ paddingLeft: 8 + depth * 12 }}
         data-testid="file"
         data-path={e.path}
+        data-pending={e.pending ? 'true' : undefined}
         title={e.path}
         aria-current={active ? 'true' : undefined}
         aria-expanded={many ? open || active : undefined}

@@ -60,11 +60,13 @@ function localTime(timestamp: string | undefined): string {
 }
 
 export function MessageTable() {
-  const { skeleton, pages, counts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark } = useApp();
+  const { skeleton, pages, counts, firstCounts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark } = useApp();
   const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
-  const maxTokens = useMemo(() => (tokens ? maxOf(tokens, 1) : 1), [tokens]);
+  // Until the whole count is in, the first screen's counts (sorting and bars wait for all of them).
+  const early = !tokens && firstCounts && skeleton && firstCounts.path === skeleton.path && firstCounts.conversation === skeleton.conversation ? firstCounts : undefined;
+  const maxTokens = useMemo(() => (tokens ? maxOf(tokens, 1) : early ? maxOf(early.tokens, 1) : 1), [tokens, early]);
   const order = useMemo(
     () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, roles: roleFilter, categories: categoryFilter, chain: chainFilter, sort }) : []),
     [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, chainFilter, sort],
@@ -88,9 +90,9 @@ export function MessageTable() {
         role: skeleton.roles[skeleton.roleOf[i]],
         normalRole: skeleton.normalRoles[skeleton.roleOf[i]],
         preview: row?.preview,
-        tokens: tokens?.[i],
-        toolTokens: counts?.toolTokens?.[i] ?? 0,
-        reasoningTokens: counts?.reasoningTokens?.[i] ?? 0,
+        tokens: tokens?.[i] ?? early?.tokens[i - early.start],
+        toolTokens: (tokens ? counts?.toolTokens?.[i] : early?.toolTokens[i - early.start]) ?? 0,
+        reasoningTokens: (tokens ? counts?.reasoningTokens?.[i] : early?.reasoningTokens[i - early.start]) ?? 0,
         stored: skeleton.storedTokens[i],
         timestamp: row?.timestamp,
         category: skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : undefined,
@@ -98,7 +100,7 @@ export function MessageTable() {
         flags: skeleton.flags[i],
       };
     });
-  }, [items, order, pages, skeleton, tokens, counts]);
+  }, [items, order, pages, skeleton, tokens, counts, early]);
 
   const columns = useMemo(
     () =>
