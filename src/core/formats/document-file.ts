@@ -1,11 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
 import { deepEqual, isPlainObject } from '../message.js';
 import './all.js';
 import type { Codec, ConversationDocument } from './codec.js';
 import type { MessageView, Part } from './model.js';
 import { linkToolParts } from '../views.js';
 import { ConversationFileError } from './errors.js';
-import { checkSize, decodeText } from './read.js';
+import { readFileText } from './read.js';
 import { codecById, parseWithCodecs, type ParsedFile } from './registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from './types.js';
 import { UnsafeWriteError } from './write.js';
@@ -31,15 +30,7 @@ export function parseDocumentText(text: string, file: string, format?: string): 
 
 /** Reads and parses a conversation file of any known format. Errors name the file (and line, column). */
 export function readDocumentFile(file: string, options: ReadDocumentOptions = {}): OpenedFile {
-  let stat;
-  try {
-    stat = statSync(file);
-  } catch {
-    throw new ConversationFileError(file, 'no such file');
-  }
-  if (stat.isDirectory()) throw new ConversationFileError(file, 'is a directory, not a file');
-  checkSize(stat.size, file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
-  return parseDocumentText(decodeText(readFileSync(file), file), file, options.format);
+  return parseDocumentText(readFileText(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), file, options.format);
 }
 
 /** Values as a file holds them: keys holding undefined are absent. */

@@ -59,6 +59,11 @@ export function readConversationFile(file: string, options: ReadOptions = {}): P
       `unsupported file type "${extname(file) || '(no extension)'}": expected .json, .yaml or .yml`,
     );
   }
+  return parseConversationText(readFileText(file, options.maxFileBytes), file, format);
+}
+
+/** A file's text as a reader takes it: a missing file, a folder or one past `maxFileBytes` is an error naming it. */
+export function readFileText(file: string, maxFileBytes?: number): string {
   let stat;
   try {
     stat = statSync(file);
@@ -66,6 +71,6 @@ export function readConversationFile(file: string, options: ReadOptions = {}): P
     throw new ConversationFileError(file, 'no such file');
   }
   if (stat.isDirectory()) throw new ConversationFileError(file, 'is a directory, not a file');
-  checkSize(stat.size, file, options.maxFileBytes);
-  return parseConversationText(decodeText(readFileSync(file), file), file, format);
+  checkSize(stat.size, file, maxFileBytes);
+  return decodeText(readFileSync(file), file);
 }

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
+import { EditorForm } from './EditorForm.js';
 
 /**
  * Edits one message: role, category and content. Structured content is edited as JSON, validated as you
@@ -7,7 +8,6 @@ import { useApp } from '../../store/index.js';
  */
 export function MessageEditor({ index, message, onDone }: { index: number; message: Record<string, unknown>; onDone(): void }) {
   const applyEdit = useApp((s) => s.applyEdit);
-  const save = useApp((s) => s.save);
   const setDraftDirty = useApp((s) => s.setDraftDirty);
   const structured = typeof message.content !== 'string';
   const [role, setRole] = useState(String(message.role ?? ''));
@@ -71,29 +71,7 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
   };
 
   return (
-    <form
-      className="editor"
-      data-testid="editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void apply();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          setDraftDirty(false);
-          onDone();
-        }
-        if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void apply();
-        // Save means save what I typed: apply it first, then write the file.
-        if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
-          e.preventDefault();
-          e.stopPropagation();
-          void apply().then(async (ok) => {
-            if (ok) await save();
-          });
-        }
-      }}
-    >
+    <EditorForm apply={apply} onDone={onDone} canApply={!invalid} note="Ctrl+S applies and saves; applied edits stay in memory until saved, and Ctrl+Z undoes them.">
       <div className="editor-row">
         <label>
           role <input value={role} onChange={(e) => setRole(e.target.value)} aria-label="Role" data-testid="edit-role" />
@@ -118,19 +96,6 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
         <textarea className="json" value={metadata} onChange={(e) => setMetadata(e.target.value)} aria-label="Metadata (JSON)" aria-invalid={metadataError !== undefined} rows={Math.min(12, Math.max(2, metadata.split('\n').length + 1))} />
       </label>
       {metadataError && <p className="error-text" role="alert">Invalid metadata: {metadataError}</p>}
-      <div className="editor-row">
-        <button type="submit" disabled={invalid} data-testid="edit-apply">Apply (Ctrl+Enter)</button>
-        <button
-          type="button"
-          onClick={() => {
-            setDraftDirty(false);
-            onDone();
-          }}
-        >
-          Cancel (Esc)
-        </button>
-        <span className="muted small">Ctrl+S applies and saves; applied edits stay in memory until saved, and Ctrl+Z undoes them.</span>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

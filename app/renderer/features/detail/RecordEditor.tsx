@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
+import { EditorForm } from './EditorForm.js';
 
 /**
  * Edits a record of any format: its readable text (where the format can set it), or the whole record as
@@ -7,7 +8,6 @@ import { useApp } from '../../store/index.js';
  */
 export function RecordEditor({ index, record, text, editableText, onDone }: { index: number; record: Record<string, unknown>; text: string; editableText: boolean; onDone(): void }) {
   const applyEdit = useApp((s) => s.applyEdit);
-  const save = useApp((s) => s.save);
   const setDraftDirty = useApp((s) => s.setDraftDirty);
   const original = useMemo(() => JSON.stringify(record, null, 2), [record]);
   const [mode, setMode] = useState<'text' | 'record'>(editableText ? 'text' : 'record');
@@ -39,28 +39,7 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
   };
 
   return (
-    <form
-      className="editor"
-      data-testid="editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void apply();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          setDraftDirty(false);
-          onDone();
-        }
-        if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void apply();
-        if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
-          e.preventDefault();
-          e.stopPropagation();
-          void apply().then(async (ok) => {
-            if (ok) await save();
-          });
-        }
-      }}
-    >
+    <EditorForm apply={apply} onDone={onDone} canApply={!(mode === 'record' && recordError !== undefined)} note="Only this record changes in the file; keys this tool does not know are kept.">
       <div className="editor-row" role="tablist" aria-label="What to edit">
         <button type="button" role="tab" aria-selected={mode === 'text'} disabled={!editableText} onClick={() => setMode('text')} title={editableText ? '' : 'This message has no single text to edit: edit the record'}>
           Text
@@ -77,21 +56,6 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
           {recordError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {recordError}</p>}
         </>
       )}
-      <div className="editor-row">
-        <button type="submit" disabled={mode === 'record' && recordError !== undefined} data-testid="edit-apply">
-          Apply (Ctrl+Enter)
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            setDraftDirty(false);
-            onDone();
-          }}
-        >
-          Cancel (Esc)
-        </button>
-        <span className="muted small">Only this record changes in the file; keys this tool does not know are kept.</span>
-      </div>
-    </form>
+    </EditorForm>
   );
 }
