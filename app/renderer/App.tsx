@@ -43,7 +43,7 @@ export function App() {
       subscribe('dir:changed', (e) => {
         void useApp.getState().refreshDirectory();
         const s = useApp.getState();
-        if (e.path === s.openPath && e.kind !== 'removed') void s.reloadConversation();
+        if (e.path === s.openPath && e.kind !== 'removed') void s.refreshConversation();
         // The open file was deleted or renamed: say so rather than keep showing what is no longer on disk.
         if (e.path === s.openPath && e.kind === 'removed') {
           useApp.setState({ skeleton: undefined, openError: { path: e.path, message: `${e.path} was removed or renamed on disk.` } });

@@ -7,6 +7,7 @@ export const REQUEST_NAMES = [
   'app:info',
   'dir:list',
   'conversation:open',
+  'conversation:update',
   'conversation:rows',
   'conversation:message',
   'conversation:times',

@@ -43,6 +43,9 @@ export const FileError = z.object({ message: z.string(), line: z.number().option
 
 export const Usage = z.object({ input: z.number().optional(), output: z.number().optional(), cacheRead: z.number().optional(), cacheWrite: z.number().optional(), reasoning: z.number().optional() });
 
+/** Values for a few message indexes: `at` ascending, `values` beside it. */
+const sparse = <T extends z.ZodType>(value: T) => z.object({ at: z.array(z.number()), values: z.array(value) });
+
 export const Skeleton = z.object({
   path: z.string(),
   /** Which conversation of the file this is, and how many it has. */
@@ -69,14 +72,30 @@ export const Skeleton = z.object({
   storedTokens: z.array(z.number()),
   /** Content length per message (UTF-16 units), for placing estimated cuts. */
   lengths: z.array(z.number()),
-  /** Tool-call ids by message index, for the messages that make calls (sparse). */
-  toolCalls: z.record(z.string(), z.array(z.string())),
-  /** The call id a tool result answers, by message index (sparse). */
-  toolResults: z.record(z.string(), z.string()),
-  /** What the API reported for the turn, by message index (sparse; once per reported call). */
-  usage: z.record(z.string(), Usage),
+  /** Tool-call ids of the messages that make calls (sparse: see sparse.ts). */
+  toolCalls: sparse(z.array(z.string())),
+  /** The call id each tool result answers (sparse). */
+  toolResults: sparse(z.string()),
+  /** What the API reported for the turn (sparse; once per reported call). */
+  usage: sparse(Usage),
+  /** Which state of the conversation this is: a delta applies to the version it was made from. */
+  version: z.number(),
 });
 export type Skeleton = z.infer<typeof Skeleton>;
+
+/** One message of a skeleton, decoded (what a delta carries for the rows it inserts). */
+export const SkeletonRow = z.object({
+  role: z.string(),
+  normalRole: z.string(),
+  category: z.string().optional(),
+  flags: z.number(),
+  stored: z.number(),
+  length: z.number(),
+  calls: z.array(z.string()).optional(),
+  result: z.string().optional(),
+  usage: Usage.optional(),
+});
+export type SkeletonRow = z.infer<typeof SkeletonRow>;
 
 export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256 } as const;
 
@@ -113,6 +132,33 @@ export const Row = z.object({
   messageId: z.string().optional(),
 });
 export type Row = z.infer<typeof Row>;
+
+/** Counts of some messages, as TokenCounts has them for all. */
+const CountSlice = z.object({
+  model: z.string(),
+  encoding: z.string(),
+  approximate: z.boolean(),
+  tokens: z.array(z.number()),
+  toolTokens: z.array(z.number()),
+  reasoningTokens: z.array(z.number()),
+  renderedTokens: z.array(z.number()),
+});
+
+/**
+ * What changed in a conversation since the skeleton of version `from`: the rows [start, start + deleteCount)
+ * are replaced by `rows` (with their table rows and counts when main has them), and the file-wide fields are
+ * `file`'s. Applied by one pure function; the same state a fresh open gives.
+ */
+export const SkeletonDelta = z.object({
+  from: z.number(),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true }),
+  start: z.number(),
+  deleteCount: z.number(),
+  rows: z.array(SkeletonRow),
+  previews: z.array(Row).optional(),
+  counts: CountSlice.optional(),
+});
+export type SkeletonDelta = z.infer<typeof SkeletonDelta>;
 
 export const TokenCounts = z.object({
   path: z.string(),
@@ -172,6 +218,8 @@ export const EditState = z.object({
   conflict: z.boolean(),
   canUndo: z.string().optional(),
   canRedo: z.string().optional(),
+  /** What the edit changed, from the skeleton the renderer was last sent (absent when there is none to build on). */
+  delta: SkeletonDelta.optional(),
 });
 export type EditState = z.infer<typeof EditState>;
 
@@ -187,6 +235,14 @@ export const requests = {
     output: z.object({ root: z.string(), entries: z.array(DirEntry), truncated: z.boolean(), tooDeep: z.number() }),
   },
   'conversation:open': { input: z.object({ path: relPath, conversation }), output: Skeleton },
+  /**
+   * The conversation as it is now (after a change on disk or in another window), as a delta from the skeleton
+   * of version `since` when main still has it, else whole.
+   */
+  'conversation:update': {
+    input: z.object({ path: relPath, conversation, since: z.number().int(), model: model.optional() }),
+    output: z.union([z.object({ delta: SkeletonDelta }), z.object({ skeleton: Skeleton })]),
+  },
   'conversation:rows': {
     input: z.object({ path: relPath, conversation, start: z.number().int().min(0), count: z.number().int().min(1).max(2000) }),
     output: z.object({ rows: z.array(Row) }),

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
 import { InlineTokenService } from '../../app/main/token-service.js';
 import { createRuntime, type Runtime } from '../../app/server/runtime.js';
-import type { Result } from '../../app/shared/contract.js';
+import type { Result, Skeleton } from '../../app/shared/contract.js';
+import { sparseGet } from '../../app/shared/sparse.js';
 import { FIXTURES, tempDir } from '../helpers.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { buildViewSkeleton } from '../../src/core/views.js';
@@ -45,13 +46,13 @@ describe('every format through the handlers', () => {
   it('a Claude Code session: tool calls as parts, sub-agent and meta flags, reported usage once per call', async () => {
     const { call } = setup();
     const path = 'claude-code/session.jsonl';
-    const sk = await call<{ count: number; other: number; flags: number[]; usage: Record<string, { output?: number }>; format: string; toolCalls: Record<string, string[]>; toolResults: Record<string, string> }>('conversation:open', { path });
+    const sk = await call<Skeleton>('conversation:open', { path });
     expect(sk).toMatchObject({ count: 10, other: 4, format: 'claude-code' });
     expect(sk.flags.filter((f) => f & 32).length).toBe(2);
     // Two lines share msg_01XYZ: its usage is shown once.
-    expect(Object.keys(sk.usage)).toEqual(['1', '5', '6']);
-    expect(sk.toolCalls['2']).toEqual(['toolu_01Q']);
-    expect(sk.toolResults['3']).toBe('toolu_01Q');
+    expect(sk.usage.at).toEqual([1, 5, 6]);
+    expect(sparseGet(sk.toolCalls, 2)).toEqual(['toolu_01Q']);
+    expect(sparseGet(sk.toolResults, 3)).toBe('toolu_01Q');
     const m = await call<{ view: { parts: Array<{ kind: string; name?: string }> }; editableText: boolean }>('conversation:message', { path, index: 2 });
     expect(m.view.parts).toEqual([{ kind: 'tool-call', id: 'toolu_01Q', name: 'Read', arguments: '{"file_path":"/home/dev/app/test/date.test.ts"}' }]);
     const counts = await call<{ tokens: number[]; toolTokens: number[]; reasoningTokens: number[] }>('tokens:count', { path, model: 'gpt-5.4' });
@@ -127,9 +128,9 @@ describe('tool results the file does not link by id', () => {
         { role: 'tool', content: { NVDA: 0.729 }, timestamp: '2025-10-01T10:00:04', token_count: 9 },
       ]),
     );
-    const sk = await call<{ toolCalls: Record<string, string[]>; toolResults: Record<string, string> }>('conversation:open', { path: 'fin.json' });
-    expect(sk.toolCalls['1']).toEqual(['call_fin1']);
-    expect(sk.toolResults['2']).toBe('call_fin1');
+    const sk = await call<Skeleton>('conversation:open', { path: 'fin.json' });
+    expect(sparseGet(sk.toolCalls, 1)).toEqual(['call_fin1']);
+    expect(sparseGet(sk.toolResults, 2)).toBe('call_fin1');
     const m = await call<{ view: { parts: Array<{ kind: string; callId?: string }> } }>('conversation:message', { path: 'fin.json', index: 2 });
     expect(m.view.parts).toEqual([expect.objectContaining({ kind: 'tool-result', callId: 'call_fin1' })]);
   });
@@ -137,8 +138,8 @@ describe('tool results the file does not link by id', () => {
   it('ShareGPT turns (no ids at all): the observation answers the function_call, and a plan that keeps only it warns', async () => {
     const { dir, call } = setup();
     writeFileSync(join(dir, 'tools.json'), JSON.stringify([{ conversations: [{ from: 'human', value: 'Rate?' }, { from: 'function_call', value: '{"name":"rate","arguments":{}}' }, { from: 'observation', value: '4.31' }, { from: 'gpt', value: '4.31 PLN.' }] }]));
-    const sk = await call<{ toolCalls: Record<string, string[]>; toolResults: Record<string, string> }>('conversation:open', { path: 'tools.json' });
-    expect(sk.toolResults['2']).toBe(sk.toolCalls['1'][0]);
+    const sk = await call<Skeleton>('conversation:open', { path: 'tools.json' });
+    expect(sparseGet(sk.toolResults, 2)).toBe(sparseGet(sk.toolCalls, 1)![0]);
     // The planners (the renderer's, the CLI's) see the same link.
     const opened = readDocumentFile(join(dir, 'tools.json'));
     const skeleton = buildViewSkeleton(opened.doc.conversations[0].records.map((r) => opened.codec.view(r)), getTokenizer('gpt-5.4'));

@@ -10,7 +10,8 @@ const skeleton: Skeleton = {
   formatLabel: 'swarms conversation (JSON)',
   swarms: true,
   other: 0,
-  usage: {},
+  usage: { at: [], values: [] },
+  version: 1,
   count: 5,
   bytes: 1,
   roles: ['System', 'user', 'assistant'],
@@ -21,8 +22,8 @@ const skeleton: Skeleton = {
   flags: [0, 0, 0, 0, 0],
   storedTokens: [-1, -1, -1, -1, -1],
   lengths: [1, 1, 1, 1, 1],
-  toolCalls: {},
-  toolResults: {},
+  toolCalls: { at: [], values: [] },
+  toolResults: { at: [], values: [] },
 };
 const times = [5, 4, 3, 2, 1];
 const none = new Set<string>();

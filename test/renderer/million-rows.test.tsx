@@ -25,7 +25,8 @@ beforeAll(() => {
     formatLabel: 'swarms conversation (JSON)',
     swarms: true,
     other: 0,
-    usage: {},
+    usage: { at: [], values: [] },
+    version: 1,
     count: N,
     bytes: 100 * 1024 * 1024,
     roles: ['system', 'user', 'assistant'],
@@ -36,8 +37,8 @@ beforeAll(() => {
     flags: Array.from({ length: N }, (_, i) => (i === 0 ? 20 : 0)),
     storedTokens: new Array(N).fill(-1),
     lengths: new Array(N).fill(400),
-    toolCalls: {},
-    toolResults: {},
+    toolCalls: { at: [], values: [] },
+    toolResults: { at: [], values: [] },
   };
   let total = 0;
   for (const t of tokens) total += t;

@@ -16,7 +16,8 @@ const skeleton: Skeleton = {
   formatLabel: 'swarms conversation (JSON)',
   swarms: true,
   other: 0,
-  usage: {},
+  usage: { at: [], values: [] },
+  version: 1,
   count: 10,
   bytes: 1,
   roles: ['System', 'user', 'assistant', 'tool'],
@@ -27,8 +28,8 @@ const skeleton: Skeleton = {
   flags: [20, 0, 1, 2, 2, 0, 0, 0, 0, 0],
   storedTokens: Array(10).fill(-1),
   lengths: Array(10).fill(40),
-  toolCalls: { 2: ['c1', 'c2'] },
-  toolResults: { 3: 'c1', 4: 'c2' },
+  toolCalls: { at: [2], values: [['c1', 'c2']] },
+  toolResults: { at: [3, 4], values: ['c1', 'c2'] },
 };
 const counts: TokenCounts = { path: 'x.json', conversation: 0, model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens: [5, 10, 10, 20, 20, 10, 10, 10, 10, 10], toolTokens: Array(10).fill(0), reasoningTokens: Array(10).fill(0), renderedTokens: [8, 13, 13, 23, 23, 13, 13, 13, 13, 12], total: 115 };
 

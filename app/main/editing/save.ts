@@ -92,7 +92,7 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
   const records = doc.conversations.map((c) => c.records);
   try {
     // Save As to a new name writes the same format in its own style (the new file has no text of its own).
-    text = serializeDocument(doc.codec, doc.file.doc, records, doc.file.bom);
+    text = serializeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true });
   } catch (e) {
     throw ioError(e, options.displayPath);
   }
@@ -127,7 +127,15 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
   if (!inPlace) return;
   adoptWritten(doc, text);
   const stat = statSync(doc.path);
-  doc.fingerprint = { mtimeMs: stat.mtimeMs, size: stat.size, hash: sha256(text) };
+  // Hashed when first asked for (a changed stat), as on open: at 100 MB it costs a third of a second.
+  let hash: string | undefined;
+  doc.fingerprint = {
+    mtimeMs: stat.mtimeMs,
+    size: stat.size,
+    get hash() {
+      return (hash ??= sha256(text));
+    },
+  };
   doc.mtimeMs = stat.mtimeMs;
   doc.size = stat.size;
   doc.conflict = false;

@@ -13,8 +13,9 @@ import { isDirty, viewOf } from '../documents.js';
 import { sentText } from '../../../src/core/formats/model.js';
 import { applyPlanToRecords, countView } from '../../../src/core/views.js';
 import type { WindowPlan } from '../../../src/core/window/types.js';
-import { swarmsCodec } from './conversation.js';
+import { swarmsCodec } from '../skeleton.js';
 import { skeletonFor } from './window.js';
+import type { ConversationState } from './conversation-state.js';
 import type { HandlerContext } from './context.js';
 import { API_KEY } from './settings.js';
 import { existsSync } from 'node:fs';
@@ -34,7 +35,7 @@ function summarizerFor(input: Input, ctx: HandlerContext, model: string): Summar
 }
 
 /** Compaction with a preview: the summary is produced first; nothing changes unless `apply`, and then undoably. */
-export function compactHandlers(ctx: HandlerContext): Pick<Handlers, 'window:compact'> {
+export function compactHandlers(ctx: HandlerContext, conversations: ConversationState): Pick<Handlers, 'window:compact'> {
   const cache = new SkeletonCache();
   return {
     'window:compact': async (input) => {
@@ -99,7 +100,16 @@ export function compactHandlers(ctx: HandlerContext): Pick<Handlers, 'window:com
       return {
         ...result,
         memory: memory && { ...memory, archivedTo: archived && ctx.roots.display(archived) },
-        state: { path: ctx.roots.display(doc.path), conversation: input.conversation, count: conv.records.length, dirty: isDirty(doc), conflict: doc.conflict, canUndo: conv.history.canUndo, canRedo: conv.history.canRedo },
+        state: {
+          path: ctx.roots.display(doc.path),
+          conversation: input.conversation,
+          count: conv.records.length,
+          dirty: isDirty(doc),
+          conflict: doc.conflict,
+          canUndo: conv.history.canUndo,
+          canRedo: conv.history.canRedo,
+          delta: await conversations.changesSinceShown(doc.path, doc, input.conversation),
+        },
       };
     },
   };

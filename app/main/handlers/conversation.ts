@@ -1,47 +1,14 @@
-import { displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../../src/core/formats/model.js';
+import { displayText, reasoningText, sentText, type MessageView } from '../../../src/core/formats/model.js';
 import { isPlainObject, type Message } from '../../../src/core/message.js';
-import { renderBlock } from '../../../src/core/render.js';
-import { RENDER_SEPARATOR, staticPrefixLength } from '../../../src/core/window/skeleton.js';
-import { linkToolParts, partTexts, renderViewBlock, staticViewPrefix, toolCallText } from '../../../src/core/views.js';
-import { FLAGS, type Skeleton } from '../../shared/contract.js';
+import type { Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { summaryOf } from '../file-summary.js';
+import { tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
+import type { ConversationState, Counted } from './conversation-state.js';
 import { openConversation } from './open-document.js';
-
-function dictionary(values: Array<string | undefined>): { names: string[]; of: number[] } {
-  const names: string[] = [];
-  const index = new Map<string, number>();
-  const of = values.map((v) => {
-    if (v === undefined) return -1;
-    let k = index.get(v);
-    if (k === undefined) {
-      k = names.length;
-      names.push(v);
-      index.set(v, k);
-    }
-    return k;
-  });
-  return { names, of };
-}
-
-/** `structured`: content a planner must not cut (the swarms rule: content that is not a string; else parts that are not all text). */
-function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number {
-  const links = toolLinksOf(v);
-  let f = 0;
-  if (links.callIds.length || v.parts.some((p) => p.kind === 'tool-call')) f |= FLAGS.toolCall;
-  if (links.toolLike) f |= FLAGS.toolResult;
-  if (v.normalRole === 'system') f |= FLAGS.system;
-  if (structured) f |= FLAGS.structured;
-  if (isStatic) f |= FLAGS.static;
-  if (v.sidechain) f |= FLAGS.sidechain;
-  if (v.meta) f |= FLAGS.meta;
-  if (v.summary) f |= FLAGS.summary;
-  if (v.parts.some((p) => p.kind === 'reasoning')) f |= FLAGS.reasoning;
-  return f;
-}
 
 function timeOf(v: MessageView): number {
   if (typeof v.timestamp !== 'string') return -1;
@@ -50,111 +17,26 @@ function timeOf(v: MessageView): number {
   return Number.isFinite(t) ? t : -1;
 }
 
-/** A row's one-line text: the message's text, or its calls (name and arguments), or its result. */
-function rowPreview(v: MessageView): string {
-  const flat = (s: string) => {
-    const one = s.replace(/\s+/g, ' ').trim();
-    return one.length > 200 ? one.slice(0, 199) + '…' : one;
-  };
-  const text = flat(displayText(v));
-  if (text !== '') return text;
-  const calls = toolCallText(v);
-  if (calls !== '') return flat(calls);
-  return flat(reasoningText(v));
-}
-
-/** What the API reported, once per reported call (Claude Code writes one line per content block of a call). */
-function usageByIndex(views: readonly MessageView[]): Skeleton['usage'] {
-  const seen = new Set<string>();
-  const out: Skeleton['usage'] = {};
-  views.forEach((v, i) => {
-    if (!v.usage) return;
-    if (v.usage.key !== undefined) {
-      if (seen.has(v.usage.key)) return;
-      seen.add(v.usage.key);
-    }
-    const { key: _k, ...u } = v.usage;
-    out[i] = u;
-  });
-  return out;
-}
-
-export function swarmsCodec(doc: OpenDocument): boolean {
-  return doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml';
-}
-
-
 /** Rows a first screen shows (and a little more): counted before the rest of a long count. */
 const FIRST_SCREEN = 500;
-
-interface Counted {
-  model: string;
-  /** The last message's rendered block has no separator after it. */
-  last: boolean;
-  tokens: number;
-  toolTokens: number;
-  reasoningTokens: number;
-  renderedTokens: number;
-}
 
 /** Opening a conversation: a compact skeleton, then rows by page and full messages on demand. */
 export function conversationHandlers(
   ctx: HandlerContext,
-): Pick<Handlers, 'conversation:open' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
+  state: ConversationState,
+): Pick<Handlers, 'conversation:open' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
-  // Tool links need the whole conversation (a result without an id answers the oldest open call): computed
-  // once per list of records, which an edit replaces.
-  const linked = new WeakMap<readonly Message[], MessageView[]>();
-  const linkedViewsOf = (doc: OpenDocument, records: readonly Message[]) => {
-    let views = linked.get(records);
-    if (!views) linked.set(records, (views = linkToolParts(viewsOf(doc, records))));
-    return views;
-  };
-
-  const counted = new WeakMap<object, Counted>();
 
   return {
     'conversation:open': ({ path, conversation }): Skeleton => {
-      const { absolute, doc, conv } = open(path, conversation);
+      const { absolute, doc } = open(path, conversation);
       if (!isDirty(doc)) ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
-      const records = conv.records;
-      const views = linkedViewsOf(doc, records);
-      // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
-      const staticEnd = swarmsCodec(doc) ? staticPrefixLength(records) : staticViewPrefix(views);
-      const roles = dictionary(views.map((v) => v.role));
-      const normalRoles = roles.names.map((_, k) => views[roles.of.indexOf(k)].normalRole);
-      const categories = dictionary(views.map((v) => v.category));
-      const toolCalls: Record<string, string[]> = {};
-      const toolResults: Record<string, string> = {};
-      views.forEach((v, i) => {
-        const links = toolLinksOf(v);
-        if (links.callIds.length) toolCalls[i] = links.callIds;
-        if (links.resultId !== undefined) toolResults[i] = links.resultId;
-      });
-      return {
-        path: ctx.roots.display(absolute),
-        conversation,
-        conversations: doc.conversations.length,
-        title: doc.file.doc.conversations[conversation]?.title,
-        format: doc.codec.id,
-        formatLabel: doc.codec.label,
-        swarms: swarmsCodec(doc),
-        count: records.length,
-        bytes: doc.size,
-        other: doc.file.doc.otherRecords,
-        roles: roles.names,
-        normalRoles,
-        roleOf: roles.of,
-        categories: categories.names,
-        categoryOf: categories.of,
-        flags: views.map((v, i) => flagsOf(v, i < staticEnd, swarmsCodec(doc) ? typeof records[i].content !== 'string' : !v.parts.every((p) => p.kind === 'text'))),
-        storedTokens: records.map((m) => (isPlainObject(m) && typeof m.token_count === 'number' ? m.token_count : -1)),
-        lengths: views.map((v) => sentText(v).length),
-        toolCalls,
-        toolResults,
-        usage: usageByIndex(views),
-      };
+      return state.skeleton(absolute, doc, conversation);
+    },
+    'conversation:update': ({ path, conversation, since, model }) => {
+      const { absolute, doc } = open(path, conversation);
+      return state.changes(absolute, doc, conversation, since, model);
     },
     'conversation:times': ({ path, conversation }) => {
       const { doc, conv } = open(path, conversation);
@@ -163,17 +45,14 @@ export function conversationHandlers(
     'conversation:rows': ({ path, conversation, start, count }) => {
       const { doc, conv } = open(path, conversation);
       return {
-        rows: conv.records.slice(start, start + count).map((m, k) => {
-          const v = viewOf(doc.codec, m);
-          return { index: start + k, role: v.role, preview: rowPreview(v), timestamp: v.timestamp, category: v.category, messageId: v.id };
-        }),
+        rows: conv.records.slice(start, start + count).map((m, k) => tableRow(viewOf(doc.codec, m), start + k)),
       };
     },
     'conversation:message': ({ path, conversation, index }) => {
-      const { doc, conv } = open(path, conversation);
+      const { absolute, doc, conv } = open(path, conversation);
       if (index >= conv.records.length) throw new HandlerError('NOT_FOUND', `${path} has ${conv.records.length} messages; there is no message ${index}`);
       const record = conv.records[index];
-      const view = linkedViewsOf(doc, conv.records)[index];
+      const view = state.viewAt(absolute, doc, conversation, index);
       // The file's own text for a record unchanged since it was read; an edited one as JSON.
       const raw = doc.codec.rawText(doc.file.doc, conversation, record) ?? JSON.stringify(record, null, 4);
       const editableText = doc.codec.withText(record, displayText(view)) !== undefined;
@@ -198,35 +77,21 @@ export function conversationHandlers(
       const records = conv.records;
       const display = ctx.roots.display(absolute);
       const n = records.length;
-      // Records an edit did not touch are the same objects as before: their counts are taken as they were, so a
-      // recount after an edit counts (and hashes) only what changed.
-      const missing: number[] = [];
-      const known = records.map((r, i) => {
-        const hit = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
-        if (hit && hit.model === model && hit.last === (i === n - 1)) return hit;
-        missing.push(i);
-        return undefined;
-      });
-      const views = viewsOf(doc, records);
-      const swarms = swarmsCodec(doc);
+      state.countedWith(absolute, conversation, model);
+      // Records an edit did not touch are the same objects as before: their counts are taken as they were.
+      const { known, missing } = state.lookup(records, model);
       let done = n - missing.length;
       const countSome = async (which: number[]) => {
-        const split = which.map((i) => partTexts(views[i]));
-        const blocks = which.map((i) => (swarms ? renderBlock(records[i]) : renderViewBlock(views[i])) + (i < n - 1 ? RENDER_SEPARATOR : ''));
         let last = 0;
         const before = done;
-        const fresh = await ctx.tokens.count({ model, parts: split.map((x) => x.sent), tools: split.map((x) => x.tools), reasoning: split.map((x) => x.reasoning), blocks }, (k, total) => {
+        const fresh = await state.countSome(doc, records, which, model, (k, total) => {
           // Progress is throttled to what a progress bar can show, in messages of the conversation.
           if (k === total || k - last >= Math.max(500, total / 50)) {
             last = k;
             ctx.emit('tokens:progress', { path: display, done: before + k, total: n });
           }
         });
-        which.forEach((i, k) => {
-          const entry = { model, last: i === n - 1, tokens: fresh.tokens[k], toolTokens: fresh.toolTokens[k], reasoningTokens: fresh.reasoningTokens[k], renderedTokens: fresh.renderedTokens[k] };
-          known[i] = entry;
-          if (records[i] !== null && typeof records[i] === 'object') counted.set(records[i] as object, entry);
-        });
+        which.forEach((i, k) => (known[i] = fresh.entries[k]));
         done += which.length;
         return fresh;
       };

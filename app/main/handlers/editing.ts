@@ -14,7 +14,8 @@ import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../do
 import { DamagedVersionError, type LocalHistory } from '../editing/local-history.js';
 import { exportText, saveDocument, TRANSCRIPT_FORMATS } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
-import { swarmsCodec } from './conversation.js';
+import { swarmsCodec } from '../skeleton.js';
+import type { ConversationState } from './conversation-state.js';
 import { openConversation, openDocument } from './open-document.js';
 
 /** A message the renderer sends ({role, content}) as a record of the document's format. */
@@ -87,7 +88,7 @@ function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Mess
 }
 
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
-export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Pick<
+export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }, conversations: ConversationState): Pick<
   Handlers,
   'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'edit:compare'
 > {
@@ -104,9 +105,9 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       canRedo: conv?.history.canRedo,
     };
   };
-  const changed = (doc: OpenDocument, conversation: number) => {
+  const changed = async (doc: OpenDocument, conversation: number): Promise<EditState> => {
     ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
-    return state(doc, conversation);
+    return { ...state(doc, conversation), delta: await conversations.changesSinceShown(doc.path, doc, conversation) };
   };
 
   return {

@@ -1,6 +1,7 @@
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
 import { conversationHandlers } from './conversation.js';
+import { conversationState } from './conversation-state.js';
 import { directoryHandlers } from './directory.js';
 import { settingsHandlers } from './settings.js';
 import { windowHandlers } from './window.js';
@@ -12,5 +13,6 @@ export type { HandlerContext } from './context.js';
 
 /** Every request handler, one file per domain; the same map runs in Electron main and behind the server. */
 export function createHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Handlers {
-  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx), ...compactHandlers(ctx) };
+  const state = conversationState(ctx);
+  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx, state), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx, state), ...compactHandlers(ctx, state) };
 }

@@ -10,7 +10,7 @@ import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { viewOf, type OpenDocument } from '../documents.js';
 import type { HandlerContext } from './context.js';
-import { swarmsCodec } from './conversation.js';
+import { swarmsCodec } from '../skeleton.js';
 import { openConversation } from './open-document.js';
 import type { Message } from '../../../src/core/message.js';
 import type { Tokenizer } from '../../../src/core/tokenizer/tokenizer.js';

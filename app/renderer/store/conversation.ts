@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
-import type { Row, Skeleton } from '../../shared/contract.js';
+import type { Row, Skeleton, SkeletonDelta } from '../../shared/contract.js';
 import { request, RequestError } from '../api/client.js';
+import { applyDelta, movedIndex } from './apply-delta.js';
 import type { AppState } from './index.js';
 
 export const PAGE_SIZE = 200;
@@ -27,6 +28,10 @@ export interface ConversationSlice {
   times: number[] | undefined;
   openConversation(path: string, conversation?: number): Promise<void>;
   reloadConversation(): Promise<void>;
+  /** The open conversation as it is in main now: a delta from what is shown when main can make one. */
+  refreshConversation(): Promise<void>;
+  /** A change main sent (an edit's answer): applied when it builds on what is shown, else a reload. */
+  applyChange(delta: SkeletonDelta | undefined): Promise<void>;
   ensureRows(start: number, end: number): void;
 }
 
@@ -67,6 +72,35 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     } finally {
       if (get().openPath === path) set({ opening: false });
     }
+  },
+  refreshConversation: async () => {
+    const { openPath: path, skeleton } = get();
+    if (!path) return;
+    if (!skeleton || skeleton.path !== path) return get().reloadConversation();
+    try {
+      const answer = await request('conversation:update', { path, conversation: get().openConversationIndex, since: skeleton.version, model: get().model });
+      if (get().openPath !== path) return;
+      if ('delta' in answer) return get().applyChange(answer.delta);
+      set({ skeleton: answer.skeleton, pages: new Map(), generation: get().generation + 1, openError: undefined, times: undefined, counts: undefined });
+      void get().refreshEditState();
+      get().ensureRows(0, PAGE_SIZE);
+      void get().countTokens();
+      if (get().search) void get().runSearch(get().search);
+    } catch {
+      await get().reloadConversation();
+    }
+  },
+  applyChange: async (delta) => {
+    const { skeleton, pages, counts } = get();
+    if (!delta || !skeleton || delta.file.path !== skeleton.path || delta.file.conversation !== skeleton.conversation || delta.from !== skeleton.version) return get().reloadConversation();
+    const next = applyDelta({ skeleton, pages, counts }, delta, PAGE_SIZE);
+    const changed = delta.rows.length > 0 || delta.deleteCount > 0;
+    // Rows still on their way were asked for before the change: the generation drops them.
+    set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), times: changed ? undefined : get().times });
+    if (!changed) return;
+    if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
+    if (!next.counts) void get().countTokens();
+    if (get().search) void get().runSearch(get().search);
   },
   ensureRows: (start, end) => {
     const { openPath, skeleton, pages, generation } = get();

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { EditCommandInput, EditState } from '../../shared/contract.js';
+import { sparseGet } from '../../shared/sparse.js';
 import { request, RequestError } from '../api/client.js';
 import type { AppState } from './index.js';
 
@@ -29,6 +30,8 @@ export interface EditingSlice {
   revert(): Promise<void>;
   exportAs(format: 'json' | 'yaml' | 'markdown' | 'text'): Promise<void>;
   refreshEditState(): Promise<void>;
+  /** An edit's answer from main (its state, and the change as a delta) shown. */
+  afterEdit(state: EditState): Promise<void>;
   requestDelete(indexes: number[]): void;
   /** Moves, or first asks when the move would separate a tool call from its result. */
   requestMove(indexes: number[], to: number): Promise<boolean>;
@@ -43,12 +46,12 @@ export function toolPartners(state: AppState, indexes: number[]): number[] {
   const chosen = new Set(indexes);
   const partners = new Set<number>();
   const resultOwners = new Map<string, number[]>();
-  for (const [i, id] of Object.entries(sk.toolResults)) resultOwners.set(id, [...(resultOwners.get(id) ?? []), Number(i)]);
+  sk.toolResults.values.forEach((id, k) => resultOwners.set(id, (resultOwners.get(id) ?? []).concat(sk.toolResults.at[k])));
   const callOwner = new Map<string, number>();
-  for (const [i, ids] of Object.entries(sk.toolCalls)) for (const id of ids) callOwner.set(id, Number(i));
+  sk.toolCalls.values.forEach((ids, k) => ids.forEach((id) => callOwner.set(id, sk.toolCalls.at[k])));
   for (const i of indexes) {
-    for (const id of sk.toolCalls[i] ?? []) for (const r of resultOwners.get(id) ?? []) if (!chosen.has(r)) partners.add(r);
-    const answered = sk.toolResults[i];
+    for (const id of sparseGet(sk.toolCalls, i) ?? []) for (const r of resultOwners.get(id) ?? []) if (!chosen.has(r)) partners.add(r);
+    const answered = sparseGet(sk.toolResults, i);
     const call = answered !== undefined ? callOwner.get(answered) : undefined;
     if (call !== undefined && !chosen.has(call)) partners.add(call);
   }
@@ -66,8 +69,9 @@ export function withPartners(p: { indexes: number[]; partners: number[]; moveTo?
 
 export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = (set, get) => {
   const after = async (state: EditState) => {
-    set({ edit: state });
-    await get().reloadConversation();
+    const { delta, ...edit } = state;
+    set({ edit });
+    await get().applyChange(delta);
   };
   return {
     edit: undefined,
@@ -115,7 +119,10 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const path = get().openPath;
       if (!path) return;
       try {
-        set({ edit: await request('edit:save', { path, force }), saveError: undefined });
+        const { delta, ...edit } = await request('edit:save', { path, force });
+        set({ edit, saveError: undefined });
+        // A save changes no message, but the file's size and what later deltas build on.
+        if (delta) await get().applyChange(delta);
         // The watcher does not report our own write: refresh the sidebar's figures for the file ourselves.
         await get().refreshDirectory();
         const entry = get().entries.find((x) => x.path === path);
@@ -155,6 +162,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     },
+    afterEdit: (state) => after(state),
     refreshEditState: async () => {
       const path = get().openPath;
       if (!path) return set({ edit: undefined });

@@ -22,6 +22,15 @@ export interface ConversationDocument {
   baseline: unknown;
 }
 
+export interface WriteOptions {
+  /**
+   * The caller never changes a record in place (the app: an edit makes a new record). Records read from the
+   * file are then written as their own text without reading that text again, and only the records that are
+   * new are compared once the output is read back: a save of a 100 MB file after one edit stays cheap.
+   */
+  immutable?: boolean;
+}
+
 export type Syntax = 'json' | 'jsonl' | 'yaml' | 'markdown';
 
 export interface CodecCapabilities {
@@ -61,7 +70,7 @@ export interface Codec {
   /** Throws ConversationFileError (with the line and column) for text that is not this format. */
   parse(text: string, file: string): ConversationDocument;
   /** The text of the file holding these records; records the document holds unchanged keep their bytes. */
-  serialize(doc: ConversationDocument, conversations: readonly (readonly unknown[])[]): string;
+  serialize(doc: ConversationDocument, conversations: readonly (readonly unknown[])[], options?: WriteOptions): string;
   /** A record seen as a message. */
   view(record: unknown): MessageView;
   /**

@@ -109,7 +109,10 @@ export function parseJson(text: string, file: string): ParsedConversation {
 }
 
 /** The text of one message at its place in the file: original where unchanged, minimal rewrite otherwise. */
-function elementText(message: Message, baseline: Baseline | undefined, style: JsonStyle, depth: number): string {
+function elementText(message: Message, baseline: Baseline | undefined, style: JsonStyle, depth: number, immutable: boolean): string {
+  // A message never changed in place, read from element k, is that element's text.
+  const own = immutable && baseline ? baseline.origin.get(message) : undefined;
+  if (baseline && own !== undefined && baseline.elements[own]) return baseline.text.slice(baseline.elements[own].start, baseline.elements[own].end);
   const k = baseline ? originIndex(baseline, message) : undefined;
   if (baseline && k !== undefined && baseline.elements[k]) {
     const span = baseline.elements[k];
@@ -124,6 +127,7 @@ export interface JsonWriteTarget {
   shape: FileShape;
   root?: Record<string, unknown>;
   baseline?: Baseline;
+  immutable?: boolean;
 }
 
 /** Serializes messages as JSON; with a baseline of the same shape, the file's own text and style are kept. */
@@ -134,7 +138,7 @@ export function serializeJson(messages: readonly Message[], target: JsonWriteTar
   const depth = shape === 'list' ? 1 : 2;
   if (usable && usable.elements.length > 0 && messages.length > 0) {
     const { text, elements, separator } = usable;
-    const body = messages.map((m) => elementText(m, usable, style, depth)).join(separator);
+    const body = messages.map((m) => elementText(m, usable, style, depth, target.immutable === true)).join(separator);
     return text.slice(0, elements[0].start) + body + text.slice(elements[elements.length - 1].end);
   }
   const trailing = usable ? (/\r?\n$/.exec(usable.text)?.[0] ?? '') : style.newline;

@@ -12,6 +12,14 @@ export interface SerializeTarget {
   root?: Record<string, unknown>;
   /** The file as it was read: unchanged messages keep their exact text, new ones follow its style. */
   baseline?: Baseline;
+  /** See WriteOptions.immutable: messages are never changed in place. */
+  immutable?: boolean;
+}
+
+/** The message was read from element k of the file and, never changed in place, is still what it says. */
+function verbatim(message: Message, target: SerializeTarget): boolean {
+  // Only the JSON writer copies such a message's text as it is.
+  return target.immutable === true && target.format === 'json' && target.baseline?.format === 'json' && target.baseline.origin.get(message) !== undefined;
 }
 
 /** Text that would not read back as the messages it was made from: it is never written. */
@@ -27,6 +35,7 @@ function unchanged(messages: readonly Message[], target: SerializeTarget): boole
   const b = target.baseline;
   if (!b || b.format !== target.format || b.shape !== (target.shape ?? 'list')) return false;
   for (let i = 0; i < messages.length; i++) if (b.origin.get(messages[i]) !== i) return false;
+  if (target.immutable && b.format === 'json') return messages.length === b.elements.length;
   // The same objects may have been changed in place: compare with the file's own values.
   const again = (b.format === 'json' ? parseJsonValues : parseYamlValues)(b.text, b.shape);
   return again !== undefined && again.length === messages.length && again.every((m, i) => deepEqual(m, messages[i]) && Object.keys(m as object).join() === Object.keys(messages[i]).join());
@@ -60,6 +69,7 @@ function verify(text: string, messages: readonly Message[], target: SerializeTar
   if (parsed.shape !== shape) throw new UnsafeWriteError(`the ${target.format} written has the shape ${parsed.shape}, not ${shape}`);
   if (parsed.messages.length !== messages.length) throw new UnsafeWriteError(`the ${target.format} written holds ${parsed.messages.length} messages, not ${messages.length}`);
   for (let i = 0; i < messages.length; i++) {
+    if (verbatim(messages[i], target)) continue;
     if (!sameData(parsed.messages[i], messages[i])) throw new UnsafeWriteError(`message ${i} would read back differently`);
   }
   if (shape !== 'list' && target.root) {
@@ -72,7 +82,7 @@ function verify(text: string, messages: readonly Message[], target: SerializeTar
 
 export function serializeConversation(messages: readonly Message[], target: SerializeTarget): string {
   const shape = target.shape ?? 'list';
-  const t = { shape, root: target.root, baseline: target.baseline };
+  const t = { shape, root: target.root, baseline: target.baseline, immutable: target.immutable };
   const bom = target.baseline?.bom && target.baseline.format === target.format ? '\ufeff' : '';
   if (unchanged(messages, target)) return bom + target.baseline!.text;
   const text = bom + (target.format === 'json' ? serializeJson(messages, t) : serializeYaml(messages, t));

@@ -7,7 +7,7 @@ type Versions = RequestOutput<'history:list'>['versions'];
 
 /** Earlier versions of the open file (kept before each save); restoring one is an undoable edit. */
 export function HistoryDialog() {
-  const { openPath, setDialog, reloadConversation } = useApp();
+  const { openPath, setDialog, afterEdit } = useApp();
   const [versions, setVersions] = useState<Versions | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
@@ -15,9 +15,9 @@ export function HistoryDialog() {
   }, [openPath]);
   const restore = async (id: string) => {
     if (!openPath) return;
-    useApp.setState({ edit: await request('history:restore', { path: openPath, id }) });
+    const state = await request('history:restore', { path: openPath, id });
     setDialog(undefined);
-    await reloadConversation();
+    await afterEdit(state);
   };
   return (
     <div className="dialog" role="dialog" aria-modal="true" aria-label="Local history" onKeyDown={(e) => e.key === 'Escape' && setDialog(undefined)}>

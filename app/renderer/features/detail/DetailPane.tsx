@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
+import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
@@ -45,7 +46,7 @@ export function DetailPane() {
   const m = detail.message as Record<string, unknown>;
   const v = detail.view;
   const swarms = skeleton?.swarms ?? true;
-  const usage = skeleton?.usage[selected];
+  const usage = skeleton ? sparseGet(skeleton.usage, selected) : undefined;
   const reasoningTokens = counts?.reasoningTokens?.[selected] ?? 0;
   const recount = counts?.tokens[selected];
   const toolTokens = counts?.toolTokens?.[selected] ?? 0;

@@ -15,13 +15,13 @@ function pretty(text: string): { text: string; json: boolean } {
 /** Index of the message that answers call `id`, or makes it. */
 function resultOf(skeleton: Skeleton, id: string | undefined): number | undefined {
   if (!id) return undefined;
-  for (const [i, callId] of Object.entries(skeleton.toolResults)) if (callId === id) return Number(i);
-  return undefined;
+  const k = skeleton.toolResults.values.indexOf(id);
+  return k === -1 ? undefined : skeleton.toolResults.at[k];
 }
 function callOf(skeleton: Skeleton, id: string | undefined): number | undefined {
   if (!id) return undefined;
-  for (const [i, ids] of Object.entries(skeleton.toolCalls)) if (ids.includes(id)) return Number(i);
-  return undefined;
+  const k = skeleton.toolCalls.values.findIndex((ids) => ids.includes(id));
+  return k === -1 ? undefined : skeleton.toolCalls.at[k];
 }
 
 function Jump({ to, label }: { to: number; label: string }) {

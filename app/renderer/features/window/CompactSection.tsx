@@ -8,7 +8,7 @@ type Result = RequestOutput<'window:compact'>;
 
 /** Compact on purpose: preview a summary of what is dropped (or of everything), then apply it as one undoable edit. */
 export function CompactSection({ strategy, params }: { strategy: string; params: Record<string, unknown> }) {
-  const { openPath, model, reloadConversation } = useApp();
+  const { openPath, model, afterEdit } = useApp();
   const [mode, setMode] = useState<'dropped' | 'all'>('dropped');
   const [source, setSource] = useState<'text' | 'offline' | 'openai'>('text');
   const [text, setText] = useState('');
@@ -40,9 +40,8 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
       const r = await request('window:compact', { path: openPath, conversation: useApp.getState().openConversationIndex, model, mode, strategy, params: clean, summarizer, apply, archiveMemory });
       setPreview(r);
       if (apply) {
-        useApp.setState({ edit: r.state });
         setPreview(undefined);
-        await reloadConversation();
+        if (r.state) await afterEdit(r.state);
       }
     } catch (e) {
       setError((e as Error).message);

@@ -69,12 +69,12 @@ export const swarmsJson: Codec = {
     }
     return { codec: 'swarms-json', conversations: [{ records: parsed.messages }], otherRecords: 0, text, baseline: { kind: 'conversation', parsed } satisfies SwarmsJsonBaseline };
   },
-  serialize(doc, conversations) {
+  serialize(doc, conversations, options) {
     const b = doc.baseline as SwarmsJsonBaseline;
     const records = (conversations[0] ?? []) as Message[];
     if (b.kind === 'agent') return rewriteJsonContainers(doc.text, b.json, [records]);
     const { format, shape, root, baseline } = b.parsed;
-    return serializeConversation(records, { format, shape, root, baseline });
+    return serializeConversation(records, { format, shape, root, baseline, immutable: options?.immutable });
   },
   view: swarmsView,
   fromView: (view) => swarmsFromView(view),

@@ -1,0 +1,281 @@
+import type { MessageView } from '../../../src/core/formats/model.js';
+import type { Message } from '../../../src/core/message.js';
+import { renderBlock } from '../../../src/core/render.js';
+import { RENDER_SEPARATOR } from '../../../src/core/window/skeleton.js';
+import { linkToolParts, partTexts, renderViewBlock } from '../../../src/core/views.js';
+import type { OpenedFile } from '../../../src/core/formats/document-file.js';
+import type { Skeleton, SkeletonDelta } from '../../shared/contract.js';
+import { applySkeletonDelta, skeletonDelta, spliceBetween } from '../../shared/skeleton-delta.js';
+import { viewOf, type OpenDocument } from '../documents.js';
+import { buildSkeleton, needsLinking, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
+import type { HandlerContext } from './context.js';
+
+export interface Counted {
+  model: string;
+  /** The last message's rendered block has no separator after it. */
+  last: boolean;
+  tokens: number;
+  toolTokens: number;
+  reasoningTokens: number;
+  renderedTokens: number;
+}
+
+/**
+ * The skeleton a renderer was last sent for a conversation, and what it was built from. Deltas of edits are
+ * kept and applied when the whole skeleton is next needed (an edit at 200k messages touches only its rows).
+ */
+interface Shown {
+  version: number;
+  base: Skeleton;
+  pending: SkeletonDelta[];
+  records: readonly Message[];
+  file: OpenedFile;
+  /** No view of these records needs linking (every call and result has its id): views are the records' own. */
+  linkFree: boolean;
+  /** The model the conversation was last counted with: a delta brings counts in it. */
+  model?: string;
+}
+
+function skeletonOf(entry: Shown): Skeleton {
+  if (entry.pending.length > 0) {
+    entry.base = entry.pending.reduce(applySkeletonDelta, entry.base);
+    entry.pending = [];
+  }
+  return entry.base;
+}
+
+/** Shown skeletons kept (each is a few MB at 200k messages). */
+const SHOWN_LIMIT = 6;
+/** A delta brings table rows and counts for at most this many messages; past that the renderer asks. */
+const DELTA_ROWS_LIMIT = 2000;
+const DELTA_COUNT_LIMIT = 20_000;
+
+let versions = 0;
+
+export type ConversationState = ReturnType<typeof conversationState>;
+
+/**
+ * What the conversation handlers and the editing handlers share: linked views per list of records, token
+ * counts per record object (an edit replaces only the records it touches, so a recount counts only those),
+ * and the skeleton each conversation was last shown as, which deltas are made from.
+ */
+export function conversationState(ctx: HandlerContext) {
+  // Tool links need the whole conversation (a result without an id answers the oldest open call): computed
+  // once per list of records.
+  const linked = new WeakMap<readonly Message[], MessageView[]>();
+  const linkedViews = (doc: OpenDocument, records: readonly Message[]) => {
+    let views = linked.get(records);
+    if (!views) linked.set(records, (views = linkToolParts(records.map((r) => viewOf(doc.codec, r)))));
+    return views;
+  };
+
+  const counted = new WeakMap<object, Counted>();
+  const shown = new Map<string, Shown>();
+  const keyOf = (absolute: string, conversation: number) => `${absolute}\0${conversation}`;
+  const remember = (key: string, entry: Shown) => {
+    shown.delete(key);
+    shown.set(key, entry);
+    if (shown.size > SHOWN_LIMIT) shown.delete(shown.keys().next().value!);
+  };
+
+  /** Counts known for these records in this model; the indexes still to count. */
+  const lookup = (records: readonly Message[], model: string) => {
+    const n = records.length;
+    const missing: number[] = [];
+    const known = records.map((r, i) => {
+      const hit = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
+      if (hit && hit.model === model && hit.last === (i === n - 1)) return hit;
+      missing.push(i);
+      return undefined;
+    });
+    return { known, missing };
+  };
+
+  /** Counts known for some of the records (undefined where not). */
+  const lookupSome = (records: readonly Message[], which: readonly number[], model: string) => {
+    const n = records.length;
+    return which.map((i) => {
+      const r = records[i];
+      const hit = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
+      return hit && hit.model === model && hit.last === (i === n - 1) ? hit : undefined;
+    });
+  };
+
+  /** Counts the messages `which` (remembered per record); progress in messages of `which`. */
+  const countSome = async (doc: OpenDocument, records: readonly Message[], which: readonly number[], model: string, progress: (k: number, total: number) => void = () => {}) => {
+    const n = records.length;
+    const views = which.map((i) => viewOf(doc.codec, records[i]));
+    const swarms = swarmsCodec(doc);
+    const split = views.map((v) => partTexts(v));
+    const blocks = which.map((i, k) => (swarms ? renderBlock(records[i]) : renderViewBlock(views[k])) + (i < n - 1 ? RENDER_SEPARATOR : ''));
+    const fresh = await ctx.tokens.count({ model, parts: split.map((x) => x.sent), tools: split.map((x) => x.tools), reasoning: split.map((x) => x.reasoning), blocks }, progress);
+    const entries = which.map((i, k) => {
+      const entry: Counted = { model, last: i === n - 1, tokens: fresh.tokens[k], toolTokens: fresh.toolTokens[k], reasoningTokens: fresh.reasoningTokens[k], renderedTokens: fresh.renderedTokens[k] };
+      if (records[i] !== null && typeof records[i] === 'object') counted.set(records[i] as object, entry);
+      return entry;
+    });
+    return { encoding: fresh.encoding, approximate: fresh.approximate, entries };
+  };
+
+  const view = (doc: OpenDocument) => (r: Message) => viewOf(doc.codec, r);
+
+  const build = (absolute: string, doc: OpenDocument, conversation: number, model: string | undefined): Shown => {
+    const records = doc.conversations[conversation].records;
+    const skeleton = buildSkeleton(ctx.roots.display(absolute), doc, conversation, records, linkedViews(doc, records), ++versions);
+    const linkFree = !records.some((r) => needsLinking(viewOf(doc.codec, r)));
+    return { version: skeleton.version, base: skeleton, pending: [], records, file: doc.file, linkFree, model };
+  };
+
+  /**
+   * The delta of an edit, built from the edited rows alone: when the records before and after share all but a
+   * run, nothing needs linking, no reported usage is deduplicated across the run, and the static prefix stays.
+   * Undefined when any of that does not hold (the skeleton is then built whole and compared).
+   */
+  const editDelta = (before: Shown, doc: OpenDocument, conversation: number, records: readonly Message[], version: number, display: string): SkeletonDelta | undefined => {
+    // Records are compared as objects: a save that re-read nothing (the swarms writers) keeps them all.
+    if (!before.linkFree || before.file.codec.id !== doc.codec.id) return undefined;
+    const old = before.records;
+    const n = records.length;
+    const m = old.length;
+    let p = 0;
+    while (p < n && p < m && old[p] === records[p]) p++;
+    let t = 0;
+    while (t < n - p && t < m - p && old[m - 1 - t] === records[n - 1 - t]) t++;
+    const v = view(doc);
+    for (let i = p; i < n - t; i++) {
+      const x = v(records[i]);
+      if (needsLinking(x) || x.usage?.key !== undefined) return undefined;
+    }
+    for (let i = p; i < m - t; i++) if (v(old[i]).usage?.key !== undefined) return undefined;
+    const s0 = staticEndOf(doc, old, v);
+    const s1 = staticEndOf(doc, records, v);
+    if (s0 !== s1 || (n !== m && s1 > p)) return undefined;
+    let start = p;
+    let deleteCount = m - t - p;
+    // The last message renders without a separator: a change reaching the end changes the one before it.
+    if (t === 0 && start > 0 && (deleteCount > 0 || n - t - p > 0)) {
+      start--;
+      deleteCount++;
+    }
+    const rows = [];
+    for (let i = start; i < n - t; i++) rows.push(skeletonRowOf(doc, records[i], v(records[i]), i < s1));
+    const { format, formatLabel, swarms } = before.base;
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version };
+    return { from: before.version, file, start, deleteCount, rows };
+  };
+
+  /** Table rows and counts of the rows a delta brings. */
+  const withRowsAndCounts = async (delta: SkeletonDelta, doc: OpenDocument, records: readonly Message[], linkFree: boolean, model: string | undefined) => {
+    const inserted = Array.from({ length: delta.rows.length }, (_, k) => delta.start + k);
+    if (inserted.length <= DELTA_ROWS_LIMIT) {
+      const at = linkFree ? (i: number) => viewOf(doc.codec, records[i]) : ((views) => (i: number) => views[i])(linkedViews(doc, records));
+      delta.previews = inserted.map((i) => tableRow(at(i), i));
+    }
+    if (model && inserted.length <= DELTA_COUNT_LIMIT) {
+      const known = lookupSome(records, inserted, model);
+      const need = inserted.filter((_, k) => known[k] === undefined);
+      const fresh = await countSome(doc, records, need, model);
+      let j = 0;
+      const slice = known.map((c) => c ?? fresh.entries[j++]);
+      delta.counts = {
+        model,
+        encoding: fresh.encoding,
+        approximate: fresh.approximate,
+        tokens: slice.map((c) => c.tokens),
+        toolTokens: slice.map((c) => c.toolTokens),
+        reasoningTokens: slice.map((c) => c.reasoningTokens),
+        renderedTokens: slice.map((c) => c.renderedTokens),
+      };
+    }
+    return delta;
+  };
+
+  return {
+    linkedViews,
+    lookup,
+    countSome,
+    /** Message `index` seen with its tool links (without linking the whole conversation when none is needed). */
+    viewAt(absolute: string, doc: OpenDocument, conversation: number, index: number): MessageView {
+      const records = doc.conversations[conversation].records;
+      const entry = shown.get(keyOf(absolute, conversation));
+      if (entry && entry.records === records && entry.linkFree) return viewOf(doc.codec, records[index]);
+      return linkedViews(doc, records)[index];
+    },
+    /** Remembers the model a renderer counts a conversation with, so that deltas bring counts in it. */
+    countedWith(absolute: string, conversation: number, model: string) {
+      const entry = shown.get(keyOf(absolute, conversation));
+      if (entry) entry.model = model;
+    },
+
+    /** The skeleton of the conversation as it is (the one last shown when nothing changed since). */
+    skeleton(absolute: string, doc: OpenDocument, conversation: number): Skeleton {
+      const key = keyOf(absolute, conversation);
+      const before = shown.get(key);
+      const records = doc.conversations[conversation].records;
+      if (before && before.records === records && before.file === doc.file) return skeletonOf(before);
+      const entry = build(absolute, doc, conversation, before?.model);
+      remember(key, entry);
+      return entry.base;
+    },
+
+    /** What an edit changed since the skeleton last shown (undefined when none was shown). */
+    async changesSinceShown(absolute: string, doc: OpenDocument, conversation: number): Promise<SkeletonDelta | undefined> {
+      const before = shown.get(keyOf(absolute, conversation));
+      if (!before || !doc.conversations[conversation]) return undefined;
+      const result = await this.changes(absolute, doc, conversation, before.version);
+      return 'delta' in result ? result.delta : undefined;
+    },
+
+    /**
+     * What changed since the skeleton of version `since` (the last one shown), as a delta with the table rows
+     * and counts of the rows it brings; the whole skeleton when that version is not the last one shown.
+     */
+    async changes(absolute: string, doc: OpenDocument, conversation: number, since: number | undefined, model?: string): Promise<{ delta: SkeletonDelta } | { skeleton: Skeleton }> {
+      const key = keyOf(absolute, conversation);
+      const before = shown.get(key);
+      const records = doc.conversations[conversation].records;
+      const countModel = model ?? before?.model;
+      if (before && before.records === records && before.file === doc.file && before.version === since) {
+        const sk = skeletonOf(before);
+        return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [] } };
+      }
+      if (before && before.version === since) {
+        const version = ++versions;
+        const fast = editDelta(before, doc, conversation, records, version, ctx.roots.display(absolute));
+        if (fast) {
+          remember(key, { version, base: before.base, pending: before.pending.concat(fast), records, file: doc.file, linkFree: true, model: countModel });
+          return { delta: await withRowsAndCounts(fast, doc, records, true, countModel) };
+        }
+      }
+      const entry = build(absolute, doc, conversation, countModel);
+      remember(key, entry);
+      const skeleton = entry.base;
+      if (!before || before.version !== since || before.file.codec.id !== doc.codec.id) return { skeleton };
+      const old = skeletonOf(before);
+      // Records read again from disk are new objects: the same text in the file is the same message.
+      const sameText = before.file !== doc.file;
+      const same = (i: number, j: number) => {
+        const a = before.records[i];
+        const b = records[j];
+        if (a === b) return true;
+        if (!sameText) return false;
+        const ta = doc.codec.rawText(before.file.doc, conversation, a);
+        return ta !== undefined && ta === doc.codec.rawText(doc.file.doc, conversation, b);
+      };
+      const splice = spliceBetween(old, skeleton, same);
+      if (sameText) {
+        // Their counts are the old objects' counts.
+        const carry = (i: number, j: number) => {
+          const from = before.records[i];
+          const to = records[j];
+          const hit = from !== null && typeof from === 'object' ? counted.get(from) : undefined;
+          if (hit && to !== null && typeof to === 'object') counted.set(to, hit);
+        };
+        for (let i = 0; i < splice.start; i++) carry(i, i);
+        const tail = old.count - splice.start - splice.deleteCount;
+        for (let k = 1; k <= tail; k++) carry(old.count - k, skeleton.count - k);
+      }
+      return { delta: await withRowsAndCounts(skeletonDelta(old, skeleton, splice), doc, records, entry.linkFree, countModel) };
+    },
+  };
+}

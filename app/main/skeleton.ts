@@ -1,0 +1,169 @@
+import { displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../src/core/formats/model.js';
+import { isPlainObject, type Message } from '../../src/core/message.js';
+import { staticPrefixLength } from '../../src/core/window/skeleton.js';
+import { staticViewPrefix, toolCallText } from '../../src/core/views.js';
+import { FLAGS, type Row, type Skeleton, type SkeletonRow } from '../shared/contract.js';
+import { emptySparse } from '../shared/sparse.js';
+import type { OpenDocument } from './documents.js';
+
+export function swarmsCodec(doc: OpenDocument): boolean {
+  return doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml';
+}
+
+function dictionary(values: Array<string | undefined>): { names: string[]; of: number[] } {
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const of = values.map((v) => {
+    if (v === undefined) return -1;
+    let k = index.get(v);
+    if (k === undefined) {
+      k = names.length;
+      names.push(v);
+      index.set(v, k);
+    }
+    return k;
+  });
+  return { names, of };
+}
+
+/** `structured`: content a planner must not cut (the swarms rule: content that is not a string; else parts that are not all text). */
+function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number {
+  const links = toolLinksOf(v);
+  let f = 0;
+  if (links.callIds.length || v.parts.some((p) => p.kind === 'tool-call')) f |= FLAGS.toolCall;
+  if (links.toolLike) f |= FLAGS.toolResult;
+  if (v.normalRole === 'system') f |= FLAGS.system;
+  if (structured) f |= FLAGS.structured;
+  if (isStatic) f |= FLAGS.static;
+  if (v.sidechain) f |= FLAGS.sidechain;
+  if (v.meta) f |= FLAGS.meta;
+  if (v.summary) f |= FLAGS.summary;
+  if (v.parts.some((p) => p.kind === 'reasoning')) f |= FLAGS.reasoning;
+  return f;
+}
+
+/** A row's one-line text: the message's text, or its calls (name and arguments), or its result. */
+function rowPreview(v: MessageView): string {
+  const flat = (s: string) => {
+    const one = s.replace(/\s+/g, ' ').trim();
+    return one.length > 200 ? one.slice(0, 199) + '…' : one;
+  };
+  const text = flat(displayText(v));
+  if (text !== '') return text;
+  const calls = toolCallText(v);
+  if (calls !== '') return flat(calls);
+  return flat(reasoningText(v));
+}
+
+export function tableRow(v: MessageView, index: number): Row {
+  return { index, role: v.role, preview: rowPreview(v), timestamp: v.timestamp, category: v.category, messageId: v.id };
+}
+
+/** What the API reported, once per reported call (Claude Code writes one line per content block of a call). */
+function usageByIndex(views: readonly MessageView[]): Skeleton['usage'] {
+  const seen = new Set<string>();
+  const out: Skeleton['usage'] = emptySparse();
+  views.forEach((v, i) => {
+    if (!v.usage) return;
+    if (v.usage.key !== undefined) {
+      if (seen.has(v.usage.key)) return;
+      seen.add(v.usage.key);
+    }
+    const { key: _k, ...u } = v.usage;
+    out.at.push(i);
+    out.values.push(u);
+  });
+  return out;
+}
+
+/** A sent text's length, once per view object (views of unchanged records are the same objects after an edit). */
+const sentLengths = new WeakMap<MessageView, number>();
+function sentLength(v: MessageView): number {
+  let n = sentLengths.get(v);
+  if (n === undefined) sentLengths.set(v, (n = sentText(v).length));
+  return n;
+}
+
+/** The conversation's static prefix (what planners keep), by the app's rule for the document's format. */
+export function staticEndOf(doc: OpenDocument, records: readonly Message[], view: (r: Message) => MessageView): number {
+  if (swarmsCodec(doc)) return staticPrefixLength(records as Message[]);
+  let n = 0;
+  while (n < records.length && staticViewPrefix([view(records[n])]) === 1) n++;
+  return n;
+}
+
+/** Whether linking would change the view: a call without an id, or a result without the call it answers. */
+export function needsLinking(v: MessageView): boolean {
+  return v.parts.some((p) => (p.kind === 'tool-call' && !p.id) || (p.kind === 'tool-result' && !p.callId));
+}
+
+/**
+ * One message's skeleton row, as buildSkeleton codes it (for a view that linking leaves as it is, and a usage
+ * without a dedup key).
+ */
+export function skeletonRowOf(doc: OpenDocument, record: Message, v: MessageView, isStatic: boolean): SkeletonRow {
+  const swarms = swarmsCodec(doc);
+  const row: SkeletonRow = {
+    role: v.role,
+    normalRole: v.normalRole,
+    flags: flagsOf(v, isStatic, swarms ? typeof record.content !== 'string' : !v.parts.every((p) => p.kind === 'text')),
+    stored: isPlainObject(record) && typeof record.token_count === 'number' ? record.token_count : -1,
+    length: sentLength(v),
+  };
+  if (v.category !== undefined) row.category = v.category;
+  const links = toolLinksOf(v);
+  if (links.callIds.length) row.calls = links.callIds;
+  if (links.resultId !== undefined) row.result = links.resultId;
+  if (v.usage) {
+    const { key: _k, ...u } = v.usage;
+    row.usage = u;
+  }
+  return row;
+}
+
+/** The compact per-message skeleton of one conversation (`views` linked: tool results know their calls). */
+export function buildSkeleton(displayPath: string, doc: OpenDocument, conversation: number, records: readonly Message[], views: readonly MessageView[], version: number): Skeleton {
+  const swarms = swarmsCodec(doc);
+  // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
+  const staticEnd = swarms ? staticPrefixLength(records as Message[]) : staticViewPrefix(views);
+  const roles = dictionary(views.map((v) => v.role));
+  const normalRoles = roles.names.map((_, k) => views[roles.of.indexOf(k)].normalRole);
+  const categories = dictionary(views.map((v) => v.category));
+  const toolCalls: Skeleton['toolCalls'] = emptySparse();
+  const toolResults: Skeleton['toolResults'] = emptySparse();
+  views.forEach((v, i) => {
+    const links = toolLinksOf(v);
+    if (links.callIds.length) {
+      toolCalls.at.push(i);
+      toolCalls.values.push(links.callIds);
+    }
+    if (links.resultId !== undefined) {
+      toolResults.at.push(i);
+      toolResults.values.push(links.resultId);
+    }
+  });
+  return {
+    path: displayPath,
+    conversation,
+    conversations: doc.conversations.length,
+    title: doc.file.doc.conversations[conversation]?.title,
+    format: doc.codec.id,
+    formatLabel: doc.codec.label,
+    swarms,
+    count: records.length,
+    bytes: doc.size,
+    other: doc.file.doc.otherRecords,
+    roles: roles.names,
+    normalRoles,
+    roleOf: roles.of,
+    categories: categories.names,
+    categoryOf: categories.of,
+    flags: views.map((v, i) => flagsOf(v, i < staticEnd, swarms ? typeof records[i].content !== 'string' : !v.parts.every((p) => p.kind === 'text'))),
+    storedTokens: records.map((m) => (isPlainObject(m) && typeof m.token_count === 'number' ? m.token_count : -1)),
+    lengths: views.map(sentLength),
+    toolCalls,
+    toolResults,
+    usage: usageByIndex(views),
+    version,
+  };
+}
