@@ -5,6 +5,7 @@ import { isMainThread } from 'node:worker_threads';
 import type { EventName, EventPayload } from '../shared/contract.js';
 import { DocumentStore } from '../main/documents.js';
 import { createHandlers } from '../main/handlers/index.js';
+import type { HandlerContext } from '../main/handlers/context.js';
 import type { Handlers } from '../main/dispatch.js';
 import { Roots } from '../main/roots.js';
 import { SettingsStore } from '../main/settings-store.js';
@@ -41,6 +42,8 @@ function tokenService(cacheDir: string): TokenService {
 
 export interface Runtime {
   handlers: Handlers;
+  /** What the handlers share (documents, roots, tokens): a second set of handlers over it is a second window. */
+  context: HandlerContext & { localHistory: LocalHistory };
   roots: Roots;
   watchers: Watcher[];
   /** Where pushed events go; the server sets it to its broadcast. */
@@ -72,6 +75,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const tokens = options.tokens ?? tokenService(options.tokenCacheDir ?? join(userStateDir(), 'token-cache'));
   const runtime: Runtime = {
     handlers: undefined as unknown as Handlers,
+    context: undefined as unknown as Runtime['context'],
     roots,
     watchers: [],
     onEvent: () => {},
@@ -82,7 +86,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.handlers = createHandlers({ roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore() });
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore() };
+  runtime.handlers = createHandlers(runtime.context);
   for (const root of roots.all()) {
     runtime.watchers.push(
       watchDirectory(

@@ -141,15 +141,6 @@ export function conversationState(ctx: HandlerContext) {
     while (p < n && p < m && old[p] === records[p]) p++;
     let t = 0;
     while (t < n - p && t < m - p && old[m - 1 - t] === records[n - 1 - t]) t++;
-    const v = view(doc);
-    for (let i = p; i < n - t; i++) {
-      const x = v(records[i]);
-      if (needsLinking(x) || x.usage?.key !== undefined) return undefined;
-    }
-    for (let i = p; i < m - t; i++) if (v(old[i]).usage?.key !== undefined) return undefined;
-    const s0 = staticEndOf(doc, old, v);
-    const s1 = staticEndOf(doc, records, v);
-    if (s0 !== s1 || (n !== m && s1 > p)) return undefined;
     let start = p;
     let deleteCount = m - t - p;
     // The last message renders without a separator: a change reaching the end changes the one before it.
@@ -157,6 +148,15 @@ export function conversationState(ctx: HandlerContext) {
       start--;
       deleteCount++;
     }
+    const v = view(doc);
+    for (let i = start; i < n - t; i++) {
+      const x = v(records[i]);
+      if (needsLinking(x) || x.usage?.key !== undefined) return undefined;
+    }
+    for (let i = start; i < m - t; i++) if (v(old[i]).usage?.key !== undefined) return undefined;
+    const s0 = staticEndOf(doc, old, v);
+    const s1 = staticEndOf(doc, records, v);
+    if (s0 !== s1 || (n !== m && s1 > start)) return undefined;
     const rows = [];
     for (let i = start; i < n - t; i++) rows.push(skeletonRowOf(doc, records[i], v(records[i]), i < s1));
     const { format, formatLabel, swarms } = before.base;
