@@ -29,9 +29,9 @@ export function unavailable(mode: Mode): string | undefined {
 }
 
 /** Opens the inspector on `dir`: browser mode through `serve`, or the Electron app. */
-export async function openInspector(mode: Mode, dir: string): Promise<Session> {
+export async function openInspector(mode: Mode, dir: string, env: NodeJS.ProcessEnv = {}): Promise<Session> {
   if (mode === 'browser') {
-    const served: Served = await serve(dir);
+    const served: Served = await serve(dir, env);
     const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(served.url);
@@ -46,7 +46,7 @@ export async function openInspector(mode: Mode, dir: string): Promise<Session> {
   const app: ElectronApplication = await _electron.launch({
     executablePath: electronBinary(),
     args: [join(ROOT, 'dist', 'main', 'index.mjs'), dir],
-    env: { ...process.env, INSPECTOR_DIR: dir },
+    env: { ...process.env, ...env, INSPECTOR_DIR: dir },
   });
   const page = await app.firstWindow();
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -8,8 +8,8 @@ export interface Served {
 }
 
 /** Runs the real `conversation-inspector serve DIR` as a user would, and reads the URL it prints. */
-export function serve(dir: string): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function serve(dir: string, env: NodeJS.ProcessEnv = {}): Promise<Served> {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

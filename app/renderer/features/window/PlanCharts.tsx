@@ -21,23 +21,39 @@ export function PlanCharts({ plan, skeleton, tokens, onSelect }: { plan: WindowP
       let before = -1;
       let after = 0;
       for (let i = from; i < Math.min(n, from + per); i++) {
-        if (tokens[i] > before) [before, at] = [tokens[i], i];
+        if (tokens[i] > before) {
+          before = tokens[i];
+          at = i;
+        }
         after = Math.max(after, plan.tokensAfter[i]);
       }
       bins.push({ at, before, after, fate: FATES[plan.fates[at]] });
     }
     const peak = maxOf(bins.map((b) => b.before), 1);
-    const byRole = new Map<string, [number, number]>();
-    const byCategory = new Map<string, [number, number]>();
-    for (let i = 0; i < n; i++) {
-      const role = skeleton.roles[skeleton.roleOf[i]];
-      const cat = skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : '(none)';
-      for (const [map, key] of [[byRole, role], [byCategory, cat]] as const) {
-        const v = map.get(key) ?? [0, 0];
-        map.set(key, [v[0] + tokens[i], v[1] + plan.tokensAfter[i]]);
+    // Sums by dictionary code, in typed arrays: one pass, nothing allocated per message (this runs on every
+    // slider step).
+    const sums = (of: readonly number[], names: readonly string[], none?: string) => {
+      const size = names.length + 1;
+      const b = new Float64Array(size);
+      const a = new Float64Array(size);
+      let unnamed = 0;
+      for (let i = 0; i < n; i++) {
+        let k = of[i];
+        if (k < 0) {
+          k = names.length;
+          unnamed++;
+        }
+        b[k] += tokens[i];
+        a[k] += plan.tokensAfter[i];
       }
-    }
-    return { bins, peak, per, byRole: [...byRole].sort((a, b) => b[1][0] - a[1][0]), byCategory: [...byCategory].sort((a, b) => b[1][0] - a[1][0]) };
+      // Every name of a dictionary is some message's; the unnamed bucket only when a message has none.
+      const rows: Array<[string, [number, number]]> = names.map((name, k) => [name, [b[k], a[k]]]);
+      if (unnamed > 0 && none !== undefined) rows.push([none, [b[names.length], a[names.length]]]);
+      return rows;
+    };
+    const byRole = sums(skeleton.roleOf, skeleton.roles);
+    const byCategory = sums(skeleton.categoryOf, skeleton.categories, '(none)');
+    return { bins, peak, per, byRole: byRole.sort((a, b) => b[1][0] - a[1][0]), byCategory: byCategory.sort((a, b) => b[1][0] - a[1][0]) };
   }, [plan, skeleton, tokens]);
   const table = (rows: Array<[string, [number, number]]>, label: (k: string) => React.ReactNode) => (
     <table className="totals">
