@@ -1,6 +1,6 @@
 // App figures for `npm run bench`: opening a 100k-message file, and counting all its tokens.
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,7 @@ import { CountCache } from '../app/main/token-cache.js';
 import { TokenPool } from '../app/main/token-pool.js';
 import { WorkerTokenService } from '../app/main/token-service.js';
 import { createRuntime } from '../app/server/runtime.js';
+import { createHandlers } from '../app/main/handlers/index.js';
 import { contentText, renderBlock, serializeConversation } from '../src/core/index.js';
 import { realisticHistory } from './corpus.js';
 
@@ -53,6 +54,40 @@ export async function appBench(quick: boolean): Promise<string[]> {
     }
     const firstRows = samples.sort((a, b) => a - b)[1];
     lines.push(`| open ${n.toLocaleString('en')} messages to first rows (skeleton + 200 rows) | ${ms(firstRows)} | read + JSON.parse: ${ms(baseline)} | ${(firstRows / baseline).toFixed(2)}x (goal ≤ 1.5x); ${(payload / 1e6).toFixed(1)} MB over IPC |`);
+
+    // An edit of one message, answered with its delta, against the reload it replaces; then the save of that
+    // edit, against JSON.stringify + write of the same messages.
+    {
+      const runtime = createRuntime({ dirs: [dir], mode: 'browser' });
+      await dispatch(runtime.handlers, 'conversation:open', { path: 'big.json' });
+      const edits: number[] = [];
+      for (let k = 0; k < 5; k++) {
+        t = performance.now();
+        const r = await dispatch(runtime.handlers, 'edit:apply', { path: 'big.json', command: { type: 'set-text', index: 100 + k, text: `edited ${k}` } });
+        JSON.parse(JSON.stringify(r));
+        edits.push(performance.now() - t);
+        if (!r.ok || !(r.value as { delta?: unknown }).delta) throw new Error('edit failed');
+      }
+      const edit = edits.sort((a, b) => a - b)[2];
+      // What the edit used to cost: the skeleton rebuilt whole (a fresh runtime, the document parsed already not counted).
+      const again = createRuntime({ dirs: [dir], mode: 'browser' });
+      await dispatch(again.handlers, 'conversation:open', { path: 'big.json' });
+      await dispatch(again.handlers, 'edit:apply', { path: 'big.json', command: { type: 'set-text', index: 100, text: 'edited' } });
+      t = performance.now();
+      await dispatch(createHandlers(again.context), 'conversation:open', { path: 'big.json' });
+      const rebuild = performance.now() - t;
+      await again.close();
+      lines.push(`| edit one message of ${n.toLocaleString('en')}: answer with its delta (median of 5) | ${ms(edit)} | the skeleton rebuilt whole: ${ms(rebuild)} | ${(edit / rebuild).toFixed(3)}x (goal: row and totals ≤ 50 ms) |`);
+      t = performance.now();
+      const saved = await dispatch(runtime.handlers, 'edit:save', { path: 'big.json' });
+      const save = performance.now() - t;
+      if (!saved.ok) throw new Error('save failed');
+      t = performance.now();
+      writeFileSync(join(dir, 'stringified.json'), JSON.stringify(messages, null, 4));
+      const stringify = performance.now() - t;
+      lines.push(`| save after a one-message edit (${(statSync(file).size / 1e6).toFixed(0)} MB) | ${ms(save)} | JSON.stringify + write: ${ms(stringify)} | ${(save / stringify).toFixed(2)}x (goal ≤ 2x) |`);
+      await runtime.close();
+    }
 
     // Token counts on the same texts: plain single-thread js-tiktoken, one of our workers, the pool (cold
     // cache), and the pool again after a restart (the count cache on disk).
