@@ -91,6 +91,12 @@ export function skeletonDelta(a: Skeleton, b: Skeleton, splice: Splice = spliceB
 
 /** Values of a list with [start, start + deleteCount) replaced (a new list; no spread into a call). */
 export function spliced<T>(list: readonly T[], start: number, deleteCount: number, insert: readonly T[]): T[] {
+  if (insert.length === deleteCount) {
+    // An edit in place (the common case): one copy.
+    const out = list.slice();
+    for (let k = 0; k < insert.length; k++) out[start + k] = insert[k];
+    return out;
+  }
   return list.slice(0, start).concat(insert, list.slice(start + deleteCount));
 }
 

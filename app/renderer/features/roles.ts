@@ -9,8 +9,10 @@ export function roleHue(role: string): number {
   return h % 360;
 }
 
+// One formatter: toLocaleString builds a new one on every call (about a microsecond each).
+const NUMBER = new Intl.NumberFormat('en-US');
 export function formatNumber(n: number): string {
-  return n.toLocaleString('en-US');
+  return NUMBER.format(n);
 }
 
 export function formatBytes(b: number): string {

@@ -1,4 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
+import { sumsByCode } from '../code-sums.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber, roleHue } from '../roles.js';
@@ -28,27 +29,29 @@ export function TokenSummary() {
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const summary = useMemo(() => {
     if (!skeleton || !tokens) return undefined;
-    const byRole = new Map<string, number>();
-    const byCategory = new Map<string, number>();
+    const single = (rows: Array<[string, number[]]>) => rows.map(([k, [n]]) => [k, n] as [string, number]);
+    const byRole = single(sumsByCode(skeleton.roleOf, skeleton.roles, [tokens]));
+    const byCategory = single(sumsByCode(skeleton.categoryOf, skeleton.categories, [tokens], '(none)'));
     let differs = 0;
-    tokens.forEach((t, i) => {
-      const role = skeleton.roles[skeleton.roleOf[i]];
-      byRole.set(role, (byRole.get(role) ?? 0) + t);
-      const c = skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : '(none)';
-      byCategory.set(c, (byCategory.get(c) ?? 0) + t);
-      // A stored token_count counts the content alone (as swarms does): compare it with the content's share.
-      if (skeleton.storedTokens[i] >= 0 && skeleton.storedTokens[i] !== t - (counts?.toolTokens?.[i] ?? 0)) differs++;
-    });
+    const stored = skeleton.storedTokens;
+    const tools = counts?.toolTokens;
+    // A stored token_count counts the content alone (as swarms does): compare it with the content's share.
+    for (let i = 0; i < tokens.length; i++) if (stored[i] >= 0 && stored[i] !== tokens[i] - (tools?.[i] ?? 0)) differs++;
     const perBin = Math.max(1, Math.ceil(tokens.length / BINS));
     const bins: Array<{ from: number; max: number; at: number }> = [];
     for (let from = 0; from < tokens.length; from += perBin) {
       let max = -1;
       let at = from;
-      for (let i = from; i < Math.min(tokens.length, from + perBin); i++) if (tokens[i] > max) [max, at] = [tokens[i], i];
+      for (let i = from; i < Math.min(tokens.length, from + perBin); i++) {
+        if (tokens[i] > max) {
+          max = tokens[i];
+          at = i;
+        }
+      }
       bins.push({ from, max, at });
     }
     const peak = maxOf(bins.map((b) => b.max), 1);
-    return { byRole: [...byRole].sort((a, b) => b[1] - a[1]), byCategory: [...byCategory].sort((a, b) => b[1] - a[1]), bins, peak, perBin, differs };
+    return { byRole: byRole.sort((a, b) => b[1] - a[1]), byCategory: byCategory.sort((a, b) => b[1] - a[1]), bins, peak, perBin, differs };
   }, [skeleton, tokens, counts]);
   if (!skeleton) return null;
   if (!summary || !counts) return <aside className="summary" aria-label="Token summary"><p className="loading">Counting tokens…</p></aside>;

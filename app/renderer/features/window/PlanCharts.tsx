@@ -1,3 +1,4 @@
+import { sumsByCode } from '../code-sums.js';
 import { useMemo } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
 import { FATES, type WindowPlan } from '../../../../src/core/window/types.js';
@@ -30,29 +31,9 @@ export function PlanCharts({ plan, skeleton, tokens, onSelect }: { plan: WindowP
       bins.push({ at, before, after, fate: FATES[plan.fates[at]] });
     }
     const peak = maxOf(bins.map((b) => b.before), 1);
-    // Sums by dictionary code, in typed arrays: one pass, nothing allocated per message (this runs on every
-    // slider step).
-    const sums = (of: readonly number[], names: readonly string[], none?: string) => {
-      const size = names.length + 1;
-      const b = new Float64Array(size);
-      const a = new Float64Array(size);
-      let unnamed = 0;
-      for (let i = 0; i < n; i++) {
-        let k = of[i];
-        if (k < 0) {
-          k = names.length;
-          unnamed++;
-        }
-        b[k] += tokens[i];
-        a[k] += plan.tokensAfter[i];
-      }
-      // Every name of a dictionary is some message's; the unnamed bucket only when a message has none.
-      const rows: Array<[string, [number, number]]> = names.map((name, k) => [name, [b[k], a[k]]]);
-      if (unnamed > 0 && none !== undefined) rows.push([none, [b[names.length], a[names.length]]]);
-      return rows;
-    };
-    const byRole = sums(skeleton.roleOf, skeleton.roles);
-    const byCategory = sums(skeleton.categoryOf, skeleton.categories, '(none)');
+    const pair = (rows: Array<[string, number[]]>) => rows.map(([k, [before, after]]) => [k, [before, after]] as [string, [number, number]]);
+    const byRole = pair(sumsByCode(skeleton.roleOf, skeleton.roles, [tokens, plan.tokensAfter]));
+    const byCategory = pair(sumsByCode(skeleton.categoryOf, skeleton.categories, [tokens, plan.tokensAfter], '(none)'));
     return { bins, peak, per, byRole: byRole.sort((a, b) => b[1][0] - a[1][0]), byCategory: byCategory.sort((a, b) => b[1][0] - a[1][0]) };
   }, [plan, skeleton, tokens]);
   const table = (rows: Array<[string, [number, number]]>, label: (k: string) => React.ReactNode) => (

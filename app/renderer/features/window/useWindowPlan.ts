@@ -16,7 +16,8 @@ export function useWindowPlan(): { plan: WindowPlan | undefined; strategy: Windo
   const { skeleton, counts, windowOpen, strategyId, windowParams } = useApp();
   const strategy = strategies.get(strategyId) ?? strategies.list()[0];
   const ready = skeleton && counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count;
-  const planInput = useMemo(() => (ready ? planSkeleton(skeleton, counts) : undefined), [ready, skeleton, counts]);
+  // Built only while the panel is open: at 200k messages it costs tens of milliseconds per change.
+  const planInput = useMemo(() => (ready && windowOpen ? planSkeleton(skeleton, counts) : undefined), [ready, windowOpen, skeleton, counts]);
   const params = effectiveParams(strategy, windowParams[strategy.id]);
   const plan = useMemo(() => (windowOpen && planInput ? strategy.plan(planInput, params) : undefined), [windowOpen, planInput, strategy, JSON.stringify(params)]);
   const total = counts?.total ?? 0;
