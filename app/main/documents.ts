@@ -76,10 +76,40 @@ export function fingerprintOf(file: OpenedFile, mtimeMs: number, size: number): 
  * changes; the reload never enters the undo history); a document with unsaved edits never does: it is marked
  * in conflict instead, and nothing is overwritten either way.
  */
+/**
+ * Clean documents are kept while their files total no more than this (a parsed file takes several times its
+ * size in memory); the least recently used go first. Documents with unsaved edits are always kept.
+ */
+export const KEEP_CLEAN_BYTES = 384 * 1024 * 1024;
+
 export class DocumentStore {
+  /** In order of use, the most recent last. */
   private readonly docs = new Map<string, OpenDocument>();
 
-  constructor(private readonly maxFileBytes?: number) {}
+  constructor(
+    private readonly maxFileBytes?: number,
+    private readonly keepCleanBytes = KEEP_CLEAN_BYTES,
+  ) {}
+
+  private touch(path: string, doc: OpenDocument): OpenDocument {
+    this.docs.delete(path);
+    this.docs.set(path, doc);
+    return doc;
+  }
+
+  /** Forgets the least recently used clean documents past the budget (never the one just used). */
+  private evict(): void {
+    let total = 0;
+    for (const d of this.docs.values()) if (!isDirty(d)) total += d.size;
+    let newest: string | undefined;
+    for (const path of this.docs.keys()) newest = path;
+    for (const [path, d] of this.docs) {
+      if (total <= this.keepCleanBytes) break;
+      if (path === newest || isDirty(d)) continue;
+      this.docs.delete(path);
+      total -= d.size;
+    }
+  }
 
   private load(path: string): OpenDocument {
     const stat = statSync(path);
@@ -94,7 +124,8 @@ export class DocumentStore {
       size: stat.size,
       conflict: false,
     };
-    this.docs.set(path, doc);
+    this.touch(path, doc);
+    this.evict();
     return doc;
   }
 
@@ -109,10 +140,10 @@ export class DocumentStore {
       if (isDirty(cached)) return cached;
       throw e;
     }
-    if (stat.mtimeMs === cached.mtimeMs && stat.size === cached.size) return cached;
+    if (stat.mtimeMs === cached.mtimeMs && stat.size === cached.size) return this.touch(path, cached);
     if (isDirty(cached)) {
       cached.conflict = true;
-      return cached;
+      return this.touch(path, cached);
     }
     return this.load(path);
   }

@@ -4,9 +4,13 @@ import { staticPrefixLength } from '../../src/core/window/skeleton.js';
 import { staticViewPrefix, toolCallText } from '../../src/core/views.js';
 import { FLAGS, type Row, type Skeleton, type SkeletonRow } from '../shared/contract.js';
 import { emptySparse } from '../shared/sparse.js';
+import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import type { OpenDocument } from './documents.js';
 
-export function swarmsCodec(doc: OpenDocument): boolean {
+/** What a skeleton is built from: an open document, or the head of one (a first screen). */
+export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument }; conversations: readonly unknown[] };
+
+export function swarmsCodec(doc: { codec: Codec }): boolean {
   return doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml';
 }
 
@@ -85,7 +89,7 @@ function sentLength(v: MessageView): number {
 }
 
 /** The conversation's static prefix (what planners keep), by the app's rule for the document's format. */
-export function staticEndOf(doc: OpenDocument, records: readonly Message[], view: (r: Message) => MessageView): number {
+export function staticEndOf(doc: SkeletonSource, records: readonly Message[], view: (r: Message) => MessageView): number {
   if (swarmsCodec(doc)) return staticPrefixLength(records as Message[]);
   let n = 0;
   while (n < records.length && staticViewPrefix([view(records[n])]) === 1) n++;
@@ -101,7 +105,7 @@ export function needsLinking(v: MessageView): boolean {
  * One message's skeleton row, as buildSkeleton codes it (for a view that linking leaves as it is, and a usage
  * without a dedup key).
  */
-export function skeletonRowOf(doc: OpenDocument, record: Message, v: MessageView, isStatic: boolean): SkeletonRow {
+export function skeletonRowOf(doc: SkeletonSource, record: Message, v: MessageView, isStatic: boolean): SkeletonRow {
   const swarms = swarmsCodec(doc);
   const row: SkeletonRow = {
     role: v.role,
@@ -122,7 +126,7 @@ export function skeletonRowOf(doc: OpenDocument, record: Message, v: MessageView
 }
 
 /** The compact per-message skeleton of one conversation (`views` linked: tool results know their calls). */
-export function buildSkeleton(displayPath: string, doc: OpenDocument, conversation: number, records: readonly Message[], views: readonly MessageView[], version: number): Skeleton {
+export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversation: number, records: readonly Message[], views: readonly MessageView[], version: number): Skeleton {
   const swarms = swarmsCodec(doc);
   // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
   const staticEnd = swarms ? staticPrefixLength(records as Message[]) : staticViewPrefix(views);

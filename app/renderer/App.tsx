@@ -63,7 +63,11 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if (handleCommandKey(e)) return;
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-      if (e.key === 'Escape' && !typing) useApp.getState().toggleWindow(false);
+      if (e.key === 'Escape' && !typing) {
+        // Esc while a file is being read stops waiting for it; otherwise it closes the window panel.
+        if (useApp.getState().opening) useApp.getState().closeConversation();
+        else useApp.getState().toggleWindow(false);
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => {

@@ -8,6 +8,7 @@ export const REQUEST_NAMES = [
   'dir:list',
   'conversation:open',
   'conversation:update',
+  'conversation:peek',
   'conversation:rows',
   'conversation:message',
   'conversation:times',

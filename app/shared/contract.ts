@@ -236,6 +236,15 @@ export const requests = {
   },
   'conversation:open': { input: z.object({ path: relPath, conversation }), output: Skeleton },
   /**
+   * The first messages of a file from its head alone (its first half megabyte), to show while the whole file
+   * is read: a skeleton of those messages (version -1: nothing builds on it) and their rows. No skeleton when
+   * the head tells nothing (YAML, Markdown) or the file is open already.
+   */
+  'conversation:peek': {
+    input: z.object({ path: relPath, conversation }),
+    output: z.object({ skeleton: Skeleton.optional(), rows: z.array(Row), size: z.number(), read: z.number(), estimated: z.number().optional() }),
+  },
+  /**
    * The conversation as it is now (after a change on disk or in another window), as a delta from the skeleton
    * of version `since` when main still has it, else whole.
    */

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EventName, Result } from '../../shared/contract.js';
@@ -6,6 +7,8 @@ import { dispatch } from '../dispatch.js';
 import { MemorySecretStore, type SecretStore } from '../secrets.js';
 import { API_KEY } from '../handlers/settings.js';
 import { createRuntime } from '../../server/runtime.js';
+import { appInfo } from '../handlers/directory.js';
+import { Roots } from '../roots.js';
 import type { BackendOptions, FromService, SecretSnapshot, ToService } from './protocol.js';
 
 /** The handlers, wherever they run: one request function and the events they push. */
@@ -70,6 +73,8 @@ class WorkerBackend implements Backend {
 
   request(channel: unknown, input: unknown): Promise<Result<unknown>> {
     if (this.closing) return Promise.resolve(stopped('the document service is closing'));
+    // Fixed for the service's life: answered here, so that it never waits behind a parse of a big file.
+    if (channel === 'app:info') return Promise.resolve({ ok: true, value: appInfo(new Roots(this.options.dirs.map((d) => resolve(d))).all(), this.options.mode, 'worker') });
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);

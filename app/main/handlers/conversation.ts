@@ -5,7 +5,9 @@ import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { summaryOf } from '../file-summary.js';
-import { tableRow } from '../skeleton.js';
+import { linkToolParts } from '../../../src/core/views.js';
+import { peekHead } from '../head-peek.js';
+import { buildSkeleton, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
 import type { ConversationState, Counted } from './conversation-state.js';
 import { openConversation } from './open-document.js';
@@ -17,6 +19,9 @@ function timeOf(v: MessageView): number {
   return Number.isFinite(t) ? t : -1;
 }
 
+/** Rows of a file's head shown while the whole file is read. */
+const PEEK_ROWS = 2000;
+
 /** Rows a first screen shows (and a little more): counted before the rest of a long count. */
 const FIRST_SCREEN = 500;
 
@@ -24,7 +29,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -33,6 +38,27 @@ export function conversationHandlers(
       const { absolute, doc } = open(path, conversation);
       if (!isDirty(doc)) ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
       return state.skeleton(absolute, doc, conversation);
+    },
+    'conversation:peek': ({ path, conversation }) => {
+      const absolute = ctx.roots.resolve(path);
+      let head;
+      try {
+        // A document read already opens at once: nothing to peek at.
+        if (ctx.documents.peek(absolute)) return { rows: [], size: 0, read: 0 };
+        head = peekHead(absolute);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new HandlerError('NOT_FOUND', `${path} does not exist (any more)`);
+        throw new HandlerError('IO', `${path} could not be read: ${(e as Error).message}`);
+      }
+      const all = head?.doc.conversations[conversation]?.records as Message[] | undefined;
+      if (!head || !all || all.length === 0) return { rows: [], size: head?.size ?? 0, read: head?.read ?? 0 };
+      // Links are made in file order, so those of the first messages do not depend on the rest.
+      const records = all.slice(0, PEEK_ROWS);
+      const views = linkToolParts(records.map((r) => head.codec.view(r)));
+      const source = { codec: head.codec, size: head.size, file: { doc: head.doc }, conversations: head.doc.conversations };
+      const skeleton = buildSkeleton(ctx.roots.display(absolute), source, conversation, records, views, -1);
+      const estimated = head.doc.conversations.length === 1 ? Math.round((all.length * head.size) / Math.max(1, head.read)) : undefined;
+      return { skeleton, rows: views.map((v, i) => tableRow(v, i)), size: head.size, read: head.read, estimated };
     },
     'conversation:update': ({ path, conversation, since, model }) => {
       const { absolute, doc } = open(path, conversation);

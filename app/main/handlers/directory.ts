@@ -7,6 +7,11 @@ import type { HandlerContext } from './context.js';
 
 const VERSION = '0.1.0';
 
+/** What `app:info` answers: fixed for the life of a runtime (its folders are given when it starts). */
+export function appInfo(roots: readonly string[], mode: 'electron' | 'browser', service: 'worker' | 'in-process') {
+  return { roots: roots.slice(), mode, version: VERSION, service };
+}
+
 /** Files up to this size get exact counts in the background; bigger ones when they are opened. */
 export const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
 const BATCH = 250;
@@ -71,7 +76,7 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
   }
 
   return {
-    'app:info': () => ({ roots: ctx.roots.all(), mode: ctx.mode, version: VERSION, service: ctx.service }),
+    'app:info': () => appInfo(ctx.roots.all(), ctx.mode, ctx.service),
     'dir:list': ({ root }) => {
       const dir = ctx.roots.root(root);
       const model = ctx.settings.get().model;

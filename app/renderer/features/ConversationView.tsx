@@ -8,7 +8,7 @@ import { NO_CATEGORY } from './table/order.js';
 import { FLAGS } from '../../shared/contract.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow } = useApp();
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow } = useApp();
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -30,7 +30,16 @@ export function ConversationView() {
       </main>
     );
   }
-  if (!skeleton) return <main className="main"><p className="loading">{opening ? `Opening ${openPath}…` : ''}</p></main>;
+  if (!skeleton)
+    return (
+      <main className="main">
+        {opening && (
+          <p className="loading">
+            Opening {openPath}… <button className="link" onClick={() => closeConversation()} data-testid="cancel-open">Cancel (Esc)</button>
+          </p>
+        )}
+      </main>
+    );
   const categories = [...skeleton.categories, ...(skeleton.categoryOf.includes(-1) ? [NO_CATEGORY] : [])];
   return (
     <main className="main">
@@ -38,10 +47,17 @@ export function ConversationView() {
         <h1 data-testid="conv-title">{skeleton.path}</h1>
         <span className="muted">
           {skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''} · ` : skeleton.title ? `${skeleton.title} · ` : ''}
-          {formatNumber(skeleton.count)} msgs · {counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}
+          {provisional && opening ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}
           {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other records` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
         </span>
       </div>
+      {provisional && opening && (
+        <p className="banner" role="status" data-testid="reading-banner">
+          Reading {formatBytes(provisional.size)}… the first {formatNumber(skeleton.count)} messages are shown from the start of the file
+          {provisional.estimated ? ` (about ${formatNumber(provisional.estimated)} in all)` : ''}; editing and counting begin once it is read.{' '}
+          <button className="link" onClick={() => closeConversation()} data-testid="cancel-open">Cancel (Esc)</button>
+        </p>
+      )}
       <div className="toolbar">
         <input ref={searchRef} type="search" className="search" placeholder="Search content  ( / )" aria-label="Search message content" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="search" />
         <button className={`chip-toggle ${windowOpen ? 'on' : ''}`} aria-pressed={windowOpen} onClick={() => toggleWindow()} data-testid="toggle-window" title="Preview a context-window strategy (W)">

@@ -5,6 +5,8 @@ import { applyDelta, movedIndex } from './apply-delta.js';
 import type { AppState } from './index.js';
 
 export const PAGE_SIZE = 200;
+/** Files this big show their head's messages while they are read whole. */
+export const PEEK_MIN_BYTES = 4 * 1024 * 1024;
 
 export interface OpenError {
   path: string;
@@ -26,7 +28,11 @@ export interface ConversationSlice {
   generation: number;
   /** Per-message times, fetched the first time the table sorts by time. */
   times: number[] | undefined;
+  /** The skeleton shown is the file's head, while the whole file is read (a big file). */
+  provisional: { size: number; read: number; estimated?: number } | undefined;
   openConversation(path: string, conversation?: number): Promise<void>;
+  /** Back to no open file (Esc while a big file is read): its answer, when it comes, is dropped. */
+  closeConversation(): void;
   reloadConversation(): Promise<void>;
   /** The open conversation as it is in main now: a delta from what is shown when main can make one. */
   refreshConversation(): Promise<void>;
@@ -46,10 +52,29 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
   pages: new Map(),
   generation: 0,
   times: undefined,
+  provisional: undefined,
   openConversation: async (path, conversation = 0) => {
     if ((path !== get().openPath || conversation !== get().openConversationIndex) && !get().leaveDraft()) return;
-    set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined });
+    set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined, provisional: undefined });
+    // A big file shows its first messages from its head while main reads the whole of it (asked first, so
+    // that it is answered before the long read begins).
+    const entry = get().entries.find((e) => e.path === path);
+    if (entry && entry.bytes >= PEEK_MIN_BYTES) {
+      request('conversation:peek', { path, conversation })
+        .then((peek) => {
+          const s = get();
+          if (!peek.skeleton || s.openPath !== path || s.openConversationIndex !== conversation || s.skeleton || !s.opening) return;
+          const pages = new Map<number, Row[]>();
+          for (let k = 0; k * PAGE_SIZE < peek.rows.length; k++) pages.set(k, peek.rows.slice(k * PAGE_SIZE, (k + 1) * PAGE_SIZE));
+          set({ skeleton: peek.skeleton, pages, provisional: { size: peek.size, read: peek.read, estimated: peek.estimated } });
+        })
+        .catch(() => {});
+    }
     await get().reloadConversation();
+  },
+  closeConversation: () => {
+    if (!get().leaveDraft()) return;
+    set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined });
   },
   reloadConversation: async () => {
     const path = get().openPath;
@@ -59,7 +84,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     try {
       const skeleton = await request('conversation:open', { path, conversation: get().openConversationIndex });
       if (get().openPath !== path) return;
-      set({ skeleton, pages: new Map(), openError: undefined, times: undefined });
+      set({ skeleton, pages: new Map(), openError: undefined, times: undefined, provisional: undefined });
+      // The sidebar's estimate for a file read whole is now a count.
+      if (skeleton.conversations === 1) set({ entries: get().entries.map((e) => (e.path === path && e.estimated ? { ...e, messages: skeleton.count, conversations: 1, estimated: false } : e)) });
       void get().refreshEditState();
       if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
       // Rows first: counting a long history is long work and must not hold back what the user sees.
@@ -68,7 +95,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       if (get().search) void get().runSearch(get().search);
     } catch (e) {
       const err = e as RequestError;
-      if (get().openPath === path) set({ skeleton: undefined, openError: { path, message: err.message, line: err.line, column: err.column } });
+      if (get().openPath === path) set({ skeleton: undefined, provisional: undefined, openError: { path, message: err.message, line: err.line, column: err.column } });
     } finally {
       if (get().openPath === path) set({ opening: false });
     }
