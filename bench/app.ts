@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Tiktoken } from 'js-tiktoken/lite';
 import { dispatch } from '../app/main/dispatch.js';
 import { CachedTokenService } from '../app/main/cached-token-service.js';
-import { CountCache } from '../app/main/token-cache.js';
+import { CountCache } from '../src/core/tokenizer/count-cache.js';
 import { TokenPool } from '../app/main/token-pool.js';
 import { WorkerTokenService } from '../app/main/token-service.js';
 import { createRuntime } from '../app/server/runtime.js';

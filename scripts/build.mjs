@@ -2,11 +2,16 @@
 // worker, the Electron main and preload bundles, and the renderer.
 import { build as esbuild } from 'esbuild';
 import { build as vite } from 'vite';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 const node = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: true, logLevel: 'warning' };
 const only = process.argv.includes('--cli-only');
 
-await esbuild({ ...node, entryPoints: ['app/server/cli-entry.ts'], outfile: 'dist/cli.mjs' });
+// The bin, split so that `serve` (the server, its watcher, zod) loads only when it runs; chunks stay in dist/
+// beside the workers they start. Chunks of earlier builds are removed first.
+for (const f of existsSync('dist') ? readdirSync('dist') : []) if (/^cli-[A-Z0-9]+\.mjs(\.map)?$/.test(f)) rmSync(join('dist', f));
+await esbuild({ ...node, entryPoints: { cli: 'app/server/cli-entry.ts' }, outdir: 'dist', splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: 'cli-[hash]' });
 await esbuild({ ...node, entryPoints: ['app/main/token-worker.ts'], outfile: 'dist/token-worker.mjs' });
 // The document service's thread, beside each bundle that starts it.
 await esbuild({ ...node, entryPoints: ['app/main/backend/service-worker.ts'], outfile: 'dist/service-worker.mjs' });

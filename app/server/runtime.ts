@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import type { EventName, EventPayload } from '../shared/contract.js';
@@ -12,23 +12,13 @@ import { SettingsStore } from '../main/settings-store.js';
 import { InlineTokenService, type TokenService } from '../main/token-service.js';
 import { TokenPool } from '../main/token-pool.js';
 import { CachedTokenService } from '../main/cached-token-service.js';
-import { CountCache } from '../main/token-cache.js';
+import { CountCache } from '../../src/core/tokenizer/count-cache.js';
 import { ListingCache } from '../main/listing-cache.js';
 import { watchDirectory, type Watcher } from '../main/watcher.js';
 import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
-
-/** The directory holding package.json, found from this module (source or bundle). */
-export function packageRoot(from = fileURLToPath(import.meta.url)): string {
-  let dir = dirname(from);
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above ' + from);
-    dir = up;
-  }
-  return dir;
-}
+export { packageRoot } from './package-root.js';
 
 /**
  * The token workers ship next to the bundle (a pool, one per core); from source (tests) counting runs inline.

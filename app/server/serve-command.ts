@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startBackend } from '../main/backend/backend.js';
-import { packageRoot } from './runtime.js';
-import { startServer } from './server.js';
+import { packageRoot } from './package-root.js';
 import type { ExtraCommand } from '../../src/cli/main.js';
 import { InputError, UsageError } from '../../src/cli/usage.js';
 
@@ -14,6 +12,9 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   if (!existsSync(root)) throw new InputError(`${dir}: no such directory`);
   const staticDir = join(packageRoot(), 'dist', 'renderer');
   if (!existsSync(join(staticDir, 'index.html'))) throw new InputError(`the app is not built (${staticDir} is missing): run npm run build`);
+  // Loaded here, not with the bin: `show` and the other commands never load the server, its watcher or zod.
+  const { startBackend } = await import('../main/backend/backend.js');
+  const { startServer } = await import('./server.js');
   // The document service runs on its own thread; this one only serves the page and routes messages.
   const backend = startBackend({ dirs: [root], mode: 'browser', usePolling: process.env.CI_WATCH_POLLING === '1' });
   const server = await startServer({ request: (channel, input) => backend.request(channel, input), staticDir, port: portNumber || undefined });

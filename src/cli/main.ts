@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
 import { compactCommand, planCommand } from './window-commands.js';
-import { isKnownModel } from '../core/tokenizer/index.js';
+import { join } from 'node:path';
+import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
+import { userStateDir } from '../core/storage/private-dir.js';
 import { DEFAULT_MODEL } from '../core/defaults.js';
 import { InputError, usageText, UsageError } from './usage.js';
 
@@ -84,6 +86,9 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
+  // Counts are kept between runs, as the app keeps them: showing a file counted before loads no encoding.
+  const counts = new CountCache(join(userStateDir(), 'token-cache'));
+  keepCountsIn(counts);
   try {
     await run(argv, extra);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -97,5 +102,8 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
     const known = e instanceof ConversationFileError || e instanceof InputError || e instanceof SummarizerError;
     process.stderr.write(`conversation-inspector: ${known ? err.message : `error: ${err.message}`}\n`);
     return 1;
+  } finally {
+    counts.flush();
+    keepCountsIn(undefined);
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CachedTokenService } from '../../app/main/cached-token-service.js';
-import { CountCache } from '../../app/main/token-cache.js';
+import { CountCache } from '../../src/core/tokenizer/count-cache.js';
 import type { TokenJob, TokenJobResult } from '../../app/main/token-job.js';
 import { TokenPool } from '../../app/main/token-pool.js';
 import { InlineTokenService, type Progress, type TokenService } from '../../app/main/token-service.js';
@@ -84,6 +84,11 @@ describe('CountCache', () => {
     expect(again.get('o200k_base', 'hello world')).toBe(2);
     expect(again.get('o200k_base', 'partial')).toBeUndefined();
     expect(again.get('cl100k_base', 'hello')).toBeUndefined();
+    // What is added after the damage is not lost behind it: the file is rewritten whole.
+    again.set('o200k_base', 'after', 3);
+    again.flush();
+    expect(statSync(file).size).toBe(3 * 24);
+    expect(new CountCache(dir).get('o200k_base', 'after')).toBe(3);
   });
 
   it('stays within its bound: past it, the older half is dropped', () => {
@@ -98,6 +103,41 @@ describe('CountCache', () => {
     expect(reread.get('o200k_base', 'text 0')).toBeUndefined();
     expect(statSync(join(dir, 'o200k_base.counts')).size).toBeLessThanOrEqual(110 * 24);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('never gives a wrong count: random sets, flushes and reopenings, within and past its bound', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.record({ op: fc.constant('set' as const), text: fc.string({ maxLength: 6 }), n: fc.nat({ max: 1e6 }) }), fc.constant({ op: 'flush' as const }), fc.constant({ op: 'reopen' as const })), { maxLength: 120 }),
+        fc.integer({ min: 8, max: 10_000 }),
+        (ops, bound) => {
+          const dir = tempDir();
+          let cache = new CountCache(dir, bound);
+          const last = new Map<string, number>();
+          let flushed = new Map<string, number>();
+          for (const o of ops) {
+            if (o.op === 'set') {
+              cache.set('o200k_base', o.text, o.n);
+              last.set(o.text, o.n);
+            } else if (o.op === 'flush') {
+              cache.flush();
+              flushed = new Map(last);
+            } else {
+              cache = new CountCache(dir, bound);
+              // What was not flushed is gone with the process; what was, is back (unless compacted away).
+              for (const k of [...last.keys()]) if (!flushed.has(k)) last.delete(k);
+              for (const [k, v] of flushed) last.set(k, v);
+            }
+            for (const [text, n] of last) {
+              const got = cache.get('o200k_base', text);
+              if (got !== undefined) expect(got).toBe(n);
+              else expect(ops.length, 'only a compaction forgets').toBeGreaterThan(bound / 2);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
 

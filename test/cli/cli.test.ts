@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { cpSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +15,11 @@ const encoders = {
   cl100k_base: new Tiktoken(require('js-tiktoken/ranks/cl100k_base')),
 };
 
+/** The CLI keeps token counts under XDG_STATE_HOME: its own here, never the user's. */
+const STATE = tempDir();
+
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tempDir() });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tempDir(), env: { ...process.env, XDG_STATE_HOME: STATE } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -193,5 +196,24 @@ describe('usage', () => {
     const r = spawnSync('npx', ['--no-install', 'conversation-inspector', '--help'], { encoding: 'utf8', cwd: ROOT });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage: conversation-inspector');
+  });
+
+  it('keeps counts between runs in a private file, and a damaged one only costs a recount', () => {
+    const state = tempDir();
+    const run = () => spawnSync(process.execPath, [BIN, 'show', join(SWARMS, 'conversation_demo.json'), '--json'], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: state } });
+    const first = run();
+    expect(first.status).toBe(0);
+    const file = join(state, 'conversation-inspector', 'token-cache', 'o200k_base.counts');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).size % 24).toBe(0);
+    expect(statSync(file).size).toBeGreaterThan(0);
+    // The second run reads its counts from the file; the figures are the same.
+    expect(run().stdout).toBe(first.stdout);
+    const size = statSync(file).size;
+    writeFileSync(file, Buffer.alloc(size, 7));
+    expect(run().stdout).toBe(first.stdout);
+    // The damaged file was rewritten with the counts made again: the next run reads them.
+    expect(statSync(file).size).toBe(size);
+    expect(run().stdout).toBe(first.stdout);
   });
 });

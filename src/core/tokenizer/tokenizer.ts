@@ -46,6 +46,22 @@ class BoundedCountCache {
  * suffix that starts on a piece boundary splits into exactly the same pieces: suffix counts are sums of
  * cached piece counts, which is what makes trimming a long history cheap.
  */
+/** Where counts are kept between runs (see count-cache.ts): by encoding and text. */
+export interface PersistentCounts {
+  get(encoding: string, text: string): number | undefined;
+  set(encoding: string, text: string, count: number): void;
+}
+
+let defaultPersistent: PersistentCounts | undefined;
+
+/**
+ * Every tokenizer keeps its counts in `counts` from now on (the CLI: a second `show` of a file never loads an
+ * encoding). Undefined turns it off; the library alone never turns it on.
+ */
+export function keepCountsIn(counts: PersistentCounts | undefined): void {
+  defaultPersistent = counts;
+}
+
 export class Tokenizer {
   readonly encoding: EncodingName;
   private encoder: Tiktoken | undefined;
@@ -98,9 +114,17 @@ export class Tokenizer {
     return this.tiktoken.decode(tokens);
   }
 
-  /** Exact number of tokens of `text`. */
+  /** Exact number of tokens of `text` (from the counts kept between runs, when they are kept). */
   count(text: string): number {
     if (text.length === 0) return 0;
+    const kept = defaultPersistent?.get(this.encoding, text);
+    if (kept !== undefined) return kept;
+    const n = this.countNow(text);
+    defaultPersistent?.set(this.encoding, text, n);
+    return n;
+  }
+
+  private countNow(text: string): number {
     // Long texts are not kept as cache keys: their pieces are cached, which makes a recount cheap anyway.
     if (text.length > TEXT_CACHE_MAX_LENGTH) return this.sumPieces(this.pieces(text));
     const cached = this.textCache.get(text);
