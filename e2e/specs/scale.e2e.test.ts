@@ -92,6 +92,14 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       phases.slider = await longTasks();
       await page.screenshot(`${mode}-100mb`);
 
+      // What the page holds after a collection: the skeleton, counts and the rows shown, not the contents.
+      const cdp = await page.page.context().newCDPSession(page.page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+      const fileBytes = statSync(join(dir, 'big.json')).size;
+      console.log(`renderer heap ${(usedSize / 1e6).toFixed(0)} MB for a ${(fileBytes / 1e6).toFixed(0)} MB file`);
+      expect(usedSize, 'the renderer heap, at most the file size').toBeLessThanOrEqual(fileBytes);
+
       console.log(`long tasks (ms) by phase: ${JSON.stringify(phases)}`);
       for (const [phase, tasks] of Object.entries(phases)) expect(Math.max(0, ...tasks), `the longest task while ${phase}`).toBeLessThanOrEqual(LONG_TASK_LIMIT);
     }, 600_000);

@@ -12,6 +12,7 @@ import { createRuntime, type Runtime } from '../../app/server/runtime.js';
 import type { EditState, Row, Skeleton, SkeletonDelta, TokenCounts } from '../../app/shared/contract.js';
 import { applySkeletonDelta, skeletonDelta } from '../../app/shared/skeleton-delta.js';
 import { applyDelta, type ConversationData } from '../../app/renderer/store/apply-delta.js';
+import { cachedPlanSkeleton, carryPlanSkeleton, planSkeleton } from '../../app/renderer/features/window/plan-skeleton.js';
 import { FIXTURES, tempDir } from '../helpers.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
@@ -87,7 +88,12 @@ describe('deltas give the state a full reload gives', () => {
           const show = (delta: SkeletonDelta | undefined) => {
             expect(delta, 'a delta for the conversation shown').toBeDefined();
             expect(delta!.from).toBe(shown.skeleton.version);
+            const before = shown;
+            if (before.counts) cachedPlanSkeleton(before.skeleton, before.counts);
             shown = applyDelta(shown, delta!, PAGE);
+            // The planners' skeleton spliced by the delta is the one built from the new state.
+            carryPlanSkeleton(before, shown, delta!);
+            if (shown.counts) expect(cachedPlanSkeleton(shown.skeleton, shown.counts)).toEqual(planSkeleton(shown.skeleton, shown.counts));
           };
           for (const s of steps) {
             const n = shown.skeleton.count;

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { Row, Skeleton, SkeletonDelta } from '../../shared/contract.js';
 import { request, RequestError } from '../api/client.js';
 import { applyDelta, movedIndex } from './apply-delta.js';
+import { carryPlanSkeleton } from '../features/window/plan-skeleton.js';
 import type { AppState } from './index.js';
 
 export const PAGE_SIZE = 200;
@@ -121,6 +122,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     const { skeleton, pages, counts } = get();
     if (!delta || !skeleton || delta.file.path !== skeleton.path || delta.file.conversation !== skeleton.conversation || delta.from !== skeleton.version) return get().reloadConversation();
     const next = applyDelta({ skeleton, pages, counts }, delta, PAGE_SIZE);
+    carryPlanSkeleton({ skeleton, counts }, next, delta);
     const changed = delta.rows.length > 0 || delta.deleteCount > 0;
     // Rows still on their way were asked for before the change: the generation drops them.
     set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), times: changed ? undefined : get().times });

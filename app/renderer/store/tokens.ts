@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { EventPayload, TokenCounts } from '../../shared/contract.js';
 import { request } from '../api/client.js';
+import { preparePlanSkeleton } from '../features/window/plan-skeleton.js';
 import type { AppState } from './index.js';
 
 export const MODELS = ['gpt-5.4', 'gpt-5', 'gpt-4.1', 'gpt-4o', 'o3', 'gpt-4', 'gpt-3.5-turbo', 'o200k_base', 'cl100k_base', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'llama-3.1-70b'];
@@ -36,6 +37,8 @@ export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (s
       const counts = await request('tokens:count', { path: openPath, conversation: get().openConversationIndex, model });
       if (get().openPath === counts.path && get().model === model) {
         set({ counts, countProgress: undefined, firstCounts: undefined });
+        const skeleton = get().skeleton;
+        if (skeleton && skeleton.count === counts.tokens.length) preparePlanSkeleton(skeleton, counts);
         // The sidebar's figure for a one-conversation file is this count, while nothing is unsaved.
         if (get().skeleton?.conversations === 1 && !get().edit?.dirty) set({ entries: get().entries.map((e) => (e.path === counts.path ? { ...e, tokens: counts.total } : e)) });
       }

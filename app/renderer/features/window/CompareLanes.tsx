@@ -5,7 +5,7 @@ import { FATES } from '../../../../src/core/window/types.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber } from '../roles.js';
-import { planSkeleton } from './plan-skeleton.js';
+import { cachedPlanSkeleton } from './plan-skeleton.js';
 import { effectiveParams } from './useWindowPlan.js';
 
 const MARK: Record<string, string> = { kept: '✓', dropped: '⨯', cut: '✂', summarised: 'Σ' };
@@ -15,7 +15,7 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
   const { skeleton, counts, windowParams, select } = useApp();
   const [chosen, setChosen] = useState<string[]>(['sliding-window', 'truncate', 'summarizing']);
   const scroll = useRef<HTMLDivElement>(null);
-  const input = useMemo(() => (skeleton && counts && counts.tokens.length === skeleton.count ? planSkeleton(skeleton, counts) : undefined), [skeleton, counts]);
+  const input = useMemo(() => (skeleton && counts && counts.tokens.length === skeleton.count ? cachedPlanSkeleton(skeleton, counts) : undefined), [skeleton, counts]);
   const plans = useMemo(
     () => (input ? chosen.map((id) => ({ id, plan: strategies.get(id)!.plan(input, effectiveParams(strategies.get(id)!, windowParams[id])) })) : []),
     [input, chosen, windowParams],

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { strategies } from '../../../../src/core/window/registry.js';
 import type { WindowPlan, WindowStrategy } from '../../../../src/core/window/types.js';
 import { useApp } from '../../store/index.js';
-import { planSkeleton } from './plan-skeleton.js';
+import { cachedPlanSkeleton } from './plan-skeleton.js';
 
 /** The parameters in force: the strategy's defaults under what the user set. */
 export function effectiveParams(strategy: WindowStrategy, set: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -16,8 +16,8 @@ export function useWindowPlan(): { plan: WindowPlan | undefined; strategy: Windo
   const { skeleton, counts, windowOpen, strategyId, windowParams } = useApp();
   const strategy = strategies.get(strategyId) ?? strategies.list()[0];
   const ready = skeleton && counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count;
-  // Built only while the panel is open: at 200k messages it costs tens of milliseconds per change.
-  const planInput = useMemo(() => (ready && windowOpen ? planSkeleton(skeleton, counts) : undefined), [ready, windowOpen, skeleton, counts]);
+  // Made when the page is idle after a count, and spliced after an edit (plan-skeleton.ts): here it is found.
+  const planInput = useMemo(() => (ready && windowOpen ? cachedPlanSkeleton(skeleton, counts) : undefined), [ready, windowOpen, skeleton, counts]);
   const params = effectiveParams(strategy, windowParams[strategy.id]);
   const plan = useMemo(() => (windowOpen && planInput ? strategy.plan(planInput, params) : undefined), [windowOpen, planInput, strategy, JSON.stringify(params)]);
   const total = counts?.total ?? 0;
