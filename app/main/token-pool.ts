@@ -4,6 +4,7 @@ import { WorkerTokenService, type Progress, type TokenService } from './token-se
 
 /** Below this many messages one worker finishes before a second would have built its encoder. */
 const SPLIT_AT = 2_000;
+const SLICE_MAX = 2_000;
 
 function slice(job: TokenJob, start: number, end: number): TokenJob {
   return {
@@ -37,7 +38,8 @@ export class TokenPool implements TokenService {
     const toolTokens = new Array<number>(n);
     const reasoningTokens = new Array<number>(n);
     const renderedTokens = new Array<number>(n);
-    const sliceSize = Math.max(500, Math.ceil(n / (this.workers.length * 8)));
+    // Slices stay short so that a small job (the rows scrolled to) waits for at most one of them.
+    const sliceSize = Math.min(SLICE_MAX, Math.max(500, Math.ceil(n / (this.workers.length * 8))));
     let next = 0;
     let done = 0;
     let meta: Pick<TokenJobResult, 'encoding' | 'approximate'> | undefined;

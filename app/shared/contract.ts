@@ -130,6 +130,10 @@ export const Row = z.object({
   timestamp: z.string().optional(),
   category: z.string().optional(),
   messageId: z.string().optional(),
+  /** The row's counts, when asked for while the whole conversation is still being counted (the rows shown first). */
+  tokens: z.number().optional(),
+  toolTokens: z.number().optional(),
+  reasoningTokens: z.number().optional(),
 });
 export type Row = z.infer<typeof Row>;
 
@@ -253,7 +257,8 @@ export const requests = {
     output: z.union([z.object({ delta: SkeletonDelta }), z.object({ skeleton: Skeleton })]),
   },
   'conversation:rows': {
-    input: z.object({ path: relPath, conversation, start: z.number().int().min(0), count: z.number().int().min(1).max(2000) }),
+    /** With `model`: each row with its counts (counted now when they are not known yet). */
+    input: z.object({ path: relPath, conversation, start: z.number().int().min(0), count: z.number().int().min(1).max(2000), model: model.optional() }),
     output: z.object({ rows: z.array(Row) }),
   },
   'conversation:message': {

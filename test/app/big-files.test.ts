@@ -99,6 +99,20 @@ describe('the head of a big file', () => {
   });
 });
 
+describe('the rows on screen first', () => {
+  it('rows asked for with a model come with the counts a whole count gives, before it', async () => {
+    const { call } = setup({ 'list.json': JSON.stringify(messages(3000), null, 2) });
+    const page = await call<{ rows: Row[] }>('conversation:rows', { path: 'list.json', start: 2400, count: 200, model: 'gpt-4o' });
+    const all = await call<{ tokens: number[]; toolTokens: number[]; reasoningTokens: number[] }>('tokens:count', { path: 'list.json', model: 'gpt-4o' });
+    expect(page.rows.map((r) => r.tokens)).toEqual(all.tokens.slice(2400, 2600));
+    expect(page.rows.map((r) => r.toolTokens)).toEqual(all.toolTokens.slice(2400, 2600));
+    expect(page.rows.map((r) => r.reasoningTokens)).toEqual(all.reasoningTokens.slice(2400, 2600));
+    // Without a model, rows are rows.
+    const plain = await call<{ rows: Row[] }>('conversation:rows', { path: 'list.json', start: 0, count: 2 });
+    expect(plain.rows[0].tokens).toBeUndefined();
+  });
+});
+
 describe('documents kept in memory', () => {
   it('clean documents past the budget are forgotten, least recently used first; edited ones are kept', () => {
     const dir = tempDir();

@@ -193,6 +193,7 @@ export function conversationState(ctx: HandlerContext) {
   return {
     linkedViews,
     lookup,
+    lookupSome,
     countSome,
     /** Message `index` seen with its tool links (without linking the whole conversation when none is needed). */
     viewAt(absolute: string, doc: OpenDocument, conversation: number, index: number): MessageView {

@@ -19,6 +19,8 @@ function timeOf(v: MessageView): number {
   return Number.isFinite(t) ? t : -1;
 }
 
+const pick = (c: Counted) => ({ tokens: c.tokens, toolTokens: c.toolTokens, reasoningTokens: c.reasoningTokens });
+
 /** Rows of a file's head shown while the whole file is read. */
 const PEEK_ROWS = 2000;
 
@@ -68,11 +70,18 @@ export function conversationHandlers(
       const { doc, conv } = open(path, conversation);
       return { times: viewsOf(doc, conv.records).map(timeOf) };
     },
-    'conversation:rows': ({ path, conversation, start, count }) => {
+    'conversation:rows': async ({ path, conversation, start, count, model }) => {
       const { doc, conv } = open(path, conversation);
-      return {
-        rows: conv.records.slice(start, start + count).map((m, k) => tableRow(viewOf(doc.codec, m), start + k)),
-      };
+      const records = conv.records;
+      const rows = records.slice(start, start + count).map((m, k) => tableRow(viewOf(doc.codec, m), start + k));
+      if (model === undefined || rows.length === 0) return { rows };
+      // The rows on screen are counted now, ahead of a long count of the whole conversation.
+      const which = rows.map((r) => r.index);
+      const known = state.lookupSome(records, which, model);
+      const need = which.filter((_, k) => known[k] === undefined);
+      const fresh = need.length ? (await state.countSome(doc, records, need, model)).entries : [];
+      let j = 0;
+      return { rows: rows.map((r, k) => ({ ...r, ...pick(known[k] ?? fresh[j++]) })) };
     },
     'conversation:message': ({ path, conversation, index }) => {
       const { absolute, doc, conv } = open(path, conversation);

@@ -138,7 +138,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       const key = `${generation}:${page}`;
       if (pages.has(page) || inflight.has(key)) continue;
       inflight.add(key);
-      request('conversation:rows', { path: openPath, conversation: get().openConversationIndex, start: page * PAGE_SIZE, count: PAGE_SIZE })
+      // While the whole conversation is being counted, the rows come with their counts (those on screen first).
+      const counting = !get().counts && get().countProgress !== undefined && get().provisional === undefined;
+      request('conversation:rows', { path: openPath, conversation: get().openConversationIndex, start: page * PAGE_SIZE, count: PAGE_SIZE, model: counting ? get().model : undefined })
         .then(({ rows }) => {
           if (get().generation !== generation) return;
           const next = new Map(get().pages);
