@@ -262,9 +262,18 @@ export const requests = {
     output: z.object({ rows: z.array(Row) }),
   },
   'conversation:message': {
-    input: z.object({ path: relPath, conversation, index: z.number().int().min(0) }),
+    /** `full`: all of it, however long (the editor, "Show all"); else strings past 256 KB are cut (`truncated`). */
+    input: z.object({ path: relPath, conversation, index: z.number().int().min(0), full: z.boolean().default(false) }),
     /** The record as the file has it, the message it is (parts), its readable text, and its own text in the file. */
-    output: z.object({ index: z.number(), message: z.record(z.string(), z.unknown()), view: MessageViewSchema, text: z.string(), raw: z.string(), editableText: z.boolean() }),
+    output: z.object({
+      index: z.number(),
+      message: z.record(z.string(), z.unknown()),
+      view: MessageViewSchema,
+      text: z.string(),
+      raw: z.string(),
+      editableText: z.boolean(),
+      truncated: z.object({ text: z.number(), raw: z.number() }).optional(),
+    }),
   },
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
   'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },

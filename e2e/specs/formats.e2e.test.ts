@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffLines } from 'diff';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,31 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.ready();
       return { page, dir };
     }
+
+    it('a message of megabytes shows cut with Show all, and its editor gets all of it', async () => {
+      const dir = tempDir();
+      const huge = Array.from({ length: 60_000 }, (_, i) => `line ${i}: const x${i} = ${i};`).join('\n');
+      const lines = [
+        { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', timestamp: '2026-11-30T10:00:00Z', message: { role: 'user', content: 'Paste it.' } },
+        { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', timestamp: '2026-11-30T10:00:01Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: huge }] } },
+      ];
+      writeFileSync(join(dir, 'long.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      session = await openInspector(mode, dir);
+      const page = new InspectorPage(session.page);
+      await page.ready();
+      await page.open('long.jsonl');
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="truncated-note"]');
+      await page.screenshot(`${mode}-long-message-cut`);
+      await page.page.click('[data-testid="show-all"]');
+      await page.page.waitForSelector('[data-testid="truncated-note"]', { state: 'detached' });
+      await page.page.click('[data-testid="row"][data-index="0"]');
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="truncated-note"]');
+      await page.page.click('[data-testid="edit-button"]');
+      await page.page.waitForSelector('[data-testid="edit-content"]');
+      expect(await page.page.$eval('[data-testid="edit-content"]', (t) => (t as HTMLTextAreaElement).value.length)).toBe(huge.length);
+    });
 
     it('the sidebar is a tree of every format, with the counts the CLI gives', async () => {
       const { page, dir } = await start();

@@ -7,6 +7,7 @@ import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { summaryOf } from '../file-summary.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
+import { shownMessage } from '../shown-message.js';
 import { buildSkeleton, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
 import type { ConversationState, Counted } from './conversation-state.js';
@@ -83,7 +84,7 @@ export function conversationHandlers(
       let j = 0;
       return { rows: rows.map((r, k) => ({ ...r, ...pick(known[k] ?? fresh[j++]) })) };
     },
-    'conversation:message': ({ path, conversation, index }) => {
+    'conversation:message': ({ path, conversation, index, full }) => {
       const { absolute, doc, conv } = open(path, conversation);
       if (index >= conv.records.length) throw new HandlerError('NOT_FOUND', `${path} has ${conv.records.length} messages; there is no message ${index}`);
       const record = conv.records[index];
@@ -91,7 +92,8 @@ export function conversationHandlers(
       // The file's own text for a record unchanged since it was read; an edited one as JSON.
       const raw = doc.codec.rawText(doc.file.doc, conversation, record) ?? JSON.stringify(record, null, 4);
       const editableText = doc.codec.withText(record, displayText(view)) !== undefined;
-      return { index, message: (isPlainObject(record) ? record : { value: record }) as Record<string, unknown>, view, text: displayText(view), raw, editableText };
+      const whole = { message: (isPlainObject(record) ? record : { value: record }) as Record<string, unknown>, view, text: displayText(view), raw };
+      return { index, editableText, ...shownMessage(whole, full) };
     },
     'conversation:search': ({ path, conversation, query, caseSensitive }) => {
       const { doc, conv } = open(path, conversation);

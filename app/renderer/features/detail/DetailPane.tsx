@@ -4,6 +4,7 @@ import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
+import { formatBytes } from '../roles.js';
 import { MessageEditor } from './MessageEditor.js';
 import { RecordEditor } from './RecordEditor.js';
 import { Parts, ToolCallCards } from './Parts.js';
@@ -19,6 +20,9 @@ export function DetailPane() {
   const [editing, setEditing] = useState(false);
   const { plan } = useWindowPlan();
 
+  // A message of many megabytes comes cut at first; Show all, or Edit, fetch it whole.
+  const [full, setFull] = useState(false);
+  useEffect(() => setFull(false), [openPath, selected]);
   useEffect(() => {
     const onEdit = () => setEditing(true);
     document.addEventListener('inspector:edit', onEdit);
@@ -31,17 +35,21 @@ export function DetailPane() {
     setError(undefined);
     if (!openPath || selected === undefined) return;
     let live = true;
-    request('conversation:message', { path: openPath, conversation: useApp.getState().openConversationIndex, index: selected })
+    request('conversation:message', { path: openPath, conversation: useApp.getState().openConversationIndex, index: selected, full })
       .then((d) => live && setDetail(d))
       .catch((e) => live && setError((e as Error).message));
     return () => {
       live = false;
     };
-  }, [openPath, selected, generation]);
+  }, [openPath, selected, generation, full]);
+  // An editor is only ever given the whole message.
+  useEffect(() => {
+    if (editing && detail?.truncated) setFull(true);
+  }, [editing, detail]);
 
   if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail"><p>Select a message (↑/↓, Enter) to read it in full.</p></section>;
   if (error) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="error-text">{error}</p></section>;
-  if (!detail) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="loading">Loading message {selected}…</p></section>;
+  if (!detail || (editing && detail.truncated)) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="loading">Loading message {selected}…</p></section>;
 
   const m = detail.message as Record<string, unknown>;
   const v = detail.view;
@@ -87,6 +95,12 @@ export function DetailPane() {
           <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>
         </div>
       </header>
+      {detail.truncated && !editing && (
+        <p className="banner" role="status" data-testid="truncated-note">
+          This message is {formatBytes(detail.truncated.raw)}: its first {formatBytes(detail.raw.length)} are shown.{' '}
+          <button onClick={() => setFull(true)} data-testid="show-all">Show all</button>
+        </p>
+      )}
       {editing ? (
         swarms ? (
           <MessageEditor key={`${selected}-${generation}`} index={selected} message={m} onDone={() => setEditing(false)} />
@@ -100,7 +114,7 @@ export function DetailPane() {
           {cut && !structured ? (
             <>
               <p className="cut-note" data-testid="cut-note">
-                ✂ Under this strategy the message is cut: it keeps the {cut.keep === 'start' ? `first ${cut.offset}` : `text from character ${cut.offset}`} of {detail.text.length} characters
+                ✂ Under this strategy the message is cut: it keeps the {cut.keep === 'start' ? `first ${cut.offset}` : `text from character ${cut.offset}`} of {detail.truncated?.text ?? detail.text.length} characters
                 {cut.approximate ? ' (position estimated here; “What the model sees” is exact)' : ''}. The dimmed part is what the model does not see.
               </p>
               <pre className="content" data-testid="detail-content">
