@@ -1,4 +1,5 @@
 // App figures for `npm run bench`: opening a 100k-message file, and counting all its tokens.
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +19,44 @@ import { realisticHistory } from './corpus.js';
 const require = createRequire(import.meta.url);
 const ms = (x: number) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
 
+/** Median of three peeks, each with a fresh runtime. */
+async function firstRowsFromHead(dir: string, path: string): Promise<number> {
+  const samples: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const runtime = createRuntime({ dirs: [dir], mode: 'browser' });
+    const t = performance.now();
+    const peek = await dispatch(runtime.handlers, 'conversation:peek', { path });
+    JSON.parse(JSON.stringify(peek));
+    samples.push(performance.now() - t);
+    if (!peek.ok || !(peek.value as { skeleton?: unknown }).skeleton) throw new Error(`no rows from the head of ${path}`);
+    await runtime.close();
+  }
+  return samples.sort((a, b) => a - b)[1];
+}
+
+/** The messages as a Claude Code session: text turns, tool calls as tool_use blocks, results as tool_result. */
+function claudeCodeLines(messages: readonly ReturnType<typeof realisticHistory>[number][]): string {
+  let parent: string | null = null;
+  return messages
+    .map((m, i) => {
+      const uuid = `u-${i}`;
+      const calls = (m.metadata as { tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } | undefined)?.tool_calls;
+      const text = typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+      const content = calls
+        ? calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.function.name, input: JSON.parse(c.function.arguments) }))
+        : m.role === 'tool'
+          ? [{ type: 'tool_result', tool_use_id: (m.metadata as { tool_call_id?: string }).tool_call_id, content: text }]
+          : text;
+      const role = m.role === 'assistant' ? 'assistant' : 'user';
+      const line = { type: role, uuid, parentUuid: parent, sessionId: 'bench', timestamp: m.timestamp, message: role === 'assistant' ? { id: `msg_${i}`, role, content: typeof content === 'string' ? [{ type: 'text', text: content }] : content } : { role, content } };
+      parent = uuid;
+      return JSON.stringify(line) + '\n';
+    })
+    .join('');
+}
+
 export async function appBench(quick: boolean): Promise<string[]> {
-  const n = quick ? 10_000 : 100_000;
+  const n = quick ? 10_000 : 150_000;
   const dir = mkdtempSync(join(tmpdir(), 'ci-bench-'));
   const file = join(dir, 'big.json');
   const messages = realisticHistory(n, 3);
@@ -52,8 +89,36 @@ export async function appBench(quick: boolean): Promise<string[]> {
       if (!open.ok || !rows.ok) throw new Error('open failed');
       await runtime.close();
     }
-    const firstRows = samples.sort((a, b) => a - b)[1];
-    lines.push(`| open ${n.toLocaleString('en')} messages to first rows (skeleton + 200 rows) | ${ms(firstRows)} | read + JSON.parse: ${ms(baseline)} | ${(firstRows / baseline).toFixed(2)}x (goal ≤ 1.5x); ${(payload / 1e6).toFixed(1)} MB over IPC |`);
+    const allRows = samples.sort((a, b) => a - b)[1];
+    const size = `${(statSync(file).size / 1e6).toFixed(0)} MB`;
+    const head = await firstRowsFromHead(dir, 'big.json');
+    lines.push(`| first rows of ${size} (${n.toLocaleString('en')} messages) from its head (conversation:peek) | ${ms(head)} | read + JSON.parse: ${ms(baseline)} | ${(head / baseline).toFixed(2)}x (goal ≤ 0.25x) |`);
+    lines.push(`| all rows: open ${size} (skeleton + 200 rows) | ${ms(allRows)} | read + JSON.parse: ${ms(baseline)} | ${(allRows / baseline).toFixed(2)}x (goal ≤ 1.5x); ${(payload / 1e6).toFixed(1)} MB over IPC |`);
+
+    // The same messages as a Claude Code session (JSONL): the baseline parses each line.
+    writeFileSync(join(dir, 'big.jsonl'), claudeCodeLines(messages));
+    const jsonlBase: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      t = performance.now();
+      for (const line of readFileSync(join(dir, 'big.jsonl'), 'utf8').split('\n')) if (line) JSON.parse(line);
+      jsonlBase.push(performance.now() - t);
+    }
+    const lineBaseline = jsonlBase.sort((a, b) => a - b)[1];
+    const jsonlOpens: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const runtime = createRuntime({ dirs: [dir], mode: 'browser' });
+      t = performance.now();
+      const open = await dispatch(runtime.handlers, 'conversation:open', { path: 'big.jsonl' });
+      await dispatch(runtime.handlers, 'conversation:rows', { path: 'big.jsonl', start: 0, count: 200 });
+      JSON.parse(JSON.stringify(open));
+      jsonlOpens.push(performance.now() - t);
+      if (!open.ok) throw new Error(`JSONL open failed: ${JSON.stringify(open.error)}`);
+      await runtime.close();
+    }
+    const jsonlMb = `${(statSync(join(dir, 'big.jsonl')).size / 1e6).toFixed(0)} MB`;
+    const jsonlFirst = await firstRowsFromHead(dir, 'big.jsonl');
+    lines.push(`| first rows of a ${jsonlMb} Claude Code JSONL from its head | ${ms(jsonlFirst)} | read + JSON.parse of each line: ${ms(lineBaseline)} | ${(jsonlFirst / lineBaseline).toFixed(2)}x (goal ≤ 0.25x) |`);
+    lines.push(`| all rows: open the ${jsonlMb} JSONL (skeleton + 200 rows) | ${ms(jsonlOpens.sort((a, b) => a - b)[1])} | read + JSON.parse of each line: ${ms(lineBaseline)} | ${(jsonlOpens[1] / lineBaseline).toFixed(2)}x (goal ≤ 1.5x) |`);
 
     // An edit of one message, answered with its delta, against the reload it replaces; then the save of that
     // edit, against JSON.stringify + write of the same messages.
@@ -123,6 +188,27 @@ export async function appBench(quick: boolean): Promise<string[]> {
     lines.push(`| count content + rendered blocks (${mb.toFixed(0)} MB of real text), one worker | ${ms(one)} | js-tiktoken, one thread: ${ms(plain)} | ${(plain / one).toFixed(2)}x as fast |`);
     lines.push(`| the same, pool of 2 workers, cold count cache | ${ms(cold)} | js-tiktoken, one thread: ${ms(plain)} | ${(plain / cold).toFixed(2)}x as fast (goal ≥ 1.8x) |`);
     lines.push(`| the same after a restart (count cache on disk) | ${ms(reopened)} | the cold count: ${ms(cold)} | ${(reopened / cold).toFixed(3)}x (goal ≤ 0.1x) |`);
+    // The bin's `show` of a file counted before (its counts in the cache), against starting node and nothing else.
+    const env = { ...process.env, XDG_STATE_HOME: join(dir, 'state') };
+    const bin = join(import.meta.dirname, '..', 'bin', 'conversation-inspector.mjs');
+    const time = (args: string[]) => {
+      const runs: number[] = [];
+      for (let k = 0; k < 5; k++) {
+        const start = performance.now();
+        const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        runs.push(performance.now() - start);
+        if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
+      }
+      return runs.sort((a, b) => a - b)[2];
+    };
+    const bare = time(['-e', '']);
+    for (const size of [200, 2_000]) {
+      const showFile = join(dir, `show-${size}.json`);
+      writeFileSync(showFile, serializeConversation(messages.slice(0, size), { format: 'json' }));
+      spawnSync(process.execPath, [bin, 'show', showFile], { env, stdio: 'ignore' });
+      const show = time([bin, 'show', showFile]);
+      lines.push(`| \`show\` of ${size.toLocaleString('en')} messages counted before (the bin, a process each) | ${ms(show)} | \`node -e ''\`: ${ms(bare)} | ${(show / bare).toFixed(2)}x (goal ≤ 3x) |`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
