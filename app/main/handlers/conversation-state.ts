@@ -65,7 +65,12 @@ export function conversationState(ctx: HandlerContext) {
   const linked = new WeakMap<readonly Message[], MessageView[]>();
   const linkedViews = (doc: OpenDocument, records: readonly Message[]) => {
     let views = linked.get(records);
-    if (!views) linked.set(records, (views = linkToolParts(records.map((r) => viewOf(doc.codec, r)))));
+    if (!views) {
+      const own = records.map((r) => viewOf(doc.codec, r));
+      // Where every call and result has its id, linking changes nothing: the views are the records' own.
+      views = own.some(needsLinking) ? linkToolParts(own) : own;
+      linked.set(records, views);
+    }
     return views;
   };
 
@@ -121,8 +126,10 @@ export function conversationState(ctx: HandlerContext) {
 
   const build = (absolute: string, doc: OpenDocument, conversation: number, model: string | undefined): Shown => {
     const records = doc.conversations[conversation].records;
-    const skeleton = buildSkeleton(ctx.roots.display(absolute), doc, conversation, records, linkedViews(doc, records), ++versions);
-    const linkFree = !records.some((r) => needsLinking(viewOf(doc.codec, r)));
+    const views = linkedViews(doc, records);
+    const skeleton = buildSkeleton(ctx.roots.display(absolute), doc, conversation, records, views, ++versions);
+    // Linked views are the records' own exactly when nothing needed linking.
+    const linkFree = views.length === 0 || views.every((v, i) => v === viewOf(doc.codec, records[i]));
     return { version: skeleton.version, base: skeleton, pending: [], records, file: doc.file, linkFree, model };
   };
 

@@ -68,12 +68,16 @@ export function detectStyle(text: string, elements: Span[], depth: number, listO
   return { indent, newline, keySep, itemSep, escapeNonAscii };
 }
 
-export function parseJson(text: string, file: string): ParsedConversation {
+/** `parsed`: the text's value when the caller parsed it already (a 100 MB file is parsed once). */
+export function parseJson(text: string, file: string, parsed?: { value: unknown }): ParsedConversation {
   let root: unknown;
-  try {
-    root = JSON.parse(text);
-  } catch (e) {
-    throw syntaxError(text, file, (e as Error).message);
+  if (parsed) root = parsed.value;
+  else {
+    try {
+      root = JSON.parse(text);
+    } catch (e) {
+      throw syntaxError(text, file, (e as Error).message);
+    }
   }
   const rootStart = firstNonWs(text);
   const shape = detectShape(root, file, text, rootStart);

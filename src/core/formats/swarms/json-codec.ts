@@ -59,7 +59,7 @@ export const swarmsJson: Codec = {
     }
     let parsed: ParsedConversation;
     try {
-      parsed = parseJson(text, file);
+      parsed = parseJson(text, file, { value: root });
     } catch (e) {
       // Valid JSON of another shape is another format's business; a broken swarms file is an error here.
       if (e instanceof ConversationFileError && /^expected a list of messages|^message \d+ (is|has no|: "role")/.test(e.reason)) {
