@@ -35,7 +35,7 @@ async function firstRowsFromHead(dir: string, path: string): Promise<number> {
 }
 
 /** The messages as a Claude Code session: text turns, tool calls as tool_use blocks, results as tool_result. */
-function claudeCodeLines(messages: readonly ReturnType<typeof realisticHistory>[number][]): string {
+export function claudeCodeLines(messages: readonly ReturnType<typeof realisticHistory>[number][]): string {
   let parent: string | null = null;
   return messages
     .map((m, i) => {

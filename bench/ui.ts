@@ -4,10 +4,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { createRuntime, packageRoot } from '../app/server/runtime.js';
+import { startBackend } from '../app/main/backend/backend.js';
+import { packageRoot } from '../app/server/package-root.js';
 import { startServer } from '../app/server/server.js';
 import { serializeConversation } from '../src/core/index.js';
-import { generateHistory } from './generate.js';
+import { realisticHistory } from './corpus.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -16,10 +17,11 @@ export async function uiBench(n: number): Promise<string[]> {
   if (!existsSync(CHROMIUM)) return [`| (skipped: no Chromium at ${CHROMIUM}) | | | |`];
   if (!existsSync(join(staticDir, 'index.html'))) return ['| (skipped: run npm run build first) | | | |'];
   const dir = mkdtempSync(join(tmpdir(), 'ci-uibench-'));
-  writeFileSync(join(dir, 'big.json'), serializeConversation(generateHistory(n, 5), { format: 'json' }));
-  const runtime = createRuntime({ dirs: [dir], mode: 'browser' });
-  const server = await startServer({ handlers: runtime.handlers, staticDir });
-  runtime.onEvent = (e, p) => server.broadcast(e, p);
+  writeFileSync(join(dir, 'big.json'), serializeConversation(realisticHistory(n, 5), { format: 'json' }));
+  // As `serve` runs it: the document service on its own thread (the built one), this thread serving the page.
+  const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') });
+  const server = await startServer({ request: (channel, input) => backend.request(channel, input), staticDir });
+  backend.onEvent = (e, p) => server.broadcast(e, p);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   const lines: string[] = [];
   try {
@@ -29,8 +31,10 @@ export async function uiBench(n: number): Promise<string[]> {
     const t = Date.now();
     await page.click('[data-testid="file"]');
     await page.waitForSelector('[data-testid="row"]', { timeout: 120_000 });
-    lines.push(`| first rows after the click, ${n.toLocaleString('en')} messages | ${Date.now() - t} ms | | |`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+    lines.push(`| first rows after the click, ${n.toLocaleString('en')} messages of real text | ${Date.now() - t} ms | | |`);
+    await page.waitForSelector('[data-testid="reading-banner"]', { state: 'detached', timeout: 120_000 });
+    lines.push(`| every row there (the whole file read) | ${Date.now() - t} ms | | |`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
     await page.keyboard.press('w');
     await page.waitForSelector('[data-testid="plan-totals"]');
     for (const strategy of ['dynamic-context-window', 'truncate', 'sliding-window']) {
@@ -58,7 +62,7 @@ export async function uiBench(n: number): Promise<string[]> {
   } finally {
     await browser.close();
     await server.close();
-    await runtime.close();
+    await backend.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return lines;

@@ -24,7 +24,8 @@ export interface OpenedFile extends ParsedFile {
 export function parseDocumentText(text: string, file: string, format?: string): OpenedFile {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
-  if (body.trim().length === 0) throw new ConversationFileError(file, 'the file is empty (expected a conversation)');
+  // A search for the first non-blank character, not a trim: a trim copies a 100 MB text.
+  if (!/\S/.test(body)) throw new ConversationFileError(file, 'the file is empty (expected a conversation)');
   return { ...parseWithCodecs(body, file, format), bom };
 }
 

@@ -35,7 +35,7 @@ export function decodeText(bytes: Uint8Array, file: string): string {
 export function parseConversationText(text: string, file: string, format: FileFormat): ParsedConversation {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
-  if (body.trim().length === 0) throw new ConversationFileError(file, 'the file is empty (expected a list of messages)');
+  if (!/\S/.test(body)) throw new ConversationFileError(file, 'the file is empty (expected a list of messages)');
   const parsed = format === 'json' ? parseJson(body, file) : parseYaml(body, file);
   if (bom) parsed.baseline.bom = true;
   return parsed;

@@ -59,7 +59,7 @@ export function parseJsonl(text: string, file: string): JsonlBaseline {
     const body = text.slice(at, end);
     n++;
     let value: unknown;
-    if (body.trim() !== '') {
+    if (/\S/.test(body)) {
       try {
         value = JSON.parse(body);
       } catch (e) {
