@@ -13,7 +13,7 @@ import { realisticHistory } from './corpus.js';
 const ms = (x: number) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
 
 /** Mixed sizes, as agents leave them: most runs short, some long, a few of several MB. */
-function writeTree(dir: string, files: number): void {
+export function writeTree(dir: string, files: number): void {
   let s = 99;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
   const pool = realisticHistory(4000, 17);
