@@ -89,6 +89,18 @@ export function summarizeHead(file: string, bytes: number): { summary: Summary; 
   }
 }
 
+/** The index of the quote that closes the string whose content starts at `from` (-1 when it does not close). */
+export function stringEnd(text: string, from: number): number {
+  let q = text.indexOf('"', from);
+  while (q !== -1) {
+    let slashes = 0;
+    for (let k = q - 1; k >= from && text.charCodeAt(k) === 0x5c; k--) slashes++;
+    if (slashes % 2 === 0) return q;
+    q = text.indexOf('"', q + 1);
+  }
+  return -1;
+}
+
 /**
  * How many elements of the first list (at the top, or one key down: a wrapper) the text completes, and where
  * the last one ends. Strings and escapes are skipped; nothing is parsed.
@@ -102,8 +114,11 @@ export function completedListElements(text: string): { count: number; end: numbe
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
+      // Most of the text is inside strings: jump to the closing quote (native search), not a char at a time.
+      const q = stringEnd(text, i);
+      if (q === -1) break;
+      i = q;
+      inString = false;
       continue;
     }
     if (c === 0x22) inString = true;

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { candidates } from '../../src/core/formats/registry.js';
+import { stringEnd } from './file-summary.js';
 
 /** How much of a big file is read for its first screen of rows, while the whole file is read after it. */
 export const PEEK_BYTES = 512 * 1024;
@@ -40,8 +41,10 @@ export function closedHead(text: string): string | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
+      const q = stringEnd(text, i);
+      if (q === -1) break;
+      i = q;
+      inString = false;
       continue;
     }
     if (c === 0x22) inString = true;
