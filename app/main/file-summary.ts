@@ -102,14 +102,16 @@ export function stringEnd(text: string, from: number): number {
 }
 
 /**
- * How many elements of the first list (at the top, or one key down: a wrapper) the text completes, and where
- * the last one ends. Strings and escapes are skipped; nothing is parsed.
+ * How many elements of the first list (at the top, or one key down: a wrapper) the text completes, where the
+ * last one ends, and what closes the brackets still open there (`]}` for a wrapper). Strings and escapes are
+ * skipped; nothing is parsed.
  */
-export function completedListElements(text: string): { count: number; end: number } | undefined {
-  let depth = 0;
+export function completedListElements(text: string): { count: number; end: number; closers: string } | undefined {
+  const stack: number[] = [];
   let listDepth = -1;
   let count = 0;
   let end = 0;
+  let closers = '';
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -123,16 +125,18 @@ export function completedListElements(text: string): { count: number; end: numbe
     }
     if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (c === 0x5b && listDepth === -1 && depth <= 1) listDepth = depth + 1;
-      depth++;
+      if (c === 0x5b && listDepth === -1 && stack.length <= 1) listDepth = stack.length + 1;
+      stack.push(c);
     } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-      if (depth === listDepth && listDepth !== -1) {
+      stack.pop();
+      if (stack.length === listDepth && listDepth !== -1) {
         count++;
         end = i + 1;
+        closers = '';
+        for (let k = stack.length - 1; k >= 0; k--) closers += stack[k] === 0x5b ? ']' : '}';
       }
-      if (depth < listDepth) break;
+      if (listDepth !== -1 && stack.length < listDepth) break;
     }
   }
-  return count > 0 ? { count, end } : undefined;
+  return count > 0 ? { count, end, closers } : undefined;
 }

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { candidates } from '../../src/core/formats/registry.js';
-import { stringEnd } from './file-summary.js';
+import { completedListElements } from './file-summary.js';
 
 /** How much of a big file is read for its first screen of rows, while the whole file is read after it. */
 export const PEEK_BYTES = 512 * 1024;
@@ -30,38 +30,11 @@ function readHead(file: string): { text: string; size: number } {
 
 /**
  * The head of a JSON text up to the last element its first list completes, closed as the brackets then open
- * require: a smaller file of the same shape holding the first elements. Strings and escapes are skipped.
+ * require: a smaller file of the same shape holding the first elements.
  */
 export function closedHead(text: string): string | undefined {
-  const stack: number[] = [];
-  let listDepth = -1;
-  let end = -1;
-  let closersAtEnd: number[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      const q = stringEnd(text, i);
-      if (q === -1) break;
-      i = q;
-      inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (c === 0x5b && listDepth === -1 && stack.length <= 1) listDepth = stack.length + 1;
-      stack.push(c);
-    } else if (c === 0x5d || c === 0x7d) {
-      stack.pop();
-      if (stack.length === listDepth && listDepth !== -1) {
-        end = i + 1;
-        closersAtEnd = stack.slice();
-      }
-      if (listDepth !== -1 && stack.length < listDepth) break;
-    }
-  }
-  if (end === -1) return undefined;
-  return text.slice(0, end) + closersAtEnd.reverse().map((c) => (c === 0x5b ? ']' : '}')).join('');
+  const seen = completedListElements(text);
+  return seen && text.slice(0, seen.end) + seen.closers;
 }
 
 /**
