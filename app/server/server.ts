@@ -13,7 +13,11 @@ import { resolveStatic, splitTarget } from '../shared/static-path.js';
 
 const PEER_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+/**
+ * The largest frame a client may send: an edit of a message of many megabytes (a Claude Code line holding a
+ * whole file, as JSON) must fit; the socket is the page's own, behind the per-run token.
+ */
+export const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,6 +38,8 @@ export interface ServeOptions {
   token?: string;
   /** Where a failure caught at a boundary is reported (default: stderr). The server keeps running. */
   onError?: (where: string, error: unknown) => void;
+  /** The largest frame accepted (default MAX_PAYLOAD_BYTES). */
+  maxPayloadBytes?: number;
 }
 
 export interface RunningServer {
@@ -130,7 +136,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? MAX_PAYLOAD_BYTES });
   wss.on('error', (e) => report('websocket server', e));
   const clients = new Set<WebSocket>();
 

@@ -13,13 +13,13 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-async function running(): Promise<{ server: RunningServer; rt: Runtime }> {
+async function running(maxPayloadBytes?: number): Promise<{ server: RunningServer; rt: Runtime }> {
   const staticDir = tempDir();
   mkdirSync(join(staticDir, 'assets'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>x</title>');
   writeFileSync(join(staticDir, 'assets', 'a.js'), 'console.log(1)');
   const rt = createRuntime({ dirs: [SWARMS], mode: 'browser', tokens: new InlineTokenService() });
-  const server = await startServer({ handlers: rt.handlers, staticDir });
+  const server = await startServer({ handlers: rt.handlers, staticDir, maxPayloadBytes });
   cleanup.push(() => rt.close(), () => server.close());
   return { server, rt };
 }
@@ -98,11 +98,22 @@ describe('browser-mode server', () => {
   });
 
   it('closes the socket on an oversized payload', async () => {
-    const { server } = await running();
+    const { server } = await running(1024 * 1024);
     const ws = await connect(server);
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
-    ws.send('x'.repeat(MAX_PAYLOAD_BYTES + 1));
+    ws.send('x'.repeat(1024 * 1024 + 1));
     expect(await closed).toBe(1009);
+  });
+
+  it('takes an edit of a message of many megabytes (a frame far over a megabyte, within the limit)', async () => {
+    const { server } = await running();
+    const ws = await connect(server);
+    const text = 'a line of a file the agent read\n'.repeat(400_000);
+    expect(JSON.stringify(text).length).toBeGreaterThan(12_000_000);
+    expect(JSON.stringify(text).length).toBeLessThan(MAX_PAYLOAD_BYTES);
+    const answer = await ask(ws, 'edit:apply', { path: 'conversation_demo.json', command: { type: 'set-text', index: 1, text } });
+    expect(answer).toMatchObject({ ok: true, value: { dirty: true } });
+    ws.close();
   });
 
   it('pushes events to connected clients', async () => {

@@ -96,7 +96,10 @@ class WorkerBackend implements Backend {
       worker.once('exit', () => resolve());
     });
     worker.postMessage({ type: 'close' } satisfies ToService);
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+    // The timer must not outlive the close: a pending one keeps the process alive for its 5 s.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+    clearTimeout(timer);
     await worker.terminate();
   }
 }

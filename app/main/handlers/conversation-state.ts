@@ -6,7 +6,8 @@ import { linkToolParts, partTexts, renderViewBlock } from '../../../src/core/vie
 import type { OpenedFile } from '../../../src/core/formats/document-file.js';
 import type { Skeleton, SkeletonDelta } from '../../shared/contract.js';
 import { applySkeletonDelta, skeletonDelta, spliceBetween } from '../../shared/skeleton-delta.js';
-import { viewOf, type OpenDocument } from '../documents.js';
+import { isDirty, viewOf, type OpenDocument } from '../documents.js';
+import { summaryOf } from '../file-summary.js';
 import { buildSkeleton, needsLinking, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
 
@@ -202,6 +203,18 @@ export function conversationState(ctx: HandlerContext) {
     lookup,
     lookupSome,
     countSome,
+    /**
+     * What the sidebar should say of a file read or written whole, as it is on disk: its exact counts, and its
+     * token total when every message is counted in the model it was last counted with.
+     */
+    noteListing(absolute: string, doc: OpenDocument): void {
+      if (isDirty(doc)) return;
+      ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
+      const model = shown.get(keyOf(absolute, 0))?.model;
+      if (doc.conversations.length !== 1 || !model) return;
+      const { known, missing } = lookup(doc.conversations[0].records, model);
+      if (missing.length === 0) ctx.listing.setTokens(absolute, doc.size, doc.mtimeMs, model, known.reduce((n, c) => n + c!.tokens, 0));
+    },
     /** Message `index` seen with its tool links (without linking the whole conversation when none is needed). */
     viewAt(absolute: string, doc: OpenDocument, conversation: number, index: number): MessageView {
       const records = doc.conversations[conversation].records;

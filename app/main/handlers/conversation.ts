@@ -4,7 +4,6 @@ import type { Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
-import { summaryOf } from '../file-summary.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
 import { shownMessage } from '../shown-message.js';
@@ -39,7 +38,7 @@ export function conversationHandlers(
   return {
     'conversation:open': ({ path, conversation }): Skeleton => {
       const { absolute, doc } = open(path, conversation);
-      if (!isDirty(doc)) ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
+      state.noteListing(absolute, doc);
       return state.skeleton(absolute, doc, conversation);
     },
     'conversation:peek': ({ path, conversation }) => {
@@ -63,9 +62,11 @@ export function conversationHandlers(
       const estimated = head.doc.conversations.length === 1 ? Math.round((all.length * head.size) / Math.max(1, head.read)) : undefined;
       return { skeleton, rows: views.map((v, i) => tableRow(v, i)), size: head.size, read: head.read, estimated };
     },
-    'conversation:update': ({ path, conversation, since, model }) => {
+    'conversation:update': async ({ path, conversation, since, model }) => {
       const { absolute, doc } = open(path, conversation);
-      return state.changes(absolute, doc, conversation, since, model);
+      const answer = await state.changes(absolute, doc, conversation, since, model);
+      state.noteListing(absolute, doc);
+      return answer;
     },
     'conversation:times': ({ path, conversation }) => {
       const { doc, conv } = open(path, conversation);

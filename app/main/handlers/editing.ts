@@ -134,10 +134,12 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       return changed(doc, conversation);
     },
     'edit:state': ({ path, conversation }) => state(openConversation(ctx, path, conversation).doc, conversation),
-    'edit:save': ({ path, force }) => {
+    'edit:save': async ({ path, force }) => {
       const { doc } = openDocument(ctx, path);
       saveDocument(doc, { force, history: ctx.localHistory, displayPath: ctx.roots.display(doc.path) });
-      return changed(doc, 0);
+      const state = await changed(doc, 0);
+      conversations.noteListing(doc.path, doc);
+      return state;
     },
     'edit:save-as': ({ path, target }) => {
       const { doc } = openDocument(ctx, path);

@@ -16,7 +16,8 @@ export function formatNumber(n: number): string {
 }
 
 export function formatBytes(b: number): string {
-  return b >= 1048576 ? `${(b / 1048576).toFixed(1)} MB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KB` : `${b} B`;
+  // Binary units, named as such (the command line says the same).
+  return b >= 1048576 ? `${(b / 1048576).toFixed(1)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`;
 }
 
 /** Relative age for the sidebar ("2m", "3h", "5d"). */

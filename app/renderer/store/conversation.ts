@@ -29,6 +29,8 @@ export interface ConversationSlice {
   generation: number;
   /** Per-message times, fetched the first time the table sorts by time. */
   times: number[] | undefined;
+  /** The file that was open before the one being read (Esc goes back to it). */
+  previousOpen: { path: string; conversation: number } | undefined;
   /** The skeleton shown is the file's head, while the whole file is read (a big file). */
   provisional: { size: number; read: number; estimated?: number } | undefined;
   openConversation(path: string, conversation?: number): Promise<void>;
@@ -40,6 +42,8 @@ export interface ConversationSlice {
   /** A change main sent (an edit's answer): applied when it builds on what is shown, else a reload. */
   applyChange(delta: SkeletonDelta | undefined): Promise<void>;
   ensureRows(start: number, end: number): void;
+  /** The sidebar's figures for the open file, from what is shown (a file read whole, nothing unsaved). */
+  syncEntry(): void;
 }
 
 const inflight = new Set<string>();
@@ -54,9 +58,13 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
   generation: 0,
   times: undefined,
   provisional: undefined,
+  previousOpen: undefined,
   openConversation: async (path, conversation = 0) => {
     if ((path !== get().openPath || conversation !== get().openConversationIndex) && !get().leaveDraft()) return;
-    set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined, provisional: undefined });
+    // What Esc goes back to while this one is read: the file shown before, if it was shown whole.
+    const before = get().openPath;
+    set({ previousOpen: before && before !== path && get().skeleton && !get().opening ? { path: before, conversation: get().openConversationIndex } : undefined });
+    set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined, provisional: undefined });
     // A big file shows its first messages from its head while main reads the whole of it (asked first, so
     // that it is answered before the long read begins).
     const entry = get().entries.find((e) => e.path === path);
@@ -75,7 +83,10 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
   },
   closeConversation: () => {
     if (!get().leaveDraft()) return;
-    set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined });
+    const back = get().previousOpen;
+    set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined, previousOpen: undefined });
+    // Back to the file that was open before (read already: it opens at once).
+    if (back) void get().openConversation(back.path, back.conversation);
   },
   reloadConversation: async () => {
     const path = get().openPath;
@@ -85,9 +96,10 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     try {
       const skeleton = await request('conversation:open', { path, conversation: get().openConversationIndex });
       if (get().openPath !== path) return;
-      set({ skeleton, pages: new Map(), openError: undefined, times: undefined, provisional: undefined });
-      // The sidebar's estimate for a file read whole is now a count.
-      if (skeleton.conversations === 1) set({ entries: get().entries.map((e) => (e.path === path && e.estimated ? { ...e, messages: skeleton.count, conversations: 1, estimated: false } : e)) });
+      // The head's rows are the file's first rows: kept, so that nothing blinks empty while the rest come.
+      const keep = get().provisional && get().skeleton?.path === skeleton.path && get().skeleton?.conversation === skeleton.conversation;
+      set({ skeleton, pages: keep ? get().pages : new Map(), openError: undefined, times: undefined, provisional: undefined });
+      get().syncEntry();
       void get().refreshEditState();
       if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
       // Rows first: counting a long history is long work and must not hold back what the user sees.
@@ -126,10 +138,17 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     const changed = delta.rows.length > 0 || delta.deleteCount > 0;
     // Rows still on their way were asked for before the change: the generation drops them.
     set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), times: changed ? undefined : get().times });
+    get().syncEntry();
     if (!changed) return;
     if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
     if (!next.counts) void get().countTokens();
     if (get().search) void get().runSearch(get().search);
+  },
+  syncEntry: () => {
+    const { skeleton, counts, edit, openPath, entries } = get();
+    if (!skeleton || skeleton.path !== openPath || skeleton.version < 0 || skeleton.conversations !== 1 || edit?.dirty) return;
+    const total = counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.total : undefined;
+    set({ entries: entries.map((e) => (e.path === openPath ? { ...e, messages: skeleton.count, conversations: 1, estimated: false, bytes: skeleton.bytes, ...(total !== undefined ? { tokens: total } : {}) } : e)) });
   },
   ensureRows: (start, end) => {
     const { openPath, skeleton, pages, generation } = get();

@@ -6,6 +6,8 @@ import type { AppState } from './index.js';
 
 export interface EditingSlice {
   edit: EditState | undefined;
+  /** A save is being written (a big file takes seconds). */
+  saving: boolean;
   /** A save that failed, in words the user can act on (conflict, permissions). */
   saveError: { code: string; message: string } | undefined;
   /** Tool-call partners a delete or move would orphan: asked first, with the offer to take them along. */
@@ -75,6 +77,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
   };
   return {
     edit: undefined,
+    saving: false,
     saveError: undefined,
     pendingDelete: undefined,
     paletteOpen: false,
@@ -100,7 +103,8 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       if (!path) return false;
       try {
         await after(await request('edit:apply', { path, conversation: get().openConversationIndex, command }));
-        set({ marked: new Set() });
+        // An edit that went through: an earlier failure's note no longer applies.
+        set({ marked: new Set(), saveError: undefined });
         return true;
       } catch (e) {
         set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
@@ -117,7 +121,8 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
     },
     save: async (force = false) => {
       const path = get().openPath;
-      if (!path) return;
+      if (!path || get().saving) return;
+      set({ saving: true });
       try {
         const { delta, ...edit } = await request('edit:save', { path, force });
         set({ edit, saveError: undefined });
@@ -125,12 +130,12 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
         if (delta) await get().applyChange(delta);
         // The watcher does not report our own write: refresh the sidebar's figures for the file ourselves.
         await get().refreshDirectory();
-        const entry = get().entries.find((x) => x.path === path);
-        const skeleton = get().skeleton;
-        if (entry && skeleton && skeleton.path === path) set({ skeleton: { ...skeleton, bytes: entry.bytes } });
+        get().syncEntry();
       } catch (e) {
         set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
         await get().refreshEditState();
+      } finally {
+        set({ saving: false });
       }
     },
     saveAs: async (target) => {

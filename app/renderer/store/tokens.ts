@@ -40,7 +40,7 @@ export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (s
         const skeleton = get().skeleton;
         if (skeleton && skeleton.count === counts.tokens.length) preparePlanSkeleton(skeleton, counts);
         // The sidebar's figure for a one-conversation file is this count, while nothing is unsaved.
-        if (get().skeleton?.conversations === 1 && !get().edit?.dirty) set({ entries: get().entries.map((e) => (e.path === counts.path ? { ...e, tokens: counts.total } : e)) });
+        get().syncEntry();
       }
     } catch (e) {
       set({ countError: (e as Error).message, countProgress: undefined });

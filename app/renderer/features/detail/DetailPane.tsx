@@ -4,7 +4,7 @@ import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
-import { formatBytes } from '../roles.js';
+import { formatBytes, formatNumber } from '../roles.js';
 import { MessageEditor } from './MessageEditor.js';
 import { RecordEditor } from './RecordEditor.js';
 import { Parts, ToolCallCards } from './Parts.js';
@@ -31,7 +31,8 @@ export function DetailPane() {
   useEffect(() => setEditing(false), [openPath, selected]);
 
   useEffect(() => {
-    setDetail(undefined);
+    // Asking for all of a message keeps its cut part on screen meanwhile.
+    setDetail((d) => (full && d?.index === selected ? d : undefined));
     setError(undefined);
     if (!openPath || selected === undefined) return;
     let live = true;
@@ -49,7 +50,12 @@ export function DetailPane() {
 
   if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail"><p>Select a message (↑/↓, Enter) to read it in full.</p></section>;
   if (error) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="error-text">{error}</p></section>;
-  if (!detail || (editing && detail.truncated)) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="loading">Loading message {selected}…</p></section>;
+  if (!detail || detail.index !== selected || (editing && detail.truncated))
+    return (
+      <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail">
+        <p className="loading">{detail?.index === selected && detail.truncated ? `Loading all ${formatBytes(detail.truncated.raw)} of message ${selected}…` : `Loading message ${selected}…`}</p>
+      </section>
+    );
 
   const m = detail.message as Record<string, unknown>;
   const v = detail.view;
@@ -72,7 +78,7 @@ export function DetailPane() {
         {v.sidechain && <span className="badge" title="A sub-agent's or side chain's message">sub-agent</span>}
         {v.meta && <span className="badge" title="Written by the tool, not the user or the model">meta</span>}
         {v.summary && <span className="badge" title="A summary a compaction wrote">summary</span>}
-        <span data-testid="detail-tokens" title="Estimated: what the model is sent for this message, counted here">{recount ?? '…'} tokens{counts ? ` (${counts.encoding}${counts.approximate ? ', approximate' : ''})` : ''}</span>
+        <span data-testid="detail-tokens" title="Estimated: what the model is sent for this message, counted here">{recount === undefined ? '…' : formatNumber(recount)} tokens{counts ? ` (${counts.encoding}${counts.approximate ? ', approximate' : ''})` : ''}</span>
         {toolTokens > 0 && <span className="muted" data-testid="detail-tool-tokens">{contentRecount} for the content + {toolTokens} for tool calls (names and arguments)</span>}
         {reasoningTokens > 0 && <span className="muted" data-testid="detail-reasoning-tokens" title="Reasoning is counted apart: most APIs do not send it back">+ {reasoningTokens} of reasoning</span>}
         {usage && (
@@ -98,7 +104,7 @@ export function DetailPane() {
       {detail.truncated && !editing && (
         <p className="banner" role="status" data-testid="truncated-note">
           This message is {formatBytes(detail.truncated.raw)}: its first {formatBytes(detail.raw.length)} are shown.{' '}
-          <button onClick={() => setFull(true)} data-testid="show-all">Show all</button>
+          {full ? <span className="loading">Loading all of it…</span> : <button onClick={() => setFull(true)} data-testid="show-all">Show all</button>}
         </p>
       )}
       {editing ? (

@@ -1,6 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
 import { EditorForm } from './EditorForm.js';
+import { jsonError, textareaRows, useJsonError } from './editor-text.js';
+
+const isObject = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'metadata must be a JSON object');
 
 /**
  * Edits one message: role, category and content. Structured content is edited as JSON, validated as you
@@ -13,26 +16,10 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
   const [role, setRole] = useState(String(message.role ?? ''));
   const [category, setCategory] = useState(typeof message.category === 'string' ? message.category : '');
   const [metadata, setMetadata] = useState(message.metadata === undefined ? '' : JSON.stringify(message.metadata, null, 2));
-  const metadataError = useMemo(() => {
-    if (metadata.trim() === '') return undefined;
-    try {
-      const v = JSON.parse(metadata);
-      return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'metadata must be a JSON object';
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }, [metadata]);
+  const metadataError = useJsonError(metadata, isObject, metadata.trim() === '');
   const [content, setContent] = useState(structured ? JSON.stringify(message.content, null, 2) : String(message.content ?? ''));
-  const jsonError = useMemo(() => {
-    if (!structured) return undefined;
-    try {
-      JSON.parse(content);
-      return undefined;
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }, [structured, content]);
-  const invalid = jsonError !== undefined || metadataError !== undefined || role.trim() === '';
+  const contentError = useJsonError(content, undefined, !structured);
+  const invalid = contentError !== undefined || metadataError !== undefined || role.trim() === '';
   const original = useMemo(
     () => ({ role: String(message.role ?? ''), category: typeof message.category === 'string' ? message.category : '', metadata: message.metadata === undefined ? '' : JSON.stringify(message.metadata, null, 2), content: structured ? JSON.stringify(message.content, null, 2) : String(message.content ?? '') }),
     [message, structured],
@@ -44,7 +31,8 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
 
   /** Applies the changes; true when there was nothing to apply or the edit went in. */
   const apply = async (): Promise<boolean> => {
-    if (invalid) return false;
+    // The checks shown are made on a deferred copy of the draft: the draft itself is checked here.
+    if (role.trim() === '' || (structured && jsonError(content) !== undefined) || (metadata.trim() !== '' && jsonError(metadata, isObject) !== undefined)) return false;
     const patch: Record<string, unknown> = {};
     if (role !== message.role) patch.role = role;
     const nextContent = structured ? JSON.parse(content) : content;
@@ -85,15 +73,15 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
         value={content}
         onChange={(e) => setContent(e.target.value)}
         aria-label={structured ? 'Content (JSON)' : 'Content'}
-        aria-invalid={jsonError !== undefined}
+        aria-invalid={contentError !== undefined}
         data-testid="edit-content"
         autoFocus
-        rows={Math.min(24, Math.max(4, content.split('\n').length + 1))}
+        rows={textareaRows(content, 4, 24)}
       />
-      {jsonError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {jsonError}</p>}
+      {contentError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {contentError}</p>}
       <label className="small muted">
         metadata (JSON object; empty for none)
-        <textarea className="json" value={metadata} onChange={(e) => setMetadata(e.target.value)} aria-label="Metadata (JSON)" aria-invalid={metadataError !== undefined} rows={Math.min(12, Math.max(2, metadata.split('\n').length + 1))} />
+        <textarea className="json" value={metadata} onChange={(e) => setMetadata(e.target.value)} aria-label="Metadata (JSON)" aria-invalid={metadataError !== undefined} rows={textareaRows(metadata, 2, 12)} />
       </label>
       {metadataError && <p className="error-text" role="alert">Invalid metadata: {metadataError}</p>}
     </EditorForm>

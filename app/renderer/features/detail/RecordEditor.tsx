@@ -1,6 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
 import { EditorForm } from './EditorForm.js';
+import { jsonError, textareaRows, useJsonError } from './editor-text.js';
+
+const isRecord = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'a record is a JSON object');
 
 /**
  * Edits a record of any format: its readable text (where the format can set it), or the whole record as
@@ -13,14 +16,7 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
   const [mode, setMode] = useState<'text' | 'record'>(editableText ? 'text' : 'record');
   const [draftText, setDraftText] = useState(text);
   const [draftRecord, setDraftRecord] = useState(original);
-  const recordError = useMemo(() => {
-    try {
-      const v = JSON.parse(draftRecord);
-      return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'a record is a JSON object';
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }, [draftRecord]);
+  const recordError = useJsonError(draftRecord, isRecord, mode !== 'record');
   const dirty = mode === 'text' ? draftText !== text : draftRecord !== original;
   useEffect(() => setDraftDirty(dirty), [dirty, setDraftDirty]);
   useEffect(() => () => setDraftDirty(false), [setDraftDirty]);
@@ -31,7 +27,7 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
       onDone();
       return true;
     }
-    if (mode === 'record' && recordError) return false;
+    if (mode === 'record' && jsonError(draftRecord, isRecord) !== undefined) return false;
     const ok = await applyEdit(mode === 'text' ? { type: 'set-text', index, text: draftText } : { type: 'replace', index, record: JSON.parse(draftRecord) as Record<string, unknown> });
     if (ok) onDone();
     else setDraftDirty(true);
@@ -49,10 +45,10 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
         </button>
       </div>
       {mode === 'text' ? (
-        <textarea value={draftText} onChange={(e) => setDraftText(e.target.value)} aria-label="Content" data-testid="edit-content" autoFocus rows={Math.min(24, Math.max(4, draftText.split('\n').length + 1))} />
+        <textarea value={draftText} onChange={(e) => setDraftText(e.target.value)} aria-label="Content" data-testid="edit-content" autoFocus rows={textareaRows(draftText, 4, 24)} />
       ) : (
         <>
-          <textarea className="json" value={draftRecord} onChange={(e) => setDraftRecord(e.target.value)} aria-label="Record (JSON)" aria-invalid={recordError !== undefined} data-testid="edit-record" autoFocus rows={Math.min(30, Math.max(6, draftRecord.split('\n').length + 1))} />
+          <textarea className="json" value={draftRecord} onChange={(e) => setDraftRecord(e.target.value)} aria-label="Record (JSON)" aria-invalid={recordError !== undefined} data-testid="edit-record" autoFocus rows={textareaRows(draftRecord, 6, 30)} />
           {recordError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {recordError}</p>}
         </>
       )}

@@ -2,7 +2,7 @@ import { useApp } from '../../store/index.js';
 import { MODELS } from '../../store/tokens.js';
 
 export function TopBar() {
-  const { root, model, setModel, countProgress, edit, save, undo, redo, setPalette, skeleton } = useApp();
+  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton } = useApp();
   return (
     <header className="topbar">
       <span className="folder" title={root}>▸ {root ?? '…'}</span>
@@ -18,8 +18,9 @@ export function TopBar() {
         <span className="edit-controls">
           <button onClick={() => void undo()} disabled={!edit?.canUndo} title={edit?.canUndo ? `Undo ${edit.canUndo} (Ctrl+Z)` : 'Nothing to undo'} aria-label="Undo">↶</button>
           <button onClick={() => void redo()} disabled={!edit?.canRedo} title={edit?.canRedo ? `Redo ${edit.canRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-label="Redo">↷</button>
-          <button onClick={() => void save()} disabled={!edit?.dirty} data-testid="save" title="Save (Ctrl+S)">Save</button>
+          <button onClick={() => void save()} disabled={!edit?.dirty || saving} data-testid="save" title="Save (Ctrl+S)">{saving ? 'Saving…' : 'Save'}</button>
           {edit?.dirty && <span className="dirty" data-testid="dirty">● unsaved</span>}
+          {saving && <span className="muted" role="status" data-testid="saving">saving…</span>}
         </span>
       )}
       <button className="palette-button" onClick={() => setPalette(true)} title="Commands (Ctrl+K)">⌘K commands</button>
