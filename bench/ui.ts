@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startBackend } from '../app/main/backend/backend.js';
+import { pathToFileURL } from 'node:url';
+import { serviceWorkerUrl, startBackend } from '../app/main/backend/backend.js';
 import { packageRoot } from '../app/server/package-root.js';
 import { startServer } from '../app/server/server.js';
 import { serializeConversation } from '../src/core/index.js';
@@ -19,7 +20,9 @@ export async function uiBench(n: number): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ci-uibench-'));
   writeFileSync(join(dir, 'big.json'), serializeConversation(realisticHistory(n, 5), { format: 'json' }));
   // As `serve` runs it: the document service on its own thread (the built one), this thread serving the page.
-  const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') });
+  const url = serviceWorkerUrl(pathToFileURL(join(packageRoot(), 'dist', 'cli.mjs')).href);
+  const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
+  if (backend.kind !== 'worker') return ['| (skipped: the built document service is missing; run npm run build first) | | | |'];
   const server = await startServer({ request: (channel, input) => backend.request(channel, input), staticDir });
   backend.onEvent = (e, p) => server.broadcast(e, p);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
