@@ -142,8 +142,11 @@ const CountSlice = z.object({
   model: z.string(),
   encoding: z.string(),
   approximate: z.boolean(),
+  /** What the model is sent per message: its text, tool calls (names and arguments) and tool results. */
   tokens: z.array(z.number()),
+  /** The tool-call share of each message's tokens (0 for most). */
   toolTokens: z.array(z.number()),
+  /** Reasoning each message carries in plain text: counted apart, not in `tokens`. */
   reasoningTokens: z.array(z.number()),
   renderedTokens: z.array(z.number()),
 });
@@ -164,21 +167,8 @@ export const SkeletonDelta = z.object({
 });
 export type SkeletonDelta = z.infer<typeof SkeletonDelta>;
 
-export const TokenCounts = z.object({
-  path: z.string(),
-  conversation: z.number(),
-  model: z.string(),
-  encoding: z.string(),
-  approximate: z.boolean(),
-  /** What the model is sent per message: its text, tool calls (names and arguments) and tool results. */
-  tokens: z.array(z.number()),
-  /** The tool-call share of each message's tokens (0 for most). */
-  toolTokens: z.array(z.number()),
-  /** Reasoning each message carries in plain text: counted apart, not in `tokens`. */
-  reasoningTokens: z.array(z.number()),
-  renderedTokens: z.array(z.number()),
-  total: z.number(),
-});
+/** Every message's counts, with the conversation they are of and their total. */
+export const TokenCounts = CountSlice.extend({ path: z.string(), conversation: z.number(), total: z.number() });
 export type TokenCounts = z.infer<typeof TokenCounts>;
 
 const baseUrl = z

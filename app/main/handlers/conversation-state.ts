@@ -1,6 +1,7 @@
 import type { MessageView } from '../../../src/core/formats/model.js';
 import type { Message } from '../../../src/core/message.js';
 import { renderBlock } from '../../../src/core/render.js';
+import { resolveEncoding } from '../../../src/core/tokenizer/index.js';
 import { RENDER_SEPARATOR } from '../../../src/core/window/skeleton.js';
 import { linkToolParts, partTexts, renderViewBlock } from '../../../src/core/views.js';
 import type { OpenedFile } from '../../../src/core/formats/document-file.js';
@@ -62,18 +63,19 @@ export type ConversationState = ReturnType<typeof conversationState>;
  */
 export function conversationState(ctx: HandlerContext) {
   // Tool links need the whole conversation (a result without an id answers the oldest open call): computed
-  // once per list of records.
-  const linked = new WeakMap<readonly Message[], MessageView[]>();
-  const linkedViews = (doc: OpenDocument, records: readonly Message[]) => {
-    let views = linked.get(records);
-    if (!views) {
+  // once per list of records. `linkFree`: nothing needed linking, so the views are the records' own.
+  const linked = new WeakMap<readonly Message[], { views: MessageView[]; linkFree: boolean }>();
+  const linking = (doc: OpenDocument, records: readonly Message[]) => {
+    let entry = linked.get(records);
+    if (!entry) {
       const own = records.map((r) => viewOf(doc.codec, r));
-      // Where every call and result has its id, linking changes nothing: the views are the records' own.
-      views = own.some(needsLinking) ? linkToolParts(own) : own;
-      linked.set(records, views);
+      const linkFree = !own.some(needsLinking);
+      entry = { views: linkFree ? own : linkToolParts(own), linkFree };
+      linked.set(records, entry);
     }
-    return views;
+    return entry;
   };
+  const linkedViews = (doc: OpenDocument, records: readonly Message[]) => linking(doc, records).views;
 
   const counted = new WeakMap<object, Counted>();
   const shown = new Map<string, Shown>();
@@ -84,31 +86,31 @@ export function conversationState(ctx: HandlerContext) {
     if (shown.size > SHOWN_LIMIT) shown.delete(shown.keys().next().value!);
   };
 
+  /** The count of message i remembered for its record, in this model and place (last or not). */
+  const hit = (records: readonly Message[], i: number, model: string): Counted | undefined => {
+    const r = records[i];
+    const c = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
+    return c && c.model === model && c.last === (i === records.length - 1) ? c : undefined;
+  };
+
   /** Counts known for these records in this model; the indexes still to count. */
   const lookup = (records: readonly Message[], model: string) => {
-    const n = records.length;
     const missing: number[] = [];
-    const known = records.map((r, i) => {
-      const hit = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
-      if (hit && hit.model === model && hit.last === (i === n - 1)) return hit;
-      missing.push(i);
-      return undefined;
+    const known = records.map((_, i) => {
+      const c = hit(records, i, model);
+      if (!c) missing.push(i);
+      return c;
     });
     return { known, missing };
   };
 
-  /** Counts known for some of the records (undefined where not). */
-  const lookupSome = (records: readonly Message[], which: readonly number[], model: string) => {
-    const n = records.length;
-    return which.map((i) => {
-      const r = records[i];
-      const hit = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
-      return hit && hit.model === model && hit.last === (i === n - 1) ? hit : undefined;
-    });
-  };
-
   /** Counts the messages `which` (remembered per record); progress in messages of `which`. */
   const countSome = async (doc: OpenDocument, records: readonly Message[], which: readonly number[], model: string, progress: (k: number, total: number) => void = () => {}) => {
+    // Nothing to count (every row remembered): no round trip to the counters.
+    if (which.length === 0) {
+      const { encoding, approximate } = resolveEncoding(model);
+      return { encoding, approximate, entries: [] as Counted[] };
+    }
     const n = records.length;
     const views = which.map((i) => viewOf(doc.codec, records[i]));
     const swarms = swarmsCodec(doc);
@@ -123,14 +125,25 @@ export function conversationState(ctx: HandlerContext) {
     return { encoding: fresh.encoding, approximate: fresh.approximate, entries };
   };
 
+  /** The counts of messages `which`: those remembered, and the rest counted now. */
+  const countsOf = async (doc: OpenDocument, records: readonly Message[], which: readonly number[], model: string) => {
+    const known = which.map((i) => hit(records, i, model));
+    const fresh = await countSome(
+      doc,
+      records,
+      which.filter((_, k) => known[k] === undefined),
+      model,
+    );
+    let j = 0;
+    return { encoding: fresh.encoding, approximate: fresh.approximate, entries: known.map((c) => c ?? fresh.entries[j++]) };
+  };
+
   const view = (doc: OpenDocument) => (r: Message) => viewOf(doc.codec, r);
 
   const build = (absolute: string, doc: OpenDocument, conversation: number, model: string | undefined): Shown => {
     const records = doc.conversations[conversation].records;
-    const views = linkedViews(doc, records);
+    const { views, linkFree } = linking(doc, records);
     const skeleton = buildSkeleton(ctx.roots.display(absolute), doc, conversation, records, views, ++versions);
-    // Linked views are the records' own exactly when nothing needed linking.
-    const linkFree = views.length === 0 || views.every((v, i) => v === viewOf(doc.codec, records[i]));
     return { version: skeleton.version, base: skeleton, pending: [], records, file: doc.file, linkFree, model };
   };
 
@@ -176,32 +189,80 @@ export function conversationState(ctx: HandlerContext) {
   const withRowsAndCounts = async (delta: SkeletonDelta, doc: OpenDocument, records: readonly Message[], linkFree: boolean, model: string | undefined) => {
     const inserted = Array.from({ length: delta.rows.length }, (_, k) => delta.start + k);
     if (inserted.length <= DELTA_ROWS_LIMIT) {
-      const at = linkFree ? (i: number) => viewOf(doc.codec, records[i]) : ((views) => (i: number) => views[i])(linkedViews(doc, records));
-      delta.previews = inserted.map((i) => tableRow(at(i), i));
+      const views = linkFree ? undefined : linkedViews(doc, records);
+      delta.previews = inserted.map((i) => tableRow(views ? views[i] : viewOf(doc.codec, records[i]), i));
     }
     if (model && inserted.length <= DELTA_COUNT_LIMIT) {
-      const known = lookupSome(records, inserted, model);
-      const need = inserted.filter((_, k) => known[k] === undefined);
-      const fresh = await countSome(doc, records, need, model);
-      let j = 0;
-      const slice = known.map((c) => c ?? fresh.entries[j++]);
+      const { encoding, approximate, entries } = await countsOf(doc, records, inserted, model);
       delta.counts = {
         model,
-        encoding: fresh.encoding,
-        approximate: fresh.approximate,
-        tokens: slice.map((c) => c.tokens),
-        toolTokens: slice.map((c) => c.toolTokens),
-        reasoningTokens: slice.map((c) => c.reasoningTokens),
-        renderedTokens: slice.map((c) => c.renderedTokens),
+        encoding,
+        approximate,
+        tokens: entries.map((c) => c.tokens),
+        toolTokens: entries.map((c) => c.toolTokens),
+        reasoningTokens: entries.map((c) => c.reasoningTokens),
+        renderedTokens: entries.map((c) => c.renderedTokens),
       };
     }
     return delta;
   };
 
+  /**
+   * What changed since the skeleton of version `since` (the last one shown), as a delta with the table rows
+   * and counts of the rows it brings; the whole skeleton when that version is not the last one shown.
+   */
+  const changes = async (absolute: string, doc: OpenDocument, conversation: number, since: number | undefined, model?: string): Promise<{ delta: SkeletonDelta } | { skeleton: Skeleton }> => {
+    const key = keyOf(absolute, conversation);
+    const before = shown.get(key);
+    const records = doc.conversations[conversation].records;
+    const countModel = model ?? before?.model;
+    if (before && before.records === records && before.file === doc.file && before.version === since) {
+      const sk = skeletonOf(before);
+      return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [] } };
+    }
+    if (before && before.version === since) {
+      const version = ++versions;
+      const fast = editDelta(before, doc, conversation, records, version, ctx.roots.display(absolute));
+      if (fast) {
+        remember(key, { version, base: before.base, pending: before.pending.concat(fast), records, file: doc.file, linkFree: true, model: countModel });
+        return { delta: await withRowsAndCounts(fast, doc, records, true, countModel) };
+      }
+    }
+    const entry = build(absolute, doc, conversation, countModel);
+    remember(key, entry);
+    const skeleton = entry.base;
+    if (!before || before.version !== since || before.file.codec.id !== doc.codec.id) return { skeleton };
+    const old = skeletonOf(before);
+    // Records read again from disk are new objects: the same text in the file is the same message.
+    const sameText = before.file !== doc.file;
+    const same = (i: number, j: number) => {
+      const a = before.records[i];
+      const b = records[j];
+      if (a === b) return true;
+      if (!sameText) return false;
+      const ta = doc.codec.rawText(before.file.doc, conversation, a);
+      return ta !== undefined && ta === doc.codec.rawText(doc.file.doc, conversation, b);
+    };
+    const splice = spliceBetween(old, skeleton, same);
+    if (sameText) {
+      // Their counts are the old objects' counts.
+      const carry = (i: number, j: number) => {
+        const from = before.records[i];
+        const to = records[j];
+        const hit = from !== null && typeof from === 'object' ? counted.get(from) : undefined;
+        if (hit && to !== null && typeof to === 'object') counted.set(to, hit);
+      };
+      for (let i = 0; i < splice.start; i++) carry(i, i);
+      const tail = old.count - splice.start - splice.deleteCount;
+      for (let k = 1; k <= tail; k++) carry(old.count - k, skeleton.count - k);
+    }
+    return { delta: await withRowsAndCounts(skeletonDelta(old, skeleton, splice), doc, records, entry.linkFree, countModel) };
+  };
+
   return {
     linkedViews,
     lookup,
-    lookupSome,
+    countsOf,
     countSome,
     /**
      * What the sidebar should say of a file read or written whole, as it is on disk: its exact counts, and its
@@ -239,64 +300,14 @@ export function conversationState(ctx: HandlerContext) {
       return entry.base;
     },
 
+    changes,
     /** What an edit changed since the skeleton last shown (undefined when none was shown). */
     async changesSinceShown(absolute: string, doc: OpenDocument, conversation: number): Promise<SkeletonDelta | undefined> {
       const before = shown.get(keyOf(absolute, conversation));
       if (!before || !doc.conversations[conversation]) return undefined;
-      const result = await this.changes(absolute, doc, conversation, before.version);
+      const result = await changes(absolute, doc, conversation, before.version);
       return 'delta' in result ? result.delta : undefined;
     },
 
-    /**
-     * What changed since the skeleton of version `since` (the last one shown), as a delta with the table rows
-     * and counts of the rows it brings; the whole skeleton when that version is not the last one shown.
-     */
-    async changes(absolute: string, doc: OpenDocument, conversation: number, since: number | undefined, model?: string): Promise<{ delta: SkeletonDelta } | { skeleton: Skeleton }> {
-      const key = keyOf(absolute, conversation);
-      const before = shown.get(key);
-      const records = doc.conversations[conversation].records;
-      const countModel = model ?? before?.model;
-      if (before && before.records === records && before.file === doc.file && before.version === since) {
-        const sk = skeletonOf(before);
-        return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [] } };
-      }
-      if (before && before.version === since) {
-        const version = ++versions;
-        const fast = editDelta(before, doc, conversation, records, version, ctx.roots.display(absolute));
-        if (fast) {
-          remember(key, { version, base: before.base, pending: before.pending.concat(fast), records, file: doc.file, linkFree: true, model: countModel });
-          return { delta: await withRowsAndCounts(fast, doc, records, true, countModel) };
-        }
-      }
-      const entry = build(absolute, doc, conversation, countModel);
-      remember(key, entry);
-      const skeleton = entry.base;
-      if (!before || before.version !== since || before.file.codec.id !== doc.codec.id) return { skeleton };
-      const old = skeletonOf(before);
-      // Records read again from disk are new objects: the same text in the file is the same message.
-      const sameText = before.file !== doc.file;
-      const same = (i: number, j: number) => {
-        const a = before.records[i];
-        const b = records[j];
-        if (a === b) return true;
-        if (!sameText) return false;
-        const ta = doc.codec.rawText(before.file.doc, conversation, a);
-        return ta !== undefined && ta === doc.codec.rawText(doc.file.doc, conversation, b);
-      };
-      const splice = spliceBetween(old, skeleton, same);
-      if (sameText) {
-        // Their counts are the old objects' counts.
-        const carry = (i: number, j: number) => {
-          const from = before.records[i];
-          const to = records[j];
-          const hit = from !== null && typeof from === 'object' ? counted.get(from) : undefined;
-          if (hit && to !== null && typeof to === 'object') counted.set(to, hit);
-        };
-        for (let i = 0; i < splice.start; i++) carry(i, i);
-        const tail = old.count - splice.start - splice.deleteCount;
-        for (let k = 1; k <= tail; k++) carry(old.count - k, skeleton.count - k);
-      }
-      return { delta: await withRowsAndCounts(skeletonDelta(old, skeleton, splice), doc, records, entry.linkFree, countModel) };
-    },
   };
 }

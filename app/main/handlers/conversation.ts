@@ -19,8 +19,6 @@ function timeOf(v: MessageView): number {
   return Number.isFinite(t) ? t : -1;
 }
 
-const pick = (c: Counted) => ({ tokens: c.tokens, toolTokens: c.toolTokens, reasoningTokens: c.reasoningTokens });
-
 /** Rows of a file's head shown while the whole file is read. */
 const PEEK_ROWS = 2000;
 
@@ -78,12 +76,8 @@ export function conversationHandlers(
       const rows = records.slice(start, start + count).map((m, k) => tableRow(viewOf(doc.codec, m), start + k));
       if (model === undefined || rows.length === 0) return { rows };
       // The rows on screen are counted now, ahead of a long count of the whole conversation.
-      const which = rows.map((r) => r.index);
-      const known = state.lookupSome(records, which, model);
-      const need = which.filter((_, k) => known[k] === undefined);
-      const fresh = need.length ? (await state.countSome(doc, records, need, model)).entries : [];
-      let j = 0;
-      return { rows: rows.map((r, k) => ({ ...r, ...pick(known[k] ?? fresh[j++]) })) };
+      const { entries } = await state.countsOf(doc, records, rows.map((r) => r.index), model);
+      return { rows: rows.map((r, k) => ({ ...r, tokens: entries[k].tokens, toolTokens: entries[k].toolTokens, reasoningTokens: entries[k].reasoningTokens })) };
     },
     'conversation:message': ({ path, conversation, index, full }) => {
       const { absolute, doc, conv } = open(path, conversation);

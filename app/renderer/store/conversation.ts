@@ -48,126 +48,129 @@ export interface ConversationSlice {
 
 const inflight = new Set<string>();
 
-export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (set, get) => ({
-  openPath: undefined,
-  openConversationIndex: 0,
-  skeleton: undefined,
-  opening: false,
-  openError: undefined,
-  pages: new Map(),
-  generation: 0,
-  times: undefined,
-  provisional: undefined,
-  previousOpen: undefined,
-  openConversation: async (path, conversation = 0) => {
-    if ((path !== get().openPath || conversation !== get().openConversationIndex) && !get().leaveDraft()) return;
-    // What Esc goes back to while this one is read: the file shown before, if it was shown whole.
-    const before = get().openPath;
-    set({ previousOpen: before && before !== path && get().skeleton && !get().opening ? { path: before, conversation: get().openConversationIndex } : undefined });
-    set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined, provisional: undefined });
-    // A big file shows its first messages from its head while main reads the whole of it (asked first, so
-    // that it is answered before the long read begins).
-    const entry = get().entries.find((e) => e.path === path);
-    if (entry && entry.bytes >= PEEK_MIN_BYTES) {
-      request('conversation:peek', { path, conversation })
-        .then((peek) => {
-          const s = get();
-          if (!peek.skeleton || s.openPath !== path || s.openConversationIndex !== conversation || s.skeleton || !s.opening) return;
-          const pages = new Map<number, Row[]>();
-          for (let k = 0; k * PAGE_SIZE < peek.rows.length; k++) pages.set(k, peek.rows.slice(k * PAGE_SIZE, (k + 1) * PAGE_SIZE));
-          set({ skeleton: peek.skeleton, pages, provisional: { size: peek.size, read: peek.read, estimated: peek.estimated } });
-        })
-        .catch(() => {});
-    }
-    await get().reloadConversation();
-  },
-  closeConversation: () => {
-    if (!get().leaveDraft()) return;
-    const back = get().previousOpen;
-    set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined, previousOpen: undefined });
-    // Back to the file that was open before (read already: it opens at once).
-    if (back) void get().openConversation(back.path, back.conversation);
-  },
-  reloadConversation: async () => {
-    const path = get().openPath;
-    if (!path) return;
-    const generation = get().generation + 1;
-    set({ opening: true, generation });
-    try {
-      const skeleton = await request('conversation:open', { path, conversation: get().openConversationIndex });
-      if (get().openPath !== path) return;
-      // The head's rows are the file's first rows: kept, so that nothing blinks empty while the rest come.
-      const keep = get().provisional && get().skeleton?.path === skeleton.path && get().skeleton?.conversation === skeleton.conversation;
-      set({ skeleton, pages: keep ? get().pages : new Map(), openError: undefined, times: undefined, provisional: undefined });
-      get().syncEntry();
-      void get().refreshEditState();
-      if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
-      // Rows first: counting a long history is long work and must not hold back what the user sees.
-      get().ensureRows(0, PAGE_SIZE);
-      void get().countTokens();
-      if (get().search) void get().runSearch(get().search);
-    } catch (e) {
-      const err = e as RequestError;
-      if (get().openPath === path) set({ skeleton: undefined, provisional: undefined, openError: { path, message: err.message, line: err.line, column: err.column } });
-    } finally {
-      if (get().openPath === path) set({ opening: false });
-    }
-  },
-  refreshConversation: async () => {
-    const { openPath: path, skeleton } = get();
-    if (!path) return;
-    if (!skeleton || skeleton.path !== path) return get().reloadConversation();
-    try {
-      const answer = await request('conversation:update', { path, conversation: get().openConversationIndex, since: skeleton.version, model: get().model });
-      if (get().openPath !== path) return;
-      if ('delta' in answer) return get().applyChange(answer.delta);
-      set({ skeleton: answer.skeleton, pages: new Map(), generation: get().generation + 1, openError: undefined, times: undefined, counts: undefined });
-      void get().refreshEditState();
-      get().ensureRows(0, PAGE_SIZE);
-      void get().countTokens();
-      if (get().search) void get().runSearch(get().search);
-    } catch {
-      await get().reloadConversation();
-    }
-  },
-  applyChange: async (delta) => {
-    const { skeleton, pages, counts } = get();
-    if (!delta || !skeleton || delta.file.path !== skeleton.path || delta.file.conversation !== skeleton.conversation || delta.from !== skeleton.version) return get().reloadConversation();
-    const next = applyDelta({ skeleton, pages, counts }, delta, PAGE_SIZE);
-    carryPlanSkeleton({ skeleton, counts }, next, delta);
-    const changed = delta.rows.length > 0 || delta.deleteCount > 0;
-    // Rows still on their way were asked for before the change: the generation drops them.
-    set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), times: changed ? undefined : get().times });
+export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (set, get) => {
+  /** A whole skeleton shown: what depends on it (edit state, time order, first rows, counts, search) follows. */
+  const show = (skeleton: Skeleton, pages: Map<number, Row[]>) => {
+    set({ skeleton, pages, generation: get().generation + 1, openError: undefined, times: undefined, provisional: undefined });
     get().syncEntry();
-    if (!changed) return;
+    void get().refreshEditState();
     if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
-    if (!next.counts) void get().countTokens();
+    // Rows first: counting a long history is long work and must not hold back what the user sees.
+    get().ensureRows(0, PAGE_SIZE);
+    void get().countTokens();
     if (get().search) void get().runSearch(get().search);
-  },
-  syncEntry: () => {
-    const { skeleton, counts, edit, openPath, entries } = get();
-    if (!skeleton || skeleton.path !== openPath || skeleton.version < 0 || skeleton.conversations !== 1 || edit?.dirty) return;
-    const total = counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.total : undefined;
-    set({ entries: entries.map((e) => (e.path === openPath ? { ...e, messages: skeleton.count, conversations: 1, estimated: false, bytes: skeleton.bytes, ...(total !== undefined ? { tokens: total } : {}) } : e)) });
-  },
-  ensureRows: (start, end) => {
-    const { openPath, skeleton, pages, generation } = get();
-    if (!openPath || !skeleton) return;
-    for (let page = Math.floor(start / PAGE_SIZE); page * PAGE_SIZE < Math.min(end, skeleton.count); page++) {
-      const key = `${generation}:${page}`;
-      if (pages.has(page) || inflight.has(key)) continue;
-      inflight.add(key);
-      // While the whole conversation is being counted, the rows come with their counts (those on screen first).
-      const counting = !get().counts && get().countProgress !== undefined && get().provisional === undefined;
-      request('conversation:rows', { path: openPath, conversation: get().openConversationIndex, start: page * PAGE_SIZE, count: PAGE_SIZE, model: counting ? get().model : undefined })
-        .then(({ rows }) => {
-          if (get().generation !== generation) return;
-          const next = new Map(get().pages);
-          next.set(page, rows);
-          set({ pages: next });
-        })
-        .catch(() => {})
-        .finally(() => inflight.delete(key));
-    }
-  },
-});
+  };
+  return {
+    openPath: undefined,
+    openConversationIndex: 0,
+    skeleton: undefined,
+    opening: false,
+    openError: undefined,
+    pages: new Map(),
+    generation: 0,
+    times: undefined,
+    provisional: undefined,
+    previousOpen: undefined,
+    openConversation: async (path, conversation = 0) => {
+      if ((path !== get().openPath || conversation !== get().openConversationIndex) && !get().leaveDraft()) return;
+      // What Esc goes back to while this one is read: the file shown before, if it was shown whole.
+      const before = get().openPath;
+      set({ previousOpen: before && before !== path && get().skeleton && !get().opening ? { path: before, conversation: get().openConversationIndex } : undefined });
+      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined, provisional: undefined });
+      // A big file shows its first messages from its head while main reads the whole of it (asked first, so
+      // that it is answered before the long read begins).
+      const entry = get().entries.find((e) => e.path === path);
+      if (entry && entry.bytes >= PEEK_MIN_BYTES) {
+        request('conversation:peek', { path, conversation })
+          .then((peek) => {
+            const s = get();
+            if (!peek.skeleton || s.openPath !== path || s.openConversationIndex !== conversation || s.skeleton || !s.opening) return;
+            const pages = new Map<number, Row[]>();
+            for (let k = 0; k * PAGE_SIZE < peek.rows.length; k++) pages.set(k, peek.rows.slice(k * PAGE_SIZE, (k + 1) * PAGE_SIZE));
+            set({ skeleton: peek.skeleton, pages, provisional: { size: peek.size, read: peek.read, estimated: peek.estimated } });
+          })
+          .catch(() => {});
+      }
+      await get().reloadConversation();
+    },
+    closeConversation: () => {
+      if (!get().leaveDraft()) return;
+      const back = get().previousOpen;
+      set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined, previousOpen: undefined });
+      // Back to the file that was open before (read already: it opens at once).
+      if (back) void get().openConversation(back.path, back.conversation);
+    },
+    reloadConversation: async () => {
+      const path = get().openPath;
+      if (!path) return;
+      const generation = get().generation + 1;
+      set({ opening: true, generation });
+      try {
+        const skeleton = await request('conversation:open', { path, conversation: get().openConversationIndex });
+        if (get().openPath !== path) return;
+        // The head's rows are the file's first rows: kept, so that nothing blinks empty while the rest come.
+        const keep = get().provisional && get().skeleton?.path === skeleton.path && get().skeleton?.conversation === skeleton.conversation;
+        show(skeleton, keep ? new Map(get().pages) : new Map());
+      } catch (e) {
+        const err = e as RequestError;
+        if (get().openPath === path) set({ skeleton: undefined, provisional: undefined, openError: { path, message: err.message, line: err.line, column: err.column } });
+      } finally {
+        if (get().openPath === path) set({ opening: false });
+      }
+    },
+    refreshConversation: async () => {
+      const { openPath: path, skeleton } = get();
+      if (!path) return;
+      if (!skeleton || skeleton.path !== path) return get().reloadConversation();
+      try {
+        const answer = await request('conversation:update', { path, conversation: get().openConversationIndex, since: skeleton.version, model: get().model });
+        if (get().openPath !== path) return;
+        if ('delta' in answer) return get().applyChange(answer.delta);
+        set({ counts: undefined });
+        show(answer.skeleton, new Map());
+      } catch {
+        await get().reloadConversation();
+      }
+    },
+    applyChange: async (delta) => {
+      const { skeleton, pages, counts } = get();
+      if (!delta || !skeleton || delta.file.path !== skeleton.path || delta.file.conversation !== skeleton.conversation || delta.from !== skeleton.version) return get().reloadConversation();
+      const next = applyDelta({ skeleton, pages, counts }, delta, PAGE_SIZE);
+      carryPlanSkeleton({ skeleton, counts }, next, delta);
+      const changed = delta.rows.length > 0 || delta.deleteCount > 0;
+      // Rows still on their way were asked for before the change: the generation drops them.
+      set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), times: changed ? undefined : get().times });
+      get().syncEntry();
+      if (!changed) return;
+      if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
+      if (!next.counts) void get().countTokens();
+      if (get().search) void get().runSearch(get().search);
+    },
+    syncEntry: () => {
+      const { skeleton, counts, edit, openPath, entries } = get();
+      if (!skeleton || skeleton.path !== openPath || skeleton.version < 0 || skeleton.conversations !== 1 || edit?.dirty) return;
+      const total = counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.total : undefined;
+      set({ entries: entries.map((e) => (e.path === openPath ? { ...e, messages: skeleton.count, conversations: 1, estimated: false, bytes: skeleton.bytes, ...(total !== undefined ? { tokens: total } : {}) } : e)) });
+    },
+    ensureRows: (start, end) => {
+      const { openPath, skeleton, pages, generation } = get();
+      if (!openPath || !skeleton) return;
+      for (let page = Math.floor(start / PAGE_SIZE); page * PAGE_SIZE < Math.min(end, skeleton.count); page++) {
+        const key = `${generation}:${page}`;
+        if (pages.has(page) || inflight.has(key)) continue;
+        inflight.add(key);
+        // While the whole conversation is being counted, the rows come with their counts (those on screen first).
+        const counting = !get().counts && get().countProgress !== undefined && get().provisional === undefined;
+        request('conversation:rows', { path: openPath, conversation: get().openConversationIndex, start: page * PAGE_SIZE, count: PAGE_SIZE, model: counting ? get().model : undefined })
+          .then(({ rows }) => {
+            if (get().generation !== generation) return;
+            const next = new Map(get().pages);
+            next.set(page, rows);
+            set({ pages: next });
+          })
+          .catch(() => {})
+          .finally(() => inflight.delete(key));
+      }
+    },
+  };
+};
