@@ -92,4 +92,31 @@ describe(`YAML against PyYAML (${messageCount} generated messages each way)`, ()
     });
     expect(failures.slice(0, 5)).toEqual([]);
   }, 300_000);
+
+  it.skipIf(missing !== undefined)('content ending in blank lines (keep chomping, `|+`) survives an edit or a delete of its neighbours, read by PyYAML', () => {
+    const list = [
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'ends in two line breaks\n\n' },
+      { role: 'user', content: 'third' },
+      { role: 'assistant', content: 'last, also\n\n\n' },
+    ];
+    const text = serializeConversation(list, { format: 'yaml' });
+    expect(text).toContain('|+');
+    const parsed = parseConversationText(text, 'x.yaml', 'yaml');
+    const edits: Array<{ name: string; next: typeof parsed.messages }> = [
+      { name: 'edit the first', next: [{ ...parsed.messages[0], content: 'changed' }, ...parsed.messages.slice(1)] },
+      { name: 'delete the third', next: [parsed.messages[0], parsed.messages[1], parsed.messages[3]] },
+      { name: 'append one', next: [...parsed.messages, { role: 'user', content: 'new' }] },
+      { name: 'move the last first', next: [parsed.messages[3], ...parsed.messages.slice(0, 3)] },
+    ];
+    const written = edits.map((e) => serializeConversation(e.next, { format: 'yaml', baseline: parsed.baseline }));
+    const read = pyyamlLoad(written).pure;
+    edits.forEach((e, i) => {
+      expect(read[i], e.name).toEqual({ ok: true, value: viaJson(e.next) });
+      // Items not touched keep their text, blank lines and all.
+      for (const m of e.next) if (parsed.messages.includes(m)) expect(written[i], e.name).toContain(m.content === 'first' ? 'content: first' : (m.content as string).trim());
+    });
+    // An untouched neighbour's bytes, exactly: the edit of the first changes one line.
+    expect(written[0].split('\n').filter((l, k) => l !== text.split('\n')[k])).toEqual(['    content: changed']);
+  });
 });

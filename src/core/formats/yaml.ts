@@ -40,6 +40,19 @@ function trimmedSpan(text: string, start: number, end: number): Span {
   return { start, end: e };
 }
 
+/**
+ * An item's span: up to its last non-blank character, and the blank lines after it but the last line break
+ * (which the separator, or the file's end, supplies). A block scalar with keep chomping (`|+`) owns those
+ * lines; elsewhere they stay with the item before them, so that nothing between unchanged items moves.
+ */
+function itemSpan(text: string, start: number, end: number): Span {
+  const trimmed = trimmedSpan(text, start, end).end;
+  let e = blankLinesEnd(text, trimmed);
+  if (e > trimmed && text[e - 1] === '\n') e--;
+  if (e > trimmed && text[e - 1] === '\r') e--;
+  return { start, end: e };
+}
+
 function columnOf(text: string, offset: number): number {
   return offset - (text.lastIndexOf('\n', offset - 1) + 1);
 }
@@ -59,7 +72,7 @@ export function parseYaml(text: string, file: string): ParsedConversation {
   const list = shape === 'list' ? (root as unknown[]) : ((root as Record<string, unknown>)[LIST_KEY[shape]] as unknown[]);
   const starts = seq.items.map((item) => (item as Node).range?.[0] ?? 0);
   const messages = validateMessages(list, file, text, starts);
-  const elements = seq.flow ? [] : seq.items.map((item) => trimmedSpan(text, (item as Node).range![0], (item as Node).range![1]));
+  const elements = seq.flow ? [] : seq.items.map((item) => itemSpan(text, (item as Node).range![0], (item as Node).range![1]));
   const column = elements.length > 0 ? columnOf(text, elements[0].start) : PY_INDENT;
   let separator = '';
   for (let i = 0; i + 1 < elements.length && !separator; i++) {
@@ -162,6 +175,15 @@ function freshList(messages: readonly Message[], escape: boolean): string {
   return emitYaml(messages, { ...PYYAML_STYLE, escapeNonAscii: escape });
 }
 
+/** Where the blank lines (white space only) that follow `from` end. */
+function blankLinesEnd(text: string, from: number): number {
+  const blank = /[ \t]*\r?\n/y;
+  let end = from;
+  blank.lastIndex = from;
+  while (blank.exec(text) !== null) end = blank.lastIndex;
+  return end;
+}
+
 export function serializeYaml(messages: readonly Message[], target: YamlWriteTarget): string {
   const { shape, baseline } = target;
   const usable = baseline && baseline.format === 'yaml' && baseline.shape === shape ? baseline : undefined;
@@ -174,7 +196,8 @@ export function serializeYaml(messages: readonly Message[], target: YamlWriteTar
         const k = originIndex(usable, m);
         if (k !== undefined && elements[k]) {
           const originalText = text.slice(elements[k].start, elements[k].end);
-          const original = parseItem(originalText, column);
+          // Read as the file has it: followed by the line break the separator (or the file's end) supplies.
+          const original = parseItem(originalText + '\n', column);
           if (isPlainObject(original) && deepEqual(original, m) && Object.keys(original).join() === Object.keys(m).join()) {
             return originalText;
           }
