@@ -247,6 +247,48 @@ describe('round trips of generated messages, per format (property)', () => {
   });
 });
 
+describe('a save that trusts records not to change in place (the app\'s) writes what the careful one writes (property)', () => {
+  const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), text: edgeString.filter((s) => s.trim() !== '' && !s.includes('\u0000')) });
+  it.each(listCodecs().map((c) => c.id))('%s', (id) => {
+    const codec = codecById(id)!;
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 2, maxLength: 6 }), edgeString, fc.nat(), fc.nat(), (ms, edit, at, gone) => {
+        const made = ms.map((m) => codec.fromView({ role: m.role, normalRole: m.role as 'user', parts: [{ kind: 'text', text: m.text }] }));
+        const text = emptyDocument(codec, [made]);
+        const parsed = parseDocumentText(text, `x${codec.extensions[0]}`, id);
+        const records = parsed.doc.conversations[0].records.slice();
+        // New records: an edited text (edge-biased), a deleted one; the rest are the very objects read.
+        const k = at % records.length;
+        const edited = codec.withText(records[k], edit.includes('\u0000') ? 'x' : edit);
+        if (edited !== undefined) records[k] = edited;
+        if (records.length > 2) records.splice((k + 1 + (gone % (records.length - 1))) % records.length, 1);
+        const attempt = (options?: { immutable: boolean }) => {
+          try {
+            return serializeDocument(parsed.codec, parsed.doc, [records], false, options);
+          } catch (e) {
+            // A text the writer cannot keep exactly is refused, never written changed: alike on both paths.
+            return e as Error;
+          }
+        };
+        const careful = attempt();
+        const trusting = attempt({ immutable: true });
+        if (careful instanceof Error || trusting instanceof Error) {
+          expect(String(trusting)).toBe(String(careful));
+          // Only MEMORY.md, which keeps content trimmed, may refuse a text (it cannot hold its outer blanks).
+          expect(id).toBe('swarms-memory');
+          return;
+        }
+        expect(trusting).toBe(careful);
+        // An independent reader agrees where the syntax has one: the values written are the records.
+        if (codec.syntax === 'json' && codec.id.startsWith('swarms')) expect(JSON.parse(trusting)).toEqual(JSON.parse(careful));
+        // Unchanged records keep their own text, byte for byte.
+        for (const r of records) if (r !== edited) expect(trusting).toContain(codec.rawText(parsed.doc, 0, r) ?? '');
+      }),
+      { numRuns: 60, seed: 23 },
+    );
+  });
+});
+
 describe('conversions that split or link tool calls', () => {
   const parallel = JSON.stringify([
     { role: 'user', content: 'Weather in Kraków and Łódź?' },
