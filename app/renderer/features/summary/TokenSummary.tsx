@@ -25,7 +25,7 @@ function Totals({ rows, total, label }: { rows: Array<[string, number]>; total: 
 
 /** Totals by role and category, and a bar per message (binned for long histories) that selects on click. */
 export function TokenSummary() {
-  const { skeleton, counts, select, selected } = useApp();
+  const { skeleton, counts, select, selected, provisional, opening } = useApp();
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const summary = useMemo(() => {
     if (!skeleton || !tokens) return undefined;
@@ -54,7 +54,12 @@ export function TokenSummary() {
     return { byRole: byRole.sort((a, b) => b[1] - a[1]), byCategory: byCategory.sort((a, b) => b[1] - a[1]), bins, peak, perBin, differs };
   }, [skeleton, tokens, counts]);
   if (!skeleton) return null;
-  if (!summary || !counts) return <aside className="summary" aria-label="Token summary"><p className="loading">Counting tokens…</p></aside>;
+  if (!summary || !counts)
+    return (
+      <aside className="summary" aria-label="Token summary">
+        <p className="loading">{provisional && opening ? 'Tokens are counted once the whole file is read.' : 'Counting tokens…'}</p>
+      </aside>
+    );
   const total = counts.total;
   return (
     <aside className="summary" aria-label="Token summary" data-testid="summary">
