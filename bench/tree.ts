@@ -2,9 +2,8 @@
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dispatch } from '../app/main/dispatch.js';
-import { InlineTokenService } from '../app/main/token-service.js';
-import { createRuntime } from '../app/server/runtime.js';
+import { pathToFileURL } from 'node:url';
+import { serviceWorkerUrl, startBackend } from '../app/main/backend/backend.js';
 import type { DirEntry } from '../app/shared/contract.js';
 import { serializeConversation } from '../src/core/index.js';
 import { walkConversationTree } from '../src/core/storage/list-directory.js';
@@ -48,7 +47,9 @@ export async function treeBench(quick: boolean): Promise<string[]> {
     readHeads(dir); // the page cache warm for both sides
     const big = walkConversationTree(dir).files.filter((f) => f.bytes > 64 * 1024).length;
     const heads = readHeads(dir);
-    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService() });
+    // The document service as the app runs it: built, on its own thread, its watcher on another.
+    const url = serviceWorkerUrl(pathToFileURL(join(import.meta.dirname, '..', 'dist', 'cli.mjs')).href);
+    const rt = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
     // Filled when every entry pending in the first answer has come in an event without `pending`.
     // Filled: every row has its format and a count (exact, or estimated from its head); exact: every count read.
     const waiting = new Set<string>();
@@ -65,8 +66,9 @@ export async function treeBench(quick: boolean): Promise<string[]> {
       if (unfilled.size === 0 && filledAt === 0) filledAt = performance.now() - t;
       if (waiting.size === 0) exact();
     };
+    await rt.request('settings:get', {}); // the service started: its start is not the listing's
     const t = performance.now();
-    const first = await dispatch(rt.handlers, 'dir:list', {});
+    const first = await rt.request('dir:list', {});
     const firstMs = performance.now() - t;
     if (!first.ok) throw new Error(first.error.message);
     for (const e of (first.value as { entries: DirEntry[] }).entries) {
@@ -77,7 +79,7 @@ export async function treeBench(quick: boolean): Promise<string[]> {
     if (waiting.size > 0) await allExact;
     const exactAt = performance.now() - t;
     const t2 = performance.now();
-    const again = await dispatch(rt.handlers, 'dir:list', {});
+    const again = await rt.request('dir:list', {});
     const relist = performance.now() - t2;
     if (!again.ok) throw new Error(again.error.message);
     await rt.close();

@@ -4,18 +4,29 @@ import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { candidates } from '../../src/core/formats/registry.js';
 import type { DirEntry } from '../shared/contract.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
+import { completedListElements, completeLines } from '../../src/core/formats/syntax/list-scan.js';
 
-/** How much of a file the listing reads to tell its format (and, for a file this small, everything). */
+/** How much of a file the listing reads for its format and a first count. */
 export const HEAD_BYTES = 64 * 1024;
+/** Files up to this size get exact counts from a whole read after their head; bigger ones when they are opened. */
+export const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
+/**
+ * What is read of a file a whole read follows (over 64 KB, up to 8 MB): enough for its format and a rough
+ * count, soon replaced. Files past the limit keep their head's estimate, so they get all 64 KB.
+ */
+const ROUGH_HEAD_BYTES = 16 * 1024;
 
 export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
 
-function readHead(file: string): Buffer {
+// One buffer for every head a listing reads (a listing reads them one after another).
+const headBuffer = Buffer.allocUnsafe(HEAD_BYTES);
+
+/** The file's first bytes (64 KB at most), in a buffer the next call reuses. */
+function readHead(file: string, length: number): Buffer {
   const fd = openSync(file, 'r');
   try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, n);
+    const n = readSync(fd, headBuffer, 0, length, 0);
+    return headBuffer.subarray(0, n);
   } finally {
     closeSync(fd);
   }
@@ -48,95 +59,61 @@ export function summarizeWhole(file: string): Summary {
   }
 }
 
+/** How much of a file's head the codecs' sniffers see in a listing, where a whole read (which sees 64 KB) follows. */
+const SNIFF_BYTES = 4 * 1024;
+/** Complete JSONL lines of a small file parsed to learn how many messages a line holds. */
+const SAMPLE_BYTES = 16 * 1024;
+
 /**
- * What the first 64 KB say: a file that fits is read whole; a bigger one gets the format its head sniffs as
- * (counts come from a whole read later, or when it is opened).
+ * What the first 64 KB say without parsing them: the format the head sniffs as, and a count from its bytes
+ * (the elements of a JSON list, or the lines of a JSONL file scaled by what a sample of them holds). A count
+ * is exact only for a JSON list the head holds whole; the rest are marked estimated. A whole read follows.
  */
-export function summarizeHead(file: string, bytes: number): { summary: Summary; whole: boolean } {
-  if (bytes <= HEAD_BYTES) return { summary: summarizeWhole(file), whole: true };
+export function summarizeHead(file: string, bytes: number): Summary {
   try {
-    const head = readHead(file).toString('utf8').replace(/^\uFEFF/, '');
-    const best = candidates(file, head)[0];
-    if (!best) return { summary: {}, whole: false };
+    const later = bytes <= WHOLE_READ_LIMIT;
+    const head = readHead(file, bytes <= HEAD_BYTES || !later ? HEAD_BYTES : ROUGH_HEAD_BYTES);
+    // Sniffers look for keys and brackets, all ASCII: a byte per character is enough, and cheap.
+    const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    const sniffed = head.subarray(bom, later ? SNIFF_BYTES : HEAD_BYTES).toString('latin1');
+    const best = candidates(file, sniffed)[0];
+    if (!best) return {};
     const summary: Summary = { format: best.id, formatLabel: best.label };
-    // Lines are whole records: the complete lines of the head, read, give a count to scale by the size.
-    if (best.syntax === 'jsonl') {
-      const cut = head.lastIndexOf('\n') + 1;
-      try {
-        const doc = best.parse(head.slice(0, cut), file);
-        const seen = doc.conversations.reduce((n, c) => n + c.records.length, 0);
-        if (cut > 0 && seen > 0) {
-          const scale = bytes / Buffer.byteLength(head.slice(0, cut));
-          summary.messages = Math.round(seen * scale);
-          if (doc.conversations.length > 1) summary.conversations = Math.round(doc.conversations.length * scale);
-          summary.estimated = true;
-        }
-      } catch {
-        // the head alone does not read: the whole read says why
-      }
-    }
-    // A JSON list of messages: the elements the head completes, scaled by the size.
+    const whole = head.length >= bytes;
+    if (best.syntax === 'jsonl') Object.assign(summary, jsonlCount(best, file, head, bytes, whole));
     if (best.syntax === 'json' && best.capabilities.conversations === 'one') {
       const seen = completedListElements(head);
-      if (seen) {
-        summary.messages = Math.round(seen.count * (bytes / Buffer.byteLength(head.slice(0, seen.end))));
-        summary.estimated = true;
-      }
+      if (seen?.closed && whole) summary.messages = seen.count;
+      else if (seen) Object.assign(summary, { messages: Math.round(seen.count * (bytes / seen.end)), estimated: true });
     }
-    return { summary, whole: false };
+    return summary;
   } catch (e) {
-    return { summary: failed(e), whole: false };
+    return failed(e);
   }
 }
 
-/** The index of the quote that closes the string whose content starts at `from` (-1 when it does not close). */
-export function stringEnd(text: string, from: number): number {
-  let q = text.indexOf('"', from);
-  while (q !== -1) {
-    let slashes = 0;
-    for (let k = q - 1; k >= from && text.charCodeAt(k) === 0x5c; k--) slashes++;
-    if (slashes % 2 === 0) return q;
-    q = text.indexOf('"', q + 1);
+/** A JSONL file's messages (and conversations, where a line is one): a sample of lines read, scaled. */
+function jsonlCount(codec: Codec, file: string, head: Buffer, bytes: number, whole: boolean): Summary {
+  // A head read whole is a small file: a sample of it is enough. Otherwise every line read counts.
+  let sample = completeLines(whole ? head.subarray(0, SAMPLE_BYTES) : head);
+  if (sample.lines === 0) sample = completeLines(head);
+  if (sample.lines === 0) return {};
+  let doc: ConversationDocument;
+  try {
+    doc = codec.parse(head.subarray(0, sample.end).toString('utf8').replace(/^\uFEFF/, ''), file);
+  } catch {
+    return {}; // the sample alone does not read: the whole read says why
   }
-  return -1;
-}
-
-/**
- * How many elements of the first list (at the top, or one key down: a wrapper) the text completes, where the
- * last one ends, and what closes the brackets still open there (`]}` for a wrapper). Strings and escapes are
- * skipped; nothing is parsed.
- */
-export function completedListElements(text: string): { count: number; end: number; closers: string } | undefined {
-  const stack: number[] = [];
-  let listDepth = -1;
-  let count = 0;
-  let end = 0;
-  let closers = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      // Most of the text is inside strings: jump to the closing quote (native search), not a char at a time.
-      const q = stringEnd(text, i);
-      if (q === -1) break;
-      i = q;
-      inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (c === 0x5b && listDepth === -1 && stack.length <= 1) listDepth = stack.length + 1;
-      stack.push(c);
-    } else if (c === 0x5d || c === 0x7d) {
-      stack.pop();
-      if (stack.length === listDepth && listDepth !== -1) {
-        count++;
-        end = i + 1;
-        closers = '';
-        for (let k = stack.length - 1; k >= 0; k--) closers += stack[k] === 0x5b ? ']' : '}';
-      }
-      if (listDepth !== -1 && stack.length < listDepth) break;
-    }
+  const messages = doc.conversations.reduce((n, c) => n + c.records.length, 0);
+  // A file read whole is scaled by its lines (the last one may lack its newline); a bigger one by its size.
+  let scale = bytes / sample.end;
+  if (whole) {
+    const all = completeLines(head);
+    const last = head.subarray(all.end).toString('latin1').trim() ? 1 : 0;
+    scale = (all.lines + last) / sample.lines;
   }
-  return count > 0 ? { count, end, closers } : undefined;
+  const out: Summary = { messages: Math.round(messages * scale) };
+  if (doc.conversations.length > 1) out.conversations = Math.round(doc.conversations.length * scale);
+  if (scale !== 1) out.estimated = true;
+  return out;
 }

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { candidates } from '../../src/core/formats/registry.js';
-import { completedListElements } from './file-summary.js';
+import { completedListElements, completeLines } from '../../src/core/formats/syntax/list-scan.js';
 
 /** How much of a big file is read for its first screen of rows, while the whole file is read after it. */
 export const PEEK_BYTES = 512 * 1024;
@@ -15,26 +15,27 @@ export interface HeadPeek {
   read: number;
 }
 
-function readHead(file: string): { text: string; size: number } {
+function readHead(file: string): { bytes: Buffer; size: number } {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
     const buf = Buffer.alloc(Math.min(size, PEEK_BYTES));
     const n = readSync(fd, buf, 0, buf.length, 0);
-    // A character cut at the end of the head is left out (the records before it are what is read).
-    return { text: buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').replace(/\uFFFD$/, ''), size };
+    return { bytes: buf.subarray(0, n), size };
   } finally {
     closeSync(fd);
   }
 }
 
+const decoded = (bytes: Buffer) => bytes.toString('utf8').replace(/^\uFEFF/, '');
+
 /**
- * The head of a JSON text up to the last element its first list completes, closed as the brackets then open
+ * The head of a JSON file up to the last element its first list completes, closed as the brackets then open
  * require: a smaller file of the same shape holding the first elements.
  */
-export function closedHead(text: string): string | undefined {
-  const seen = completedListElements(text);
-  return seen && text.slice(0, seen.end) + seen.closers;
+export function closedHead(bytes: Buffer): string | undefined {
+  const seen = completedListElements(bytes);
+  return seen && decoded(bytes.subarray(0, seen.end)) + seen.closers;
 }
 
 /**
@@ -43,12 +44,13 @@ export function closedHead(text: string): string | undefined {
  * completes nothing).
  */
 export function peekHead(file: string, codecId?: string): HeadPeek | undefined {
-  const { text, size } = readHead(file);
-  const codec = candidates(file, text).find((c) => codecId === undefined || c.id === codecId);
+  const { bytes, size } = readHead(file);
+  // A character cut at the end of the head only reaches the sniffers (the records before it are what is read).
+  const codec = candidates(file, decoded(bytes)).find((c) => codecId === undefined || c.id === codecId);
   if (!codec) return undefined;
   let head: string | undefined;
-  if (codec.syntax === 'jsonl') head = text.slice(0, text.lastIndexOf('\n') + 1);
-  else if (codec.syntax === 'json') head = closedHead(text);
+  if (codec.syntax === 'jsonl') head = decoded(bytes.subarray(0, completeLines(bytes).end));
+  else if (codec.syntax === 'json') head = closedHead(bytes);
   if (!head) return undefined;
   try {
     return { codec, doc: codec.parse(head, file), size, read: Buffer.byteLength(head) };

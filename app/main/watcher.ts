@@ -57,22 +57,34 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
     const rel = relative(dir, path);
     return rel !== '' && rel.split(sep).some((part) => !visitFolder(part));
   };
-  const watcher: FSWatcher = watch(dir, {
-    depth: DEFAULT_DEPTH,
-    ignoreInitial: true,
-    usePolling: options.usePolling ?? false,
-    interval: POLL_INTERVAL_MS,
-    // our own save temp files (.<name>.ci-save-….tmp), other tools' temp files and editors' swap files,
-    // and the folders the lister does not look into
-    ignored: (path: string, stats?: { isDirectory(): boolean }) =>
-      /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path) || (stats?.isDirectory() === true && skipFolder(path)) || (basename(path).startsWith('.') && skipFolder(path)),
-    awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
-  });
-  watcher.on('add', note('added')).on('change', note('changed')).on('unlink', note('removed'));
-  // Polling takes its first stat after 'ready'; until then a new file could go unseen, so ready waits for it.
-  const ready = new Promise<void>((resolve) =>
-    watcher.once('ready', () => (options.usePolling ? setTimeout(resolve, 2 * POLL_INTERVAL_MS) : resolve())),
-  );
+  const start = (usePolling: boolean): FSWatcher => {
+    const w = watch(dir, {
+      depth: DEFAULT_DEPTH,
+      ignoreInitial: true,
+      usePolling,
+      interval: POLL_INTERVAL_MS,
+      // our own save temp files (.<name>.ci-save-….tmp), other tools' temp files and editors' swap files,
+      // and the folders the lister does not look into
+      ignored: (path: string, stats?: { isDirectory(): boolean }) =>
+        /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path) || (stats?.isDirectory() === true && skipFolder(path)) || (basename(path).startsWith('.') && skipFolder(path)),
+      awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
+    });
+    // Polling takes its first stat after 'ready'; until then a new file could go unseen, so ready waits for it.
+    w.once('ready', () => (usePolling ? setTimeout(markReady, 2 * POLL_INTERVAL_MS) : markReady()));
+    w.on('add', note('added')).on('change', note('changed')).on('unlink', note('removed'));
+    w.on('error', (e) => {
+      // Out of native watches (a big tree, a low inotify limit): the same folder, polled. Other errors
+      // (a folder gone while scanned) leave the rest watched.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (usePolling || (code !== 'ENOSPC' && code !== 'EMFILE') || watcher !== w) return;
+      watcher = start(true);
+      void w.close();
+    });
+    return w;
+  };
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let watcher = start(options.usePolling ?? false);
   return {
     ready,
     close: async () => {

@@ -14,7 +14,8 @@ import { TokenPool } from '../main/token-pool.js';
 import { CachedTokenService } from '../main/cached-token-service.js';
 import { CountCache } from '../../src/core/tokenizer/count-cache.js';
 import { ListingCache } from '../main/listing-cache.js';
-import { watchDirectory, type Watcher } from '../main/watcher.js';
+import type { Watcher } from '../main/watcher.js';
+import { watchOffThread } from '../main/watcher-thread.js';
 import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
@@ -80,7 +81,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   runtime.handlers = createHandlers(runtime.context);
   for (const root of roots.all()) {
     runtime.watchers.push(
-      watchDirectory(
+      watchOffThread(
         root,
         (events) => {
           for (const e of events) {

@@ -87,7 +87,7 @@ describe('the head of a big file', () => {
       fc.property(fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: edgeString }), { minLength: 1, maxLength: 12 }), fc.boolean(), fc.nat(), fc.nat({ max: 4 }), (list, wrapped, at, indent) => {
         const whole = JSON.stringify(wrapped ? { meta: { a: [1, { b: '[' }] }, history: list } : list, null, indent);
         const cut = whole.slice(0, at % (whole.length + 1));
-        const head = closedHead(cut);
+        const head = closedHead(Buffer.from(cut));
         if (head === undefined) return;
         const value = JSON.parse(head) as unknown;
         const got = (wrapped ? (value as { history: unknown[] }).history : value) as unknown[];

@@ -23,6 +23,13 @@ describe('electron-builder.yml', () => {
     expect(existsSync(join(ROOT, 'dist', 'renderer', 'index.html'))).toBe(true);
   });
 
+  it('unpacks every worker the main bundle starts (token counting, the document service, the watcher)', () => {
+    const build = readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8');
+    const workers = [...build.matchAll(/outfile: 'dist\/main\/([a-z-]+-worker\.mjs)'/g)].map((m) => m[1]);
+    expect(workers.sort()).toEqual(['service-worker.mjs', 'token-worker.mjs', 'watch-worker.mjs']);
+    expect(config.asarUnpack).toEqual(['dist/main/*-worker.mjs']);
+  });
+
   it('targets the three desktop platforms', () => {
     expect(Object.keys(config)).toEqual(expect.arrayContaining(['linux', 'mac', 'win']));
   });

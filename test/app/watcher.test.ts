@@ -1,7 +1,9 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchDirectory, type WatchEvent, type Watcher } from '../../app/main/watcher.js';
+import { watchOffThread } from '../../app/main/watcher-thread.js';
 import { WorkerTokenService } from '../../app/main/token-service.js';
 import { getTokenizer, writeFileAtomicSync } from '../../src/core/index.js';
 import { ROOT, tempDir } from '../helpers.js';
@@ -11,13 +13,21 @@ afterEach(async () => {
   while (watchers.length) await watchers.pop()!.close();
 });
 
-function collect(dir: string, usePolling = false) {
+// The watcher as it ships in the document service: on its own thread, from the built worker.
+const WATCH_WORKER = join(ROOT, 'dist', 'watch-worker.mjs');
+if (!existsSync(WATCH_WORKER)) console.log('the watcher on its own thread: skipped, dist/ is not built (npm run build; npm test does it first)');
+
+type Mode = 'native' | 'polling' | 'thread';
+
+function collect(dir: string, mode: Mode) {
   const events: WatchEvent[] = [];
   let wake: () => void = () => {};
-  const w = watchDirectory(dir, (batch) => {
+  const onEvents = (batch: WatchEvent[]) => {
     events.push(...batch);
     wake();
-  }, { usePolling, debounceMs: 80 });
+  };
+  const options = { usePolling: mode === 'polling', debounceMs: 80 };
+  const w = mode === 'thread' ? watchOffThread(dir, onEvents, options, pathToFileURL(WATCH_WORKER)) : watchDirectory(dir, onEvents, options);
   watchers.push(w);
   const until = (pred: () => boolean) =>
     new Promise<void>((resolve, reject) => {
@@ -34,10 +44,11 @@ function collect(dir: string, usePolling = false) {
   return { events, until, ready: w.ready };
 }
 
-describe.each([false, true])('watchDirectory (polling: %s)', (usePolling) => {
+const modes: Mode[] = existsSync(WATCH_WORKER) ? ['native', 'polling', 'thread'] : ['native', 'polling'];
+describe.each(modes)('watchDirectory (%s)', (mode) => {
   it('reports added, changed and removed conversation files, coalescing bursts', async () => {
     const dir = tempDir();
-    const { events, until, ready } = collect(dir, usePolling);
+    const { events, until, ready } = collect(dir, mode);
     await ready;
     const file = join(dir, 'a.json');
     writeFileSync(file, '[]');
@@ -51,7 +62,7 @@ describe.each([false, true])('watchDirectory (polling: %s)', (usePolling) => {
 
   it('ignores other extensions and temp files of atomic writes', async () => {
     const dir = tempDir();
-    const { events, until, ready } = collect(dir, usePolling);
+    const { events, until, ready } = collect(dir, mode);
     await ready;
     writeFileSync(join(dir, 'notes.txt'), 'x');
     writeFileSync(join(dir, 'b.json.123456789'), 'x');

@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import { walkConversationTree, type TreeFile } from '../../../src/core/storage/list-directory.js';
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
-import { summarizeHead, summarizeWhole } from '../file-summary.js';
+import { summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../file-summary.js';
 import type { HandlerContext } from './context.js';
 
 const VERSION = '0.1.0';
@@ -12,8 +12,6 @@ export function appInfo(roots: readonly string[], mode: 'electron' | 'browser', 
   return { roots: roots.slice(), mode, version: VERSION, service };
 }
 
-/** Files up to this size get exact counts in the background; bigger ones when they are opened. */
-export const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
 const BATCH = 250;
 const BATCH_MS = 80;
 
@@ -21,8 +19,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The folder's tree, answered from `stat` alone (plus what the listing cache already knows); formats and
- * counts follow as `dir:details` events, first from each file's head, then from whole reads of the files
- * that did not fit in it. Nothing is tokenised here: token totals are those of files already counted.
+ * counts follow as `dir:details` events, first from each file's head (its bytes scanned, not parsed), then
+ * from whole reads of every file up to 8 MB, smallest first. Nothing is tokenised here: token totals are those of files already counted.
  */
 export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list' | 'app:info'> {
   let generation = 0;
@@ -53,17 +51,16 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
     for (const f of files) {
       if (gen !== generation) return;
       const mtime = f.modified.getTime();
-      let known = ctx.listing.summary(f.file, f.bytes, mtime);
+      const known = ctx.listing.summary(f.file, f.bytes, mtime);
       if (!known) {
-        known = summarizeHead(f.file, f.bytes);
-        ctx.listing.setSummary(f.file, f.bytes, mtime, known.summary, known.whole);
+        ctx.listing.setSummary(f.file, f.bytes, mtime, summarizeHead(f.file, f.bytes), false);
         batch.push(entryOf(f, model));
       }
-      if (!known.whole && f.bytes <= WHOLE_READ_LIMIT) wholeLater.push(f);
+      if (!known?.whole && f.bytes <= WHOLE_READ_LIMIT) wholeLater.push(f);
       await send();
     }
     await send(true);
-    // Small files first: most rows get their counts soonest.
+    // Small files first: most rows get their exact counts (or their errors) soonest.
     wholeLater.sort((a, b) => a.bytes - b.bytes);
     for (const f of wholeLater) {
       if (gen !== generation) return;

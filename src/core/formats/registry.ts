@@ -4,6 +4,8 @@ import { ConversationFileError } from './errors.js';
 import { markDerived } from '../message.js';
 
 const codecs: Codec[] = [];
+// Asked once per file by a listing of thousands: kept until a codec is added.
+let extensions: string[] | undefined;
 
 /** Adds a codec (the built-in ones register themselves in formats/all.ts); a later one with the same id replaces it. */
 export function registerCodec(codec: Codec): void {
@@ -14,6 +16,7 @@ export function registerCodec(codec: Codec): void {
     if (next !== null && typeof next === 'object' && record !== null && typeof record === 'object') markDerived(next, record);
     return next;
   };
+  extensions = undefined;
   const i = codecs.findIndex((c) => c.id === codec.id);
   if (i === -1) codecs.push(codec);
   else codecs[i] = codec;
@@ -29,7 +32,8 @@ export function codecById(id: string): Codec | undefined {
 
 /** Every extension some codec reads (lower case, with the dot). */
 export function conversationExtensions(): string[] {
-  return [...new Set(codecs.flatMap((c) => c.extensions))];
+  extensions ??= [...new Set(codecs.flatMap((c) => c.extensions))];
+  return extensions.slice();
 }
 
 /** The codecs that may read a file of this name, most specific first for this head of the file. */

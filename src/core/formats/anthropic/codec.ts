@@ -92,7 +92,7 @@ export const anthropicMessages: Codec = {
   sniff(head, name) {
     if (!/"role"\s*:/.test(head)) return 0;
     const start = head.trimStart()[0];
-    const blocks = /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"/.test(head);
+    const blocks = head.includes('"type"') && /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"/.test(head);
     if (basename(name) === 'api_conversation_history.json') return 45;
     if (start === '[' && blocks) return 18;
     if (start === '{' && blocks && /"messages"\s*:\s*\[/.test(head)) return 26;

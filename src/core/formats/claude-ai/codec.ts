@@ -23,7 +23,7 @@ export const claudeAiExport: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'any' },
-  sniff: (head) => (/"chat_messages"\s*:\s*\[/.test(head) || (/"uuid"\s*:/.test(head) && /"chat_messages"/.test(head)) ? 40 : 0),
+  sniff: (head) => (head.includes('"chat_messages"') && (/"chat_messages"\s*:\s*\[/.test(head) || /"uuid"\s*:/.test(head)) ? 40 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'claude-ai-export', (root) => {
       if (!Array.isArray(root) || !root.every((c) => isPlainObject(c) && Array.isArray(c.chat_messages))) throw new NotThisFormat('expected a list of conversations with "chat_messages"');

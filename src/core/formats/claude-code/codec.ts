@@ -44,7 +44,7 @@ export const claudeCode: Codec = {
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'any' },
   sniff(head, name) {
-    const sessionish = /"sessionId"\s*:/.test(head) && /"(parentUuid|isSidechain|leafUuid)"\s*:/.test(head);
+    const sessionish = head.includes('"sessionId"') && /"sessionId"\s*:/.test(head) && /"(parentUuid|isSidechain|leafUuid)"\s*:/.test(head);
     if (sessionish) return 40;
     if (/"type"\s*:\s*"summary"/.test(head) && /"leafUuid"\s*:/.test(head)) return 40;
     return /^agent-[0-9a-f]+\.jsonl$/.test(basename(name)) && /"message"\s*:/.test(head) ? 20 : 0;

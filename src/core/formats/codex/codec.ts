@@ -55,7 +55,7 @@ export const codexRollout: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'one' },
-  sniff: (head) => (/"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head) ? 40 : 0),
+  sniff: (head) => (head.includes('"payload"') && /"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head) ? 40 : 0),
   parse(text, file) {
     const doc = parseJsonlRecords(
       text,

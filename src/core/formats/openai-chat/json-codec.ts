@@ -20,7 +20,7 @@ export const openAiChatJson: Codec = {
   sniff(head) {
     const start = head.trimStart()[0];
     if (start === '{' && /"messages"\s*:\s*\[/.test(head) && /"role"\s*:/.test(head)) return 25;
-    if (start === '[' && /"role"\s*:/.test(head) && /"tool_calls"\s*:\s*\[\s*\{\s*"(id|type|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(image_url|input_audio)"|"function_call"\s*:/.test(head)) return 15;
+    if (start === '[' && /"role"\s*:/.test(head) && (head.includes('"tool_call') || head.includes('"type"') || head.includes('"function_call"')) && /"tool_calls"\s*:\s*\[\s*\{\s*"(id|type|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(image_url|input_audio)"|"function_call"\s*:/.test(head)) return 15;
     return 0;
   },
   parse(text, file) {

@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
-import { jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
+import { firstLine, jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
 import { openAiFromView, openAiLoses, openAiView, openAiWithText } from './view.js';
 
 /** Chat fine-tuning data (and eval sets): one `{"messages": [...]}` conversation per line. */
@@ -11,7 +11,7 @@ export const openAiChatJsonl: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },
-  sniff: (head) => (/^\s*\{\s*"messages"\s*:\s*\[/.test(head) || (/"messages"\s*:\s*\[/.test(head.split('\n')[0]) && /"role"\s*:/.test(head.split('\n')[0])) ? 30 : 0),
+  sniff: (head) => (/^\s*\{\s*"messages"\s*:\s*\[/.test(head) || (/"messages"\s*:\s*\[/.test(firstLine(head)) && /"role"\s*:/.test(firstLine(head))) ? 30 : 0),
   parse(text, file) {
     return parseJsonlConversations(text, file, 'openai-chat-jsonl', (line, n) => {
       if (!isPlainObject(line) || !Array.isArray(line.messages)) throw new NotThisFormat(`line ${n} is not a {"messages": [...]} record`);

@@ -4,6 +4,12 @@ import { rewriteJsonValue } from '../syntax/json-edit.js';
 import { valueStartAt, type JsonPath } from '../syntax/json-doc.js';
 import { skipValue } from '../json-spans.js';
 
+/** A JSONL head's first line (a sniffer's look at one record, without splitting the whole head). */
+export function firstLine(head: string): string {
+  const nl = head.indexOf('\n');
+  return nl === -1 ? head : head.slice(0, nl);
+}
+
 /** A JSONL file where each line is a record, some of them messages (session logs). */
 export interface JsonlRecordsBaseline {
   kind: 'records';

@@ -2,7 +2,7 @@ import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared/json-document.js';
-import { jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
+import { firstLine, jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
 import { assembleConversation, extraOf, recordsOfConversation, shareGptFromView, shareGptLoses, shareGptOrder, shareGptView, shareGptWithText } from './view.js';
 
 const capabilities = { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false, toolParts: 'one' } as const;
@@ -25,7 +25,7 @@ export const shareGptJson: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities,
-  sniff: (head) => (/"conversations"\s*:\s*\[/.test(head) && /"from"\s*:/.test(head) ? 30 : 0),
+  sniff: (head) => (head.includes('"conversations"') && /"conversations"\s*:\s*\[/.test(head) && /"from"\s*:/.test(head) ? 30 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'sharegpt', (root, f, at) => {
       const list = Array.isArray(root) ? root : isPlainObject(root) ? [root] : undefined;
@@ -65,7 +65,7 @@ export const shareGptJsonl: Codec = {
   label: 'ShareGPT dataset (JSONL)',
   syntax: 'jsonl',
   extensions: ['.jsonl'],
-  sniff: (head) => (/"conversations"\s*:\s*\[/.test(head.split('\n')[0]) && /"from"\s*:/.test(head) ? 30 : 0),
+  sniff: (head) => (head.includes('"conversations"') && /"conversations"\s*:\s*\[/.test(firstLine(head)) && /"from"\s*:/.test(head) ? 30 : 0),
   parse(text, file) {
     return parseJsonlConversations(text, file, 'sharegpt-jsonl', (line, n) => {
       const c = checkTurns(line, `line ${n}`, file, { line: n, column: 1 });
