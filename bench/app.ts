@@ -97,8 +97,9 @@ export async function appBench(quick: boolean): Promise<string[]> {
     lines.push(`| all rows: open ${size} (skeleton + 200 rows) | ${ms(allRows)} | read + JSON.parse: ${ms(baseline)} | ${(allRows / baseline).toFixed(2)}x (goal ≤ 1.5x); ${(payload / 1e6).toFixed(1)} MB over IPC |`);
 
     // Requests while the document service (the built one, as shipped) parses the file: app:info is answered
-    // by the router; a request for the service itself waits for the parse.
+    // by the router, the rest by the main service while the big file's own service reads it.
     {
+      writeFileSync(join(dir, 'small.json'), serializeConversation(messages.slice(0, 20), { format: 'json' }));
       const url = serviceWorkerUrl(pathToFileURL(join(import.meta.dirname, '..', 'dist', 'cli.mjs')).href);
       const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
       await backend.request('settings:get', {});
@@ -110,10 +111,14 @@ export async function appBench(quick: boolean): Promise<string[]> {
       t = performance.now();
       await backend.request('settings:get', {});
       const service = performance.now() - t;
+      t = performance.now();
+      await backend.request('conversation:open', { path: 'small.json' });
+      const other = performance.now() - t;
       await opening;
       await backend.close();
       lines.push(`| during that parse: app:info answered (the router) | ${ms(info)} | | goal ≤ 50 ms |`);
-      lines.push(`| during that parse: a request the document service answers (settings:get) | ${ms(service)} | | goal ≤ 50 ms (it waits for the parse) |`);
+      lines.push(`| during that parse: settings:get (the main service) | ${ms(service)} | | goal ≤ 50 ms |`);
+      lines.push(`| during that parse: another file opened (20 messages) | ${ms(other)} | | goal ≤ 50 ms |`);
     }
 
     // The same messages as a Claude Code session (JSONL): the baseline parses each line.
@@ -164,15 +169,21 @@ export async function appBench(quick: boolean): Promise<string[]> {
       const rebuild = performance.now() - t;
       await again.close();
       lines.push(`| edit one message of ${n.toLocaleString('en')}: answer with its delta (median of 5) | ${ms(edit)} | the skeleton rebuilt whole: ${ms(rebuild)} | ${(edit / rebuild).toFixed(3)}x (goal: row and totals ≤ 50 ms) |`);
+      await runtime.close();
+      // The save as the app makes it: in the service that holds the file (the built one, on its own thread).
+      const url = serviceWorkerUrl(pathToFileURL(join(import.meta.dirname, '..', 'dist', 'cli.mjs')).href);
+      const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
+      await backend.request('conversation:open', { path: 'big.json' });
+      await backend.request('edit:apply', { path: 'big.json', command: { type: 'set-text', index: 100, text: 'edited in the service' } });
       t = performance.now();
-      const saved = await dispatch(runtime.handlers, 'edit:save', { path: 'big.json' });
+      const saved = await backend.request('edit:save', { path: 'big.json' });
       const save = performance.now() - t;
-      if (!saved.ok) throw new Error('save failed');
+      await backend.close();
+      if (!saved.ok) throw new Error(`save failed: ${saved.error.message}`);
       t = performance.now();
       writeFileSync(join(dir, 'stringified.json'), JSON.stringify(messages, null, 4));
       const stringify = performance.now() - t;
-      lines.push(`| save after a one-message edit (${(statSync(file).size / 1e6).toFixed(0)} MB) | ${ms(save)} | JSON.stringify + write: ${ms(stringify)} | ${(save / stringify).toFixed(2)}x (goal ≤ 2x) |`);
-      await runtime.close();
+      lines.push(`| save after a one-message edit (${(statSync(file).size / 1e6).toFixed(0)} MB), in the file's service | ${ms(save)} | JSON.stringify + write: ${ms(stringify)} | ${(save / stringify).toFixed(2)}x (goal ≤ 2x) |`);
     }
 
     // Token counts on the same texts: plain single-thread js-tiktoken, one of our workers, the pool (cold

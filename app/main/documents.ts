@@ -171,6 +171,12 @@ export class DocumentStore {
     return this.load(path);
   }
 
+  /** Whether any document holds edits not yet saved. */
+  hasUnsaved(): boolean {
+    for (const d of this.docs.values()) if (isDirty(d)) return true;
+    return false;
+  }
+
   forget(path: string): void {
     const doc = this.docs.get(path);
     if (doc && isDirty(doc)) return;

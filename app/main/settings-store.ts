@@ -38,6 +38,11 @@ export class SettingsStore {
     return { ...this.value };
   }
 
+  /** Settings another thread saved: taken as they are, not written again. */
+  adopt(value: Settings): void {
+    this.value = { ...value };
+  }
+
   set(patch: Partial<Settings>): Settings {
     this.value = { ...this.value, ...present(patch) };
     if (this.file) writeFileAtomicSync(this.file, JSON.stringify(this.value, null, 2) + '\n');

@@ -5,6 +5,7 @@ import { staticViewPrefix, toolCallText } from '../../src/core/views.js';
 import { FLAGS, type Row, type Skeleton, type SkeletonRow } from '../shared/contract.js';
 import { emptySparse } from '../shared/sparse.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
+import { oneLine } from '../../src/core/util/one-line.js';
 import type { OpenDocument } from './documents.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
@@ -48,10 +49,7 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
 
 /** A row's one-line text: the message's text, or its calls (name and arguments), or its result. */
 function rowPreview(v: MessageView): string {
-  const flat = (s: string) => {
-    const one = s.replace(/\s+/g, ' ').trim();
-    return one.length > 200 ? one.slice(0, 199) + '…' : one;
-  };
+  const flat = (s: string) => oneLine(s, 200);
   const text = flat(displayText(v));
   if (text !== '') return text;
   const calls = toolCallText(v);

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import type { EventName, EventPayload } from '../shared/contract.js';
@@ -14,7 +14,7 @@ import { TokenPool } from '../main/token-pool.js';
 import { CachedTokenService } from '../main/cached-token-service.js';
 import { CountCache } from '../../src/core/tokenizer/count-cache.js';
 import { ListingCache } from '../main/listing-cache.js';
-import type { Watcher } from '../main/watcher.js';
+import type { WatchEvent, Watcher } from '../main/watcher.js';
 import { watchOffThread } from '../main/watcher-thread.js';
 import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
@@ -39,6 +39,11 @@ export interface Runtime {
   watchers: Watcher[];
   /** Where pushed events go; the server sets it to its broadcast. */
   onEvent: (event: EventName, payload: unknown) => void;
+  /** What the watchers saw of files open elsewhere (another thread holds them): theirs to act on. */
+  elsewhere: Set<string>;
+  onElsewhere: (events: WatchEvent[]) => void;
+  /** Changes on disk to files this runtime may hold open: reported, and a held document let go. */
+  changedOnDisk(events: WatchEvent[]): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,8 @@ export interface RuntimeOptions {
   /** Where token counts are kept between runs (default: this user's private state directory). */
   tokenCacheDir?: string;
   usePolling?: boolean;
+  /** Watch the folders (default). A runtime holding one big file for a thread of its own does not. */
+  watch?: boolean;
 }
 
 /** Handlers plus live watching of the opened directories, independent of the transport. */
@@ -70,6 +77,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     roots,
     watchers: [],
     onEvent: () => {},
+    elsewhere: new Set(),
+    onElsewhere: () => {},
+    changedOnDisk: (events) => {
+      for (const e of events) {
+        // Our own save is not news; anything else is, and a dirty document is never reloaded over.
+        if (e.kind === 'changed' && documents.isOwnWrite(e.path)) continue;
+        documents.forget(e.path);
+        const path = roots.display(e.path);
+        const root = roots.all().find((r) => e.path.startsWith(r + sep)) ?? roots.all()[0];
+        emit('dir:changed', { root, path, kind: e.kind });
+        if (e.kind === 'changed') emit('conversation:changed', { path });
+      }
+    },
     close: async () => {
       await Promise.all(runtime.watchers.map((w) => w.close()));
       await tokens.close();
@@ -79,19 +99,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
   runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore() };
   runtime.handlers = createHandlers(runtime.context);
+  if (options.watch === false) return runtime;
   for (const root of roots.all()) {
     runtime.watchers.push(
       watchOffThread(
         root,
         (events) => {
-          for (const e of events) {
-            // Our own save is not news; anything else is, and a dirty document is never reloaded over.
-            if (e.kind === 'changed' && documents.isOwnWrite(e.path)) continue;
-            documents.forget(e.path);
-            const path = roots.display(e.path);
-            emit('dir:changed', { root, path, kind: e.kind });
-            if (e.kind === 'changed') emit('conversation:changed', { path });
-          }
+          const theirs = events.filter((e) => runtime.elsewhere.has(e.path));
+          if (theirs.length) runtime.onElsewhere(theirs);
+          runtime.changedOnDisk(theirs.length ? events.filter((e) => !runtime.elsewhere.has(e.path)) : events);
         },
         { usePolling: options.usePolling },
       ),

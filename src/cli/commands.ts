@@ -7,6 +7,7 @@ import { displayText, sentText } from '../core/formats/model.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { humanBytes, printJson, table } from './output.js';
+import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
 
 export interface CommonOptions {
@@ -113,10 +114,10 @@ export function showCommand(file: string, opts: CommonOptions): void {
     const result = v.parts.find((p) => p.kind === 'tool-result');
     const marks = [m.sidechain && 'sub-agent', m.meta && 'meta', result?.kind === 'tool-result' && result.isError ? 'tool error' : result && v.normalRole !== 'tool' && 'tool result', (m.category === 'chosen' || m.category === 'rejected') && m.category];
     const flags = marks.filter(Boolean).map((f) => ` (${f})`).join('');
-    let preview = (displayText(v) || m.content).replace(/\s+/g, ' ').trim();
+    const text = displayText(v) || m.content;
     // Reasoning is counted apart: say so where a row would otherwise read as empty.
-    if (m.reasoningTokens) preview = `[reasoning, ${m.reasoningTokens} tok] ${preview}`.trim();
-    return [many ? `${m.conversation}:${m.index}` : m.index, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview.length > 60 ? preview.slice(0, 59) + '…' : preview];
+    const preview = oneLine(m.reasoningTokens ? `[reasoning, ${m.reasoningTokens} tok] ${text}` : text, 60);
+    return [many ? `${m.conversation}:${m.index}` : m.index, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview];
   });
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');
   const approx = resolveEncoding(opts.model).approximate ? ' (approximate)' : '';

@@ -1,5 +1,6 @@
 import { contentText, type Message } from './message.js';
 import type { Tokenizer } from './tokenizer/tokenizer.js';
+import { oneLine } from './util/one-line.js';
 import { toolCallTexts } from './window/tool-links.js';
 
 /** What the model is sent for a message, in tokens: its content, and the name and arguments of each tool call. */
@@ -62,6 +63,5 @@ export function summarizeTokens(messages: readonly Message[], tokenizer: Tokeniz
 
 /** A one-line preview of a message's content for tables. */
 export function contentPreview(content: unknown, max = 80): string {
-  const flat = contentText(content).replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+  return oneLine(contentText(content), max);
 }

@@ -1,9 +1,11 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serviceWorkerUrl, startBackend, type Backend } from '../../app/main/backend/backend.js';
+import { OWN_THREAD_BYTES, serviceWorkerUrl, startBackend, type Backend } from '../../app/main/backend/backend.js';
 import { MemorySecretStore } from '../../app/main/secrets.js';
 import { ROOT } from '../helpers.js';
 
@@ -65,4 +67,116 @@ function folder(): string {
     expect(await backend.request('conversation:open', { path: 42 })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     expect(await backend.request('conversation:open', { path: '../../etc/passwd' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
   });
+});
+
+/** A swarms JSON file past the size that gets a service of its own. */
+function bigFile(dir: string, name: string, megabytes: number): number {
+  const sentence = (i: number) => `Message ${i} of a long run: the agent reads file ${i % 977}, finds ${i % 13} matches and writes a note about them.`;
+  const messages: Array<{ role: string; content: string }> = [];
+  let bytes = 0;
+  for (let i = 0; bytes < megabytes * 1024 * 1024; i++) {
+    const content = Array.from({ length: 6 }, (_, k) => sentence(i * 6 + k)).join(' ');
+    messages.push({ role: i % 2 ? 'assistant' : 'user', content });
+    bytes += content.length + 40;
+  }
+  writeFileSync(join(dir, name), JSON.stringify(messages, null, 2));
+  return messages.length;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+(built ? describe : describe.skip)('a big file gets a document service of its own', () => {
+  it(`while a file over ${OWN_THREAD_BYTES / 1024 / 1024} MB is read, the folder, the settings and other files are answered`, async () => {
+    const dir = folder();
+    const messages = bigFile(dir, 'huge.json', 40);
+    writeFileSync(join(dir, 'small.json'), JSON.stringify([{ role: 'user', content: 'hello' }]));
+    const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.tokens') }, new MemorySecretStore(), url);
+    backends.push(backend);
+    await backend.request('settings:get', {});
+    const order: string[] = [];
+    const note = (name: string) => (r: { ok: boolean }) => {
+      order.push(name);
+      return r;
+    };
+    const huge = backend.request('conversation:open', { path: 'huge.json' }).then(note('huge'));
+    const others = Promise.all([
+      backend.request('conversation:open', { path: 'small.json' }).then(note('small')),
+      backend.request('settings:get', {}).then(note('settings')),
+      backend.request('dir:list', {}).then(note('listing')),
+      backend.request('conversation:peek', { path: 'huge.json' }).then(note('peek')),
+    ]);
+    const [opened, rest] = await Promise.all([huge, others]);
+    expect(opened).toMatchObject({ ok: true, value: { count: messages } });
+    expect(rest.every((r) => r.ok)).toBe(true);
+    // The big file's parse held up none of them.
+    expect(order.at(-1)).toBe('huge');
+    // Later requests for it go to the service that holds it: no second parse, the same document.
+    expect(await backend.request('edit:apply', { path: 'huge.json', command: { type: 'delete', indexes: [0] } })).toMatchObject({ ok: true, value: { dirty: true } });
+    expect(await backend.request('conversation:open', { path: 'huge.json' })).toMatchObject({ ok: true, value: { count: messages - 1 } });
+  }, 120_000);
+
+  it('its own saves are not reported as changes on disk; another program writing it is, and the next read sees that', async () => {
+    const dir = folder();
+    const messages = bigFile(dir, 'huge.json', 9);
+    const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.tokens') }, new MemorySecretStore(), url);
+    backends.push(backend);
+    // Edits announce themselves (conversation:changed, for other windows); a change on disk is also a dir:changed.
+    const onDisk: string[] = [];
+    const listed: string[] = [];
+    backend.onEvent = (event, payload) => {
+      const { path, kind } = payload as { path: string; kind?: string };
+      if (event === 'dir:changed') listed.push(path);
+      if (event === 'dir:changed' && kind === 'changed') onDisk.push(path);
+    };
+    await backend.request('conversation:open', { path: 'huge.json' });
+    // The watcher is ready once a file written now is reported.
+    writeFileSync(join(dir, 'probe.json'), '[]');
+    await until(() => listed.includes('probe.json'), 'the watcher');
+    expect(await backend.request('edit:apply', { path: 'huge.json', command: { type: 'delete', indexes: [0] } })).toMatchObject({ ok: true });
+    expect(await backend.request('edit:save', { path: 'huge.json' })).toMatchObject({ ok: true, value: { dirty: false } });
+    writeFileSync(join(dir, 'probe2.json'), '[]');
+    await until(() => listed.includes('probe2.json'), 'a later event');
+    expect(onDisk).toEqual([]);
+    writeFileSync(join(dir, 'huge.json'), JSON.stringify([{ role: 'user', content: 'rewritten by an agent' }]));
+    await until(() => onDisk.includes('huge.json'), 'the change on disk');
+    expect(await backend.request('conversation:open', { path: 'huge.json' })).toMatchObject({ ok: true, value: { count: 1 } });
+    expect(messages).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('settings and the API key set through the main service reach it (its summariser calls the endpoint they name)', async () => {
+    const dir = folder();
+    bigFile(dir, 'huge.json', 9);
+    const calls: Array<{ model: string; auth: string | undefined }> = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        calls.push({ model: (JSON.parse(body) as { model: string }).model, auth: req.headers.authorization });
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ choices: [{ message: { content: 'A summary from the endpoint.' } }] }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.tokens') }, new MemorySecretStore(), url);
+      backends.push(backend);
+      // Its service starts before the settings change.
+      await backend.request('conversation:open', { path: 'huge.json' });
+      await backend.request('settings:set', { summaryBaseUrl: `http://127.0.0.1:${port}/v1`, summaryModel: 'model-from-settings' });
+      await backend.request('settings:set-api-key', { apiKey: 'sk-from-main' });
+      await new Promise((r) => setTimeout(r, 50));
+      const compact = await backend.request('window:compact', { path: 'huge.json', model: 'gpt-4o', mode: 'all', strategy: 'summarizing', params: {}, summarizer: { kind: 'openai' } });
+      expect(compact).toMatchObject({ ok: true, value: { summary: 'A summary from the endpoint.' } });
+      expect(calls).toEqual([{ model: 'model-from-settings', auth: 'Bearer sk-from-main' }]);
+    } finally {
+      server.close();
+    }
+  }, 120_000);
 });

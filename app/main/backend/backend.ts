@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { EventName, Result } from '../../shared/contract.js';
+import type { EventName, Result, Settings } from '../../shared/contract.js';
 import { dispatch } from '../dispatch.js';
 import { MemorySecretStore, type SecretStore } from '../secrets.js';
 import { API_KEY } from '../handlers/settings.js';
@@ -33,48 +33,67 @@ function snapshot(store: SecretStore): SecretSnapshot {
 
 const stopped = (message: string): Result<unknown> => ({ ok: false, error: { code: 'INTERNAL', message } });
 
-/** The document service on its own thread; restarted on the next request if it ever dies. */
-class WorkerBackend implements Backend {
-  readonly kind = 'worker' as const;
-  onEvent: Backend['onEvent'] = () => {};
+/** Files this big get a document service of their own: their parse (seconds at 100 MB) holds up no one else. */
+export const OWN_THREAD_BYTES = 8 * 1024 * 1024;
+/** Services of one big file kept at most; past this the least recently used one without unsaved edits stops. */
+const MAX_OWN_THREADS = 2;
+
+/** One document service thread; restarted on the next request if it ever dies. */
+class ServiceThread {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, (r: Result<unknown>) => void>();
-  private closing = false;
+  private readonly asked = new Map<number, (unsaved: boolean) => void>();
+  private started = false;
+  lastUsed = 0;
 
   constructor(
     private readonly url: URL,
-    private readonly options: BackendOptions,
-    private readonly secrets: SecretStore,
+    private readonly workerData: () => unknown,
+    private readonly onMessage: (msg: FromService) => void,
+    private readonly onStop: () => void = () => {},
+    private readonly onRestart: () => void = () => {},
   ) {
     this.ensure();
   }
 
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.url, { workerData: { options: this.options, secrets: snapshot(this.secrets) } });
+    const worker = new Worker(this.url, { workerData: this.workerData() });
     worker.on('message', (msg: FromService) => {
       if (msg.type === 'result') {
         this.pending.get(msg.id)?.(msg.result);
         this.pending.delete(msg.id);
-      } else if (msg.type === 'event') this.onEvent(msg.event, msg.payload);
-      else if (msg.type === 'secret') this.secrets.set(msg.name, msg.value);
+      } else if (msg.type === 'unsaved') {
+        this.asked.get(msg.id)?.(msg.unsaved);
+        this.asked.delete(msg.id);
+      } else this.onMessage(msg);
     });
     const fail = (why: string) => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker !== worker) return;
+      this.worker = undefined;
       for (const resolve of this.pending.values()) resolve(stopped(`the document service stopped (${why}); it restarts with the next request`));
       this.pending.clear();
+      // A service that is gone holds nothing unsaved any more.
+      for (const resolve of this.asked.values()) resolve(false);
+      this.asked.clear();
+      this.onStop();
     };
     worker.on('error', (e) => fail(e.message));
     worker.on('exit', (code) => fail(`exit ${code}`));
+    const again = this.started;
+    this.started = true;
     this.worker = worker;
+    if (again) this.onRestart();
     return worker;
   }
 
   request(channel: unknown, input: unknown): Promise<Result<unknown>> {
-    if (this.closing) return Promise.resolve(stopped('the document service is closing'));
-    // Fixed for the service's life: answered here, so that it never waits behind a parse of a big file.
-    if (channel === 'app:info') return Promise.resolve({ ok: true, value: appInfo(new Roots(this.options.dirs.map((d) => resolve(d))).all(), this.options.mode, 'worker') });
+    this.lastUsed = performance.now();
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
@@ -87,8 +106,21 @@ class WorkerBackend implements Backend {
     });
   }
 
+  /** A message that needs no answer, to a running service (a stopped one starts afresh and needs none). */
+  post(msg: ToService): void {
+    this.worker?.postMessage(msg);
+  }
+
+  unsaved(): Promise<boolean> {
+    if (!this.worker) return Promise.resolve(false);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.asked.set(id, resolve);
+      this.worker!.postMessage({ type: 'unsaved?', id } satisfies ToService);
+    });
+  }
+
   async close(): Promise<void> {
-    this.closing = true;
     const worker = this.worker;
     if (!worker) return;
     const closed = new Promise<void>((resolve) => {
@@ -100,7 +132,162 @@ class WorkerBackend implements Backend {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, 5000)))]);
     clearTimeout(timer);
+    this.worker = undefined;
     await worker.terminate();
+  }
+}
+
+const pathOf = (input: unknown): string | undefined => {
+  const path = (input as { path?: unknown } | null)?.path;
+  return typeof path === 'string' ? path : undefined;
+};
+
+/**
+ * The document services on their own threads: one for the folders (listing, watching, settings) and every
+ * file, and one more for each big file, so that a big file's parse delays only the requests about it. Main
+ * and the server only route.
+ */
+class WorkerBackend implements Backend {
+  readonly kind = 'worker' as const;
+  onEvent: Backend['onEvent'] = () => {};
+  private readonly roots: Roots;
+  private readonly main: ServiceThread;
+  /** Which service holds each file a request has named (a file stays with the service that first had it). */
+  private readonly assigned = new Map<string, ServiceThread>();
+  private readonly own = new Map<string, ServiceThread>();
+  /** A service started ahead, for the next big file: its start (a fifth of a second) is not the open's. */
+  private spare: ServiceThread | undefined;
+  private spareTimer: NodeJS.Timeout | undefined;
+  private settings: Settings | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly url: URL,
+    private readonly options: BackendOptions,
+    private readonly secrets: SecretStore,
+  ) {
+    this.roots = new Roots(options.dirs.map((d) => resolve(d)));
+    this.main = new ServiceThread(
+      url,
+      () => ({ options, secrets: snapshot(secrets) }),
+      (msg) => this.heard(this.main, msg),
+      undefined,
+      // A main service started again learns which files are held elsewhere.
+      () => this.told(),
+    );
+  }
+
+  private heard(from: ServiceThread, msg: FromService): void {
+    if (msg.type === 'event') this.onEvent(msg.event, msg.payload);
+    else if (msg.type === 'secret') {
+      this.secrets.set(msg.name, msg.value);
+      for (const t of this.threads()) if (t !== from) t.post({ type: 'secret', name: msg.name, value: msg.value });
+    } else if (msg.type === 'elsewhere') {
+      // What the main service's watchers saw of files held by services of their own: theirs to report.
+      for (const e of msg.events) (this.own.get(e.path) ?? this.main).post({ type: 'changed-on-disk', events: [e] });
+    }
+  }
+
+  private threads(): ServiceThread[] {
+    return [this.main, ...this.own.values(), ...(this.spare ? [this.spare] : [])];
+  }
+
+  private told(): void {
+    this.main.post({ type: 'elsewhere', paths: [...this.own.keys()] });
+  }
+
+  /** The service for a request: a big file's own (started on its first request), or the main one. */
+  private serviceFor(channel: unknown, input: unknown): ServiceThread {
+    const path = pathOf(input);
+    if (path === undefined) return this.main;
+    let file: string;
+    try {
+      file = this.roots.resolve(path);
+    } catch {
+      return this.main; // it answers with the reason
+    }
+    const held = this.assigned.get(file);
+    // The head of a big file comes from the main service while its own one is still reading it.
+    if (channel === 'conversation:peek') return held && !held.busy ? held : this.main;
+    if (held) return held;
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      // not there (yet): the main service answers
+    }
+    const service = size >= OWN_THREAD_BYTES ? this.startOwn(file) : this.main;
+    this.assigned.set(file, service);
+    return service;
+  }
+
+  private newOwnThread(): ServiceThread {
+    const stop = () => {
+      if (this.spare === thread) this.spare = undefined;
+      for (const [file, t] of this.own) {
+        if (t !== thread) continue;
+        this.own.delete(file);
+        this.assigned.delete(file);
+        this.told();
+      }
+    };
+    const thread: ServiceThread = new ServiceThread(this.url, () => ({ options: { ...this.options, watch: false }, secrets: snapshot(this.secrets) }), (msg) => this.heard(thread, msg), stop);
+    if (this.settings) thread.post({ type: 'settings', value: this.settings });
+    return thread;
+  }
+
+  /** A spare service, started once the app has been quiet for a moment (and again after one is taken). */
+  private keepSpare(): void {
+    if (this.spare || this.spareTimer || this.closing) return;
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = undefined;
+      if (!this.spare && !this.closing) this.spare = this.newOwnThread();
+    }, 500);
+    this.spareTimer.unref();
+  }
+
+  private startOwn(file: string): ServiceThread {
+    const thread = this.spare ?? this.newOwnThread();
+    this.spare = undefined;
+    this.own.set(file, thread);
+    this.told();
+    void this.retireIdle(thread);
+    return thread;
+  }
+
+  /** Past the limit, the least recently used services of one file stop, unless they hold unsaved edits. */
+  private async retireIdle(keep: ServiceThread): Promise<void> {
+    const others = [...this.own.entries()].filter(([, t]) => t !== keep).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    let excess = this.own.size - MAX_OWN_THREADS;
+    for (const [file, thread] of others) {
+      if (excess <= 0) return;
+      if (thread.busy || (await thread.unsaved())) continue;
+      if (this.own.get(file) !== thread) continue;
+      this.own.delete(file);
+      this.assigned.delete(file);
+      excess--;
+      this.told();
+      await thread.close();
+    }
+  }
+
+  async request(channel: unknown, input: unknown): Promise<Result<unknown>> {
+    if (this.closing) return stopped('the document service is closing');
+    // Fixed for the service's life: answered here, so that it never waits behind a parse of a big file.
+    if (channel === 'app:info') return { ok: true, value: appInfo(this.roots.all(), this.options.mode, 'worker') };
+    const result = await this.serviceFor(channel, input).request(channel, input);
+    if ((channel === 'settings:get' || channel === 'settings:set') && result.ok) {
+      this.settings = result.value as Settings;
+      if (channel === 'settings:set') for (const t of this.threads()) if (t !== this.main) t.post({ type: 'settings', value: this.settings });
+    }
+    this.keepSpare();
+    return result;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.spareTimer);
+    await Promise.all(this.threads().map((t) => t.close()));
   }
 }
 

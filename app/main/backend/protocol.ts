@@ -1,4 +1,5 @@
-import type { EventName, Result } from '../../shared/contract.js';
+import type { EventName, Result, Settings } from '../../shared/contract.js';
+import type { WatchEvent } from '../watcher.js';
 import type { RuntimeOptions } from '../../server/runtime.js';
 
 /** What the document service is started with (everything but what cannot cross a thread). */
@@ -12,11 +13,21 @@ export interface SecretSnapshot {
 
 export type ToService =
   | { type: 'request'; id: number; channel: unknown; input: unknown }
-  | { type: 'close' };
+  | { type: 'close' }
+  // Files a thread of their own holds: what the watchers see of them is sent on (the main service only).
+  | { type: 'elsewhere'; paths: string[] }
+  // What the watchers saw of the file this service holds (a service for one big file).
+  | { type: 'changed-on-disk'; events: WatchEvent[] }
+  // Changes made through another service, to take without saving them again.
+  | { type: 'settings'; value: Settings }
+  | { type: 'secret'; name: string; value: string | undefined }
+  | { type: 'unsaved?'; id: number };
 
 export type FromService =
   | { type: 'ready' }
   | { type: 'result'; id: number; result: Result<unknown> }
   | { type: 'event'; event: EventName; payload: unknown }
   | { type: 'secret'; name: string; value: string | undefined }
+  | { type: 'elsewhere'; events: WatchEvent[] }
+  | { type: 'unsaved'; id: number; unsaved: boolean }
   | { type: 'closed' };

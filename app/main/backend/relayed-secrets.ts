@@ -18,6 +18,12 @@ export class RelayedSecretStore implements SecretStore {
     return this.values.get(name);
   }
 
+  /** A change main already keeps (made through another thread): taken, not sent back. */
+  adopt(name: string, value: string | undefined): void {
+    if (value) this.values.set(name, value);
+    else this.values.delete(name);
+  }
+
   set(name: string, value: string | undefined): void {
     if (value) this.values.set(name, value);
     else this.values.delete(name);

@@ -1,4 +1,8 @@
-import { parse as lenientParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+import { lazyModule } from '../util/lazy-module.js';
+
+// Only a file that does not parse needs it (for the error's position).
+const jsonc = lazyModule<typeof import('jsonc-parser')>('jsonc-parser');
 import type { Message } from '../message.js';
 import { ConversationFileError, positionAt } from './errors.js';
 import { arrayElementSpans, firstNonWs, objectMemberSpans, type Span } from './json-spans.js';
@@ -34,10 +38,10 @@ export function jsonErrorText(code: string): string {
 /** JSON.parse does not say where it failed on every Node version; a tolerant parser finds the first error. */
 export function syntaxError(text: string, file: string, fallback: string): ConversationFileError {
   const errors: ParseError[] = [];
-  lenientParse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  jsonc().parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (!first) return new ConversationFileError(file, `invalid JSON: ${fallback}`, positionAt(text, text.length));
-  const code = printParseErrorCode(first.error);
+  const code = jsonc().printParseErrorCode(first.error);
   const atEnd = first.offset >= text.trimEnd().length;
   const reason = atEnd ? 'unexpected end of file (the JSON is incomplete)' : (ERROR_TEXT[code] ?? code);
   return new ConversationFileError(file, `invalid JSON: ${reason}`, positionAt(text, first.offset));

@@ -1,4 +1,7 @@
-import { isMap, isScalar, isSeq, type Node, type YAMLSeq } from 'yaml';
+import type { Node, YAMLSeq } from 'yaml';
+import { lazyModule } from '../util/lazy-module.js';
+
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 import { deepEqual, isPlainObject, type Message } from '../message.js';
 import { ConversationFileError, positionAt } from './errors.js';
 import type { Span } from './json-spans.js';
@@ -15,22 +18,22 @@ function firstLine(message: string): string {
 }
 
 function findList(root: Node | null, file: string, text: string): { shape: FileShape; seq: YAMLSeq } {
-  if (isSeq(root)) return { shape: 'list', seq: root };
+  if (yaml().isSeq(root)) return { shape: 'list', seq: root };
   const at = positionAt(text, root?.range?.[0] ?? 0);
-  if (isMap(root)) {
+  if (yaml().isMap(root)) {
     for (const shape of ['wrapper', 'history'] as const) {
-      const pair = root.items.find((p) => isScalar(p.key) && p.key.value === LIST_KEY[shape]);
-      if (pair && isSeq(pair.value)) return { shape, seq: pair.value };
+      const pair = root.items.find((p) => yaml().isScalar(p.key) && p.key.value === LIST_KEY[shape]);
+      if (pair && yaml().isSeq(pair.value)) return { shape, seq: pair.value };
     }
     // Described from the keys alone: expanding the values first is exactly what an alias bomb wants.
-    const keys = root.items.slice(0, 5).map((p) => (isScalar(p.key) ? String(p.key.value) : '?')).join(', ');
+    const keys = root.items.slice(0, 5).map((p) => (yaml().isScalar(p.key) ? String(p.key.value) : '?')).join(', ');
     throw new ConversationFileError(
       file,
       `expected a list of messages or a mapping with a "conversation_history" list; found a mapping with keys: ${keys}`,
       at,
     );
   }
-  const value = isScalar(root) ? root.value : root;
+  const value = yaml().isScalar(root) ? root.value : root;
   throw new ConversationFileError(file, `expected a list of messages; found ${describe(value)}`, at);
 }
 
@@ -141,11 +144,11 @@ function editedItemText(originalText: string, original: Record<string, unknown>,
   } catch {
     return undefined;
   }
-  if (!isMap(doc.contents)) return undefined;
+  if (!yaml().isMap(doc.contents)) return undefined;
   const pairText = new Map<string, string>();
   for (const pair of doc.contents.items) {
     const key = pair.key as Node | null;
-    if (!isScalar(key) || !key.range) return undefined;
+    if (!yaml().isScalar(key) || !key.range) return undefined;
     const last = (pair.value as Node | null)?.range ?? key.range;
     const span = trimmedSpan(pad + originalText, key.range[0], last[1]);
     pairText.set(String(key.value), (pad + originalText).slice(span.start, span.end));

@@ -1,4 +1,8 @@
-import { parse as lenientParse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+import { lazyModule } from '../../util/lazy-module.js';
+
+// Only a line that does not parse needs it (for the error's position).
+const jsonc = lazyModule<typeof import('jsonc-parser')>('jsonc-parser');
 import { deepEqual, lineage } from '../../message.js';
 import { ConversationFileError } from '../errors.js';
 import { jsonErrorText } from '../json.js';
@@ -71,11 +75,11 @@ export function parseJsonl(text: string, file: string): JsonlBaseline {
           break;
         }
         const errors: ParseError[] = [];
-        lenientParse(body, errors, { disallowComments: true, allowTrailingComma: false });
+        jsonc().parse(body, errors, { disallowComments: true, allowTrailingComma: false });
         const first = errors[0];
         const column = (first?.offset ?? 0) + 1;
         const atEnd = first !== undefined && first.offset >= body.trimEnd().length;
-        const reason = first ? (atEnd ? 'the line ends before its JSON does' : jsonErrorText(printParseErrorCode(first.error))) : (e as Error).message;
+        const reason = first ? (atEnd ? 'the line ends before its JSON does' : jsonErrorText(jsonc().printParseErrorCode(first.error))) : (e as Error).message;
         throw new ConversationFileError(file, `invalid JSON on line ${n}: ${reason}`, { line: n, column });
       }
       if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw new ConversationFileError(file, `line ${n} is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`, { line: n, column: 1 });

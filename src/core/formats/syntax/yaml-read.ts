@@ -1,4 +1,7 @@
-import { Composer, LineCounter, Parser, visit, type CST, type Document } from 'yaml';
+import type { CST, Document } from 'yaml';
+import { lazyModule } from '../../util/lazy-module.js';
+
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 import { ConversationFileError } from '../errors.js';
 import { MAX_NESTING_DEPTH, YAML_MAX_ALIAS_COUNT } from '../types.js';
 import { PYYAML_SCALAR_TAGS } from './yaml-schema.js';
@@ -48,11 +51,11 @@ function firstLine(message: string): string {
  * before the composer (which recurses) sees it: a few thousand levels crash the process, not just the parse.
  */
 export function parseYamlText(text: string, file: string): Document.Parsed {
-  const lines = new LineCounter();
+  const lines = new (yaml().LineCounter)();
   const tokens: CST.Token[] = [];
   const breaks = YAML11_BREAKS.test(text);
   const source = breaks ? withPlainBreaks(text) : text;
-  for (const token of new Parser(lines.addNewLine).parse(source)) {
+  for (const token of new (yaml().Parser)(lines.addNewLine).parse(source)) {
     tokens.push(token);
     if (token.type === 'document') {
       const { depth, offset } = cstDepth(token, MAX_NESTING_DEPTH);
@@ -62,7 +65,7 @@ export function parseYamlText(text: string, file: string): Document.Parsed {
       }
     }
   }
-  const composer = new Composer(PYYAML_READ_OPTIONS as never);
+  const composer = new (yaml().Composer)(PYYAML_READ_OPTIONS as never);
   let doc: Document.Parsed | undefined;
   for (const d of composer.compose(tokens, true, text.length)) {
     if (!doc) {
@@ -84,7 +87,7 @@ export function parseYamlText(text: string, file: string): Document.Parsed {
 
 /** Scalars that held a YAML 1.1 line break get the value PyYAML reads from their original text. */
 function rereadScalarsWithBreaks(doc: Document.Parsed, text: string): void {
-  visit(doc, {
+  yaml().visit(doc, {
     Scalar(_key, node) {
       if (!node.range) return;
       const original = text.slice(node.range[0], node.range[1]);

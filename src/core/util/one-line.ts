@@ -1,0 +1,31 @@
+/** What a JavaScript regex's `\s` matches, by code: the line's separators as the table and the CLI fold them. */
+function isSpace(c: number): boolean {
+  if (c > 0x20 && c < 0xa0) return false;
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/**
+ * A text on one line, as `text.replace(/\s+/g, ' ').trim()` cut to `max` characters with "…" — but reading
+ * only as far as the cut: a preview of a 10 MB message costs what a preview of a short one does.
+ */
+export function oneLine(text: string, max: number): string {
+  let out = '';
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      space = out.length > 0;
+      continue;
+    }
+    if (space) {
+      out += ' ';
+      space = false;
+    }
+    out += text[i];
+    if (out.length > max) return out.slice(0, max - 1) + '…';
+  }
+  return out;
+}
