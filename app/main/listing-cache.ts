@@ -1,4 +1,6 @@
+import type { TreeFile } from '../../src/core/storage/list-directory.js';
 import type { Summary } from './file-summary.js';
+import type { WatchEvent } from './watcher.js';
 
 interface Stamp {
   size: number;
@@ -15,6 +17,28 @@ const same = (a: Stamp, size: number, mtime: number) => a.size === size && a.mti
 export class ListingCache {
   private readonly summaries = new Map<string, Stamp & { summary: Summary; whole: boolean }>();
   private readonly totals = new Map<string, Stamp & { model: string; total: number }>();
+  /** Each root's files as its last listing found them. */
+  private readonly walks = new Map<string, Map<string, Stamp>>();
+
+  rememberWalk(root: string, files: readonly TreeFile[]): void {
+    this.walks.set(root, new Map(files.map((f) => [f.file, { size: f.bytes, mtime: f.modified.getTime() }])));
+  }
+
+  /** What differs between the root's last listing and these files (undefined when it was never listed). */
+  changesSince(root: string, files: readonly TreeFile[]): WatchEvent[] | undefined {
+    const before = this.walks.get(root);
+    if (!before) return undefined;
+    const events: WatchEvent[] = [];
+    const now = new Set<string>();
+    for (const f of files) {
+      now.add(f.file);
+      const was = before.get(f.file);
+      if (!was) events.push({ path: f.file, kind: 'added' });
+      else if (!same(was, f.bytes, f.modified.getTime())) events.push({ path: f.file, kind: 'changed' });
+    }
+    for (const file of before.keys()) if (!now.has(file)) events.push({ path: file, kind: 'removed' });
+    return events;
+  }
 
   summary(file: string, size: number, mtime: number): { summary: Summary; whole: boolean } | undefined {
     const hit = this.summaries.get(file);

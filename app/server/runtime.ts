@@ -19,6 +19,7 @@ import { watchOffThread } from '../main/watcher-thread.js';
 import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
+import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 export { packageRoot } from './package-root.js';
 
 /**
@@ -61,7 +62,11 @@ export interface RuntimeOptions {
   usePolling?: boolean;
   /** Watch the folders (default). A runtime holding one big file for a thread of its own does not. */
   watch?: boolean;
+  /** How long after the start the watchers begin (default 1 s); what changed meanwhile is reported then. */
+  watchDelayMs?: number;
 }
+
+const WATCH_DELAY_MS = 1000;
 
 /** Handlers plus live watching of the opened directories, independent of the transport. */
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -100,18 +105,35 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore() };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
-  for (const root of roots.all()) {
-    runtime.watchers.push(
-      watchOffThread(
-        root,
-        (events) => {
-          const theirs = events.filter((e) => runtime.elsewhere.has(e.path));
-          if (theirs.length) runtime.onElsewhere(theirs);
-          runtime.changedOnDisk(theirs.length ? events.filter((e) => !runtime.elsewhere.has(e.path)) : events);
-        },
-        { usePolling: options.usePolling },
-      ),
-    );
-  }
+  const report = (events: WatchEvent[]) => {
+    const theirs = events.filter((e) => runtime.elsewhere.has(e.path));
+    if (theirs.length) runtime.onElsewhere(theirs);
+    const ours = theirs.length ? events.filter((e) => !runtime.elsewhere.has(e.path)) : events;
+    if (ours.length) runtime.changedOnDisk(ours);
+  };
+  const watch = () => {
+    for (const root of roots.all()) {
+      // Not listed yet: what is there now is what the watcher's reports build on.
+      if (!runtime.context.listing.changesSince(root, [])) runtime.context.listing.rememberWalk(root, walkConversationTree(root).files);
+      const watcher = watchOffThread(root, report, { usePolling: options.usePolling });
+      runtime.watchers.push(watcher);
+      // What changed between the first listing and the watcher's start is reported as if it had seen it.
+      void watcher.ready.then(() => {
+        if (closed) return;
+        const missed = runtime.context.listing.changesSince(root, walkConversationTree(root).files);
+        if (missed?.length) report(missed);
+      });
+    }
+  };
+  // A watcher's first scan of a big tree (a stat and a watch per file) would compete with the first listing:
+  // it starts a moment after.
+  let closed = false;
+  const start = setTimeout(watch, options.watchDelayMs ?? WATCH_DELAY_MS);
+  const close = runtime.close;
+  runtime.close = async () => {
+    closed = true;
+    clearTimeout(start);
+    await close();
+  };
   return runtime;
 }

@@ -134,6 +134,8 @@ async function until(check: () => boolean, what: string): Promise<void> {
       if (event === 'dir:changed') listed.push(path);
       if (event === 'dir:changed' && kind === 'changed') onDisk.push(path);
     };
+    // As the app does: the folder listed first, then the file opened.
+    await backend.request('dir:list', {});
     await backend.request('conversation:open', { path: 'huge.json' });
     // The watcher is ready once a file written now is reported.
     writeFileSync(join(dir, 'probe.json'), '[]');

@@ -222,12 +222,26 @@ describe('compaction', () => {
   it('summarises only what a strategy drops, in its place, with the offline summariser', async () => {
     const { call } = setup();
     const path = 'tool_calls.json';
-    const r = await call<{ summary: string; replaced: number; messagesAfter: number }>('window:compact', { path, model: 'gpt-5.4', mode: 'dropped', strategy: 'last-n', params: { limit: 2 }, summarizer: { kind: 'offline' }, apply: true });
+    const r = await call<{ summary: string; replaced: number; messagesAfter: number }>('window:compact', { path, model: 'gpt-5.4', mode: 'dropped', strategy: 'last-n', params: { limit: 2, keepStatic: false }, summarizer: { kind: 'offline' }, apply: true });
     expect(r.replaced).toBe(4);
     expect(r.summary.startsWith('Summary of 4 earlier messages:')).toBe(true);
+    // The offline summary names the tools the range called.
+    expect(r.summary).toContain('Tools: get_weather ×2');
     const { rows } = await call<{ rows: Array<{ role: string; preview: string }> }>('conversation:rows', { path, start: 0, count: 10 });
     expect(rows.map((x) => x.role)).toEqual(['System', 'tool', 'assistant']);
     expect(rows[0].preview.startsWith('Summary of 4')).toBe(true);
+  });
+
+  it('by default the system prompt stays: the summary follows it, and is static context for the next plan', async () => {
+    const { call } = setup();
+    const path = 'tool_calls.json';
+    const r = await call<{ summary: string; replaced: number }>('window:compact', { path, model: 'gpt-5.4', mode: 'dropped', strategy: 'last-n', params: { limit: 2 }, summarizer: { kind: 'offline' }, apply: true });
+    expect(r.replaced).toBe(3);
+    const { rows } = await call<{ rows: Array<{ role: string; preview: string }> }>('conversation:rows', { path, start: 0, count: 10 });
+    expect(rows.map((x) => x.role)).toEqual(['System', 'System', 'tool', 'assistant']);
+    expect(rows[1].preview.startsWith('Summary of 3')).toBe(true);
+    const again = await call<{ replaced: number }>('window:compact', { path, model: 'gpt-5.4', mode: 'dropped', strategy: 'last-n', params: { limit: 1 }, summarizer: { kind: 'offline' } });
+    expect(again.replaced).toBe(1);
   });
 
   it('uses the API key set in main with an OpenAI-compatible endpoint; the key never comes back', async () => {

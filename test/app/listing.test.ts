@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
@@ -125,6 +125,38 @@ describe('counts from a head', () => {
     expect(entries.find((e) => e.path === 'big.json')).toMatchObject({ messages: 3000 });
     expect(entries.find((e) => e.path === 'big.json')!.estimated).toBeUndefined();
     expect(entries.find((e) => e.path === 'big.jsonl')).toMatchObject({ messages: 4000, conversations: 2000 });
+  });
+});
+
+describe('watching starts after the first listing', () => {
+  it('what changed between the listing and the watcher\'s start is reported when it starts, and later changes as they happen', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), history(3, 'a'));
+    writeFileSync(join(dir, 'gone.json'), history(1, 'g'));
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), watchDelayMs: 300 });
+    runtimes.push(rt);
+    const seen: string[] = [];
+    rt.onEvent = (event, payload) => {
+      if (event === 'dir:changed') seen.push(`${(payload as { kind: string }).kind} ${(payload as { path: string }).path}`);
+    };
+    await dispatch(rt.handlers, 'dir:list', {});
+    expect(rt.watchers).toHaveLength(0);
+    writeFileSync(join(dir, 'a.json'), history(4, 'a'));
+    writeFileSync(join(dir, 'new.json'), history(1, 'n'));
+    rmSync(join(dir, 'gone.json'));
+    const until = async (what: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!seen.includes(what)) {
+        if (Date.now() > deadline) throw new Error(`no "${what}" in ${JSON.stringify(seen)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await until('changed a.json');
+    await until('added new.json');
+    await until('removed gone.json');
+    writeFileSync(join(dir, 'later.json'), history(1, 'l'));
+    await until('added later.json');
+    expect(seen.filter((e) => e === 'changed a.json')).toHaveLength(1);
   });
 });
 

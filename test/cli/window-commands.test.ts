@@ -36,14 +36,17 @@ describe('plan', () => {
     expect(out.strategy).toBe(id);
   });
 
-  it('last-n with limit=4 keeps exactly the last four', async () => {
+  it('last-n with limit=4 keeps exactly the last four, and the system prompt unless told not to', async () => {
     const out = JSON.parse((await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'last-n', '--set', 'limit=4', '--json'])).stdout);
-    expect(out.messages.map((m: { fate: string }) => m.fate)).toEqual(['dropped', 'dropped', 'kept', 'kept', 'kept', 'kept']);
-    expect(out.params).toEqual({ limit: 4 });
+    expect(out.messages.map((m: { fate: string }) => m.fate)).toEqual(['kept', 'dropped', 'kept', 'kept', 'kept', 'kept']);
+    expect(out.params).toEqual({ limit: 4, keepStatic: true });
+    const bare = JSON.parse((await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'last-n', '--set', 'limit=4', '--set', 'keepStatic=false', '--json'])).stdout);
+    expect(bare.messages.map((m: { fate: string }) => m.fate)).toEqual(['dropped', 'dropped', 'kept', 'kept', 'kept', 'kept']);
+    expect(bare.warnings).toContainEqual(expect.objectContaining({ code: 'static-dropped', index: 0 }));
   });
 
   it('sliding window moves past tool results whose call fell out', async () => {
-    const out = JSON.parse((await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'sliding-window', '--set', 'windowSize=3', '--json'])).stdout);
+    const out = JSON.parse((await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'sliding-window', '--set', 'windowSize=3', '--set', 'keepStatic=false', '--json'])).stdout);
     expect(out.messages.map((m: { fate: string }) => m.fate)).toEqual(['dropped', 'dropped', 'dropped', 'dropped', 'dropped', 'kept']);
   });
 
@@ -74,12 +77,13 @@ describe('plan', () => {
   });
 
   it('prints a readable table with totals and warnings', async () => {
-    const r = await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'last-n', '--set', 'limit=2']);
+    const r = await cli(['plan', join(SWARMS, 'tool_calls.json'), '--strategy', 'last-n', '--set', 'limit=2', '--set', 'keepStatic=false']);
     expect(r.stdout).toMatch(/^#\s+ROLE\s+FATE\s+TOKENS\s+AFTER\s+NOTE/);
     expect(r.stdout).toContain('⨯ dropped');
     // 72 content tokens plus the two get_weather calls (19 tokens: names and arguments).
-    expect(r.stdout).toMatch(/last-n \{"limit":2\}: 91 → \d+ tokens \(content\); 2 kept, 0 cut, 4 dropped, 0 summarised/);
+    expect(r.stdout).toMatch(/last-n \{"limit":2,"keepStatic":false\}: 91 → \d+ tokens \(content\); 2 kept, 0 cut, 4 dropped, 0 summarised/);
     expect(r.stdout).toContain('warning: message 4 is a tool result whose call (message 2) is not kept');
+    expect(r.stdout).toContain('warning: message 0 (System, static context) is dropped');
   });
 
   it('bad usage and bad input', async () => {

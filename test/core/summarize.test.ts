@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentText } from '../../src/core/message.js';
+import { edgeString } from '../support/edge-arbitraries.js';
 import {
   applyPlan,
   buildSkeleton,
@@ -126,20 +129,106 @@ describe('OpenAICompatibleSummarizer', () => {
 
 describe('ExtractiveSummarizer', () => {
   const t = getTokenizer('gpt-5.4');
-  it('is deterministic, in order, and within its token budget', async () => {
-    const s = new ExtractiveSummarizer({ measure: t, maxTokens: 40 });
-    const messages: Message[] = Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `Point ${i} is important. Details follow here.` }));
-    const a = await s.summarize(messages);
-    expect(await s.summarize(messages)).toBe(a);
-    expect(t.count(a)).toBeLessThanOrEqual(40);
-    expect(a.split('\n')[0]).toBe('Summary of 30 earlier messages:');
-    expect(a.split('\n')[1]).toBe('- user: Point 0 is important.');
-    expect(a).toMatch(/\(\d+ more not shown\)$/);
+  const sentence = fc.constantFrom(
+    'Please add a retry to the upload in client.ts.',
+    'Why does the build fail on Windows?',
+    "I'll switch the parser to streaming because the file is 2 GB.",
+    'The root cause is a missing await in saveAll.',
+    'Tests pass now.',
+    'Here is the output.',
+    'ok',
+    'We should keep the old format for one release.',
+    'Can you also update the README?',
+  );
+  const message = fc.oneof(
+    fc.record({ role: fc.constant('user'), content: fc.oneof(sentence, edgeString, fc.array(sentence, { maxLength: 4 }).map((a) => a.join(' '))) }),
+    fc.record({ role: fc.constant('assistant'), content: fc.oneof(sentence, edgeString, fc.array(sentence, { maxLength: 6 }).map((a) => a.join('\n'))) }),
+    fc.record({ role: fc.constant('assistant'), content: fc.constant(''), tool_calls: fc.array(fc.record({ id: fc.uuid(), function: fc.record({ name: fc.constantFrom('read_file', 'run_tests', 'grep', 'write_file'), arguments: fc.constant('{}') }) }), { minLength: 1, maxLength: 2 }) }),
+    fc.record({ role: fc.constant('tool'), content: fc.oneof(fc.constant('Error: file not found'), fc.constant('3 matches'), edgeString) }),
+    fc.record({ role: fc.constant('system'), content: sentence }),
+  );
+  const history = fc.array(message, { minLength: 1, maxLength: 400 }) as fc.Arbitrary<Message[]>;
+
+  /** The "Messages a–b" (or "Message a") of each segment line, as [from, to) of the range. */
+  const segmentsOf = (summary: string) =>
+    summary
+      .split('\n')
+      .filter((l) => l.startsWith('- Message'))
+      .map((l) => {
+        const m = /^- Messages? (\d+)(?:–(\d+))?:/.exec(l)!;
+        return [Number(m[1]) - 1, Number(m[2] ?? m[1])] as const;
+      });
+
+  it('tells every part of the range: its segments tile it, in order, within the budget, the same every time (property)', () => {
+    fc.assert(
+      fc.property(history, fc.integer({ min: 60, max: 1500 }), (messages, maxTokens) => {
+        const s = new ExtractiveSummarizer({ measure: t, maxTokens });
+        const summary = s.summarizeSync(messages);
+        expect(s.summarizeSync(messages)).toBe(summary);
+        expect(t.count(summary)).toBeLessThanOrEqual(maxTokens);
+        const segments = segmentsOf(summary);
+        expect(segments.length).toBeGreaterThan(0);
+        expect(segments[0][0]).toBe(0);
+        expect(segments.at(-1)![1]).toBe(messages.length);
+        for (let i = 1; i < segments.length; i++) expect(segments[i][0]).toBe(segments[i - 1][1]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('quotes only what the messages of a segment say, and the user of every segment that has one (property)', () => {
+    const flat = (x: unknown) => contentText(x).replace(/\s+/g, ' ').trim();
+    fc.assert(
+      fc.property(history, (messages) => {
+        const summary = new ExtractiveSummarizer({ measure: t, maxTokens: 1200 }).summarizeSync(messages);
+        const lines = summary.split('\n').filter((l) => l.startsWith('- Message'));
+        segmentsOf(summary).forEach(([from, to], k) => {
+          const said = messages.slice(from, to).map((m) => flat(m.content));
+          const quotes = [...lines[k].matchAll(/(?:user|assistant|system|tool result): "(.*?)"(?= →|$)/g)].map((q) => q[1].replace(/…$/, ''));
+          for (const q of quotes) expect(said.some((text) => text.includes(q))).toBe(true);
+          const asked = messages.slice(from, to).some((m) => m.role === 'user' && /\p{L}{3}/u.test(flat(m.content)));
+          if (asked) expect(lines[k]).toContain('user: "');
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('names the tools a range used, with how many of their results failed', () => {
+    const call = (id: string, name: string): Message => ({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name, arguments: '{}' } }] });
+    const result = (id: string, content: string): Message => ({ role: 'tool', tool_call_id: id, content });
+    const messages: Message[] = [
+      { role: 'user', content: 'Fix the failing upload test in client.ts.' },
+      call('a', 'read_file'), result('a', 'export function upload() {}'),
+      call('b', 'run_tests'), result('b', 'Error: 1 test failed'),
+      { role: 'assistant', content: "The root cause is a missing await. I'll add it to upload()." },
+      call('c', 'write_file'), result('c', 'written'),
+      call('d', 'run_tests'), result('d', 'all 12 tests passed'),
+    ];
+    const summary = new ExtractiveSummarizer({ measure: t }).summarizeSync(messages);
+    expect(summary.split('\n')[0]).toBe('Summary of 10 earlier messages:');
+    expect(summary).toContain('Tools: run_tests ×2 (1 failed), read_file ×1 (ok), write_file ×1 (ok).');
+    expect(summary).toContain('user: "Fix the failing upload test in client.ts."');
+    expect(summary).toContain("The root cause is a missing await.");
+  });
+
+  it('a long run is told from its beginning to its end, not its first messages and a count', () => {
+    const messages: Message[] = Array.from({ length: 2960 }, (_, i) =>
+      i % 2 ? { role: 'assistant', content: `Step ${i}: I will update module_${i}.ts because test ${i} fails.` } : { role: 'user', content: `Now handle case ${i} in the parser, please.` },
+    );
+    const summary = new ExtractiveSummarizer({ measure: t, maxTokens: 400 }).summarizeSync(messages);
+    expect(t.count(summary)).toBeLessThanOrEqual(400);
+    expect(summary).not.toMatch(/more not shown/);
+    const segments = segmentsOf(summary);
+    expect(segments.length).toBeGreaterThanOrEqual(4);
+    expect(segments.at(-1)![1]).toBe(2960);
+    // The last segment quotes a message from the end of the run.
+    expect(Number(/case (\d+)/.exec(summary.split('\n').at(-1)!)![1])).toBeGreaterThan(2000);
   });
 
   it('summarises structured content as its text', async () => {
     const s = new ExtractiveSummarizer({ measure: t });
-    expect(await s.summarize([{ role: 'tool', content: { ok: true } }])).toBe('Summary of 1 earlier message:\n- tool: {"ok":true}');
+    expect(await s.summarize([{ role: 'tool', content: { ok: true } }])).toBe('Summary of 1 earlier message:\n- Message 1: tool result: "{"ok":true}"');
   });
 });
 

@@ -236,13 +236,13 @@ class WorkerBackend implements Backend {
     return thread;
   }
 
-  /** A spare service, started once the app has been quiet for a moment (and again after one is taken). */
+  /** A spare service for the next big file, started a moment after one is taken (not before any: it costs a thread). */
   private keepSpare(): void {
     if (this.spare || this.spareTimer || this.closing) return;
     this.spareTimer = setTimeout(() => {
       this.spareTimer = undefined;
       if (!this.spare && !this.closing) this.spare = this.newOwnThread();
-    }, 500);
+    }, 2000);
     this.spareTimer.unref();
   }
 
@@ -252,6 +252,8 @@ class WorkerBackend implements Backend {
     this.own.set(file, thread);
     this.told();
     void this.retireIdle(thread);
+    // Where one big file was opened, another may follow: its service is started ahead, once things are quiet.
+    this.keepSpare();
     return thread;
   }
 
@@ -280,7 +282,6 @@ class WorkerBackend implements Backend {
       this.settings = result.value as Settings;
       if (channel === 'settings:set') for (const t of this.threads()) if (t !== this.main) t.post({ type: 'settings', value: this.settings });
     }
-    this.keepSpare();
     return result;
   }
 

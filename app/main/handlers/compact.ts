@@ -1,5 +1,6 @@
 import { ExtractiveSummarizer, OpenAICompatibleSummarizer, SummarizerError, TextSummarizer, type Summarizer } from '../../../src/core/summarize/index.js';
 import type { Message } from '../../../src/core/message.js';
+import { summaryItemOfView, type SummaryItem } from '../../../src/core/summarize/summary-items.js';
 import { getTokenizer } from '../../../src/core/tokenizer/index.js';
 import { applyPlan } from '../../../src/core/window/apply.js';
 import { strategies } from '../../../src/core/window/registry.js';
@@ -25,10 +26,10 @@ import { openConversation } from './open-document.js';
 
 type Input = ParsedInput<'window:compact'>;
 
-function summarizerFor(input: Input, ctx: HandlerContext, model: string): Summarizer {
+function summarizerFor(input: Input, ctx: HandlerContext, model: string, describe: (m: Message) => SummaryItem): Summarizer {
   const s = input.summarizer;
   if (s.kind === 'text') return new TextSummarizer(s.text);
-  if (s.kind === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(model), maxTokens: s.maxTokens });
+  if (s.kind === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(model), maxTokens: s.maxTokens, describe });
   const settings = ctx.settings.get();
   // The API key stays in main: from the environment, never stored in plain text, never sent to the renderer.
   return new OpenAICompatibleSummarizer({ baseUrl: settings.summaryBaseUrl, model: settings.summaryModel, apiKey: ctx.secrets.get(API_KEY) ?? process.env.OPENAI_API_KEY });
@@ -75,7 +76,10 @@ export function compactHandlers(ctx: HandlerContext, conversations: Conversation
       }
       let summary: string;
       try {
-        summary = (await summarizerFor(input, ctx, input.model).summarize(replaced)).trim();
+        // The offline summary reads each message by its view: calls, results and text in any format.
+        const viewOfReadable = new Map(readable.map((m, i) => [m, views[i]] as const));
+        const describe = (m: Message) => summaryItemOfView(viewOfReadable.get(m) ?? viewOf(doc.codec, m));
+        summary = (await summarizerFor(input, ctx, input.model, describe).summarize(replaced)).trim();
       } catch (e) {
         if (e instanceof SummarizerError) throw new HandlerError('IO', `No summary: ${e.message}. Nothing was changed.`);
         throw e;

@@ -78,6 +78,7 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
       const dir = ctx.roots.root(root);
       const model = ctx.settings.get().model;
       const tree = walkConversationTree(dir);
+      ctx.listing.rememberWalk(dir, tree.files);
       const entries = tree.files.map((f) => entryOf(f, model));
       const gen = ++generation;
       if (entries.some((e) => e.pending)) {

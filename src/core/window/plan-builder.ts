@@ -92,6 +92,15 @@ export function numberParam(params: Record<string, unknown>, key: string, fallba
   return typeof n === 'number' && Number.isFinite(n) ? Math.max(min, Math.floor(n)) : fallback;
 }
 
+/** Reads a boolean parameter ("true"/"false" as text too, from a command line or a URL). */
+export function booleanParam(params: Record<string, unknown>, key: string, fallback: boolean): boolean {
+  const v = params[key];
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 1) return true;
+  if (v === 'false' || v === 0) return false;
+  return fallback;
+}
+
 interface ToolIndex {
   /** Indexes of messages that answer a call, with the index of that call (or -1 when it is not in the history). */
   results: Array<[result: number, call: number]>;

@@ -72,7 +72,7 @@ export interface InsertedMessage {
 }
 
 export interface PlanWarning {
-  code: 'orphaned-tool-result' | 'orphaned-tool-call' | 'structured-content-dropped' | 'approximate-cut' | 'budget-exceeded';
+  code: 'orphaned-tool-result' | 'orphaned-tool-call' | 'structured-content-dropped' | 'approximate-cut' | 'budget-exceeded' | 'static-dropped';
   index: number;
   message: string;
 }

@@ -144,17 +144,17 @@ describe('last-n', () => {
   it('keeps exactly the last limit messages; limit 0 keeps none; default 10', () => {
     fc.assert(
       fc.property(history, fc.integer({ min: 0, max: 20 }), (messages, limit) => {
-        const plan = strategies.plan('last-n', skeletonOf(messages), { limit });
+        const plan = strategies.plan('last-n', skeletonOf(messages), { limit, keepStatic: false });
         const keptIdx = plan.messages.filter((f) => f.fate === 'kept').map((f) => f.index);
         expect(keptIdx).toEqual(messages.map((_, i) => i).slice(Math.max(0, messages.length - limit)));
         const applied = applyPlan(messages, plan);
         expect(plan.totalAfter).toBe(contentTotal(applied));
-        expect(applyPlan(applied, strategies.plan('last-n', skeletonOf(applied), { limit }))).toEqual(applied);
+        expect(applyPlan(applied, strategies.plan('last-n', skeletonOf(applied), { limit, keepStatic: false }))).toEqual(applied);
         expectOrphansWarned(messages, plan);
       }),
       { numRuns: runs },
     );
-    expect(strategies.plan('last-n', skeletonOf([]), {}).params).toEqual({ limit: 10 });
+    expect(strategies.plan('last-n', skeletonOf([]), {}).params).toEqual({ limit: 10, keepStatic: true });
   });
 });
 
@@ -162,7 +162,7 @@ describe('sliding-window', () => {
   it('keeps at most windowSize recent messages and never starts on an orphaned tool result', () => {
     fc.assert(
       fc.property(history, fc.integer({ min: 0, max: 20 }), (messages, windowSize) => {
-        const plan = strategies.plan('sliding-window', skeletonOf(messages), { windowSize });
+        const plan = strategies.plan('sliding-window', skeletonOf(messages), { windowSize, keepStatic: false });
         const keptIdx = plan.messages.filter((f) => f.fate === 'kept').map((f) => f.index);
         expect(keptIdx.length).toBeLessThanOrEqual(windowSize);
         if (keptIdx.length) expect(keptIdx).toEqual(messages.map((_, i) => i).slice(keptIdx[0]));
@@ -170,7 +170,7 @@ describe('sliding-window', () => {
         expect(plan.warnings.filter((w) => w.code === 'orphaned-tool-result')).toEqual([]);
         const applied = applyPlan(messages, plan);
         expect(plan.totalAfter).toBe(contentTotal(applied));
-        expect(applyPlan(applied, strategies.plan('sliding-window', skeletonOf(applied), { windowSize }))).toEqual(applied);
+        expect(applyPlan(applied, strategies.plan('sliding-window', skeletonOf(applied), { windowSize, keepStatic: false }))).toEqual(applied);
       }),
       { numRuns: runs },
     );
@@ -264,5 +264,74 @@ describe('applyPlan', () => {
     expect(() => applyPlan([...messages, ...messages], plan)).toThrow(/plan is for 1 messages/);
     const sum = strategies.plan('summarizing', skeletonOf([...messages, ...messages]), { softThresholdTokens: 0, keepRecentMessages: 0 });
     expect(() => applyPlan([...messages, ...messages], sum)).toThrow(/summary text/);
+  });
+});
+
+describe('the static context (system prompt, rules, memory, a compaction summary at the start)', () => {
+  const staticCount = (messages: Message[]) => skeletonOf(messages).messages.findIndex((m) => !m.isStatic) === -1 ? messages.length : skeletonOf(messages).messages.findIndex((m) => !m.isStatic);
+  const fatesOf = (plan: WindowPlan) => plan.messages.map((f) => f.fate);
+  const cases: Array<[string, (n: number) => Record<string, unknown>]> = [
+    ['last-n', (n) => ({ limit: n % 8 })],
+    ['sliding-window', (n) => ({ windowSize: n % 8 })],
+    ['dynamic-context-window', (n) => ({ contextLength: n * 3, boundary: 'text' })],
+    ['dynamic-context-window', (n) => ({ contextLength: n * 3, boundary: 'message' })],
+  ];
+
+  it('kept: stays whole, and the rest is planned as the strategy plans it alone, in what is left (property)', () => {
+    fc.assert(
+      fc.property(history, fc.nat({ max: 400 }), fc.nat({ max: cases.length - 1 }), (messages, n, k) => {
+        const [id, paramsOf] = cases[k];
+        const params: Record<string, unknown> = { ...paramsOf(n), keepStatic: true };
+        const s = staticCount(messages);
+        const plan = strategies.plan(id, skeletonOf(messages), params);
+        expect(fatesOf(plan).slice(0, s).every((f) => f === 'kept')).toBe(true);
+        const rest = messages.slice(s);
+        const skeleton = skeletonOf(messages);
+        const used = skeleton.messages.slice(0, s).reduce((a, m) => a + (plan.unit === 'content' ? m.tokens : m.renderedTokens), 0);
+        const restParams = id === 'dynamic-context-window' ? { ...params, keepStatic: false, contextLength: Math.max(0, (params.contextLength as number) - used) } : { ...params, keepStatic: false };
+        const alone = strategies.plan(id, { messages: skeleton.messages.slice(s), text: skeleton.text && { content: (i) => skeleton.text!.content(i + s), block: (i) => skeleton.text!.block(i + s), measure: t } }, restParams);
+        expect(fatesOf(plan).slice(s)).toEqual(fatesOf(alone));
+        // The rest's warnings, moved to their places: every message number in them too.
+        const shift = (text: string) => text.replace(/\bmessage (\d+)/g, (_, i: string) => `message ${Number(i) + s}`);
+        expect(plan.warnings.map((w) => [w.code, w.index, w.message])).toEqual(alone.warnings.map((w) => [w.code, w.index + s, shift(w.message)]));
+        expect(plan.warnings.filter((w) => w.code === 'static-dropped')).toEqual([]);
+        expect(rest.length + s).toBe(messages.length);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('not kept: every static message the plan drops or cuts is warned about, and no other (property)', () => {
+    fc.assert(
+      fc.property(history, fc.nat({ max: 400 }), fc.nat({ max: cases.length - 1 }), (messages, n, k) => {
+        const [id, paramsOf] = cases[k];
+        const plan = strategies.plan(id, skeletonOf(messages), { ...paramsOf(n), keepStatic: false });
+        const lost = fatesOf(plan)
+          .map((f, i) => [f, i] as const)
+          .filter(([f, i]) => i < staticCount(messages) && (f === 'dropped' || f === 'cut'))
+          .map(([, i]) => i);
+        expect(plan.warnings.filter((w) => w.code === 'static-dropped').map((w) => w.index)).toEqual(lost);
+      }),
+      { numRuns: runs },
+    );
+  });
+
+  it('on by default where the framework keeps its system prompt apart (last-n, sliding window); off for the swarms history string', () => {
+    const messages: Message[] = [{ role: 'System', content: 'You are careful.' }, ...Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }))];
+    expect(strategies.plan('last-n', skeletonOf(messages), { limit: 3 }).messages.filter((f) => f.fate === 'kept').map((f) => f.index)).toEqual([0, 28, 29, 30]);
+    expect(strategies.plan('sliding-window', skeletonOf(messages), { windowSize: 3 }).messages[0].fate).toBe('kept');
+    const dynamic = strategies.plan('dynamic-context-window', skeletonOf(messages), { contextLength: 30 });
+    expect(dynamic.messages[0].fate).toBe('dropped');
+    expect(dynamic.warnings).toContainEqual(expect.objectContaining({ code: 'static-dropped', index: 0 }));
+    expect(strategies.get('dynamic-context-window')!.params.find((p) => p.key === 'keepStatic')).toMatchObject({ kind: 'boolean', default: false });
+  });
+
+  it('a summary a compaction left at the start is static context for the next plan', () => {
+    const messages: Message[] = [{ role: 'System', content: 'You are careful.' }, ...Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} with some words` }))];
+    const plan = strategies.plan('summarizing', skeletonOf(messages), { force: true, keepRecentMessages: 4 });
+    const compacted = applyPlan(messages, plan, { summaries: ['The user and the assistant went through 26 turns.'] });
+    expect(compacted[1].content).toBe('The user and the assistant went through 26 turns.');
+    const next = strategies.plan('sliding-window', skeletonOf(compacted), { windowSize: 2 });
+    expect(next.messages.slice(0, 2).map((f) => f.fate)).toEqual(['kept', 'kept']);
   });
 });

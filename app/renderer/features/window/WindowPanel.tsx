@@ -22,6 +22,14 @@ function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value
       </label>
     );
   }
+  if (spec.kind === 'boolean') {
+    return (
+      <label className="param param-check" htmlFor={id} title={spec.help}>
+        <input id={id} type="checkbox" checked={value === true || value === 'true'} onChange={(e) => onChange(e.target.checked)} data-testid={`check-${spec.key}`} />
+        {spec.label}
+      </label>
+    );
+  }
   if (spec.kind === 'text') {
     return (
       <label className="param" htmlFor={id}>

@@ -2,6 +2,7 @@ import { RENDER_SEPARATOR } from '../skeleton.js';
 import { numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
 import type { SkeletonText, WindowPlan, WindowSkeleton, WindowStrategy } from '../types.js';
 import { DEFAULT_CONTEXT_LENGTH } from './truncate.js';
+import { keepsStatic, keepStaticParam, planAfterStatic, staticLength, staticWarnings } from '../static-context.js';
 
 export type DynamicBoundary = 'text' | 'message';
 
@@ -67,50 +68,62 @@ function planOnText(skeleton: WindowSkeleton, text: SkeletonText, limit: number,
   return plan;
 }
 
+/** The rendered history trimmed from the front to `contextLength` tokens (the swarms rule). */
+function trimFront(skeleton: WindowSkeleton, contextLength: number, boundary: DynamicBoundary, echo: Record<string, unknown>): WindowPlan {
+  const m = skeleton.messages;
+  const sums = suffixSums(skeleton);
+  const text = skeleton.text;
+  if (boundary === 'text' && text) {
+    return m.length > 0 ? planOnText(skeleton, text, contextLength, sums, echo) : new PlanBuilder(m, 'rendered').finish('dynamic-context-window', echo, [], [], { renderedStart: 0 });
+  }
+
+  let first = firstFitting(sums, contextLength);
+  if (boundary === 'message' && text) {
+    // Verify with a real count of the kept text; step forward past any junction rounding.
+    while (first < m.length && text.measure.count(joinBlocks(text, first, m.length)) > contextLength) first++;
+  }
+  const b = new PlanBuilder(m, 'rendered');
+  b.keepRange(first, m.length);
+  const warnings = orphanWarnings(b);
+  if (boundary === 'text' && first > 0) {
+    const k = first - 1;
+    const room = contextLength - sums[first];
+    if (room > 0) {
+      // Without the text the cut is placed in proportion to the tokens left for it.
+      const keepChars = Math.floor((m[k].length * room) / Math.max(1, m[k].renderedTokens));
+      b.cut(k, room, { keep: 'end', offset: Math.max(0, m[k].length - keepChars), approximate: true });
+      warnings.push({ code: 'approximate-cut', index: k, message: `message ${k}: the cut position is estimated` });
+    }
+  }
+  const plan = b.finish('dynamic-context-window', echo, [], warnings);
+  if (boundary === 'message' && text) plan.totalAfter = first < m.length ? text.measure.count(joinBlocks(text, first, m.length)) : 0;
+  return plan;
+}
+
 /**
  * The dynamic context window: the rendered history (`[timestamp] role: content` blocks separated by a blank
  * line) trimmed from the front to the longest suffix that fits. With `boundary: 'message'`, only whole
  * messages are dropped.
  */
-export const dynamicWindow: WindowStrategy<{ contextLength: number; boundary: DynamicBoundary }> = {
+export const dynamicWindow: WindowStrategy<{ contextLength: number; boundary: DynamicBoundary; keepStatic: boolean }> = {
   id: 'dynamic-context-window',
   label: 'Dynamic context window',
   description: 'Trim the rendered history from the front until it fits the budget (what returnHistoryAsString returns).',
   params: [
     { key: 'contextLength', label: 'Token budget', kind: 'tokens', default: DEFAULT_CONTEXT_LENGTH, min: 0 },
+    keepStaticParam(false),
     { key: 'boundary', label: 'Trim at', kind: 'choice', default: 'text', choices: ['text', 'message'], help: 'text: cut inside the first kept message; message: drop whole messages' },
   ],
   plan(skeleton, params) {
     const contextLength = numberParam(params, 'contextLength', DEFAULT_CONTEXT_LENGTH);
     const boundary: DynamicBoundary = params.boundary === 'message' ? 'message' : 'text';
-    const echo = { contextLength, boundary };
-    const m = skeleton.messages;
-    const sums = suffixSums(skeleton);
-    const text = skeleton.text;
-    if (boundary === 'text' && text) {
-      return m.length > 0 ? planOnText(skeleton, text, contextLength, sums, echo) : new PlanBuilder(m, 'rendered').finish('dynamic-context-window', echo, [], [], { renderedStart: 0 });
+    const keepStatic = keepsStatic(params, false);
+    const echo = { contextLength, boundary, keepStatic };
+    if (keepStatic && staticLength(skeleton) > 0) {
+      return planAfterStatic(skeleton, 'rendered', (rest, used) => trimFront(rest, Math.max(0, contextLength - used), boundary, echo), 'dynamic-context-window', echo);
     }
-
-    let first = firstFitting(sums, contextLength);
-    if (boundary === 'message' && text) {
-      // Verify with a real count of the kept text; step forward past any junction rounding.
-      while (first < m.length && text.measure.count(joinBlocks(text, first, m.length)) > contextLength) first++;
-    }
-    const b = new PlanBuilder(m, 'rendered');
-    b.keepRange(first, m.length);
-    const warnings = orphanWarnings(b);
-    if (boundary === 'text' && first > 0) {
-      const k = first - 1;
-      const room = contextLength - sums[first];
-      if (room > 0) {
-        // Without the text the cut is placed in proportion to the tokens left for it.
-        const keepChars = Math.floor((m[k].length * room) / Math.max(1, m[k].renderedTokens));
-        b.cut(k, room, { keep: 'end', offset: Math.max(0, m[k].length - keepChars), approximate: true });
-        warnings.push({ code: 'approximate-cut', index: k, message: `message ${k}: the cut position is estimated` });
-      }
-    }
-    const plan = b.finish('dynamic-context-window', echo, [], warnings);
-    if (boundary === 'message' && text) plan.totalAfter = first < m.length ? text.measure.count(joinBlocks(text, first, m.length)) : 0;
+    const plan = trimFront(skeleton, contextLength, boundary, echo);
+    for (const w of staticWarnings(plan, skeleton)) plan.warnings.push(w);
     return plan;
   },
 };

@@ -1,5 +1,6 @@
 import { callIndexFor, numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
-import type { SkeletonMessage, WindowStrategy } from '../types.js';
+import type { SkeletonMessage, WindowSkeleton, WindowStrategy } from '../types.js';
+import { keepsStatic, keepStaticParam, planAfterStatic, staticWarnings } from '../static-context.js';
 
 export const DEFAULT_WINDOW_SIZE = 40;
 
@@ -14,18 +15,26 @@ function orphanedAtStart(messages: readonly SkeletonMessage[], start: number): b
 }
 
 /** Sliding window: the most recent `windowSize` messages, never starting on a tool result cut off from its call. */
-export const slidingWindow: WindowStrategy<{ windowSize: number }> = {
+export const slidingWindow: WindowStrategy<{ windowSize: number; keepStatic: boolean }> = {
   id: 'sliding-window',
   label: 'Sliding window',
   description: 'Keep the most recent messages; the start moves forward past tool results whose call fell out.',
-  params: [{ key: 'windowSize', label: 'Window size', kind: 'count', default: DEFAULT_WINDOW_SIZE, min: 0 }],
+  params: [{ key: 'windowSize', label: 'Window size', kind: 'count', default: DEFAULT_WINDOW_SIZE, min: 0 }, keepStaticParam(true)],
   plan(skeleton, params) {
     const windowSize = numberParam(params, 'windowSize', DEFAULT_WINDOW_SIZE);
-    const m = skeleton.messages;
-    let start = Math.max(0, m.length - windowSize);
-    if (start > 0) while (start < m.length && orphanedAtStart(m, start)) start++;
-    const b = new PlanBuilder(m, 'content');
-    b.keepRange(start, m.length);
-    return b.finish('sliding-window', { windowSize }, [], orphanWarnings(b));
+    const keepStatic = keepsStatic(params, true);
+    const echo = { windowSize, keepStatic };
+    const windowOf = (s: WindowSkeleton) => {
+      const m = s.messages;
+      let start = Math.max(0, m.length - windowSize);
+      if (start > 0) while (start < m.length && orphanedAtStart(m, start)) start++;
+      const b = new PlanBuilder(m, 'content');
+      b.keepRange(start, m.length);
+      return b.finish('sliding-window', echo, [], orphanWarnings(b));
+    };
+    if (keepStatic) return planAfterStatic(skeleton, 'content', windowOf, 'sliding-window', echo);
+    const plan = windowOf(skeleton);
+    for (const w of staticWarnings(plan, skeleton)) plan.warnings.push(w);
+    return plan;
   },
 };
