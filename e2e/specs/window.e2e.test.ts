@@ -35,10 +35,13 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     const fates = (page: InspectorPage) =>
       page.page.$$eval('[data-testid="row"]', (rows) => rows.map((r) => [Number(r.getAttribute('data-index')), r.getAttribute('data-fate')] as const).sort((a, b) => a[0] - b[0]).map(([, f]) => f));
 
-    it('last-n = 4 marks exactly the last four rows kept', async () => {
+    it('last-n = 4 marks exactly the last four rows kept, and the system prompt unless unticked', async () => {
       const { page } = await openWindow('trip_planner_tools.json');
       await page.page.selectOption('[data-testid="strategy"]', 'last-n');
       await page.page.fill('[data-testid="input-limit"]', '4');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="count-kept"]')?.textContent === '5 kept');
+      expect(await fates(page)).toEqual(['kept', 'dropped', 'dropped', 'dropped', 'kept', 'kept', 'kept', 'kept']);
+      await page.page.click('[data-testid="check-keepStatic"]');
       await page.page.waitForFunction(() => document.querySelector('[data-testid="count-kept"]')?.textContent === '4 kept');
       expect(await fates(page)).toEqual(['dropped', 'dropped', 'dropped', 'dropped', 'kept', 'kept', 'kept', 'kept']);
       const labels = await page.page.$$eval('[data-testid="row"][data-fate="dropped"]', (rows) => rows.map((r) => r.getAttribute('aria-label')));

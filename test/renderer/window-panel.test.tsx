@@ -47,8 +47,15 @@ describe('WindowPanel', () => {
     act(() => {
       fireEvent.change(screen.getByTestId('input-limit'), { target: { value: '4' } });
     });
+    // The last four, and the system prompt, kept by default.
+    expect(screen.getByTestId('count-kept').textContent).toBe('5 kept');
+    expect((screen.getByTestId('check-keepStatic') as HTMLInputElement).checked).toBe(true);
+    act(() => {
+      fireEvent.click(screen.getByTestId('check-keepStatic'));
+    });
     expect(screen.getByTestId('count-kept').textContent).toBe('4 kept');
     expect(screen.getByTestId('total-after').textContent).toBe('40');
+    expect(screen.getByText(/static context\) is dropped/)).toBeTruthy();
   });
 
   it('warns about a tool result left without its call, and lists it by name', () => {
@@ -101,7 +108,8 @@ describe('CompareLanes', () => {
   it('a lane per strategy with its totals, and every message’s fate in each', () => {
     useApp.setState({ windowParams: { 'sliding-window': { windowSize: 3 }, truncate: { contextLength: 30 } } });
     render(<CompareLanes onClose={() => {}} />);
-    expect(screen.getByTestId('lane-head-sliding-window').textContent).toContain('115 → 30');
+    // The last three, and the system prompt (5 tokens), which the sliding window keeps by default.
+    expect(screen.getByTestId('lane-head-sliding-window').textContent).toContain('115 → 35');
     expect(screen.getByTestId('lane-head-truncate').textContent).toContain('115 → 30');
     expect(screen.getByTestId('lane-head-summarizing').textContent).toContain('115 → 115');
   });
