@@ -7,6 +7,9 @@ import { codecById, listCodecs } from '../../src/core/formats/registry.js';
 import { convertDocument, emptyDocument, lossesOf, parseDocumentText, readDocumentFile, serializeDocument } from '../../src/core/formats/document-file.js';
 import { displayText, sentText, type MessageView } from '../../src/core/formats/model.js';
 import { linkToolParts } from '../../src/core/views.js';
+import { baselineAfterWrite, serializeConversation } from '../../src/core/formats/write.js';
+import { parseConversationText } from '../../src/core/formats/read.js';
+import type { Message } from '../../src/core/message.js';
 import { FIXTURES } from '../helpers.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
@@ -285,6 +288,36 @@ describe('a save that trusts records not to change in place (the app\'s) writes 
         for (const r of records) if (r !== edited) expect(trusting).toContain(codec.rawText(parsed.doc, 0, r) ?? '');
       }),
       { numRuns: 60, seed: 23 },
+    );
+  });
+});
+
+describe('a swarms JSON save that reads back only what it wrote anew (property)', () => {
+  const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'System'), content: edgeString.filter((t) => !t.includes('\u0000')) });
+  it('leaves the baseline a read of the file gives, and the next save writes what it would', () => {
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 8 }), fc.constantFrom('list', 'wrapped', 'history'), fc.nat({ max: 4 }), edgeString, edgeString, fc.nat(), (ms, shape, indent, first, second, at) => {
+        const root = shape === 'list' ? ms : shape === 'wrapped' ? { metadata: { name: 'x', note: first }, conversation_history: ms } : { history: ms, extra: [1, '2'] };
+        const text = JSON.stringify(root, null, indent) + (indent ? '\n' : '');
+        const parsed = parseConversationText(text, 'x.json', 'json');
+        const target = (p: typeof parsed) => ({ format: 'json' as const, shape: p.shape, root: p.root, baseline: p.baseline, immutable: true });
+        const edit = (list: Message[], i: number, content: string) => list.map((m, k) => (k === i % list.length ? { ...m, content } : m));
+        const records = edit(parsed.messages, at, first.replace(/\u0000/g, ''));
+        const written = serializeConversation(records, target(parsed));
+        const trusted = baselineAfterWrite(written, 'x.json', 'json', records);
+        const read = parseConversationText(written, 'x.json', 'json');
+        expect(read.messages).toEqual(JSON.parse(JSON.stringify(records)));
+        expect(trusted.shape).toBe(read.shape);
+        expect(trusted.baseline.elements).toEqual(read.baseline.elements);
+        expect(trusted.baseline.separator).toBe(read.baseline.separator);
+        expect(trusted.baseline.jsonStyle).toEqual(read.baseline.jsonStyle);
+        expect(trusted.messages).toEqual(read.messages);
+        // And the save after it, from either baseline, is the same text.
+        const next = edit(trusted.messages, at + 1, second.replace(/\u0000/g, ''));
+        const nextRead = next.map((m, i) => (m === trusted.messages[i] ? read.messages[i] : m));
+        expect(serializeConversation(next, target(trusted))).toBe(serializeConversation(nextRead, target(read)));
+      }),
+      { numRuns: 200, seed: 5 },
     );
   });
 });

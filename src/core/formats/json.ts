@@ -139,16 +139,47 @@ export interface JsonWriteTarget {
 }
 
 /** Serializes messages as JSON; with a baseline of the same shape, the file's own text and style are kept. */
+/** A file's list written into its own text: where each element now is, and which were written anew. */
+export interface JsonSplice {
+  text: string;
+  elements: Span[];
+  /** Elements not copied verbatim from the file's text (written or rewritten). */
+  fresh: number[];
+}
+
+/** The messages in place of the baseline's elements, between its own text before and after them; undefined when it has none to keep. */
+export function spliceJsonList(messages: readonly Message[], target: JsonWriteTarget): JsonSplice | undefined {
+  const { shape, baseline } = target;
+  if (!baseline || baseline.format !== 'json' || baseline.shape !== shape || baseline.elements.length === 0 || messages.length === 0) return undefined;
+  const { text, elements, separator, jsonStyle } = baseline;
+  const depth = shape === 'list' ? 1 : 2;
+  const head = text.slice(0, elements[0].start);
+  const parts: string[] = [head];
+  const spans: Span[] = [];
+  const fresh: number[] = [];
+  let at = head.length;
+  messages.forEach((m, i) => {
+    if (i > 0) {
+      parts.push(separator);
+      at += separator.length;
+    }
+    const own = target.immutable ? baseline.origin.get(m) : undefined;
+    const piece = own !== undefined && elements[own] ? text.slice(elements[own].start, elements[own].end) : elementText(m, baseline, jsonStyle, depth, false);
+    if (own === undefined || !elements[own]) fresh.push(i);
+    parts.push(piece);
+    spans.push({ start: at, end: at + piece.length });
+    at += piece.length;
+  });
+  parts.push(text.slice(elements[elements.length - 1].end));
+  return { text: parts.join(''), elements: spans, fresh };
+}
+
 export function serializeJson(messages: readonly Message[], target: JsonWriteTarget): string {
   const { shape, baseline } = target;
   const usable = baseline && baseline.format === 'json' && baseline.shape === shape ? baseline : undefined;
   const style = usable?.jsonStyle ?? (baseline?.format === 'json' ? { ...baseline.jsonStyle } : NEW_JSON_STYLE);
-  const depth = shape === 'list' ? 1 : 2;
-  if (usable && usable.elements.length > 0 && messages.length > 0) {
-    const { text, elements, separator } = usable;
-    const body = messages.map((m) => elementText(m, usable, style, depth, target.immutable === true)).join(separator);
-    return text.slice(0, elements[0].start) + body + text.slice(elements[elements.length - 1].end);
-  }
+  const spliced = spliceJsonList(messages, target);
+  if (spliced) return spliced.text;
   const trailing = usable ? (/\r?\n$/.exec(usable.text)?.[0] ?? '') : style.newline;
   if (shape === 'list') return stringifyJson(messages, style, 0) + trailing;
   const key = LIST_KEY[shape];

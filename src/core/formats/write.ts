@@ -1,9 +1,10 @@
 import { ValueError } from '../errors.js';
 import { deepEqual, isPlainObject, type Message } from '../message.js';
 import { writeFileAtomicSync } from '../storage/atomic-write.js';
-import { parseJsonValues, serializeJson } from './json.js';
+import { detectStyle, parseJsonValues, serializeJson, spliceJsonList, type JsonSplice } from './json.js';
 import { parseConversationText } from './read.js';
-import { LIST_KEY, type Baseline, type FileFormat, type FileShape, type ParsedConversation } from './types.js';
+import { lazyBaseline, LIST_KEY, MAX_NESTING_DEPTH, type Baseline, type FileFormat, type FileShape, type ParsedConversation } from './types.js';
+import { nestsDeeperThan } from './validate.js';
 import { parseYamlValues, serializeYaml } from './yaml.js';
 
 export interface SerializeTarget {
@@ -80,11 +81,59 @@ function verify(text: string, messages: readonly Message[], target: SerializeTar
   lastVerified = { text, parsed };
 }
 
+/**
+ * The check of a spliced JSON list: the text around the list and between its elements is the file's own, the
+ * copied elements are the file's own text of the values they stand for, so what remains to read back is the
+ * elements written anew and the wrapper's other keys. The baseline of the next save comes from the splice.
+ */
+function verifySplice(text: string, spliced: JsonSplice, messages: readonly Message[], target: SerializeTarget, shape: FileShape): void {
+  const b = target.baseline!;
+  for (const i of spliced.fresh) {
+    const span = spliced.elements[i];
+    let value: unknown;
+    try {
+      value = JSON.parse(spliced.text.slice(span.start, span.end));
+    } catch (e) {
+      throw new UnsafeWriteError(`message ${i} as written would not parse (${(e as Error).message})`);
+    }
+    if (!isPlainObject(value) || typeof value.role !== 'string' || nestsDeeperThan(value, MAX_NESTING_DEPTH - 2)) throw new UnsafeWriteError(`message ${i} as written would not read as a message`);
+    if (!sameData(value, messages[i])) throw new UnsafeWriteError(`message ${i} would read back differently`);
+  }
+  let root: Record<string, unknown> | undefined;
+  if (shape !== 'list') {
+    // The wrapper with its list left out is small: read back whole.
+    const shell = JSON.parse(b.text.slice(0, b.elements[0].start) + b.text.slice(b.elements[b.elements.length - 1].end)) as Record<string, unknown>;
+    for (const key of Object.keys(target.root ?? {})) {
+      if (key !== LIST_KEY[shape] && !sameData(shell[key], target.root![key])) throw new UnsafeWriteError(`"${key}" would read back differently`);
+    }
+    root = target.root;
+  }
+  // The style a read of the new text finds (an edit can change it: a first escape, a first non-ASCII
+  // character), worked out when the next save needs it.
+  const body = spliced.text;
+  const elements = spliced.elements;
+  const listOpen = body.lastIndexOf('[', elements[0].start);
+  const baseline = lazyBaseline({ format: 'json', shape, text: body, depth: b.depth, column: 0 }, messages, () => {
+    const jsonStyle = detectStyle(body, elements, b.depth, listOpen);
+    const separator = elements.length > 1 ? body.slice(elements[0].end, elements[1].start) : jsonStyle.indent === null ? jsonStyle.itemSep : ',' + jsonStyle.newline + jsonStyle.indent.repeat(b.depth);
+    return { elements, jsonStyle, separator };
+  });
+  if (text !== spliced.text) baseline.bom = true;
+  lastVerified = { text: spliced.text, parsed: { file: '(output)', format: 'json', shape, messages: messages.slice(), root, baseline } };
+}
+
 export function serializeConversation(messages: readonly Message[], target: SerializeTarget): string {
   const shape = target.shape ?? 'list';
   const t = { shape, root: target.root, baseline: target.baseline, immutable: target.immutable };
   const bom = target.baseline?.bom && target.baseline.format === target.format ? '\ufeff' : '';
   if (unchanged(messages, target)) return bom + target.baseline!.text;
+  // Records never changed in place, between the file's own text: only what was written anew is read back.
+  const spliced = target.format === 'json' && target.immutable ? spliceJsonList(messages, t) : undefined;
+  if (spliced) {
+    const text = bom + spliced.text;
+    verifySplice(text, spliced, messages, target, shape);
+    return text;
+  }
   const text = bom + (target.format === 'json' ? serializeJson(messages, t) : serializeYaml(messages, t));
   verify(text, messages, target, shape);
   return text;

@@ -1,6 +1,6 @@
 import { numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
 import type { WindowStrategy } from '../types.js';
-import { keepsStatic, keepStaticParam, planAfterStatic, staticWarnings } from '../static-context.js';
+import { keepsStatic, keepStaticParam, staticLength, staticWarnings } from '../static-context.js';
 
 export const DEFAULT_LAST_N = 10;
 
@@ -14,15 +14,14 @@ export const lastN: WindowStrategy<{ limit: number; keepStatic: boolean }> = {
     const limit = numberParam(params, 'limit', DEFAULT_LAST_N);
     const keepStatic = keepsStatic(params, true);
     const echo = { limit, keepStatic };
-    const lastOf = (s: typeof skeleton) => {
-      const n = s.messages.length;
-      const b = new PlanBuilder(s.messages, 'content');
-      b.keepRange(Math.max(0, n - limit), n);
-      return b.finish('last-n', echo, [], orphanWarnings(b));
-    };
-    if (keepStatic) return planAfterStatic(skeleton, 'content', lastOf, 'last-n', echo);
-    const plan = lastOf(skeleton);
-    for (const w of staticWarnings(plan, skeleton)) plan.warnings.push(w);
+    const n = skeleton.messages.length;
+    // The static context, when kept, stands apart: the last `limit` of the messages after it.
+    const s = keepStatic ? staticLength(skeleton) : 0;
+    const b = new PlanBuilder(skeleton.messages, 'content');
+    b.keepRange(0, s);
+    b.keepRange(Math.max(s, n - limit), n);
+    const plan = b.finish('last-n', echo, [], orphanWarnings(b));
+    if (!keepStatic) for (const w of staticWarnings(plan, skeleton)) plan.warnings.push(w);
     return plan;
   },
 };

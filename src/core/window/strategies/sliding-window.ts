@@ -1,6 +1,6 @@
 import { callIndexFor, numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
-import type { SkeletonMessage, WindowSkeleton, WindowStrategy } from '../types.js';
-import { keepsStatic, keepStaticParam, planAfterStatic, staticWarnings } from '../static-context.js';
+import type { SkeletonMessage, WindowStrategy } from '../types.js';
+import { keepsStatic, keepStaticParam, staticLength, staticWarnings } from '../static-context.js';
 
 export const DEFAULT_WINDOW_SIZE = 40;
 
@@ -24,17 +24,16 @@ export const slidingWindow: WindowStrategy<{ windowSize: number; keepStatic: boo
     const windowSize = numberParam(params, 'windowSize', DEFAULT_WINDOW_SIZE);
     const keepStatic = keepsStatic(params, true);
     const echo = { windowSize, keepStatic };
-    const windowOf = (s: WindowSkeleton) => {
-      const m = s.messages;
-      let start = Math.max(0, m.length - windowSize);
-      if (start > 0) while (start < m.length && orphanedAtStart(m, start)) start++;
-      const b = new PlanBuilder(m, 'content');
-      b.keepRange(start, m.length);
-      return b.finish('sliding-window', echo, [], orphanWarnings(b));
-    };
-    if (keepStatic) return planAfterStatic(skeleton, 'content', windowOf, 'sliding-window', echo);
-    const plan = windowOf(skeleton);
-    for (const w of staticWarnings(plan, skeleton)) plan.warnings.push(w);
+    const m = skeleton.messages;
+    // The static context, when kept, stands apart: the window is over the messages after it.
+    const s = keepStatic ? staticLength(skeleton) : 0;
+    let start = Math.max(s, m.length - windowSize);
+    if (start > s) while (start < m.length && orphanedAtStart(m, start)) start++;
+    const b = new PlanBuilder(m, 'content');
+    b.keepRange(0, s);
+    b.keepRange(start, m.length);
+    const plan = b.finish('sliding-window', echo, [], orphanWarnings(b));
+    if (!keepStatic) for (const w of staticWarnings(plan, skeleton)) plan.warnings.push(w);
     return plan;
   },
 };
