@@ -149,3 +149,40 @@ describe('deltas give the state a full reload gives', () => {
     expect(applied).toEqual(expected);
   });
 });
+
+describe('a change on disk is a delta of what changed, not of every row', () => {
+  /** Counts every message it is asked to count. */
+  class CountingTokens extends InlineTokenService {
+    counted = 0;
+    override count(...args: Parameters<InlineTokenService['count']>) {
+      this.counted += args[0].parts.length;
+      return super.count(...args);
+    }
+  }
+  const line = (i: number) => JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u-${i}`, parentUuid: i ? `u-${i - 1}` : null, sessionId: 's', timestamp: `2026-11-02T09:00:${String(i % 60).padStart(2, '0')}.000Z`, message: { role: i % 2 ? 'assistant' : 'user', content: `message ${i} of a session` } }) + '\n';
+
+  it.each(['a.jsonl', 'a.json'])('%s: lines an agent appends come as the rows they add; every other row keeps its count', async (name) => {
+    const dir = tempDir();
+    const n = 400;
+    const file = join(dir, name);
+    const write = (k: number) => (name.endsWith('.jsonl') ? Array.from({ length: k }, (_, i) => line(i)).join('') : JSON.stringify(Array.from({ length: k }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` })), null, 2));
+    writeFileSync(file, write(n));
+    const tokens = new CountingTokens();
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens, historyDir: tempDir(), watch: false });
+    runtimes.push(rt);
+    const opened = await openFresh(rt.handlers, name);
+    expect(tokens.counted).toBe(n);
+    if (name.endsWith('.jsonl')) appendFileSync(file, line(n) + line(n + 1));
+    else writeFileSync(file, write(n + 2));
+    const answer = await call<{ delta?: SkeletonDelta }>(rt.handlers, 'conversation:update', { path: name, since: opened.skeleton.version, model: MODEL });
+    // The old last row renders with a separator now: it comes again, with the two new ones.
+    expect(answer.delta).toMatchObject({ start: n - 1, deleteCount: 1 });
+    expect(answer.delta!.rows).toHaveLength(3);
+    expect(answer.delta!.counts?.tokens).toHaveLength(3);
+    // Counted again: the two new messages and the one before them (its rendered block changed), no more.
+    expect(tokens.counted).toBeLessThanOrEqual(n + 3);
+    const after = applyDelta(opened, answer.delta!, PAGE);
+    const fresh = await openFresh(createHandlers(rt.context), name);
+    expect(comparable(after)).toEqual(comparable(fresh));
+  });
+});

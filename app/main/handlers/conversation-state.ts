@@ -162,6 +162,9 @@ export function conversationState(ctx: HandlerContext) {
     while (p < n && p < m && old[p] === records[p]) p++;
     let t = 0;
     while (t < n - p && t < m - p && old[m - 1 - t] === records[n - 1 - t]) t++;
+    // Nothing in common as objects and the file read again (a change on disk, a save that parsed its output):
+    // its rows are matched by their text instead, and keep their counts.
+    if (p + t === 0 && m > 0 && before.file !== doc.file) return undefined;
     let start = p;
     let deleteCount = m - t - p;
     // The last message renders without a separator: a change reaching the end changes the one before it.
