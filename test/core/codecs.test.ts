@@ -302,7 +302,7 @@ describe('a swarms JSON save that reads back only what it wrote anew (property)'
         const parsed = parseConversationText(text, 'x.json', 'json');
         const target = (p: typeof parsed) => ({ format: 'json' as const, shape: p.shape, root: p.root, baseline: p.baseline, immutable: true });
         const edit = (list: Message[], i: number, content: string) => list.map((m, k) => (k === i % list.length ? { ...m, content } : m));
-        const records = edit(parsed.messages, at, first.replace(/\u0000/g, ''));
+        const records = edit(parsed.messages, at, first.replaceAll('\u0000', ''));
         const written = serializeConversation(records, target(parsed));
         const trusted = baselineAfterWrite(written, 'x.json', 'json', records);
         const read = parseConversationText(written, 'x.json', 'json');
@@ -313,7 +313,7 @@ describe('a swarms JSON save that reads back only what it wrote anew (property)'
         expect(trusted.baseline.jsonStyle).toEqual(read.baseline.jsonStyle);
         expect(trusted.messages).toEqual(read.messages);
         // And the save after it, from either baseline, is the same text.
-        const next = edit(trusted.messages, at + 1, second.replace(/\u0000/g, ''));
+        const next = edit(trusted.messages, at + 1, second.replaceAll('\u0000', ''));
         const nextRead = next.map((m, i) => (m === trusted.messages[i] ? read.messages[i] : m));
         expect(serializeConversation(next, target(trusted))).toBe(serializeConversation(nextRead, target(read)));
       }),
