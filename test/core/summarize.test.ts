@@ -212,6 +212,20 @@ describe('ExtractiveSummarizer', () => {
     expect(summary).toContain("The root cause is a missing await.");
   });
 
+  it('quotes the answer to the request it quotes, and names tools that only their results name (swarms tool messages)', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'Can you look into the login redirect loop?' },
+      { role: 'tool', content: "{'tool': 'search_logs', 'query': 'login redirect', 'hits': 12}" },
+      { role: 'assistant', content: 'The root cause is a cookie set for the wrong domain after the deploy.' },
+      { role: 'user', content: 'ok' },
+      { role: 'assistant', content: 'I will also add an alert because this can happen again in other regions.' },
+      { role: 'tool', content: '{"tool": "search_logs", "query": "alerts", "hits": 0}' },
+    ];
+    const summary = new ExtractiveSummarizer({ measure: t, maxTokens: 60 }).summarizeSync(messages);
+    expect(summary).toContain('Tools: search_logs ×2 (ok).');
+    expect(summary).toContain('user: "Can you look into the login redirect loop?" → assistant: "The root cause is a cookie set for the wrong domain after the deploy."');
+  });
+
   it('a long run is told from its beginning to its end, not its first messages and a count', () => {
     const messages: Message[] = Array.from({ length: 2960 }, (_, i) =>
       i % 2 ? { role: 'assistant', content: `Step ${i}: I will update module_${i}.ts because test ${i} fails.` } : { role: 'user', content: `Now handle case ${i} in the parser, please.` },

@@ -23,7 +23,13 @@ function segmentLine(items: readonly SummaryItem[], from: number, to: number, ca
   // A sentence an earlier line already quotes tells nothing new (agents repeat themselves): others first.
   const all = candidates(items, from, to).map((s) => ({ ...s, score: told.has(s.text) ? s.score - 4 : s.score, text: s.text.length > cap ? s.text.slice(0, cap - 1) + '…' : s.text }));
   const asked = best(all, (s) => items[s.at].kind === 'request');
-  const said = best(all, (s) => items[s.at].kind === 'answer') ?? best(all, (s) => items[s.at].kind === 'system');
+  // The answer quoted is the one to that request (its turn, up to the next request) where it has one.
+  let turnEnd = to;
+  if (asked) for (let i = asked.at + 1; i < to; i++) if (items[i].kind === 'request') { turnEnd = i; break; }
+  const said =
+    (asked && best(all, (s) => items[s.at].kind === 'answer' && s.at > asked.at && s.at < turnEnd)) ||
+    best(all, (s) => items[s.at].kind === 'answer') ||
+    best(all, (s) => items[s.at].kind === 'system');
   const parts: string[] = [];
   for (const s of [asked, said]) if (s) told.add(s.text);
   if (asked) parts.push(`user: ${quote(asked)}`);

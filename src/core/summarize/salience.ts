@@ -2,7 +2,7 @@ import { oneLine } from '../util/one-line.js';
 import type { SummaryItem } from './summary-items.js';
 
 /** Words with which an assistant states what it decided, found or did. */
-const DECISION = /\b(I'll|I will|we'll|we will|let's|decided?|decision|plan(ned)?|chose|choose|instead|because|so that|the fix|fixed|root cause|turns out|found|done|completed|failed|will use|should|must|conclusion|summary)\b/i;
+const DECISION = /\b(I'll|I will|we'll|we will|let's|decided?|decision|plan(ned)?|chose|choose|instead|because|so that|the fix|fixed|root cause|turns out|found|done|completed|failed|will use|should|must|conclusion|summary|mitigated|resolved|updated|deployed|rolled back|reverted|merged|shipped|escalated|workaround)\b/i;
 /** Marks of specific content: numbers, file names, identifiers, code. */
 const SPECIFIC = /\d|\b\w+\.(ts|js|py|md|json|yaml|yml|go|rs|java|tsx|jsx|sh|txt|toml|csv)\b|\b[a-z]+[A-Z]\w*|\w+_\w+|`[^`]+`/g;
 

@@ -10,7 +10,12 @@ export interface SummaryItem {
   /** For a tool result: the call it answers (when the file says), and whether it reports a failure. */
   answers?: string;
   failed?: boolean;
+  /** For a tool result without a call to link it to: the tool it names itself (swarms tool messages). */
+  tool?: string;
 }
+
+/** A result that says which tool it comes from: `{"tool": "search_logs", …}`, Python's `{'tool': …}` too. */
+const TOOL_NAME = /^\s*\{\s*['"](?:tool|tool_name|name)['"]\s*:\s*['"]([\w.:-]{1,64})['"]/;
 
 const FAILURE = /^\s*(error|exception|traceback|failed|failure|fatal)\b|"is_error"\s*:\s*true/i;
 
@@ -49,6 +54,9 @@ export function summaryItemOf(m: Message): SummaryItem {
     const id = (m as { tool_call_id?: unknown }).tool_call_id;
     if (typeof id === 'string') item.answers = id;
     item.failed = (m as { is_error?: unknown }).is_error === true || FAILURE.test(text.slice(0, 200));
+    const own = (m as { name?: unknown }).name;
+    const named = typeof own === 'string' ? own : TOOL_NAME.exec(text.slice(0, 200))?.[1];
+    if (named) item.tool = named;
   }
   return item;
 }
@@ -68,6 +76,8 @@ export function summaryItemOfView(v: MessageView): SummaryItem {
   if (kind === 'result') {
     if (result?.callId) item.answers = result.callId;
     item.failed = result?.isError === true || FAILURE.test(item.text.slice(0, 200));
+    const named = TOOL_NAME.exec(item.text.slice(0, 200))?.[1];
+    if (named) item.tool = named;
   }
   return item;
 }

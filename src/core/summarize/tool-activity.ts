@@ -27,7 +27,13 @@ export function toolActivity(items: readonly SummaryItem[]): Use[] {
     }
     if (item.kind !== 'result') return;
     const name = (item.answers !== undefined ? byId.get(item.answers) : undefined) ?? open.shift();
-    const use = name === undefined ? undefined : uses.get(name);
+    let use = name === undefined ? undefined : uses.get(name);
+    // A result with no call on record but naming its tool: the call happened where the file does not show it.
+    if (!use && item.tool) {
+      use = uses.get(item.tool) ?? { name: item.tool, calls: 0, answered: 0, failed: 0, first: i };
+      use.calls++;
+      uses.set(item.tool, use);
+    }
     if (!use) return;
     use.answered++;
     if (item.failed) use.failed++;
