@@ -1,14 +1,18 @@
-import { useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { DirEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { age, formatBytes, formatNumber } from '../roles.js';
 import { buildTree, FORMAT_BADGE, type FolderNode } from './tree.js';
 
-function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
-  const { openPath, openConversationIndex, openConversation } = useApp();
+// A row reads only what it shows: with thousands of files, a change elsewhere in the store (a page of rows, a
+// count's progress) re-renders none of them, and a filter re-renders only the rows whose entries changed.
+const FileRow = memo(function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
+  const active = useApp((s) => s.openPath === e.path);
+  const openConversationIndex = useApp((s) => (s.openPath === e.path ? s.openConversationIndex : -1));
+  const openConversation = useApp((s) => s.openConversation);
   const [open, setOpen] = useState(false);
   const many = (e.conversations ?? 1) > 1;
-  const active = e.path === openPath;
   const name = e.path.slice(e.path.lastIndexOf('/') + 1);
   return (
     <li>
@@ -83,7 +87,7 @@ function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
       )}
     </li>
   );
-}
+});
 
 function Folder({ node, depth, collapsed, toggle }: { node: FolderNode; depth: number; collapsed: Set<string>; toggle(path: string): void }) {
   const closed = collapsed.has(node.path);
@@ -111,12 +115,16 @@ function Tree({ node, depth, collapsed, toggle }: { node: FolderNode; depth: num
 }
 
 export function Sidebar() {
-  const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated, listing } = useApp();
+  const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated, listing } = useApp(
+    useShallow((s) => ({ entries: s.entries, fileFilter: s.fileFilter, setFileFilter: s.setFileFilter, fileSort: s.fileSort, setFileSort: s.setFileSort, listError: s.listError, root: s.root, listTruncated: s.listTruncated, listing: s.listing })),
+  );
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  // The box shows each key at once; the list follows when React has time (thousands of rows).
+  const filter = useDeferredValue(fileFilter);
   const tree = useMemo(() => {
-    const f = fileFilter.toLowerCase();
+    const f = filter.toLowerCase();
     return buildTree(f ? entries.filter((e) => e.path.toLowerCase().includes(f)) : entries, fileSort);
-  }, [entries, fileFilter, fileSort]);
+  }, [entries, filter, fileSort]);
   const toggle = (path: string) =>
     setCollapsed((c) => {
       const next = new Set(c);

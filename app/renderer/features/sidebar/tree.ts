@@ -1,5 +1,8 @@
 import type { DirEntry } from '../../../shared/contract.js';
 
+/** Names as people number their runs: run2 before run10. */
+const byName = new Intl.Collator(undefined, { numeric: true });
+
 export interface FolderNode {
   name: string;
   /** "a/b" for the folder a/b; "" for the root. */
@@ -13,7 +16,7 @@ export interface FolderNode {
 type SortKey = 'name' | 'messages' | 'tokens' | 'modified';
 
 const BY: Record<SortKey, (a: DirEntry, b: DirEntry) => number> = {
-  name: (a, b) => a.path.localeCompare(b.path),
+  name: (a, b) => byName.compare(a.path, b.path),
   messages: (a, b) => (b.messages ?? -1) - (a.messages ?? -1),
   tokens: (a, b) => (b.tokens ?? -1) - (a.tokens ?? -1),
   modified: (a, b) => b.modified - a.modified,
@@ -38,7 +41,7 @@ export function buildTree(entries: readonly DirEntry[], sort: SortKey): FolderNo
     folderOf(cut === -1 ? '' : e.path.slice(0, cut)).files.push(e);
   }
   const finish = (node: FolderNode): number => {
-    node.folders.sort((a, b) => a.name.localeCompare(b.name));
+    node.folders.sort((a, b) => byName.compare(a.name, b.name));
     node.files.sort(BY[sort]);
     node.count = node.files.length + node.folders.reduce((n, f) => n + finish(f), 0);
     return node.count;
