@@ -14,7 +14,15 @@ const same = (a: Stamp, size: number, mtime: number) => a.size === size && a.mti
  * What the listing knows of each file, valid while its (size, mtime) stay the same: re-listing a folder is a
  * stat per file. Token totals come only from files someone opened (the listing never counts).
  */
+/** What a listing learnt of a file somewhere else (a big file's own service read it whole, or counted it). */
+export type ListingNote =
+  | { kind: 'summary'; file: string; size: number; mtime: number; summary: Summary; whole: boolean }
+  | { kind: 'tokens'; file: string; size: number; mtime: number; model: string; total: number };
+
 export class ListingCache {
+  /** Told of every summary and total set here (a big file's service tells the main one's listing). */
+  noted: (note: ListingNote) => void = () => {};
+
   private readonly summaries = new Map<string, Stamp & { summary: Summary; whole: boolean }>();
   private readonly totals = new Map<string, Stamp & { model: string; total: number }>();
   /** Each root's files as its last listing found them. */
@@ -47,6 +55,16 @@ export class ListingCache {
 
   setSummary(file: string, size: number, mtime: number, summary: Summary, whole: boolean): void {
     this.summaries.set(file, { size, mtime: Math.round(mtime), summary, whole });
+    this.noted({ kind: 'summary', file, size, mtime, summary, whole });
+  }
+
+  /** A note from another service's listing, taken without telling anyone again. */
+  take(note: ListingNote): void {
+    const noted = this.noted;
+    this.noted = () => {};
+    if (note.kind === 'summary') this.setSummary(note.file, note.size, note.mtime, note.summary, note.whole);
+    else this.setTokens(note.file, note.size, note.mtime, note.model, note.total);
+    this.noted = noted;
   }
 
   tokens(file: string, size: number, mtime: number, model: string): number | undefined {
@@ -56,5 +74,6 @@ export class ListingCache {
 
   setTokens(file: string, size: number, mtime: number, model: string, total: number): void {
     this.totals.set(file, { size, mtime: Math.round(mtime), model, total });
+    this.noted({ kind: 'tokens', file, size, mtime, model, total });
   }
 }

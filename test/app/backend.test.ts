@@ -116,6 +116,11 @@ async function until(check: () => boolean, what: string): Promise<void> {
     expect(rest.every((r) => r.ok)).toBe(true);
     // The big file's parse held up none of them.
     expect(order.at(-1)).toBe('huge');
+    // What its own service learnt reaches the folder's listing: the exact count, not the head's estimate.
+    const listed = await backend.request('dir:list', {});
+    const entry = (listed as { value: { entries: Array<{ path: string; messages?: number; estimated?: boolean }> } }).value.entries.find((e) => e.path === 'huge.json');
+    expect(entry).toMatchObject({ messages });
+    expect(entry!.estimated).toBeUndefined();
     // Later requests for it go to the service that holds it: no second parse, the same document.
     expect(await backend.request('edit:apply', { path: 'huge.json', command: { type: 'delete', indexes: [0] } })).toMatchObject({ ok: true, value: { dirty: true } });
     expect(await backend.request('conversation:open', { path: 'huge.json' })).toMatchObject({ ok: true, value: { count: messages - 1 } });

@@ -182,6 +182,8 @@ class WorkerBackend implements Backend {
     else if (msg.type === 'secret') {
       this.secrets.set(msg.name, msg.value);
       for (const t of this.threads()) if (t !== from) t.post({ type: 'secret', name: msg.name, value: msg.value });
+    } else if (msg.type === 'listing') {
+      if (from !== this.main) this.main.post({ type: 'listing', note: msg.note });
     } else if (msg.type === 'elsewhere') {
       // What the main service's watchers saw of files held by services of their own: theirs to report.
       for (const e of msg.events) (this.own.get(e.path) ?? this.main).post({ type: 'changed-on-disk', events: [e] });

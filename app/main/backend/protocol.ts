@@ -1,5 +1,6 @@
 import type { EventName, Result, Settings } from '../../shared/contract.js';
 import type { WatchEvent } from '../watcher.js';
+import type { ListingNote } from '../listing-cache.js';
 import type { RuntimeOptions } from '../../server/runtime.js';
 
 /** What the document service is started with (everything but what cannot cross a thread). */
@@ -21,7 +22,9 @@ export type ToService =
   // Changes made through another service, to take without saving them again.
   | { type: 'settings'; value: Settings }
   | { type: 'secret'; name: string; value: string | undefined }
-  | { type: 'unsaved?'; id: number };
+  | { type: 'unsaved?'; id: number }
+  // What a big file's own service learnt of it (its exact counts, its token total), for the folder's listing.
+  | { type: 'listing'; note: ListingNote };
 
 export type FromService =
   | { type: 'ready' }
@@ -30,4 +33,5 @@ export type FromService =
   | { type: 'secret'; name: string; value: string | undefined }
   | { type: 'elsewhere'; events: WatchEvent[] }
   | { type: 'unsaved'; id: number; unsaved: boolean }
+  | { type: 'listing'; note: ListingNote }
   | { type: 'closed' };

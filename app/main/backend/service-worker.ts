@@ -15,6 +15,8 @@ const secretStore = new RelayedSecretStore(secrets, (name, value) => send({ type
 const runtime = createRuntime({ ...options, secrets: secretStore });
 runtime.onEvent = (event, payload) => send({ type: 'event', event, payload });
 runtime.onElsewhere = (events) => send({ type: 'elsewhere', events });
+// A big file's own service (it watches nothing) tells the folder's listing what it learns of its file.
+if (options.watch === false) runtime.context.listing.noted = (note) => send({ type: 'listing', note });
 
 async function answer(msg: Extract<ToService, { type: 'request' }>): Promise<void> {
   const result = await dispatch(runtime.handlers, msg.channel, msg.input);
@@ -42,6 +44,8 @@ port.on('message', async (msg: ToService) => {
       return runtime.context.settings.adopt(msg.value);
     case 'secret':
       return secretStore.adopt(msg.name, msg.value);
+    case 'listing':
+      return runtime.context.listing.take(msg.note);
     case 'unsaved?':
       return send({ type: 'unsaved', id: msg.id, unsaved: runtime.context.documents.hasUnsaved() });
   }
