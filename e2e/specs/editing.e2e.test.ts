@@ -36,6 +36,13 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.ready();
     }
 
+    it('a double click on a row opens its editor', async () => {
+      const { page } = await start('conversation_demo.json');
+      await page.page.dblclick('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="edit-content"]');
+      expect(await page.page.getAttribute('[data-testid="row"][data-index="1"]', 'aria-selected')).toBe('true');
+    });
+
     it('edit → save: the file on disk differs only in that message', async () => {
       const { page, path, before } = await start('conversation_demo.json');
       await editContent(page, 3, 'Paris, of course.');

@@ -10,7 +10,7 @@ import { formatNumber } from '../roles.js';
 import { displayOrder } from './order.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
-import { moveMessages } from '../commands/registry.js';
+import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 
 const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂', summarised: 'Σ' };
@@ -246,6 +246,11 @@ export function MessageTable() {
                     if (marked.size) useApp.setState({ marked: new Set() });
                     select(r.index);
                   }
+                }}
+                // A double click edits the message, as the E key does.
+                onDoubleClick={() => {
+                  select(r.index);
+                  runCommand('edit');
                 }}
               >
                 {row.getAllCells().map((cell) => (
