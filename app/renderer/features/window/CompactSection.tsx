@@ -60,7 +60,7 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
         summary from
         <select value={source} onChange={(e) => setSource(e.target.value as typeof source)} data-testid="compact-source">
           <option value="text">my text</option>
-          <option value="offline">offline summary (first sentences)</option>
+          <option value="offline">offline summary (extractive)</option>
           <option value="openai">OpenAI-compatible endpoint (settings; key from OPENAI_API_KEY)</option>
         </select>
       </label>
