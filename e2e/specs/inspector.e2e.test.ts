@@ -68,6 +68,20 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-conversation`);
     });
 
+    it('the column headers stand over their columns, with or without a scrollbar', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      for (const file of ['support_thread_long.json', 'coding_session.json']) {
+        await page.open(file);
+        const lefts = await page.page.evaluate(() => {
+          const x = (el: Element) => Math.round(el.getBoundingClientRect().left);
+          return { head: [...document.querySelectorAll('.grid-head .cell')].map(x), row: [...document.querySelectorAll('[data-testid="row"] .cell')].slice(0, 7).map(x) };
+        });
+        expect(lefts.head.length).toBeGreaterThan(3);
+        expect(lefts.row).toEqual(lefts.head);
+      }
+    });
+
     it('search filters the rows, including ones not rendered yet', async () => {
       const dir = workspace();
       const page = await start(dir);

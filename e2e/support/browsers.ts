@@ -32,7 +32,8 @@ export function unavailable(mode: Mode): string | undefined {
 export async function openInspector(mode: Mode, dir: string, env: NodeJS.ProcessEnv = {}): Promise<Session> {
   if (mode === 'browser') {
     const served: Served = await serve(dir, env);
-    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    // Scrollbars as a user's Chromium draws them (Playwright hides them by default): layout is tested with them.
+    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, ignoreDefaultArgs: ['--hide-scrollbars'] });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(served.url);
     return {
