@@ -28,6 +28,10 @@ export class ListingCache {
   /** Each root's files as its last listing found them. */
   private readonly walks = new Map<string, Map<string, Stamp>>();
 
+  hasWalk(root: string): boolean {
+    return this.walks.has(root);
+  }
+
   rememberWalk(root: string, files: readonly TreeFile[]): void {
     this.walks.set(root, new Map(files.map((f) => [f.file, { size: f.bytes, mtime: f.modified.getTime() }])));
   }

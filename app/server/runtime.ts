@@ -114,7 +114,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const watch = () => {
     for (const root of roots.all()) {
       // Not listed yet: what is there now is what the watcher's reports build on.
-      if (!runtime.context.listing.changesSince(root, [])) runtime.context.listing.rememberWalk(root, walkConversationTree(root).files);
+      if (!runtime.context.listing.hasWalk(root)) runtime.context.listing.rememberWalk(root, walkConversationTree(root).files);
       const watcher = watchOffThread(root, report, { usePolling: options.usePolling });
       runtime.watchers.push(watcher);
       // What changed between the first listing and the watcher's start is reported as if it had seen it.

@@ -307,6 +307,11 @@ describe('a swarms JSON save that reads back only what it wrote anew (property)'
         const trusted = baselineAfterWrite(written, 'x.json', 'json', records);
         const read = parseConversationText(written, 'x.json', 'json');
         expect(read.messages).toEqual(JSON.parse(JSON.stringify(records)));
+        // An independent reader agrees: JSON.parse of the whole file holds the records where the shape keeps them.
+        const whole = JSON.parse(written) as Record<string, unknown> | unknown[];
+        expect(Array.isArray(whole) ? whole : whole[shape === 'wrapped' ? 'conversation_history' : 'history']).toEqual(JSON.parse(JSON.stringify(records)));
+        // Messages not edited keep their own text, byte for byte.
+        for (let k = 0; k < records.length; k++) if (records[k] === parsed.messages[k]) expect(written).toContain(text.slice(parsed.baseline.elements[k].start, parsed.baseline.elements[k].end));
         expect(trusted.shape).toBe(read.shape);
         expect(trusted.baseline.elements).toEqual(read.baseline.elements);
         expect(trusted.baseline.separator).toBe(read.baseline.separator);

@@ -44,21 +44,25 @@ function kindOf(role: string, m: Message): SummaryItem['kind'] {
   return 'answer';
 }
 
+/** What a tool result says of itself: the call it answers, whether it failed, the tool it names. */
+function asResult(item: SummaryItem, found: { callId?: string; isError?: boolean; name?: string }): SummaryItem {
+  const head = item.text.slice(0, 200);
+  if (found.callId) item.answers = found.callId;
+  item.failed = found.isError === true || FAILURE.test(head);
+  const named = found.name ?? TOOL_NAME.exec(head)?.[1];
+  if (named) item.tool = named;
+  return item;
+}
+
 /** A message as the summary reads it (swarms messages, and the OpenAI-shaped ones other formats are given as). */
 export function summaryItemOf(m: Message): SummaryItem {
   const role = String(m.role);
   const kind = kindOf(role, m);
   const text = contentText(m.content);
   const item: SummaryItem = { role, kind, text, calls: callsOf(m) };
-  if (kind === 'result') {
-    const id = (m as { tool_call_id?: unknown }).tool_call_id;
-    if (typeof id === 'string') item.answers = id;
-    item.failed = (m as { is_error?: unknown }).is_error === true || FAILURE.test(text.slice(0, 200));
-    const own = (m as { name?: unknown }).name;
-    const named = typeof own === 'string' ? own : TOOL_NAME.exec(text.slice(0, 200))?.[1];
-    if (named) item.tool = named;
-  }
-  return item;
+  if (kind !== 'result') return item;
+  const { tool_call_id: id, is_error: isError, name } = m as { tool_call_id?: unknown; is_error?: unknown; name?: unknown };
+  return asResult(item, { callId: typeof id === 'string' ? id : undefined, isError: isError === true, name: typeof name === 'string' ? name : undefined });
 }
 
 /** A message of any format as the summary reads it, from its view: calls and results by their parts. */
@@ -73,11 +77,5 @@ export function summaryItemOfView(v: MessageView): SummaryItem {
   // A user record that only carries results (Anthropic, Claude Code) is a tool's turn, not a request.
   const kind: SummaryItem['kind'] = result && !hasText ? 'result' : v.normalRole === 'user' ? 'request' : v.normalRole === 'system' ? 'system' : v.normalRole === 'tool' ? 'result' : 'answer';
   const item: SummaryItem = { role: v.role, kind, text: kind === 'result' ? (result?.text ?? displayText(v)) : hasText ? displayText(v) : '', calls };
-  if (kind === 'result') {
-    if (result?.callId) item.answers = result.callId;
-    item.failed = result?.isError === true || FAILURE.test(item.text.slice(0, 200));
-    const named = TOOL_NAME.exec(item.text.slice(0, 200))?.[1];
-    if (named) item.tool = named;
-  }
-  return item;
+  return kind === 'result' ? asResult(item, { callId: result?.callId, isError: result?.isError }) : item;
 }
