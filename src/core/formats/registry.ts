@@ -39,12 +39,15 @@ export function conversationExtensions(): string[] {
 /** The codecs that may read a file of this name, most specific first for this head of the file. */
 export function candidates(name: string, head: string): Codec[] {
   const ext = extname(name).toLowerCase();
-  return codecs
-    .filter((c) => c.extensions.includes(ext))
-    .map((c) => ({ c, score: c.sniff(head, name) }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .map((x) => x.c);
+  // Asked for each of a listing's thousands of files: one pass, no intermediate lists.
+  const scored: { c: Codec; score: number }[] = [];
+  for (const c of codecs) {
+    if (!c.extensions.includes(ext)) continue;
+    const score = c.sniff(head, name);
+    if (score > 0) scored.push({ c, score });
+  }
+  if (scored.length > 1) scored.sort((a, b) => b.score - a.score);
+  return scored.map((x) => x.c);
 }
 
 export interface ParsedFile {
