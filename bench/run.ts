@@ -106,4 +106,4 @@ for (const line of await treeBench(quick)) console.log(line);
 console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-render rows, chart and totals)\n');
 console.log('| what | figure | | |');
 console.log('|---|---|---|---|');
-for (const line of await uiBench(quick ? 10_000 : 100_000)) console.log(line);
+for (const line of await uiBench(quick ? 10_000 : 200_000)) console.log(line);

@@ -1,9 +1,10 @@
 // UI figures for `npm run bench` (where Chromium exists): open a generated history in the real app and drag
-// the window panel's budget slider, measuring frames. Printed only; never asserted.
+// the window panel's budget slider with the mouse, measuring each input's time to its paint and the frames.
+// Printed only; never asserted.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { pathToFileURL } from 'node:url';
 import { serviceWorkerUrl, startBackend } from '../app/main/backend/backend.js';
 import { packageRoot } from '../app/server/package-root.js';
@@ -43,24 +44,9 @@ export async function uiBench(n: number): Promise<string[]> {
     for (const strategy of ['dynamic-context-window', 'truncate', 'sliding-window']) {
       await page.selectOption('[data-testid="strategy"]', strategy);
       const key = strategy === 'sliding-window' ? 'windowSize' : 'contextLength';
-      const r = await page.evaluate(async (k) => {
-        const slider = document.querySelector(`[data-testid="slider-${k}"]`) as HTMLInputElement;
-        const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-        const max = Number(slider.max);
-        const frames: number[] = [];
-        let last = performance.now();
-        for (let i = 0; i < 60; i++) {
-          set.call(slider, String(Math.round((max * i) / 60)));
-          slider.dispatchEvent(new Event('input', { bubbles: true }));
-          await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-          const now = performance.now();
-          frames.push(now - last);
-          last = now;
-        }
-        frames.sort((a, b) => a - b);
-        return { median: frames[30], p95: frames[57], max: frames[59] };
-      }, key);
-      lines.push(`| slider drag, ${strategy} (60 steps, 2 frames each) | median ${r.median.toFixed(1)} ms | p95 ${r.p95.toFixed(1)} ms | max ${r.max.toFixed(1)} ms (2 frames = 33.3 ms at 60 Hz) |`);
+      const r = await dragSlider(page, key);
+      lines.push(`| slider drag, ${strategy}: input to its paint (${r.latency.n} inputs) | median ${r.latency.median} ms | p95 ${r.latency.p95} ms | max ${r.latency.max} ms (goal p95 ≤ 2 frames, 33.3 ms at 60 Hz) |`);
+      lines.push(`| the same drag: frame times (${r.frames.n} frames) | median ${r.frames.median} ms | p95 ${r.frames.p95} ms | max ${r.frames.max} ms |`);
     }
   } finally {
     await browser.close();
@@ -69,4 +55,61 @@ export async function uiBench(n: number): Promise<string[]> {
     rmSync(dir, { recursive: true, force: true });
   }
   return lines;
+}
+
+interface Figures {
+  n: number;
+  median: string;
+  p95: string;
+  max: string;
+}
+
+function figures(xs: number[]): Figures {
+  const a = xs.slice().sort((x, y) => x - y);
+  const at = (q: number) => (a.length ? a[Math.min(a.length - 1, Math.floor(q * a.length))].toFixed(1) : '-');
+  return { n: a.length, median: at(0.5), p95: at(0.95), max: at(1) };
+}
+
+/**
+ * A drag as a hand makes it: the mouse held on the slider's thumb and moved across it, a move every 16 ms
+ * (trusted input events, which the page cannot tell from a user's). For each `input` event, the time from the
+ * event to the end of the frame that paints its result (a task queued from the next frame's callback runs after
+ * that frame's paint); and every frame's length while the drag lasts.
+ */
+async function dragSlider(page: Page, key: string): Promise<{ latency: Figures; frames: Figures }> {
+  // A string, not a function: the bench's transpiler would wrap a function in helpers the page lacks.
+  await page.evaluate(`(() => {
+    const w = window;
+    w.__latency = []; w.__frames = []; w.__dragging = true;
+    const slider = document.querySelector('[data-testid="slider-${key}"]');
+    if (!slider.__measured) {
+      slider.__measured = true;
+      // Captured on the slider: before React's listener at the root renders the step.
+      slider.addEventListener('input', (e) => {
+        const t0 = e.timeStamp;
+        requestAnimationFrame(() => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => w.__latency.push(performance.now() - t0);
+          ch.port2.postMessage(0);
+        });
+      }, { capture: true });
+    }
+    let last = performance.now();
+    const frame = (now) => { w.__frames.push(now - last); last = now; if (w.__dragging) requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
+  })()`);
+  const box = await page.locator(`[data-testid="slider-${key}"]`).boundingBox();
+  if (!box) throw new Error(`the slider ${key} is not on the page`);
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 2, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 60; i++) {
+    await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / 60, y);
+    await new Promise((resolve) => setTimeout(resolve, 16));
+  }
+  await page.mouse.up();
+  const r = (await page.evaluate(`(() => { window.__dragging = false; return { latency: window.__latency, frames: window.__frames.slice(1) }; })()`)) as { latency: number[]; frames: number[] };
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const late = (await page.evaluate('window.__latency')) as number[];
+  return { latency: figures(late.length > r.latency.length ? late : r.latency), frames: figures(r.frames) };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useApp } from '../store/index.js';
 import { DetailPane } from './detail/DetailPane.js';
 import { formatBytes, formatNumber } from './roles.js';
@@ -10,6 +10,8 @@ import { FLAGS } from '../../shared/contract.js';
 export function ConversationView() {
   const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow } = useApp();
   const searchRef = useRef<HTMLInputElement>(null);
+  // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
+  const hasSidechain = useMemo(() => skeleton?.flags.some((f) => f & FLAGS.sidechain) ?? false, [skeleton]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && e.target === searchRef.current) setSearch('');
@@ -69,7 +71,7 @@ export function ConversationView() {
             <button key={r} className={`chip-toggle ${roleFilter.has(r) ? 'on' : ''}`} aria-pressed={roleFilter.has(r)} onClick={() => toggleRole(r)}>{r}</button>
           ))}
         </span>
-        {skeleton.flags.some((f) => f & FLAGS.sidechain) && (
+        {hasSidechain && (
           <span className="filters" role="group" aria-label="Sub-agent messages">
             {(['all', 'main', 'sidechain'] as const).map((c) => (
               <button key={c} className={`chip-toggle ${chainFilter === c ? 'on' : ''}`} aria-pressed={chainFilter === c} onClick={() => setChainFilter(c)} data-testid={`chain-${c}`}>

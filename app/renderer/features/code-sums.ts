@@ -19,3 +19,23 @@ export function sumsByCode(of: readonly number[], names: readonly string[], colu
   if (unnamed > 0 && none !== undefined) rows.push([none, sums.map((s) => s[names.length])]);
   return rows;
 }
+
+/**
+ * Sums of one column by a dictionary-coded column, in the order of `sumsByCode`'s rows (the coded -1 last,
+ * when `none` is given and there are any): the part of the plan charts that a slider step changes.
+ */
+export function columnByCode(of: readonly number[], names: readonly string[], column: ArrayLike<number>, none?: string): number[] {
+  const sums = new Float64Array(names.length + 1);
+  const last = names.length;
+  let unnamed = 0;
+  for (let i = 0; i < of.length; i++) {
+    const k = of[i];
+    if (k < 0) {
+      sums[last] += column[i];
+      unnamed++;
+    } else sums[k] += column[i];
+  }
+  const out = Array.from(sums.subarray(0, last));
+  if (unnamed > 0 && none !== undefined) out.push(sums[last]);
+  return out;
+}

@@ -1,3 +1,4 @@
+import { tokenColumns } from './token-columns.js';
 import { FATE_CODE, FATES, type Fate, type InsertedMessage, type MessageFate, type PlanWarning, type SkeletonMessage, type WindowPlan } from './types.js';
 
 const KEPT = FATE_CODE.kept;
@@ -15,24 +16,37 @@ export class PlanBuilder {
   readonly cuts: WindowPlan['cuts'] = {};
   /** Summary index + 1 per message (0: none); allocated only by strategies that summarise. */
   private summaryOf: Int32Array | undefined;
+  private readonly columns: ReturnType<typeof tokenColumns>;
 
   constructor(readonly skeleton: readonly SkeletonMessage[], readonly unit: WindowPlan['unit']) {
     this.fates = new Uint8Array(skeleton.length).fill(DROPPED);
     this.tokensAfter = new Float64Array(skeleton.length);
+    this.columns = tokenColumns(skeleton, unit);
   }
 
   tokensOf(i: number): number {
-    return this.unit === 'content' ? this.skeleton[i].tokens : this.skeleton[i].renderedTokens;
+    return this.columns.tokens[i];
   }
 
   keep(i: number): void {
     this.fates[i] = KEPT;
-    this.tokensAfter[i] = this.tokensOf(i);
+    this.tokensAfter[i] = this.columns.tokens[i];
   }
 
   /** Keeps messages [from, to). */
   keepRange(from: number, to: number): void {
-    for (let i = from; i < to; i++) this.keep(i);
+    if (to <= from) return;
+    this.fates.fill(KEPT, from, to);
+    this.tokensAfter.set(this.columns.tokens.subarray(from, to), from);
+  }
+
+  /** Takes a plan of the messages from `offset` on (its fates, counts and cuts), as `planAfterStatic` places one. */
+  placeAt(offset: number, sub: Pick<WindowPlan, 'fates' | 'tokensAfter' | 'cuts' | 'summaryOf'>): void {
+    this.fates.set(sub.fates, offset);
+    this.tokensAfter.set(sub.tokensAfter, offset);
+    for (const [j, cut] of Object.entries(sub.cuts)) this.cuts[Number(j) + offset] = cut;
+    // Its summaries are not placed (they would need its inserted messages): what they summarise reads as dropped.
+    if (sub.summaryOf) for (let j = 0; j < sub.fates.length; j++) if (sub.fates[j] === SUMMARISED) this.drop(j + offset);
   }
 
   drop(i: number): void {
@@ -60,10 +74,9 @@ export class PlanBuilder {
     const { fates, tokensAfter, cuts, summaryOf, skeleton } = this;
     const counts: Record<Fate, number> = { kept: 0, dropped: 0, cut: 0, summarised: 0 };
     const tally = [0, 0, 0, 0];
-    let totalBefore = 0;
+    const totalBefore = this.columns.total;
     let totalAfter = 0;
     for (let i = 0; i < fates.length; i++) {
-      totalBefore += this.tokensOf(i);
       totalAfter += tokensAfter[i];
       tally[fates[i]]++;
     }

@@ -1,4 +1,5 @@
 import { booleanParam, PlanBuilder } from './plan-builder.js';
+import { messagesFrom } from './token-columns.js';
 import { FATE_CODE, type ParamSpec, type PlanWarning, type WindowPlan, type WindowSkeleton } from './types.js';
 
 /** How many messages the static context is: the system prompt, rules and memory at the start, and a summary a compaction left there. */
@@ -51,15 +52,11 @@ export function planAfterStatic(skeleton: WindowSkeleton, unit: WindowPlan['unit
   for (let i = 0; i < s; i++) used += b.tokensOf(i);
   const text = skeleton.text;
   const rest: WindowSkeleton = {
-    messages: m.slice(s),
+    messages: messagesFrom(m, s),
     text: text && { content: (i) => text.content(i + s), block: (i) => text.block(i + s), measure: text.measure },
   };
   const sub = planRest(rest, used);
-  for (let j = 0; j < rest.messages.length; j++) {
-    const fate = sub.fates[j];
-    if (fate === FATE_CODE.kept) b.keep(j + s);
-    else if (fate === FATE_CODE.cut) b.cut(j + s, sub.tokensAfter[j], sub.cuts[j]);
-  }
+  b.placeAt(s, sub);
   const warnings = sub.warnings.map((w) => ({ ...w, index: w.index + s, message: w.message.replace(/\bmessage (\d+)/g, (_, k: string) => `message ${Number(k) + s}`) }));
   const plan = b.finish(strategy, echo, [], warnings);
   // A total the rest's planner verified by a count stays verified: the static context adds its own tokens.

@@ -43,6 +43,7 @@ export interface SkeletonText {
 }
 
 export interface WindowSkeleton {
+  /** Never changed in place: a changed history is a new list (planners keep columns of each list they see). */
   messages: readonly SkeletonMessage[];
   text?: SkeletonText;
 }

@@ -1,5 +1,8 @@
 import { useMemo } from 'react';
-import { FATES, type WindowPlan } from '../../../../src/core/window/types.js';
+import { FATE_CODE, type WindowPlan } from '../../../../src/core/window/types.js';
+
+const KEPT = FATE_CODE.kept;
+const CUT = FATE_CODE.cut;
 
 const W = 300;
 const H = 90;
@@ -15,12 +18,21 @@ export function CumulativeChart({ plan, budget, onSelect }: { plan: WindowPlan; 
     const max = Math.max(1, plan.totalBefore, budget ?? 0);
     const x = (i: number) => ((i + 1) / Math.max(1, n)) * W;
     const y = (v: number) => H - (v / max) * (H - 4);
+    const { fates, tokensAfter } = plan;
     for (let i = 0; i < n; i++) {
-      a += plan.tokensAfter[i];
-      const fate = FATES[plan.fates[i]];
-      if (firstKept === -1 && (fate === 'kept' || fate === 'cut')) firstKept = i;
-      if (i % step === 0 || i === n - 1) after.push(`${x(i).toFixed(1)},${y(a).toFixed(1)}`);
+      if (fates[i] === KEPT || fates[i] === CUT) {
+        firstKept = i;
+        break;
+      }
     }
+    // A point every `step` messages: summed in runs, not tested message by message.
+    for (let from = 0; from < n; from += step) {
+      const to = Math.min(n, from + step);
+      a += tokensAfter[from];
+      after.push(`${x(from).toFixed(1)},${y(a).toFixed(1)}`);
+      for (let i = from + 1; i < to; i++) a += tokensAfter[i];
+    }
+    if (n > 0 && (n - 1) % step !== 0) after.push(`${x(n - 1).toFixed(1)},${y(a).toFixed(1)}`);
     return { after, max, firstKept };
   }, [plan, budget]);
   const n = plan.fates.length;

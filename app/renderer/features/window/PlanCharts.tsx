@@ -1,4 +1,4 @@
-import { sumsByCode } from '../code-sums.js';
+import { columnByCode, sumsByCode } from '../code-sums.js';
 import { useMemo } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
 import { FATES, type WindowPlan } from '../../../../src/core/window/types.js';
@@ -13,29 +13,43 @@ const BINS = 100;
  * ones faint; a click selects the message), and tokens kept by role and by category.
  */
 export function PlanCharts({ plan, skeleton, tokens, onSelect }: { plan: WindowPlan; skeleton: Skeleton; tokens: readonly number[]; onSelect(i: number): void }) {
-  const data = useMemo(() => {
-    const n = plan.fates.length;
+  // What the history holds (the bars' heights, the "before" sums) is the same at every budget; a slider step
+  // recomputes only what the plan keeps.
+  const shape = useMemo(() => {
+    const n = tokens.length;
     const per = Math.max(1, Math.ceil(n / BINS));
-    const bins: Array<{ at: number; before: number; after: number; fate: string }> = [];
+    const tallest: number[] = [];
+    const heights: number[] = [];
     for (let from = 0; from < n; from += per) {
       let at = from;
       let before = -1;
-      let after = 0;
       for (let i = from; i < Math.min(n, from + per); i++) {
         if (tokens[i] > before) {
           before = tokens[i];
           at = i;
         }
-        after = Math.max(after, plan.tokensAfter[i]);
       }
-      bins.push({ at, before, after, fate: FATES[plan.fates[at]] });
+      tallest.push(at);
+      heights.push(before);
     }
-    const peak = maxOf(bins.map((b) => b.before), 1);
-    const pair = (rows: Array<[string, number[]]>) => rows.map(([k, [before, after]]) => [k, [before, after]] as [string, [number, number]]);
-    const byRole = pair(sumsByCode(skeleton.roleOf, skeleton.roles, [tokens, plan.tokensAfter]));
-    const byCategory = pair(sumsByCode(skeleton.categoryOf, skeleton.categories, [tokens, plan.tokensAfter], '(none)'));
-    return { bins, peak, per, byRole: byRole.sort((a, b) => b[1][0] - a[1][0]), byCategory: byCategory.sort((a, b) => b[1][0] - a[1][0]) };
-  }, [plan, skeleton, tokens]);
+    const byRole = sumsByCode(skeleton.roleOf, skeleton.roles, [tokens]).map(([k, [before]]) => [k, before] as const);
+    const byCategory = sumsByCode(skeleton.categoryOf, skeleton.categories, [tokens], '(none)').map(([k, [before]]) => [k, before] as const);
+    return { per, tallest, heights, peak: maxOf(heights, 1), byRole, byCategory };
+  }, [skeleton, tokens]);
+  const data = useMemo(() => {
+    const { per, tallest, heights } = shape;
+    const n = plan.fates.length;
+    const bins = tallest.map((at, b) => {
+      let after = 0;
+      for (let i = b * per; i < Math.min(n, (b + 1) * per); i++) if (plan.tokensAfter[i] > after) after = plan.tokensAfter[i];
+      return { at, before: heights[b], after, fate: FATES[plan.fates[at]] };
+    });
+    const rows = (before: ReadonlyArray<readonly [string, number]>, after: number[]) =>
+      before.map(([k, b], i) => [k, [b, after[i]]] as [string, [number, number]]).sort((a, b) => b[1][0] - a[1][0]);
+    const byRole = rows(shape.byRole, columnByCode(skeleton.roleOf, skeleton.roles, plan.tokensAfter));
+    const byCategory = rows(shape.byCategory, columnByCode(skeleton.categoryOf, skeleton.categories, plan.tokensAfter, '(none)'));
+    return { bins, peak: shape.peak, per, byRole, byCategory };
+  }, [plan, skeleton, shape]);
   const table = (rows: Array<[string, [number, number]]>, label: (k: string) => React.ReactNode) => (
     <table className="totals">
       <tbody>

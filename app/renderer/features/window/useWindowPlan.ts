@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { strategies } from '../../../../src/core/window/registry.js';
-import type { WindowPlan, WindowStrategy } from '../../../../src/core/window/types.js';
+import type { WindowPlan, WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
 import { useApp } from '../../store/index.js';
 import { cachedPlanSkeleton } from './plan-skeleton.js';
 
@@ -11,6 +11,16 @@ export function effectiveParams(strategy: WindowStrategy, set: Record<string, un
   return { ...out, ...set };
 }
 
+// The table, the detail pane and the panel each ask for the plan in the same render: one plan serves them.
+let lastPlan: { input: WindowSkeleton; strategy: WindowStrategy; key: string; plan: WindowPlan } | undefined;
+
+function planOnce(input: WindowSkeleton, strategy: WindowStrategy, params: Record<string, unknown>, key: string): WindowPlan {
+  if (lastPlan && lastPlan.input === input && lastPlan.strategy === strategy && lastPlan.key === key) return lastPlan.plan;
+  const plan = strategy.plan(input, params);
+  lastPlan = { input, strategy, key, plan };
+  return plan;
+}
+
 /** Re-plans from counts on every parameter change (no tokenizer in the renderer): well under a frame. */
 export function useWindowPlan(): { plan: WindowPlan | undefined; strategy: WindowStrategy; params: Record<string, unknown>; total: number } {
   const { skeleton, counts, windowOpen, strategyId, windowParams } = useApp();
@@ -19,7 +29,8 @@ export function useWindowPlan(): { plan: WindowPlan | undefined; strategy: Windo
   // Made when the page is idle after a count, and spliced after an edit (plan-skeleton.ts): here it is found.
   const planInput = useMemo(() => (ready && windowOpen ? cachedPlanSkeleton(skeleton, counts) : undefined), [ready, windowOpen, skeleton, counts]);
   const params = effectiveParams(strategy, windowParams[strategy.id]);
-  const plan = useMemo(() => (windowOpen && planInput ? strategy.plan(planInput, params) : undefined), [windowOpen, planInput, strategy, JSON.stringify(params)]);
+  const key = JSON.stringify(params);
+  const plan = useMemo(() => (windowOpen && planInput ? planOnce(planInput, strategy, params, key) : undefined), [windowOpen, planInput, strategy, key]);
   const total = counts?.total ?? 0;
   return { plan, strategy, params, total };
 }

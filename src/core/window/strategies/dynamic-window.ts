@@ -2,20 +2,13 @@ import { RENDER_SEPARATOR } from '../skeleton.js';
 import { numberParam, orphanWarnings, PlanBuilder } from '../plan-builder.js';
 import type { SkeletonText, WindowPlan, WindowSkeleton, WindowStrategy } from '../types.js';
 import { DEFAULT_CONTEXT_LENGTH } from './truncate.js';
+import { renderedSuffixSums } from '../token-columns.js';
 import { keepsStatic, keepStaticParam, planAfterStatic, staticLength, staticWarnings } from '../static-context.js';
 
 export type DynamicBoundary = 'text' | 'message';
 
-function suffixSums(skeleton: WindowSkeleton): number[] {
-  const m = skeleton.messages;
-  const sums = new Array<number>(m.length + 1);
-  sums[m.length] = 0;
-  for (let i = m.length - 1; i >= 0; i--) sums[i] = sums[i + 1] + m[i].renderedTokens;
-  return sums;
-}
-
 /** Smallest i whose suffix of rendered blocks fits (suffix sums never increase). */
-function firstFitting(sums: readonly number[], limit: number): number {
+function firstFitting(sums: ArrayLike<number>, limit: number): number {
   let lo = 0;
   let hi = sums.length - 1;
   while (lo < hi) {
@@ -33,7 +26,7 @@ function joinBlocks(text: SkeletonText, from: number, to: number): string {
 }
 
 /** Exact plan on the text: the longest suffix of the rendered history that fits, verified by a count. */
-function planOnText(skeleton: WindowSkeleton, text: SkeletonText, limit: number, sums: number[], params: Record<string, unknown>): WindowPlan {
+function planOnText(skeleton: WindowSkeleton, text: SkeletonText, limit: number, sums: ArrayLike<number>, params: Record<string, unknown>): WindowPlan {
   const m = skeleton.messages;
   const n = m.length;
   // Counts per block are summed, so a junction can be off by a token: start one block early and widen
@@ -71,7 +64,7 @@ function planOnText(skeleton: WindowSkeleton, text: SkeletonText, limit: number,
 /** The rendered history trimmed from the front to `contextLength` tokens (the swarms rule). */
 function trimFront(skeleton: WindowSkeleton, contextLength: number, boundary: DynamicBoundary, echo: Record<string, unknown>): WindowPlan {
   const m = skeleton.messages;
-  const sums = suffixSums(skeleton);
+  const sums = renderedSuffixSums(skeleton.messages);
   const text = skeleton.text;
   if (boundary === 'text' && text) {
     return m.length > 0 ? planOnText(skeleton, text, contextLength, sums, echo) : new PlanBuilder(m, 'rendered').finish('dynamic-context-window', echo, [], [], { renderedStart: 0 });

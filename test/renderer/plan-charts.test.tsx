@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+import { cleanup, render } from '@testing-library/react';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Skeleton } from '../../app/shared/contract.js';
+import { CumulativeChart } from '../../app/renderer/features/window/CumulativeChart.js';
+import { PlanCharts } from '../../app/renderer/features/window/PlanCharts.js';
+import { strategies } from '../../src/core/window/registry.js';
+import { FATES, type WindowSkeleton } from '../../src/core/window/types.js';
+
+afterEach(cleanup);
+
+const ROLES = ['System', 'user', 'assistant', 'tool'];
+const CATEGORIES = ['input', 'output'];
+
+function histories() {
+  return fc.array(fc.record({ role: fc.nat({ max: 3 }), category: fc.integer({ min: -1, max: 1 }), tokens: fc.nat({ max: 400 }), isStatic: fc.boolean() }), { minLength: 1, maxLength: 400 });
+}
+
+function build(rows: Array<{ role: number; category: number; tokens: number; isStatic: boolean }>) {
+  const n = rows.length;
+  const skeleton = { count: n, roles: ROLES, roleOf: rows.map((r) => r.role), categories: CATEGORIES, categoryOf: rows.map((r) => r.category) } as unknown as Skeleton;
+  const plan: WindowSkeleton = {
+    messages: rows.map((r, i) => ({ role: ROLES[r.role], tokens: r.tokens, renderedTokens: r.tokens + 3, length: 40, toolCallIds: [], toolLike: false, isStatic: r.isStatic && rows.slice(0, i).every((p) => p.isStatic), contentIsString: true })),
+  };
+  return { skeleton, plan, tokens: rows.map((r) => r.tokens) };
+}
+
+/** The by-role or by-category table as the user reads it: name, before, after. */
+function tableRows(table: Element): string[][] {
+  return [...table.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.replace(/^→ /, '').replace(/,/g, '')));
+}
+
+describe('the plan charts, computed apart from what a slider step changes', () => {
+  it('every bar, role and category total equals a sum over the messages, for any strategy and budget', () => {
+    fc.assert(
+      fc.property(histories(), fc.constantFrom('dynamic-context-window', 'truncate', 'last-n', 'sliding-window'), fc.nat({ max: 20_000 }), (rows, id, budget) => {
+        const { skeleton, plan: input, tokens } = build(rows);
+        const strategy = strategies.get(id)!;
+        const key = id === 'sliding-window' || id === 'last-n' ? (id === 'last-n' ? 'n' : 'windowSize') : 'contextLength';
+        const plan = strategy.plan(input, { [key]: id === 'sliding-window' || id === 'last-n' ? budget % 50 : budget });
+        const view = render(<PlanCharts plan={plan} skeleton={skeleton} tokens={tokens} onSelect={() => {}} />);
+        const [byRole, byCategory] = view.container.querySelectorAll('table.totals');
+        const expected = (names: string[], of: number[], none?: string) => {
+          const out: string[][] = [];
+          const keys = names.map((_, k) => k).concat(none !== undefined && of.some((k) => k < 0) ? [-1] : []);
+          for (const k of keys) {
+            let before = 0;
+            let after = 0;
+            of.forEach((c, i) => {
+              if (c !== k) return;
+              before += tokens[i];
+              after += plan.tokensAfter[i];
+            });
+            out.push([k < 0 ? none! : names[k], String(before), String(after)]);
+          }
+          return out.sort((a, b) => Number(b[1]) - Number(a[1]));
+        };
+        const roleRows = tableRows(byRole);
+        expect(roleRows.map((r) => r.slice(1))).toEqual(expected(ROLES, skeleton.roleOf).map((r) => r.slice(1)));
+        expect(tableRows(byCategory)).toEqual(expected(CATEGORIES, skeleton.categoryOf, '(none)'));
+        // A bar per bin: its message is the bin's tallest, its fate that message's.
+        const bars = [...view.container.querySelectorAll('.bar')];
+        const per = Math.max(1, Math.ceil(rows.length / 100));
+        bars.forEach((bar, b) => {
+          const bin = tokens.slice(b * per, (b + 1) * per);
+          const at = b * per + bin.indexOf(Math.max(...bin));
+          expect(bar.getAttribute('aria-label')).toBe(`message ${at}: ${tokens[at]} tokens, ${FATES[plan.fates[at]]}`);
+        });
+        cleanup();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the cumulative line ends at the total kept, and the cut line stands at the first message kept', () => {
+    fc.assert(
+      fc.property(histories(), fc.nat({ max: 20_000 }), (rows, budget) => {
+        const { plan: input } = build(rows);
+        const plan = strategies.get('truncate')!.plan(input, { contextLength: budget });
+        const view = render(<CumulativeChart plan={plan} budget={budget} onSelect={() => {}} />);
+        const points = view.container.querySelector('polyline')!.getAttribute('points')!.split(' ');
+        const max = Math.max(1, plan.totalBefore, budget);
+        const [x, y] = points.at(-1)!.split(',').map(Number);
+        expect(x).toBeCloseTo(300, 0);
+        expect(y).toBeCloseTo(90 - (plan.totalAfter / max) * 86, 0);
+        const first = [...plan.fates].findIndex((f) => FATES[f] === 'kept' || FATES[f] === 'cut');
+        const cut = view.container.querySelector('.cut-line');
+        if (first > 0) expect(Number(cut!.getAttribute('x1'))).toBeCloseTo((first / rows.length) * 300, 5);
+        else expect(cut).toBeNull();
+        cleanup();
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
