@@ -10,6 +10,10 @@ import type { Progress, TokenService } from './token-service.js';
 export class CachedTokenService implements TokenService {
   constructor(private readonly inner: TokenService, private readonly cache: CountCache) {}
 
+  prepare(model: string): void {
+    this.inner.prepare?.(model);
+  }
+
   async count(job: TokenJob, onProgress: Progress): Promise<TokenJobResult> {
     const { encoding, approximate } = resolveEncoding(job.model);
     const counts = new Map<string, number>();

@@ -27,6 +27,11 @@ export class TokenPool implements TokenService {
     this.workers = Array.from({ length: size }, () => new WorkerTokenService(workerUrl, execArgv));
   }
 
+  /** The first worker only: it takes the first screen's counts, and a second one warming would slow the parse. */
+  prepare(model: string): void {
+    this.workers[0].prepare(model);
+  }
+
   get size(): number {
     return this.workers.length;
   }

@@ -5,8 +5,15 @@ export type Progress = (done: number, total: number) => void;
 
 export interface TokenService {
   count(job: TokenJob, onProgress: Progress): Promise<TokenJobResult>;
+  /**
+   * Readies a counter for this model in the background (a worker started, its encoder built): a file being
+   * opened will be counted next, and its first screen should not wait for that.
+   */
+  prepare?(model: string): void;
   close(): Promise<void>;
 }
+
+const WARM_UP: Omit<TokenJob, 'model'> = { parts: [['warm up']], blocks: ['warm up'] };
 
 /** Counts in this thread, yielding between chunks (tests, and a fallback when no worker file exists). */
 export class InlineTokenService implements TokenService {
@@ -53,6 +60,11 @@ export class WorkerTokenService implements TokenService {
   private failAll(e: Error): void {
     for (const job of this.pending.values()) job.reject(e);
     this.pending.clear();
+  }
+
+  prepare(model: string): void {
+    // Built once per worker and encoding, then kept: a second call costs a message.
+    this.count({ model, ...WARM_UP }, () => {}).catch(() => {});
   }
 
   count(job: TokenJob, onProgress: Progress): Promise<TokenJobResult> {

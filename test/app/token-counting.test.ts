@@ -155,6 +155,46 @@ describe('TokenPool', () => {
   });
 });
 
+describe('a counter readied by an open', () => {
+  it('an open asks the counter to get ready for the model in the settings, once per open, before the file is read', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), JSON.stringify([{ role: 'user', content: 'hi' }]));
+    const asked: string[] = [];
+    const order: string[] = [];
+    const inline = new InlineTokenService();
+    const counter: TokenService = {
+      prepare: (model) => {
+        asked.push(model);
+        order.push('prepare');
+      },
+      count: (job, progress) => {
+        order.push('count');
+        return inline.count(job, progress);
+      },
+      close: () => inline.close(),
+    };
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: counter, watch: false, settingsFile: join(dir, 'settings.json') });
+    await dispatch(rt.handlers, 'settings:set', { model: 'gpt-4o' });
+    const opened = await dispatch(rt.handlers, 'conversation:open', { path: 'a.json' });
+    expect(opened.ok).toBe(true);
+    await dispatch(rt.handlers, 'tokens:count', { path: 'a.json', model: 'gpt-4o' });
+    expect(asked).toEqual(['gpt-4o']);
+    expect(order).toEqual(['prepare', 'count']);
+    await rt.close();
+  });
+
+  it('a readied pool counts as one that was not: the warm-up is no part of any answer', async () => {
+    const pool = new TokenPool(WORKER, 2);
+    pool.prepare('gpt-5.4');
+    pool.prepare('gpt-4o');
+    const texts = ['warm up', 'hello there', ''];
+    const job: TokenJob = { model: 'gpt-5.4', parts: texts.map((t) => [t]), tools: texts.map(() => []), reasoning: texts.map(() => []), blocks: texts };
+    const pooled = await pool.count(job, () => {});
+    await pool.close();
+    expect(pooled).toEqual(await new InlineTokenService().count(job, () => {}));
+  });
+});
+
 describe('tokens:count after an edit', () => {
   it('counts only the message that changed, and gives the counts a fresh count gives', async () => {
     const dir = tempDir();

@@ -35,6 +35,8 @@ export function conversationHandlers(
 
   return {
     'conversation:open': ({ path, conversation }): Skeleton => {
+      // Counting follows an open: the counter gets ready while the file is read.
+      ctx.tokens.prepare?.(ctx.settings.get().model);
       const { absolute, doc } = open(path, conversation);
       state.noteListing(absolute, doc);
       return state.skeleton(absolute, doc, conversation);
