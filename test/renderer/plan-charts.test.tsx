@@ -35,11 +35,14 @@ describe('the plan charts, computed apart from what a slider step changes', () =
   it('every bar, role and category total equals a sum over the messages, for any strategy and budget', () => {
     fc.assert(
       fc.property(histories(), fc.constantFrom('dynamic-context-window', 'truncate', 'last-n', 'sliding-window'), fc.nat({ max: 20_000 }), (rows, id, budget) => {
-        const { skeleton, plan: input, tokens } = build(rows);
+        const { skeleton, plan: input, tokens: contents } = build(rows);
         const strategy = strategies.get(id)!;
         const key = id === 'sliding-window' || id === 'last-n' ? (id === 'last-n' ? 'n' : 'windowSize') : 'contextLength';
         const plan = strategy.plan(input, { [key]: id === 'sliding-window' || id === 'last-n' ? budget % 50 : budget });
-        const view = render(<PlanCharts plan={plan} skeleton={skeleton} tokens={tokens} onSelect={() => {}} />);
+        const rendered = input.messages.map((m) => m.renderedTokens);
+        const view = render(<PlanCharts plan={plan} skeleton={skeleton} counts={{ tokens: contents, renderedTokens: rendered }} onSelect={() => {}} />);
+        // The basis the plan measures (the dynamic window: the rendered history).
+        const tokens = plan.unit === 'rendered' ? rendered : contents;
         const [byRole, byCategory] = view.container.querySelectorAll('table.totals');
         const expected = (names: string[], of: number[], none?: string) => {
           const out: string[][] = [];
@@ -57,6 +60,8 @@ describe('the plan charts, computed apart from what a slider step changes', () =
           return out.sort((a, b) => Number(b[1]) - Number(a[1]));
         };
         const roleRows = tableRows(byRole);
+        // One basis: the roles' "before" adds up to the plan's own total before, whatever its unit.
+        expect(roleRows.reduce((a, r) => a + Number(r[1]), 0)).toBe(plan.totalBefore);
         expect(roleRows.map((r) => r.slice(1))).toEqual(expected(ROLES, skeleton.roleOf).map((r) => r.slice(1)));
         expect(tableRows(byCategory)).toEqual(expected(CATEGORIES, skeleton.categoryOf, '(none)'));
         // A bar per bin: its message is the bin's tallest, its fate that message's.

@@ -24,7 +24,7 @@ export function sumsByCode(of: readonly number[], names: readonly string[], colu
  * Sums of one column by a dictionary-coded column, in the order of `sumsByCode`'s rows (the coded -1 last,
  * when `none` is given and there are any): the part of the plan charts that a slider step changes.
  */
-export function columnByCode(of: readonly number[], names: readonly string[], column: ArrayLike<number>, none?: string): number[] {
+export function columnByCode(of: ArrayLike<number>, names: readonly string[], column: ArrayLike<number>, none?: string): number[] {
   const sums = new Float64Array(names.length + 1);
   const last = names.length;
   let unnamed = 0;

@@ -49,7 +49,9 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
               {plans.map(({ id, plan }) => (
                 <span key={id} className="lane-head" data-testid={`lane-head-${id}`}>
                   {strategies.get(id)!.label}
-                  <small>{formatNumber(plan.totalBefore)} → {formatNumber(plan.totalAfter)} · ⨯{plan.counts.dropped} ✂{plan.counts.cut} Σ{plan.counts.summarised}</small>
+                  <small title={plan.unit === 'rendered' ? 'tokens of the rendered history ([time] role: content blocks)' : 'tokens of message contents'}>
+                    {formatNumber(plan.totalBefore)} → {formatNumber(plan.totalAfter)} {plan.unit === 'rendered' ? 'rendered' : 'contents'} · ⨯{plan.counts.dropped} ✂{plan.counts.cut} Σ{plan.counts.summarised}
+                  </small>
                 </span>
               ))}
             </div>

@@ -1,6 +1,6 @@
 import { columnByCode, sumsByCode } from '../code-sums.js';
 import { useMemo } from 'react';
-import type { Skeleton } from '../../../shared/contract.js';
+import type { Skeleton, TokenCounts } from '../../../shared/contract.js';
 import { FATES, type WindowPlan } from '../../../../src/core/window/types.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber } from '../roles.js';
@@ -12,7 +12,9 @@ const BINS = 100;
  * Where the tokens go under the plan: a bar per message (binned for long histories; kept bars solid, dropped
  * ones faint; a click selects the message), and tokens kept by role and by category.
  */
-export function PlanCharts({ plan, skeleton, tokens, onSelect }: { plan: WindowPlan; skeleton: Skeleton; tokens: readonly number[]; onSelect(i: number): void }) {
+export function PlanCharts({ plan, skeleton, counts, onSelect }: { plan: WindowPlan; skeleton: Skeleton; counts: Pick<TokenCounts, 'tokens' | 'renderedTokens'>; onSelect(i: number): void }) {
+  // Before and after on the plan's own basis: a strategy that measures the rendered history is charted in it.
+  const tokens = plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens;
   // What the history holds (the bars' heights, the "before" sums) is the same at every budget; a slider step
   // recomputes only what the plan keeps.
   const shape = useMemo(() => {
@@ -34,20 +36,17 @@ export function PlanCharts({ plan, skeleton, tokens, onSelect }: { plan: WindowP
     }
     const byRole = sumsByCode(skeleton.roleOf, skeleton.roles, [tokens]).map(([k, [before]]) => [k, before] as const);
     const byCategory = sumsByCode(skeleton.categoryOf, skeleton.categories, [tokens], '(none)').map(([k, [before]]) => [k, before] as const);
-    return { per, tallest, heights, peak: maxOf(heights, 1), byRole, byCategory };
+    // Typed codes: the per-step sums read them 200k at a time.
+    return { per, tallest, heights, peak: maxOf(heights, 1), byRole, byCategory, roleCodes: Int32Array.from(skeleton.roleOf), categoryCodes: Int32Array.from(skeleton.categoryOf) };
   }, [skeleton, tokens]);
   const data = useMemo(() => {
     const { per, tallest, heights } = shape;
-    const n = plan.fates.length;
-    const bins = tallest.map((at, b) => {
-      let after = 0;
-      for (let i = b * per; i < Math.min(n, (b + 1) * per); i++) if (plan.tokensAfter[i] > after) after = plan.tokensAfter[i];
-      return { at, before: heights[b], after, fate: FATES[plan.fates[at]] };
-    });
+    // A bar is its bin's tallest message: its fate and what the plan keeps of it.
+    const bins = tallest.map((at, b) => ({ at, before: heights[b], after: plan.tokensAfter[at], fate: FATES[plan.fates[at]] }));
     const rows = (before: ReadonlyArray<readonly [string, number]>, after: number[]) =>
       before.map(([k, b], i) => [k, [b, after[i]]] as [string, [number, number]]).sort((a, b) => b[1][0] - a[1][0]);
-    const byRole = rows(shape.byRole, columnByCode(skeleton.roleOf, skeleton.roles, plan.tokensAfter));
-    const byCategory = rows(shape.byCategory, columnByCode(skeleton.categoryOf, skeleton.categories, plan.tokensAfter, '(none)'));
+    const byRole = rows(shape.byRole, columnByCode(shape.roleCodes, skeleton.roles, plan.tokensAfter));
+    const byCategory = rows(shape.byCategory, columnByCode(shape.categoryCodes, skeleton.categories, plan.tokensAfter, '(none)'));
     return { bins, peak: shape.peak, per, byRole, byCategory };
   }, [plan, skeleton, shape]);
   const table = (rows: Array<[string, [number, number]]>, label: (k: string) => React.ReactNode) => (
@@ -78,9 +77,9 @@ export function PlanCharts({ plan, skeleton, tokens, onSelect }: { plan: WindowP
           />
         ))}
       </div>
-      <h3>By role (before → after)</h3>
+      <h3>By role (before → after, {plan.unit === 'rendered' ? 'rendered history' : 'message contents'})</h3>
       {table(data.byRole, (k) => <RoleChip role={k} />)}
-      <h3>By category (before → after)</h3>
+      <h3>By category (before → after, {plan.unit === 'rendered' ? 'rendered history' : 'message contents'})</h3>
       {table(data.byCategory, (k) => k)}
     </div>
   );

@@ -109,7 +109,13 @@ export function WindowPanel() {
         <>
           <div className="plan-totals" data-testid="plan-totals" aria-live="polite">
             <strong data-testid="total-before">{formatNumber(plan.totalBefore)}</strong> → <strong data-testid="total-after">{formatNumber(plan.totalAfter)}</strong> tok
-            <span className="muted"> ({plan.unit === 'rendered' ? 'rendered history' : 'message contents'})</span>
+            {plan.unit === 'rendered' ? (
+              <div className="muted small" data-testid="plan-basis">
+                of the rendered history: each message as <code>[time] role: content</code>, what the swarms history string sends. The contents alone are {formatNumber(counts?.total ?? 0)} tok, the header&apos;s figure.
+              </div>
+            ) : (
+              <span className="muted" data-testid="plan-basis"> of message contents, the header&apos;s figure</span>
+            )}
             <div className="fate-counts">
               <span data-testid="count-kept">{plan.counts.kept} kept</span> · <span data-testid="count-dropped">⨯ {plan.counts.dropped} dropped</span> · <span>✂ {plan.counts.cut} cut</span> · <span>Σ {plan.counts.summarised} summarised</span>
             </div>
@@ -117,7 +123,7 @@ export function WindowPanel() {
           </div>
           <CumulativeChart plan={plan} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />
           <p className="legend small"><span className="swatch after" /> kept, cumulative <span className="swatch budget" /> budget</p>
-          {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} tokens={counts.tokens} onSelect={select} />}
+          {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
           {plan.warnings.length > 0 && (
             <ul className="warnings" aria-label="Warnings">
               {plan.warnings.slice(0, 8).map((w) => (
