@@ -1,7 +1,7 @@
 // `npm start [-- DIR]`: builds when needed, then opens the inspector on DIR (default: ./conversations when it
 // exists, else the bundled examples/). Electron where its binary exists; otherwise browser mode, with the URL.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,19 +22,23 @@ if (stale) {
 }
 
 let electron = process.env.ELECTRON_PATH ?? join(root, 'node_modules', 'electron', 'dist', 'electron');
-if (!existsSync(electron) && !process.env.ELECTRON_PATH && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+// A fetch that failed is not tried again on every start (a machine that cannot download stays one), for a day.
+const failedMark = join(root, 'node_modules', '.electron-fetch-failed');
+const failedLately = existsSync(failedMark) && Date.now() - statSync(failedMark).mtimeMs < 24 * 3600 * 1000;
+if (!existsSync(electron) && !process.env.ELECTRON_PATH && !process.env.ELECTRON_SKIP_BINARY_DOWNLOAD && !failedLately) {
   // Installs skip dependency scripts (.npmrc), so the Electron binary is fetched here, once, where that is possible.
   const installer = join(root, 'node_modules', 'electron', 'install.js');
   if (existsSync(installer)) {
     console.log('Fetching the Electron binary…');
     spawnSync(process.execPath, [installer], { stdio: 'ignore', cwd: join(root, 'node_modules', 'electron'), timeout: 120_000 });
+    if (!existsSync(electron)) writeFileSync(failedMark, `${new Date().toISOString()}\n`);
   }
 }
 if (existsSync(electron)) {
   const child = spawn(electron, [join(root, 'dist', 'main', 'index.mjs'), dir], { stdio: 'inherit', env: { ...process.env, INSPECTOR_DIR: dir } });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.log('No Electron binary on this machine (set ELECTRON_PATH to use one), so the inspector opens in browser mode: open the URL below.');
+  console.log(`No Electron binary on this machine (${existsSync(failedMark) ? 'fetching it failed; ' : ''}set ELECTRON_PATH to use one), so the inspector opens in browser mode: open the URL below.`);
   const child = spawn(process.execPath, [join(root, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
