@@ -5,8 +5,10 @@
 export interface CommandInfo {
   id: string;
   label: string;
-  /** Electron accelerator syntax; the palette shows it too. */
+  /** Electron accelerator syntax; the palette shows it too, and the renderer's keys are matched from it. */
   accelerator?: string;
+  /** Other keys the renderer takes for it (not in menus). */
+  also?: string[];
   menu?: 'File' | 'Edit' | 'View';
 }
 
@@ -21,7 +23,7 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'export-text', label: 'Export as Plain Text (role: content)', menu: 'File' },
   { id: 'history', label: 'Local History…', menu: 'File' },
   { id: 'undo', label: 'Undo', accelerator: 'CmdOrCtrl+Z', menu: 'Edit' },
-  { id: 'redo', label: 'Redo', accelerator: 'CmdOrCtrl+Shift+Z', menu: 'Edit' },
+  { id: 'redo', label: 'Redo', accelerator: 'CmdOrCtrl+Shift+Z', also: ['CmdOrCtrl+Y'], menu: 'Edit' },
   { id: 'edit', label: 'Edit the Selected Message', accelerator: 'E', menu: 'Edit' },
   { id: 'add', label: 'Add a Message After', accelerator: 'N', menu: 'Edit' },
   { id: 'add-before', label: 'Add a Message Before', accelerator: 'Shift+N', menu: 'Edit' },
@@ -35,7 +37,47 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'compare', label: 'Compare with the File on Disk', menu: 'View' },
 ];
 
-/** How a shortcut reads in the palette. */
-export function shortcutLabel(accelerator: string | undefined): string | undefined {
-  return accelerator?.replace('CmdOrCtrl', 'Ctrl').replace('Up', '↑').replace('Down', '↓');
+export interface KeyChord {
+  /** Ctrl, or Cmd on a Mac (either is taken everywhere). */
+  mod: boolean;
+  shift: boolean;
+  alt: boolean;
+  /** As `KeyboardEvent.key` names it (letters in lower case). */
+  key: string;
+}
+
+const KEY_NAMES: Record<string, string> = { Up: 'ArrowUp', Down: 'ArrowDown', Left: 'ArrowLeft', Right: 'ArrowRight', Esc: 'Escape', Space: ' ', Plus: '+' };
+
+/** An Electron accelerator ("CmdOrCtrl+Shift+S", "Alt+Up", "/") as the key event that presses it. */
+export function parseAccelerator(accelerator: string): KeyChord {
+  const parts = accelerator.split('+');
+  // "Plus" is the key named +; a trailing empty part is a literal "+".
+  const last = parts.pop() || '+';
+  const mods = new Set(parts.map((p) => p.toLowerCase()));
+  const key = KEY_NAMES[last] ?? (last.length === 1 ? last.toLowerCase() : last);
+  return { mod: mods.has('cmdorctrl') || mods.has('commandorcontrol') || mods.has('ctrl') || mods.has('control') || mods.has('cmd') || mods.has('command'), shift: mods.has('shift'), alt: mods.has('alt') || mods.has('option'), key };
+}
+
+/**
+ * Whether a key event presses the chord. Shift must match for letters and named keys; for a symbol it is
+ * how the layout types it ("/" is Shift+7 on a German keyboard), so it is not asked.
+ */
+export function chordMatches(chord: KeyChord, e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): boolean {
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (key !== chord.key) return false;
+  if ((e.ctrlKey || e.metaKey) !== chord.mod || e.altKey !== chord.alt) return false;
+  const symbol = chord.key.length === 1 && chord.key.toLowerCase() === chord.key.toUpperCase();
+  return symbol || e.shiftKey === chord.shift;
+}
+
+const MAC_KEYS: Record<string, string> = { ArrowUp: '↑', ArrowDown: '↓', ArrowLeft: '←', ArrowRight: '→', Delete: '⌦', Escape: '⎋' };
+const KEYS: Record<string, string> = { ArrowUp: '↑', ArrowDown: '↓', ArrowLeft: '←', ArrowRight: '→' };
+
+/** How a shortcut reads on this platform: ⇧⌘S on a Mac, Ctrl+Shift+S elsewhere. */
+export function shortcutLabel(accelerator: string | undefined, mac = false): string | undefined {
+  if (!accelerator) return undefined;
+  const c = parseAccelerator(accelerator);
+  const key = c.key.length === 1 ? c.key.toUpperCase() : c.key;
+  if (mac) return `${c.alt ? '⌥' : ''}${c.shift ? '⇧' : ''}${c.mod ? '⌘' : ''}${MAC_KEYS[key] ?? key}`;
+  return [c.mod && 'Ctrl', c.alt && 'Alt', c.shift && 'Shift', KEYS[key] ?? key].filter(Boolean).join('+');
 }

@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConversationFile } from '../../src/core/index.js';
@@ -41,6 +41,55 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.dblclick('[data-testid="row"][data-index="1"]');
       await page.page.waitForSelector('[data-testid="edit-content"]');
       expect(await page.page.getAttribute('[data-testid="row"][data-index="1"]', 'aria-selected')).toBe('true');
+    });
+
+    it('N adds a message after the selected one and opens its editor; Esc leaves the editor, not the panel behind it', async () => {
+      const { page } = await start('conversation_demo.json');
+      const rows = await page.page.$$eval('[data-testid="row"]', (r) => r.length);
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.keyboard.press('w');
+      await page.page.waitForSelector('[data-testid="window-panel"]');
+      await page.page.focus('[data-testid="message-grid"]');
+      await page.page.keyboard.press('n');
+      await page.page.waitForSelector('[data-testid="edit-content"]');
+      expect(await page.page.$$eval('[data-testid="row"]', (r) => r.length)).toBe(rows + 1);
+      expect(await page.page.getAttribute('[data-testid="row"][data-index="2"]', 'aria-selected')).toBe('true');
+      await page.page.focus('[data-testid="edit-content"]');
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="edit-content"]', { state: 'detached' });
+      expect(await page.page.isVisible('[data-testid="window-panel"]')).toBe(true);
+    });
+
+    it('with nothing to save, Save is not offered and Ctrl+S writes nothing (nor opens the browser\'s own dialog)', async () => {
+      const { page, path, before } = await start('conversation_demo.json');
+      expect(await page.page.isDisabled('[data-testid="save"]')).toBe(true);
+      expect(await page.page.getAttribute('[data-testid="save"]', 'title')).toBe('Nothing to save');
+      const mtime = statSync(path).mtimeMs;
+      const prevented = await page.page.evaluate(() => {
+        const e = new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true, cancelable: true });
+        window.dispatchEvent(e);
+        return e.defaultPrevented;
+      });
+      expect(prevented).toBe(true);
+      await page.page.keyboard.press('Control+k');
+      await page.page.fill('[data-testid="palette-input"]', 'Save');
+      const save = await page.page.$$eval('[role="listbox"] [role="option"]', (o) => o.filter((x) => x.querySelector('span')?.textContent === 'Save').map((x) => x.getAttribute('aria-disabled')));
+      expect(save).toEqual(['true']);
+      await page.page.keyboard.press('Escape');
+      expect(statSync(path).mtimeMs).toBe(mtime);
+      expect(readFileSync(path, 'utf8')).toBe(before);
+    });
+
+    it('a file left with unsaved edits keeps a mark in the sidebar until it is saved', async () => {
+      const { page } = await start('conversation_demo.json');
+      await editContent(page, 3, 'Paris, of course.');
+      const others = await page.page.$$eval('[data-testid="file"]', (f) => f.map((x) => x.getAttribute('data-path')!).filter((p) => p !== 'conversation_demo.json'));
+      await page.open(others[0]);
+      await page.page.waitForSelector('[data-testid="file"][data-path="conversation_demo.json"] [data-testid="file-unsaved"]');
+      expect(await page.page.$$eval('[data-testid="file-unsaved"]', (m) => m.length)).toBe(1);
+      await page.open('conversation_demo.json');
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="file-unsaved"]', { state: 'detached' });
     });
 
     it('edit → save: the file on disk differs only in that message', async () => {

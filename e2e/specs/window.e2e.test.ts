@@ -90,6 +90,31 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-compare-lanes`);
     });
 
+    it('Esc closes the innermost layer only: the compare dialog, then the window panel', async () => {
+      const { page } = await openWindow('trip_planner_tools.json');
+      await page.page.click('[data-testid="show-lanes"]');
+      await page.page.waitForSelector('[data-testid="lanes"]');
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="lanes"]', { state: 'detached' });
+      expect(await page.page.isVisible('[data-testid="window-panel"]')).toBe(true);
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="window-panel"]', { state: 'detached' });
+    });
+
+    it('the panel names the basis of its figures: the rendered history beside the contents\' total', async () => {
+      const { page } = await openWindow('trip_planner_tools.json');
+      await page.page.selectOption('[data-testid="strategy"]', 'dynamic-context-window');
+      await page.page.waitForSelector('[data-testid="plan-basis"]');
+      const header = (await page.page.textContent('[data-testid="token-total"]')) ?? '';
+      const basis = (await page.page.textContent('[data-testid="plan-basis"]')) ?? '';
+      expect(basis).toMatch(/rendered history/);
+      expect(basis).toContain(header.replace(/\s*tok.*$/, '').trim());
+      await page.page.selectOption('[data-testid="strategy"]', 'truncate');
+      await page.page.waitForFunction(() => /message contents/.test(document.querySelector('[data-testid="plan-basis"]')?.textContent ?? ''));
+      // On the contents' basis the panel's "before" is the header's figure.
+      expect((await page.page.textContent('[data-testid="total-before"]'))?.trim()).toBe(header.replace(/\s*tok.*$/, '').trim());
+    });
+
     it('compacting with a typed summary and saving writes the expected file', async () => {
       const { page, dir } = await openWindow('coding_session.json');
       await page.page.click('[data-testid="compact-all"]');

@@ -76,7 +76,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       // What Esc goes back to while this one is read: the file shown before, if it was shown whole.
       const before = get().openPath;
       set({ previousOpen: before && before !== path && get().skeleton && !get().opening ? { path: before, conversation: get().openConversationIndex } : undefined });
-      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, searchMatches: undefined, provisional: undefined });
+      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, searchMatches: undefined, provisional: undefined });
       // A big file shows its first messages from its head while main reads the whole of it (asked first, so
       // that it is answered before the long read begins).
       const entry = get().entries.find((e) => e.path === path);
@@ -96,7 +96,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     closeConversation: () => {
       if (!get().leaveDraft()) return;
       const back = get().previousOpen;
-      set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined, previousOpen: undefined });
+      set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined, previousOpen: undefined });
       // Back to the file that was open before (read already: it opens at once).
       if (back) void get().openConversation(back.path, back.conversation);
     },
@@ -139,7 +139,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       carryPlanSkeleton({ skeleton, counts }, next, delta);
       const changed = delta.rows.length > 0 || delta.deleteCount > 0;
       // Rows still on their way were asked for before the change: the generation drops them.
-      set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), times: changed ? undefined : get().times });
+      set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), editing: movedIndex(get().editing, delta), times: changed ? undefined : get().times });
       get().syncEntry();
       if (!changed) return;
       if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);

@@ -6,6 +6,8 @@ import type { AppState } from './index.js';
 
 export interface EditingSlice {
   edit: EditState | undefined;
+  /** Files with edits not saved yet, as their edit states last said: the sidebar marks them after a switch. */
+  unsaved: ReadonlySet<string>;
   /** A save is being written (a big file takes seconds). */
   saving: boolean;
   /** A save that failed, in words the user can act on (conflict, permissions). */
@@ -77,6 +79,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
   };
   return {
     edit: undefined,
+    unsaved: new Set(),
     saving: false,
     saveError: undefined,
     pendingDelete: undefined,

@@ -17,3 +17,13 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createWindowSlice(set, get, api),
   ...createEditingSlice(set, get, api),
 }));
+
+// Every edit state names its file: whether that file has unsaved edits follows from it, whoever set it.
+useApp.subscribe((s, prev) => {
+  const edit = s.edit;
+  if (!edit || edit === prev.edit || s.unsaved.has(edit.path) === edit.dirty) return;
+  const unsaved = new Set(s.unsaved);
+  if (edit.dirty) unsaved.add(edit.path);
+  else unsaved.delete(edit.path);
+  useApp.setState({ unsaved });
+});

@@ -3,8 +3,9 @@ import type { EventPayload, TokenCounts } from '../../shared/contract.js';
 import { request } from '../api/client.js';
 import { preparePlanSkeleton } from '../features/window/plan-skeleton.js';
 import type { AppState } from './index.js';
+import { DEFAULT_MODEL } from '../../../src/core/defaults.js';
 
-export const MODELS = ['gpt-5.4', 'gpt-5', 'gpt-4.1', 'gpt-4o', 'o3', 'gpt-4', 'gpt-3.5-turbo', 'o200k_base', 'cl100k_base', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'llama-3.1-70b'];
+export const MODELS = [DEFAULT_MODEL, ...['gpt-5', 'gpt-4.1', 'gpt-4o', 'o3', 'gpt-4', 'gpt-3.5-turbo', 'o200k_base', 'cl100k_base', 'claude-sonnet-4-5', 'gemini-2.5-pro', 'llama-3.1-70b'].filter((m) => m !== DEFAULT_MODEL)];
 
 export interface TokensSlice {
   model: string;
@@ -18,7 +19,8 @@ export interface TokensSlice {
 }
 
 export const createTokensSlice: StateCreator<AppState, [], [], TokensSlice> = (set, get) => ({
-  model: 'gpt-5.4',
+  // Until the settings arrive: the default the library, the CLI and the settings file share.
+  model: DEFAULT_MODEL,
   counts: undefined,
   countProgress: undefined,
   firstCounts: undefined,

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { request } from '../api/client.js';
 import type { AppState } from './index.js';
+import { withMod } from '../features/platform.js';
 
 export type SortKey = 'index' | 'role' | 'tokens' | 'time';
 
@@ -20,6 +21,10 @@ export interface UiSlice {
   /** True when it is fine to leave the editor: nothing unapplied, or the user chose to discard it. */
   leaveDraft(): boolean;
   select(index: number | undefined): void;
+  /** The message whose editor is open (selecting another closes it). */
+  editing: number | undefined;
+  /** Opens the editor on a message (selecting it), or closes it. */
+  setEditing(index: number | undefined): void;
   setSearch(query: string): void;
   runSearch(query: string): Promise<void>;
   toggleRole(role: string): void;
@@ -43,13 +48,21 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   leaveDraft: () => {
     if (!get().draftDirty) return true;
     // A plain confirm: it blocks like the close prompt does, and works in Electron and browsers alike.
-    const discard = typeof window === 'undefined' || window.confirm('The message editor has changes you have not applied (Ctrl+Enter applies them). Discard them?');
+    const discard = typeof window === 'undefined' || window.confirm(`The message editor has changes you have not applied (${withMod('Enter')} applies them). Discard them?`);
     if (discard) set({ draftDirty: false });
     return discard;
   },
   select: (selected) => {
     if (selected !== get().selected && !get().leaveDraft()) return;
-    set({ selected });
+    set(selected === get().editing ? { selected } : { selected, editing: undefined });
+  },
+  editing: undefined,
+  setEditing: (editing) => {
+    if (editing !== undefined && editing !== get().selected) {
+      get().select(editing);
+      if (get().selected !== editing) return;
+    }
+    set({ editing });
   },
   setSearch: (search) => {
     set({ search });

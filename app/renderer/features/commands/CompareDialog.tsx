@@ -2,6 +2,7 @@ import { diffArrays } from 'diff';
 import { useEffect, useState } from 'react';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
+import { closeOnEscape } from '../close-on-escape.js';
 
 interface Row {
   theirs?: string;
@@ -40,7 +41,7 @@ export function CompareDialog() {
   }, [openPath]);
   const changed = rows?.filter((r) => r.kind !== 'same').length ?? 0;
   return (
-    <div className="dialog" role="dialog" aria-modal="true" aria-label="Compare" onKeyDown={(e) => e.key === 'Escape' && setDialog(undefined)}>
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Compare" onKeyDown={closeOnEscape(() => setDialog(undefined))}>
       <div className="dialog-body wide" data-testid="compare-dialog">
         <div className="panel-head">
           <h2>On disk ↔ mine · {changed} message{changed === 1 ? '' : 's'} differ</h2>

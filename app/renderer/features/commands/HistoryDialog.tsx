@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
+import { closeOnEscape } from '../close-on-escape.js';
+import { withMod } from '../platform.js';
 
 type Versions = RequestOutput<'history:list'>['versions'];
 
@@ -20,7 +22,7 @@ export function HistoryDialog() {
     await afterEdit(state);
   };
   return (
-    <div className="dialog" role="dialog" aria-modal="true" aria-label="Local history" onKeyDown={(e) => e.key === 'Escape' && setDialog(undefined)}>
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Local history" onKeyDown={closeOnEscape(() => setDialog(undefined))}>
       <div className="dialog-body" data-testid="history-dialog">
         <div className="panel-head">
           <h2>Local history · {openPath}</h2>
@@ -40,7 +42,7 @@ export function HistoryDialog() {
             ))}
           </tbody>
         </table>
-        <p className="muted small">Restoring replaces the messages in the editor as one edit: undo it with Ctrl+Z; nothing is written until you save.</p>
+        <p className="muted small">Restoring replaces the messages in the editor as one edit: undo it with {withMod('Z')}; nothing is written until you save.</p>
       </div>
     </div>
   );

@@ -34,8 +34,10 @@ export function Palette() {
             if (e.key === 'ArrowDown') setActive((a) => Math.min(list.length - 1, a + 1));
             else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
             else if (e.key === 'Enter') run(active);
-            else if (e.key === 'Escape') state.setPalette(false);
-            else return;
+            else if (e.key === 'Escape') {
+              e.stopPropagation();
+              state.setPalette(false);
+            } else return;
             e.preventDefault();
           }}
         />

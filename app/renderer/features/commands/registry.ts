@@ -1,9 +1,10 @@
-import { COMMAND_INFO, shortcutLabel } from '../../../shared/commands.js';
+import { chordMatches, COMMAND_INFO, parseAccelerator, shortcutLabel } from '../../../shared/commands.js';
+import { onMac } from '../platform.js';
 import { useApp, type AppState } from '../../store/index.js';
 
 interface Behaviour {
   id: string;
-  /** Whether a key event triggers it. */
+  /** Whether a key event triggers it (made from the command's accelerator). */
   matches?(e: KeyboardEvent): boolean;
   /** Plain-key shortcuts are ignored while typing; modifier ones work everywhere. */
   whileTyping?: boolean;
@@ -11,28 +12,27 @@ interface Behaviour {
   run(s: AppState): void;
 }
 
-const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey;
 const open = (s: AppState) => s.skeleton !== undefined;
 const selected = (s: AppState) => open(s) && s.selected !== undefined;
 
 /** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
 const BEHAVIOURS: Behaviour[] = [
-  { id: 'palette', whileTyping: true, matches: (e) => mod(e) && e.key.toLowerCase() === 'k', enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
-  { id: 'save', whileTyping: true, matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 's', enabled: (s) => open(s), run: (s) => void s.save() },
-  { id: 'undo', matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
-  { id: 'redo', matches: (e) => mod(e) && ((e.shiftKey && e.key.toLowerCase() === 'z') || e.key.toLowerCase() === 'y'), enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },
-  { id: 'window', matches: (e) => !mod(e) && e.key.toLowerCase() === 'w', enabled: open, run: (s) => s.toggleWindow() },
-  { id: 'search', matches: (e) => e.key === '/', enabled: open, run: () => (document.querySelector('[data-testid="search"]') as HTMLInputElement | null)?.focus() },
-  { id: 'edit', matches: (e) => !mod(e) && e.key.toLowerCase() === 'e', enabled: selected, run: () => document.dispatchEvent(new CustomEvent('inspector:edit')) },
-  { id: 'add-before', matches: (e) => !mod(e) && e.shiftKey && e.key.toLowerCase() === 'n', enabled: selected, run: (s) => void addAt(s, s.selected!) },
-  { id: 'add', matches: (e) => !mod(e) && !e.shiftKey && e.key.toLowerCase() === 'n', enabled: open, run: (s) => void addAt(s, s.selected === undefined ? s.skeleton!.count : s.selected + 1) },
-  { id: 'system', enabled: open, run: (s) => void s.applyEdit({ type: 'insert', index: 0, messages: [{ role: 'System', content: 'You are a helpful assistant.' }] }).then(() => s.select(0)) },
-  { id: 'duplicate', matches: (e) => mod(e) && e.key.toLowerCase() === 'd', enabled: (s) => s.targets().length > 0, run: (s) => void s.applyEdit({ type: 'duplicate', indexes: s.targets() }) },
-  { id: 'delete', matches: (e) => e.key === 'Delete', enabled: (s) => open(s) && s.targets().length > 0, run: (s) => s.requestDelete(s.targets()) },
-  { id: 'move-up', matches: (e) => e.altKey && e.key === 'ArrowUp', enabled: (s) => selected(s) && s.selected! > 0, run: (s) => void moveSelected(s, -1) },
-  { id: 'move-down', matches: (e) => e.altKey && e.key === 'ArrowDown', enabled: (s) => selected(s) && s.selected! < s.skeleton!.count - 1, run: (s) => void moveSelected(s, 1) },
+  { id: 'palette', whileTyping: true, enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
+  { id: 'save', whileTyping: true, enabled: (s) => !!s.edit?.dirty && !s.saving, run: (s) => void s.save() },
+  { id: 'undo', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
+  { id: 'redo', enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },
+  { id: 'window', enabled: open, run: (s) => s.toggleWindow() },
+  { id: 'search', enabled: open, run: () => (document.querySelector('[data-testid="search"]') as HTMLInputElement | null)?.focus() },
+  { id: 'edit', enabled: selected, run: (s) => s.setEditing(s.selected) },
+  { id: 'add-before', enabled: selected, run: (s) => void addAt(s, s.selected!) },
+  { id: 'add', enabled: open, run: (s) => void addAt(s, s.selected === undefined ? s.skeleton!.count : s.selected + 1) },
+  { id: 'system', enabled: open, run: (s) => void s.applyEdit({ type: 'insert', index: 0, messages: [{ role: 'System', content: 'You are a helpful assistant.' }] }).then((ok) => ok && useApp.getState().setEditing(0)) },
+  { id: 'duplicate', enabled: (s) => s.targets().length > 0, run: (s) => void s.applyEdit({ type: 'duplicate', indexes: s.targets() }) },
+  { id: 'delete', enabled: (s) => open(s) && s.targets().length > 0, run: (s) => s.requestDelete(s.targets()) },
+  { id: 'move-up', enabled: (s) => selected(s) && s.selected! > 0, run: (s) => void moveSelected(s, -1) },
+  { id: 'move-down', enabled: (s) => selected(s) && s.selected! < s.skeleton!.count - 1, run: (s) => void moveSelected(s, 1) },
   { id: 'revert', enabled: (s) => !!s.edit?.dirty, run: (s) => void s.revert() },
-  { id: 'save-as', whileTyping: true, matches: (e) => mod(e) && e.shiftKey && e.key.toLowerCase() === 's', enabled: open, run: (s) => s.setSaveAsName(s.openPath?.replace(/(\.[^.]+)$/, '.copy$1')) },
+  { id: 'save-as', whileTyping: true, enabled: open, run: (s) => s.setSaveAsName(s.openPath?.replace(/(\.[^.]+)$/, '.copy$1')) },
   { id: 'history', enabled: open, run: (s) => s.setDialog('history') },
   { id: 'compare', enabled: open, run: (s) => s.setDialog('compare') },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },
@@ -49,8 +49,16 @@ export interface Command extends Behaviour {
 export const COMMANDS: Command[] = COMMAND_INFO.map((info) => {
   const behaviour = BEHAVIOURS.find((b) => b.id === info.id);
   if (!behaviour) throw new Error(`command ${info.id} has no behaviour`);
-  return { ...behaviour, label: info.label, shortcut: shortcutLabel(info.accelerator) };
+  // The keys are the menu's accelerator (and its aliases): what the palette shows is what works.
+  const chords = [info.accelerator, ...(info.also ?? [])].filter((a): a is string => !!a).map(parseAccelerator);
+  const matches = chords.length ? (e: KeyboardEvent) => chords.some((c) => chordMatches(c, e)) : undefined;
+  return { ...behaviour, matches, label: info.label, shortcut: shortcutLabel(info.accelerator, onMac()) };
 });
+
+/** A command's shortcut as this platform writes it (for titles and notes). */
+export function shortcutOf(id: string): string {
+  return COMMANDS.find((c) => c.id === id)?.shortcut ?? '';
+}
 
 /** Runs a command by id (from Electron's menu). */
 export function runCommand(id: string): void {
@@ -60,10 +68,8 @@ export function runCommand(id: string): void {
 }
 
 async function addAt(s: AppState, at: number): Promise<void> {
-  if (await s.applyEdit({ type: 'insert', index: at, messages: [{ role: 'user', content: '' }] })) {
-    useApp.getState().select(at);
-    document.dispatchEvent(new CustomEvent('inspector:edit'));
-  }
+  // The new message opens in the editor: an empty row is only a start.
+  if (await s.applyEdit({ type: 'insert', index: at, messages: [{ role: 'user', content: '' }] })) useApp.getState().setEditing(at);
 }
 
 async function moveSelected(s: AppState, delta: number): Promise<void> {
@@ -81,11 +87,16 @@ export function handleCommandKey(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
   const typing = !!t && (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || t.isContentEditable);
   const state = useApp.getState();
+  let bound = false;
   for (const c of COMMANDS) {
-    if (!c.matches?.(e) || (typing && !c.whileTyping) || !c.enabled(state)) continue;
+    if (!c.matches?.(e) || (typing && !c.whileTyping)) continue;
+    bound = true;
+    if (!c.enabled(state)) continue;
     e.preventDefault();
     c.run(state);
     return true;
   }
+  // A key bound to a command that cannot run now (Ctrl+S with nothing to save) is still not the browser's.
+  if (bound && (e.ctrlKey || e.metaKey)) e.preventDefault();
   return false;
 }

@@ -17,18 +17,13 @@ export function DetailPane() {
   const [detail, setDetail] = useState<Detail | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [view, setView] = useState<'content' | 'raw'>('content');
-  const [editing, setEditing] = useState(false);
+  const editing = useApp((st) => st.editing !== undefined && st.editing === st.selected);
+  const setEditing = (on: boolean) => useApp.getState().setEditing(on ? useApp.getState().selected : undefined);
   const { plan } = useWindowPlan();
 
   // A message of many megabytes comes cut at first; Show all, or Edit, fetch it whole.
   const [full, setFull] = useState(false);
   useEffect(() => setFull(false), [openPath, selected]);
-  useEffect(() => {
-    const onEdit = () => setEditing(true);
-    document.addEventListener('inspector:edit', onEdit);
-    return () => document.removeEventListener('inspector:edit', onEdit);
-  }, []);
-  useEffect(() => setEditing(false), [openPath, selected]);
 
   useEffect(() => {
     // Asking for all of a message keeps its cut part on screen meanwhile.

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useApp } from '../../store/index.js';
+import { withMod } from '../platform.js';
 
 /**
  * The frame both editors share: Enter-to-apply as a form, Ctrl+Enter applies, Ctrl+S applies then saves
@@ -21,7 +22,11 @@ export function EditorForm({ apply, onDone, canApply, note, children }: { apply(
         void apply();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') cancel();
+        if (e.key === 'Escape') {
+          // The editor is the layer Esc closes: the window panel behind it stays.
+          e.stopPropagation();
+          cancel();
+        }
         if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void apply();
         if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
           e.preventDefault();
@@ -35,7 +40,7 @@ export function EditorForm({ apply, onDone, canApply, note, children }: { apply(
       {children}
       <div className="editor-row">
         <button type="submit" disabled={!canApply} data-testid="edit-apply">
-          Apply (Ctrl+Enter)
+          Apply ({withMod('Enter')})
         </button>
         <button type="button" onClick={cancel}>
           Cancel (Esc)

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
 import { EditorForm } from './EditorForm.js';
 import { jsonError, textareaRows, useJsonError } from './editor-text.js';
+import { withMod } from '../platform.js';
 
 const isObject = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'metadata must be a JSON object');
 
@@ -59,7 +60,7 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
   };
 
   return (
-    <EditorForm apply={apply} onDone={onDone} canApply={!invalid} note="Ctrl+S applies and saves; applied edits stay in memory until saved, and Ctrl+Z undoes them.">
+    <EditorForm apply={apply} onDone={onDone} canApply={!invalid} note={`${withMod('S')} applies and saves; applied edits stay in memory until saved, and ${withMod('Z')} undoes them.`}>
       <div className="editor-row">
         <label>
           role <input value={role} onChange={(e) => setRole(e.target.value)} aria-label="Role" data-testid="edit-role" />

@@ -9,6 +9,7 @@ import { buildTree, FORMAT_BADGE, type FolderNode } from './tree.js';
 // count's progress) re-renders none of them, and a filter re-renders only the rows whose entries changed.
 const FileRow = memo(function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
   const active = useApp((s) => s.openPath === e.path);
+  const unsaved = useApp((s) => s.unsaved.has(e.path));
   const openConversationIndex = useApp((s) => (s.openPath === e.path ? s.openConversationIndex : -1));
   const openConversation = useApp((s) => s.openConversation);
   const [open, setOpen] = useState(false);
@@ -33,6 +34,11 @@ const FileRow = memo(function FileRow({ e, depth }: { e: DirEntry; depth: number
         <span className="file-name">
           {e.error ? '⚠ ' : ''}
           {name}
+          {unsaved && (
+            <span className="unsaved-mark" data-testid="file-unsaved" title="Edited, not saved yet" aria-label="unsaved edits">
+              {' '}●
+            </span>
+          )}
           {e.format && <span className="badge" title={e.formatLabel}>{FORMAT_BADGE[e.format] ?? e.format}</span>}
         </span>
         {e.error ? (

@@ -1,5 +1,6 @@
 import { useApp } from '../../store/index.js';
 import { MODELS } from '../../store/tokens.js';
+import { shortcutOf } from '../commands/registry.js';
 
 export function TopBar() {
   const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton } = useApp();
@@ -16,14 +17,14 @@ export function TopBar() {
       </label>
       {skeleton && (
         <span className="edit-controls">
-          <button onClick={() => void undo()} disabled={!edit?.canUndo} title={edit?.canUndo ? `Undo ${edit.canUndo} (Ctrl+Z)` : 'Nothing to undo'} aria-label="Undo">↶</button>
-          <button onClick={() => void redo()} disabled={!edit?.canRedo} title={edit?.canRedo ? `Redo ${edit.canRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-label="Redo">↷</button>
-          <button onClick={() => void save()} disabled={!edit?.dirty || saving} data-testid="save" title="Save (Ctrl+S)">{saving ? 'Saving…' : 'Save'}</button>
+          <button onClick={() => void undo()} disabled={!edit?.canUndo} title={edit?.canUndo ? `Undo ${edit.canUndo} (${shortcutOf('undo')})` : 'Nothing to undo'} aria-label="Undo">↶</button>
+          <button onClick={() => void redo()} disabled={!edit?.canRedo} title={edit?.canRedo ? `Redo ${edit.canRedo} (${shortcutOf('redo')})` : 'Nothing to redo'} aria-label="Redo">↷</button>
+          <button onClick={() => void save()} disabled={!edit?.dirty || saving} data-testid="save" title={edit?.dirty ? `Save (${shortcutOf('save')})` : 'Nothing to save'}>{saving ? 'Saving…' : 'Save'}</button>
           {edit?.dirty && <span className="dirty" data-testid="dirty">● unsaved</span>}
           {saving && <span className="muted" role="status" data-testid="saving">saving…</span>}
         </span>
       )}
-      <button className="palette-button" onClick={() => setPalette(true)} title="Commands (Ctrl+K)">⌘K commands</button>
+      <button className="palette-button" onClick={() => setPalette(true)} title={`Commands (${shortcutOf('palette')})`}>{shortcutOf('palette')} commands</button>
       {countProgress && countProgress.total > 0 && (
         <span className="progress" role="progressbar" aria-label="Counting tokens" aria-valuemin={0} aria-valuemax={countProgress.total} aria-valuenow={countProgress.done}>
           <span className="progress-fill" style={{ width: `${(100 * countProgress.done) / countProgress.total}%` }} />

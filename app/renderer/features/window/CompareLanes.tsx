@@ -7,6 +7,7 @@ import { RoleChip } from '../RoleChip.js';
 import { formatNumber } from '../roles.js';
 import { cachedPlanSkeleton } from './plan-skeleton.js';
 import { effectiveParams } from './useWindowPlan.js';
+import { closeOnEscape } from '../close-on-escape.js';
 
 const MARK: Record<string, string> = { kept: '✓', dropped: '⨯', cut: '✂', summarised: 'Σ' };
 
@@ -25,7 +26,7 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
   const toggle = (id: string) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : c.length < 4 ? [...c, id] : c));
   const cols = `56px 100px 64px repeat(${plans.length}, minmax(90px, 1fr))`;
   return (
-    <div className="dialog" role="dialog" aria-modal="true" aria-label="Compare strategies" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Compare strategies" onKeyDown={closeOnEscape(onClose)}>
       <div className="dialog-body wide lanes" data-testid="lanes">
         <div className="panel-head">
           <h2>Compare strategies (2 to 4; each with its parameters from the panel)</h2>

@@ -9,6 +9,7 @@ import { CompactSection } from './CompactSection.js';
 import { CompareLanes } from './CompareLanes.js';
 import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
+import { closeOnEscape } from '../close-on-escape.js';
 
 function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value: unknown; total: number; onChange(v: unknown): void }) {
   const id = `param-${spec.key}`;
@@ -144,7 +145,7 @@ export function WindowPanel() {
       )}
       {lanes && <CompareLanes onClose={() => setLanes(false)} />}
       {preview && (
-        <div className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={(e) => e.key === 'Escape' && setPreview(undefined)}>
+        <div className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={closeOnEscape(() => setPreview(undefined))}>
           <div className="dialog-body">
             <div className="panel-head">
               <h2>What the model sees · {formatNumber(preview.tokens)} tokens</h2>
