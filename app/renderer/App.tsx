@@ -70,9 +70,11 @@ export function App() {
       }
     };
     window.addEventListener('keydown', onKey);
+    const ticking = setInterval(() => useApp.setState({ clock: Date.now() }), 30_000);
     return () => {
       offs.forEach((off) => off());
       window.removeEventListener('keydown', onKey);
+      clearInterval(ticking);
     };
   }, []);
   return (

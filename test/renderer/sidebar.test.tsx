@@ -14,27 +14,74 @@ beforeEach(() => {
   setBridge({ request: async () => ({ ok: false, error: { code: 'INTERNAL', message: 'not in this test' } }), subscribe: () => () => {} });
   useApp.setState({ entries, fileFilter: '', fileSort: 'name', openPath: undefined, listError: undefined, listing: false });
 });
-afterEach(cleanup);
+// The page has no layout here: the list says it is 800 px tall, as a window on a laptop would make it.
+const sized = (name: 'clientHeight' | 'clientWidth', px: (el: HTMLElement) => number | undefined) => {
+  const own = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name);
+  Object.defineProperty(HTMLElement.prototype, name, {
+    configurable: true,
+    get(this: HTMLElement) {
+      return px(this) ?? own?.get?.call(this) ?? 0;
+    },
+  });
+  return () => own && Object.defineProperty(HTMLElement.prototype, name, own);
+};
+const list = (px: number) => (el: HTMLElement) => (el.dataset.testid === 'file-list' ? px : undefined);
+let unsize: Array<() => unknown> = [];
+beforeEach(() => {
+  unsize = [sized('clientHeight', list(800)), sized('clientWidth', list(260))];
+});
+afterEach(() => {
+  cleanup();
+  unsize.forEach((f) => f());
+});
 
 describe('the sidebar at 10,000 files', () => {
-  it('lists every file; a change elsewhere in the store renders none of it again; the filter and the open file do', () => {
+  it('lists every file as a window of lines; a change elsewhere in the store renders none of it again; the filter and the open file do', () => {
     let commits = 0;
     render(
       <Profiler id="sidebar" onRender={() => commits++}>
         <Sidebar />
       </Profiler>,
     );
-    expect(screen.getAllByTestId('file')).toHaveLength(N);
+    const list = screen.getByTestId('file-list');
+    // Every file and folder is a line of the list; only those in view (and a margin) are in the page.
+    expect(list.getAttribute('data-rows')).toBe(String(N + 100));
+    const shown = screen.getAllByTestId('file').length;
+    expect(shown).toBeGreaterThan(10);
+    expect(shown).toBeLessThan(100);
     const before = commits;
     act(() => useApp.setState({ generation: useApp.getState().generation + 1, countProgress: { done: 10, total: 20 } }));
     expect(commits).toBe(before);
-    act(() => useApp.setState({ openPath: 'agent-3/run7.json' }));
+    act(() => useApp.setState({ openPath: 'agent-0/run7.json' }));
     expect(commits).toBe(before + 1);
-    expect(document.querySelector('[data-path="agent-3/run7.json"]')!.getAttribute('aria-current')).toBe('true');
+    expect(document.querySelector('[data-path="agent-0/run7.json"]')!.getAttribute('aria-current')).toBe('true');
     act(() => {
       fireEvent.change(screen.getByLabelText('Filter conversations'), { target: { value: 'agent-42/' } });
     });
-    expect(screen.getAllByTestId('file')).toHaveLength(100);
+    expect(list.getAttribute('data-rows')).toBe('101');
+    expect(screen.getAllByTestId('file').every((b) => b.getAttribute('data-path')!.startsWith('agent-42/'))).toBe(true);
+  });
+
+  it('scrolled to its end, the list shows the last files', () => {
+    render(<Sidebar />);
+    const list = screen.getByTestId('file-list');
+    act(() => {
+      list.scrollTop = 1e7;
+      fireEvent.scroll(list);
+    });
+    const paths = screen.getAllByTestId('file').map((b) => b.getAttribute('data-path'));
+    expect(paths).toContain('agent-99/run99.json');
+    expect(paths).not.toContain('agent-0/run0.json');
+  });
+
+  it('a file of many conversations lists them as lines of their own when opened', () => {
+    useApp.setState({ entries: [{ path: 'data.jsonl', name: 'data', bytes: 1, modified: 1, format: 'sharegpt-jsonl', conversations: 3, titles: ['a', 'b', 'c'], messages: 9 }] });
+    render(<Sidebar />);
+    expect(screen.queryAllByTestId('conversation-item')).toHaveLength(0);
+    act(() => useApp.setState({ openPath: 'data.jsonl', openConversationIndex: 1 }));
+    const items = screen.getAllByTestId('conversation-item');
+    expect(items.map((b) => b.textContent)).toEqual(['a', 'b', 'c']);
+    expect(items[1].getAttribute('aria-current')).toBe('true');
   });
 
   it('orders names as people number runs: run2 before run10', () => {

@@ -6,6 +6,8 @@ import type { AppState } from './index.js';
 
 export interface DirectorySlice {
   root: string | undefined;
+  /** The time the sidebar's ages are told from, moved on every half minute. */
+  clock: number;
   entries: DirEntry[];
   /** The walk stopped at its cap. */
   listTruncated: boolean;
@@ -22,6 +24,7 @@ export interface DirectorySlice {
 
 export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice> = (set, get) => ({
   root: undefined,
+  clock: Date.now(),
   entries: [],
   listTruncated: false,
   // The app starts by listing its folder: not ready until that first listing is in.

@@ -1,33 +1,34 @@
-import { memo, useDeferredValue, useMemo, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DirEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { age, formatBytes, formatNumber } from '../roles.js';
-import { buildTree, FORMAT_BADGE, type FolderNode } from './tree.js';
+import { buildTree, flattenTree, FORMAT_BADGE, type FolderNode, type SidebarRow } from './tree.js';
 
 // A row reads only what it shows: with thousands of files, a change elsewhere in the store (a page of rows, a
 // count's progress) re-renders none of them, and a filter re-renders only the rows whose entries changed.
-const FileRow = memo(function FileRow({ e, depth }: { e: DirEntry; depth: number }) {
+const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEntry; depth: number; expanded: boolean; expand(path: string): void }) {
   const active = useApp((s) => s.openPath === e.path);
   const unsaved = useApp((s) => s.unsaved.has(e.path));
-  const openConversationIndex = useApp((s) => (s.openPath === e.path ? s.openConversationIndex : -1));
   const openConversation = useApp((s) => s.openConversation);
-  const [open, setOpen] = useState(false);
+  // Ages move on: a row shown for a while says how long ago its file changed, not how long ago it was drawn.
+  const now = useApp((s) => s.clock);
   const many = (e.conversations ?? 1) > 1;
   const name = e.path.slice(e.path.lastIndexOf('/') + 1);
   return (
-    <li>
+    <>
       <button
         className={`file ${active ? 'active' : ''} ${e.error ? 'broken' : ''}`}
         style={{ paddingLeft: 8 + depth * 12 }}
         data-testid="file"
         data-path={e.path}
         data-pending={e.pending ? 'true' : undefined}
-        title={e.path}
+        title={e.error ? `${e.path}: ${e.errorLine !== undefined ? `line ${e.errorLine}, col ${e.errorColumn}: ` : ''}${e.error}` : e.path}
         aria-current={active ? 'true' : undefined}
-        aria-expanded={many ? open || active : undefined}
+        aria-expanded={many ? expanded : undefined}
         onClick={() => {
-          if (many) setOpen(true);
+          if (many) expand(e.path);
           void openConversation(e.path, 0);
         }}
       >
@@ -69,75 +70,75 @@ const FileRow = memo(function FileRow({ e, depth }: { e: DirEntry; depth: number
                 <span data-testid="file-tokens">{formatNumber(e.tokens)}</span> tok ·{' '}
               </>
             )}
-            <span title={new Date(e.modified).toLocaleString()}>modified {age(e.modified)} ago</span>
+            <span title={new Date(e.modified).toLocaleString()}>modified {age(e.modified, now)} ago</span>
           </span>
         )}
       </button>
-      {many && (open || active) && (
-        <ul className="conversations" aria-label={`Conversations in ${name}`}>
-          {(e.titles ?? []).map((t, i) => (
-            <li key={i}>
-              <button
-                className={`conversation ${active && openConversationIndex === i ? 'active' : ''}`}
-                style={{ paddingLeft: 20 + depth * 12 }}
-                data-testid="conversation-item"
-                data-index={i}
-                aria-current={active && openConversationIndex === i ? 'true' : undefined}
-                onClick={() => void openConversation(e.path, i)}
-              >
-                {t}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </li>
+    </>
   );
 });
 
-function Folder({ node, depth, collapsed, toggle }: { node: FolderNode; depth: number; collapsed: Set<string>; toggle(path: string): void }) {
-  const closed = collapsed.has(node.path);
+const ConversationRow = memo(function ConversationRow({ e, index, title, depth }: { e: DirEntry; index: number; title: string; depth: number }) {
+  const active = useApp((s) => s.openPath === e.path && s.openConversationIndex === index);
+  const openConversation = useApp((s) => s.openConversation);
   return (
-    <li>
-      <button className="tree-folder" style={{ paddingLeft: 8 + depth * 12 }} aria-expanded={!closed} onClick={() => toggle(node.path)} data-testid="folder" data-path={node.path}>
-        <span aria-hidden="true">{closed ? '▸' : '▾'}</span> {node.name}/ <span className="muted">{formatNumber(node.count)}</span>
-      </button>
-      {!closed && <Tree node={node} depth={depth + 1} collapsed={collapsed} toggle={toggle} />}
-    </li>
+    <button className={`conversation ${active ? 'active' : ''}`} style={{ paddingLeft: 20 + depth * 12 }} data-testid="conversation-item" data-index={index} aria-current={active ? 'true' : undefined} onClick={() => void openConversation(e.path, index)}>
+      {title}
+    </button>
+  );
+});
+
+function FolderRow({ node, depth, closed, toggle }: { node: FolderNode; depth: number; closed: boolean; toggle(path: string): void }) {
+  return (
+    <button className="tree-folder" style={{ paddingLeft: 8 + depth * 12 }} aria-expanded={!closed} onClick={() => toggle(node.path)} data-testid="folder" data-path={node.path}>
+      <span aria-hidden="true">{closed ? '▸' : '▾'}</span> {node.name}/{' '}
+      <span className="muted">
+        {formatNumber(node.count)} file{node.count === 1 ? '' : 's'}
+      </span>
+    </button>
   );
 }
 
-function Tree({ node, depth, collapsed, toggle }: { node: FolderNode; depth: number; collapsed: Set<string>; toggle(path: string): void }) {
-  return (
-    <ul data-testid={depth === 0 ? 'file-list' : undefined}>
-      {node.folders.map((f) => (
-        <Folder key={f.path} node={f} depth={depth} collapsed={collapsed} toggle={toggle} />
-      ))}
-      {node.files.map((e) => (
-        <FileRow key={e.path} e={e} depth={depth} />
-      ))}
-    </ul>
-  );
-}
+// As app.css draws them: fixed, so that scrolling places lines without measuring any.
+const LINE_HEIGHT: Record<SidebarRow['kind'], number> = { file: 46, folder: 26, conversation: 24 };
+
+const rowKey = (r: SidebarRow) => (r.kind === 'folder' ? `d:${r.node.path}` : r.kind === 'file' ? `f:${r.entry.path}` : `c:${r.entry.path}:${r.index}`);
 
 export function Sidebar() {
   const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated, listing } = useApp(
     useShallow((s) => ({ entries: s.entries, fileFilter: s.fileFilter, setFileFilter: s.setFileFilter, fileSort: s.fileSort, setFileSort: s.setFileSort, listError: s.listError, root: s.root, listTruncated: s.listTruncated, listing: s.listing })),
   );
+  const openPath = useApp((s) => s.openPath);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const [expandedFiles, setExpandedFiles] = useState<Set<string>>(new Set());
   // The box shows each key at once; the list follows when React has time (thousands of rows).
   const filter = useDeferredValue(fileFilter);
   const tree = useMemo(() => {
     const f = filter.toLowerCase();
     return buildTree(f ? entries.filter((e) => e.path.toLowerCase().includes(f)) : entries, fileSort);
   }, [entries, filter, fileSort]);
-  const toggle = (path: string) =>
-    setCollapsed((c) => {
-      const next = new Set(c);
-      if (next.has(path)) next.delete(path);
-      else next.add(path);
-      return next;
-    });
+  const rows = useMemo(() => flattenTree(tree, collapsed, (e) => e.path === openPath || expandedFiles.has(e.path)), [tree, collapsed, expandedFiles, openPath]);
+  const toggle = useCallback(
+    (path: string) =>
+      setCollapsed((c) => {
+        const next = new Set(c);
+        if (next.has(path)) next.delete(path);
+        else next.add(path);
+        return next;
+      }),
+    [],
+  );
+  const expand = useCallback((path: string) => setExpandedFiles((x) => (x.has(path) ? x : new Set(x).add(path))), []);
+  // Only the lines in view are in the page: 10,000 files filter and scroll as 40 would.
+  const listRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => listRef.current,
+    estimateSize: (i) => LINE_HEIGHT[rows[i].kind],
+    getItemKey: (i) => rowKey(rows[i]),
+    overscan: 16,
+    initialRect: { width: 260, height: 800 },
+  });
 
   return (
     <nav className="sidebar" aria-label="Conversations">
@@ -154,7 +155,24 @@ export function Sidebar() {
       {listError && <p className="error-text">{listError}</p>}
       {entries.length === 0 && !listError && listing && <p className="empty muted">Looking for conversation files…</p>}
       {entries.length === 0 && !listError && !listing && <p className="empty">No conversation files in {root ?? 'this folder'} yet (swarms JSON/YAML and MEMORY.md, OpenAI, Anthropic, Claude Code, Codex, ShareGPT, LangChain…). Files an agent writes here appear as it works.</p>}
-      <Tree node={tree} depth={0} collapsed={collapsed} toggle={toggle} />
+      <div className="sidebar-list" ref={listRef} data-testid="file-list" data-rows={rows.length}>
+        <ul style={{ height: virtualizer.getTotalSize(), position: 'relative', margin: 0 }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const r = rows[item.index];
+            return (
+              <li key={item.key} data-index={item.index} className={`sidebar-row line-${r.kind}`} style={{ transform: `translateY(${item.start}px)` }}>
+                {r.kind === 'folder' ? (
+                  <FolderRow node={r.node} depth={r.depth} closed={collapsed.has(r.node.path)} toggle={toggle} />
+                ) : r.kind === 'file' ? (
+                  <FileRow e={r.entry} depth={r.depth} expanded={r.entry.path === openPath || expandedFiles.has(r.entry.path)} expand={expand} />
+                ) : (
+                  <ConversationRow e={r.entry} index={r.index} title={r.title} depth={r.depth} />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
       {listTruncated && <p className="muted small" data-testid="list-truncated">The listing stopped at {formatNumber(entries.length)} files; open a smaller folder to see the rest.</p>}
     </nav>
   );

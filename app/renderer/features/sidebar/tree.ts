@@ -65,3 +65,29 @@ export const FORMAT_BADGE: Record<string, string> = {
   'sharegpt-jsonl': 'ShareGPT JSONL',
   langchain: 'LangChain',
 };
+
+/** One line of the sidebar's list: a folder, a file, or one conversation of a file that holds several. */
+export type SidebarRow =
+  | { kind: 'folder'; node: FolderNode; depth: number }
+  | { kind: 'file'; entry: DirEntry; depth: number }
+  | { kind: 'conversation'; entry: DirEntry; index: number; title: string; depth: number };
+
+/**
+ * The tree as the lines it shows, in order: what a virtual list renders a window of. A collapsed folder shows
+ * none of its contents; a file's conversations show when it is expanded. Pure.
+ */
+export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, expanded: (entry: DirEntry) => boolean): SidebarRow[] {
+  const rows: SidebarRow[] = [];
+  const walk = (node: FolderNode, depth: number) => {
+    for (const f of node.folders) {
+      rows.push({ kind: 'folder', node: f, depth });
+      if (!collapsed.has(f.path)) walk(f, depth + 1);
+    }
+    for (const e of node.files) {
+      rows.push({ kind: 'file', entry: e, depth });
+      if ((e.conversations ?? 1) > 1 && expanded(e)) (e.titles ?? []).forEach((title, index) => rows.push({ kind: 'conversation', entry: e, index, title, depth }));
+    }
+  };
+  walk(root, 0);
+  return rows;
+}
