@@ -160,6 +160,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     roleOf: roles.of,
     categories: categories.names,
     categoryOf: categories.of,
+    has: { time: views.some((v) => v.timestamp !== undefined && v.timestamp !== ''), id: views.some((v) => v.id !== undefined && v.id !== '') },
     flags: views.map((v, i) => flagsOf(v, i < staticEnd, swarms ? typeof records[i].content !== 'string' : !v.parts.every((p) => p.kind === 'text'))),
     storedTokens: records.map((m) => (isPlainObject(m) && typeof m.token_count === 'number' ? m.token_count : -1)),
     lengths: views.map(sentLength),

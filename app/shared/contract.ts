@@ -80,6 +80,8 @@ export const Skeleton = z.object({
   usage: sparse(Usage),
   /** Which state of the conversation this is: a delta applies to the version it was made from. */
   version: z.number(),
+  /** Whether any message has a time or an id: the table gives no column to what no message has (absent: both). */
+  has: z.object({ time: z.boolean(), id: z.boolean() }).optional(),
 });
 export type Skeleton = z.infer<typeof Skeleton>;
 

