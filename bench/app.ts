@@ -101,7 +101,7 @@ export async function appBench(quick: boolean): Promise<string[]> {
     {
       writeFileSync(join(dir, 'small.json'), serializeConversation(messages.slice(0, 20), { format: 'json' }));
       const url = serviceWorkerUrl(pathToFileURL(join(import.meta.dirname, '..', 'dist', 'cli.mjs')).href);
-      const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
+      const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache'), listingFile: join(dir, '.listing.json') }, undefined, url);
       await backend.request('settings:get', {});
       const opening = backend.request('conversation:open', { path: 'big.json' });
       await new Promise((r) => setTimeout(r, 150));
@@ -116,7 +116,7 @@ export async function appBench(quick: boolean): Promise<string[]> {
       const other = performance.now() - t;
       await opening;
       // The first count of the file (a count cache of its own, empty): the rows of the first screen come first.
-      const cold = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache-cold') }, undefined, url);
+      const cold = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache-cold'), listingFile: false }, undefined, url);
       await cold.request('conversation:open', { path: 'big.json' });
       let firstScreen = 0;
       cold.onEvent = (event) => {
@@ -185,7 +185,7 @@ export async function appBench(quick: boolean): Promise<string[]> {
       await runtime.close();
       // The save as the app makes it: in the service that holds the file (the built one, on its own thread).
       const url = serviceWorkerUrl(pathToFileURL(join(import.meta.dirname, '..', 'dist', 'cli.mjs')).href);
-      const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
+      const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache'), listingFile: join(dir, '.listing.json') }, undefined, url);
       await backend.request('conversation:open', { path: 'big.json' });
       await backend.request('edit:apply', { path: 'big.json', command: { type: 'set-text', index: 100, text: 'edited in the service' } });
       t = performance.now();

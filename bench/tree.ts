@@ -49,7 +49,7 @@ export async function treeBench(quick: boolean): Promise<string[]> {
     const heads = readHeads(dir);
     // The document service as the app runs it: built, on its own thread, its watcher on another.
     const url = serviceWorkerUrl(pathToFileURL(join(import.meta.dirname, '..', 'dist', 'cli.mjs')).href);
-    const rt = startBackend({ watch: process.env.NOWATCH ? false : undefined, dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
+    const rt = startBackend({ watch: process.env.NOWATCH ? false : undefined, dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache'), listingFile: join(dir, '.listing.json') }, undefined, url);
     // Filled when every entry pending in the first answer has come in an event without `pending`.
     // Filled: every row has its format and a count (exact, or estimated from its head); exact: every count read.
     const waiting = new Set<string>();

@@ -22,7 +22,7 @@ export async function uiBench(n: number): Promise<string[]> {
   writeFileSync(join(dir, 'big.json'), serializeConversation(realisticHistory(n, 5), { format: 'json' }));
   // As `serve` runs it: the document service on its own thread (the built one), this thread serving the page.
   const url = serviceWorkerUrl(pathToFileURL(join(packageRoot(), 'dist', 'cli.mjs')).href);
-  const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache') }, undefined, url);
+  const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history'), tokenCacheDir: join(dir, '.token-cache'), listingFile: join(dir, '.listing.json') }, undefined, url);
   if (backend.kind !== 'worker') return ['| (skipped: the built document service is missing; run npm run build first) | | | |'];
   const server = await startServer({ request: (channel, input) => backend.request(channel, input), staticDir });
   backend.onEvent = (e, p) => server.broadcast(e, p);

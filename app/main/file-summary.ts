@@ -12,10 +12,11 @@ export const HEAD_BYTES = 64 * 1024;
 export const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
 /**
  * What is read of a file a whole read follows (up to 8 MB): enough for its format and a rough count, soon
- * replaced (10,000 files' heads are read in the time of a few of these, not of 64 KB each). Files past the limit
- * keep their head's estimate, so they get all 64 KB.
+ * replaced. 16 KB holds most files whole, so their counts are exact at once (a 4 KB head made the fill a fifth
+ * faster and its estimates up to two thirds off). Files past the limit keep their head's estimate, so they get
+ * all 64 KB.
  */
-const ROUGH_HEAD_BYTES = 4 * 1024;
+const ROUGH_HEAD_BYTES = 16 * 1024;
 
 /** How much of a file of this size its listing's first pass reads. */
 export const headLength = (bytes: number): number => (bytes <= WHOLE_READ_LIMIT ? ROUGH_HEAD_BYTES : HEAD_BYTES);

@@ -19,9 +19,40 @@ export type ListingNote =
   | { kind: 'summary'; file: string; size: number; mtime: number; summary: Summary; whole: boolean }
   | { kind: 'tokens'; file: string; size: number; mtime: number; model: string; total: number };
 
+/** What a listing keeps between runs: the summaries of files read whole, and token totals. */
+export interface ListingSnapshot {
+  version: 1;
+  summaries: Array<[file: string, size: number, mtime: number, summary: Summary]>;
+  totals: Array<[file: string, size: number, mtime: number, model: string, total: number]>;
+}
+
 export class ListingCache {
   /** Told of every summary and total set here (a big file's service tells the main one's listing). */
   noted: (note: ListingNote) => void = () => {};
+  /** Told after anything worth keeping changed (the main service saves the listing then, a little later). */
+  changed: () => void = () => {};
+
+  /** The whole summaries and the totals, to be written down. */
+  snapshot(): ListingSnapshot {
+    const summaries: ListingSnapshot['summaries'] = [];
+    for (const [file, s] of this.summaries) if (s.whole) summaries.push([file, s.size, s.mtime, s.summary]);
+    const totals: ListingSnapshot['totals'] = [...this.totals].map(([file, t]) => [file, t.size, t.mtime, t.model, t.total]);
+    return { version: 1, summaries, totals };
+  }
+
+  /** Takes what an earlier run kept; anything of another shape is ignored (the listing is only a cache). */
+  restore(snapshot: unknown): void {
+    const s = snapshot as Partial<ListingSnapshot> | null;
+    if (!s || s.version !== 1 || !Array.isArray(s.summaries) || !Array.isArray(s.totals)) return;
+    for (const row of s.summaries) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || !row[3] || typeof row[3] !== 'object') continue;
+      if (!this.summaries.has(row[0])) this.summaries.set(row[0], { size: row[1], mtime: row[2], summary: row[3], whole: true });
+    }
+    for (const row of s.totals) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || typeof row[3] !== 'string' || typeof row[4] !== 'number') continue;
+      if (!this.totals.has(row[0])) this.totals.set(row[0], { size: row[1], mtime: row[2], model: row[3], total: row[4] });
+    }
+  }
 
   private readonly summaries = new Map<string, Stamp & { summary: Summary; whole: boolean }>();
   private readonly totals = new Map<string, Stamp & { model: string; total: number }>();
@@ -60,6 +91,7 @@ export class ListingCache {
   setSummary(file: string, size: number, mtime: number, summary: Summary, whole: boolean): void {
     this.summaries.set(file, { size, mtime: Math.round(mtime), summary, whole });
     this.noted({ kind: 'summary', file, size, mtime, summary, whole });
+    if (whole) this.changed();
   }
 
   /** A note from another service's listing, taken without telling anyone again. */
@@ -79,5 +111,6 @@ export class ListingCache {
   setTokens(file: string, size: number, mtime: number, model: string, total: number): void {
     this.totals.set(file, { size, mtime: Math.round(mtime), model, total });
     this.noted({ kind: 'tokens', file, size, mtime, model, total });
+    this.changed();
   }
 }

@@ -124,6 +124,18 @@ export function skeletonRowOf(doc: SkeletonSource, record: Message, v: MessageVi
 }
 
 /** The compact per-message skeleton of one conversation (`views` linked: tool results know their calls). */
+/** Whether any message has a time, and any an id (the first that has one ends the look). */
+export function columnsOf(count: number, viewAt: (i: number) => MessageView): { time: boolean; id: boolean } {
+  let time = false;
+  let id = false;
+  for (let i = 0; i < count && !(time && id); i++) {
+    const v = viewAt(i);
+    if (!time && v.timestamp !== undefined && v.timestamp !== '') time = true;
+    if (!id && v.id !== undefined && v.id !== '') id = true;
+  }
+  return { time, id };
+}
+
 export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversation: number, records: readonly Message[], views: readonly MessageView[], version: number): Skeleton {
   const swarms = swarmsCodec(doc);
   // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
@@ -160,7 +172,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     roleOf: roles.of,
     categories: categories.names,
     categoryOf: categories.of,
-    has: { time: views.some((v) => v.timestamp !== undefined && v.timestamp !== ''), id: views.some((v) => v.id !== undefined && v.id !== '') },
+    has: columnsOf(views.length, (i) => views[i]),
     flags: views.map((v, i) => flagsOf(v, i < staticEnd, swarms ? typeof records[i].content !== 'string' : !v.parts.every((p) => p.kind === 'text'))),
     storedTokens: records.map((m) => (isPlainObject(m) && typeof m.token_count === 'number' ? m.token_count : -1)),
     lengths: views.map(sentLength),

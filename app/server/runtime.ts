@@ -20,6 +20,7 @@ import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
+import { persistListing } from '../main/listing-store.js';
 export { packageRoot } from './package-root.js';
 
 /**
@@ -64,6 +65,8 @@ export interface RuntimeOptions {
   watch?: boolean;
   /** How long after the start the watchers begin (default 1 s); what changed meanwhile is reported then. */
   watchDelayMs?: number;
+  /** Where the listing is kept between runs (default: this user's private state directory; false: nowhere). */
+  listingFile?: string | false;
 }
 
 const WATCH_DELAY_MS = 1000;
@@ -76,6 +79,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const roots = new Roots(options.dirs.map((d) => resolve(d)));
   const documents = new DocumentStore();
   const tokens = options.tokens ?? tokenService(options.tokenCacheDir ?? join(userStateDir(), 'token-cache'));
+  let keptListing: { flush(): void } | undefined;
   const runtime: Runtime = {
     handlers: undefined as unknown as Handlers,
     context: undefined as unknown as Runtime['context'],
@@ -96,6 +100,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
     },
     close: async () => {
+      keptListing?.flush();
       await Promise.all(runtime.watchers.map((w) => w.close()));
       await tokens.close();
     },
@@ -105,6 +110,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore() };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
+  // The main service keeps the listing between runs (a big file's own service tells it what it learns).
+  const listingFile = options.listingFile ?? join(userStateDir(), 'listing.json');
+  if (listingFile) keptListing = persistListing(runtime.context.listing, listingFile);
   const report = (events: WatchEvent[]) => {
     const theirs = events.filter((e) => runtime.elsewhere.has(e.path));
     if (theirs.length) runtime.onElsewhere(theirs);

@@ -160,7 +160,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),

@@ -75,11 +75,11 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
   return { start, deleteCount, insertCount };
 }
 
-type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version'>;
+type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'has'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version } = sk;
-  return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version };
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has } = sk;
+  return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has };
 }
 
 /** The delta from a to b (b's file-wide fields, and b's rows in the splice). */

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
@@ -208,5 +208,44 @@ describe('merging listings in the renderer', () => {
   it('a token total counted in the app survives a relist or a late detail of the same file, not of a changed one', () => {
     expect(relisted([e('a.json', 10, 46), e('b.json', 5, 9)], [e('a.json', 10), e('b.json', 6), e('c.json', 1)])).toEqual([e('a.json', 10, 46), e('b.json', 6), e('c.json', 1)]);
     expect(withDetails([e('a.json', 10, 46)], [{ ...e('a.json', 10), format: 'swarms-json', messages: 5 }])).toEqual([{ ...e('a.json', 10, 46), format: 'swarms-json', messages: 5 }]);
+  });
+});
+
+describe('the listing kept between runs', () => {
+  it('a folder listed before answers with its exact counts at the next start; a file changed since is read again; a damaged file is a cold start', async () => {
+    const dir = tempDir();
+    const kept = join(tempDir(), 'listing.json');
+    writeFileSync(join(dir, 'a.json'), history(3, 'a'));
+    writeFileSync(join(dir, 'b.json'), history(5, 'b'));
+    const first = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: kept, watch: false });
+    // watch: false keeps nothing (a big file's own service); the main service keeps it.
+    await listFully(first);
+    await first.close();
+    expect(existsSync(kept)).toBe(false);
+
+    const main = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: kept, watchDelayMs: 60_000 });
+    runtimes.push(main);
+    await listFully(main);
+    await main.close();
+    expect(existsSync(kept)).toBe(true);
+
+    writeFileSync(join(dir, 'b.json'), history(7, 'b'));
+    const again = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: kept, watchDelayMs: 60_000 });
+    runtimes.push(again);
+    const answer = await dispatch(again.handlers, 'dir:list', {});
+    if (!answer.ok) throw new Error(answer.error.message);
+    const entries = (answer.value as { entries: DirEntry[] }).entries;
+    expect(entries.find((e) => e.path === 'a.json')).toMatchObject({ format: 'swarms-json', messages: 3 });
+    expect(entries.find((e) => e.path === 'a.json')!.pending).toBeUndefined();
+    expect(entries.find((e) => e.path === 'b.json')).toMatchObject({ pending: true });
+    expect((await listFully(again)).find((e) => e.path === 'b.json')).toMatchObject({ messages: 7 });
+    await again.close();
+
+    writeFileSync(kept, '{"version":1,"summaries":[["x",1,2,null]], "totals": 7');
+    const cold = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: kept, watchDelayMs: 60_000 });
+    runtimes.push(cold);
+    const coldAnswer = await dispatch(cold.handlers, 'dir:list', {});
+    if (!coldAnswer.ok) throw new Error(coldAnswer.error.message);
+    expect((coldAnswer.value as { entries: DirEntry[] }).entries.every((e) => e.pending)).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import type { Skeleton, SkeletonDelta } from '../../shared/contract.js';
 import { applySkeletonDelta, skeletonDelta, spliceBetween } from '../../shared/skeleton-delta.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { summaryOf } from '../file-summary.js';
-import { buildSkeleton, needsLinking, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
+import { buildSkeleton, columnsOf, needsLinking, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
 
 export interface Counted {
@@ -184,7 +184,8 @@ export function conversationState(ctx: HandlerContext) {
     const rows = [];
     for (let i = start; i < n - t; i++) rows.push(skeletonRowOf(doc, records[i], v(records[i]), i < s1));
     const { format, formatLabel, swarms } = before.base;
-    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version };
+    const has = columnsOf(n, (i) => v(records[i]));
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has };
     return { from: before.version, file, start, deleteCount, rows };
   };
 

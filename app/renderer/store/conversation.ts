@@ -88,6 +88,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
             const pages = new Map<number, Row[]>();
             for (let k = 0; k * PAGE_SIZE < peek.rows.length; k++) pages.set(k, peek.rows.slice(k * PAGE_SIZE, (k + 1) * PAGE_SIZE));
             set({ skeleton: peek.skeleton, pages, provisional: { size: peek.size, read: peek.read, estimated: peek.estimated } });
+            // The sidebar's estimate (from 64 KB) gives way to this one (from 512 KB): one figure on the screen.
+            if (peek.estimated !== undefined) set({ entries: get().entries.map((e) => (e.path === path && e.estimated ? { ...e, messages: peek.estimated } : e)) });
           })
           .catch(() => {});
       }
