@@ -1,7 +1,6 @@
-// A 100 MB file of real text in the real app (opened, scrolled, edited and planned with the slider) and a tree of
-// 10,000 files (filled, filtered, scrolled), with no
-// long task over 200 ms on the page at any point (Chromium's Long Tasks API, observed from before the page
-// loads).
+// A 100 MB file of real text in the real app (opened, scrolled, edited and planned with the slider) and a tree
+// of 10,000 files (filled, filtered, scrolled), with no long task over 200 ms on the page at any point
+// (Chromium's Long Tasks API, observed from before the page loads).
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
