@@ -54,10 +54,14 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="edit-content"]');
       expect(await page.page.$$eval('[data-testid="row"]', (r) => r.length)).toBe(rows + 1);
       expect(await page.page.getAttribute('[data-testid="row"][data-index="2"]', 'aria-selected')).toBe('true');
-      await page.page.focus('[data-testid="edit-content"]');
+      await page.page.fill('[data-testid="edit-content"]', 'typed, then thought better of');
       await page.page.keyboard.press('Escape');
       await page.page.waitForSelector('[data-testid="edit-content"]', { state: 'detached' });
       expect(await page.page.isVisible('[data-testid="window-panel"]')).toBe(true);
+      // Cancelled, the message added to be edited goes too: nothing is left to save.
+      await page.page.waitForFunction((n) => document.querySelectorAll('[data-testid="row"]').length === n, rows);
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      expect(await page.page.isDisabled('[data-testid="save"]')).toBe(true);
     });
 
     it('with nothing to save, Save is not offered and Ctrl+S writes nothing (nor opens the browser\'s own dialog)', async () => {

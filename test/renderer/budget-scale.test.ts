@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { budgetAt, nudged, positionOf, SLIDER_STEPS } from '../../app/renderer/features/window/budget-scale.js';
+import { budgetAt, nudged, positionOf, SLIDER_STEPS, stepped } from '../../app/renderer/features/window/budget-scale.js';
 
 describe('the budget slider\'s logarithmic scale', () => {
   it('runs from 0 to the total, in order; every position reads as three significant figures', () => {
@@ -11,7 +11,8 @@ describe('the budget slider\'s logarithmic scale', () => {
           const b = budgetAt(p, high);
           expect(b).toBeGreaterThanOrEqual(last);
           last = b;
-          if (p > 0 && p < SLIDER_STEPS && b >= 1000) expect(Number(b.toPrecision(3))).toBe(b);
+          // Three significant figures, or a budget people set (8,192, 32,768, 128,000).
+          if (p > 0 && p < SLIDER_STEPS && b >= 1000 && ![4096, 8192, 16_384, 32_768, 65_536].includes(b)) expect(Number(b.toPrecision(3))).toBe(b);
         }
         expect(budgetAt(0, high)).toBe(0);
         expect(budgetAt(SLIDER_STEPS, high)).toBe(high);
@@ -48,9 +49,34 @@ describe('the budget slider\'s logarithmic scale', () => {
         expect(up).toBeGreaterThan(b);
         // Back to the same budget, but for the rounding that makes neighbouring positions read alike.
         const back = nudged(up, high, false);
-        expect(Math.abs(back - b)).toBeLessThanOrEqual(Math.max(1, b * 0.01));
+        // (or a budget people set, snapped to within 1.5 %, on either side)
+        expect(Math.abs(back - b)).toBeLessThanOrEqual(Math.max(1, b * 0.035));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('the budgets people set are on the track, and [ then ] from one comes back to it', () => {
+    for (const high of [38_517_368, 2_000_000, 300_000]) {
+      const on = new Set(Array.from({ length: SLIDER_STEPS + 1 }, (_, p) => budgetAt(p, high)));
+      for (const b of [4096, 8192, 32_768, 128_000, 200_000].filter((x) => x < high)) {
+        expect(on.has(b), `${b} on a track to ${high}`).toBe(true);
+        // Away from the end of the track, where a step up is clamped.
+        if (positionOf(b, high) + SLIDER_STEPS / 20 < SLIDER_STEPS) expect(nudged(nudged(b, high, true), high, false)).toBe(b);
+      }
+    }
+  });
+
+  it('an arrow key always changes the budget, at the low end too, until the track ends', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100, max: 50_000_000 }), fc.integer({ min: 0, max: SLIDER_STEPS }), fc.constantFrom(1, -1), (high, p, dir) => {
+        const b = budgetAt(p, high);
+        const next = stepped(b, high, dir);
+        const atEnd = (dir > 0 && b >= high) || (dir < 0 && b === 0);
+        if (atEnd) expect(next).toBe(b);
+        else expect(dir > 0 ? next > b : next < b).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 });

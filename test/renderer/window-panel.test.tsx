@@ -110,11 +110,18 @@ describe('WindowPanel', () => {
 
 describe('CompareLanes', () => {
   it('a lane per strategy with its totals, and every message’s fate in each', () => {
-    useApp.setState({ windowParams: { 'sliding-window': { windowSize: 3 }, truncate: { contextLength: 30 } } });
+    useApp.setState({ strategyId: 'sliding-window', windowParams: { 'sliding-window': { windowSize: 3 }, truncate: { contextLength: 30 } } });
     render(<CompareLanes onClose={() => {}} />);
     // The last three, and the system prompt (5 tokens), which the sliding window keeps by default.
     expect(screen.getByTestId('lane-head-sliding-window').textContent).toContain('115 → 35');
     expect(screen.getByTestId('lane-head-truncate').textContent).toContain('115 → 30');
     expect(screen.getByTestId('lane-head-summarizing').textContent).toContain('115 → 115');
+  });
+
+  it('the strategy in the panel is one of the lanes', () => {
+    useApp.setState({ strategyId: 'last-n', windowParams: { 'last-n': { limit: 2 } } });
+    render(<CompareLanes onClose={() => {}} />);
+    expect(screen.getByTestId('lane-head-last-n')).toBeTruthy();
+    expect(screen.queryByTestId('lane-head-sliding-window')).toBeNull();
   });
 });

@@ -25,6 +25,10 @@ export interface UiSlice {
   editing: number | undefined;
   /** Opens the editor on a message (selecting it), or closes it. */
   setEditing(index: number | undefined): void;
+  /** The message being edited was just added (N): cancelling its editor takes it away again. */
+  editingAdded: boolean;
+  /** Leaves the editor without applying: a message added only to be edited goes too (its insert undone). */
+  cancelEditing(): void;
   setSearch(query: string): void;
   runSearch(query: string): Promise<void>;
   toggleRole(role: string): void;
@@ -54,15 +58,21 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   },
   select: (selected) => {
     if (selected !== get().selected && !get().leaveDraft()) return;
-    set(selected === get().editing ? { selected } : { selected, editing: undefined });
+    set(selected === get().editing ? { selected } : { selected, editing: undefined, editingAdded: false });
   },
   editing: undefined,
+  editingAdded: false,
   setEditing: (editing) => {
     if (editing !== undefined && editing !== get().selected) {
       get().select(editing);
       if (get().selected !== editing) return;
     }
-    set({ editing });
+    set({ editing, editingAdded: false });
+  },
+  cancelEditing: () => {
+    const added = get().editingAdded;
+    set({ editing: undefined, editingAdded: false });
+    if (added) void get().undo();
   },
   setSearch: (search) => {
     set({ search });

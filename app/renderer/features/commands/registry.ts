@@ -69,7 +69,10 @@ export function runCommand(id: string): void {
 
 async function addAt(s: AppState, at: number): Promise<void> {
   // The new message opens in the editor: an empty row is only a start.
-  if (await s.applyEdit({ type: 'insert', index: at, messages: [{ role: 'user', content: '' }] })) useApp.getState().setEditing(at);
+  if (await s.applyEdit({ type: 'insert', index: at, messages: [{ role: 'user', content: '' }] })) {
+    useApp.getState().setEditing(at);
+    useApp.setState({ editingAdded: true });
+  }
 }
 
 async function moveSelected(s: AppState, delta: number): Promise<void> {

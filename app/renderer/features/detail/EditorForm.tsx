@@ -6,12 +6,13 @@ import { withMod } from '../platform.js';
  * The frame both editors share: Enter-to-apply as a form, Ctrl+Enter applies, Ctrl+S applies then saves
  * (save means save what I typed), Esc and Cancel leave without applying.
  */
-export function EditorForm({ apply, onDone, canApply, note, children }: { apply(): Promise<boolean>; onDone(): void; canApply: boolean; note: string; children: ReactNode }) {
+export function EditorForm({ apply, canApply, note, children }: { apply(): Promise<boolean>; canApply: boolean; note: string; children: ReactNode }) {
   const save = useApp((s) => s.save);
   const setDraftDirty = useApp((s) => s.setDraftDirty);
+  const cancelEditing = useApp((s) => s.cancelEditing);
   const cancel = () => {
     setDraftDirty(false);
-    onDone();
+    cancelEditing();
   };
   return (
     <form

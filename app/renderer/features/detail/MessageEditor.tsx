@@ -60,7 +60,7 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
   };
 
   return (
-    <EditorForm apply={apply} onDone={onDone} canApply={!invalid} note={`${withMod('S')} applies and saves; applied edits stay in memory until saved, and ${withMod('Z')} undoes them.`}>
+    <EditorForm apply={apply} canApply={!invalid} note={`${withMod('S')} applies and saves; applied edits stay in memory until saved, and ${withMod('Z')} undoes them.`}>
       <div className="editor-row">
         <label>
           role <input value={role} onChange={(e) => setRole(e.target.value)} aria-label="Role" data-testid="edit-role" />

@@ -35,7 +35,7 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
   };
 
   return (
-    <EditorForm apply={apply} onDone={onDone} canApply={!(mode === 'record' && recordError !== undefined)} note="Only this record changes in the file; keys this tool does not know are kept.">
+    <EditorForm apply={apply} canApply={!(mode === 'record' && recordError !== undefined)} note="Only this record changes in the file; keys this tool does not know are kept.">
       <div className="editor-row" role="tablist" aria-label="What to edit">
         <button type="button" role="tab" aria-selected={mode === 'text'} disabled={!editableText} onClick={() => setMode('text')} title={editableText ? '' : 'This message has no single text to edit: edit the record'}>
           Text

@@ -9,12 +9,14 @@ import { cachedPlanSkeleton } from './plan-skeleton.js';
 import { effectiveParams } from './useWindowPlan.js';
 import { closeOnEscape } from '../close-on-escape.js';
 
+const DEFAULT_LANES = ['sliding-window', 'truncate', 'summarizing'];
 const MARK: Record<string, string> = { kept: '✓', dropped: '⨯', cut: '✂', summarised: 'Σ' };
 
 /** Two to four strategies over the same history, a lane each: where they disagree shows at a glance. */
 export function CompareLanes({ onClose }: { onClose(): void }) {
-  const { skeleton, counts, windowParams, select } = useApp();
-  const [chosen, setChosen] = useState<string[]>(['sliding-window', 'truncate', 'summarizing']);
+  const { skeleton, counts, windowParams, select, strategyId } = useApp();
+  // The strategy in the panel is always one of the lanes.
+  const [chosen, setChosen] = useState<string[]>(() => (DEFAULT_LANES.includes(strategyId) ? DEFAULT_LANES : [strategyId, ...DEFAULT_LANES.slice(1)]));
   const scroll = useRef<HTMLDivElement>(null);
   const input = useMemo(() => (skeleton && counts && counts.tokens.length === skeleton.count ? cachedPlanSkeleton(skeleton, counts) : undefined), [skeleton, counts]);
   const plans = useMemo(
@@ -51,7 +53,7 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
                 <span key={id} className="lane-head" data-testid={`lane-head-${id}`}>
                   {strategies.get(id)!.label}
                   <small title={plan.unit === 'rendered' ? 'tokens of the rendered history ([time] role: content blocks)' : 'tokens of message contents'}>
-                    {formatNumber(plan.totalBefore)} → {formatNumber(plan.totalAfter)} {plan.unit === 'rendered' ? 'rendered' : 'contents'} · ⨯{plan.counts.dropped} ✂{plan.counts.cut} Σ{plan.counts.summarised}
+                    {formatNumber(plan.totalBefore)} → {formatNumber(plan.totalAfter)} {plan.unit === 'rendered' ? 'rendered' : 'contents'} · ⨯{formatNumber(plan.counts.dropped)} ✂{formatNumber(plan.counts.cut)} Σ{formatNumber(plan.counts.summarised)}
                   </small>
                 </span>
               ))}

@@ -10,7 +10,8 @@ import { CompareLanes } from './CompareLanes.js';
 import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
 import { closeOnEscape } from '../close-on-escape.js';
-import { budgetAt, nudged, positionOf, SLIDER_STEPS } from './budget-scale.js';
+import { budgetAt, nudged, positionOf, SLIDER_STEPS, stepped } from './budget-scale.js';
+import { NumberField } from './NumberField.js';
 
 function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamSpec; value: unknown; total: number; messages: number; onChange(v: unknown): void }) {
   const id = `param-${spec.key}`;
@@ -56,12 +57,19 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
           step={1}
           value={positionOf(n, high, low)}
           onChange={(e) => onChange(Math.max(spec.min ?? 0, budgetAt(Number(e.target.value), high, low)))}
+          onKeyDown={(e) => {
+            // Each key a different figure (the browser's own step can read alike at the low end of a log scale).
+            const by = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: SLIDER_STEPS / 20, PageDown: -SLIDER_STEPS / 20 }[e.key];
+            if (by === undefined) return;
+            e.preventDefault();
+            onChange(Math.max(spec.min ?? 0, stepped(n, high, by, low)));
+          }}
           aria-label={spec.label}
           aria-valuetext={formatNumber(n)}
           title={`${formatNumber(n)} (a logarithmic scale up to ${formatNumber(high)})`}
           data-testid={`slider-${spec.key}`}
         />
-        <input type="number" min={spec.min ?? 0} value={n} onChange={(e) => onChange(Number(e.target.value))} aria-label={`${spec.label} (number)`} data-testid={`input-${spec.key}`} />
+        <NumberField value={n} min={spec.min ?? 0} onChange={onChange} label={`${spec.label} (number)`} testId={`input-${spec.key}`} />
       </span>
     </label>
   );
@@ -134,7 +142,7 @@ export function WindowPanel() {
               <span className="muted" data-testid="plan-basis"> of message contents, the header&apos;s figure</span>
             )}
             <div className="fate-counts">
-              <span data-testid="count-kept">{plan.counts.kept} kept</span> · <span data-testid="count-dropped">⨯ {plan.counts.dropped} dropped</span> · <span>✂ {plan.counts.cut} cut</span> · <span>Σ {plan.counts.summarised} summarised</span>
+              <span data-testid="count-kept">{formatNumber(plan.counts.kept)} kept</span> · <span data-testid="count-dropped">⨯ {formatNumber(plan.counts.dropped)} dropped</span> · <span>✂ {formatNumber(plan.counts.cut)} cut</span> · <span>Σ {formatNumber(plan.counts.summarised)} summarised</span>
             </div>
             {plan.inserted.length > 0 && <div className="muted small">+ {plan.inserted.length} summary message; its tokens count once its text exists</div>}
           </div>

@@ -13,13 +13,24 @@ function round3(x: number): number {
   return Math.round(x / unit) * unit;
 }
 
+/** Budgets people set (model windows, round figures): a position this close to one reads as it. */
+const COMMON = [1000, 2000, 4096, 5000, 8192, 10_000, 16_384, 20_000, 32_768, 50_000, 65_536, 100_000, 128_000, 200_000, 400_000, 500_000, 1_000_000, 2_000_000];
+const SNAP = 0.015;
+
+function snapped(x: number): number {
+  for (const c of COMMON) if (Math.abs(x - c) <= c * SNAP) return c;
+  return round3(x);
+}
+
 /** The budget at a slider position (0 is 0; the last position is `high`). */
 export function budgetAt(position: number, high: number, low = LOW_TOKENS): number {
   if (position <= 0) return 0;
   const top = Math.max(low + 1, high);
   if (position >= SLIDER_STEPS) return Math.round(top);
   const t = (position - 1) / (SLIDER_STEPS - 1);
-  return Math.max(1, round3(Math.exp(Math.log(low) + t * (Math.log(top) - Math.log(low)))));
+  const raw = Math.exp(Math.log(low) + t * (Math.log(top) - Math.log(low)));
+  // A count's scale (low 1) is whole numbers only; a budget's snaps to the budgets people set.
+  return Math.max(1, low === LOW_TOKENS ? snapped(raw) : Math.round(raw));
 }
 
 /** The slider position that shows a budget (the nearest one; past `high` the end). */
@@ -31,11 +42,19 @@ export function positionOf(budget: number, high: number, low = LOW_TOKENS): numb
   return Math.min(SLIDER_STEPS, Math.max(1, Math.round(1 + ((Math.log(budget) - Math.log(low)) / (Math.log(top) - Math.log(low))) * (SLIDER_STEPS - 1))));
 }
 
-/** `[` and `]`: a budget a step smaller or larger on the same scale (a twentieth of the track). */
+/**
+ * A budget `positions` along the track from this one (negative: back), always a different one where there is
+ * one: the arrow keys step a position, [ and ] a twentieth of the track.
+ */
+export function stepped(budget: number, high: number, positions: number, low = LOW_TOKENS): number {
+  const dir = Math.sign(positions);
+  let p = Math.min(SLIDER_STEPS, Math.max(0, positionOf(budget, high, low) + positions));
+  // Where neighbouring positions read alike (the low end, a snapped budget), go on to the next figure.
+  while (budgetAt(p, high, low) === budget && p > 0 && p < SLIDER_STEPS) p += dir;
+  return budgetAt(p, high, low);
+}
+
+/** `[` and `]`: a twentieth of the track down or up. */
 export function nudged(budget: number, high: number, up: boolean): number {
-  const from = positionOf(budget, high);
-  const to = Math.min(SLIDER_STEPS, Math.max(0, from + (up ? 1 : -1) * (SLIDER_STEPS / 20)));
-  const next = budgetAt(to, high);
-  // Always a move, even where the rounding makes two positions read alike.
-  return next === budget ? Math.max(0, budget + (up ? 1 : -1)) : next;
+  return stepped(budget, high, (up ? 1 : -1) * (SLIDER_STEPS / 20));
 }
