@@ -3,7 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Skeleton } from '../../app/shared/contract.js';
-import { CumulativeChart } from '../../app/renderer/features/window/CumulativeChart.js';
+import { CHART_W, CumulativeChart, logY } from '../../app/renderer/features/window/CumulativeChart.js';
 import { PlanCharts } from '../../app/renderer/features/window/PlanCharts.js';
 import { strategies } from '../../src/core/window/registry.js';
 import { FATES, type WindowSkeleton } from '../../src/core/window/types.js';
@@ -78,21 +78,36 @@ describe('the plan charts, computed apart from what a slider step changes', () =
     );
   });
 
-  it('the cumulative line ends at the total kept, and the cut line stands at the first message kept', () => {
+  it('the cut chart: tokens from each column to the end on a log scale, the budget across, the kept columns shaded', () => {
     fc.assert(
-      fc.property(histories(), fc.nat({ max: 20_000 }), (rows, budget) => {
-        const { plan: input } = build(rows);
-        const plan = strategies.get('truncate')!.plan(input, { contextLength: budget });
-        const view = render(<CumulativeChart plan={plan} budget={budget} onSelect={() => {}} />);
-        const points = view.container.querySelector('polyline')!.getAttribute('points')!.split(' ');
-        const max = Math.max(1, plan.totalBefore, budget);
-        const [x, y] = points.at(-1)!.split(',').map(Number);
-        expect(x).toBeCloseTo(300, 0);
-        expect(y).toBeCloseTo(90 - (plan.totalAfter / max) * 86, 0);
-        const first = [...plan.fates].findIndex((f) => FATES[f] === 'kept' || FATES[f] === 'cut');
-        const cut = view.container.querySelector('.cut-line');
-        if (first > 0) expect(Number(cut!.getAttribute('x1'))).toBeCloseTo((first / rows.length) * 300, 5);
-        else expect(cut).toBeNull();
+      fc.property(histories(), fc.nat({ max: 20_000 }), fc.constantFrom('truncate', 'dynamic-context-window', 'last-n'), (rows, budget, id) => {
+        const { plan: input, tokens: contents } = build(rows);
+        const plan = strategies.get(id)!.plan(input, id === 'last-n' ? { limit: budget % 30 } : { contextLength: budget });
+        const tokens = plan.unit === 'rendered' ? input.messages.map((m) => m.renderedTokens) : contents;
+        const shown = id === 'last-n' ? undefined : budget;
+        const view = render(<CumulativeChart plan={plan} tokens={tokens} budget={shown} onSelect={() => {}} />);
+        const total = tokens.reduce((a, b) => a + b, 0);
+        const top = Math.max(total, shown ?? 0, 10);
+        const curve = (id: string) => view.getByTestId(id).getAttribute('points')!.split(' ').map((p) => p.split(',').map(Number));
+        const before = curve('curve-before');
+        const after = curve('curve-after');
+        expect(before).toHaveLength(CHART_W + 1);
+        // At the left edge all of the history; at the right edge nothing; never rising.
+        expect(before[0][1]).toBeCloseTo(logY(total, top), 1);
+        expect(before[CHART_W][1]).toBeCloseTo(logY(0, top), 1);
+        for (let c = 1; c <= CHART_W; c++) expect(before[c][1]).toBeGreaterThanOrEqual(before[c - 1][1] - 1e-9);
+        expect(after[0][1]).toBeCloseTo(logY(plan.tokensAfter.reduce((a, b) => a + b, 0), top), 1);
+        if (shown !== undefined) expect(Number(view.getByTestId('budget-line').getAttribute('y1'))).toBeCloseTo(logY(shown, top), 5);
+        // A column is shaded exactly when it holds a kept or cut message.
+        const shaded = new Set<number>();
+        for (const r of view.queryAllByTestId('kept-band')) for (let c = Number(r.getAttribute('x')); c < Number(r.getAttribute('x')) + Number(r.getAttribute('width')); c++) shaded.add(c);
+        const n = rows.length;
+        for (let c = 0; c < CHART_W; c++) {
+          const from = Math.floor((c * n) / CHART_W);
+          const to = Math.max(from + 1, Math.floor(((c + 1) * n) / CHART_W));
+          const holds = [...plan.fates.slice(from, Math.min(n, to))].some((f) => FATES[f] === 'kept' || FATES[f] === 'cut');
+          expect(shaded.has(c), `column ${c}`).toBe(holds);
+        }
         cleanup();
       }),
       { numRuns: 80 },

@@ -1,52 +1,83 @@
 import { useMemo } from 'react';
 import { FATE_CODE, type WindowPlan } from '../../../../src/core/window/types.js';
+import { formatNumber } from '../roles.js';
 
 const KEPT = FATE_CODE.kept;
 const CUT = FATE_CODE.cut;
 
-const W = 300;
-const H = 90;
+export const CHART_W = 300;
+export const CHART_H = 90;
+const PAD = 4;
 
-/** Cumulative tokens across the history, what the strategy keeps of them, and the budget drawn across. */
-export function CumulativeChart({ plan, budget, onSelect }: { plan: WindowPlan; budget: number | undefined; onSelect(index: number): void }) {
-  const { after, max, firstKept } = useMemo(() => {
-    const n = plan.fates.length;
-    const step = Math.max(1, Math.ceil(n / W));
-    const after: string[] = [];
-    let a = 0;
+/** Height on a log scale from 1 token to `top`: an 8k budget and a 20-million-token history both show. */
+export function logY(v: number, top: number): number {
+  const span = Math.log10(Math.max(10, top));
+  return CHART_H - PAD - (Math.log10(Math.max(1, v)) / span) * (CHART_H - 2 * PAD);
+}
+
+/** The message each column of the chart starts at. */
+const columnStart = (c: number, n: number) => Math.floor((c * n) / CHART_W);
+
+/** Tokens from each column's first message to the end, for every column and the end (0). */
+function suffixAtColumns(tokens: ArrayLike<number>, n: number): Float64Array {
+  const out = new Float64Array(CHART_W + 1);
+  let sum = 0;
+  let c = CHART_W;
+  for (let i = n - 1; i >= 0; i--) {
+    sum += tokens[i];
+    while (c > 0 && columnStart(c - 1, n) === i) out[--c] = sum;
+  }
+  return out;
+}
+
+/**
+ * Where the budget cuts: every message's tokens from it to the end of the history (the curve, on a log scale),
+ * the budget across it, and the columns the strategy keeps shaded. A strategy that keeps the end keeps what lies
+ * right of where the curve crosses the budget; the second curve is what it keeps, counted the same way.
+ */
+export function CumulativeChart({ plan, tokens, budget, onSelect }: { plan: WindowPlan; tokens: ArrayLike<number>; budget: number | undefined; onSelect(index: number): void }) {
+  const n = plan.fates.length;
+  const before = useMemo(() => suffixAtColumns(tokens, n), [tokens, n]);
+  const { after, kept, firstKept } = useMemo(() => {
+    const { fates } = plan;
     let firstKept = -1;
-    const max = Math.max(1, plan.totalBefore, budget ?? 0);
-    const x = (i: number) => ((i + 1) / Math.max(1, n)) * W;
-    const y = (v: number) => H - (v / max) * (H - 4);
-    const { fates, tokensAfter } = plan;
     for (let i = 0; i < n; i++) {
       if (fates[i] === KEPT || fates[i] === CUT) {
         firstKept = i;
         break;
       }
     }
-    // A point every `step` messages: summed in runs, not tested message by message.
-    for (let from = 0; from < n; from += step) {
-      const to = Math.min(n, from + step);
-      a += tokensAfter[from];
-      after.push(`${x(from).toFixed(1)},${y(a).toFixed(1)}`);
-      for (let i = from + 1; i < to; i++) a += tokensAfter[i];
+    // Runs of columns holding a kept (or cut) message, as [from, to) column ranges.
+    const kept: Array<[number, number]> = [];
+    for (let c = 0; c < CHART_W; c++) {
+      const from = columnStart(c, n);
+      const to = Math.max(from + 1, columnStart(c + 1, n));
+      let any = false;
+      for (let i = from; i < Math.min(n, to) && !any; i++) any = fates[i] === KEPT || fates[i] === CUT;
+      if (!any) continue;
+      const last = kept[kept.length - 1];
+      if (last && last[1] === c) last[1] = c + 1;
+      else kept.push([c, c + 1]);
     }
-    if (n > 0 && (n - 1) % step !== 0) after.push(`${x(n - 1).toFixed(1)},${y(a).toFixed(1)}`);
-    return { after, max, firstKept };
-  }, [plan, budget]);
-  const n = plan.fates.length;
-  const y = (v: number) => H - (v / max) * (H - 4);
+    return { after: suffixAtColumns(plan.tokensAfter, n), kept, firstKept };
+  }, [plan, n]);
+  const top = Math.max(before[0], budget ?? 0, 10);
+  const points = (sums: Float64Array) => Array.from(sums, (v, c) => `${c.toFixed(0)},${logY(v, top).toFixed(1)}`).join(' ');
+  const label = `tokens from each message to the end, ${formatNumber(before[0])} in all${budget !== undefined ? `; the budget ${formatNumber(budget)}` : ''}; kept: ${formatNumber(plan.totalAfter)}${firstKept > 0 ? `, from message ${formatNumber(firstKept)}` : ''}`;
   return (
-    <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`cumulative tokens kept: ${plan.totalAfter} of ${plan.totalBefore}`} data-testid="cumulative-chart"
+    <svg className="chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} preserveAspectRatio="none" role="img" aria-label={label} data-testid="cumulative-chart"
       onClick={(e) => {
         const r = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
         onSelect(Math.min(n - 1, Math.max(0, Math.floor(((e.clientX - r.left) / r.width) * n))));
       }}>
-      <line x1="0" x2={W} y1={y(plan.totalBefore)} y2={y(plan.totalBefore)} className="total-line" />
-      {budget !== undefined && <line x1="0" x2={W} y1={y(budget)} y2={y(budget)} className="budget-line" />}
-      {firstKept > 0 && <line x1={(firstKept / n) * W} x2={(firstKept / n) * W} y1="0" y2={H} className="cut-line" />}
-      <polyline points={after.join(' ')} className="after" />
+      {kept.map(([from, to]) => (
+        <rect key={from} x={from} width={to - from} y={0} height={CHART_H} className="kept-band" data-testid="kept-band" />
+      ))}
+      {firstKept > 0 && <line x1={(firstKept / n) * CHART_W} x2={(firstKept / n) * CHART_W} y1="0" y2={CHART_H} className="cut-line" />}
+      <polyline points={points(before)} className="before" data-testid="curve-before" />
+      <polyline points={points(after)} className="after" data-testid="curve-after" />
+      {/* Over the curves: a plan that fills its budget runs along it. */}
+      {budget !== undefined && <line x1="0" x2={CHART_W} y1={logY(budget, top)} y2={logY(budget, top)} className="budget-line" data-testid="budget-line" />}
     </svg>
   );
 }

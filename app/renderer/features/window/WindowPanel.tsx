@@ -146,8 +146,14 @@ export function WindowPanel() {
             </div>
             {plan.inserted.length > 0 && <div className="muted small">+ {plan.inserted.length} summary message; its tokens count once its text exists</div>}
           </div>
-          <CumulativeChart plan={plan} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />
-          <p className="legend small"><span className="swatch after" /> kept, cumulative <span className="swatch budget" /> budget</p>
+          {counts && <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />}
+          <p className="legend small">
+            <span><span className="swatch before" /> tokens from here to the end</span>
+            <span><span className="swatch after" /> of them kept</span>
+            <span><span className="swatch budget" /> budget</span>
+            <span><span className="swatch kept" /> kept messages</span>
+            <span>log scale</span>
+          </p>
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
           {plan.warnings.length > 0 && (
             <ul className="warnings" aria-label="Warnings">
