@@ -94,7 +94,13 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const rows = await page.visibleRows();
       expect(rows.length).toBeGreaterThan(0);
       for (const r of rows) expect(expected.map((m: { index: number }) => m.index)).toContain(r.index);
+      // The filters say what they leave, and clear in one click.
+      await page.page.waitForFunction((n) => document.querySelector('[data-testid="shown-count"]')?.textContent?.startsWith(`${n} of 3,000 shown`), expected.length.toLocaleString('en-US'));
       await page.screenshot(`${mode}-search`);
+      await page.page.click('[data-testid="clear-filters"]');
+      await page.page.waitForSelector('[data-testid="shown-count"]', { state: 'detached' });
+      expect(await page.page.inputValue('[data-testid="search"]')).toBe('');
+      expect(await page.page.getAttribute('[data-testid="message-grid"]', 'aria-rowcount')).toBe('3000');
     });
 
     it('a message another process appends appears without a reload, keeping the scroll position', async () => {

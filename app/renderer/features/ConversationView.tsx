@@ -8,7 +8,8 @@ import { NO_CATEGORY } from './table/order.js';
 import { FLAGS } from '../../shared/contract.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow } = useApp();
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, clearFilters } = useApp();
+  const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all';
   const searchRef = useRef<HTMLInputElement>(null);
   // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
   const hasSidechain = useMemo(() => skeleton?.flags.some((f) => f & FLAGS.sidechain) ?? false, [skeleton]);
@@ -66,6 +67,14 @@ export function ConversationView() {
           Window (W)
         </button>
         {searchMatches && <span className="muted" data-testid="match-count">{formatNumber(searchMatches.size)} match{searchMatches.size === 1 ? '' : 'es'}</span>}
+        {filtered && shownCount !== undefined && (
+          <span className="muted" data-testid="shown-count">
+            {formatNumber(shownCount)} of {formatNumber(skeleton.count)} shown ·{' '}
+            <button className="link muted" onClick={() => clearFilters()} data-testid="clear-filters">
+              clear filters
+            </button>
+          </span>
+        )}
         <span className="filters" role="group" aria-label="Filter by role">
           {skeleton.roles.map((r) => (
             <button key={r} className={`chip-toggle ${roleFilter.has(r) ? 'on' : ''}`} aria-pressed={roleFilter.has(r)} onClick={() => toggleRole(r)}>{r}</button>

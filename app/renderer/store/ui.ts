@@ -32,6 +32,10 @@ export interface UiSlice {
   setSearch(query: string): void;
   runSearch(query: string): Promise<void>;
   toggleRole(role: string): void;
+  /** How many messages the table shows under the filters (the table says, as it orders them). */
+  shownCount: number | undefined;
+  /** Search, roles, categories and sub-agents back to all. */
+  clearFilters(): void;
   toggleCategory(category: string): void;
   setSort(key: SortKey, desc?: boolean): Promise<void>;
 }
@@ -88,6 +92,11 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     // The search runs in main over full contents, so it finds rows that are not loaded or not rendered.
     const { matches } = await request('conversation:search', { path, conversation: get().openConversationIndex, query, caseSensitive: false });
     if (seq === searchSeq) set({ searchMatches: new Set(matches) });
+  },
+  shownCount: undefined,
+  clearFilters: () => {
+    set({ roleFilter: new Set(), categoryFilter: new Set(), chainFilter: 'all' });
+    get().setSearch('');
   },
   toggleRole: (role) => {
     const next = new Set(get().roleFilter);

@@ -71,6 +71,10 @@ export function MessageTable() {
     () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, roles: roleFilter, categories: categoryFilter, chain: chainFilter, sort }) : []),
     [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, chainFilter, sort],
   );
+  // The toolbar says how many of the messages the filters leave.
+  useEffect(() => {
+    if (useApp.getState().shownCount !== order.length) useApp.setState({ shownCount: order.length });
+  }, [order.length]);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const items = virtualizer.getVirtualItems();
 
