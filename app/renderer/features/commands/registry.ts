@@ -4,8 +4,6 @@ import { useApp, type AppState } from '../../store/index.js';
 
 interface Behaviour {
   id: string;
-  /** Whether a key event triggers it (made from the command's accelerator). */
-  matches?(e: KeyboardEvent): boolean;
   /** Plain-key shortcuts are ignored while typing; modifier ones work everywhere. */
   whileTyping?: boolean;
   enabled(s: AppState): boolean;
@@ -42,6 +40,8 @@ const BEHAVIOURS: Behaviour[] = [
 ];
 
 export interface Command extends Behaviour {
+  /** Whether a key event triggers it (made from the command's accelerator). */
+  matches?(e: KeyboardEvent): boolean;
   label: string;
   shortcut?: string;
 }

@@ -29,9 +29,8 @@ export function TokenSummary() {
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const summary = useMemo(() => {
     if (!skeleton || !tokens) return undefined;
-    const single = (rows: Array<[string, number[]]>) => rows.map(([k, [n]]) => [k, n] as [string, number]);
-    const byRole = single(sumsByCode(skeleton.roleOf, skeleton.roles, [tokens]));
-    const byCategory = single(sumsByCode(skeleton.categoryOf, skeleton.categories, [tokens], '(none)'));
+    const byRole = sumsByCode(skeleton.roleOf, skeleton.roles, tokens);
+    const byCategory = sumsByCode(skeleton.categoryOf, skeleton.categories, tokens, '(none)');
     let differs = 0;
     const stored = skeleton.storedTokens;
     const tools = counts?.toolTokens;

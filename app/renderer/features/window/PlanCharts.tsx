@@ -34,8 +34,8 @@ export function PlanCharts({ plan, skeleton, counts, onSelect }: { plan: WindowP
       tallest.push(at);
       heights.push(before);
     }
-    const byRole = sumsByCode(skeleton.roleOf, skeleton.roles, [tokens]).map(([k, [before]]) => [k, before] as const);
-    const byCategory = sumsByCode(skeleton.categoryOf, skeleton.categories, [tokens], '(none)').map(([k, [before]]) => [k, before] as const);
+    const byRole = sumsByCode(skeleton.roleOf, skeleton.roles, tokens);
+    const byCategory = sumsByCode(skeleton.categoryOf, skeleton.categories, tokens, '(none)');
     // Typed codes: the per-step sums read them 200k at a time.
     return { per, tallest, heights, peak: maxOf(heights, 1), byRole, byCategory, roleCodes: Int32Array.from(skeleton.roleOf), categoryCodes: Int32Array.from(skeleton.categoryOf) };
   }, [skeleton, tokens]);
