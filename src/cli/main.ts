@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
 import { compactCommand, planCommand } from './window-commands.js';
+import { searchCommand } from './search-command.js';
 import { join } from 'node:path';
 import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
 import { userStateDir } from '../core/storage/private-dir.js';
@@ -33,6 +34,8 @@ const OPTIONS = {
   format: { type: 'string' },
   depth: { type: 'string' },
   conversation: { type: 'string' },
+  regex: { type: 'boolean', default: false },
+  role: { type: 'string' },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
@@ -61,6 +64,9 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       return convertCommand(needFile(), values.to, values.output, { format: values.format });
     case 'plan':
       return planCommand(needFile(), values.strategy, values.set ?? [], common);
+    case 'search':
+      if (rest.length < 2) throw new UsageError('search takes a DIR and a QUERY');
+      return searchCommand(rest[0], rest.slice(1).join(' '), { regex: values.regex, role: values.role, format: values.format, json: values.json });
     case 'compact':
       return compactCommand(needFile(), {
         format: values.format,

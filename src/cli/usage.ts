@@ -14,6 +14,11 @@ Commands:
   compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [--conversation N]
           [-o OUT | --in-place]
                                        the static context plus one summary (stdout without -o)
+  search DIR QUERY [--regex] [--role R] [--format ID] [--json]
+                                       messages matching QUERY in every file under DIR, tool calls and results
+                                       too: each word of QUERY begins a word of the message, in any case
+                                       (--regex: a JavaScript regular expression); --role and --format take
+                                       comma-separated lists
 %EXTRA%
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,

@@ -15,3 +15,4 @@ export * from './window/index.js';
 export { ConversationStore, DEFAULT_HISTORY_LIMIT } from './store.js';
 export * from './summarize/index.js';
 export * from './editing/index.js';
+export * from './search/index.js';

@@ -1,0 +1,63 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { codecById, listCodecs } from '../core/formats/registry.js';
+import { searchTree, type SearchHit } from '../core/search/index.js';
+import { printJson } from './output.js';
+import { InputError, UsageError } from './usage.js';
+
+const ROLES = ['system', 'user', 'assistant', 'tool', 'other'];
+
+export interface SearchCommandOptions {
+  regex: boolean;
+  role?: string;
+  format?: string;
+  json: boolean;
+}
+
+function listOption(value: string | undefined, known: readonly string[], flag: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((v) => v.trim()).filter(Boolean);
+  for (const item of items) if (!known.includes(item)) throw new UsageError(`unknown ${flag} "${item}"; known: ${known.join(', ')}`);
+  return items;
+}
+
+/** Messages matching QUERY in every conversation file under DIR, grouped by file, with the matching line. */
+export function searchCommand(dir: string, query: string, opts: SearchCommandOptions): void {
+  const path = resolve(dir);
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
+  if (query.trim() === '') throw new UsageError('search needs a QUERY with something to look for');
+  const roles = listOption(opts.role, ROLES, '--role');
+  const formats = listOption(opts.format, listCodecs().map((c) => c.id), '--format');
+  if (formats) for (const f of formats) if (!codecById(f)) throw new UsageError(`unknown --format "${f}"`);
+  let found;
+  try {
+    found = searchTree(path, query, { regex: opts.regex, roles, formats });
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new InputError(`--regex: ${e.message}`);
+    throw e;
+  }
+  if (opts.json) {
+    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, ...h }) => h), errors: found.errors });
+    return;
+  }
+  writeGrouped(found.hits);
+  const n = found.hits.length;
+  process.stderr.write(`${n === 0 ? 'no matches' : `${n.toLocaleString('en')} ${n === 1 ? 'match' : 'matches'} in ${found.files.toLocaleString('en')} ${found.files === 1 ? 'file' : 'files'}`}\n`);
+  for (const e of found.errors) process.stderr.write(`error: ${e.path}: ${e.message}\n`);
+}
+
+function writeGrouped(hits: readonly SearchHit[]): void {
+  const out: string[] = [];
+  let last: string | undefined;
+  const multi = new Set(hits.filter((h) => h.conversation > 0).map((h) => h.path));
+  for (const h of hits) {
+    if (h.path !== last) {
+      if (last !== undefined) out.push('');
+      out.push(h.path);
+      last = h.path;
+    }
+    const where = multi.has(h.path) ? `${h.conversation}:${h.index}` : `${h.index}`;
+    out.push(`  ${where.padStart(5)}  ${h.role.padEnd(9)} ${h.snippet}`);
+  }
+  if (out.length) process.stdout.write(out.join('\n') + '\n');
+}

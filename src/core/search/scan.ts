@@ -1,0 +1,91 @@
+import { readDocumentFile } from '../formats/document-file.js';
+import { ConversationFileError } from '../formats/errors.js';
+import type { Codec, ConversationDocument } from '../formats/codec.js';
+import { walkConversationTree } from '../storage/list-directory.js';
+import { searchableMessages } from './searchable.js';
+import { firstRegexMatch, firstTermMatch, snippetAround, type Snippet } from './snippet.js';
+import { queryTerms, textMatches } from './words.js';
+import { comparePaths } from './search-index.js';
+
+export interface SearchOptions {
+  /** QUERY is a regular expression (JavaScript syntax, case-insensitive) instead of words. */
+  regex?: boolean;
+  /** Only messages of these normal roles (system, user, assistant, tool, other). */
+  roles?: readonly string[];
+  /** Only files read by these codecs. */
+  formats?: readonly string[];
+}
+
+export interface SearchHit {
+  /** Relative to the folder searched, with "/" between parts. */
+  path: string;
+  conversation: number;
+  index: number;
+  role: string;
+  snippet: string;
+  /** Where the match is in `snippet`. */
+  match: [number, number];
+}
+
+/** A query made once: where its first match is in a text, or nothing. */
+export type Matcher = (text: string) => [number, number] | undefined;
+
+/** Words (each beginning a word of the message, in any case) or a regular expression. */
+export function matcherOf(query: string, regex = false): Matcher {
+  if (regex) {
+    let re: RegExp;
+    try {
+      re = new RegExp(query, 'iu');
+    } catch (e) {
+      throw new SyntaxError(`not a regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    }
+    return (text) => firstRegexMatch(text, re);
+  }
+  const terms = queryTerms(query);
+  if (terms.length === 0) return () => undefined;
+  return (text) => (textMatches(text, terms) ? firstTermMatch(text, terms) : undefined);
+}
+
+/** The messages of one parsed file that match. */
+export function searchDocument(path: string, codec: Codec, doc: ConversationDocument, matcher: Matcher, options: SearchOptions = {}): SearchHit[] {
+  if (options.formats?.length && !options.formats.includes(codec.id)) return [];
+  const roles = options.roles?.length ? new Set(options.roles) : undefined;
+  const hits: SearchHit[] = [];
+  for (const m of searchableMessages(codec, doc).messages) {
+    if (roles && !roles.has(m.role)) continue;
+    const at = matcher(m.text);
+    if (!at) continue;
+    const snippet: Snippet = snippetAround(m.text, at);
+    hits.push({ path, conversation: m.conversation, index: m.index, role: m.role, snippet: snippet.text, match: snippet.match });
+  }
+  return hits;
+}
+
+export interface TreeSearch {
+  hits: SearchHit[];
+  files: number;
+  /** Files that could not be read, with the reason (and line). */
+  errors: Array<{ path: string; message: string }>;
+}
+
+/** Every conversation file under `dir`, read and searched one after another (no index: one pass). */
+export function searchTree(dir: string, query: string, options: SearchOptions = {}): TreeSearch {
+  const matcher = matcherOf(query, options.regex);
+  const hits: SearchHit[] = [];
+  const errors: TreeSearch['errors'] = [];
+  let files = 0;
+  for (const f of walkConversationTree(dir).files.sort((a, b) => comparePaths(a.path, b.path))) {
+    let parsed;
+    try {
+      parsed = readDocumentFile(f.file);
+    } catch (e) {
+      const where = e instanceof ConversationFileError && e.line ? `:${e.line}` : '';
+      errors.push({ path: f.path + where, message: e instanceof ConversationFileError ? e.reason : (e as Error).message });
+      continue;
+    }
+    const found = searchDocument(f.path, parsed.codec, parsed.doc, matcher, options);
+    if (found.length) files++;
+    hits.push(...found);
+  }
+  return { hits, files, errors };
+}
