@@ -85,7 +85,7 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     }
     const found = searchDocument(f.path, parsed.codec, parsed.doc, matcher, options);
     if (found.length) files++;
-    hits.push(...found);
+    for (const h of found) hits.push(h);
   }
   return { hits, files, errors };
 }
