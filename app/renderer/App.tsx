@@ -6,6 +6,7 @@ import { TokenSummary } from './features/summary/TokenSummary.js';
 import { TopBar } from './features/topbar/TopBar.js';
 import { WindowPanel } from './features/window/WindowPanel.js';
 import { Palette } from './features/commands/Palette.js';
+import { SearchAllDialog } from './features/search/SearchAllDialog.js';
 import { HistoryDialog } from './features/commands/HistoryDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { handleCommandKey, runCommand } from './features/commands/registry.js';
@@ -55,6 +56,12 @@ export function App() {
         if (p.path === s.openPath && p.conversation === s.openConversationIndex && p.model === s.model && !s.counts) useApp.setState({ firstCounts: p });
       }),
       subscribe('command:run', ({ id }) => runCommand(id)),
+      subscribe('search:progress', (status) => {
+        const s = useApp.getState();
+        useApp.setState({ searchIndex: status });
+        // What the index has read since is searched too.
+        if (s.searchAllOpen && s.searchAllQuery.trim() !== '') void s.runSearchAll();
+      }),
       subscribe('tokens:progress', (p) => {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });
       }),
@@ -86,6 +93,7 @@ export function App() {
         {app.windowOpen && app.skeleton ? <WindowPanel /> : <TokenSummary />}
       </div>
       {app.paletteOpen && <Palette />}
+      {app.searchAllOpen && <SearchAllDialog />}
       {app.dialog === 'history' && <HistoryDialog />}
       {app.dialog === 'compare' && <CompareDialog />}
     </div>

@@ -21,6 +21,7 @@ import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { persistListing } from '../main/listing-store.js';
+import { SearchService } from '../main/search/search-service.js';
 export { packageRoot } from './package-root.js';
 
 /**
@@ -67,6 +68,8 @@ export interface RuntimeOptions {
   watchDelayMs?: number;
   /** Where the listing is kept between runs (default: this user's private state directory; false: nowhere). */
   listingFile?: string | false;
+  /** Where the search index is kept between runs (default: this user's private state directory; false: nowhere). */
+  searchIndexFile?: string | false;
 }
 
 const WATCH_DELAY_MS = 1000;
@@ -101,19 +104,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     close: async () => {
       keptListing?.flush();
+      runtime.context.search.close();
       await Promise.all(runtime.watchers.map((w) => w.close()));
       await tokens.close();
     },
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore() };
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore(), search: new SearchService(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8'))) };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
   // The main service keeps the listing between runs (a big file's own service tells it what it learns).
   const listingFile = options.listingFile ?? join(userStateDir(), 'listing.json');
   if (listingFile) keptListing = persistListing(runtime.context.listing, listingFile);
   const report = (events: WatchEvent[]) => {
+    // Every change, our own saves too, and files other threads hold: the index reads files from disk.
+    runtime.context.search.changed(events);
     const theirs = events.filter((e) => runtime.elsewhere.has(e.path));
     if (theirs.length) runtime.onElsewhere(theirs);
     const ours = theirs.length ? events.filter((e) => !runtime.elsewhere.has(e.path)) : events;

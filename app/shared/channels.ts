@@ -13,6 +13,7 @@ export const REQUEST_NAMES = [
   'conversation:message',
   'conversation:times',
   'conversation:search',
+  'search:query',
   'tokens:count',
   'window:preview',
   'edit:apply',
@@ -33,7 +34,7 @@ export const REQUEST_NAMES = [
   'settings:set',
 ] as const;
 
-export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run'] as const;
+export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run', 'search:progress'] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

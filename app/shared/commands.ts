@@ -33,6 +33,7 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'move-up', label: 'Move Up', accelerator: 'Alt+Up', menu: 'Edit' },
   { id: 'move-down', label: 'Move Down', accelerator: 'Alt+Down', menu: 'Edit' },
   { id: 'search', label: 'Search Messages', accelerator: '/', menu: 'View' },
+  { id: 'search-all', label: 'Search All Conversations…', accelerator: 'CmdOrCtrl+Shift+F', menu: 'View' },
   { id: 'window', label: 'Context Window Panel', accelerator: 'W', menu: 'View' },
   { id: 'compare', label: 'Compare with the File on Disk', menu: 'View' },
 ];

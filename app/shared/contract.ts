@@ -219,6 +219,18 @@ export const EditState = z.object({
 });
 export type EditState = z.infer<typeof EditState>;
 
+const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending: z.number(), building: z.boolean() });
+const SearchAnswer = z.object({
+  query: z.string(),
+  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string(), match: z.tuple([z.number(), z.number()]) })),
+  total: z.number(),
+  files: z.number(),
+  truncated: z.boolean(),
+  status: SearchStatus,
+});
+export type SearchAnswer = z.infer<typeof SearchAnswer>;
+export type SearchHitRow = SearchAnswer['hits'][number];
+
 export const requests = {
   'app:info': {
     input: z.object({}),
@@ -274,6 +286,17 @@ export const requests = {
     output: z.object({ matches: z.array(z.number()) }),
   },
   'tokens:count': { input: z.object({ path: relPath, conversation, model }), output: TokenCounts },
+  /** Every conversation under the opened folders: words (each beginning a word of the message) or a regex. */
+  'search:query': {
+    input: z.object({
+      query: z.string().max(1000),
+      regex: z.boolean().default(false),
+      roles: z.array(z.enum(['system', 'user', 'assistant', 'tool', 'other'])).max(5).default([]),
+      formats: z.array(z.string().min(1).max(100)).max(50).default([]),
+      limit: z.number().int().min(1).max(2000).default(200),
+    }),
+    output: SearchAnswer,
+  },
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {
     input: z.object({ path: relPath, conversation, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])) }),
@@ -343,6 +366,8 @@ export const requests = {
 } as const;
 
 export const events = {
+  /** How far the search index is: files and messages in it, files still to read. */
+  'search:progress': SearchStatus,
   /** Formats and counts of listed files, as the background read of their heads and contents finds them. */
   'dir:details': z.object({ root: z.string(), entries: z.array(DirEntry) }),
   'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),

@@ -5,8 +5,9 @@ import { createTokensSlice, type TokensSlice } from './tokens.js';
 import { createUiSlice, type UiSlice } from './ui.js';
 import { createWindowSlice, type WindowSlice } from './window.js';
 import { createEditingSlice, type EditingSlice } from './editing.js';
+import { createSearchSlice, type SearchSlice } from './search.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -16,6 +17,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createUiSlice(set, get, api),
   ...createWindowSlice(set, get, api),
   ...createEditingSlice(set, get, api),
+  ...createSearchSlice(set, get, api),
 }));
 
 // Every edit state names its file: whether that file has unsaved edits follows from it, whoever set it.

@@ -20,6 +20,7 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'undo', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
   { id: 'redo', enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },
   { id: 'window', enabled: open, run: (s) => s.toggleWindow() },
+  { id: 'search-all', whileTyping: true, enabled: () => true, run: (s) => s.setSearchAllOpen(!s.searchAllOpen) },
   { id: 'search', enabled: open, run: () => (document.querySelector('[data-testid="search"]') as HTMLInputElement | null)?.focus() },
   { id: 'edit', enabled: selected, run: (s) => s.setEditing(s.selected) },
   { id: 'add-before', enabled: selected, run: (s) => void addAt(s, s.selected!) },

@@ -1,0 +1,286 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
+import { readDocumentFile } from '../../../src/core/formats/document-file.js';
+import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
+import { buildSegment, comparePaths, firstTermMatch, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
+import type { Roots } from '../roots.js';
+
+export interface SearchRequest {
+  query: string;
+  regex?: boolean;
+  roles?: string[];
+  formats?: string[];
+  limit?: number;
+}
+
+export interface FoundMessage {
+  path: string;
+  format: string;
+  conversation: number;
+  index: number;
+  role: string;
+  snippet: string;
+  match: [number, number];
+}
+
+export interface SearchStatus {
+  files: number;
+  messages: number;
+  /** Files still to be read into the index. */
+  pending: number;
+  building: boolean;
+}
+
+export interface SearchAnswer {
+  query: string;
+  hits: FoundMessage[];
+  total: number;
+  files: number;
+  /** More matched than are listed (or a regex scan stopped at its time limit). */
+  truncated: boolean;
+  status: SearchStatus;
+}
+
+const KEPT_VERSION = 1;
+/** A regular expression is a scan of every file, not an index lookup: it stops after this long with what it found. */
+const REGEX_SCAN_MS = 4000;
+/** Texts of files read for snippets, kept for the next query (typing asks again at every key). */
+const TEXT_CACHE_FILES = 64;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Search across every conversation under the opened folders: an index built in the background at the first
+ * search (files read one at a time, between other requests), kept between runs, and brought up to date by
+ * the watchers' reports. Paths in the index are absolute; answers name files as the renderer does.
+ */
+export class SearchService {
+  private index = new SearchIndex();
+  private pending = new Set<string>();
+  private building: Promise<void> | undefined;
+  private started = false;
+  private closed = false;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private dirty = false;
+  private readonly texts = new Map<string, { size: number; mtimeMs: number; messages: SearchableMessage[] }>();
+  onProgress: (status: SearchStatus) => void = () => {};
+
+  constructor(
+    private readonly roots: Roots,
+    private readonly keptFile: string | false,
+  ) {}
+
+  status(): SearchStatus {
+    const { files, messages } = this.index.size;
+    return { files, messages, pending: this.pending.size, building: this.building !== undefined };
+  }
+
+  /** Starts the index (once): the kept one loaded, then every file not in it as it is read. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.load();
+    const seen = new Set<string>();
+    for (const root of this.roots.all()) {
+      for (const f of walkConversationTree(root).files) {
+        seen.add(f.file);
+        if (!this.index.has(f.file, f.bytes, f.modified.getTime())) this.pending.add(f.file);
+      }
+    }
+    // Kept from a run over other folders, or gone since: not searched.
+    for (const path of this.index.paths()) if (!seen.has(path) && this.index.remove(path)) this.dirty = true;
+    this.drain();
+  }
+
+  /** What the watchers saw: files to read again, or to drop. */
+  changed(events: ReadonlyArray<{ path: string; kind: 'added' | 'changed' | 'removed' }>): void {
+    if (!this.started) return;
+    for (const e of events) {
+      this.texts.delete(e.path);
+      if (e.kind === 'removed') {
+        this.pending.delete(e.path);
+        if (this.index.remove(e.path)) this.changedIndex();
+      } else this.pending.add(e.path);
+    }
+    this.drain();
+  }
+
+  private drain(): void {
+    if (this.building || this.pending.size === 0 || this.closed) return;
+    this.building = (async () => {
+      let last = 0;
+      let since = performance.now();
+      while (this.pending.size > 0 && !this.closed) {
+        const file = this.pending.values().next().value as string;
+        this.pending.delete(file);
+        this.add(file);
+        // Other requests (the file the user clicked) go between files; progress at most five times a second.
+        if (performance.now() - since > 12) {
+          await nextTurn();
+          since = performance.now();
+        }
+        if (performance.now() - last > 200) {
+          last = performance.now();
+          this.onProgress(this.status());
+        }
+      }
+    })().finally(() => {
+      this.building = undefined;
+      this.onProgress(this.status());
+      this.changedIndex();
+      this.drain();
+    });
+  }
+
+  /** Reads one file into the index (a file that does not parse is left out: the listing reports it). */
+  private add(file: string): void {
+    let st;
+    try {
+      st = statSync(file);
+    } catch {
+      if (this.index.remove(file)) this.dirty = true;
+      return;
+    }
+    if (this.index.has(file, st.size, st.mtimeMs)) return;
+    try {
+      const { codec, doc } = readDocumentFile(file);
+      const { messages, conversationSizes } = searchableMessages(codec, doc);
+      this.index.put(buildSegment({ path: file, format: codec.id, size: st.size, mtimeMs: st.mtimeMs, messages, conversationSizes }, this.index.dictionary, this.index.roleCode));
+      this.remember(file, st.size, st.mtimeMs, messages);
+    } catch {
+      this.index.remove(file);
+    }
+    this.dirty = true;
+  }
+
+  private remember(file: string, size: number, mtimeMs: number, messages: SearchableMessage[]): void {
+    this.texts.delete(file);
+    this.texts.set(file, { size, mtimeMs, messages });
+    while (this.texts.size > TEXT_CACHE_FILES) this.texts.delete(this.texts.keys().next().value as string);
+  }
+
+  /** The messages of a file as search sees them, from the cache while the file is unchanged. */
+  private messagesOf(file: string): SearchableMessage[] | undefined {
+    let st;
+    try {
+      st = statSync(file);
+    } catch {
+      return undefined;
+    }
+    const cached = this.texts.get(file);
+    if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.messages;
+    try {
+      const { codec, doc } = readDocumentFile(file);
+      const { messages } = searchableMessages(codec, doc);
+      this.remember(file, st.size, st.mtimeMs, messages);
+      return messages;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async query(req: SearchRequest): Promise<SearchAnswer> {
+    this.start();
+    const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
+    if (req.regex) return this.scan(req, limit);
+    const terms = queryTerms(req.query);
+    const found = this.index.query({ terms, roles: req.roles, formats: req.formats, limit });
+    const hits: FoundMessage[] = [];
+    const texts = new Map<string, SearchableMessage[] | undefined>();
+    for (const h of found.hits) {
+      if (!texts.has(h.path)) texts.set(h.path, this.messagesOf(h.path));
+      const messages = texts.get(h.path);
+      const m = messages?.find((x) => x.conversation === h.conversation && x.index === h.index);
+      const at = m ? firstTermMatch(m.text, terms) : undefined;
+      // Changed since it was indexed and the words are gone: the watcher's report will take it out.
+      if (!m || !at) continue;
+      const s = snippetAround(m.text, at);
+      hits.push({ path: this.roots.display(h.path), format: h.format, conversation: h.conversation, index: h.index, role: h.role, snippet: s.text, match: s.match });
+    }
+    return { query: req.query, hits, total: found.total, files: found.files, truncated: found.total > found.hits.length, status: this.status() };
+  }
+
+  /** A regular expression: every indexed file read in turn, until the limit or the time is reached. */
+  private async scan(req: SearchRequest, limit: number): Promise<SearchAnswer> {
+    let matcher;
+    try {
+      matcher = matcherOf(req.query, true);
+    } catch (e) {
+      throw new SearchInputError((e as Error).message);
+    }
+    const roles = req.roles?.length ? new Set(req.roles) : undefined;
+    const hits: FoundMessage[] = [];
+    const files = new Set<string>();
+    let total = 0;
+    let truncated = false;
+    const start = performance.now();
+    let since = start;
+    const exported = this.index.export();
+    const paths = exported.segments.filter((s) => !req.formats?.length || req.formats.includes(s.format)).map((s) => ({ path: s.path, format: s.format })).sort((a, b) => comparePaths(a.path, b.path));
+    for (const { path, format } of paths) {
+      if (performance.now() - start > REGEX_SCAN_MS) {
+        truncated = true;
+        break;
+      }
+      const messages = this.messagesOf(path) ?? [];
+      for (const m of messages) {
+        if (roles && !roles.has(m.role)) continue;
+        const at = matcher(m.text);
+        if (!at) continue;
+        total++;
+        files.add(path);
+        if (hits.length < limit) {
+          const s = snippetAround(m.text, at);
+          hits.push({ path: this.roots.display(path), format, conversation: m.conversation, index: m.index, role: m.role, snippet: s.text, match: s.match });
+        }
+      }
+      if (performance.now() - since > 12) {
+        await nextTurn();
+        since = performance.now();
+      }
+    }
+    return { query: req.query, hits, total, files: files.size, truncated: truncated || total > hits.length, status: this.status() };
+  }
+
+  private changedIndex(): void {
+    this.dirty = true;
+    if (!this.keptFile || this.saveTimer || this.closed) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.save();
+    }, 3000);
+    this.saveTimer.unref();
+  }
+
+  private load(): void {
+    if (!this.keptFile || !existsSync(this.keptFile)) return;
+    try {
+      const kept = deserialize(readFileSync(this.keptFile)) as { version: number; index: KeptIndex };
+      if (kept.version === KEPT_VERSION) this.index = SearchIndex.from(kept.index);
+    } catch {
+      // A damaged index is rebuilt from the files.
+    }
+  }
+
+  private save(): void {
+    if (!this.keptFile || !this.dirty) return;
+    this.dirty = false;
+    try {
+      writeFileAtomicSync(this.keptFile, serialize({ version: KEPT_VERSION, index: this.index.export() }));
+    } catch {
+      // Not kept this time: the next run reads the files again.
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    // Mid-build too: what is not in it yet is read at the next start.
+    if (this.started) this.save();
+  }
+}
+
+/** A query that cannot run as given (a regular expression that does not parse). */
+export class SearchInputError extends Error {}

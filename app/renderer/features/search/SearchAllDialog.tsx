@@ -1,0 +1,134 @@
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import type { SearchHitRow } from '../../../shared/contract.js';
+import { useApp } from '../../store/index.js';
+import { closeOnEscape } from '../close-on-escape.js';
+import { formatNumber } from '../roles.js';
+import { RoleChip } from '../RoleChip.js';
+
+const ROLES = ['user', 'assistant', 'system', 'tool', 'other'] as const;
+const TYPING_MS = 120;
+
+function Snippet({ hit }: { hit: SearchHitRow }) {
+  const [a, b] = hit.match;
+  return (
+    <span className="search-snippet">
+      {hit.snippet.slice(0, a)}
+      <mark>{hit.snippet.slice(a, b)}</mark>
+      {hit.snippet.slice(b)}
+    </span>
+  );
+}
+
+/** The index's state in words: how much of the folders it holds, and whether it is still reading. */
+function IndexStatus() {
+  const status = useApp((s) => s.searchIndex);
+  if (!status) return <span className="muted">Starting the index…</span>;
+  const held = `${formatNumber(status.files)} files, ${formatNumber(status.messages)} messages indexed`;
+  return <span className="muted" data-testid="search-all-status">{status.pending > 0 ? `Indexing… ${held}, ${formatNumber(status.pending)} files to go` : held}</span>;
+}
+
+/** Ctrl/Cmd+Shift+F: every conversation of the opened folders, results grouped by file; Enter opens one. */
+export function SearchAllDialog() {
+  const setOpen = useApp((s) => s.setSearchAllOpen);
+  const answer = useApp((s) => s.searchAllAnswer);
+  const error = useApp((s) => s.searchAllError);
+  const regex = useApp((s) => s.searchAllRegex);
+  const role = useApp((s) => s.searchAllRole);
+  const busy = useApp((s) => s.searchAllBusy);
+  const setSearchAll = useApp((s) => s.setSearchAll);
+  const openHit = useApp((s) => s.openSearchHit);
+  const [text, setText] = useState(() => useApp.getState().searchAllQuery);
+  const [active, setActive] = useState(0);
+  const list = useRef<HTMLDivElement>(null);
+  const hits = answer?.hits ?? [];
+  // Typing asks once it pauses; each answer replaces the last.
+  useEffect(() => {
+    if (text === useApp.getState().searchAllQuery) return;
+    const t = setTimeout(() => setSearchAll({ query: text }), TYPING_MS);
+    return () => clearTimeout(t);
+  }, [text, setSearchAll]);
+  useEffect(() => setActive(0), [answer]);
+  useEffect(() => {
+    list.current?.querySelector(`[data-hit="${active}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
+  const groups = useMemo(() => {
+    const out: Array<{ path: string; format: string; first: number; count: number }> = [];
+    hits.forEach((h, i) => {
+      const last = out[out.length - 1];
+      if (last && last.path === h.path) last.count++;
+      else out.push({ path: h.path, format: h.format, first: i, count: 1 });
+    });
+    return out;
+  }, [hits]);
+  const multi = useMemo(() => new Set(hits.filter((h) => h.conversation > 0).map((h) => h.path)), [hits]);
+  const summary = answer
+    ? answer.total === 0
+      ? 'No messages match'
+      : `${formatNumber(answer.total)} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)} file${answer.files === 1 ? '' : 's'}${answer.truncated ? ` · the first ${formatNumber(hits.length)} listed` : ''}`
+    : '';
+  return (
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Search all conversations" onClick={() => setOpen(false)} onKeyDown={closeOnEscape(() => setOpen(false))}>
+      <div className="dialog-body search-all" onClick={(e) => e.stopPropagation()} data-testid="search-all">
+        <div className="search-all-bar">
+          <input
+            autoFocus
+            className="search"
+            placeholder={regex ? 'A regular expression' : 'Words to find in every conversation'}
+            aria-label="Search all conversations"
+            data-testid="search-all-input"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown') setActive((a) => Math.min(hits.length - 1, a + 1));
+              else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
+              else if (e.key === 'Enter' && hits[active]) void openHit(hits[active]);
+              else return;
+              e.preventDefault();
+            }}
+          />
+          <label className="muted">
+            <input type="checkbox" checked={regex} onChange={(e) => setSearchAll({ query: text, regex: e.target.checked })} /> regex
+          </label>
+          <select aria-label="Role" value={role ?? ''} onChange={(e) => setSearchAll({ query: text, role: (e.target.value || undefined) as (typeof ROLES)[number] | undefined })}>
+            <option value="">all roles</option>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+          <button onClick={() => setOpen(false)} aria-label="Close">
+            ×
+          </button>
+        </div>
+        <div className="search-all-info">
+          <span data-testid="search-all-summary">{error ? <span className="error">{error}</span> : busy && !answer ? 'Searching…' : summary}</span>
+          <IndexStatus />
+        </div>
+        <div className="search-all-results" ref={list} role="listbox" aria-label="Matches">
+          {groups.map((g) => (
+            <Fragment key={g.path}>
+              <div className="search-all-file" title={g.path}>
+                <span className="name">{g.path}</span>
+                <span className="muted">
+                  {formatNumber(g.count)} · {g.format}
+                </span>
+              </div>
+              {hits.slice(g.first, g.first + g.count).map((h, k) => {
+                const i = g.first + k;
+                return (
+                  <div key={i} data-hit={i} role="option" aria-selected={i === active} className={`search-all-hit ${i === active ? 'active' : ''}`} onMouseEnter={() => setActive(i)} onClick={() => void openHit(h)}>
+                    <span className="index">{multi.has(h.path) ? `${h.conversation}:${h.index}` : h.index}</span>
+                    <RoleChip role={h.role} normal={h.role} />
+                    <Snippet hit={h} />
+                  </div>
+                );
+              })}
+            </Fragment>
+          ))}
+        </div>
+        <div className="search-all-keys muted">↑ ↓ choose · Enter opens the message · Esc closes · words match the start of words, in any case</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import type { StateCreator } from 'zustand';
+import type { EventPayload, SearchAnswer, SearchHitRow } from '../../shared/contract.js';
+import { request } from '../api/client.js';
+import type { AppState } from './index.js';
+
+type Role = 'system' | 'user' | 'assistant' | 'tool' | 'other';
+
+export interface SearchSlice {
+  /** The search across every conversation (Ctrl/Cmd+Shift+F) is open. */
+  searchAllOpen: boolean;
+  setSearchAllOpen(open: boolean): void;
+  searchAllQuery: string;
+  searchAllRegex: boolean;
+  searchAllRole: Role | undefined;
+  searchAllAnswer: SearchAnswer | undefined;
+  searchAllError: string | undefined;
+  searchAllBusy: boolean;
+  searchIndex: EventPayload<'search:progress'> | undefined;
+  setSearchAll(patch: { query?: string; regex?: boolean; role?: Role | undefined }): void;
+  runSearchAll(): Promise<void>;
+  /** Opens the hit's file at its message, the matched word in the file's search so that it is highlighted. */
+  openSearchHit(hit: SearchHitRow): Promise<void>;
+}
+
+let seq = 0;
+
+export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (set, get) => ({
+  searchAllOpen: false,
+  setSearchAllOpen: (searchAllOpen) => {
+    set({ searchAllOpen });
+    // Opening starts the index (the first time) and shows how far it is.
+    if (searchAllOpen) void get().runSearchAll();
+  },
+  searchAllQuery: '',
+  searchAllRegex: false,
+  searchAllRole: undefined,
+  searchAllAnswer: undefined,
+  searchAllError: undefined,
+  searchAllBusy: false,
+  searchIndex: undefined,
+  setSearchAll: (patch) => {
+    set({
+      searchAllQuery: patch.query ?? get().searchAllQuery,
+      searchAllRegex: patch.regex ?? get().searchAllRegex,
+      searchAllRole: 'role' in patch ? patch.role : get().searchAllRole,
+    });
+    void get().runSearchAll();
+  },
+  runSearchAll: async () => {
+    const n = ++seq;
+    const { searchAllQuery: query, searchAllRegex: regex, searchAllRole: role } = get();
+    set({ searchAllBusy: true });
+    try {
+      const answer = await request('search:query', { query, regex, roles: role ? [role] : [], limit: 300 });
+      if (n !== seq) return;
+      set({ searchAllAnswer: query.trim() === '' ? undefined : answer, searchAllError: undefined, searchIndex: answer.status, searchAllBusy: false });
+    } catch (e) {
+      if (n === seq) set({ searchAllError: (e as Error).message, searchAllAnswer: undefined, searchAllBusy: false });
+    }
+  },
+  openSearchHit: async (hit) => {
+    set({ searchAllOpen: false });
+    const s = get();
+    if (s.openPath !== hit.path || s.openConversationIndex !== hit.conversation || !s.skeleton) await s.openConversation(hit.path, hit.conversation);
+    const now = get();
+    if (now.openPath !== hit.path) return;
+    now.setSearch(hit.snippet.slice(hit.match[0], hit.match[1]));
+    now.select(hit.index);
+  },
+});
