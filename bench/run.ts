@@ -5,6 +5,7 @@ import { uiBench } from './ui.js';
 import { generateHistory } from './generate.js';
 import { tokenizerBench } from './tokenizers.js';
 import { treeBench } from './tree.js';
+import { searchBench } from './search.js';
 
 const quick = process.argv.includes('--quick');
 
@@ -101,6 +102,10 @@ console.log('\nThe folder tree (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await treeBench(quick)) console.log(line);
+console.log('\nSearch across every conversation (ms)\n');
+console.log('| what | ms | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await searchBench(quick)) console.log(line);
 
 // 5. The window panel in a real browser: frames while the budget slider is dragged.
 console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-render rows, chart and totals)\n');

@@ -14,6 +14,7 @@ export const REQUEST_NAMES = [
   'conversation:times',
   'conversation:search',
   'search:query',
+  'search:snippets',
   'tokens:count',
   'window:preview',
   'edit:apply',

@@ -222,7 +222,8 @@ export type EditState = z.infer<typeof EditState>;
 const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending: z.number(), building: z.boolean() });
 const SearchAnswer = z.object({
   query: z.string(),
-  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string(), match: z.tuple([z.number(), z.number()]) })),
+  /** Hits without a snippet yet get theirs from `search:snippets`. */
+  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional() })),
   total: z.number(),
   files: z.number(),
   truncated: z.boolean(),
@@ -296,6 +297,11 @@ export const requests = {
       limit: z.number().int().min(1).max(2000).default(200),
     }),
     output: SearchAnswer,
+  },
+  /** The matching lines of hits an answer listed without one (their files not read in its time). */
+  'search:snippets': {
+    input: z.object({ query: z.string().max(1000), regex: z.boolean().default(false), hits: z.array(z.object({ path: relPath, conversation, index: z.number().int().min(0) })).max(500) }),
+    output: z.object({ hits: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional() })) }),
   },
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {

@@ -8,6 +8,8 @@ import type { Roots } from '../roots.js';
 
 export interface SearchRequest {
   query: string;
+  /** Lines are found for the hits until this much time has gone (the rest come from `snippets`). */
+  snippetMs?: number;
   regex?: boolean;
   roles?: string[];
   formats?: string[];
@@ -20,8 +22,9 @@ export interface FoundMessage {
   conversation: number;
   index: number;
   role: string;
-  snippet: string;
-  match: [number, number];
+  /** The matching line, where it is known yet (see `snippets`). */
+  snippet?: string;
+  match?: [number, number];
 }
 
 export interface SearchStatus {
@@ -47,6 +50,24 @@ const KEPT_VERSION = 1;
 const REGEX_SCAN_MS = 4000;
 /** Texts of files read for snippets, kept for the next query (typing asks again at every key). */
 const TEXT_CACHE_FILES = 64;
+
+/** How long an answer spends finding its hits' lines (reading their files) before it is sent. */
+const SNIPPET_MS = 40;
+
+/** The message at (conversation, index) of a file's messages, which are in that order. */
+function messageAt(messages: readonly SearchableMessage[], conversation: number, index: number): SearchableMessage | undefined {
+  let lo = 0;
+  let hi = messages.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const m = messages[mid];
+    const c = m.conversation - conversation || m.index - index;
+    if (c === 0) return m;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -186,19 +207,55 @@ export class SearchService {
     if (req.regex) return this.scan(req, limit);
     const terms = queryTerms(req.query);
     const found = this.index.query({ terms, roles: req.roles, formats: req.formats, limit });
+    const started = performance.now();
+    const budget = req.snippetMs ?? SNIPPET_MS;
     const hits: FoundMessage[] = [];
-    const texts = new Map<string, SearchableMessage[] | undefined>();
     for (const h of found.hits) {
-      if (!texts.has(h.path)) texts.set(h.path, this.messagesOf(h.path));
-      const messages = texts.get(h.path);
-      const m = messages?.find((x) => x.conversation === h.conversation && x.index === h.index);
-      const at = m ? firstTermMatch(m.text, terms) : undefined;
-      // Changed since it was indexed and the words are gone: the watcher's report will take it out.
-      if (!m || !at) continue;
-      const s = snippetAround(m.text, at);
-      hits.push({ path: this.roots.display(h.path), format: h.format, conversation: h.conversation, index: h.index, role: h.role, snippet: s.text, match: s.match });
+      const hit: FoundMessage = { path: this.roots.display(h.path), format: h.format, conversation: h.conversation, index: h.index, role: h.role };
+      // Past the budget, only files read already give their lines now; the others follow on request.
+      if (performance.now() - started < budget || this.cached(h.path)) {
+        const line = this.lineOf(h.path, h.conversation, h.index, (text) => firstTermMatch(text, terms));
+        // Changed since it was indexed and the words are gone: the watcher's report will take it out.
+        if (line === null) continue;
+        Object.assign(hit, line);
+      }
+      hits.push(hit);
     }
     return { query: req.query, hits, total: found.total, files: found.files, truncated: found.total > found.hits.length, status: this.status() };
+  }
+
+  /** The matching lines of hits an answer listed without them. */
+  async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<{ path: string; conversation: number; index: number; snippet?: string; match?: [number, number] }>> {
+    let find: (text: string) => [number, number] | undefined;
+    try {
+      find = req.regex ? matcherOf(req.query, true) : ((terms) => (text: string) => firstTermMatch(text, terms))(queryTerms(req.query));
+    } catch (e) {
+      throw new SearchInputError((e as Error).message);
+    }
+    const out = [];
+    let since = performance.now();
+    for (const h of req.hits) {
+      const line = this.lineOf(this.roots.resolve(h.path), h.conversation, h.index, find);
+      out.push({ path: h.path, conversation: h.conversation, index: h.index, ...(line ?? {}) });
+      if (performance.now() - since > 12) {
+        await nextTurn();
+        since = performance.now();
+      }
+    }
+    return out;
+  }
+
+  private cached(file: string): boolean {
+    return this.texts.has(file);
+  }
+
+  /** The line of a message where `find` finds its match: null when the message (or the match) is gone. */
+  private lineOf(file: string, conversation: number, index: number, find: (text: string) => [number, number] | undefined): { snippet: string; match: [number, number] } | null {
+    const m = messageAt(this.messagesOf(file) ?? [], conversation, index);
+    const at = m ? find(m.text) : undefined;
+    if (!m || !at) return null;
+    const s = snippetAround(m.text, at);
+    return { snippet: s.text, match: s.match };
   }
 
   /** A regular expression: every indexed file read in turn, until the limit or the time is reached. */

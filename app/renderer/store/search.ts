@@ -23,6 +23,7 @@ export interface SearchSlice {
 }
 
 let seq = 0;
+const SNIPPET_PAGE = 50;
 
 export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (set, get) => ({
   searchAllOpen: false,
@@ -54,6 +55,16 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
       const answer = await request('search:query', { query, regex, roles: role ? [role] : [], limit: 300 });
       if (n !== seq) return;
       set({ searchAllAnswer: query.trim() === '' ? undefined : answer, searchAllError: undefined, searchIndex: answer.status, searchAllBusy: false });
+      // The lines of hits whose files the answer had no time to read, a page at a time, while nothing newer is asked.
+      const missing = answer.hits.filter((h) => h.snippet === undefined);
+      for (let k = 0; k < missing.length && n === seq; k += SNIPPET_PAGE) {
+        const page = missing.slice(k, k + SNIPPET_PAGE).map(({ path, conversation, index }) => ({ path, conversation, index }));
+        const { hits } = await request('search:snippets', { query, regex, hits: page });
+        const current = get().searchAllAnswer;
+        if (n !== seq || !current) return;
+        const found = new Map(hits.map((h) => [`${h.path}\0${h.conversation}\0${h.index}`, h]));
+        set({ searchAllAnswer: { ...current, hits: current.hits.map((h) => found.get(`${h.path}\0${h.conversation}\0${h.index}`) ? { ...h, ...found.get(`${h.path}\0${h.conversation}\0${h.index}`) } : h) } });
+      }
     } catch (e) {
       if (n === seq) set({ searchAllError: (e as Error).message, searchAllAnswer: undefined, searchAllBusy: false });
     }
@@ -64,7 +75,9 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     if (s.openPath !== hit.path || s.openConversationIndex !== hit.conversation || !s.skeleton) await s.openConversation(hit.path, hit.conversation);
     const now = get();
     if (now.openPath !== hit.path) return;
-    now.setSearch(hit.snippet.slice(hit.match[0], hit.match[1]));
+    // The matched word, found in this message by the file's own search (a substring); for a regex, the text it matched.
+    const word = hit.snippet !== undefined && hit.match ? hit.snippet.slice(hit.match[0], hit.match[1]) : '';
+    if (word) now.setSearch(word);
     now.select(hit.index);
   },
 });

@@ -9,6 +9,7 @@ const ROLES = ['user', 'assistant', 'system', 'tool', 'other'] as const;
 const TYPING_MS = 120;
 
 function Snippet({ hit }: { hit: SearchHitRow }) {
+  if (hit.snippet === undefined || hit.match === undefined) return <span className="search-snippet muted">…</span>;
   const [a, b] = hit.match;
   return (
     <span className="search-snippet">

@@ -1,0 +1,113 @@
+import { cpSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serializeConversation } from '../../src/core/index.js';
+import { searchTree } from '../../src/core/search/index.js';
+import { Roots } from '../../app/main/roots.js';
+import { SearchService } from '../../app/main/search/search-service.js';
+import { FIXTURES, tempDir } from '../helpers.js';
+
+const settled = async (s: SearchService) => {
+  while (s.status().building || s.status().pending > 0) await new Promise((r) => setTimeout(r, 5));
+};
+const keys = (hits: ReadonlyArray<{ path: string; conversation: number; index: number }>) => hits.map((h) => `${h.path}#${h.conversation}#${h.index}`);
+
+function tree(): string {
+  const dir = tempDir();
+  cpSync(join(FIXTURES, 'formats'), join(dir, 'formats'), { recursive: true });
+  cpSync(join(FIXTURES, 'swarms'), join(dir, 'swarms'), { recursive: true });
+  cpSync(join(FIXTURES, 'malformed', 'truncated.json'), join(dir, 'truncated.json'));
+  return dir;
+}
+
+describe('the app search service', () => {
+  it('answers as the CLI scan does, over every format, snippets included', async () => {
+    const dir = tree();
+    const service = new SearchService(new Roots([dir]), false);
+    await service.query({ query: 'x' });
+    await settled(service);
+    for (const query of ['read', 'the', 'weather', 'tool', 'zzzz-none']) {
+      const answer = await service.query({ query, limit: 2000, snippetMs: 10_000 });
+      const scan = searchTree(dir, query);
+      expect(keys(answer.hits), query).toEqual(keys(scan.hits));
+      expect(answer.total).toBe(scan.hits.length);
+      expect(answer.hits.map((h) => h.snippet)).toEqual(scan.hits.map((h) => h.snippet));
+    }
+    // Roles and formats filter as the scan does.
+    const users = await service.query({ query: 'the', roles: ['user'], limit: 2000 });
+    expect(keys(users.hits)).toEqual(keys(searchTree(dir, 'the', { roles: ['user'] }).hits));
+    const cc = await service.query({ query: 'read', formats: ['claude-code'], limit: 2000 });
+    expect(cc.hits.length).toBeGreaterThan(0);
+    expect(cc.hits.every((h) => h.format === 'claude-code')).toBe(true);
+  });
+
+  it('gives the lines an answer had no time for through snippets()', async () => {
+    const dir = tree();
+    const kept = join(tempDir(), 'index.v8');
+    const service = new SearchService(new Roots([dir]), kept);
+    await service.query({ query: 'x' });
+    await settled(service);
+    const full = await service.query({ query: 'the', limit: 2000, snippetMs: 10_000 });
+    service.close();
+    // Loaded from what the first one kept: no file read yet, so no line is known at once.
+    const fresh = new SearchService(new Roots([dir]), kept);
+    await fresh.query({ query: 'x' });
+    await settled(fresh);
+    const bare = await fresh.query({ query: 'the', limit: 2000, snippetMs: -1 });
+    expect(bare.hits.every((h) => h.snippet === undefined)).toBe(true);
+    expect(keys(bare.hits)).toEqual(keys(full.hits));
+    const filled = await fresh.snippets({ query: 'the', hits: bare.hits });
+    expect(filled.map((h) => h.snippet)).toEqual(full.hits.map((h) => h.snippet));
+  });
+
+  it('follows the files: added, changed and removed ones, and a kept index from another run', async () => {
+    const dir = tree();
+    const kept = join(tempDir(), 'index.v8');
+    const service = new SearchService(new Roots([dir]), kept);
+    await service.query({ query: 'x' });
+    await settled(service);
+    const file = join(dir, 'late.json');
+    writeFileSync(file, serializeConversation([{ role: 'user', content: 'the wombat report' }], { format: 'json' }));
+    service.changed([{ path: file, kind: 'added' }]);
+    await settled(service);
+    expect((await service.query({ query: 'wombat' })).hits.map((h) => h.path)).toEqual(['late.json']);
+    writeFileSync(file, serializeConversation([{ role: 'user', content: 'the numbat report' }, { role: 'assistant', content: 'wombat' }], { format: 'json' }));
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    service.changed([{ path: file, kind: 'changed' }]);
+    await settled(service);
+    expect(keys((await service.query({ query: 'wombat' })).hits)).toEqual(['late.json#0#1']);
+    service.close();
+
+    // The next run loads the kept index: a file removed meanwhile is not searched, one changed is read again.
+    rmSync(join(dir, 'formats'), { recursive: true });
+    writeFileSync(file, serializeConversation([{ role: 'user', content: 'no marsupials here' }], { format: 'json' }));
+    utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+    const next = new SearchService(new Roots([dir]), kept);
+    await next.query({ query: 'x' });
+    await settled(next);
+    expect((await next.query({ query: 'wombat' })).total).toBe(0);
+    expect((await next.query({ query: 'read', formats: ['claude-code'] })).total).toBe(0);
+    expect(keys((await next.query({ query: 'marsupials' })).hits)).toEqual(['late.json#0#0']);
+    next.close();
+
+    // Another folder with the same kept file: nothing of the first folder is found.
+    const other = tempDir();
+    writeFileSync(join(other, 'one.json'), serializeConversation([{ role: 'user', content: 'hello' }], { format: 'json' }));
+    const third = new SearchService(new Roots([other]), kept);
+    await third.query({ query: 'x' });
+    await settled(third);
+    expect((await third.query({ query: 'marsupials' })).total).toBe(0);
+    expect(third.status().files).toBe(1);
+    third.close();
+  });
+
+  it('refuses a regular expression that does not parse with its reason, and scans with one that does', async () => {
+    const dir = tree();
+    const service = new SearchService(new Roots([dir]), false);
+    await service.query({ query: 'x' });
+    await settled(service);
+    await expect(service.query({ query: 'a(', regex: true })).rejects.toThrow(/regular expression/);
+    const answer = await service.query({ query: 'w[ao]mbat|weather', regex: true, limit: 2000 });
+    expect(keys(answer.hits)).toEqual(keys(searchTree(dir, 'w[ao]mbat|weather', { regex: true }).hits));
+  });
+});
