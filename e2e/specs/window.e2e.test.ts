@@ -80,14 +80,61 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const file = join(dir, 'trip_planner_tools.json');
       const expected = [plan(file, 'sliding-window', 'windowSize=3'), plan(file, 'truncate', 'contextLength=60'), plan(file, 'summarizing')].map((p) => p.messages.map((m: { fate: string }) => m.fate));
       expect(expected[0]).not.toEqual(expected[1]);
-      const cells = await page.page.$$eval('[data-testid="lane-row"]', (rows) =>
-        rows.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index'))).map((r) => [...r.querySelectorAll('[data-fate]')].map((c) => c.getAttribute('data-fate'))),
-      );
+      // Rows one by one where the lanes differ; runs they agree on folded, standing for each of their rows.
+      const cells = await page.page.evaluate((lanes) => {
+        const out: string[][] = [];
+        for (const r of document.querySelectorAll('[data-testid="lane-row"]')) out[Number(r.getAttribute('data-index'))] = [...r.querySelectorAll('[data-fate]')].map((c) => c.getAttribute('data-fate')!);
+        for (const run of document.querySelectorAll('[data-testid="lane-run"]')) for (let i = Number(run.getAttribute('data-start')); i < Number(run.getAttribute('data-end')); i++) out[i] = Array(lanes).fill(run.getAttribute('data-fate'));
+        return out;
+      }, 3);
       expect(cells.map((row) => row[0])).toEqual(expected[0]);
       expect(cells.map((row) => row[1])).toEqual(expected[1]);
       expect(cells.map((row) => row[2])).toEqual(expected[2]);
       expect(await page.page.$$eval('[data-testid="lane-row"].disagree', (rows) => rows.length)).toBeGreaterThan(0);
       await page.screenshot(`${mode}-compare-lanes`);
+    });
+
+    it('compare lanes at 3,000 messages: agreeing runs folded, next and previous difference, a content column', async () => {
+      const { page, dir } = await openWindow('support_thread_long.json');
+      // Two strategies that keep nearly the same messages: the last 40 and the last 10 (each with the system prompt).
+      await page.page.selectOption('[data-testid="strategy"]', 'sliding-window');
+      await page.page.click('[data-testid="show-lanes"]');
+      await page.page.click('[data-testid="lane-toggle-truncate"]');
+      await page.page.click('[data-testid="lane-toggle-summarizing"]');
+      await page.page.click('[data-testid="lane-toggle-last-n"]');
+      await page.page.waitForSelector('[data-testid="lanes"] [data-testid="lane-run"]');
+      const file = join(dir, 'support_thread_long.json');
+      const lanes = [plan(file, 'sliding-window'), plan(file, 'last-n')].map((p) => p.messages.map((m: { fate: string }) => m.fate));
+      const differs = (i: number) => lanes.some((l) => l[i] !== lanes[0][i]);
+      const n = lanes[0].length;
+      const starts = Array.from({ length: n }, (_, i) => i).filter((i) => differs(i) && !(i > 0 && differs(i - 1)));
+      const differ = Array.from({ length: n }, (_, i) => i).filter(differs).length;
+      expect(differ).toBeGreaterThan(0);
+      expect(await page.page.textContent('[data-testid="lanes-differences"]')).toMatch(new RegExp(`^${differ.toLocaleString('en-US')} messages? differ, in ${starts.length} place`));
+      // Folded: the dropped middle is one line that says how many rows agree.
+      expect(await page.page.$$eval('[data-testid="lane-run"]', (runs) => runs.map((r) => r.textContent))).toContainEqual(expect.stringMatching(/^1–[\d,]+ · [\d,]+ rows agree: ⨯ dropped in every lane$/));
+      expect(await page.page.$$eval('[data-testid="lane-row"], [data-testid="lane-run"]', (r) => r.length)).toBeLessThan(200);
+      // N goes to each difference in turn (wrapping), centred and marked; P goes back.
+      await page.page.focus('[data-testid="lanes-next"]');
+      for (const k of [0, 1, 2]) {
+        await page.page.keyboard.press('n');
+        await page.page.waitForSelector(`[data-testid="lane-row"].current.disagree[data-index="${starts[k % starts.length]}"]`);
+      }
+      await page.page.keyboard.press('p');
+      await page.page.waitForSelector(`[data-testid="lane-row"].current[data-index="${starts[(2 + starts.length - 1) % starts.length]}"]`);
+      // The app behind the dialog took no key: nothing was added.
+      expect(await page.page.isVisible('text=unsaved')).toBe(false);
+      // The content column shows the message's text.
+      await page.page.waitForFunction(() => (document.querySelector('[data-testid="lane-row"].current .lane-content')?.textContent ?? '').length > 0);
+      await page.screenshot(`${mode}-compare-lanes-3000`);
+      // A folded run opens into its rows.
+      const run = page.page.locator('[data-testid="lane-run"]').first();
+      const start = Number(await run.getAttribute('data-start'));
+      await run.click();
+      await page.page.waitForSelector(`[data-testid="lane-row"][data-index="${start}"]`);
+      // Unfolding moved the lines, not the place: N goes on from the same difference.
+      await page.page.keyboard.press('n');
+      await page.page.waitForSelector(`[data-testid="lane-row"].current.disagree[data-index="${starts[(2 + starts.length) % starts.length]}"]`);
     });
 
     it('Esc closes the innermost layer only: the compare dialog, then the window panel', async () => {
