@@ -64,8 +64,12 @@ export function searchDocument(path: string, codec: Codec, doc: ConversationDocu
 export interface TreeSearch {
   hits: SearchHit[];
   files: number;
-  /** Files that could not be read, with the reason (and line). */
-  errors: Array<{ path: string; message: string }>;
+  /** Files that could not be read, with the reason (and line, where known). */
+  errors: Array<{ path: string; line?: number; message: string }>;
+  /** The walk stopped at its file cap: there are more files than were searched. */
+  truncated: boolean;
+  /** Folders deeper than the walk's depth limit, not searched. */
+  tooDeep: number;
 }
 
 /** Every conversation file under `dir`, read and searched one after another (no index: one pass). */
@@ -74,18 +78,19 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
   const hits: SearchHit[] = [];
   const errors: TreeSearch['errors'] = [];
   let files = 0;
-  for (const f of walkConversationTree(dir).files.sort((a, b) => comparePaths(a.path, b.path))) {
+  const tree = walkConversationTree(dir);
+  for (const f of tree.files.sort((a, b) => comparePaths(a.path, b.path))) {
     let parsed;
     try {
       parsed = readDocumentFile(f.file);
     } catch (e) {
-      const where = e instanceof ConversationFileError && e.line ? `:${e.line}` : '';
-      errors.push({ path: f.path + where, message: e instanceof ConversationFileError ? e.reason : (e as Error).message });
+      if (e instanceof ConversationFileError) errors.push({ path: f.path, ...(e.line ? { line: e.line } : {}), message: e.reason });
+      else errors.push({ path: f.path, message: (e as Error).message });
       continue;
     }
     const found = searchDocument(f.path, parsed.codec, parsed.doc, matcher, options);
     if (found.length) files++;
     for (const h of found) hits.push(h);
   }
-  return { hits, files, errors };
+  return { hits, files, errors, truncated: tree.truncated, tooDeep: tree.tooDeep };
 }

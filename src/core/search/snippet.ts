@@ -7,19 +7,70 @@ export interface Snippet {
   match: [number, number];
 }
 
-/** Where the first word beginning with one of the terms is, in the text as written. */
+/** Text is lowercased this many units at a time (up to a space or newline, where no word runs on). */
+const PIECE = 1 << 14;
+const PIECE_END = /[ \n]/g;
+
+/**
+ * Where the first word beginning with one of the terms is, in the text as written. Words are found in the
+ * lowercased text as `forEachWord` finds them: a word lowercased alone can differ (a Σ before an apostrophe is
+ * σ in the text, ς alone), and a message `textMatches` accepts must have its match found.
+ */
 export function firstTermMatch(text: string, terms: readonly string[]): [number, number] | undefined {
   const n = text.length;
-  let i = 0;
-  while (i < n) {
-    while (i < n && !isWordUnit(text.charCodeAt(i))) i++;
-    const start = i;
-    while (i < n && isWordUnit(text.charCodeAt(i))) i++;
-    if (i === start) break;
-    const word = text.slice(start, Math.min(i, start + MAX_WORD * 2)).toLowerCase().slice(0, MAX_WORD);
-    for (const t of terms) if (word.startsWith(t)) return [start, Math.min(i, start + t.length)];
+  let base = 0;
+  while (base < n) {
+    // Lowercased a piece at a time, each ending after a space or newline: case mapping looks across neither,
+    // and a long message whose match is near its start is not lowercased whole.
+    let cut = n;
+    if (n - base > PIECE) {
+      PIECE_END.lastIndex = base + PIECE;
+      const m = PIECE_END.exec(text);
+      if (m) cut = m.index + 1;
+    }
+    const piece = base === 0 && cut === n ? text : text.slice(base, cut);
+    const found = firstIn(piece, terms);
+    if (found) return [base + found[0], base + found[1]];
+    base = cut;
   }
   return undefined;
+}
+
+function firstIn(text: string, terms: readonly string[]): [number, number] | undefined {
+  const lower = text.toLowerCase();
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && !isWordUnit(lower.charCodeAt(i))) i++;
+    const start = i;
+    while (i < n && isWordUnit(lower.charCodeAt(i))) i++;
+    if (i === start) break;
+    const word = lower.slice(start, Math.min(i, start + MAX_WORD));
+    for (const t of terms) {
+      if (!word.startsWith(t)) continue;
+      const end = start + t.length;
+      if (lower.length === text.length) return [start, end];
+      // Some letters lowercase longer (İ is i and a dot): back to the text as written.
+      const origin = originsOf(text, lower);
+      let k = end;
+      while (k < n && origin[k] === origin[end - 1]) k++;
+      return [origin[start], origin[k]];
+    }
+  }
+  return undefined;
+}
+
+/** For each unit of `lower` (`text` lowercased), where its character is in `text`; `text.length` after the last. */
+function originsOf(text: string, lower: string): Int32Array {
+  const origin = new Int32Array(lower.length + 1).fill(text.length);
+  let k = 0;
+  for (let i = 0; i < text.length && k < lower.length; ) {
+    const cp = text.codePointAt(i)!;
+    const units = String.fromCodePoint(cp).toLowerCase().length;
+    for (let j = 0; j < units && k < lower.length; j++) origin[k++] = i;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return origin;
 }
 
 export function firstRegexMatch(text: string, re: RegExp): [number, number] | undefined {
@@ -29,27 +80,42 @@ export function firstRegexMatch(text: string, re: RegExp): [number, number] | un
 }
 
 const WIDTH = 160;
+/** Line breaks of every kind JavaScript knows: a lone CR too (progress bars redraw their line with one). */
+const BREAKS = /[\n\r\u2028\u2029]/g;
+const isBreak = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+const isSpace = (ch: string) => /\s/.test(ch);
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+/** Whether a cut before text[at] falls between the halves of a surrogate pair. */
+const splitsPair = (text: string, at: number) => at > 0 && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1));
 
-/** The line holding [start, end), cut to about 160 characters around the match, with … where cut. */
+/**
+ * The line the match starts on, cut to about 160 characters around the match, with … where the line goes on
+ * (white space at the ends is dropped, with no …); a match running onto the next line keeps its first line.
+ */
 export function snippetAround(text: string, [start, end]: [number, number], width = WIDTH): Snippet {
-  let lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  let lineEnd = text.indexOf('\n', end);
-  if (lineEnd === -1) lineEnd = text.length;
-  // A match that spans lines (a regex) keeps its first line.
+  // Back no further than a snippet reaches.
+  const reach = Math.max(0, start - width);
+  let lineStart = start;
+  while (lineStart > reach && !isBreak(text.charCodeAt(lineStart - 1))) lineStart--;
+  BREAKS.lastIndex = start;
+  const lineEnd = BREAKS.exec(text)?.index ?? text.length;
   const stop = Math.min(end, lineEnd);
   const room = Math.max(0, width - (stop - start));
   let from = Math.max(lineStart, start - Math.floor(room / 3));
   let to = Math.min(lineEnd, stop + room - (start - from));
   if (to - from < width) from = Math.max(lineStart, to - width);
-  // Whitespace at the ends says nothing; a cut never splits a surrogate pair.
-  while (from < start && /\s/.test(text[from])) from++;
-  while (to > stop && /\s/.test(text[to - 1])) to--;
-  if (from > lineStart && from < start && isLowSurrogate(text.charCodeAt(from))) from++;
-  if (to < lineEnd && to > stop && isLowSurrogate(text.charCodeAt(to))) to--;
-  const head = from > lineStart ? '…' : '';
-  const tail = to < lineEnd ? '…' : '';
-  lineStart = from;
-  return { text: head + text.slice(from, to).replace(/\t/g, ' ') + tail, match: [head.length + start - lineStart, head.length + stop - lineStart] };
+  // A cut never splits a surrogate pair.
+  if (from < start && splitsPair(text, from)) from++;
+  if (to > stop && splitsPair(text, to)) to--;
+  // An ellipsis says there is more of the line to see: white space cut off is not.
+  let k = from;
+  while (k > 0 && isSpace(text[k - 1]) && !isBreak(text.charCodeAt(k - 1))) k--;
+  const head = k > 0 && !isBreak(text.charCodeAt(k - 1)) ? '…' : '';
+  k = to;
+  while (k < lineEnd && isSpace(text[k])) k++;
+  const tail = k < lineEnd ? '…' : '';
+  while (from < start && isSpace(text[from])) from++;
+  while (to > stop && isSpace(text[to - 1])) to--;
+  return { text: head + text.slice(from, to).replace(/\t/g, ' ') + tail, match: [head.length + start - from, head.length + stop - from] };
 }
-
-const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;

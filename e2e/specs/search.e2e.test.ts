@@ -1,0 +1,93 @@
+// Search across every conversation, in the real app over a generated tree of every format: the counts the
+// app gives are the CLI's (an index on one side, a plain scan on the other), Enter opens the message, and a
+// file an agent writes while the search is open is found.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serializeConversation } from '../../src/core/index.js';
+import { writeSearchTree } from '../../bench/search.js';
+import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const cliSearch = (dir: string, ...args: string[]) => JSON.parse(spawnSync(process.execPath, [BIN, 'search', dir, ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).stdout) as { hits: Array<{ path: string; conversation: number; index: number; role: string }> };
+
+for (const mode of ['browser', 'electron'] as Mode[]) {
+  const reason = unavailable(mode);
+  if (reason) console.log(`search e2e (${mode}) skipped: ${reason}`);
+  describe.skipIf(reason !== undefined)(`search across every conversation (${mode})`, () => {
+    let session: Session | undefined;
+    let dir = '';
+    let page: InspectorPage;
+    beforeAll(async () => {
+      dir = tempDir();
+      cpSync(join(FIXTURES, 'formats'), join(dir, 'formats'), { recursive: true });
+      mkdirSync(join(dir, 'runs'));
+      writeSearchTree(join(dir, 'runs'), 300, 9);
+      session = await openInspector(mode, dir, { XDG_STATE_HOME: tempDir() });
+      page = new InspectorPage(session.page);
+      await page.ready();
+    });
+    afterAll(async () => {
+      await session?.close();
+    });
+
+    const summary = () => page.page.textContent('[data-testid="search-all-summary"]');
+    async function searchFor(query: string): Promise<number> {
+      await page.page.fill('[data-testid="search-all-input"]', query);
+      // Settled: the whole tree indexed and the answer for this query shown.
+      await page.page.waitForFunction(() => /indexed$/.test(document.querySelector('[data-testid="search-all-status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+      await page.page.waitForFunction((q) => (document.querySelector('[data-testid="search-all-input"]') as HTMLInputElement).value === q && /^(No messages match|[\d,]+ messages? in)/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''), query);
+      await page.page.waitForTimeout(300);
+      const text = (await summary()) ?? '';
+      return text.startsWith('No messages') ? 0 : Number(/^([\d,]+)/.exec(text)![1].replace(/,/g, ''));
+    }
+
+    it('finds what the CLI finds, in every format, tool calls included', async () => {
+      await page.page.keyboard.press('Control+Shift+F');
+      await page.page.waitForSelector('[data-testid="search-all-input"]');
+      for (const query of ['read', 'token budget', 'install', 'zzzqqq']) {
+        const shown = await searchFor(query);
+        expect(shown, query).toBe(cliSearch(dir, query).hits.length);
+      }
+      // A tool call's name (Claude Code's Read tool) is a hit in that file.
+      await searchFor('read');
+      const files = await page.page.$$eval('.search-all-file .name', (els) => els.map((e) => e.textContent));
+      expect(files).toContain('formats/claude-code/session.jsonl');
+      await page.screenshot(`${mode}-search-all`);
+    });
+
+    it('opens the message with Enter, the word highlighted', async () => {
+      const cli = cliSearch(dir, 'install');
+      expect(cli.hits.length).toBeGreaterThan(1);
+      await searchFor('install');
+      await page.page.keyboard.press('ArrowDown');
+      await page.page.keyboard.press('Enter');
+      const second = cli.hits[1];
+      await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
+      await page.page.waitForFunction((path) => document.querySelector('[data-testid="conv-title"]')?.textContent === path, second.path);
+      await page.page.waitForSelector(`[data-testid="row"][data-index="${second.index}"][aria-selected="true"]`);
+      expect(await page.page.$eval(`[data-testid="row"][data-index="${second.index}"]`, (r) => r.querySelector('mark')?.textContent?.toLowerCase())).toBe('install');
+    });
+
+    it('finds a file an agent writes while the search is open', async () => {
+      await page.page.keyboard.press('Control+Shift+F');
+      expect(await searchFor('quokkaphase')).toBe(0);
+      writeFileSync(join(dir, 'runs', 'late.json'), serializeConversation([{ role: 'user', content: 'Plan the quokkaphase rollout' }, { role: 'assistant', content: 'Rolling out quokkaphase in two steps.' }], { format: 'json' }));
+      await page.page.waitForFunction(() => /^2 messages in 1 file/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      expect(await page.page.$$eval('.search-all-file .name', (els) => els.map((e) => e.textContent))).toEqual(['runs/late.json']);
+    });
+
+    it('says what is wrong with a regular expression, and searches with one', async () => {
+      await page.page.check('.search-all-bar input[type="checkbox"]');
+      await page.page.fill('[data-testid="search-all-input"]', 'quokka(');
+      await page.page.waitForFunction(() => /regular expression/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''));
+      expect(await summary()).not.toMatch(/at .*\.js|Error:/);
+      expect(await searchFor('quokka\\w+ roll')).toBe(1);
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
+    });
+  });
+}

@@ -1,0 +1,263 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, MALFORMED, ROOT, SWARMS } from '../paths.js';
+
+// The real bin, as a child process: it runs the built dist/cli.mjs (`npm test` builds first; by hand,
+// `node scripts/build.mjs --cli-only`).
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const FORMATS = join(FIXTURES, 'formats');
+
+let base: string;
+/** The folder searched: fixtures of several formats in nested folders, one malformed file, one that is no conversation. */
+let tree: string;
+let state: string;
+
+const LAYOUT: Record<string, string> = {
+  'a-swarms/tool_calls.json': join(SWARMS, 'tool_calls.json'),
+  'a-swarms/deep/nested/conversation_demo.yaml': join(SWARMS, 'conversation_demo.yaml'),
+  'claude/session.jsonl': join(FORMATS, 'claude-code', 'session.jsonl'),
+  'openai/run2/chat.json': join(FORMATS, 'openai', 'chat.json'),
+  'openai/run10/chat.json': join(FORMATS, 'openai', 'chat.json'),
+  'sharegpt/dataset.jsonl': join(FORMATS, 'sharegpt', 'dataset.jsonl'),
+  'anthropic/api_conversation_history.json': join(FORMATS, 'anthropic', 'api_conversation_history.json'),
+  'broken/truncated.json': join(MALFORMED, 'truncated.json'),
+};
+
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'ci-search-'));
+  tree = join(base, 'tree');
+  state = join(base, 'state');
+  for (const [rel, from] of Object.entries(LAYOUT)) {
+    mkdirSync(dirname(join(tree, rel)), { recursive: true });
+    cpSync(from, join(tree, rel));
+  }
+  // Not a conversation file: never read, never an error.
+  writeFileSync(join(tree, 'notes.txt'), 'paris tokyo get_weather');
+});
+
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+function cli(args: string[], cwd = base) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd, env: { ...process.env, XDG_STATE_HOME: state } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Hit {
+  path: string;
+  conversation: number;
+  index: number;
+  role: string;
+  snippet: string;
+}
+interface Out {
+  query: string;
+  directory: string;
+  hits: Hit[];
+  errors: Array<{ path: string; line?: number; message: string }>;
+  truncated: boolean;
+  tooDeep: number;
+}
+
+function json(...args: string[]): Out {
+  const r = cli(['search', tree, ...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Out;
+}
+
+const where = (out: Out) => out.hits.map((h) => `${h.path}#${h.conversation}:${h.index}:${h.role}`);
+const TRUNCATED = /^broken\/truncated\.json$/;
+
+describe('search --json', () => {
+  it('has exactly the keys {query, directory, hits: [{path, conversation, index, role, snippet}], errors}', () => {
+    const out = json('paris');
+    expect(Object.keys(out)).toEqual(['query', 'directory', 'hits', 'errors', 'truncated', 'tooDeep']);
+    expect([out.truncated, out.tooDeep]).toEqual([false, 0]);
+    expect(out.query).toBe('paris');
+    expect(out.directory).toBe(tree);
+    expect(out.hits.length).toBeGreaterThan(0);
+    for (const h of out.hits) {
+      expect(Object.keys(h)).toEqual(['path', 'conversation', 'index', 'role', 'snippet']);
+      expect(typeof h.path).toBe('string');
+      expect(Number.isInteger(h.conversation) && Number.isInteger(h.index)).toBe(true);
+      expect(['system', 'user', 'assistant', 'tool', 'other']).toContain(h.role);
+      expect(h.snippet.toLowerCase()).toContain('paris');
+      expect(h.snippet).not.toMatch(/[\r\n]/);
+    }
+    for (const e of out.errors) expect(Object.keys(e).sort()).toEqual(e.line === undefined ? ['message', 'path'] : ['line', 'message', 'path']);
+  });
+
+  it('finds a word in the files holding it, paths relative with "/", in the order people sort paths (run2 before run10)', () => {
+    const out = json('paris');
+    expect(where(out)).toEqual([
+      'a-swarms/deep/nested/conversation_demo.yaml#0:3:assistant',
+      'a-swarms/deep/nested/conversation_demo.yaml#0:4:tool',
+      'openai/run2/chat.json#0:1:user',
+      'openai/run2/chat.json#0:2:assistant',
+      'openai/run2/chat.json#0:5:assistant',
+      'openai/run10/chat.json#0:1:user',
+      'openai/run10/chat.json#0:2:assistant',
+      'openai/run10/chat.json#0:5:assistant',
+    ]);
+    expect(out.hits[0].snippet).toBe('The capital of France is Paris.');
+    // Several words: each must begin a word of the message, in any case and order.
+    expect(where(json('FRANCE', 'capit'))).toEqual(['a-swarms/deep/nested/conversation_demo.yaml#0:2:user', 'a-swarms/deep/nested/conversation_demo.yaml#0:3:assistant']);
+    expect(json('FRANCE', 'capit').query).toBe('FRANCE capit');
+    // A word's beginning, not its middle.
+    expect(json('aris').hits).toEqual([]);
+    expect(json('qqzzyx').hits).toEqual([]);
+  });
+
+  it('paths are relative to DIR as given, relative or absolute', () => {
+    const r = cli(['search', 'tree', 'paris', '--json'], base);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Out;
+    expect(out.directory).toBe(tree);
+    expect(where(out)).toEqual(where(json('paris')));
+    const sub = JSON.parse(cli(['search', join(tree, 'openai'), 'paris', '--json']).stdout) as Out;
+    expect([...new Set(sub.hits.map((h) => h.path))]).toEqual(['run2/chat.json', 'run10/chat.json']);
+  });
+
+  it('finds tool calls by name and arguments, and tool results', () => {
+    // The assistant messages whose content is empty: only their tool calls hold get_weather.
+    expect(where(json('get_weather', '--role', 'assistant'))).toEqual([
+      'a-swarms/tool_calls.json#0:2:assistant',
+      'openai/run2/chat.json#0:2:assistant',
+      'openai/run10/chat.json#0:2:assistant',
+    ]);
+    const call = json('get_weather', 'osaka');
+    expect(where(call)).toEqual(['a-swarms/tool_calls.json#0:2:assistant']);
+    expect(call.hits[0].snippet).toBe('get_weather');
+    // A tool result (JSON text) and a Claude Code tool call (Read with its file path).
+    expect(where(json('temp_c', 'rain'))).toEqual(['a-swarms/tool_calls.json#0:4:tool']);
+    expect(where(json('read', 'date', 'test'))).toContain('claude/session.jsonl#0:2:assistant');
+  });
+
+  it('--role keeps only those roles (comma-separated list too)', () => {
+    const users = json('paris', '--role', 'user');
+    expect(users.hits.length).toBe(2);
+    for (const h of users.hits) expect(h.role).toBe('user');
+    const all = json('tokyo');
+    const some = json('tokyo', '--role', 'user,tool');
+    expect(some.hits.length).toBeGreaterThan(0);
+    expect(where(some)).toEqual(where(all).filter((w) => /:(user|tool)$/.test(w)));
+    const bad = cli(['search', tree, 'tokyo', '--role', 'wizard']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--role');
+  });
+
+  it('--format keeps only files of those formats', () => {
+    expect([...new Set(json('paris', '--format', 'swarms-yaml').hits.map((h) => h.path))]).toEqual(['a-swarms/deep/nested/conversation_demo.yaml']);
+    expect([...new Set(json('paris', '--format', 'openai-chat').hits.map((h) => h.path))]).toEqual(['openai/run2/chat.json', 'openai/run10/chat.json']);
+    expect(where(json('paris', '--format', 'openai-chat,swarms-yaml'))).toEqual(where(json('paris')));
+    expect(json('paris', '--format', 'claude-code').hits).toEqual([]);
+    const bad = cli(['search', tree, 'paris', '--format', 'no-such-format']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--format');
+  });
+
+  it('--regex is a case-insensitive JavaScript regular expression', () => {
+    const out = json('TEMP_C.{0,20}RAIN', '--regex');
+    expect(where(out)).toEqual(['a-swarms/tool_calls.json#0:4:tool']);
+    expect(where(json('tokyo\\s+and\\s+os', '--regex'))).toEqual(['a-swarms/tool_calls.json#0:1:user']);
+    // Inside words too, which a word query never matches.
+    expect(where(json('aris', '--regex'))).toEqual(where(json('paris')));
+    expect(json('aris').hits).toEqual([]);
+    expect(where(json('you\\s+can\\s+call', '--regex'))).toEqual(['a-swarms/tool_calls.json#0:0:system']);
+    // A match running over lines keeps its first line in the snippet.
+    const multi = json('<task>\\s+add', '--regex');
+    expect(multi.hits).toEqual([{ path: 'anthropic/api_conversation_history.json', conversation: 0, index: 0, role: 'user', snippet: '<task>' }]);
+  });
+
+  it('a bad --regex exits 1 with one line on stderr, no stack trace', () => {
+    const r = cli(['search', tree, 'get_w(', '--regex']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^conversation-inspector: --regex: /);
+    expect(r.stderr).not.toMatch(/\n\s+at |Error:/);
+  });
+
+  it('the malformed file is reported in errors with its path; the other files are still searched', () => {
+    const out = json('tokyo');
+    expect(out.errors).toHaveLength(1);
+    expect(out.errors[0].path).toMatch(TRUNCATED);
+    expect(out.errors[0].message.length).toBeGreaterThan(0);
+    expect(out.errors[0].line).toBeGreaterThan(0);
+    expect(where(out)).toEqual([
+      'a-swarms/tool_calls.json#0:1:user',
+      'a-swarms/tool_calls.json#0:2:assistant',
+      'a-swarms/tool_calls.json#0:3:tool',
+      'a-swarms/tool_calls.json#0:5:assistant',
+      'sharegpt/dataset.jsonl#1:1:assistant',
+    ]);
+    // Errors are reported with no match too, and a file that is no conversation (notes.txt) is none.
+    const none = json('qqzzyx');
+    expect(none.errors.map((e) => e.path)).toEqual(out.errors.map((e) => e.path));
+  });
+});
+
+describe('search, text output', () => {
+  it('groups hits under the file path, one line per message, the summary and errors on stderr', () => {
+    const r = cli(['search', tree, 'tokyo']);
+    expect(r.code).toBe(0);
+    const blocks = r.stdout.trimEnd().split('\n\n').map((b) => b.split('\n'));
+    const hits = json('tokyo').hits;
+    const paths = [...new Set(hits.map((h) => h.path))];
+    expect(blocks.map((b) => b[0])).toEqual(paths);
+    blocks.forEach((block, i) => {
+      const mine = hits.filter((h) => h.path === paths[i]);
+      expect(block).toHaveLength(1 + mine.length);
+      block.slice(1).forEach((line, j) => {
+        // A file with several conversations numbers hits conversation:index.
+        const at = paths[i] === 'sharegpt/dataset.jsonl' ? `${mine[j].conversation}:${mine[j].index}` : `${mine[j].index}`;
+        expect(line).toMatch(new RegExp(`^ +${at} +${mine[j].role} +`));
+        expect(line.endsWith(mine[j].snippet)).toBe(true);
+      });
+    });
+    expect(blocks[0]).toEqual([
+      'a-swarms/tool_calls.json',
+      '      1  user      What\'s the weather in Tokyo and Osaka?',
+      '      2  assistant {"city": "Tokyo"}',
+      '      3  tool      {"city": "Tokyo", "temp_c": 18, "sky": "clear"}',
+      '      5  assistant Tokyo is clear at 18 °C; Osaka has rain at 20 °C.',
+    ]);
+    expect(blocks[1]).toEqual(['sharegpt/dataset.jsonl', '    1:1  assistant Tokyo.']);
+    const err = r.stderr.trimEnd().split('\n');
+    expect(err[0]).toBe('5 matches in 2 files');
+    expect(err.slice(1)).toHaveLength(1);
+    expect(err[1]).toMatch(/^error: broken\/truncated\.json(:\d+)?: \S/);
+  });
+
+  it('no match: nothing on stdout, "no matches" on stderr, exit 0', () => {
+    const r = cli(['search', tree, 'qqzzyx']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe('no matches');
+  });
+});
+
+describe('search, bad usage', () => {
+  it('a missing DIR exits 1 with one line', () => {
+    for (const dir of [join(base, 'no-such-dir'), join(tree, 'a-swarms', 'tool_calls.json')]) {
+      const r = cli(['search', dir, 'paris']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toEqual([`conversation-inspector: ${dir}: no such directory`]);
+    }
+  });
+
+  it('a missing QUERY exits 2 with the usage', () => {
+    for (const args of [['search', tree], ['search'], ['search', tree, '   ']]) {
+      const r = cli(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^conversation-inspector: search /);
+      expect(r.stderr).toContain('Usage: conversation-inspector');
+      expect(r.stderr).toContain('search DIR QUERY');
+    }
+  });
+});
