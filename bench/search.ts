@@ -124,4 +124,4 @@ export async function searchBench(quick: boolean): Promise<string[]> {
   return lines;
 }
 
-if (process.argv[1]?.endsWith('bench/search.ts')) for (const l of await searchBench(process.argv.includes('--quick'))) console.log(l);
+if (process.argv[1]?.endsWith('bench/search.ts')) void searchBench(process.argv.includes('--quick')).then((lines) => lines.forEach((l) => console.log(l)));

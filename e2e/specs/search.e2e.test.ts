@@ -2,17 +2,22 @@
 // app gives are the CLI's (an index on one side, a plain scan on the other), Enter opens the message, and a
 // file an agent writes while the search is open is found.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeConversation } from '../../src/core/index.js';
 import { writeSearchTree } from '../../bench/search.js';
-import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
+import { FIXTURES, ROOT } from '../../test/helpers.js';
 import { InspectorPage } from '../pages/inspector.js';
 import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
 
 const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
-const cliSearch = (dir: string, ...args: string[]) => JSON.parse(spawnSync(process.execPath, [BIN, 'search', dir, ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).stdout) as { hits: Array<{ path: string; conversation: number; index: number; role: string }> };
+function cliSearch(dir: string, ...args: string[]): { hits: Array<{ path: string; conversation: number; index: number; role: string }> } {
+  const run = spawnSync(process.execPath, [BIN, 'search', dir, ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`search ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
 
 for (const mode of ['browser', 'electron'] as Mode[]) {
   const reason = unavailable(mode);
@@ -20,22 +25,30 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
   describe.skipIf(reason !== undefined)(`search across every conversation (${mode})`, () => {
     let session: Session | undefined;
     let dir = '';
+    let state = '';
     let page: InspectorPage;
     beforeAll(async () => {
-      dir = tempDir();
+      // Kept for the whole file (a tempDir() goes after each test).
+      dir = mkdtempSync(join(tmpdir(), 'ci-search-e2e-'));
       cpSync(join(FIXTURES, 'formats'), join(dir, 'formats'), { recursive: true });
       mkdirSync(join(dir, 'runs'));
       writeSearchTree(join(dir, 'runs'), 300, 9);
-      session = await openInspector(mode, dir, { XDG_STATE_HOME: tempDir() });
+      state = mkdtempSync(join(tmpdir(), 'ci-search-state-'));
+      session = await openInspector(mode, dir, { XDG_STATE_HOME: state });
       page = new InspectorPage(session.page);
       await page.ready();
     });
     afterAll(async () => {
       await session?.close();
+      for (const d of [dir, state]) rmSync(d, { recursive: true, force: true });
     });
 
     const summary = () => page.page.textContent('[data-testid="search-all-summary"]');
     async function searchFor(query: string): Promise<number> {
+      if (!(await page.page.isVisible('[data-testid="search-all-input"]'))) {
+        await page.page.keyboard.press('Control+Shift+F');
+        await page.page.waitForSelector('[data-testid="search-all-input"]');
+      }
       await page.page.fill('[data-testid="search-all-input"]', query);
       // Settled: the whole tree indexed and the answer for this query shown.
       await page.page.waitForFunction(() => /indexed$/.test(document.querySelector('[data-testid="search-all-status"]')?.textContent ?? ''), null, { timeout: 60_000 });
@@ -45,9 +58,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       return text.startsWith('No messages') ? 0 : Number(/^([\d,]+)/.exec(text)![1].replace(/,/g, ''));
     }
 
-    it('finds what the CLI finds, in every format, tool calls included', async () => {
-      await page.page.keyboard.press('Control+Shift+F');
-      await page.page.waitForSelector('[data-testid="search-all-input"]');
+    it('finds what the CLI finds, in every format, tool calls included', { timeout: 90_000 }, async () => {
       for (const query of ['read', 'token budget', 'install', 'zzzqqq']) {
         const shown = await searchFor(query);
         expect(shown, query).toBe(cliSearch(dir, query).hits.length);
@@ -72,8 +83,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.$eval(`[data-testid="row"][data-index="${second.index}"]`, (r) => r.querySelector('mark')?.textContent?.toLowerCase())).toBe('install');
     });
 
-    it('finds a file an agent writes while the search is open', async () => {
-      await page.page.keyboard.press('Control+Shift+F');
+    it('finds a file an agent writes while the search is open', { timeout: 60_000 }, async () => {
       expect(await searchFor('quokkaphase')).toBe(0);
       writeFileSync(join(dir, 'runs', 'late.json'), serializeConversation([{ role: 'user', content: 'Plan the quokkaphase rollout' }, { role: 'assistant', content: 'Rolling out quokkaphase in two steps.' }], { format: 'json' }));
       await page.page.waitForFunction(() => /^2 messages in 1 file/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''), null, { timeout: 30_000 });
@@ -81,6 +91,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     });
 
     it('says what is wrong with a regular expression, and searches with one', async () => {
+      await searchFor('quokkaphase');
       await page.page.check('.search-all-bar input[type="checkbox"]');
       await page.page.fill('[data-testid="search-all-input"]', 'quokka(');
       await page.page.waitForFunction(() => /regular expression/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''));
