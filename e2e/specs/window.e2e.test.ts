@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../../test/helpers.js';
@@ -135,6 +135,61 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // Unfolding moved the lines, not the place: N goes on from the same difference.
       await page.page.keyboard.press('n');
       await page.page.waitForSelector(`[data-testid="lane-row"].current.disagree[data-index="${starts[(2 + starts.length) % starts.length]}"]`);
+    });
+
+    it('the turn scrubber shows the window the strategy made of the history so far, as the CLI plans that history', async () => {
+      const { page, dir } = await openWindow('support_thread_long.json');
+      await page.page.selectOption('[data-testid="strategy"]', 'truncate');
+      await page.page.fill('[data-testid="input-contextLength"]', '2000');
+      await page.page.waitForSelector('[data-testid="milestone-trimmed"][data-turn]');
+      const messages = JSON.parse(readFileSync(join(dir, 'support_thread_long.json'), 'utf8')) as Array<{ role: string }>;
+      const ends = messages.flatMap((m, i) => (m.role.toLowerCase() === 'user' ? [i + 1] : []));
+      if (ends[ends.length - 1] !== messages.length) ends.push(messages.length);
+      // The turn where truncation first trims, then some turns later: each the CLI's plan of that many messages.
+      const first = Number(await page.page.getAttribute('[data-testid="milestone-trimmed"]', 'data-turn'));
+      await page.page.click('[data-testid="milestone-trimmed"]');
+      for (const turn of [first, first - 1, first + 40]) {
+        const slider = page.page.locator('[data-testid="turn-slider"]');
+        await slider.evaluate((el, v) => {
+          const input = el as HTMLInputElement;
+          Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, String(v));
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        }, turn);
+        const t = ends[turn];
+        const prefix = join(tempDir(), `prefix-${t}.json`);
+        writeFileSync(prefix, JSON.stringify(messages.slice(0, t), null, 4));
+        const cli = plan(prefix, 'truncate', 'contextLength=2000');
+        // The same fates as the CLI's; with a cut, the renderer's kept total is the estimate the panel marks ≈
+        // (the CLI cuts the text exactly).
+        const after = cli.counts.cut ? '≈[\\d,]+' : cli.totalAfter.toLocaleString('en-US');
+        const want = `^Turn ${(turn + 1).toLocaleString('en-US')} of ${ends.length.toLocaleString('en-US')} · the model sent messages 0–${(t - 1).toLocaleString('en-US')}: ${after} of ${cli.totalBefore.toLocaleString('en-US')} tok · ${cli.counts.kept.toLocaleString('en-US')} kept · ⨯ ${cli.counts.dropped.toLocaleString('en-US')} · ✂ ${cli.counts.cut} · Σ ${cli.counts.summarised}$`;
+        await page.page.waitForFunction((w) => new RegExp(w).test(document.querySelector('[data-testid="turn-summary"]')?.textContent ?? ''), want, { timeout: 5000 }).catch(() => {});
+        expect(await page.page.textContent('[data-testid="turn-summary"]')).toMatch(new RegExp(want));
+        if (cli.counts.cut) {
+          const shown = Number(/: ≈([\d,]+) of/.exec((await page.page.textContent('[data-testid="turn-summary"]'))!)![1].replace(/,/g, ''));
+          expect(Math.abs(shown - cli.totalAfter)).toBeLessThanOrEqual(Math.max(20, cli.totalAfter * 0.02));
+        }
+        // Before its first trim, the plan kept everything; at it, it did not.
+        if (turn === first - 1) expect(cli.counts.dropped + cli.counts.cut).toBe(0);
+        if (turn === first) expect(cli.counts.dropped + cli.counts.cut).toBeGreaterThan(0);
+      }
+      await page.page.locator('[data-testid="turns"]').scrollIntoViewIfNeeded();
+      await page.screenshot(`${mode}-window-turns`);
+    });
+
+    it('the minimap beside the table shows the plan by fate, and a click goes to the message there', async () => {
+      const { page } = await openWindow('support_thread_long.json');
+      await page.page.selectOption('[data-testid="strategy"]', 'sliding-window');
+      await page.page.waitForSelector('[data-testid="minimap"]');
+      const box = (await page.page.locator('[data-testid="minimap"]').boundingBox())!;
+      expect(box.height).toBeGreaterThan(100);
+      // Sliding window keeps the end: a click near the bottom lands in the kept part, far from the top.
+      await page.page.mouse.click(box.x + box.width / 2, box.y + box.height - 2);
+      const selected = Number(await page.page.getAttribute('[data-testid="row"][aria-selected="true"]', 'data-index'));
+      expect(selected).toBeGreaterThan(2900);
+      // And near the top, back to the first messages (a pixel stands for about seven of 3,000).
+      await page.page.mouse.click(box.x + box.width / 2, box.y + 1);
+      await page.page.waitForFunction(() => Number(document.querySelector('[data-testid="row"][aria-selected="true"]')?.getAttribute('data-index') ?? 1e9) < 15);
     });
 
     it('Esc closes the innermost layer only: the compare dialog, then the window panel', async () => {

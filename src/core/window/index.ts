@@ -13,3 +13,4 @@ export { summarizing, SUMMARIZING_DEFAULTS, MODEL_WINDOW_FALLBACK, type Summariz
 export { nullStrategy } from './strategies/null.js';
 export { truncationCut } from './trim-text.js';
 export { SkeletonCache, renderedTail } from './skeleton-cache.js';
+export { turnEnds, planAtTurn, turnMilestones, messagesUpTo, type TurnMilestones } from './turns.js';

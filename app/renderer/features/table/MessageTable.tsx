@@ -10,6 +10,7 @@ import { formatNumber } from '../roles.js';
 import { displayOrder } from './order.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
+import { FateStrip } from '../window/FateStrip.js';
 import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 
@@ -176,6 +177,15 @@ export function MessageTable() {
   const { plan } = useWindowPlan();
   const sortable: Record<string, SortKey> = { index: 'index', role: 'role', tokens: 'tokens', time: 'time' };
 
+  // A message chosen elsewhere (a chart, the minimap, a search hit) is brought into view; rows already in view stay.
+  const orderRef = useRef(order);
+  orderRef.current = order;
+  useEffect(() => {
+    if (selected === undefined) return;
+    const pos = orderRef.current.indexOf(selected);
+    if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'auto' });
+  }, [selected, virtualizer]);
+
   const moveTo = (pos: number) => {
     if (!order.length) return;
     const p = Math.max(0, Math.min(order.length - 1, pos));
@@ -222,6 +232,7 @@ export function MessageTable() {
           );
         })}
       </div>
+      <div className="grid-main">
       <div className="grid-body" ref={scrollRef} data-testid="grid-body">
         {order.length === 0 && <p className="empty">{skeleton && skeleton.count === 0 ? 'This conversation has no messages yet.' : search ? `No message contains “${search}”.` : 'No messages match the filters.'}</p>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -282,6 +293,11 @@ export function MessageTable() {
             );
           })}
         </div>
+      </div>
+      {plan && plan.fates.length === skeleton.count && (
+        // The whole conversation beside the scrollbar, by fate under the window panel's plan: a click goes there.
+        <FateStrip fates={plan.fates} n={skeleton.count} vertical at={selected} onSelect={(i) => select(i)} label="The conversation by fate under the window plan (click to go to a message)" testid="minimap" />
+      )}
       </div>
     </div>
   );

@@ -7,6 +7,8 @@ import { formatNumber } from '../roles.js';
 import { CumulativeChart } from './CumulativeChart.js';
 import { CompactSection } from './CompactSection.js';
 import { CompareLanes } from './CompareLanes.js';
+import { TurnScrubber } from './TurnScrubber.js';
+import { cachedPlanSkeleton } from './plan-skeleton.js';
 import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
 import { closeOnEscape } from '../close-on-escape.js';
@@ -155,6 +157,7 @@ export function WindowPanel() {
             <span>log scale</span>
           </p>
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
+          {skeleton && counts && <TurnScrubber skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} onSelect={select} />}
           {plan.warnings.length > 0 && (
             <ul className="warnings" aria-label="Warnings">
               {plan.warnings.slice(0, 8).map((w) => (

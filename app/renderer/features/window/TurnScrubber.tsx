@@ -1,0 +1,71 @@
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import type { Skeleton } from '../../../shared/contract.js';
+import { planAtTurn, turnEnds, turnMilestones, type TurnMilestones } from '../../../../src/core/window/turns.js';
+import type { WindowPlan, WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
+import { formatNumber } from '../roles.js';
+import { FateStrip } from './FateStrip.js';
+
+/**
+ * The window as it evolved during the run: drag through the turns (each user message, the model then
+ * called with the history up to it) and see the plan the strategy would have made of that history; the
+ * turns where the system prompt first fell out and summarising first fired are one click away.
+ */
+export function TurnScrubber({ skeleton, input, strategy, params, onSelect }: { skeleton: Skeleton; input: WindowSkeleton; strategy: WindowStrategy; params: Record<string, unknown>; onSelect(i: number): void }) {
+  const ends = useMemo(() => turnEnds(skeleton.roleOf.map((r) => skeleton.normalRoles[r])), [skeleton]);
+  const [turn, setTurn] = useState(ends.length - 1);
+  useEffect(() => setTurn((t) => Math.min(t, ends.length - 1)), [ends]);
+  const shown = useDeferredValue(Math.max(0, turn));
+  const key = JSON.stringify(params);
+  const plan: WindowPlan | undefined = useMemo(() => (ends.length ? planAtTurn(strategy, input, params, ends[shown]) : undefined), [ends, shown, strategy, input, key]);
+  // Found after the first paint, a few dozen plans of prefixes: not in the way of the slider.
+  const [milestones, setMilestones] = useState<TurnMilestones | undefined>();
+  useEffect(() => {
+    setMilestones(undefined);
+    const t = setTimeout(() => setMilestones(turnMilestones(strategy, input, params, ends)), 30);
+    return () => clearTimeout(t);
+  }, [strategy, input, key, ends]);
+  if (!plan || ends.length === 0) return null;
+  const t = ends[shown];
+  const jump = (k: number | undefined) => k !== undefined && setTurn(k);
+  return (
+    <section className="turns" aria-label="The window during the run" data-testid="turns">
+      <h3>During the run</h3>
+      <input
+        type="range"
+        min={0}
+        max={ends.length - 1}
+        step={1}
+        value={turn}
+        onChange={(e) => setTurn(Number(e.target.value))}
+        aria-label="Turn"
+        aria-valuetext={`turn ${turn + 1} of ${ends.length}`}
+        data-testid="turn-slider"
+      />
+      <div className="small" data-testid="turn-summary">
+        Turn {formatNumber(shown + 1)} of {formatNumber(ends.length)} · the model sent messages 0–{formatNumber(t - 1)}: {plan.warnings.some((w) => w.code === 'approximate-cut') ? '≈' : ''}
+        {formatNumber(plan.totalAfter)} of {formatNumber(plan.totalBefore)} tok · {formatNumber(plan.counts.kept)} kept · ⨯ {formatNumber(plan.counts.dropped)} · ✂ {formatNumber(plan.counts.cut)} · Σ {formatNumber(plan.counts.summarised)}
+      </div>
+      <FateStrip fates={plan.fates} n={skeleton.count} onSelect={onSelect} label={`Fates at turn ${shown + 1}; the rest of the conversation had not happened yet`} testid="turn-strip" />
+      <div className="milestones">
+        {!milestones ? (
+          <span className="muted">Looking for when the window changed…</span>
+        ) : (
+          <>
+            <Milestone label="first trimmed" turn={milestones.trimmed} onJump={jump} testid="milestone-trimmed" />
+            <Milestone label="system prompt first lost" turn={milestones.staticLost} onJump={jump} testid="milestone-static" />
+            <Milestone label="first summarised" turn={milestones.summarised} onJump={jump} testid="milestone-summarised" />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Milestone({ label, turn, onJump, testid }: { label: string; turn: number | undefined; onJump(k: number): void; testid: string }) {
+  if (turn === undefined) return <span className="muted" data-testid={testid}>{label}: never</span>;
+  return (
+    <button className="link" onClick={() => onJump(turn)} data-testid={testid} data-turn={turn}>
+      {label}: turn {formatNumber(turn + 1)}
+    </button>
+  );
+}

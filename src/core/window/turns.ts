@@ -1,0 +1,89 @@
+import { FATE_CODE, type SkeletonMessage, type WindowPlan, type WindowSkeleton, type WindowStrategy } from './types.js';
+
+/**
+ * Where the model was called during the run: after each user message (the history up to and with it), and
+ * at the end. A history without user messages has a turn per message. Prefix lengths, ascending.
+ */
+export function turnEnds(normalRoles: ArrayLike<string>): number[] {
+  const n = normalRoles.length;
+  const ends: number[] = [];
+  for (let i = 0; i < n; i++) if (normalRoles[i] === 'user') ends.push(i + 1);
+  if (ends.length === 0) return Array.from({ length: n }, (_, i) => i + 1);
+  if (ends[ends.length - 1] !== n) ends.push(n);
+  return ends;
+}
+
+// The first t messages, the same list while t stays (planners keep their columns per list).
+const prefixes = new WeakMap<readonly SkeletonMessage[], { t: number; prefix: readonly SkeletonMessage[] }>();
+
+export function messagesUpTo(messages: readonly SkeletonMessage[], t: number): readonly SkeletonMessage[] {
+  if (t >= messages.length) return messages;
+  const hit = prefixes.get(messages);
+  if (hit && hit.t === t) return hit.prefix;
+  const prefix = messages.slice(0, t);
+  prefixes.set(messages, { t, prefix });
+  return prefix;
+}
+
+/**
+ * The window the strategy would have made when the history was its first t messages: the plan of that
+ * prefix. (A rendered block keeps the separator after it, so for the dynamic window the prefix's last
+ * message counts the one or two tokens of the blank line that followed it.)
+ */
+export function planAtTurn(strategy: WindowStrategy, skeleton: WindowSkeleton, params: Record<string, unknown>, t: number): WindowPlan {
+  // The text (for exact cuts, where there is one) is indexed by message: the prefix's is the same.
+  return strategy.plan({ messages: messagesUpTo(skeleton.messages, Math.max(0, Math.min(t, skeleton.messages.length))), text: skeleton.text }, params);
+}
+
+export interface TurnMilestones {
+  /** The first turn (index into the ends) at which a plan drops or cuts static context (the system prompt). */
+  staticLost?: number;
+  /** The first turn at which a plan summarises. */
+  summarised?: number;
+  /** The first turn at which a plan leaves anything out. */
+  trimmed?: number;
+}
+
+const losesStatic = (plan: WindowPlan, messages: readonly SkeletonMessage[]) => {
+  for (let i = 0; i < plan.fates.length && messages[i].isStatic; i++) if (plan.fates[i] === FATE_CODE.dropped || plan.fates[i] === FATE_CODE.cut) return true;
+  return false;
+};
+
+/**
+ * When the window first changed shape during the run. Each is found by a scan of at most `samples` turns
+ * and then, between the last turn without it and the first with it, a binary search (exact where the event
+ * stays once it has happened, which it does for a history that only grows, except in rare budget edges).
+ */
+export function turnMilestones(strategy: WindowStrategy, skeleton: WindowSkeleton, params: Record<string, unknown>, ends: readonly number[], samples = 64): TurnMilestones {
+  const tests: Record<keyof TurnMilestones, (p: WindowPlan) => boolean> = {
+    staticLost: (p) => losesStatic(p, skeleton.messages),
+    summarised: (p) => p.counts.summarised > 0,
+    trimmed: (p) => p.counts.dropped + p.counts.cut + p.counts.summarised > 0,
+  };
+  const out: TurnMilestones = {};
+  if (ends.length === 0) return out;
+  const step = Math.max(1, Math.ceil(ends.length / samples));
+  const probe: number[] = [];
+  for (let k = 0; k < ends.length; k += step) probe.push(k);
+  if (probe[probe.length - 1] !== ends.length - 1) probe.push(ends.length - 1);
+  const plans = new Map<number, WindowPlan>();
+  const planOf = (k: number) => {
+    let p = plans.get(k);
+    if (!p) plans.set(k, (p = planAtTurn(strategy, skeleton, params, ends[k])));
+    return p;
+  };
+  for (const key of Object.keys(tests) as Array<keyof TurnMilestones>) {
+    const test = tests[key];
+    const j = probe.findIndex((k) => test(planOf(k)));
+    if (j < 0) continue;
+    let lo = j === 0 ? 0 : probe[j - 1] + 1;
+    let hi = probe[j];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (test(planOf(mid))) hi = mid;
+      else lo = mid + 1;
+    }
+    out[key] = lo;
+  }
+  return out;
+}
