@@ -17,6 +17,7 @@ export const REQUEST_NAMES = [
   'search:snippets',
   'tokens:count',
   'window:preview',
+  'window:cut',
   'edit:apply',
   'edit:undo',
   'edit:redo',

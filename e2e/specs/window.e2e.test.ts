@@ -62,8 +62,13 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const cutIndex = expected.messages.findIndex((m: { fate: string }) => m.fate === 'cut');
       if (cutIndex !== -1) {
         await page.page.click(`[data-testid="row"][data-index="${cutIndex}"]`);
-        await page.page.waitForSelector('[data-testid="cut-note"]');
-        expect(await page.page.textContent('[data-testid="cut-note"]')).toContain('keeps the first');
+        // The exact cut, from the plan made with the text: the kept part is the CLI's, to the character.
+        await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"]');
+        expect(await page.page.textContent('[data-testid="cut-note"]')).toContain('is sent the first');
+        const content = readConversationFile(join(dir, 'coding_session.json')).messages[cutIndex].content as string;
+        const offset = expected.messages[cutIndex].cut.offset;
+        expect(await page.page.textContent('[data-testid="cut-kept"]')).toBe(content.slice(0, offset));
+        expect(await page.page.textContent('[data-testid="cut-away"]')).toBe(content.slice(offset));
       }
       await page.screenshot(`${mode}-window-truncate`);
     });
@@ -135,6 +140,31 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // Unfolding moved the lines, not the place: N goes on from the same difference.
       await page.page.keyboard.press('n');
       await page.page.waitForSelector(`[data-testid="lane-row"].current.disagree[data-index="${starts[(2 + starts.length) % starts.length]}"]`);
+    });
+
+    it('the dynamic window: the detail pane dims exactly what “What the model sees” leaves out, header included', async () => {
+      const { page } = await openWindow('support_thread_long.json');
+      await page.page.selectOption('[data-testid="strategy"]', 'dynamic-context-window');
+      for (const budget of ['8192', '3001', '517']) {
+        await page.page.fill('[data-testid="input-contextLength"]', budget);
+        await page.page.waitForFunction((b) => document.querySelector('[data-testid="total-after"]')?.textContent === Number(b).toLocaleString('en-US'), budget);
+        const cut = await page.page.getAttribute('[data-testid="row"][data-fate="cut"]', 'data-index').catch(() => null);
+        const index = cut ?? (await page.page.evaluate(() => document.querySelector('[data-testid="row"][data-fate="kept"]')?.getAttribute('data-index')));
+        await page.page.click(`[data-testid="row"][data-index="${index}"]`);
+        await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"], [data-testid="cut-note"]:text("not cut")');
+        await page.page.click('[data-testid="show-preview"]');
+        const preview = (await page.page.textContent('[data-testid="preview-text"]'))!;
+        if (await page.page.isVisible('[data-testid="cut-kept"]')) {
+          const kept = (await page.page.textContent('[data-testid="cut-kept"]'))!;
+          const away = (await page.page.textContent('[data-testid="cut-away"]'))!;
+          expect(preview.startsWith(kept)).toBe(true);
+          // The dimmed part is not sent: the preview starts where it ends.
+          expect(preview.startsWith(away + kept)).toBe(away === '');
+        }
+        await page.page.keyboard.press('Escape');
+        await page.page.waitForSelector('[data-testid="preview-text"]', { state: 'detached' });
+      }
+      await page.screenshot(`${mode}-window-dynamic-exact-cut`);
     });
 
     it('the turn scrubber shows the window the strategy made of the history so far, as the CLI plans that history', async () => {

@@ -1,14 +1,12 @@
-import { DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL } from '../core/defaults.js';
 import { resolve } from 'node:path';
 import {
   applyPlan,
   buildSkeleton,
-  ExtractiveSummarizer,
+  compactAllPlan,
   getTokenizer,
-  OpenAICompatibleSummarizer,
   strategies,
   summariesForPlan,
-  TextSummarizer,
+  summarizerFrom,
   writeFileAtomicSync,
   type Message,
   type Summarizer,
@@ -138,16 +136,10 @@ function chooseSummarizer(opts: CompactOptions): Summarizer {
   if (opts.summary !== undefined && opts.summarizer !== undefined) throw new UsageError('give either --summary or --summarizer, not both');
   if (opts.summary !== undefined) {
     if (opts.summary.trim() === '') throw new UsageError('--summary must not be empty');
-    return new TextSummarizer(opts.summary);
+    return summarizerFrom({ kind: 'text', text: opts.summary }, { model: opts.model });
   }
-  if (opts.summarizer === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(opts.model) });
-  if (opts.summarizer === 'openai') {
-    return new OpenAICompatibleSummarizer({
-      baseUrl: opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_SUMMARY_BASE_URL,
-      apiKey: process.env.OPENAI_API_KEY,
-      model: opts.summaryModel ?? DEFAULT_SUMMARY_MODEL,
-    });
-  }
+  if (opts.summarizer === 'offline') return summarizerFrom({ kind: 'offline' }, { model: opts.model });
+  if (opts.summarizer === 'openai') return summarizerFrom({ kind: 'openai', baseUrl: opts.baseUrl, model: opts.summaryModel }, { model: opts.model });
   throw new UsageError('compact needs --summary TEXT or --summarizer offline|openai');
 }
 
@@ -159,7 +151,7 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
   if (!Number.isInteger(keepRecentMessages) || keepRecentMessages < 0) throw new UsageError('--keep-recent takes a whole number');
   const p = planned(file, opts);
   const tokenizer = getTokenizer(opts.model);
-  const plan = strategies.plan('summarizing', p.skeleton, { force: true, keepRecentMessages });
+  const plan = compactAllPlan(p.skeleton, keepRecentMessages);
   if (plan.inserted.length === 0) throw new InputError(`${file}: nothing to compact (only static context${keepRecentMessages ? ' and recent messages' : ''})`);
   const summaries = await summariesForPlan(p.messages, plan, summarizer);
   const { codec, doc, bom } = p.opened;

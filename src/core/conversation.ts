@@ -29,7 +29,7 @@ import { applyPlan } from './window/apply.js';
 import { SkeletonCache, renderedTail } from './window/skeleton-cache.js';
 import { dynamicWindow } from './window/strategies/dynamic-window.js';
 import { truncate } from './window/strategies/truncate.js';
-import { summarizing } from './window/strategies/summarizing.js';
+import { compactAllPlan } from './window/compaction.js';
 import { FATE_CODE, type WindowPlan } from './window/types.js';
 
 export interface CacheStats {
@@ -417,7 +417,7 @@ export class Conversation {
     if (inPlace) {
       // The summarizing planner decides what survives: the static prefix, kept as it is (timestamps, ids).
       const skeleton = this.skeletons.skeleton(history, this.tokenizer, statics.length);
-      const plan = summarizing.plan(skeleton, { force: true, keepRecentMessages: 0 });
+      const plan = compactAllPlan(skeleton);
       this.conversationHistory = history.filter((_, i) => plan.fates[i] === FATE_CODE.kept);
       this.changed();
     } else {

@@ -1,12 +1,11 @@
-import { ExtractiveSummarizer, OpenAICompatibleSummarizer, SummarizerError, TextSummarizer, type Summarizer } from '../../../src/core/summarize/index.js';
+import { SummarizerError, summarizerFrom, type Summarizer } from '../../../src/core/summarize/index.js';
 import type { Message } from '../../../src/core/message.js';
 import { summaryItemOfView, type SummaryItem } from '../../../src/core/summarize/summary-items.js';
 import { getTokenizer } from '../../../src/core/tokenizer/index.js';
 import { applyPlan } from '../../../src/core/window/apply.js';
 import { strategies } from '../../../src/core/window/registry.js';
 import { SkeletonCache } from '../../../src/core/window/skeleton-cache.js';
-import { summarizing } from '../../../src/core/window/strategies/summarizing.js';
-import { FATE_CODE } from '../../../src/core/window/types.js';
+import { compactAllPlan, compactDroppedPlan } from '../../../src/core/window/compaction.js';
 import type { ParsedInput } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
@@ -28,11 +27,10 @@ type Input = ParsedInput<'window:compact'>;
 
 function summarizerFor(input: Input, ctx: HandlerContext, model: string, describe: (m: Message) => SummaryItem): Summarizer {
   const s = input.summarizer;
-  if (s.kind === 'text') return new TextSummarizer(s.text);
-  if (s.kind === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(model), maxTokens: s.maxTokens, describe });
+  if (s.kind !== 'openai') return summarizerFrom(s, { model, describe });
   const settings = ctx.settings.get();
   // The API key stays in main: from the environment, never stored in plain text, never sent to the renderer.
-  return new OpenAICompatibleSummarizer({ baseUrl: settings.summaryBaseUrl, model: settings.summaryModel, apiKey: ctx.secrets.get(API_KEY) ?? process.env.OPENAI_API_KEY });
+  return summarizerFrom({ kind: 'openai', baseUrl: settings.summaryBaseUrl, model: settings.summaryModel, apiKey: ctx.secrets.get(API_KEY) }, { model, describe });
 }
 
 /** Compaction with a preview: the summary is produced first; nothing changes unless `apply`, and then undoably. */
@@ -48,32 +46,18 @@ export function compactHandlers(ctx: HandlerContext, conversations: Conversation
       // Summarisers read swarms-shaped messages: other formats hand them each record's sent text.
       const readable: Message[] = swarms ? records : views.map((v) => ({ role: v.role, content: sentText(v) }));
       const skeleton = skeletonFor(doc, records, tokenizer, cache);
-      const summaryRecord = (summary: string): Message =>
-        swarms ? { role: 'System', content: summary } : (doc.codec.fromView({ role: 'system', normalRole: 'system', parts: [{ kind: 'text', text: summary }], summary: true }, records[0]) as Message);
       const applied = (plan: WindowPlan, summaries: string[]): Message[] =>
         swarms ? applyPlan(records, plan, { summaries, measure: tokenizer }) : (applyPlanToRecords(doc.codec, records, views, plan, summaries) as Message[]);
-      let replaced: Message[];
-      let build: (summary: string) => Message[];
-      if (input.mode === 'all') {
-        const plan = summarizing.plan(skeleton, { force: true, keepRecentMessages: 0 });
-        if (plan.inserted.length === 0) throw new HandlerError('BAD_INPUT', 'nothing to compact: only the static context is left');
-        replaced = plan.inserted[0].replaces.map((i) => readable[i]);
-        build = (summary) => applied(plan, [summary]);
-      } else {
-        const strategy = strategies.get(input.strategy);
-        if (!strategy) throw new HandlerError('BAD_INPUT', `unknown strategy "${input.strategy}"`);
-        const plan = strategy.plan(skeleton, input.params);
-        const dropped = readable.filter((_, i) => plan.fates[i] === FATE_CODE.dropped);
-        if (dropped.length === 0) throw new HandlerError('BAD_INPUT', 'this strategy drops nothing: there is nothing to summarise');
-        replaced = dropped;
-        const first = plan.fates.indexOf(FATE_CODE.dropped);
-        build = (summary) => {
-          const kept = applied(plan, plan.inserted.map(() => summary));
-          // The summary takes the place of the first dropped message.
-          const before = records.slice(0, first).filter((_, i) => plan.fates[i] !== FATE_CODE.dropped && plan.fates[i] !== FATE_CODE.summarised).length;
-          return [...kept.slice(0, before), summaryRecord(summary), ...kept.slice(before)];
-        };
+      // The same plans as the library's and the CLI's compact: one summary replaces what they mark.
+      let plan: WindowPlan;
+      if (input.mode === 'all') plan = compactAllPlan(skeleton);
+      else {
+        if (!strategies.get(input.strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${input.strategy}"`);
+        plan = compactDroppedPlan(skeleton, input.strategy, input.params);
       }
+      if (plan.inserted.length === 0) throw new HandlerError('BAD_INPUT', input.mode === 'all' ? 'nothing to compact: only the static context is left' : 'this strategy drops nothing: there is nothing to summarise');
+      const replaced = plan.inserted[0].replaces.map((i) => readable[i]);
+      const build = (summary: string) => applied(plan, [summary]);
       let summary: string;
       try {
         // The offline summary reads each message by its view: calls, results and text in any format.

@@ -5,7 +5,8 @@ import { applyPlan } from '../../../src/core/window/apply.js';
 import { strategies } from '../../../src/core/window/registry.js';
 import { renderedTail, SkeletonCache } from '../../../src/core/window/skeleton-cache.js';
 import { RENDER_SEPARATOR } from '../../../src/core/window/skeleton.js';
-import type { WindowSkeleton } from '../../../src/core/window/types.js';
+import { FATES, type WindowSkeleton } from '../../../src/core/window/types.js';
+import { cutView } from '../../../src/core/window/cut-view.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { viewOf, type OpenDocument } from '../documents.js';
@@ -25,16 +26,24 @@ export function skeletonFor(doc: OpenDocument, records: readonly Message[], toke
 }
 
 /** What the model sees after a strategy, planned in the document service with the full text so every cut is exact. */
-export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:preview'> {
+export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:preview' | 'window:cut'> {
   const cache = new SkeletonCache();
+  const planned = (path: string, conversation: number, model: string, strategy: string, params: Record<string, unknown>) => {
+    if (!strategies.get(strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
+    const { doc, conv } = openConversation(ctx, path, conversation);
+    const tokenizer = getTokenizer(model);
+    const skeleton = skeletonFor(doc, conv.records, tokenizer, cache);
+    return { doc, records: conv.records, tokenizer, skeleton, plan: strategies.plan(strategy, skeleton, params) };
+  };
   return {
+    'window:cut': ({ path, conversation, model, strategy, params, index }) => {
+      const { skeleton, plan } = planned(path, conversation, model, strategy, params);
+      if (index >= plan.fates.length) throw new HandlerError('NOT_FOUND', `${path} has ${plan.fates.length} messages; there is no message ${index}`);
+      const cut = cutView(skeleton, plan, index);
+      return { fate: FATES[plan.fates[index]], ...(cut ? { cut } : {}) };
+    },
     'window:preview': ({ path, conversation, model, strategy, params }) => {
-      if (!strategies.get(strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
-      const { doc, conv } = openConversation(ctx, path, conversation);
-      const records = conv.records;
-      const tokenizer = getTokenizer(model);
-      const skeleton = skeletonFor(doc, records, tokenizer, cache);
-      const plan = strategies.plan(strategy, skeleton, params);
+      const { doc, records, tokenizer, skeleton, plan } = planned(path, conversation, model, strategy, params);
       if (plan.renderedStart !== undefined) {
         const text = renderedTail(skeleton, plan.renderedStart);
         return { text, tokens: plan.totalAfter, messages: plan.counts.kept + plan.counts.cut, summaries: 0 };

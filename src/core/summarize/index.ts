@@ -4,3 +4,4 @@ export { ExtractiveSummarizer, TextSummarizer, type ExtractiveOptions } from './
 export { summaryItemOf, summaryItemOfView, type SummaryItem } from './summary-items.js';
 export { summariesForPlan } from './summarize-plan.js';
 export { transcript, SUMMARY_INSTRUCTIONS } from './transcript.js';
+export { summarizerFrom, type SummarizerChoice, type SummarizerContext } from './summarizer-from.js';

@@ -14,3 +14,5 @@ export { nullStrategy } from './strategies/null.js';
 export { truncationCut } from './trim-text.js';
 export { SkeletonCache, renderedTail } from './skeleton-cache.js';
 export { turnEnds, planAtTurn, turnMilestones, messagesUpTo, type TurnMilestones } from './turns.js';
+export { cutView, type CutView } from './cut-view.js';
+export { compactAllPlan, compactDroppedPlan } from './compaction.js';

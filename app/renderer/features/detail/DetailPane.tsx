@@ -9,6 +9,8 @@ import { MessageEditor } from './MessageEditor.js';
 import { RecordEditor } from './RecordEditor.js';
 import { Parts, ToolCallCards } from './Parts.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
+import { useExactCut } from './useExactCut.js';
+import { CutContent } from './CutContent.js';
 
 type Detail = RequestOutput<'conversation:message'>;
 
@@ -19,7 +21,8 @@ export function DetailPane() {
   const [view, setView] = useState<'content' | 'raw'>('content');
   const editing = useApp((st) => st.editing !== undefined && st.editing === st.selected);
   const setEditing = (on: boolean) => useApp.getState().setEditing(on ? useApp.getState().selected : undefined);
-  const { plan } = useWindowPlan();
+  const { plan, strategy, params } = useWindowPlan();
+  const exact = useExactCut(plan, strategy, params, selected);
 
   // A message of many megabytes comes cut at first; Show all, or Edit, fetch it whole.
   const [full, setFull] = useState(false);
@@ -113,26 +116,7 @@ export function DetailPane() {
       ) : view === 'content' ? (
         <>
           {cut && !structured ? (
-            <>
-              <p className="cut-note" data-testid="cut-note">
-                ✂ Under this strategy the message is cut: it keeps the {cut.keep === 'start' ? `first ${cut.offset}` : `text from character ${cut.offset}`} of {detail.truncated?.text ?? detail.text.length} characters
-                {cut.approximate ? ' (position estimated here; “What the model sees” is exact)' : ''}. The dimmed part is what the model does not see.
-              </p>
-              <pre className="content" data-testid="detail-content">
-                {cut.keep === 'start' ? (
-                  <>
-                    {detail.text.slice(0, cut.offset)}
-                    <span className="cut-away">{detail.text.slice(cut.offset)}</span>
-                  </>
-                ) : (
-                  <>
-                    <span className="cut-away">{detail.text.slice(0, cut.offset)}</span>
-                    {detail.text.slice(cut.offset)}
-                  </>
-                )}
-              </pre>
-            </>
-          ) : (
+            <CutContent estimate={cut} text={detail.text} length={detail.truncated?.text ?? detail.text.length} exact={exact} />          ) : (
             <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
               {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}
             </pre>
