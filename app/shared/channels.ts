@@ -16,6 +16,7 @@ export const REQUEST_NAMES = [
   'search:query',
   'search:snippets',
   'tokens:count',
+  'tokens:text',
   'window:preview',
   'window:cut',
   'edit:apply',

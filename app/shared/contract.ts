@@ -287,6 +287,8 @@ export const requests = {
     output: z.object({ matches: z.array(z.number()) }),
   },
   'tokens:count': { input: z.object({ path: relPath, conversation, model }), output: TokenCounts },
+  /** The tokens of a text being typed (the editor's live count), by the content rule the table counts with. */
+  'tokens:text': { input: z.object({ model, text: z.string().max(4 * 1024 * 1024) }), output: z.object({ tokens: z.number(), encoding: z.string() }) },
   /** Every conversation under the opened folders: words (each beginning a word of the message) or a regex. */
   'search:query': {
     input: z.object({

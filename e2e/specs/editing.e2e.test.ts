@@ -2,7 +2,7 @@ import { diffLines } from 'diff';
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readConversationFile } from '../../src/core/index.js';
+import { getTokenizer, readConversationFile } from '../../src/core/index.js';
 import { FIXTURES, tempDir } from '../../test/helpers.js';
 import { InspectorPage } from '../pages/inspector.js';
 import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
@@ -41,6 +41,31 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.dblclick('[data-testid="row"][data-index="1"]');
       await page.page.waitForSelector('[data-testid="edit-content"]');
       expect(await page.page.getAttribute('[data-testid="row"][data-index="1"]', 'aria-selected')).toBe('true');
+    });
+
+    it('the editor counts the tokens of what is typed, as the table would count it', async () => {
+      const { page } = await start('conversation_demo.json');
+      await page.page.dblclick('[data-testid="row"][data-index="1"]');
+      const typed = 'Refunds over £1,000 need a second approver — see 🧾 policy §4.2.';
+      await page.page.fill('[data-testid="edit-content"]', typed);
+      const want = getTokenizer('gpt-5.4').countContent(typed);
+      await page.page.waitForFunction((w) => document.querySelector('[data-testid="live-tokens"][data-fresh="true"]')?.textContent?.startsWith(`${w} tokens (o200k_base)`), want);
+      await page.page.fill('[data-testid="edit-content"]', '');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="live-tokens"][data-fresh="true"]')?.textContent?.startsWith('0 tokens'));
+    });
+
+    it('the palette goes to message N and opens a file by name', async () => {
+      const { page } = await start('conversation_demo.json');
+      await page.page.keyboard.press('Control+K');
+      await page.page.fill('[data-testid="palette-input"]', '#3');
+      await page.page.waitForSelector('[data-testid="palette-entry"]:has-text("Go to message 3")');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="row"][data-index="3"][aria-selected="true"]');
+      await page.page.keyboard.press('Control+K');
+      await page.page.fill('[data-testid="palette-input"]', 'multi_agent');
+      await page.page.waitForSelector('[data-testid="palette-entry"]:has-text("Open multi_agent_turns.json")');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="conv-title"]:text-is("multi_agent_turns.json")');
     });
 
     it('N adds a message after the selected one and opens its editor; Esc leaves the editor, not the panel behind it', async () => {

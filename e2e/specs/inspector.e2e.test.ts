@@ -96,6 +96,10 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       for (const r of rows) expect(expected.map((m: { index: number }) => m.index)).toContain(r.index);
       // The filters say what they leave, and clear in one click.
       await page.page.waitForFunction((n) => document.querySelector('[data-testid="shown-count"]')?.textContent?.startsWith(`${n} of 3,000 shown`), expected.length.toLocaleString('en-US'));
+      // The totals follow the filters, the whole conversation's beside: the CLI's counts of the same messages.
+      const all = cliJson('show', join(dir, 'support_thread_long.json'));
+      const shownTokens = expected.reduce((n: number, m: { tokens: number }) => n + m.tokens, 0);
+      await page.page.waitForFunction((w) => document.querySelector('[data-testid="shown-tokens"]')?.textContent === w, ` · ${shownTokens.toLocaleString('en-US')} of ${all.totalTokens.toLocaleString('en-US')} tok`);
       await page.screenshot(`${mode}-search`);
       await page.page.click('[data-testid="clear-filters"]');
       await page.page.waitForSelector('[data-testid="shown-count"]', { state: 'detached' });

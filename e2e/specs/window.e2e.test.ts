@@ -143,24 +143,28 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     });
 
     it('the dynamic window: the detail pane dims exactly what “What the model sees” leaves out, header included', async () => {
-      const { page } = await openWindow('support_thread_long.json');
+      const { page, dir } = await openWindow('support_thread_long.json');
       await page.page.selectOption('[data-testid="strategy"]', 'dynamic-context-window');
       for (const budget of ['8192', '3001', '517']) {
         await page.page.fill('[data-testid="input-contextLength"]', budget);
         await page.page.waitForFunction((b) => document.querySelector('[data-testid="total-after"]')?.textContent === Number(b).toLocaleString('en-US'), budget);
-        const cut = await page.page.getAttribute('[data-testid="row"][data-fate="cut"]', 'data-index').catch(() => null);
-        const index = cut ?? (await page.page.evaluate(() => document.querySelector('[data-testid="row"][data-fate="kept"]')?.getAttribute('data-index')));
-        await page.page.click(`[data-testid="row"][data-index="${index}"]`);
-        await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"], [data-testid="cut-note"]:text("not cut")');
+        // The message the exact plan cuts (the CLI's), gone to from the palette.
+        const exact = plan(join(dir, 'support_thread_long.json'), 'dynamic-context-window', `contextLength=${budget}`);
+        const index = exact.messages.findIndex((m: { fate: string }) => m.fate === 'cut');
+        expect(index).toBeGreaterThan(0);
+        await page.page.keyboard.press('Control+K');
+        await page.page.fill('[data-testid="palette-input"]', String(index));
+        await page.page.keyboard.press('Enter');
+        await page.page.waitForSelector(`[data-testid="row"][data-index="${index}"][aria-selected="true"]`);
+        await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"]');
+        const kept = (await page.page.textContent('[data-testid="cut-kept"]'))!;
+        const away = (await page.page.textContent('[data-testid="cut-away"]'))!;
         await page.page.click('[data-testid="show-preview"]');
         const preview = (await page.page.textContent('[data-testid="preview-text"]'))!;
-        if (await page.page.isVisible('[data-testid="cut-kept"]')) {
-          const kept = (await page.page.textContent('[data-testid="cut-kept"]'))!;
-          const away = (await page.page.textContent('[data-testid="cut-away"]'))!;
-          expect(preview.startsWith(kept)).toBe(true);
-          // The dimmed part is not sent: the preview starts where it ends.
-          expect(preview.startsWith(away + kept)).toBe(away === '');
-        }
+        // The model is sent the block from the cut on; the dimmed part is not sent.
+        expect(preview.startsWith(kept)).toBe(true);
+        expect(away.length).toBeGreaterThan(0);
+        expect(preview.startsWith(away)).toBe(false);
         await page.page.keyboard.press('Escape');
         await page.page.waitForSelector('[data-testid="preview-text"]', { state: 'detached' });
       }
@@ -171,6 +175,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const { page, dir } = await openWindow('support_thread_long.json');
       await page.page.selectOption('[data-testid="strategy"]', 'truncate');
       await page.page.fill('[data-testid="input-contextLength"]', '2000');
+      await page.page.click('[data-testid="turns-details"] summary');
       await page.page.waitForSelector('[data-testid="milestone-trimmed"][data-turn]');
       const messages = JSON.parse(readFileSync(join(dir, 'support_thread_long.json'), 'utf8')) as Array<{ role: string }>;
       const ends = messages.flatMap((m, i) => (m.role.toLowerCase() === 'user' ? [i + 1] : []));

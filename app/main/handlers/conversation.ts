@@ -2,6 +2,7 @@ import { displayText, reasoningText, sentText, type MessageView } from '../../..
 import { isPlainObject, type Message } from '../../../src/core/message.js';
 import type { Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
+import { getTokenizer } from '../../../src/core/tokenizer/index.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
@@ -29,7 +30,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -103,6 +104,10 @@ export function conversationHandlers(
         if ((caseSensitive ? hay : hay.toLowerCase()).includes(needle)) matches.push(i);
       });
       return { matches };
+    },
+    'tokens:text': ({ model, text }) => {
+      const tokenizer = getTokenizer(model);
+      return { tokens: tokenizer.countContent(text), encoding: tokenizer.encoding };
     },
     'tokens:count': async ({ path, conversation, model }) => {
       // Let requests already queued (the first rows) be answered before this long job is prepared.

@@ -8,7 +8,7 @@ import { NO_CATEGORY } from './table/order.js';
 import { FLAGS } from '../../shared/contract.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, clearFilters } = useApp();
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters } = useApp();
   const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all';
   const searchRef = useRef<HTMLInputElement>(null);
   // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
@@ -69,7 +69,8 @@ export function ConversationView() {
         {searchMatches && <span className="muted" data-testid="match-count">{formatNumber(searchMatches.size)} match{searchMatches.size === 1 ? '' : 'es'}</span>}
         {filtered && shownCount !== undefined && (
           <span className="muted" data-testid="shown-count">
-            {formatNumber(shownCount)} of {formatNumber(skeleton.count)} shown ·{' '}
+            {formatNumber(shownCount)} of {formatNumber(skeleton.count)} shown
+            {shownTokens !== undefined && counts && <span data-testid="shown-tokens">{` · ${formatNumber(shownTokens)} of ${formatNumber(counts.total)} tok`}</span>} ·{' '}
             <button className="link muted" onClick={() => clearFilters()} data-testid="clear-filters">
               clear filters
             </button>

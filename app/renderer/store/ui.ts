@@ -34,6 +34,8 @@ export interface UiSlice {
   toggleRole(role: string): void;
   /** How many messages the table shows under the filters (the table says, as it orders them). */
   shownCount: number | undefined;
+  /** The tokens of the messages shown (undefined until counted). */
+  shownTokens: number | undefined;
   /** Search, roles, categories and sub-agents back to all. */
   clearFilters(): void;
   toggleCategory(category: string): void;
@@ -94,6 +96,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     if (seq === searchSeq) set({ searchMatches: new Set(matches) });
   },
   shownCount: undefined,
+  shownTokens: undefined,
   clearFilters: () => {
     set({ roleFilter: new Set(), categoryFilter: new Set(), chainFilter: 'all' });
     get().setSearch('');

@@ -13,6 +13,6 @@ export { summarizing, SUMMARIZING_DEFAULTS, MODEL_WINDOW_FALLBACK, type Summariz
 export { nullStrategy } from './strategies/null.js';
 export { truncationCut } from './trim-text.js';
 export { SkeletonCache, renderedTail } from './skeleton-cache.js';
-export { turnEnds, planAtTurn, turnMilestones, messagesUpTo, type TurnMilestones } from './turns.js';
+export { turnEnds, planAtTurn, turnMilestones, milestoneSearch, messagesUpTo, type TurnMilestones } from './turns.js';
 export { cutView, type CutView } from './cut-view.js';
 export { compactAllPlan, compactDroppedPlan } from './compaction.js';

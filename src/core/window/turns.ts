@@ -53,8 +53,9 @@ const losesStatic = (plan: WindowPlan, messages: readonly SkeletonMessage[]) => 
  * When the window first changed shape during the run. Each is found by a scan of at most `samples` turns
  * and then, between the last turn without it and the first with it, a binary search (exact where the event
  * stays once it has happened, which it does for a history that only grows, except in rare budget edges).
+ * A generator that yields after every plan, so that a screen can spread the work over many short tasks.
  */
-export function turnMilestones(strategy: WindowStrategy, skeleton: WindowSkeleton, params: Record<string, unknown>, ends: readonly number[], samples = 64): TurnMilestones {
+export function* milestoneSearch(strategy: WindowStrategy, skeleton: WindowSkeleton, params: Record<string, unknown>, ends: readonly number[], samples = 64): Generator<void, TurnMilestones, void> {
   const tests: Record<keyof TurnMilestones, (p: WindowPlan) => boolean> = {
     staticLost: (p) => losesStatic(p, skeleton.messages),
     summarised: (p) => p.counts.summarised > 0,
@@ -66,24 +67,45 @@ export function turnMilestones(strategy: WindowStrategy, skeleton: WindowSkeleto
   const probe: number[] = [];
   for (let k = 0; k < ends.length; k += step) probe.push(k);
   if (probe[probe.length - 1] !== ends.length - 1) probe.push(ends.length - 1);
-  const plans = new Map<number, WindowPlan>();
-  const planOf = (k: number) => {
-    let p = plans.get(k);
-    if (!p) plans.set(k, (p = planAtTurn(strategy, skeleton, params, ends[k])));
-    return p;
-  };
-  for (const key of Object.keys(tests) as Array<keyof TurnMilestones>) {
-    const test = tests[key];
-    const j = probe.findIndex((k) => test(planOf(k)));
+  // What each planned turn showed, kept small: the three answers, not the plans.
+  const seen = new Map<number, Record<keyof TurnMilestones, boolean>>();
+  const keys = Object.keys(tests) as Array<keyof TurnMilestones>;
+  function* look(k: number): Generator<void, Record<keyof TurnMilestones, boolean>, void> {
+    let r = seen.get(k);
+    if (!r) {
+      const p = planAtTurn(strategy, skeleton, params, ends[k]);
+      r = { staticLost: tests.staticLost(p), summarised: tests.summarised(p), trimmed: tests.trimmed(p) };
+      seen.set(k, r);
+      yield;
+    }
+    return r;
+  }
+  for (const key of keys) {
+    let j = -1;
+    for (let q = 0; q < probe.length; q++) {
+      if ((yield* look(probe[q]))[key]) {
+        j = q;
+        break;
+      }
+    }
     if (j < 0) continue;
     let lo = j === 0 ? 0 : probe[j - 1] + 1;
     let hi = probe[j];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (test(planOf(mid))) hi = mid;
+      if ((yield* look(mid))[key]) hi = mid;
       else lo = mid + 1;
     }
     out[key] = lo;
   }
   return out;
+}
+
+/** `milestoneSearch` run to its end at once. */
+export function turnMilestones(strategy: WindowStrategy, skeleton: WindowSkeleton, params: Record<string, unknown>, ends: readonly number[], samples = 64): TurnMilestones {
+  const search = milestoneSearch(strategy, skeleton, params, ends, samples);
+  for (;;) {
+    const step = search.next();
+    if (step.done) return step.value;
+  }
 }

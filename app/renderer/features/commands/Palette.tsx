@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../../store/index.js';
-import { COMMANDS } from './registry.js';
+import { paletteEntries } from './palette-entries.js';
 
 /** Ctrl/Cmd+K: every command by name, with its shortcut. */
 export function Palette() {
@@ -8,7 +8,10 @@ export function Palette() {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  const list = useMemo(() => COMMANDS.filter((c) => c.id !== 'palette' && c.label.toLowerCase().includes(query.toLowerCase())), [query]);
+  const entries = useApp((s) => s.entries);
+  const skeleton = useApp((s) => s.skeleton);
+  const openPath = useApp((s) => s.openPath);
+  const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath }), [query, entries, skeleton, openPath]);
   useEffect(() => input.current?.focus(), []);
   const run = (i: number) => {
     const c = list[i];
@@ -22,7 +25,7 @@ export function Palette() {
         <input
           ref={input}
           className="search"
-          placeholder="Type a command"
+          placeholder="A command, a file, or a message number"
           aria-label="Command"
           value={query}
           data-testid="palette-input"
@@ -43,7 +46,7 @@ export function Palette() {
         />
         <ul role="listbox" aria-label="Commands">
           {list.map((c, i) => (
-            <li key={c.id} role="option" aria-selected={i === active} aria-disabled={!c.enabled(state)} className={`${i === active ? 'active' : ''} ${c.enabled(state) ? '' : 'disabled'}`} onClick={() => run(i)}>
+            <li key={c.id} data-testid="palette-entry" role="option" aria-selected={i === active} aria-disabled={!c.enabled(state)} className={`${i === active ? 'active' : ''} ${c.enabled(state) ? '' : 'disabled'}`} onClick={() => run(i)}>
               <span>{c.label}</span>
               {c.shortcut && <kbd>{c.shortcut}</kbd>}
             </li>

@@ -65,7 +65,8 @@ export function DetailPane() {
   const contentRecount = recount === undefined ? undefined : recount - toolTokens;
   const stored = skeleton?.storedTokens[selected] ?? -1;
   const structured = swarms ? typeof m.content !== 'string' : !v.parts.every((p) => p.kind === 'text');
-  const cut = plan?.cuts[selected];
+  // The exact cut once main has answered (it can differ from the estimate by a message); the estimate until then.
+  const cut = exact ? (exact.cut ? { keep: exact.cut.keep, offset: exact.cut.offset, approximate: false } : plan?.cuts[selected]) : plan?.cuts[selected];
   const { role: _r, content: _c, timestamp: _ts, message_id: _id, category: _cat, metadata, token_count: _t, ...extra } = m;
   return (
     <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" data-testid="detail">
@@ -111,12 +112,12 @@ export function DetailPane() {
         ) : (
           <RecordEditor key={`${selected}-${generation}`} index={selected} record={m} text={detail.text} editableText={detail.editableText} onDone={() => setEditing(false)} />
         )
-      ) : view === 'content' && !swarms && skeleton && !(cut && !structured) ? (
+      ) : view === 'content' && !swarms && skeleton && !((cut && !structured) || exact?.cut) ? (
         <Parts view={v} skeleton={skeleton} />
       ) : view === 'content' ? (
         <>
-          {cut && !structured ? (
-            <CutContent estimate={cut} text={detail.text} length={detail.truncated?.text ?? detail.text.length} exact={exact} />          ) : (
+          {(cut && !structured) || exact?.cut ? (
+            <CutContent estimate={cut ?? { keep: 'end', offset: 0, approximate: true }} text={detail.text} length={detail.truncated?.text ?? detail.text.length} exact={exact} />          ) : (
             <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
               {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}
             </pre>

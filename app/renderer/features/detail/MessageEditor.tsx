@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
+import { LiveTokens } from './LiveTokens.js';
 import { EditorForm } from './EditorForm.js';
 import { jsonError, textareaRows, useJsonError } from './editor-text.js';
 import { withMod } from '../platform.js';
@@ -80,6 +81,7 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
         rows={textareaRows(content, 4, 24)}
       />
       {contentError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {contentError}</p>}
+      {!structured && <LiveTokens text={content} />}
       <label className="small muted">
         metadata (JSON object; empty for none)
         <textarea className="json" value={metadata} onChange={(e) => setMetadata(e.target.value)} aria-label="Metadata (JSON)" aria-invalid={metadataError !== undefined} rows={textareaRows(metadata, 2, 12)} />

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
+import { LiveTokens } from './LiveTokens.js';
 import { EditorForm } from './EditorForm.js';
 import { jsonError, textareaRows, useJsonError } from './editor-text.js';
 
@@ -45,7 +46,10 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
         </button>
       </div>
       {mode === 'text' ? (
-        <textarea value={draftText} onChange={(e) => setDraftText(e.target.value)} aria-label="Content" data-testid="edit-content" autoFocus rows={textareaRows(draftText, 4, 24)} />
+        <>
+          <textarea value={draftText} onChange={(e) => setDraftText(e.target.value)} aria-label="Content" data-testid="edit-content" autoFocus rows={textareaRows(draftText, 4, 24)} />
+          <LiveTokens text={draftText} />
+        </>
       ) : (
         <>
           <textarea className="json" value={draftRecord} onChange={(e) => setDraftRecord(e.target.value)} aria-label="Record (JSON)" aria-invalid={recordError !== undefined} data-testid="edit-record" autoFocus rows={textareaRows(draftRecord, 6, 30)} />

@@ -16,8 +16,9 @@ export function useExactCut(plan: WindowPlan | undefined, strategy: WindowStrate
   const openPath = useApp((s) => s.openPath);
   const model = useApp((s) => s.model);
   const generation = useApp((s) => s.generation);
-  const estimatedCut = plan !== undefined && selected !== undefined && plan.fates[selected] === FATE_CODE.cut;
-  const key = estimatedCut ? JSON.stringify([openPath, generation, model, strategy.id, params, selected]) : '';
+  // The estimate can put the cut a message off: its neighbours are asked about too.
+  const near = plan !== undefined && selected !== undefined && [selected - 1, selected, selected + 1].some((i) => plan.fates[i] === FATE_CODE.cut);
+  const key = near ? JSON.stringify([openPath, generation, model, strategy.id, params, selected]) : '';
   const [answer, setAnswer] = useState<{ key: string; value: ExactCut } | undefined>();
   useEffect(() => {
     if (!key || !openPath || selected === undefined) return;

@@ -73,9 +73,16 @@ export function MessageTable() {
     [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, chainFilter, sort],
   );
   // The toolbar says how many of the messages the filters leave.
+  // And how many tokens those messages hold (the header keeps the whole conversation's figure).
   useEffect(() => {
-    if (useApp.getState().shownCount !== order.length) useApp.setState({ shownCount: order.length });
-  }, [order.length]);
+    let sum: number | undefined;
+    if (tokens) {
+      sum = 0;
+      for (let k = 0; k < order.length; k++) sum += tokens[order[k]];
+    }
+    const s = useApp.getState();
+    if (s.shownCount !== order.length || s.shownTokens !== sum) useApp.setState({ shownCount: order.length, shownTokens: sum });
+  }, [order, tokens]);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const items = virtualizer.getVirtualItems();
 

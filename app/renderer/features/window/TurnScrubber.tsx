@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
-import { planAtTurn, turnEnds, turnMilestones, type TurnMilestones } from '../../../../src/core/window/turns.js';
+import { milestoneSearch, planAtTurn, turnEnds, type TurnMilestones } from '../../../../src/core/window/turns.js';
 import type { WindowPlan, WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
 import { formatNumber } from '../roles.js';
 import { FateStrip } from './FateStrip.js';
@@ -10,26 +10,47 @@ import { FateStrip } from './FateStrip.js';
  * called with the history up to it) and see the plan the strategy would have made of that history; the
  * turns where the system prompt first fell out and summarising first fired are one click away.
  */
-export function TurnScrubber({ skeleton, input, strategy, params, onSelect }: { skeleton: Skeleton; input: WindowSkeleton; strategy: WindowStrategy; params: Record<string, unknown>; onSelect(i: number): void }) {
+export function TurnScrubber(props: { skeleton: Skeleton; input: WindowSkeleton; strategy: WindowStrategy; params: Record<string, unknown>; current: WindowPlan; onSelect(i: number): void }) {
+  // Closed, it costs nothing while the budget slider moves; open, its searches run in short tasks.
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="turns" open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="turns-details">
+      <summary>During the run: the window at each turn</summary>
+      {open && <Scrubber {...props} />}
+    </details>
+  );
+}
+
+/** A plan per short task: the milestones of a 150,000-message history never hold up a frame for long. */
+const MILESTONE_DELAY_MS = 300;
+
+function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { skeleton: Skeleton; input: WindowSkeleton; strategy: WindowStrategy; params: Record<string, unknown>; current: WindowPlan; onSelect(i: number): void }) {
   const ends = useMemo(() => turnEnds(skeleton.roleOf.map((r) => skeleton.normalRoles[r])), [skeleton]);
   const [turn, setTurn] = useState(ends.length - 1);
   useEffect(() => setTurn((t) => Math.min(t, ends.length - 1)), [ends]);
   const shown = useDeferredValue(Math.max(0, turn));
   const key = JSON.stringify(params);
-  const plan: WindowPlan | undefined = useMemo(() => (ends.length ? planAtTurn(strategy, input, params, ends[shown]) : undefined), [ends, shown, strategy, input, key]);
+  // At the last turn the window is the panel's own plan.
+  const plan: WindowPlan | undefined = useMemo(() => (ends.length === 0 ? undefined : shown === ends.length - 1 ? current : planAtTurn(strategy, input, params, ends[shown])), [ends, shown, strategy, input, key, current]);
   // Found after the first paint, a few dozen plans of prefixes: not in the way of the slider.
   const [milestones, setMilestones] = useState<TurnMilestones | undefined>();
   useEffect(() => {
     setMilestones(undefined);
-    const t = setTimeout(() => setMilestones(turnMilestones(strategy, input, params, ends)), 30);
-    return () => clearTimeout(t);
+    const search = milestoneSearch(strategy, input, params, ends);
+    let timer: ReturnType<typeof setTimeout>;
+    const step = () => {
+      const next = search.next();
+      if (next.done) setMilestones(next.value);
+      else timer = setTimeout(step, 0);
+    };
+    timer = setTimeout(step, MILESTONE_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [strategy, input, key, ends]);
   if (!plan || ends.length === 0) return null;
   const t = ends[shown];
   const jump = (k: number | undefined) => k !== undefined && setTurn(k);
   return (
-    <section className="turns" aria-label="The window during the run" data-testid="turns">
-      <h3>During the run</h3>
+    <section aria-label="The window during the run" data-testid="turns">
       <input
         type="range"
         min={0}

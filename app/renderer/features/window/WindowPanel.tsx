@@ -157,7 +157,7 @@ export function WindowPanel() {
             <span>log scale</span>
           </p>
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
-          {skeleton && counts && <TurnScrubber skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} onSelect={select} />}
+          {skeleton && counts && <TurnScrubber skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} current={plan} onSelect={select} />}
           {plan.warnings.length > 0 && (
             <ul className="warnings" aria-label="Warnings">
               {plan.warnings.slice(0, 8).map((w) => (

@@ -1,0 +1,41 @@
+import type { AppState } from '../../store/index.js';
+import { COMMANDS } from './registry.js';
+
+/** A line of the palette: a command, a file to open, or a message to go to. */
+export interface PaletteEntry {
+  id: string;
+  label: string;
+  shortcut?: string;
+  enabled(s: AppState): boolean;
+  run(s: AppState): void;
+}
+
+const FILES_SHOWN = 8;
+
+/**
+ * What the palette offers for a query: "42", "#42" or ":42" goes to message 42 of the open conversation;
+ * other text finds commands by name and files by path (the files' names first).
+ */
+export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'skeleton' | 'openPath'>): PaletteEntry[] {
+  const q = query.trim().toLowerCase();
+  const out: PaletteEntry[] = [];
+  const number = /^[#:]?(\d+)$/.exec(q);
+  if (number && s.skeleton) {
+    const n = Number(number[1]);
+    const count = s.skeleton.count;
+    out.push({
+      id: `goto-${n}`,
+      label: n < count ? `Go to message ${n}` : `Go to message ${n} (this conversation has ${count})`,
+      enabled: () => n < count,
+      run: (st) => st.select(n),
+    });
+  }
+  for (const c of COMMANDS) if (c.id !== 'palette' && c.label.toLowerCase().includes(q)) out.push(c);
+  if (q && !number) {
+    const name = (p: string) => p.slice(p.lastIndexOf('/') + 1).toLowerCase();
+    const files = s.entries.filter((e) => e.path.toLowerCase().includes(q) && e.path !== s.openPath);
+    files.sort((a, b) => Number(!name(a.path).includes(q)) - Number(!name(b.path).includes(q)) || a.path.length - b.path.length);
+    for (const f of files.slice(0, FILES_SHOWN)) out.push({ id: `open-${f.path}`, label: `Open ${f.path}`, enabled: () => true, run: (st) => void st.openConversation(f.path) });
+  }
+  return out;
+}
