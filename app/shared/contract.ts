@@ -226,6 +226,8 @@ const SearchAnswer = z.object({
   hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional() })),
   total: z.number(),
   files: z.number(),
+  /** Counting stopped: total and files are at least these. */
+  atLeast: z.boolean(),
   truncated: z.boolean(),
   status: SearchStatus,
 });

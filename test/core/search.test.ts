@@ -598,3 +598,22 @@ describe('searchableMessages', () => {
     }
   });
 });
+
+describe('SearchIndex counting limit', () => {
+  it('stops counting past countLimit once the hits are listed, and says the figures are lower bounds', () => {
+    const index = new SearchIndex();
+    for (let f = 0; f < 50; f++) {
+      const messages = Array.from({ length: 20 }, (_, i) => ({ conversation: 0, index: i, role: 'user', text: `alpha beta ${f} ${i}` }));
+      index.put(buildSegment({ path: `f${f}.json`, format: 'openai-chat', size: 1, mtimeMs: 1, messages, conversationSizes: [20] }, index.dictionary, index.roleCode));
+    }
+    const all = index.query({ terms: ['alpha'], limit: 10 });
+    expect([all.total, all.files, all.atLeast]).toEqual([1000, 50, false]);
+    const capped = index.query({ terms: ['alpha'], limit: 10, countLimit: 100 });
+    expect(capped.atLeast).toBe(true);
+    expect(capped.total).toBeGreaterThanOrEqual(100);
+    expect(capped.total).toBeLessThan(1000);
+    expect(capped.hits).toEqual(all.hits);
+    // Under the limit, the count is exact and says so.
+    expect(index.query({ terms: ['alpha', '7'], limit: 10, countLimit: 100 })).toMatchObject({ atLeast: false });
+  });
+});

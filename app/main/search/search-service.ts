@@ -40,6 +40,8 @@ export interface SearchAnswer {
   hits: FoundMessage[];
   total: number;
   files: number;
+  /** Counting stopped (past 50,000 matches, or a regex scan out of time): total and files are lower bounds. */
+  atLeast: boolean;
   /** More matched than are listed (or a regex scan stopped at its time limit). */
   truncated: boolean;
   status: SearchStatus;
@@ -51,6 +53,8 @@ const REGEX_SCAN_MS = 4000;
 /** Texts of files read for snippets, kept for the next query (typing asks again at every key). */
 const TEXT_CACHE_FILES = 64;
 
+/** Past this many matches an answer stops counting (and says "at least"): the count is what costs. */
+const COUNT_LIMIT = 50_000;
 /** How long an answer spends finding its hits' lines (reading their files) before it is sent. */
 const SNIPPET_MS = 40;
 
@@ -206,7 +210,7 @@ export class SearchService {
     const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
     if (req.regex) return this.scan(req, limit);
     const terms = queryTerms(req.query);
-    const found = this.index.query({ terms, roles: req.roles, formats: req.formats, limit });
+    const found = this.index.query({ terms, roles: req.roles, formats: req.formats, limit, countLimit: COUNT_LIMIT });
     const started = performance.now();
     const budget = req.snippetMs ?? SNIPPET_MS;
     const hits: FoundMessage[] = [];
@@ -221,7 +225,7 @@ export class SearchService {
       }
       hits.push(hit);
     }
-    return { query: req.query, hits, total: found.total, files: found.files, truncated: found.total > found.hits.length, status: this.status() };
+    return { query: req.query, hits, total: found.total, files: found.files, atLeast: found.atLeast, truncated: found.total > found.hits.length, status: this.status() };
   }
 
   /** The matching lines of hits an answer listed without them. */
@@ -297,7 +301,7 @@ export class SearchService {
         since = performance.now();
       }
     }
-    return { query: req.query, hits, total, files: files.size, truncated: truncated || total > hits.length, status: this.status() };
+    return { query: req.query, hits, total, files: files.size, atLeast: truncated, truncated: truncated || total > hits.length, status: this.status() };
   }
 
   private changedIndex(): void {

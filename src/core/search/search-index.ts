@@ -16,8 +16,10 @@ export interface IndexQuery {
   roles?: readonly string[];
   /** Only files of these formats (codec ids). */
   formats?: readonly string[];
-  /** Hits returned at most (all are counted). */
+  /** Hits returned at most. */
   limit?: number;
+  /** Counting stops past this many matches (a one-letter prefix matches most of a million messages). */
+  countLimit?: number;
 }
 
 export interface KeptIndex {
@@ -28,10 +30,12 @@ export interface KeptIndex {
 
 export interface IndexAnswer {
   hits: IndexHit[];
-  /** Every matching message, beyond the limit too. */
+  /** Every matching message, beyond the limit too (up to countLimit). */
   total: number;
-  /** Files holding a match. */
+  /** Files holding a match (up to where counting stopped). */
   files: number;
+  /** Counting stopped at countLimit: total and files are lower bounds. */
+  atLeast: boolean;
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -120,10 +124,11 @@ export class SearchIndex {
 
   query(q: IndexQuery): IndexAnswer {
     const limit = q.limit ?? 500;
+    const countLimit = q.countLimit ?? Infinity;
     const hits: IndexHit[] = [];
     let total = 0;
     let files = 0;
-    if (q.terms.length === 0) return { hits, total, files };
+    if (q.terms.length === 0) return { hits, total, files, atLeast: false };
     const formats = q.formats?.length ? new Set(q.formats) : undefined;
     let roleMask: Uint8Array | undefined;
     if (q.roles?.length) {
@@ -134,8 +139,9 @@ export class SearchIndex {
       }
     }
     const wanted = q.terms.map((t) => this.dictionary.withPrefix(t));
-    if (wanted.some((ids) => ids.length === 0)) return { hits, total, files };
+    if (wanted.some((ids) => ids.length === 0)) return { hits, total, files, atLeast: false };
     for (const seg of this.sorted()) {
+      if (total >= countLimit && hits.length >= limit) return { hits, total, files, atLeast: true };
       if (formats && !formats.has(seg.format)) continue;
       const found = this.matchIn(seg, wanted, roleMask);
       if (found.length === 0) continue;
@@ -146,7 +152,7 @@ export class SearchIndex {
         hits.push({ path: seg.path, format: seg.format, conversation: at.conversation, index: at.index, role: this.roleNames[seg.roles[found[i]]] });
       }
     }
-    return { hits, total, files };
+    return { hits, total, files, atLeast: false };
   }
 
   /** The segment's slots of any of these word ids: a binary search each, or one pass over its terms for many. */

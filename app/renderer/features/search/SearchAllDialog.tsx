@@ -65,7 +65,7 @@ export function SearchAllDialog() {
   const summary = answer
     ? answer.total === 0
       ? 'No messages match'
-      : `${formatNumber(answer.total)} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)} file${answer.files === 1 ? '' : 's'}${answer.truncated ? ` · the first ${formatNumber(hits.length)} listed` : ''}`
+      : `${formatNumber(answer.total)}${answer.atLeast ? '+' : ''} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)}${answer.atLeast ? '+' : ''} file${answer.files === 1 ? '' : 's'}${answer.truncated ? ` · the first ${formatNumber(hits.length)} listed` : ''}`
     : '';
   return (
     <div className="dialog" role="dialog" aria-modal="true" aria-label="Search all conversations" onClick={() => setOpen(false)} onKeyDown={closeOnEscape(() => setOpen(false))}>
