@@ -7,6 +7,7 @@ import { TopBar } from './features/topbar/TopBar.js';
 import { WindowPanel } from './features/window/WindowPanel.js';
 import { Palette } from './features/commands/Palette.js';
 import { SearchAllDialog } from './features/search/SearchAllDialog.js';
+import { Splitter } from './features/Splitter.js';
 import { HistoryDialog } from './features/commands/HistoryDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { handleCommandKey, runCommand } from './features/commands/registry.js';
@@ -87,9 +88,11 @@ export function App() {
   return (
     <div className="app">
       <TopBar />
-      <div className="panes">
+      <div className="panes" style={{ gridTemplateColumns: `${app.layout.sidebar}px 5px minmax(0, 1fr) 5px ${app.layout.panel}px` }}>
         <Sidebar />
+        <Splitter label="Resize the folder list" vertical size={app.layout.sidebar} sign={1} onResize={(px) => app.resize('sidebar', px)} testid="split-sidebar" />
         <ConversationView />
+        <Splitter label="Resize the side panel" vertical size={app.layout.panel} sign={-1} onResize={(px) => app.resize('panel', px)} testid="split-panel" />
         {app.windowOpen && app.skeleton ? <WindowPanel /> : <TokenSummary />}
       </div>
       {app.paletteOpen && <Palette />}

@@ -82,6 +82,32 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       }
     });
 
+    it('panes resize by dragging or with the arrow keys, the sizes kept after a reload; the detail folds away', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('coding_session.json');
+      const width = () => page.page.$eval('.sidebar', (el) => Math.round(el.getBoundingClientRect().width));
+      const before = await width();
+      const bar = (await page.page.locator('[data-testid="split-sidebar"]').boundingBox())!;
+      await page.page.mouse.move(bar.x + bar.width / 2, bar.y + 200);
+      await page.page.mouse.down();
+      await page.page.mouse.move(bar.x + bar.width / 2 + 120, bar.y + 200, { steps: 6 });
+      await page.page.mouse.up();
+      expect(await width()).toBe(before + 120);
+      await page.page.focus('[data-testid="split-sidebar"]');
+      await page.page.keyboard.press('ArrowLeft');
+      expect(await width()).toBe(before + 120 - 16);
+      // The detail pane: empty until a message is chosen, then its own height, folded with one click.
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.waitForSelector('[data-testid="split-detail"]');
+      await page.page.click('[data-testid="detail-fold"]');
+      await page.page.waitForSelector('[data-testid="detail"]', { state: 'detached' });
+      expect(await page.page.textContent('[data-testid="detail-fold"]')).toBe('▸ message 2');
+      await page.page.reload();
+      await page.ready();
+      expect(await width()).toBe(before + 104);
+    });
+
     it('search filters the rows, including ones not rendered yet', async () => {
       const dir = workspace();
       const page = await start(dir);
@@ -100,6 +126,16 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const all = cliJson('show', join(dir, 'support_thread_long.json'));
       const shownTokens = expected.reduce((n: number, m: { tokens: number }) => n + m.tokens, 0);
       await page.page.waitForFunction((w) => document.querySelector('[data-testid="shown-tokens"]')?.textContent === w, ` · ${shownTokens.toLocaleString('en-US')} of ${all.totalTokens.toLocaleString('en-US')} tok`);
+      // In the detail pane, the matches of the open message are marked, counted and stepped through.
+      await page.page.click(`[data-testid="row"][data-index="${rows[0].index}"]`);
+      await page.page.waitForSelector('[data-testid="detail-hits"]');
+      const inMessage = (expected.find((m: { index: number }) => m.index === rows[0].index).content as string).toLowerCase().split('timezone handling').length - 1;
+      expect(await page.page.textContent('[data-testid="detail-hits"]')).toContain(`match 1 of ${inMessage} in this message`);
+      expect(await page.page.$$eval('#detail mark.hit', (m) => m.map((x) => x.textContent?.toLowerCase()))).toEqual(Array(inMessage).fill('timezone handling'));
+      if (inMessage > 1) {
+        await page.page.click('[data-testid="hit-next"]');
+        await page.page.waitForFunction(() => document.querySelectorAll('#detail mark.hit')[1]?.classList.contains('current'));
+      }
       await page.screenshot(`${mode}-search`);
       await page.page.click('[data-testid="clear-filters"]');
       await page.page.waitForSelector('[data-testid="shown-count"]', { state: 'detached' });

@@ -1,3 +1,4 @@
+import { Splitter } from './Splitter.js';
 import { useEffect, useMemo, useRef } from 'react';
 import { useApp } from '../store/index.js';
 import { DetailPane } from './detail/DetailPane.js';
@@ -8,7 +9,7 @@ import { NO_CATEGORY } from './table/order.js';
 import { FLAGS } from '../../shared/contract.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters } = useApp();
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed } = useApp();
   const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all';
   const searchRef = useRef<HTMLInputElement>(null);
   // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
@@ -100,7 +101,15 @@ export function ConversationView() {
       </div>
       <Banners />
       <MessageTable />
-      <DetailPane />
+      {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={layout.detail} sign={-1} onResize={(px) => resize('detail', px)} testid="split-detail" />}
+      <div className={`detail-slot ${selected === undefined ? 'idle' : detailCollapsed ? 'collapsed' : ''}`} style={selected !== undefined && !detailCollapsed ? { height: layout.detail } : undefined}>
+        {selected !== undefined && (
+          <button className="detail-fold" onClick={() => setDetailCollapsed(!detailCollapsed)} aria-expanded={!detailCollapsed} data-testid="detail-fold" title={detailCollapsed ? 'Show the message detail' : 'Fold the message detail'}>
+            {detailCollapsed ? `▸ message ${selected}` : '▾'}
+          </button>
+        )}
+        {!detailCollapsed && <DetailPane />}
+      </div>
     </main>
   );
 }

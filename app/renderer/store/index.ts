@@ -6,8 +6,9 @@ import { createUiSlice, type UiSlice } from './ui.js';
 import { createWindowSlice, type WindowSlice } from './window.js';
 import { createEditingSlice, type EditingSlice } from './editing.js';
 import { createSearchSlice, type SearchSlice } from './search.js';
+import { createLayoutSlice, type LayoutSlice } from './layout.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -18,6 +19,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createWindowSlice(set, get, api),
   ...createEditingSlice(set, get, api),
   ...createSearchSlice(set, get, api),
+  ...createLayoutSlice(set, get, api),
 }));
 
 // Every edit state names its file: whether that file has unsaved edits follows from it, whoever set it.

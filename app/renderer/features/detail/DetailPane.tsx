@@ -11,11 +11,14 @@ import { Parts, ToolCallCards } from './Parts.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
 import { useExactCut } from './useExactCut.js';
 import { CutContent } from './CutContent.js';
+import { Highlight } from '../highlight.js';
+import { SearchHits } from './SearchHits.js';
 
 type Detail = RequestOutput<'conversation:message'>;
 
 export function DetailPane() {
   const { openPath, selected, counts, skeleton, generation } = useApp();
+  const search = useApp((s) => s.search);
   const [detail, setDetail] = useState<Detail | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [view, setView] = useState<'content' | 'raw'>('content');
@@ -100,6 +103,7 @@ export function DetailPane() {
           <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>
         </div>
       </header>
+      {search && !editing && view === 'content' && <SearchHits query={search} message={selected} />}
       {detail.truncated && !editing && (
         <p className="banner" role="status" data-testid="truncated-note">
           This message is {formatBytes(detail.truncated.raw)}: its first {formatBytes(detail.raw.length)} are shown.{' '}
@@ -113,16 +117,16 @@ export function DetailPane() {
           <RecordEditor key={`${selected}-${generation}`} index={selected} record={m} text={detail.text} editableText={detail.editableText} onDone={() => setEditing(false)} />
         )
       ) : view === 'content' && !swarms && skeleton && !((cut && !structured) || exact?.cut) ? (
-        <Parts view={v} skeleton={skeleton} />
+        <Parts view={v} skeleton={skeleton} query={search} />
       ) : view === 'content' ? (
         <>
           {(cut && !structured) || exact?.cut ? (
             <CutContent estimate={cut ?? { keep: 'end', offset: 0, approximate: true }} text={detail.text} length={detail.truncated?.text ?? detail.text.length} exact={exact} />          ) : (
             <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
-              {structured ? JSON.stringify(m.content, null, 2) : detail.text || <span className="muted">(empty)</span>}
+              {structured ? <Highlight text={JSON.stringify(m.content, null, 2)} query={search} /> : detail.text ? <Highlight text={detail.text} query={search} /> : <span className="muted">(empty)</span>}
             </pre>
           )}
-          {swarms && skeleton && <ToolCallCards view={v} skeleton={skeleton} />}
+          {swarms && skeleton && <ToolCallCards view={v} skeleton={skeleton} query={search} />}
           {swarms && (metadata !== undefined || Object.keys(extra).length > 0) && (
             <div className="meta">
               <h3>metadata and other keys</h3>

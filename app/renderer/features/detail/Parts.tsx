@@ -1,3 +1,4 @@
+import { Highlight } from '../highlight.js';
 import type { RequestOutput, Skeleton } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 
@@ -33,10 +34,10 @@ function Jump({ to, label }: { to: number; label: string }) {
   );
 }
 
-function PartView({ part, skeleton }: { part: Part; skeleton: Skeleton }) {
+function PartView({ part, skeleton, query }: { part: Part; skeleton: Skeleton; query: string }) {
   switch (part.kind) {
     case 'text':
-      return <pre className="content part-text" data-testid="detail-content">{part.text || <span className="muted">(empty)</span>}</pre>;
+      return <pre className="content part-text" data-testid="detail-content">{part.text ? <Highlight text={part.text} query={query} /> : <span className="muted">(empty)</span>}</pre>;
     case 'tool-call': {
       const args = pretty(part.arguments);
       const result = resultOf(skeleton, part.id);
@@ -48,7 +49,7 @@ function PartView({ part, skeleton }: { part: Part; skeleton: Skeleton }) {
             <span className="spacer" />
             {result !== undefined ? <Jump to={result} label="result in message" /> : part.id ? <span className="orphan" data-testid="orphan">no result in this conversation</span> : null}
           </div>
-          <pre className={args.json ? 'json' : 'content'}>{args.text}</pre>
+          <pre className={args.json ? 'json' : 'content'}><Highlight text={args.text} query={query} /></pre>
         </div>
       );
     }
@@ -64,7 +65,7 @@ function PartView({ part, skeleton }: { part: Part; skeleton: Skeleton }) {
             <span className="spacer" />
             {call !== undefined ? <Jump to={call} label="call in message" /> : part.callId ? <span className="orphan" data-testid="orphan">its call is not in this conversation</span> : null}
           </div>
-          <pre className={body.json ? 'json' : 'content'}>{body.text || <span className="muted">(empty)</span>}</pre>
+          <pre className={body.json ? 'json' : 'content'}>{body.text ? <Highlight text={body.text} query={query} /> : <span className="muted">(empty)</span>}</pre>
         </div>
       );
     }
@@ -96,25 +97,25 @@ function PartView({ part, skeleton }: { part: Part; skeleton: Skeleton }) {
 }
 
 /** A message of any format as its parts: text, tool calls and results as cards, reasoning folded. */
-export function Parts({ view, skeleton }: { view: View; skeleton: Skeleton }) {
+export function Parts({ view, skeleton, query = '' }: { view: View; skeleton: Skeleton; query?: string }) {
   if (view.parts.length === 0) return <pre className="content" data-testid="detail-content"><span className="muted">(empty)</span></pre>;
   return (
     <div className="parts">
       {view.parts.map((p, i) => (
-        <PartView key={i} part={p} skeleton={skeleton} />
+        <PartView key={i} part={p} skeleton={skeleton} query={query} />
       ))}
     </div>
   );
 }
 
 /** Tool calls a swarms message carries beside its content (OpenAI `tool_calls`, also under `metadata`). */
-export function ToolCallCards({ view, skeleton }: { view: View; skeleton: Skeleton }) {
+export function ToolCallCards({ view, skeleton, query = '' }: { view: View; skeleton: Skeleton; query?: string }) {
   const calls = view.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result');
   if (calls.length === 0) return null;
   return (
     <div className="parts">
       {calls.map((p, i) => (
-        <PartView key={i} part={p} skeleton={skeleton} />
+        <PartView key={i} part={p} skeleton={skeleton} query={query} />
       ))}
     </div>
   );

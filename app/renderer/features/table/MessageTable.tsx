@@ -1,6 +1,6 @@
 import { createColumnHelper, FlexRender, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FLAGS } from '../../../shared/contract.js';
 import { PAGE_SIZE } from '../../store/conversation.js';
 import { useApp } from '../../store/index.js';
@@ -11,6 +11,7 @@ import { displayOrder } from './order.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
 import { FateStrip } from '../window/FateStrip.js';
+import { Highlight } from '../highlight.js';
 import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 
@@ -36,20 +37,6 @@ export interface ViewRow {
 const ROW_HEIGHT = 28;
 const features = tableFeatures({});
 const column = createColumnHelper<typeof features, ViewRow>();
-
-function Highlight({ text, query }: { text: string; query: string }) {
-  if (!query) return <>{text}</>;
-  const parts: ReactNode[] = [];
-  const lower = text.toLowerCase();
-  const q = query.toLowerCase();
-  let at = 0;
-  for (let i = lower.indexOf(q); i !== -1; i = lower.indexOf(q, at)) {
-    parts.push(text.slice(at, i), <mark key={i}>{text.slice(i, i + q.length)}</mark>);
-    at = i + q.length;
-  }
-  parts.push(text.slice(at));
-  return <>{parts}</>;
-}
 
 /** Local time of a stored timestamp (those without an offset are local already, as Date reads them). */
 function localTime(timestamp: string | undefined): string {
