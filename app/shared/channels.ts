@@ -29,6 +29,7 @@ export const REQUEST_NAMES = [
   'edit:export',
   'history:list',
   'history:restore',
+  'history:diff',
   'edit:compare',
   'window:compact',
   'settings:set-api-key',

@@ -331,14 +331,19 @@ export const requests = {
     input: z.object({ path: relPath }),
     output: z.object({ versions: z.array(z.object({ id: z.string(), savedAt: z.number(), bytes: z.number(), messages: z.number().optional(), error: z.string().optional() })) }),
   },
+  /** What changed from a kept version to the file on disk now, line by line (long unchanged runs folded). */
+  'history:diff': {
+    input: z.object({ path: relPath, id: z.string().min(1).max(100) }),
+    output: z.object({ lines: z.array(z.object({ kind: z.enum(['same', 'added', 'removed', 'folded']), text: z.string(), count: z.number().optional() })), added: z.number(), removed: z.number(), tooLarge: z.boolean() }),
+  },
   /** Restores a version as one undoable edit (nothing is written until Save). */
   'history:restore': { input: z.object({ path: relPath, id: z.string().min(1).max(100) }), output: EditState },
-  /** Mine (the open document) and theirs (the file on disk), one compact line per message, for a side-by-side diff. */
   /** Where the plan made with the full text cuts one message: the text the cut is made in, and the offset. */
   'window:cut': {
     input: z.object({ path: relPath, conversation, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])), index: z.number().int().min(0) }),
     output: z.object({ fate: z.enum(['kept', 'dropped', 'cut', 'summarised']), cut: z.object({ text: z.string(), basis: z.enum(['content', 'rendered']), keep: z.enum(['start', 'end']), offset: z.number() }).optional() }),
   },
+  /** Mine (the open document) and theirs (the file on disk), one compact line per message, for a side-by-side diff. */
   'edit:compare': { input: z.object({ path: relPath, conversation }), output: z.object({ mine: z.array(z.string()), theirs: z.array(z.string()), theirsError: z.string().optional() }) },
   /**
    * Compaction: 'dropped' summarises what the strategy drops (kept messages stay, cuts apply); 'all' is the

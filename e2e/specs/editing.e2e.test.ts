@@ -219,7 +219,14 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.keyboard.press('Enter');
       await page.page.waitForSelector('[data-testid="history-version"]');
       expect(await page.page.textContent('[data-testid="history-version"]')).toContain('5 messages');
-      await page.page.click('[data-testid="history-version"] button');
+      // Its diff against the file now: the old line removed, the new one added, nothing else.
+      await page.page.click('[data-testid="history-version"] [data-testid="history-diff-button"]');
+      await page.page.waitForSelector('[data-testid="history-diff"]');
+      const changed = await page.page.$$eval('[data-testid="history-diff"] .diff-line[data-kind="added"], [data-testid="history-diff"] .diff-line[data-kind="removed"]', (ls) => ls.map((l) => `${l.getAttribute('data-kind')}:${l.textContent}`));
+      expect(changed.length).toBe(2);
+      expect(changed[0]).toMatch(/^removed:− .*The capital of France is Paris/);
+      expect(changed[1]).toMatch(/^added:\+ .*Version two\./);
+      await page.page.click('[data-testid="history-version"] button:has-text("Restore")');
       await page.page.waitForFunction(() => /The capital of France is Paris/.test(document.querySelector('[data-testid="row"][data-index="3"]')?.textContent ?? ''));
       await page.page.waitForSelector('[data-testid="dirty"]');
       await page.page.keyboard.press('Control+s');

@@ -1,3 +1,4 @@
+import { DIFF_LIMIT_BYTES, versionDiff } from '../editing/version-diff.js';
 import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
@@ -90,7 +91,7 @@ function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Mess
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
 export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }, conversations: ConversationState): Pick<
   Handlers,
-  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'edit:compare'
+  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'history:diff' | 'edit:compare'
 > {
   const line = (m: unknown) => JSON.stringify(m);
   const state = (doc: OpenDocument, conversation: number): EditState => {
@@ -167,6 +168,20 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
           }
         }),
       };
+    },
+    'history:diff': ({ path, id }) => {
+      const { doc } = openDocument(ctx, path);
+      const history = ctx.localHistory;
+      if (!history) throw new HandlerError('NOT_FOUND', 'no local history is kept here');
+      const before = history.read(doc.path, id);
+      let now: Buffer;
+      try {
+        now = readFileSync(doc.path);
+      } catch (e) {
+        throw new HandlerError('IO', `${path} cannot be read: ${(e as Error).message}`);
+      }
+      if (before.length > DIFF_LIMIT_BYTES || now.length > DIFF_LIMIT_BYTES) return { lines: [], added: 0, removed: 0, tooLarge: true };
+      return { ...versionDiff(decodeText(before, `local history ${id}`), decodeText(now, path)), tooLarge: false };
     },
     'history:restore': ({ path, id }) => {
       const { doc } = openDocument(ctx, path);
