@@ -216,6 +216,8 @@ export const EditState = z.object({
   canRedo: z.string().optional(),
   /** What the edit changed, from the skeleton the renderer was last sent (absent when there is none to build on). */
   delta: SkeletonDelta.optional(),
+  /** The file's stored token_counts are in another encoding than the picked model's: edits are recounted in theirs. */
+  storedCounts: z.object({ encoding: z.string(), picked: z.string(), matches: z.number(), sampled: z.number() }).optional(),
 });
 export type EditState = z.infer<typeof EditState>;
 

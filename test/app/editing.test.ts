@@ -289,3 +289,28 @@ describe('compaction', () => {
     expect(await call('edit:state', { path })).toMatchObject({ dirty: false, count: 5 });
   });
 });
+
+describe("a file's own stored-count encoding", () => {
+  it('an edited message is recounted in the encoding the file stores its token_count in, and the state says so', async () => {
+    const { dir, call } = setup();
+    cpSync(join(ROOT, 'examples', 'support_thread_long.json'), join(dir, 'long.json'));
+    await call('conversation:open', { path: 'long.json', conversation: 0, model: 'gpt-5.4' });
+    const text = '数据库连接池耗尽，夜间备份任务失败。请检查 Refunds over £1,000 — 🧾 §4.2.';
+    const state = await call<{ storedCounts?: { encoding: string; picked: string } }>('edit:apply', { path: 'long.json', conversation: 0, command: { type: 'update', index: 2, patch: { content: text } } });
+    // The examples' counts are cl100k_base counts (o200k_base gives other figures for some of them).
+    expect(state.storedCounts).toMatchObject({ encoding: 'cl100k_base', picked: 'o200k_base' });
+    await call('edit:save', { path: 'long.json' });
+    const saved = readConversationFile(join(dir, 'long.json')).messages[2];
+    const { getTokenizer } = await import('../../src/core/index.js');
+    expect(saved.token_count).toBe(getTokenizer('cl100k_base').countContent(text));
+    expect(saved.token_count).not.toBe(getTokenizer('o200k_base').countContent(text));
+  });
+
+  it('a file whose counts no encoding explains keeps the picked model for edits, and nothing is said', async () => {
+    const { dir, call } = setup();
+    // conversation_demo.json: counts of the Python class (quoted strings), which neither encoding gives.
+    await call('conversation:open', { path: 'conversation_demo.json', conversation: 0, model: 'gpt-5.4' });
+    const state = await call<{ storedCounts?: unknown }>('edit:apply', { path: 'conversation_demo.json', conversation: 0, command: { type: 'update', index: 1, patch: { content: 'Hello there, a changed line.' } } });
+    expect(state.storedCounts).toBeUndefined();
+  });
+});

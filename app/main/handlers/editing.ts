@@ -1,4 +1,5 @@
 import { DIFF_LIMIT_BYTES, versionDiff } from '../editing/version-diff.js';
+import { storedCountEncoding, type StoredCounts } from '../editing/stored-counts.js';
 import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
@@ -28,6 +29,17 @@ function recordFor(doc: OpenDocument, m: Record<string, unknown>, near: unknown)
   return doc.codec.fromView({ role, normalRole: ['system', 'user', 'assistant', 'tool'].includes(role) ? (role as 'user') : normal, parts: text ? [{ kind: 'text', text }] : [] }, near) as Message;
 }
 
+// The file's own stored-count encoding, found once per conversation opened (from the records as read).
+const storedRules = new WeakMap<OpenConversation, StoredCounts | null>();
+function storedRuleOf(conv: OpenConversation, model: string): StoredCounts | undefined {
+  let rule = storedRules.get(conv);
+  if (rule === undefined) storedRules.set(conv, (rule = storedCountEncoding(conv.records, getTokenizer(model).encoding) ?? null));
+  return rule ?? undefined;
+}
+
+/** What an edited message's token_count is counted with: the file's own encoding where it has one, else the model's. */
+const recounter = (conv: OpenConversation, model: string) => getTokenizer(storedRuleOf(conv, model)?.encoding ?? model);
+
 function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommandInput, model: string): EditCommand {
   const records = conv.records;
   const check = (i: number) => {
@@ -39,7 +51,7 @@ function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommand
       const before = records[input.index];
       // A stored token_count must not go stale: an edited content is recounted, as Conversation.update does.
       if (before && 'content' in input.patch && typeof before.token_count === 'number' && !('token_count' in input.patch)) {
-        return { ...input, patch: { ...input.patch, token_count: getTokenizer(model).countContent(input.patch.content) } } as EditCommand;
+        return { ...input, patch: { ...input.patch, token_count: recounter(conv, model).countContent(input.patch.content) } } as EditCommand;
       }
       return input as EditCommand;
     }
@@ -48,7 +60,7 @@ function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommand
       const before = records[input.index];
       let next: unknown;
       if (swarmsCodec(doc) && isPlainObject(before) && typeof before.token_count === 'number') {
-        next = { ...before, content: input.text, token_count: getTokenizer(model).countContent(input.text) };
+        next = { ...before, content: input.text, token_count: recounter(conv, model).countContent(input.text) };
         markDerived(next as object, before);
       } else next = doc.codec.withText(before, input.text);
       if (next === undefined) throw new HandlerError('BAD_INPUT', `message ${input.index} has no single text to edit here; edit the whole record instead`);
@@ -104,7 +116,16 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       conflict: doc.conflict,
       canUndo: conv?.history.canUndo,
       canRedo: conv?.history.canRedo,
+      ...storedCountsNote(conv),
     };
+  };
+  // Said when the file's counts are in another encoding than the model picked: edits keep the file's.
+  const storedCountsNote = (conv: OpenConversation | undefined) => {
+    const model = ctx.settings.get().model;
+    // Only once an edit has asked (the first recount): a state is never what loads an encoder.
+    const rule = conv && storedRules.has(conv) ? storedRuleOf(conv, model) : undefined;
+    const picked = getTokenizer(model).encoding;
+    return rule && rule.encoding !== picked ? { storedCounts: { encoding: rule.encoding, picked, matches: rule.matches, sampled: rule.sampled } } : {};
   };
   const changed = async (doc: OpenDocument, conversation: number): Promise<EditState> => {
     ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });

@@ -21,6 +21,11 @@ export function TopBar() {
           <button onClick={() => void redo()} disabled={!edit?.canRedo} title={edit?.canRedo ? `Redo ${edit.canRedo} (${shortcutOf('redo')})` : 'Nothing to redo'} aria-label="Redo">↷</button>
           <button onClick={() => void save()} disabled={!edit?.dirty || saving} data-testid="save" title={edit?.dirty ? `Save (${shortcutOf('save')})` : 'Nothing to save'}>{saving ? 'Saving…' : 'Save'}</button>
           {edit?.dirty && <span className="dirty" data-testid="dirty">● unsaved</span>}
+          {edit?.dirty && edit.storedCounts && (
+            <span className="muted small" data-testid="stored-counts-note" title={`${edit.storedCounts.matches} of ${edit.storedCounts.sampled} stored counts sampled are ${edit.storedCounts.encoding} counts; the picked model counts in ${edit.storedCounts.picked}`}>
+              token_count written in {edit.storedCounts.encoding}, the file&apos;s own
+            </span>
+          )}
           {saving && <span className="muted" role="status" data-testid="saving">saving…</span>}
         </span>
       )}

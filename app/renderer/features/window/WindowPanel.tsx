@@ -8,6 +8,7 @@ import { CumulativeChart } from './CumulativeChart.js';
 import { CompactSection } from './CompactSection.js';
 import { CompareLanes } from './CompareLanes.js';
 import { TurnScrubber } from './TurnScrubber.js';
+import { FateStrip } from './FateStrip.js';
 import { cachedPlanSkeleton } from './plan-skeleton.js';
 import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
@@ -84,6 +85,7 @@ export function WindowPanel() {
   const [preview, setPreview] = useState<{ text: string; tokens: number } | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
   const [lanes, setLanes] = useState(false);
+  const [large, setLarge] = useState(false);
   const budgetKey = strategy.params.find((p) => p.kind === 'tokens')?.key;
   // Budgets are measured in the plan's basis: its total is where a budget keeps everything.
   const basisTotal = plan?.totalBefore ?? total;
@@ -156,6 +158,7 @@ export function WindowPanel() {
             <span><span className="swatch kept" /> kept messages</span>
             <span>log scale</span>
           </p>
+          <button className="link small" onClick={() => setLarge(true)} data-testid="enlarge-chart">⤢ larger view</button>
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
           {skeleton && counts && <TurnScrubber skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} current={plan} onSelect={select} />}
           {plan.warnings.length > 0 && (
@@ -177,6 +180,27 @@ export function WindowPanel() {
         </>
       )}
       {lanes && <CompareLanes onClose={() => setLanes(false)} />}
+      {large && plan && counts && (
+        <div className="dialog" role="dialog" aria-modal="true" aria-label="The cut, larger" onKeyDown={closeOnEscape(() => setLarge(false))} onClick={() => setLarge(false)}>
+          <div className="dialog-body wide chart-large" onClick={(e) => e.stopPropagation()} data-testid="chart-large">
+            <div className="panel-head">
+              <h2>
+                {strategy.label}: {formatNumber(plan.totalBefore)} → {formatNumber(plan.totalAfter)} tok ({plan.unit === 'rendered' ? 'rendered history' : 'message contents'})
+              </h2>
+              <button autoFocus onClick={() => setLarge(false)} aria-label="Close">×</button>
+            </div>
+            <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={(i) => { setLarge(false); select(i); }} />
+            {skeleton && <FateStrip fates={plan.fates} n={skeleton.count} onSelect={(i) => { setLarge(false); select(i); }} label="The conversation by fate" />}
+            <p className="legend small">
+              <span><span className="swatch before" /> tokens from here to the end</span>
+              <span><span className="swatch after" /> of them kept</span>
+              <span><span className="swatch budget" /> budget</span>
+              <span><span className="swatch kept" /> kept messages</span>
+              <span>log scale</span>
+            </p>
+          </div>
+        </div>
+      )}
       {preview && (
         <div className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={closeOnEscape(() => setPreview(undefined))}>
           <div className="dialog-body">
