@@ -307,7 +307,7 @@ describe("a file's own stored-count encoding", () => {
   });
 
   it('a file whose counts no encoding explains keeps the picked model for edits, and nothing is said', async () => {
-    const { dir, call } = setup();
+    const { call } = setup();
     // conversation_demo.json: counts of the Python class (quoted strings), which neither encoding gives.
     await call('conversation:open', { path: 'conversation_demo.json', conversation: 0, model: 'gpt-5.4' });
     const state = await call<{ storedCounts?: unknown }>('edit:apply', { path: 'conversation_demo.json', conversation: 0, command: { type: 'update', index: 1, patch: { content: 'Hello there, a changed line.' } } });
