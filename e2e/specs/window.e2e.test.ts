@@ -227,6 +227,16 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForFunction(() => Number(document.querySelector('[data-testid="row"][aria-selected="true"]')?.getAttribute('data-index') ?? 1e9) < 15);
     });
 
+    it('the cut chart opens in a larger view, and a click there goes to the message', async () => {
+      const { page } = await openWindow('support_thread_long.json');
+      await page.page.click('[data-testid="enlarge-chart"]');
+      const box = (await page.page.locator('[data-testid="chart-large"] [data-testid="cumulative-chart"]').boundingBox())!;
+      expect(box.width).toBeGreaterThan(600);
+      await page.page.mouse.click(box.x + box.width - 3, box.y + box.height / 2);
+      await page.page.waitForSelector('[data-testid="chart-large"]', { state: 'detached' });
+      expect(Number(await page.page.getAttribute('[data-testid="row"][aria-selected="true"]', 'data-index'))).toBeGreaterThan(2950);
+    });
+
     it('Esc closes the innermost layer only: the compare dialog, then the window panel', async () => {
       const { page } = await openWindow('trip_planner_tools.json');
       await page.page.click('[data-testid="show-lanes"]');

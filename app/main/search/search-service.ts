@@ -55,8 +55,10 @@ const TEXT_CACHE_FILES = 64;
 
 /** Past this many matches an answer stops counting (and says "at least"): the count is what costs. */
 const COUNT_LIMIT = 50_000;
-/** How long an answer spends finding its hits' lines (reading their files) before it is sent. */
-const SNIPPET_MS = 40;
+/** An answer is sent by this time after it is asked, lookup and lines together: lines not found by then follow. */
+const ANSWER_MS = 80;
+/** However long the lookup took, this long goes to finding lines (the first files, at least). */
+const MIN_SNIPPET_MS = 5;
 
 /** The message at (conversation, index) of a file's messages, which are in that order. */
 function messageAt(messages: readonly SearchableMessage[], conversation: number, index: number): SearchableMessage | undefined {
@@ -209,10 +211,11 @@ export class SearchService {
     this.start();
     const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
     if (req.regex) return this.scan(req, limit);
+    const started = performance.now();
     const terms = queryTerms(req.query);
     const found = this.index.query({ terms, roles: req.roles, formats: req.formats, limit, countLimit: COUNT_LIMIT });
-    const started = performance.now();
-    const budget = req.snippetMs ?? SNIPPET_MS;
+    // Lines are found while the answer stays within its time (what the lookup took counts); the rest follow.
+    const budget = req.snippetMs ?? Math.max(MIN_SNIPPET_MS, ANSWER_MS - (performance.now() - started));
     const hits: FoundMessage[] = [];
     for (const h of found.hits) {
       const hit: FoundMessage = { path: this.roots.display(h.path), format: h.format, conversation: h.conversation, index: h.index, role: h.role };

@@ -38,6 +38,13 @@ export interface IndexAnswer {
   atLeast: boolean;
 }
 
+/** The dictionary ids a term stands for, and for a term of many, a mask of them over the dictionary. */
+interface Wanted {
+  ids: number[];
+  mask?: Uint8Array;
+}
+const MANY_WORDS = 32;
+
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 /** Results' order: paths as people sort them (run2 before run10), ties by code units. */
 export const comparePaths = (a: string, b: string): number => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
@@ -56,7 +63,6 @@ export class SearchIndex {
   // Reused per query: a stamp per ordinal says which term last marked it.
   private seen = new Uint32Array(1024);
   private stamp = 0;
-  private mask = new Uint8Array(0);
 
   constructor(words: readonly string[] = []) {
     this.dictionary = new Dictionary(words);
@@ -138,8 +144,15 @@ export class SearchIndex {
         if (code !== undefined) roleMask[code] = 1;
       }
     }
-    const wanted = q.terms.map((t) => this.dictionary.withPrefix(t));
-    if (wanted.some((ids) => ids.length === 0)) return { hits, total, files, atLeast: false };
+    // Terms with the fewest words first: most segments lack one of them, and a segment stops at the first it lacks.
+    const wanted: Wanted[] = q.terms.map((t) => ({ ids: this.dictionary.withPrefix(t) })).sort((a, b) => a.ids.length - b.ids.length);
+    if (wanted.some((w) => w.ids.length === 0)) return { hits, total, files, atLeast: false };
+    // A term of many words (a short prefix) is looked up by a pass over each segment's words, against a mask made once.
+    for (const w of wanted) {
+      if (w.ids.length <= MANY_WORDS) continue;
+      w.mask = new Uint8Array(this.dictionary.size);
+      for (const id of w.ids) w.mask[id] = 1;
+    }
     for (const seg of this.sorted()) {
       if (total >= countLimit && hits.length >= limit) return { hits, total, files, atLeast: true };
       if (formats && !formats.has(seg.format)) continue;
@@ -156,27 +169,25 @@ export class SearchIndex {
   }
 
   /** The segment's slots of any of these word ids: a binary search each, or one pass over its terms for many. */
-  private slotsOf(seg: Segment, ids: readonly number[]): number[] {
+  private slotsOf(seg: Segment, want: Wanted): number[] {
     const slots: number[] = [];
-    if (ids.length * 16 < seg.terms.length) {
+    const { ids, mask } = want;
+    if (!mask || ids.length * 16 < seg.terms.length) {
       for (const id of ids) {
         const s = termSlot(seg, id);
         if (s >= 0) slots.push(s);
       }
       return slots;
     }
-    if (this.mask.length < this.dictionary.size) this.mask = new Uint8Array(this.dictionary.size * 2);
-    for (const id of ids) this.mask[id] = 1;
-    for (let s = 0; s < seg.terms.length; s++) if (this.mask[seg.terms[s]] === 1) slots.push(s);
-    for (const id of ids) this.mask[id] = 0;
+    for (let s = 0; s < seg.terms.length; s++) if (mask[seg.terms[s]] === 1) slots.push(s);
     return slots;
   }
 
   /** The ordinals of the segment's messages holding a word of every set, ascending. */
-  private matchIn(seg: Segment, wanted: readonly (readonly number[])[], roleMask: Uint8Array | undefined): number[] {
+  private matchIn(seg: Segment, wanted: readonly Wanted[], roleMask: Uint8Array | undefined): number[] {
     const ranges: Array<{ slots: number[]; postings: number }> = [];
-    for (const ids of wanted) {
-      const slots = this.slotsOf(seg, ids);
+    for (const want of wanted) {
+      const slots = this.slotsOf(seg, want);
       if (slots.length === 0) return [];
       let postings = 0;
       for (const s of slots) postings += seg.postStart[s + 1] - seg.postStart[s];
