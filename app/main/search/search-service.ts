@@ -215,12 +215,13 @@ export class SearchService {
     const terms = queryTerms(req.query);
     const found = this.index.query({ terms, roles: req.roles, formats: req.formats, limit, countLimit: COUNT_LIMIT });
     // Lines are found while the answer stays within its time (what the lookup took counts); the rest follow.
-    const budget = req.snippetMs ?? Math.max(MIN_SNIPPET_MS, ANSWER_MS - (performance.now() - started));
+    const now = performance.now();
+    const deadline = req.snippetMs !== undefined ? now + req.snippetMs : Math.max(started + ANSWER_MS, now + MIN_SNIPPET_MS);
     const hits: FoundMessage[] = [];
     for (const h of found.hits) {
       const hit: FoundMessage = { path: this.roots.display(h.path), format: h.format, conversation: h.conversation, index: h.index, role: h.role };
-      // Past the budget, only files read already give their lines now; the others follow on request.
-      if (performance.now() - started < budget || this.cached(h.path)) {
+      // Past the deadline, only files read already give their lines now; the others follow on request.
+      if (performance.now() < deadline || this.cached(h.path)) {
         const line = this.lineOf(h.path, h.conversation, h.index, (text) => firstTermMatch(text, terms));
         // Changed since it was indexed and the words are gone: the watcher's report will take it out.
         if (line === null) continue;
