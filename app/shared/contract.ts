@@ -230,6 +230,8 @@ const SearchAnswer = z.object({
   files: z.number(),
   /** Counting stopped: total and files are at least these. */
   atLeast: z.boolean(),
+  /** All the matches of each file with hits listed. */
+  fileTotals: z.record(z.string(), z.number()),
   truncated: z.boolean(),
   status: SearchStatus,
 });

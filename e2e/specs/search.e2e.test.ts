@@ -52,7 +52,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.fill('[data-testid="search-all-input"]', query);
       // Settled: the whole tree indexed and the answer for this query shown.
       await page.page.waitForFunction(() => /indexed$/.test(document.querySelector('[data-testid="search-all-status"]')?.textContent ?? ''), null, { timeout: 60_000 });
-      await page.page.waitForFunction((q) => (document.querySelector('[data-testid="search-all-input"]') as HTMLInputElement).value === q && /^(No messages match|[\d,]+ messages? in)/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''), query);
+      // The answer for this query (not the one before it) is shown.
+      await page.page.waitForFunction((q) => {
+        const summary = document.querySelector('[data-testid="search-all-summary"]');
+        return summary?.getAttribute('data-query') === q && /^(No messages match|[\d,]+\+? messages? in)/.test(summary.textContent ?? '');
+      }, query);
       await page.page.waitForTimeout(300);
       const text = (await summary()) ?? '';
       return text.startsWith('No messages') ? 0 : Number(/^([\d,]+)/.exec(text)![1].replace(/,/g, ''));
@@ -74,29 +78,40 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const cli = cliSearch(dir, 'install');
       expect(cli.hits.length).toBeGreaterThan(1);
       await searchFor('install');
-      await page.page.keyboard.press('ArrowDown');
+      // A hit far down the list, in a file with many: the table scrolls to it in the filtered rows.
+      const k = Math.min(20, cli.hits.length - 1);
+      for (let i = 0; i < k; i++) await page.page.keyboard.press('ArrowDown');
       await page.page.keyboard.press('Enter');
-      const second = cli.hits[1];
+      const second = cli.hits[k];
       await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
       await page.page.waitForFunction((path) => document.querySelector('[data-testid="conv-title"]')?.textContent === path, second.path);
       await page.page.waitForSelector(`[data-testid="row"][data-index="${second.index}"][aria-selected="true"]`);
+      // In view, not only rendered.
+      const inView = await page.page.$eval(`[data-testid="row"][data-index="${second.index}"]`, (row) => {
+        const r = row.getBoundingClientRect();
+        const body = document.querySelector('[data-testid="grid-body"]')!.getBoundingClientRect();
+        return r.top >= body.top - 1 && r.bottom <= body.bottom + 1;
+      });
+      expect(inView).toBe(true);
       expect(await page.page.$eval(`[data-testid="row"][data-index="${second.index}"]`, (r) => r.querySelector('mark')?.textContent?.toLowerCase())).toBe('install');
     });
 
     it('finds a file an agent writes while the search is open', { timeout: 60_000 }, async () => {
-      expect(await searchFor('quokkaphase')).toBe(0);
-      writeFileSync(join(dir, 'runs', 'late.json'), serializeConversation([{ role: 'user', content: 'Plan the quokkaphase rollout' }, { role: 'assistant', content: 'Rolling out quokkaphase in two steps.' }], { format: 'json' }));
+      // A word made now: the generated tree's text comes from node_modules, which holds this repository too.
+      const word = `zq${Math.random().toString(36).slice(2, 10).replace(/\d/g, 'x')}`;
+      expect(await searchFor(word)).toBe(0);
+      writeFileSync(join(dir, 'runs', 'late.json'), serializeConversation([{ role: 'user', content: `Plan the ${word} rollout` }, { role: 'assistant', content: `Rolling out ${word} in two steps.` }], { format: 'json' }));
       await page.page.waitForFunction(() => /^2 messages in 1 file/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''), null, { timeout: 30_000 });
       expect(await page.page.$$eval('.search-all-file .name', (els) => els.map((e) => e.textContent))).toEqual(['runs/late.json']);
     });
 
     it('says what is wrong with a regular expression, and searches with one', async () => {
-      await searchFor('quokkaphase');
+      await searchFor('zzz');
       await page.page.check('.search-all-bar input[type="checkbox"]');
-      await page.page.fill('[data-testid="search-all-input"]', 'quokka(');
+      await page.page.fill('[data-testid="search-all-input"]', 'zq(');
       await page.page.waitForFunction(() => /regular expression/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''));
       expect(await summary()).not.toMatch(/at .*\.js|Error:/);
-      expect(await searchFor('quokka\\w+ roll')).toBe(1);
+      expect(await searchFor('zq\\w+ roll')).toBe(1);
       await page.page.keyboard.press('Escape');
       await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
     });

@@ -137,6 +137,18 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const start = Number(await run.getAttribute('data-start'));
       await run.click();
       await page.page.waitForSelector(`[data-testid="lane-row"][data-index="${start}"]`);
+      // The run clicked open took the focus with it: Esc still closes the dialog only, not the panel behind.
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="lanes"]', { state: 'detached' });
+      expect(await page.page.isVisible('[data-testid="window-panel"]')).toBe(true);
+      await page.page.click('[data-testid="show-lanes"]');
+      await page.page.click('[data-testid="lane-toggle-truncate"]');
+      await page.page.click('[data-testid="lane-toggle-summarizing"]');
+      await page.page.click('[data-testid="lane-toggle-last-n"]');
+      // Back where it was: three differences on and one back, then the run opened.
+      for (const key of ['n', 'n', 'n', 'p']) await page.page.keyboard.press(key);
+      await page.page.locator('[data-testid="lane-run"]').first().click();
+      await page.page.waitForSelector(`[data-testid="lane-row"][data-index="${start}"]`);
       // Unfolding moved the lines, not the place: N goes on from the same difference.
       await page.page.keyboard.press('n');
       await page.page.waitForSelector(`[data-testid="lane-row"].current.disagree[data-index="${starts[(2 + starts.length) % starts.length]}"]`);

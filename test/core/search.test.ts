@@ -312,10 +312,10 @@ describe('SearchIndex', () => {
 
   it('finds nothing for no terms, and a term no file holds empties the answer', () => {
     const index = indexOf([{ path: 'a.json', format: 'swarms-json', conversations: [[{ role: 'user', text: 'alpha beta' }]] }]);
-    expect(index.query({ terms: [] })).toEqual({ hits: [], total: 0, files: 0, atLeast: false });
-    expect(index.query({ terms: ['alpha', 'gamma'] })).toEqual({ hits: [], total: 0, files: 0, atLeast: false });
-    expect(index.query({ terms: ['alpha'], roles: ['nobody'] })).toEqual({ hits: [], total: 0, files: 0, atLeast: false });
-    expect(index.query({ terms: ['alpha'], limit: 0 })).toEqual({ hits: [], total: 1, files: 1, atLeast: false });
+    expect(index.query({ terms: [] })).toEqual({ hits: [], total: 0, files: 0, atLeast: false, fileTotals: {} });
+    expect(index.query({ terms: ['alpha', 'gamma'] })).toEqual({ hits: [], total: 0, files: 0, atLeast: false, fileTotals: {} });
+    expect(index.query({ terms: ['alpha'], roles: ['nobody'] })).toEqual({ hits: [], total: 0, files: 0, atLeast: false, fileTotals: {} });
+    expect(index.query({ terms: ['alpha'], limit: 0 })).toEqual({ hits: [], total: 1, files: 1, atLeast: false, fileTotals: {} });
   });
 
   it('many words and many messages: the one-pass slot lookup and the binary search agree with the scan', () => {

@@ -42,6 +42,8 @@ export interface SearchAnswer {
   files: number;
   /** Counting stopped (past 50,000 matches, or a regex scan out of time): total and files are lower bounds. */
   atLeast: boolean;
+  /** Matches in each file with hits listed (for a regex scan, the hits listed). */
+  fileTotals: Record<string, number>;
   /** More matched than are listed (or a regex scan stopped at its time limit). */
   truncated: boolean;
   status: SearchStatus;
@@ -229,7 +231,8 @@ export class SearchService {
       }
       hits.push(hit);
     }
-    return { query: req.query, hits, total: found.total, files: found.files, atLeast: found.atLeast, truncated: found.total > found.hits.length, status: this.status() };
+    const fileTotals = Object.fromEntries(Object.entries(found.fileTotals).map(([p, n]) => [this.roots.display(p), n]));
+    return { query: req.query, hits, total: found.total, files: found.files, atLeast: found.atLeast, fileTotals, truncated: found.total > found.hits.length, status: this.status() };
   }
 
   /** The matching lines of hits an answer listed without them. */
@@ -305,7 +308,9 @@ export class SearchService {
         since = performance.now();
       }
     }
-    return { query: req.query, hits, total, files: files.size, atLeast: truncated, truncated: truncated || total > hits.length, status: this.status() };
+    const fileTotals: Record<string, number> = {};
+    for (const h of hits) fileTotals[h.path] = (fileTotals[h.path] ?? 0) + 1;
+    return { query: req.query, hits, total, files: files.size, atLeast: truncated, fileTotals, truncated: truncated || total > hits.length, status: this.status() };
   }
 
   private changedIndex(): void {

@@ -15,6 +15,9 @@ export interface SearchSlice {
   searchAllAnswer: SearchAnswer | undefined;
   searchAllError: string | undefined;
   searchAllBusy: boolean;
+  /** How many hits an answer lists (more on request). */
+  searchAllLimit: number;
+  showMoreSearchAll(): void;
   searchIndex: EventPayload<'search:progress'> | undefined;
   setSearchAll(patch: { query?: string; regex?: boolean; role?: Role | undefined }): void;
   runSearchAll(): Promise<void>;
@@ -38,12 +41,18 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
   searchAllAnswer: undefined,
   searchAllError: undefined,
   searchAllBusy: false,
+  searchAllLimit: 300,
+  showMoreSearchAll: () => {
+    set({ searchAllLimit: Math.min(2000, get().searchAllLimit * 3) });
+    void get().runSearchAll();
+  },
   searchIndex: undefined,
   setSearchAll: (patch) => {
     set({
       searchAllQuery: patch.query ?? get().searchAllQuery,
       searchAllRegex: patch.regex ?? get().searchAllRegex,
       searchAllRole: 'role' in patch ? patch.role : get().searchAllRole,
+      searchAllLimit: 300,
     });
     void get().runSearchAll();
   },
@@ -52,7 +61,7 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     const { searchAllQuery: query, searchAllRegex: regex, searchAllRole: role } = get();
     set({ searchAllBusy: true });
     try {
-      const answer = await request('search:query', { query, regex, roles: role ? [role] : [], limit: 300 });
+      const answer = await request('search:query', { query, regex, roles: role ? [role] : [], limit: get().searchAllLimit });
       if (n !== seq) return;
       set({ searchAllAnswer: query.trim() === '' ? undefined : answer, searchAllError: undefined, searchIndex: answer.status, searchAllBusy: false });
       // The lines of hits whose files the answer had no time to read, a page at a time, while nothing newer is asked.
@@ -77,7 +86,12 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     if (now.openPath !== hit.path) return;
     // The matched word, found in this message by the file's own search (a substring); for a regex, the text it matched.
     const word = hit.snippet !== undefined && hit.match ? hit.snippet.slice(hit.match[0], hit.match[1]) : '';
-    if (word) now.setSearch(word);
-    now.select(hit.index);
+    // The file's search filters the rows: its matches are in before the row is chosen, so the table scrolls to
+    // the row where the filtered list has it.
+    if (word) {
+      set({ search: word });
+      await now.runSearch(word);
+    }
+    get().select(hit.index);
   },
 });

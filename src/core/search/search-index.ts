@@ -36,6 +36,8 @@ export interface IndexAnswer {
   files: number;
   /** Counting stopped at countLimit: total and files are lower bounds. */
   atLeast: boolean;
+  /** Matches in each file that has hits listed (all of its matches, listed or not). */
+  fileTotals: Record<string, number>;
 }
 
 /** The dictionary ids a term stands for, and for a term of many, a mask of them over the dictionary. */
@@ -132,9 +134,10 @@ export class SearchIndex {
     const limit = q.limit ?? 500;
     const countLimit = q.countLimit ?? Infinity;
     const hits: IndexHit[] = [];
+    const fileTotals: Record<string, number> = {};
     let total = 0;
     let files = 0;
-    if (q.terms.length === 0) return { hits, total, files, atLeast: false };
+    if (q.terms.length === 0) return { hits, total, files, atLeast: false, fileTotals };
     const formats = q.formats?.length ? new Set(q.formats) : undefined;
     let roleMask: Uint8Array | undefined;
     if (q.roles?.length) {
@@ -146,7 +149,7 @@ export class SearchIndex {
     }
     // Terms with the fewest words first: most segments lack one of them, and a segment stops at the first it lacks.
     const wanted: Wanted[] = q.terms.map((t) => ({ ids: this.dictionary.withPrefix(t) })).sort((a, b) => a.ids.length - b.ids.length);
-    if (wanted.some((w) => w.ids.length === 0)) return { hits, total, files, atLeast: false };
+    if (wanted.some((w) => w.ids.length === 0)) return { hits, total, files, atLeast: false, fileTotals };
     // A term of many words (a short prefix) is looked up by a pass over each segment's words, against a mask made once.
     for (const w of wanted) {
       if (w.ids.length <= MANY_WORDS) continue;
@@ -154,18 +157,19 @@ export class SearchIndex {
       for (const id of w.ids) w.mask[id] = 1;
     }
     for (const seg of this.sorted()) {
-      if (total >= countLimit && hits.length >= limit) return { hits, total, files, atLeast: true };
+      if (total >= countLimit && hits.length >= limit) return { hits, total, files, atLeast: true, fileTotals };
       if (formats && !formats.has(seg.format)) continue;
       const found = this.matchIn(seg, wanted, roleMask);
       if (found.length === 0) continue;
       files++;
       total += found.length;
+      if (hits.length < limit) fileTotals[seg.path] = found.length;
       for (let i = 0; i < found.length && hits.length < limit; i++) {
         const at = locate(seg, found[i]);
         hits.push({ path: seg.path, format: seg.format, conversation: at.conversation, index: at.index, role: this.roleNames[seg.roles[found[i]]] });
       }
     }
-    return { hits, total, files, atLeast: false };
+    return { hits, total, files, atLeast: false, fileTotals };
   }
 
   /** The segment's slots of any of these word ids: a binary search each, or one pass over its terms for many. */

@@ -38,6 +38,7 @@ export function SearchAllDialog() {
   const busy = useApp((s) => s.searchAllBusy);
   const setSearchAll = useApp((s) => s.setSearchAll);
   const openHit = useApp((s) => s.openSearchHit);
+  const showMore = useApp((s) => s.showMoreSearchAll);
   const [text, setText] = useState(() => useApp.getState().searchAllQuery);
   const [active, setActive] = useState(0);
   const list = useRef<HTMLDivElement>(null);
@@ -65,7 +66,7 @@ export function SearchAllDialog() {
   const summary = answer
     ? answer.total === 0
       ? 'No messages match'
-      : `${formatNumber(answer.total)}${answer.atLeast ? '+' : ''} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)}${answer.atLeast ? '+' : ''} file${answer.files === 1 ? '' : 's'}${answer.truncated ? ` · the first ${formatNumber(hits.length)} listed` : ''}`
+      : `${formatNumber(answer.atLeast ? Math.floor(answer.total / 1000) * 1000 : answer.total)}${answer.atLeast ? '+' : ''} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)}${answer.atLeast ? '+' : ''} file${answer.files === 1 ? '' : 's'}${answer.truncated ? ` · the first ${formatNumber(hits.length)} listed` : ''}`
     : '';
   return (
     <div className="dialog" role="dialog" aria-modal="true" aria-label="Search all conversations" onClick={() => setOpen(false)} onKeyDown={closeOnEscape(() => setOpen(false))}>
@@ -103,7 +104,7 @@ export function SearchAllDialog() {
           </button>
         </div>
         <div className="search-all-info">
-          <span data-testid="search-all-summary">{error ? <span className="error">{error}</span> : busy && !answer ? 'Searching…' : summary}</span>
+          <span data-testid="search-all-summary" data-query={answer?.query ?? ''}>{error ? <span className="error">{error}</span> : busy && !answer ? 'Searching…' : summary}</span>
           <IndexStatus />
         </div>
         <div className="search-all-results" ref={list} role="listbox" aria-label="Matches">
@@ -111,8 +112,8 @@ export function SearchAllDialog() {
             <Fragment key={g.path}>
               <div className="search-all-file" title={g.path}>
                 <span className="name">{g.path}</span>
-                <span className="muted">
-                  {formatNumber(g.count)} · {g.format}
+                <span className="muted" data-testid="search-all-file-count">
+                  {answer && answer.fileTotals[g.path] !== undefined && answer.fileTotals[g.path] > g.count ? `${formatNumber(g.count)} of ${formatNumber(answer.fileTotals[g.path])}` : formatNumber(g.count)} · {g.format}
                 </span>
               </div>
               {hits.slice(g.first, g.first + g.count).map((h, k) => {
@@ -127,8 +128,13 @@ export function SearchAllDialog() {
               })}
             </Fragment>
           ))}
+          {answer?.truncated && hits.length < 2000 && (
+            <button className="link" onClick={showMore} data-testid="search-all-more">
+              Show more results
+            </button>
+          )}
         </div>
-        <div className="search-all-keys muted">↑ ↓ choose · Enter opens the message · Esc closes · words match the start of words, in any case</div>
+        <div className="search-all-keys muted">↑ ↓ choose · Enter opens the message · Esc closes · {regex ? 'a JavaScript regular expression, in any case' : 'words match the start of words, in any case'}</div>
       </div>
     </div>
   );

@@ -207,7 +207,7 @@ export function MessageTable() {
 
   if (!skeleton) return null;
   return (
-    <div className="grid" role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns }}>
+    <div className={`grid ${plan && plan.fates.length === skeleton.count ? 'with-minimap' : ''}`} role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns }}>
       <div className="grid-head" role="row">
         {table.getHeaderGroups()[0].headers.map((h) => {
           const key = sortable[h.column.id];

@@ -56,8 +56,17 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
   // focus with it): taken before the app's own keys, where N would add a message behind the dialog.
   const goRef = useRef(go);
   goRef.current = go;
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
+      // Esc too: with the focus gone from the dialog (a folded run clicked open), it would close the panel behind.
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        closeRef.current();
+        return;
+      }
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.ctrlKey || e.metaKey || e.altKey) return;
       const next = e.key === 'n' || (e.key === 'F7' && !e.shiftKey);
       const prev = e.key === 'p' || (e.key === 'F7' && e.shiftKey);

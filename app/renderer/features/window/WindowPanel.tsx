@@ -140,7 +140,7 @@ export function WindowPanel() {
             <strong data-testid="total-before">{formatNumber(plan.totalBefore)}</strong> → <strong data-testid="total-after">{formatNumber(plan.totalAfter)}</strong> tok
             {plan.unit === 'rendered' ? (
               <div className="muted small" data-testid="plan-basis">
-                of the rendered history: each message as <code>[time] role: content</code>, what the swarms history string sends. The contents alone are {formatNumber(counts?.total ?? 0)} tok, the header&apos;s figure.
+                of the rendered history: each message as <code>[time] role: content</code>, {skeleton?.swarms === false ? 'the swarms history string’s rendering, applied to this file' : 'what the swarms history string sends'}. The contents alone are {formatNumber(counts?.total ?? 0)} tok, the header&apos;s figure.
               </div>
             ) : (
               <span className="muted" data-testid="plan-basis"> of message contents, the header&apos;s figure</span>
