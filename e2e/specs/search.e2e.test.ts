@@ -93,7 +93,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         return r.top >= body.top - 1 && r.bottom <= body.bottom + 1;
       });
       expect(inView).toBe(true);
-      expect(await page.page.$eval(`[data-testid="row"][data-index="${second.index}"]`, (r) => r.querySelector('mark')?.textContent?.toLowerCase())).toBe('install');
+      // The word marked in the message: in the detail pane, which shows it whole (the row's preview may end before it).
+      await page.page.waitForSelector('#detail mark.hit');
+      expect(await page.page.$eval('#detail mark.hit', (m) => m.textContent?.toLowerCase())).toBe('install');
     });
 
     it('finds a file an agent writes while the search is open', { timeout: 60_000 }, async () => {
