@@ -81,3 +81,16 @@ export function CumulativeChart({ plan, tokens, budget, onSelect }: { plan: Wind
     </svg>
   );
 }
+
+/** What the cut chart's marks mean (beside the chart in the panel and in its larger view). */
+export function ChartLegend() {
+  return (
+    <p className="legend small">
+      <span><span className="swatch before" /> tokens from here to the end</span>
+      <span><span className="swatch after" /> of them kept</span>
+      <span><span className="swatch budget" /> budget</span>
+      <span><span className="swatch kept" /> kept messages</span>
+      <span>log scale</span>
+    </p>
+  );
+}

@@ -4,7 +4,7 @@ import type { ParamSpec } from '../../../../src/core/window/types.js';
 import { request } from '../../api/client.js';
 import { useApp } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
-import { CumulativeChart } from './CumulativeChart.js';
+import { ChartLegend, CumulativeChart } from './CumulativeChart.js';
 import { CompactSection } from './CompactSection.js';
 import { CompareLanes } from './CompareLanes.js';
 import { TurnScrubber } from './TurnScrubber.js';
@@ -151,13 +151,7 @@ export function WindowPanel() {
             {plan.inserted.length > 0 && <div className="muted small">+ {plan.inserted.length} summary message; its tokens count once its text exists</div>}
           </div>
           {counts && <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />}
-          <p className="legend small">
-            <span><span className="swatch before" /> tokens from here to the end</span>
-            <span><span className="swatch after" /> of them kept</span>
-            <span><span className="swatch budget" /> budget</span>
-            <span><span className="swatch kept" /> kept messages</span>
-            <span>log scale</span>
-          </p>
+          <ChartLegend />
           <button className="link small" onClick={() => setLarge(true)} data-testid="enlarge-chart">⤢ larger view</button>
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
           {skeleton && counts && <TurnScrubber skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} current={plan} onSelect={select} />}
@@ -191,13 +185,7 @@ export function WindowPanel() {
             </div>
             <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={(i) => { setLarge(false); select(i); }} />
             {skeleton && <FateStrip fates={plan.fates} n={skeleton.count} onSelect={(i) => { setLarge(false); select(i); }} label="The conversation by fate" />}
-            <p className="legend small">
-              <span><span className="swatch before" /> tokens from here to the end</span>
-              <span><span className="swatch after" /> of them kept</span>
-              <span><span className="swatch budget" /> budget</span>
-              <span><span className="swatch kept" /> kept messages</span>
-              <span>log scale</span>
-            </p>
+            <ChartLegend />
           </div>
         </div>
       )}
