@@ -1,8 +1,11 @@
 import { ConversationFileError } from '../../src/core/formats/errors.js';
 import { requests, type AppError, type ParsedInput, type RequestName, type RequestOutput, type Result } from '../shared/contract.js';
+import type { FolderRequestName } from '../shared/channels.js';
 import { HandlerError } from '../shared/errors.js';
 
-export type Handlers = { [N in RequestName]: (input: ParsedInput<N>) => Promise<RequestOutput<N>> | RequestOutput<N> };
+export type HandlerMap<C extends RequestName> = { [N in C]: (input: ParsedInput<N>) => Promise<RequestOutput<N>> | RequestOutput<N> };
+/** What the document service answers: everything but the shell's choice of folder. */
+export type Handlers = HandlerMap<Exclude<RequestName, FolderRequestName>>;
 
 function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
   return issues
@@ -22,8 +25,8 @@ function toAppError(e: unknown): AppError {
  * The one entry point for every request, whatever the transport: validates the channel and its input,
  * runs the handler, and answers `{ ok, value } | { ok: false, error }`. It never throws.
  */
-export async function dispatch(handlers: Handlers, name: unknown, input: unknown): Promise<Result<unknown>> {
-  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(requests, name)) {
+export async function dispatch(handlers: Partial<HandlerMap<RequestName>>, name: unknown, input: unknown): Promise<Result<unknown>> {
+  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(requests, name) || !Object.prototype.hasOwnProperty.call(handlers, name)) {
     return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `unknown channel ${JSON.stringify(name)}` } };
   }
   const channel = name as RequestName;

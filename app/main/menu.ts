@@ -2,7 +2,6 @@ import { Menu, type MenuItemConstructorOptions } from 'electron';
 import { COMMAND_INFO } from '../shared/commands.js';
 
 export interface MenuActions {
-  openFolder(): void;
   openFile(): void;
   reload(): void;
   /** Runs a renderer command by id (the same registry as its shortcuts and palette). */
@@ -19,10 +18,10 @@ export function buildMenu(actions: MenuActions): Menu {
     {
       label: 'File',
       submenu: [
-        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: actions.openFolder },
+        ...items('File', actions).slice(0, 1),
         { label: 'Open File…', accelerator: 'CmdOrCtrl+Shift+O', click: actions.openFile },
         { type: 'separator' },
-        ...items('File', actions),
+        ...items('File', actions).slice(1),
         { type: 'separator' },
         { label: 'Reload', accelerator: 'CmdOrCtrl+R', click: actions.reload },
         { type: 'separator' },

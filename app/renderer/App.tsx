@@ -10,6 +10,7 @@ import { SearchAllDialog } from './features/search/SearchAllDialog.js';
 import { Splitter } from './features/Splitter.js';
 import { HistoryDialog } from './features/commands/HistoryDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
+import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
 import { handleCommandKey, runCommand } from './features/commands/registry.js';
 import { useApp } from './store/index.js';
 
@@ -22,11 +23,15 @@ function useReadiness() {
   }, [ready]);
 }
 
+/** Set when another folder opened: what was unsaved was given up already, when the user chose that folder. */
+let startingOver = false;
+
 /** Leaving with unsaved edits asks first (the browser's prompt; Electron shows its own dialog). */
 function useUnsavedGuard(dirty: boolean) {
   useEffect(() => {
     if (!dirty) return;
     const guard = (e: BeforeUnloadEvent) => {
+      if (startingOver) return;
       e.preventDefault();
       e.returnValue = '';
     };
@@ -40,6 +45,7 @@ export function App() {
   useReadiness();
   useUnsavedGuard(!!app.edit?.dirty);
   useEffect(() => {
+    void app.loadFolderChoices();
     void request('settings:get', {}).then((s) => useApp.setState({ model: s.model })).catch(() => {}).finally(() => void app.refreshDirectory());
     const offs = [
       subscribe('dir:changed', (e) => {
@@ -57,6 +63,11 @@ export function App() {
         if (p.path === s.openPath && p.conversation === s.openConversationIndex && p.model === s.model && !s.counts) useApp.setState({ firstCounts: p });
       }),
       subscribe('command:run', ({ id }) => runCommand(id)),
+      // Another folder is open (this window asked, or another did): the page starts over on it.
+      subscribe('folder:opened', () => {
+        startingOver = true;
+        location.reload();
+      }),
       subscribe('search:progress', (status) => {
         const s = useApp.getState();
         useApp.setState({ searchIndex: status });
@@ -99,6 +110,7 @@ export function App() {
       {app.searchAllOpen && <SearchAllDialog />}
       {app.dialog === 'history' && <HistoryDialog />}
       {app.dialog === 'compare' && <CompareDialog />}
+      {app.folderDialogOpen && <OpenFolderDialog />}
     </div>
   );
 }

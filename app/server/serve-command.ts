@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { userStateDir } from '../../src/core/storage/private-dir.js';
 import { packageRoot } from './package-root.js';
 import type { ExtraCommand } from '../../src/cli/main.js';
 import { InputError, UsageError } from '../../src/cli/usage.js';
@@ -15,10 +17,17 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   // Loaded here, not with the bin: `show` and the other commands never load the server, its watcher or zod.
   const { startBackend } = await import('../main/backend/backend.js');
   const { startServer } = await import('./server.js');
-  // The document service runs on its own thread; this one only serves the page and routes messages.
-  const backend = startBackend({ dirs: [root], mode: 'browser', usePolling: process.env.CI_WATCH_POLLING === '1' });
-  const server = await startServer({ request: (channel, input) => backend.request(channel, input), staticDir, port: portNumber || undefined });
-  backend.onEvent = (event, payload) => server.broadcast(event, payload);
+  const { FolderShell } = await import('../main/folders/folder-shell.js');
+  const { RecentFolders } = await import('../main/folders/recent-folders.js');
+  // The document service runs on its own thread; this one only serves the page and routes messages. Open
+  // Folder may go anywhere under the home folder (and the folder served), where the user's own files are.
+  const shell = new FolderShell(root, {
+    start: (d) => startBackend({ dirs: [d], mode: 'browser', usePolling: process.env.CI_WATCH_POLLING === '1' }),
+    scope: [homedir(), root],
+    recents: new RecentFolders(join(userStateDir(), 'recent-folders.json')),
+  });
+  const server = await startServer({ request: (channel, input) => shell.request(channel, input), staticDir, port: portNumber || undefined });
+  shell.onEvent = (event, payload) => server.broadcast(event, payload);
   process.stdout.write(`Serving ${root} at ${server.url}\n`);
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
@@ -26,7 +35,7 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
     process.once('SIGTERM', stop);
   });
   await server.close();
-  await backend.close();
+  await shell.close();
 }
 
 /** Browser mode's entry on the command line: the bin adds it to the engine's commands. */

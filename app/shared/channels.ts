@@ -36,9 +36,20 @@ export const REQUEST_NAMES = [
   'settings:api-key-status',
   'settings:get',
   'settings:set',
+  'folder:recent',
+  'folder:browse',
+  'folder:open',
+  'folder:pick',
 ] as const;
 
-export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run', 'search:progress'] as const;
+/**
+ * Which folders are open is the shell's (Electron main, or the server), not the document service's: opening
+ * one replaces the service. These requests never reach it.
+ */
+export const FOLDER_REQUEST_NAMES = ['folder:recent', 'folder:browse', 'folder:open', 'folder:pick'] as const;
+export type FolderRequestName = (typeof FOLDER_REQUEST_NAMES)[number];
+
+export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run', 'search:progress', 'folder:opened'] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -188,6 +188,9 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>;
 export const SettingsPatch = Settings.partial().strict();
 
+export const RecentFolder = z.object({ path: z.string(), name: z.string(), openedAt: z.number() });
+export type RecentFolder = z.infer<typeof RecentFolder>;
+
 const MessageInput = z.record(z.string(), z.unknown()).refine((m) => typeof m.role === 'string' && m.role !== '', { message: 'a message needs a role' });
 const RecordInput = z.record(z.string(), z.unknown());
 const indexes = z.array(z.number().int().min(0)).min(1).max(100_000);
@@ -387,6 +390,21 @@ export const requests = {
   'settings:api-key-status': { input: z.object({}), output: z.object({ set: z.boolean(), storage: z.enum(['encrypted', 'memory']) }) },
   'settings:get': { input: z.object({}), output: Settings },
   'settings:set': { input: SettingsPatch, output: Settings },
+  /** The open folder and the ones opened before (newest first, only those still there). */
+  'folder:recent': {
+    input: z.object({}),
+    /** `browse`: whether folder:browse can list folders here (browser mode); Electron has its own dialog. */
+    output: z.object({ current: z.array(z.string()), recent: z.array(RecentFolder), browse: z.boolean(), places: z.array(z.object({ name: z.string(), path: z.string() })) }),
+  },
+  /** The folders inside one (not files), within what this mode may open: browser mode's Open Folder dialog. */
+  'folder:browse': {
+    input: z.object({ path: z.string().max(4096).optional(), hidden: z.boolean().optional() }),
+    output: z.object({ path: z.string(), parent: z.string().nullable(), dirs: z.array(z.object({ name: z.string(), path: z.string() })), truncated: z.boolean(), scope: z.array(z.string()) }),
+  },
+  /** Opens a folder in place of the current one; refused (UNSAVED) while edits are unsaved unless `discard`. */
+  'folder:open': { input: z.object({ path: z.string().min(1).max(4096), discard: z.boolean().optional() }), output: z.object({ root: z.string() }) },
+  /** Electron's own folder dialog, then as folder:open; `root` is null when the dialog was cancelled. */
+  'folder:pick': { input: z.object({ discard: z.boolean().optional() }), output: z.object({ root: z.string().nullable() }) },
 } as const;
 
 export const events = {
@@ -401,6 +419,8 @@ export const events = {
   'tokens:progress': z.object({ path: z.string(), done: z.number(), total: z.number() }),
   /** A menu item asks the renderer to run a command of its registry. */
   'command:run': z.object({ id: z.string() }),
+  /** Another folder is open now: every window starts over on it. */
+  'folder:opened': z.object({ root: z.string() }),
 } as const;
 
 // The zod-free channel lists (what the preload allowlists) must name exactly these requests and events.

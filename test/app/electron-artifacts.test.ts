@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_NAMES, REQUEST_NAMES } from '../../app/shared/channels.js';
 import { CONTENT_SECURITY_POLICY } from '../../app/shared/csp.js';
-import { ROOT, SWARMS } from '../helpers.js';
+import { FIXTURES, ROOT, SWARMS } from '../helpers.js';
 
 // The artefacts as they ship (npm test builds them first), not the sources with mocks.
 const DIST = join(ROOT, 'dist');
@@ -75,7 +75,7 @@ withBuild('the built main under a stand-in of the Electron API', () => {
     const loader = join(ROOT, 'test', 'support', 'electron-stand-in', 'loader.mjs');
     const r = spawnSync(process.execPath, ['--import', loader, join(DIST, 'main', 'index.mjs'), SWARMS], {
       encoding: 'utf8',
-      env: { ...process.env, STAND_IN_USER_DATA: userData, INSPECTOR_DIR: SWARMS },
+      env: { ...process.env, STAND_IN_USER_DATA: userData, INSPECTOR_DIR: SWARMS, STAND_IN_SECOND_DIR: join(FIXTURES, 'formats') },
       timeout: 60_000,
     });
     const line = r.stdout.split('\n').find((l) => l.startsWith('REPORT '));
@@ -116,6 +116,19 @@ withBuild('the built main under a stand-in of the Electron API', () => {
     expect(report.tokens.total).toBeGreaterThan(0);
     expect(report.foreign).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     expect(report.subframe).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+  });
+
+  it('opens another folder only through the system dialog (or one opened before), and tells the window', () => {
+    expect(report.folderRecent).toMatchObject({ ok: true, value: { browse: false, current: [realpathSync(SWARMS)] } });
+    expect(report.folderBrowse).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(report.folderOutside).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(report.folderCancelled).toEqual({ ok: true, value: { root: null } });
+    const second = realpathSync(join(FIXTURES, 'formats'));
+    expect(report.folderPicked).toEqual({ ok: true, value: { root: second } });
+    expect(report.listAfterPick).toMatchObject({ ok: true, value: { root: second } });
+    expect(report.folderEvents).toEqual([{ root: second }]);
+    expect(report.folderBack).toEqual({ ok: true, value: { root: realpathSync(SWARMS) } });
+    expect(JSON.parse(readFileSync(join(userData, 'recent-folders.json'), 'utf8')).map((r: { path: string }) => r.path)).toEqual([realpathSync(SWARMS), second]);
   });
 
   it('keeps the API key encrypted with safeStorage, never in plain text', () => {

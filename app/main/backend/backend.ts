@@ -16,6 +16,8 @@ export interface Backend {
   readonly kind: 'worker' | 'in-process';
   request(channel: unknown, input: unknown): Promise<Result<unknown>>;
   onEvent: (event: EventName, payload: unknown) => void;
+  /** Whether any document holds edits not saved yet (opening another folder would lose them). */
+  unsaved(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -287,6 +289,11 @@ class WorkerBackend implements Backend {
     return result;
   }
 
+  async unsaved(): Promise<boolean> {
+    const answers = await Promise.all(this.threads().map((t) => t.unsaved()));
+    return answers.some(Boolean);
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.spareTimer);
@@ -307,6 +314,10 @@ class InProcessBackend implements Backend {
 
   request(channel: unknown, input: unknown): Promise<Result<unknown>> {
     return dispatch(this.runtime.handlers, channel, input);
+  }
+
+  unsaved(): Promise<boolean> {
+    return Promise.resolve(this.runtime.context.documents.hasUnsaved());
   }
 
   close(): Promise<void> {

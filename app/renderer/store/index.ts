@@ -7,8 +7,9 @@ import { createWindowSlice, type WindowSlice } from './window.js';
 import { createEditingSlice, type EditingSlice } from './editing.js';
 import { createSearchSlice, type SearchSlice } from './search.js';
 import { createLayoutSlice, type LayoutSlice } from './layout.js';
+import { createFoldersSlice, type FoldersSlice } from './folders.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -20,6 +21,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createEditingSlice(set, get, api),
   ...createSearchSlice(set, get, api),
   ...createLayoutSlice(set, get, api),
+  ...createFoldersSlice(set, get, api),
 }));
 
 // Every edit state names its file: whether that file has unsaved edits follows from it, whoever set it.

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-export const record = { schemes: [], protocols: new Map(), ipc: new Map(), windows: [], menus: [], dialogs: [], external: [], sandbox: false, quit: false };
+export const record = { schemes: [], protocols: new Map(), ipc: new Map(), windows: [], menus: [], dialogs: [], openDialogs: [], external: [], sandbox: false, quit: false };
 
 let readyResolve;
 const ready = new Promise((r) => (readyResolve = r));
@@ -122,8 +122,9 @@ export const dialog = {
     record.dialogs.push(options);
     return record.nextDialogChoice ?? 1;
   },
-  async showOpenDialog() {
-    return { canceled: true, filePaths: [] };
+  async showOpenDialog(...args) {
+    record.openDialogs.push(args.at(-1));
+    return record.nextOpenDialog ?? { canceled: true, filePaths: [] };
   },
 };
 

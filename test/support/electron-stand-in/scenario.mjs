@@ -39,6 +39,21 @@ export async function runScenario(record) {
   out.subframe = await ask('app:info', {}, child);
   out.apiKey = await ask('settings:set-api-key', { apiKey: 'sk-test-123' });
 
+  // Open Folder: the system dialog chooses; the renderer cannot browse or name a folder of its own.
+  out.folderRecent = await ask('folder:recent', {});
+  out.folderBrowse = await ask('folder:browse', {});
+  out.folderOutside = await ask('folder:open', { path: '/etc' });
+  out.folderCancelled = await ask('folder:pick', {});
+  const second = process.env.STAND_IN_SECOND_DIR;
+  if (second) {
+    record.nextOpenDialog = { canceled: false, filePaths: [second] };
+    out.folderPicked = await ask('folder:pick', {});
+    record.nextOpenDialog = undefined;
+    out.listAfterPick = await ask('dir:list', {});
+    out.folderEvents = (win?.webContents.sent ?? []).filter((m) => m.channel === 'inspector:event:folder:opened').map((m) => m.payload);
+    out.folderBack = await ask('folder:open', { path: out.folderRecent?.value?.current?.[0] });
+  }
+
   out.menu = record.menus.map((m) => m.template.map((t) => ({ label: t.label, items: (t.submenu ?? []).map((i) => i.label ?? i.role ?? i.type) })));
 
   if (win) {

@@ -11,7 +11,8 @@ export function Palette() {
   const entries = useApp((s) => s.entries);
   const skeleton = useApp((s) => s.skeleton);
   const openPath = useApp((s) => s.openPath);
-  const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath }), [query, entries, skeleton, openPath]);
+  const folderChoices = useApp((s) => s.folderChoices);
+  const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath, folderChoices }), [query, entries, skeleton, openPath, folderChoices]);
   useEffect(() => input.current?.focus(), []);
   const run = (i: number) => {
     const c = list[i];

@@ -16,7 +16,7 @@ const FILES_SHOWN = 8;
  * What the palette offers for a query: "42", "#42" or ":42" goes to message 42 of the open conversation;
  * other text finds commands by name and files by path (the files' names first).
  */
-export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'skeleton' | 'openPath'>): PaletteEntry[] {
+export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'skeleton' | 'openPath'> & Partial<Pick<AppState, 'folderChoices'>>): PaletteEntry[] {
   const q = query.trim().toLowerCase();
   const out: PaletteEntry[] = [];
   const number = /^[#:]?(\d+)$/.exec(q);
@@ -36,6 +36,11 @@ export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'ske
     const files = s.entries.filter((e) => e.path.toLowerCase().includes(q) && e.path !== s.openPath);
     files.sort((a, b) => Number(!name(a.path).includes(q)) - Number(!name(b.path).includes(q)) || a.path.length - b.path.length);
     for (const f of files.slice(0, FILES_SHOWN)) out.push({ id: `open-${f.path}`, label: `Open ${f.path}`, enabled: () => true, run: (st) => void st.openConversation(f.path) });
+    const current = s.folderChoices?.current[0];
+    for (const r of s.folderChoices?.recent ?? []) {
+      if (r.path === current || !(`open folder ${r.path}`.toLowerCase().includes(q))) continue;
+      out.push({ id: `folder-${r.path}`, label: `Open Folder ${r.path}`, enabled: () => true, run: (st) => void st.openFolder(r.path) });
+    }
   }
   return out;
 }

@@ -16,6 +16,7 @@ const selected = (s: AppState) => open(s) && s.selected !== undefined;
 /** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
 const BEHAVIOURS: Behaviour[] = [
   { id: 'palette', whileTyping: true, enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
+  { id: 'open-folder', whileTyping: true, enabled: () => true, run: (s) => void s.chooseFolder() },
   { id: 'save', whileTyping: true, enabled: (s) => !!s.edit?.dirty && !s.saving, run: (s) => void s.save() },
   { id: 'undo', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
   { id: 'redo', enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },

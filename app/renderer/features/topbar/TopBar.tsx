@@ -3,10 +3,13 @@ import { MODELS } from '../../store/tokens.js';
 import { shortcutOf } from '../commands/registry.js';
 
 export function TopBar() {
-  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton } = useApp();
+  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder } = useApp();
   return (
     <header className="topbar">
       <span className="folder" title={root}>▸ {root ?? '…'}</span>
+      <button className="open-folder-button" onClick={() => void chooseFolder()} title={`Open another folder (${shortcutOf('open-folder')})`} data-testid="open-folder-button">
+        Open…
+      </button>
       <label className="model">
         model
         <select aria-label="Model or encoding for token counts" value={model} onChange={(e) => void setModel(e.target.value)}>

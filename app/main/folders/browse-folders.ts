@@ -1,0 +1,82 @@
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { HandlerError } from '../../shared/errors.js';
+
+/** Folders listed at most per answer: a directory of 50,000 session folders still answers at once. */
+export const MAX_LISTED = 2000;
+
+export function insideAny(scope: readonly string[], target: string): boolean {
+  return scope.some((root) => {
+    const rel = relative(root, target);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  });
+}
+
+/** The real path of a directory, or why it is not one. */
+export function realDirectory(path: string): string {
+  if (path.includes('\0') || !isAbsolute(path)) throw new HandlerError('BAD_INPUT', `${path} is not an absolute path`);
+  let real: string;
+  try {
+    real = realpathSync(resolve(path));
+  } catch {
+    throw new HandlerError('NOT_FOUND', `${path}: no such folder`);
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(real).isDirectory();
+  } catch {
+    // unreadable: not a folder we can open
+  }
+  if (!isDir) throw new HandlerError('NOT_FOUND', `${path} is not a folder`);
+  return real;
+}
+
+export interface FolderListing {
+  path: string;
+  parent: string | null;
+  dirs: Array<{ name: string; path: string }>;
+  truncated: boolean;
+}
+
+/**
+ * The folders inside `path`, which must lie within `scope` (real paths, so a symlink cannot lead out).
+ * Files are never listed: the dialog picks folders, and a file's name is none of its business.
+ */
+export function browseFolders(scope: readonly string[], path: string, hidden = false): FolderListing {
+  const real = realDirectory(path);
+  if (!insideAny(scope, real)) throw new HandlerError('FORBIDDEN', `${path} is outside what browser mode may open (${scope.join(', ')})`);
+  let names: string[] = [];
+  try {
+    names = readdirSync(real, { withFileTypes: true })
+      .filter((d) => (hidden || !d.name.startsWith('.')) && (d.isDirectory() || (d.isSymbolicLink() && isDirectoryAt(join(real, d.name)))))
+      .map((d) => d.name);
+  } catch (e) {
+    throw new HandlerError('FORBIDDEN', `${path}: ${(e as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied' : 'cannot be read'}`);
+  }
+  names.sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' }));
+  const up = dirname(real);
+  return {
+    path: real,
+    parent: up !== real && insideAny(scope, up) ? up : null,
+    dirs: names.slice(0, MAX_LISTED).map((name) => ({ name, path: join(real, name) })),
+    truncated: names.length > MAX_LISTED,
+  };
+}
+
+function isDirectoryAt(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Where agents keep their histories, where they exist: one click instead of a walk through hidden folders. */
+export function agentPlaces(home = homedir()): Array<{ name: string; path: string }> {
+  const known = [
+    { name: 'Claude Code sessions', path: join(home, '.claude', 'projects') },
+    { name: 'Codex sessions', path: join(home, '.codex', 'sessions') },
+  ];
+  return known.filter((p) => isDirectoryAt(p.path));
+}

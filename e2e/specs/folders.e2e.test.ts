@@ -1,0 +1,99 @@
+// Open Folder in browser mode, as a user does it: browse from the open folder to another one under the home
+// folder, open it (the page starts over on it), come back through the recent folders, be refused outside the
+// home folder, and be asked before unsaved edits are given up. Electron has the system's own dialog instead
+// (its requests are checked against the built main in test/app/electron-artifacts.test.ts).
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { openInspector, unavailable, type Session } from '../support/browsers.js';
+
+const reason = unavailable('browser');
+if (reason) console.log(`open folder e2e skipped: ${reason}`);
+describe.skipIf(reason !== undefined)('Open Folder in browser mode', () => {
+  let session: Session | undefined;
+  let home = '';
+  let state = '';
+  let page: InspectorPage;
+  const folderShown = () => page.page.textContent('.topbar .folder');
+  async function openDialog(): Promise<void> {
+    await page.page.keyboard.press('Control+o');
+    await page.page.waitForSelector('[data-testid="open-folder"]');
+    await page.page.waitForFunction(() => !!(document.querySelector('[data-testid="folder-path"]') as HTMLInputElement | null)?.value);
+  }
+  async function startedOver(on: string): Promise<void> {
+    await page.page.waitForFunction((p) => document.querySelector('.topbar .folder')?.textContent?.includes(p), on, { timeout: 30_000 });
+    await page.ready();
+  }
+
+  beforeAll(async () => {
+    home = realpathSync(mkdtempSync(join(tmpdir(), 'ci-folders-home-')));
+    cpSync(join(FIXTURES, 'swarms'), join(home, 'work', 'swarms'), { recursive: true });
+    cpSync(join(FIXTURES, 'formats'), join(home, 'work', 'formats'), { recursive: true });
+    mkdirSync(join(home, '.claude', 'projects', '-home-app'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'projects', '-home-app', 'one.jsonl'), '{"type":"user","message":{"role":"user","content":"hello"},"uuid":"1","timestamp":"2026-01-01T00:00:00Z"}\n');
+    state = mkdtempSync(join(tmpdir(), 'ci-folders-state-'));
+    session = await openInspector('browser', join(home, 'work', 'swarms'), { HOME: home, XDG_STATE_HOME: state });
+    page = new InspectorPage(session.page);
+    await page.ready();
+  });
+  afterAll(async () => {
+    await session?.close();
+    for (const d of [home, state]) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('browses from the open folder to its neighbour and opens it: the page starts over on that folder', async () => {
+    await openDialog();
+    expect(await page.page.inputValue('[data-testid="folder-path"]')).toBe(join(home, 'work', 'swarms'));
+    await page.page.click('button[aria-label="Parent folder"]');
+    await page.page.waitForFunction((p) => (document.querySelector('[data-testid="folder-path"]') as HTMLInputElement).value === p, join(home, 'work'));
+    expect(await page.page.$$eval('.folder-row .name', (els) => els.map((e) => e.textContent))).toEqual(['formats/', 'swarms/']);
+    await page.page.locator('.folder-row:has-text("formats") [data-testid="folder-open-row"]').click({ force: true });
+    await startedOver(join(home, 'work', 'formats'));
+    const files = (await page.files()).map((f) => f.path.split('/')[0]);
+    expect(new Set(files)).toEqual(new Set(readdirSync(join(home, 'work', 'formats'))));
+  });
+
+  it('offers the folder before as a recent one, and the agents’ session folders under home', async () => {
+    await openDialog();
+    expect(await page.page.locator('[data-testid="folder-place"]').allTextContents()).toEqual([expect.stringContaining('Claude Code sessions')]);
+    const recent = page.page.locator('[data-testid="folder-recent"]');
+    expect(await recent.allTextContents()).toEqual([expect.stringContaining(join(home, 'work', 'swarms'))]);
+    await page.screenshot('open-folder-dialog');
+    await recent.first().click();
+    await startedOver(join(home, 'work', 'swarms'));
+    expect(await folderShown()).toContain(join(home, 'work', 'swarms'));
+  });
+
+  it('refuses a folder outside the home folder, saying why, and goes nowhere', async () => {
+    await openDialog();
+    await page.page.fill('[data-testid="folder-path"]', '/etc');
+    await page.page.keyboard.press('Enter');
+    await page.page.waitForSelector('[data-testid="folder-error"]');
+    expect(await page.page.textContent('[data-testid="folder-error"]')).toMatch(/outside what browser mode may open/);
+    await page.page.keyboard.press('Escape');
+    await page.page.waitForSelector('[data-testid="open-folder"]', { state: 'detached' });
+    expect(await folderShown()).toContain(join(home, 'work', 'swarms'));
+  });
+
+  it('asks before unsaved edits are lost; declining keeps everything as it was', async () => {
+    await page.open('conversation_demo.json');
+    await page.page.click('[data-testid="row"][data-index="1"]');
+    await page.page.keyboard.press('Delete');
+    await page.page.waitForSelector('[data-testid="dirty"]');
+    await openDialog();
+    const asked: string[] = [];
+    page.page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await page.page.locator('[data-testid="folder-recent"]').first().click();
+    await page.page.waitForFunction(() => true);
+    expect(asked[0]).toMatch(/unsaved edits \(conversation_demo\.json\)/);
+    await page.page.keyboard.press('Escape');
+    expect(await page.page.isVisible('[data-testid="dirty"]')).toBe(true);
+    expect(await folderShown()).toContain(join(home, 'work', 'swarms'));
+  });
+});
