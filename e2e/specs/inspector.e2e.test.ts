@@ -103,9 +103,27 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.click('[data-testid="detail-fold"]');
       await page.page.waitForSelector('[data-testid="detail"]', { state: 'detached' });
       expect(await page.page.textContent('[data-testid="detail-fold"]')).toBe('▸ message 2');
+      // A column: dragged wider by its header's edge, its cells following, kept like the panes.
+      const roleWidth = () => page.page.evaluate(() => ({ head: Math.round(document.querySelector('.grid-head .col-role')!.getBoundingClientRect().width), row: Math.round(document.querySelector('[data-testid="row"] .col-role')!.getBoundingClientRect().width) }));
+      expect(await roleWidth()).toEqual({ head: 110, row: 110 });
+      const edge = (await page.page.locator('[data-testid="col-resize-role"]').boundingBox())!;
+      await page.page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+      await page.page.mouse.down();
+      await page.page.mouse.move(edge.x + edge.width / 2 + 50, edge.y + edge.height / 2, { steps: 5 });
+      await page.page.mouse.up();
+      expect(await roleWidth()).toEqual({ head: 160, row: 160 });
+      // Dragging a column's edge does not sort by it.
+      expect(await page.page.getAttribute('.grid-head .col-role', 'aria-sort')).toBeNull();
       await page.page.reload();
       await page.ready();
       expect(await width()).toBe(before + 104);
+      // The fold is remembered too: the detail stays folded to its line.
+      await page.open('coding_session.json');
+      expect(await roleWidth()).toEqual({ head: 160, row: 160 });
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.waitForSelector('[data-testid="detail-fold"]:has-text("▸ message 2")');
+      await page.page.dblclick('[data-testid="col-resize-role"]');
+      expect(await roleWidth()).toEqual({ head: 110, row: 110 });
     });
 
     it('search filters the rows, including ones not rendered yet', async () => {

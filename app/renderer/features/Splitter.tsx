@@ -6,7 +6,7 @@ const STEP = 16;
  * A bar between two panes that resizes one of them: dragged with the pointer, or with the arrow keys when
  * focused (Shift for bigger steps). `size` is the pane's current size; `sign` says which way grows it.
  */
-export function Splitter({ label, vertical, size, sign, onResize, testid }: { label: string; vertical: boolean; size: number; sign: 1 | -1; onResize(px: number): void; testid?: string }) {
+export function Splitter({ label, vertical, size, sign, onResize, onReset, testid, className = '' }: { label: string; vertical: boolean; size: number; sign: 1 | -1; onResize(px: number): void; onReset?(): void; testid?: string; className?: string }) {
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     e.preventDefault();
     const start = vertical ? e.clientX : e.clientY;
@@ -33,7 +33,7 @@ export function Splitter({ label, vertical, size, sign, onResize, testid }: { la
   };
   return (
     <div
-      className={`splitter ${vertical ? 'vertical' : 'horizontal'}`}
+      className={`splitter ${vertical ? 'vertical' : 'horizontal'} ${className}`}
       role="separator"
       aria-orientation={vertical ? 'vertical' : 'horizontal'}
       aria-label={label}
@@ -41,6 +41,9 @@ export function Splitter({ label, vertical, size, sign, onResize, testid }: { la
       tabIndex={0}
       onPointerDown={onPointerDown}
       onKeyDown={onKeyDown}
+      // A double click puts the default size back.
+      onDoubleClick={onReset}
+      onClick={(e) => e.stopPropagation()}
       data-testid={testid}
     />
   );

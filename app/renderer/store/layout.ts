@@ -25,25 +25,70 @@ function remembered(): Layout {
   }
 }
 
+/** The message table's columns that take a width (the content column takes what is left). */
+export type ColumnId = 'role' | 'tokens' | 'time' | 'category' | 'messageId';
+export const DEFAULT_COLUMNS: Record<ColumnId, number> = { role: 110, tokens: 110, time: 150, category: 100, messageId: 76 };
+const COLUMN_LIMITS: [number, number] = [44, 640];
+const COLUMNS_KEY = 'inspector.columns';
+const FOLD_KEY = 'inspector.detailCollapsed';
+
+export const clampColumn = (px: number): number => Math.round(Math.max(COLUMN_LIMITS[0], Math.min(COLUMN_LIMITS[1], px)));
+
+function rememberedColumns(): Record<ColumnId, number> {
+  const out = { ...DEFAULT_COLUMNS };
+  try {
+    const kept = JSON.parse(globalThis.localStorage?.getItem(COLUMNS_KEY) ?? 'null') as Partial<Record<ColumnId, number>> | null;
+    for (const k of Object.keys(out) as ColumnId[]) if (typeof kept?.[k] === 'number' && Number.isFinite(kept[k])) out[k] = clampColumn(kept[k]);
+  } catch {
+    // the defaults
+  }
+  return out;
+}
+
+function keep(key: string, value: unknown): void {
+  try {
+    globalThis.localStorage?.setItem(key, JSON.stringify(value));
+  } catch {
+    // Not remembered (storage full or off): the sizes hold for this session.
+  }
+}
+
+function rememberedFold(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(FOLD_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
 export interface LayoutSlice {
   layout: Layout;
-  /** The detail pane folded to its header line. */
+  /** The table's column widths, remembered like the panes. */
+  columnWidths: Record<ColumnId, number>;
+  /** The detail pane folded to its header line (remembered). */
   detailCollapsed: boolean;
   resize(key: keyof Layout, px: number): void;
+  /** A column's width; undefined puts it back to its default. */
+  resizeColumn(id: ColumnId, px: number | undefined): void;
   setDetailCollapsed(collapsed: boolean): void;
 }
 
 export const createLayoutSlice: StateCreator<AppState, [], [], LayoutSlice> = (set, get) => ({
   layout: remembered(),
-  detailCollapsed: false,
+  columnWidths: rememberedColumns(),
+  detailCollapsed: rememberedFold(),
   resize: (key, px) => {
     const layout = { ...get().layout, [key]: clampLayout(key, px) };
     set({ layout });
-    try {
-      globalThis.localStorage?.setItem(KEY, JSON.stringify(layout));
-    } catch {
-      // Not remembered (storage full or off): the sizes hold for this session.
-    }
+    keep(KEY, layout);
   },
-  setDetailCollapsed: (detailCollapsed) => set({ detailCollapsed }),
+  resizeColumn: (id, px) => {
+    const columnWidths = { ...get().columnWidths, [id]: px === undefined ? DEFAULT_COLUMNS[id] : clampColumn(px) };
+    set({ columnWidths });
+    keep(COLUMNS_KEY, columnWidths);
+  },
+  setDetailCollapsed: (detailCollapsed) => {
+    set({ detailCollapsed });
+    keep(FOLD_KEY, detailCollapsed);
+  },
 });

@@ -14,6 +14,11 @@ import { FateStrip } from '../window/FateStrip.js';
 import { Highlight } from '../highlight.js';
 import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
+import { useShallow } from 'zustand/react/shallow';
+import { Splitter } from '../Splitter.js';
+import { DEFAULT_COLUMNS, type ColumnId } from '../../store/layout.js';
+
+const isSized = (id: string): id is ColumnId => Object.prototype.hasOwnProperty.call(DEFAULT_COLUMNS, id);
 
 const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂', summarised: 'Σ' };
 
@@ -48,7 +53,9 @@ function localTime(timestamp: string | undefined): string {
 }
 
 export function MessageTable() {
-  const { skeleton, pages, counts, firstCounts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark } = useApp();
+  const { skeleton, pages, counts, firstCounts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark, columnWidths, resizeColumn } = useApp(
+    useShallow((s) => ({ skeleton: s.skeleton, pages: s.pages, counts: s.counts, firstCounts: s.firstCounts, searchMatches: s.searchMatches, roleFilter: s.roleFilter, categoryFilter: s.categoryFilter, chainFilter: s.chainFilter, sort: s.sort, setSort: s.setSort, selected: s.selected, select: s.select, ensureRows: s.ensureRows, search: s.search, times: s.times, marked: s.marked, toggleMark: s.toggleMark, columnWidths: s.columnWidths, resizeColumn: s.resizeColumn })),
+  );
   const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
@@ -161,12 +168,13 @@ export function MessageTable() {
   const gridColumns = useMemo(() => {
     const digits = String(Math.max(0, (skeleton?.count ?? 1) - 1)).length;
     // In pixels, not ch: the header's smaller font would make its ch narrower than the rows'.
-    const widths = [`${Math.max(56, digits * 8 + 40)}px`, '110px', 'minmax(200px, 1fr)', '110px'];
-    if (shows.time) widths.push('150px');
-    if (shows.category) widths.push('100px');
-    if (shows.id) widths.push('76px');
+    const px = (id: ColumnId) => `${columnWidths[id]}px`;
+    const widths = [`${Math.max(56, digits * 8 + 40)}px`, px('role'), 'minmax(200px, 1fr)', px('tokens')];
+    if (shows.time) widths.push(px('time'));
+    if (shows.category) widths.push(px('category'));
+    if (shows.id) widths.push(px('messageId'));
     return widths.join(' ');
-  }, [skeleton?.count, shows]);
+  }, [skeleton?.count, shows, columnWidths]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const { plan } = useWindowPlan();
   const sortable: Record<string, SortKey> = { index: 'index', role: 'role', tokens: 'tokens', time: 'time' };
@@ -221,6 +229,18 @@ export function MessageTable() {
                 </button>
               ) : (
                 <FlexRender header={h} />
+              )}
+              {isSized(h.column.id) && (
+                <Splitter
+                  className="col-splitter"
+                  label={`Resize the ${h.column.id === 'messageId' ? 'id' : h.column.id} column (double-click: default width)`}
+                  vertical
+                  size={columnWidths[h.column.id]}
+                  sign={1}
+                  onResize={(w) => resizeColumn(h.column.id as ColumnId, w)}
+                  onReset={() => resizeColumn(h.column.id as ColumnId, undefined)}
+                  testid={`col-resize-${h.column.id}`}
+                />
               )}
             </div>
           );
