@@ -12,14 +12,22 @@ const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'c
  * Spreading an array into a call (`Math.max(...tokens)`, `out.push(...rows)`) or `fn.apply(x, array)` puts
  * every element on the call stack: past ~150k elements (a 200k-message history) it throws RangeError.
  */
+const SPREAD_SELECTORS = [
+  { selector: 'CallExpression > SpreadElement', message: 'No spread into a call: a history-sized array overflows the stack. Use a loop (src/core/util/numbers.ts: maxOf).' },
+  { selector: 'NewExpression > SpreadElement', message: 'No spread into a constructor call: a history-sized array overflows the stack.' },
+  { selector: "CallExpression[callee.property.name='apply'][arguments.length=2]:not([callee.object.property.name='history'])", message: 'No fn.apply(this, array): a history-sized array overflows the stack.' },
+];
+
 export const noSpreadCalls = {
   files: ['src/**/*.ts', 'app/**/*.{ts,tsx}', 'bench/**/*.ts'],
+  rules: { 'no-restricted-syntax': ['error', ...SPREAD_SELECTORS] },
+};
+
+/** A component reading the whole store redraws on every change of it (a count tick, a keystroke elsewhere). */
+export const storeSelectors = {
+  files: ['app/renderer/**/*.{ts,tsx}'],
   rules: {
-    'no-restricted-syntax': ['error',
-      { selector: 'CallExpression > SpreadElement', message: 'No spread into a call: a history-sized array overflows the stack. Use a loop (src/core/util/numbers.ts: maxOf).' },
-      { selector: 'NewExpression > SpreadElement', message: 'No spread into a constructor call: a history-sized array overflows the stack.' },
-      { selector: "CallExpression[callee.property.name='apply'][arguments.length=2]:not([callee.object.property.name='history'])", message: 'No fn.apply(this, array): a history-sized array overflows the stack.' },
-    ],
+    'no-restricted-syntax': ['error', ...SPREAD_SELECTORS, { selector: "CallExpression[callee.name='useApp'][arguments.length=0]", message: 'Select what the component reads: useApp((s) => s.x) or useAppPick(...keys), not the whole store.' }],
   },
 };
 
@@ -103,4 +111,5 @@ export default tseslint.config(
   },
   ...layerRules,
   noSpreadCalls,
+  storeSelectors,
 );

@@ -12,11 +12,11 @@ import { HistoryDialog } from './features/commands/HistoryDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
 import { handleCommandKey, runCommand } from './features/commands/registry.js';
-import { useApp } from './store/index.js';
+import { useApp, useAppPick } from './store/index.js';
 
 /** True when nothing is loading: what end-to-end tests wait for instead of sleeping. */
 function useReadiness() {
-  const { listing, openPath, opening, skeleton, openError, counts, countProgress, pages } = useApp();
+  const { listing, openPath, opening, skeleton, openError, counts, countProgress, pages } = useAppPick('listing', 'openPath', 'opening', 'skeleton', 'openError', 'counts', 'countProgress', 'pages');
   const ready = !listing && (!openPath || (!opening && (openError !== undefined || (skeleton !== undefined && !countProgress && counts !== undefined && (skeleton.count === 0 || pages.size > 0)))));
   useEffect(() => {
     document.body.dataset.ready = String(ready);
@@ -41,9 +41,10 @@ function useUnsavedGuard(dirty: boolean) {
 }
 
 export function App() {
-  const app = useApp();
+  const app = useAppPick('layout', 'resize', 'skeleton', 'windowOpen', 'paletteOpen', 'searchAllOpen', 'dialog', 'folderDialogOpen', 'loadFolderChoices', 'refreshDirectory');
+  const dirty = useApp((s) => !!s.edit?.dirty);
   useReadiness();
-  useUnsavedGuard(!!app.edit?.dirty);
+  useUnsavedGuard(dirty);
   useEffect(() => {
     void app.loadFolderChoices();
     void request('settings:get', {}).then((s) => useApp.setState({ model: s.model })).catch(() => {}).finally(() => void app.refreshDirectory());

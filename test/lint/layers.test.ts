@@ -57,3 +57,17 @@ describe('no history-sized array on the call stack, enforced by lint', () => {
     expect(await spreadViolations(file, code)).toEqual([]);
   });
 });
+
+describe('components select what they read from the store, enforced by lint', () => {
+  const storeViolations = async (code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: `${ROOT}/app/renderer/features/X.tsx` });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+  it('the whole store is an error; a selector or named fields pass', async () => {
+    const head = "import { useApp, useAppPick } from '../store/index.js';\n";
+    expect(await storeViolations(`${head}export const A = () => useApp().skeleton;`)).toEqual([expect.stringMatching(/Select what the component reads/)]);
+    expect(await storeViolations(`${head}export const A = () => useApp((s) => s.skeleton);\nexport const B = () => useAppPick('skeleton');`)).toEqual([]);
+    // The spread rule still holds in the renderer alongside it.
+    expect(await storeViolations(`${head}export const m = (t: number[]) => Math.max(1, ...t);`)).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { createConversationSlice, type ConversationSlice } from './conversation.js';
 import { createDirectorySlice, type DirectorySlice } from './directory.js';
 import { createTokensSlice, type TokensSlice } from './tokens.js';
@@ -33,3 +34,17 @@ useApp.subscribe((s, prev) => {
   else unsaved.delete(edit.path);
   useApp.setState({ unsaved });
 });
+
+/**
+ * The named fields of the store, re-rendering only when one of them changes (shallowly): what a component
+ * reads, not the whole store.
+ */
+export function useAppPick<K extends keyof AppState>(...keys: K[]): Pick<AppState, K> {
+  return useApp(
+    useShallow((s) => {
+      const picked = {} as Pick<AppState, K>;
+      for (const k of keys) picked[k] = s[k];
+      return picked;
+    }),
+  );
+}

@@ -1,9 +1,9 @@
 import { withPartners } from '../../store/editing.js';
-import { useApp } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 
 /** Conflicts, failed saves and tool-call integrity questions: nothing is overwritten or orphaned silently. */
 export function Banners() {
-  const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath, saveAsName, setSaveAsName, setDialog } = useApp();
+  const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath, saveAsName, setSaveAsName, setDialog } = useAppPick('edit', 'saveError', 'pendingDelete', 'setPendingDelete', 'applyEdit', 'revert', 'save', 'saveAs', 'openPath', 'saveAsName', 'setSaveAsName', 'setDialog');
   const conflict = edit?.conflict || saveError?.code === 'CONFLICT';
   const gone = saveError?.code === 'GONE';
   return (

@@ -1,7 +1,7 @@
 import { diffArrays } from 'diff';
 import { useEffect, useState } from 'react';
 import { request } from '../../api/client.js';
-import { useApp } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 import { closeOnEscape } from '../close-on-escape.js';
 
 interface Row {
@@ -12,7 +12,7 @@ interface Row {
 
 /** The file on disk beside the open document, message by message. */
 export function CompareDialog() {
-  const { openPath, setDialog } = useApp();
+  const { openPath, setDialog } = useAppPick('openPath', 'setDialog');
   const [rows, setRows] = useState<Row[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
-import { useApp } from '../../store/index.js';
+import { useAppPick } from '../../store/index.js';
 import { closeOnEscape } from '../close-on-escape.js';
 import { withMod } from '../platform.js';
 
@@ -35,7 +35,7 @@ function VersionDiff({ diff }: { diff: Diff }) {
 
 /** Earlier versions of the open file (kept before each save); restoring one is an undoable edit. */
 export function HistoryDialog() {
-  const { openPath, setDialog, afterEdit } = useApp();
+  const { openPath, setDialog, afterEdit } = useAppPick('openPath', 'setDialog', 'afterEdit');
   const [versions, setVersions] = useState<Versions | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [diff, setDiff] = useState<{ id: string; diff: Diff } | undefined>();

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../../store/index.js';
 import { paletteEntries } from './palette-entries.js';
 
 /** Ctrl/Cmd+K: every command by name, with its shortcut. */
 export function Palette() {
-  const state = useApp();
+  const setPalette = useApp((s) => s.setPalette);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -13,15 +14,17 @@ export function Palette() {
   const openPath = useApp((s) => s.openPath);
   const folderChoices = useApp((s) => s.folderChoices);
   const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath, folderChoices }), [query, entries, skeleton, openPath, folderChoices]);
+  // Only whether each entry can run now, not the whole store: the palette redraws when that changes.
+  const enabled = useApp(useShallow((s) => list.map((c) => c.enabled(s))));
   useEffect(() => input.current?.focus(), []);
   const run = (i: number) => {
     const c = list[i];
     if (!c || !c.enabled(useApp.getState())) return;
-    state.setPalette(false);
+    setPalette(false);
     c.run(useApp.getState());
   };
   return (
-    <div className="dialog" role="dialog" aria-modal="true" aria-label="Command palette" onClick={() => state.setPalette(false)}>
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Command palette" onClick={() => setPalette(false)}>
       <div className="dialog-body palette" onClick={(e) => e.stopPropagation()}>
         <input
           ref={input}
@@ -40,14 +43,14 @@ export function Palette() {
             else if (e.key === 'Enter') run(active);
             else if (e.key === 'Escape') {
               e.stopPropagation();
-              state.setPalette(false);
+              setPalette(false);
             } else return;
             e.preventDefault();
           }}
         />
         <ul role="listbox" aria-label="Commands">
           {list.map((c, i) => (
-            <li key={c.id} data-testid="palette-entry" role="option" aria-selected={i === active} aria-disabled={!c.enabled(state)} className={`${i === active ? 'active' : ''} ${c.enabled(state) ? '' : 'disabled'}`} onClick={() => run(i)}>
+            <li key={c.id} data-testid="palette-entry" role="option" aria-selected={i === active} aria-disabled={!enabled[i]} className={`${i === active ? 'active' : ''} ${enabled[i] ? '' : 'disabled'}`} onClick={() => run(i)}>
               <span>{c.label}</span>
               {c.shortcut && <kbd>{c.shortcut}</kbd>}
             </li>

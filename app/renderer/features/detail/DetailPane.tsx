@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
-import { useApp } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatBytes, formatNumber } from '../roles.js';
 import { MessageEditor } from './MessageEditor.js';
@@ -17,7 +17,7 @@ import { SearchHits } from './SearchHits.js';
 type Detail = RequestOutput<'conversation:message'>;
 
 export function DetailPane() {
-  const { openPath, selected, counts, skeleton, generation } = useApp();
+  const { openPath, selected, counts, skeleton, generation } = useAppPick('openPath', 'selected', 'counts', 'skeleton', 'generation');
   const search = useApp((s) => s.search);
   const [detail, setDetail] = useState<Detail | undefined>();
   const [error, setError] = useState<string | undefined>();

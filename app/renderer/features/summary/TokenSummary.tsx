@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { sumsByCode } from '../code-sums.js';
-import { useApp } from '../../store/index.js';
+import { useAppPick } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber, roleHue } from '../roles.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
@@ -25,7 +25,7 @@ function Totals({ rows, total, label }: { rows: Array<[string, number]>; total: 
 
 /** Totals by role and category, and a bar per message (binned for long histories) that selects on click. */
 export function TokenSummary() {
-  const { skeleton, counts, select, selected, provisional, opening } = useApp();
+  const { skeleton, counts, select, selected, provisional, opening } = useAppPick('skeleton', 'counts', 'select', 'selected', 'provisional', 'opening');
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   const summary = useMemo(() => {
     if (!skeleton || !tokens) return undefined;

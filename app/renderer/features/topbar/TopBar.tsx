@@ -1,9 +1,9 @@
-import { useApp } from '../../store/index.js';
+import { useAppPick } from '../../store/index.js';
 import { MODELS } from '../../store/tokens.js';
 import { shortcutOf } from '../commands/registry.js';
 
 export function TopBar() {
-  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder } = useApp();
+  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder');
   return (
     <header className="topbar">
       <span className="folder" title={root}>▸ {root ?? '…'}</span>

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
-import { useApp } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
 
 type Result = RequestOutput<'window:compact'>;
 
 /** Compact on purpose: preview a summary of what is dropped (or of everything), then apply it as one undoable edit. */
 export function CompactSection({ strategy, params }: { strategy: string; params: Record<string, unknown> }) {
-  const { openPath, model, afterEdit } = useApp();
+  const { openPath, model, afterEdit } = useAppPick('openPath', 'model', 'afterEdit');
   const [mode, setMode] = useState<'dropped' | 'all'>('dropped');
   const [source, setSource] = useState<'text' | 'offline' | 'openai'>('text');
   const [text, setText] = useState('');

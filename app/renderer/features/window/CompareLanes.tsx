@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { strategies } from '../../../../src/core/window/registry.js';
 import { FATES } from '../../../../src/core/window/types.js';
-import { useApp } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber } from '../roles.js';
 import { cachedPlanSkeleton } from './plan-skeleton.js';
@@ -16,7 +16,7 @@ const MARK: Record<string, string> = { kept: '✓', dropped: '⨯', cut: '✂', 
 
 /** Two to four strategies over the same history, a lane each: where they disagree shows at a glance. */
 export function CompareLanes({ onClose }: { onClose(): void }) {
-  const { skeleton, counts, windowParams, select, strategyId } = useApp();
+  const { skeleton, counts, windowParams, select, strategyId } = useAppPick('skeleton', 'counts', 'windowParams', 'select', 'strategyId');
   // The strategy in the panel is always one of the lanes.
   const [chosen, setChosen] = useState<string[]>(() => (DEFAULT_LANES.includes(strategyId) ? DEFAULT_LANES : [strategyId, ...DEFAULT_LANES.slice(1)]));
   const scroll = useRef<HTMLDivElement>(null);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { strategies } from '../../../../src/core/window/registry.js';
 import type { ParamSpec } from '../../../../src/core/window/types.js';
 import { request } from '../../api/client.js';
-import { useApp } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
 import { ChartLegend, CumulativeChart } from './CumulativeChart.js';
 import { CompactSection } from './CompactSection.js';
@@ -80,7 +80,7 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
 
 /** The window panel: pick a strategy and its parameters; every row shows its fate, live as a slider moves. */
 export function WindowPanel() {
-  const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useApp();
+  const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useAppPick('openPath', 'model', 'strategyId', 'setStrategy', 'setParam', 'toggleWindow', 'select', 'skeleton', 'counts');
   const { plan, strategy, params, total } = useWindowPlan();
   const [preview, setPreview] = useState<{ text: string; tokens: number } | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { strategies } from '../../../../src/core/window/registry.js';
 import type { WindowPlan, WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
-import { useApp } from '../../store/index.js';
+import { useAppPick } from '../../store/index.js';
 import { cachedPlanSkeleton } from './plan-skeleton.js';
 
 /** The parameters in force: the strategy's defaults under what the user set. */
@@ -23,7 +23,7 @@ function planOnce(input: WindowSkeleton, strategy: WindowStrategy, params: Recor
 
 /** Re-plans from counts on every parameter change (no tokenizer in the renderer): well under a frame. */
 export function useWindowPlan(): { plan: WindowPlan | undefined; strategy: WindowStrategy; params: Record<string, unknown>; total: number } {
-  const { skeleton, counts, windowOpen, strategyId, windowParams } = useApp();
+  const { skeleton, counts, windowOpen, strategyId, windowParams } = useAppPick('skeleton', 'counts', 'windowOpen', 'strategyId', 'windowParams');
   const strategy = strategies.get(strategyId) ?? strategies.list()[0];
   const ready = skeleton && counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count;
   // Made when the page is idle after a count, and spliced after an edit (plan-skeleton.ts): here it is found.
