@@ -170,7 +170,18 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(asked[0]).toMatch(/not applied/);
       expect(await page.page.inputValue('[data-testid="edit-content"]')).toBe('typed, not applied');
       await expect(page.page.locator('[data-testid="conv-title"]').textContent()).resolves.toBe('conversation_demo.json');
+      // Esc asks too: declining keeps the editor and its text; accepting closes it.
+      page.page.once('dialog', (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      await page.page.focus('[data-testid="edit-content"]');
+      await page.page.keyboard.press('Escape');
+      expect(asked[1]).toMatch(/not applied/);
+      expect(await page.page.inputValue('[data-testid="edit-content"]')).toBe('typed, not applied');
       page.page.once('dialog', (d) => void d.accept());
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="editor"]', { state: 'detached' });
       await page.open('tool_calls.json');
     });
 

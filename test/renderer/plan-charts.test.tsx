@@ -3,7 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Skeleton } from '../../app/shared/contract.js';
-import { CHART_W, CumulativeChart, logY } from '../../app/renderer/features/window/CumulativeChart.js';
+import { CHART_H, CHART_W, compact, CumulativeChart, logY } from '../../app/renderer/features/window/CumulativeChart.js';
 import { PlanCharts } from '../../app/renderer/features/window/PlanCharts.js';
 import { strategies } from '../../src/core/window/registry.js';
 import { FATES, type WindowSkeleton } from '../../src/core/window/types.js';
@@ -78,6 +78,10 @@ describe('the plan charts, computed apart from what a slider step changes', () =
     );
   });
 
+  it('axis values read short: 950, 1.2k, 12k, 3.1M', () => {
+    expect([950, 1200, 12_400, 100_000, 3_100_000, 20_000_000].map(compact)).toEqual(['950', '1.2k', '12k', '100k', '3.1M', '20M']);
+  });
+
   it('the cut chart: tokens from each column to the end on a log scale, the budget across, the kept columns shaded', () => {
     fc.assert(
       fc.property(histories(), fc.nat({ max: 20_000 }), fc.constantFrom('truncate', 'dynamic-context-window', 'last-n'), (rows, budget, id) => {
@@ -98,6 +102,19 @@ describe('the plan charts, computed apart from what a slider step changes', () =
         for (let c = 1; c <= CHART_W; c++) expect(before[c][1]).toBeGreaterThanOrEqual(before[c - 1][1] - 1e-9);
         expect(after[0][1]).toBeCloseTo(logY(plan.tokensAfter.reduce((a, b) => a + b, 0), top), 1);
         if (shown !== undefined) expect(Number(view.getByTestId('budget-line').getAttribute('y1'))).toBeCloseTo(logY(shown, top), 5);
+        // The axes: the budget's value where its line is, powers of ten at their heights, the last message's number.
+        if (shown !== undefined) {
+          expect(view.getByTestId('axis-budget').textContent).toBe(compact(shown));
+          expect(parseFloat(view.getByTestId('axis-budget').style.top)).toBeCloseTo((100 * logY(shown, top)) / CHART_H, 5);
+        }
+        for (const tick of view.queryAllByTestId('axis-y-tick')) {
+          const v = [10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].find((p) => compact(p) === tick.textContent)!;
+          expect(v).toBeLessThanOrEqual(top);
+          expect(parseFloat(tick.style.top)).toBeCloseTo((100 * logY(v, top)) / CHART_H, 5);
+        }
+        expect(view.getByTestId('axis-x').textContent).toContain(`#${(rows.length - 1).toLocaleString('en-US')}`);
+        const firstKept = [...plan.fates].findIndex((f) => FATES[f] === 'kept' || FATES[f] === 'cut');
+        if (firstKept > 0) expect(view.getByTestId('axis-x').querySelector('.cut')!.textContent).toBe(`#${firstKept.toLocaleString('en-US')}`);
         // A column is shaded exactly when it holds a kept or cut message.
         const shaded = new Set<number>();
         for (const r of view.queryAllByTestId('kept-band')) for (let c = Number(r.getAttribute('x')); c < Number(r.getAttribute('x')) + Number(r.getAttribute('width')); c++) shaded.add(c);

@@ -5,6 +5,17 @@ import { removeStaleTempsIn, writeFileAtomicSync } from '../../../src/core/stora
 import { ensurePrivateDir } from '../../../src/core/storage/private-dir.js';
 
 export const HISTORY_LIMIT = 20;
+/** Past these, the oldest versions go (a file's newest is always kept): twenty saves of a 100 MB file are 2 GB. */
+export const FILE_BYTES_LIMIT = 512 * 1024 * 1024;
+export const TOTAL_BYTES_LIMIT = 2 * 1024 * 1024 * 1024;
+
+export interface HistoryLimits {
+  versions?: number;
+  fileBytes?: number;
+  totalBytes?: number;
+  /** When a version is taken (tests give their own clock). */
+  clock?: () => number;
+}
 
 export interface HistoryVersion {
   id: string;
@@ -29,7 +40,14 @@ export class DamagedVersionError extends Error {
  * Each version is written atomically and named by its content hash, so a restore can tell a damaged copy.
  */
 export class LocalHistory {
-  constructor(private readonly dir: string) {}
+  private readonly limits: Required<HistoryLimits>;
+
+  constructor(
+    private readonly dir: string,
+    limits: HistoryLimits = {},
+  ) {
+    this.limits = { versions: limits.versions ?? HISTORY_LIMIT, fileBytes: limits.fileBytes ?? FILE_BYTES_LIMIT, totalBytes: limits.totalBytes ?? TOTAL_BYTES_LIMIT, clock: limits.clock ?? Date.now };
+  }
 
   private folder(file: string): string {
     const key = createHash('sha256').update(file).digest('hex').slice(0, 16);
@@ -42,11 +60,38 @@ export class LocalHistory {
     removeStaleTempsIn(folder);
     const ext = extname(file).toLowerCase().replace(/[^.a-z]/g, '') || '.txt';
     const hash = digest(bytes);
-    const now = Date.now();
+    const now = this.limits.clock();
     let name = `${now}-${hash}${ext}`;
     for (let n = 2; existsSync(join(folder, name)); n++) name = `${now}-${n}-${hash}${ext}`;
     writeFileAtomicSync(join(folder, name), bytes);
-    for (const old of this.list(file).slice(HISTORY_LIMIT)) rmSync(join(folder, old.id), { force: true });
+    let kept = 0;
+    this.list(file).forEach((v, i) => {
+      kept += v.bytes;
+      if (i > 0 && (i >= this.limits.versions || kept > this.limits.fileBytes)) rmSync(join(folder, v.id), { force: true });
+    });
+    this.pruneTotal();
+  }
+
+  /** Every file's versions together within the total: the oldest go first, each file's newest stays. */
+  private pruneTotal(): void {
+    const all: Array<{ path: string; savedAt: number; bytes: number }> = [];
+    let total = 0;
+    for (const entry of readdirSync(this.dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const folder = join(this.dir, entry.name);
+      const versions = versionsIn(folder);
+      versions.forEach((v, i) => {
+        total += v.bytes;
+        if (i > 0) all.push({ path: join(folder, v.id), savedAt: v.savedAt, bytes: v.bytes });
+      });
+    }
+    if (total <= this.limits.totalBytes) return;
+    all.sort((a, b) => a.savedAt - b.savedAt);
+    for (const v of all) {
+      if (total <= this.limits.totalBytes) break;
+      rmSync(v.path, { force: true });
+      total -= v.bytes;
+    }
   }
 
   /** Copies the file as it is on disk now (nothing when it does not exist). */
@@ -57,14 +102,7 @@ export class LocalHistory {
 
   /** Newest first; files that are not versions (temp files, strays) are not listed. */
   list(file: string): HistoryVersion[] {
-    const folder = this.folder(file);
-    if (!existsSync(folder)) return [];
-    return readdirSync(folder)
-      .map((id) => ({ id, m: VERSION.exec(id) }))
-      .filter((v): v is { id: string; m: RegExpExecArray } => v.m !== null)
-      .map(({ id, m }) => ({ id, savedAt: Number.parseInt(m[1], 10), order: Number(m[2] ?? 1), bytes: statSync(join(folder, id)).size }))
-      .sort((a, b) => b.savedAt - a.savedAt || b.order - a.order)
-      .map(({ id, savedAt, bytes }) => ({ id, savedAt, bytes }));
+    return versionsIn(this.folder(file));
   }
 
   path(file: string, id: string): string {
@@ -78,4 +116,15 @@ export class LocalHistory {
     if (digest(bytes) !== VERSION.exec(id)![3]) throw new DamagedVersionError(id);
     return bytes;
   }
+}
+
+/** The versions in one file's folder, newest first; files that are not versions (temp files, strays) are not listed. */
+function versionsIn(folder: string): HistoryVersion[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .map((id) => ({ id, m: VERSION.exec(id) }))
+    .filter((v): v is { id: string; m: RegExpExecArray } => v.m !== null)
+    .map(({ id, m }) => ({ id, savedAt: Number.parseInt(m[1], 10), order: Number(m[2] ?? 1), bytes: statSync(join(folder, id)).size }))
+    .sort((a, b) => b.savedAt - a.savedAt || b.order - a.order)
+    .map(({ id, savedAt, bytes }) => ({ id, savedAt, bytes }));
 }

@@ -64,7 +64,7 @@ export function HistoryDialog() {
           <button autoFocus onClick={() => setDialog(undefined)} aria-label="Close">×</button>
         </div>
         {error && <p className="error-text">{error}</p>}
-        {versions?.length === 0 && <p className="muted">No earlier versions yet: one is kept each time you save (the last 20).</p>}
+        {versions?.length === 0 && <p className="muted">No earlier versions yet: one is kept each time you save (the last 20 of each file, within 512 MB a file and 2 GB in all; the newest always).</p>}
         <table className="totals">
           <tbody>
             {versions?.map((v) => (

@@ -24,9 +24,11 @@ export function EditorForm({ apply, canApply, note, children }: { apply(): Promi
       }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
-          // The editor is the layer Esc closes: the window panel behind it stays.
+          // The editor is the layer Esc closes: the window panel behind it stays. A key is easily pressed by
+          // mistake, so typed text is not thrown away without asking (the Cancel button does not ask).
           e.stopPropagation();
-          cancel();
+          e.preventDefault();
+          if (useApp.getState().leaveDraft()) cancel();
         }
         if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void apply();
         if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {

@@ -64,7 +64,21 @@ export function CumulativeChart({ plan, tokens, budget, onSelect }: { plan: Wind
   const top = Math.max(before[0], budget ?? 0, 10);
   const points = (sums: Float64Array) => Array.from(sums, (v, c) => `${c.toFixed(0)},${logY(v, top).toFixed(1)}`).join(' ');
   const label = `tokens from each message to the end, ${formatNumber(before[0])} in all${budget !== undefined ? `; the budget ${formatNumber(budget)}` : ''}; kept: ${formatNumber(plan.totalAfter)}${firstKept > 0 ? `, from message ${formatNumber(firstKept)}` : ''}`;
+  // Tick values at powers of ten under the top (log scale), and the x axis in message numbers.
+  const ticks: number[] = [];
+  for (let v = 10; v <= top; v *= 10) ticks.push(v);
+  const shownTicks = ticks.length > 4 ? ticks.filter((_, k) => (ticks.length - 1 - k) % 2 === 0) : ticks;
+  const pct = (y: number) => `${(100 * y) / CHART_H}%`;
   return (
+    <div className="chart-frame" data-testid="cumulative-frame">
+      <div className="axis-y" aria-hidden="true">
+        {shownTicks.map((v) => (
+          <span key={v} style={{ top: pct(logY(v, top)) }} data-testid="axis-y-tick">{compact(v)}</span>
+        ))}
+        {budget !== undefined && (
+          <span className="budget" style={{ top: pct(logY(budget, top)) }} data-testid="axis-budget">{compact(budget)}</span>
+        )}
+      </div>
     <svg className="chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} preserveAspectRatio="none" role="img" aria-label={label} data-testid="cumulative-chart"
       onClick={(e) => {
         const r = (e.currentTarget as SVGSVGElement).getBoundingClientRect();
@@ -79,7 +93,25 @@ export function CumulativeChart({ plan, tokens, budget, onSelect }: { plan: Wind
       {/* Over the curves: a plan that fills its budget runs along it. */}
       {budget !== undefined && <line x1="0" x2={CHART_W} y1={logY(budget, top)} y2={logY(budget, top)} className="budget-line" data-testid="budget-line" />}
     </svg>
+      <div className="axis-x muted" aria-hidden="true" data-testid="axis-x">
+        {/* An end's number gives way to the cut's where they would overlap. */}
+        <span style={{ visibility: firstKept > 0 && firstKept / n < 0.14 ? 'hidden' : undefined }}>#0</span>
+        {firstKept > 0 && (
+          <span className="cut" style={{ left: `${(100 * firstKept) / n}%` }}>
+            #{formatNumber(firstKept)}
+          </span>
+        )}
+        <span style={{ visibility: firstKept > 0 && firstKept / n > 0.86 ? 'hidden' : undefined }}>#{formatNumber(Math.max(0, n - 1))}</span>
+      </div>
+    </div>
   );
+}
+
+/** 12,400 as "12k", 3,100,000 as "3.1M": axis labels stay short. */
+export function compact(v: number): string {
+  if (v >= 1e6) return `${+(v / 1e6).toFixed(v >= 1e7 ? 0 : 1)}M`;
+  if (v >= 1e3) return `${+(v / 1e3).toFixed(v >= 1e4 ? 0 : 1)}k`;
+  return String(Math.round(v));
 }
 
 /** What the cut chart's marks mean (beside the chart in the panel and in its larger view). */
