@@ -201,6 +201,22 @@ describe('FolderShell: the open folder is the shell’s, behind the same dispatc
     expect(started.every((b) => inside(b.dir))).toBe(true);
   });
 
+  it('keeps the open folder when the new one cannot be served', async () => {
+    const { home } = tree();
+    let fail = false;
+    const s = new FolderShell(home, {
+      start: (dir) => {
+        if (fail) throw new Error(`${dir}: cannot start`);
+        return new FakeBackend(dir);
+      },
+      scope: [home],
+    });
+    fail = true;
+    expect(await s.request('folder:open', { path: join(home, 'notes') })).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(await s.request('dir:list', {})).toMatchObject({ ok: true, value: { dir: home } });
+    expect(await s.request('folder:recent', {})).toMatchObject({ ok: true, value: { current: [home] } });
+  });
+
   it('opens one folder at a time when asked twice at once', async () => {
     const { home } = tree();
     const { s, started } = shell([home], home);

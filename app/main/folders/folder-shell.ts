@@ -78,10 +78,11 @@ export class FolderShell {
   private async replace(dir: string, discard: boolean): Promise<string> {
     if (!discard && (await this.backend.unsaved())) throw new HandlerError('CONFLICT', 'there are unsaved edits: save them, or open the folder anyway and lose them');
     const previous = this.backend;
-    this.root = dir;
+    // Started before anything changes: a folder that cannot be served leaves the open one as it was.
     this.backend = this.started(dir);
+    this.root = dir;
     this.recents.add(dir);
-    await previous.close();
+    await previous.close().catch(() => undefined);
     this.onEvent('folder:opened', { root: dir });
     return dir;
   }
