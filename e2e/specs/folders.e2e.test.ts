@@ -56,13 +56,44 @@ describe.skipIf(reason !== undefined)('Open Folder in browser mode', () => {
     expect(new Set(files)).toEqual(new Set(readdirSync(join(home, 'work', 'formats'))));
   });
 
+  it('works from the keyboard alone: into the list, up, down, in, open, and Esc wherever the focus went', async () => {
+    await openDialog();
+    const focused = () => page.page.evaluate(() => document.activeElement?.textContent ?? document.activeElement?.tagName);
+    const listed = (p: string) => page.page.waitForFunction((want) => (document.querySelector('[data-testid="folder-path"]') as HTMLInputElement).value === want, p);
+    // From the path box (the open folder, formats: its subfolders listed) into the list.
+    await page.page.keyboard.press('ArrowDown');
+    expect(await focused()).toContain('anthropic/');
+    await page.page.keyboard.press('Backspace');
+    await listed(join(home, 'work'));
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'));
+    await page.page.keyboard.press('ArrowDown');
+    expect(await focused()).toContain('swarms/');
+    await page.page.keyboard.press('Enter');
+    await listed(join(home, 'work', 'swarms'));
+    // swarms has no subfolders: the focus stays in the dialog, and Esc closes it.
+    await page.page.keyboard.press('Escape');
+    await page.page.waitForSelector('[data-testid="open-folder"]', { state: 'detached' });
+    // Ctrl+Enter on a folder of the list opens it.
+    await openDialog();
+    await page.page.keyboard.press('ArrowDown');
+    await page.page.keyboard.press('Backspace');
+    await listed(join(home, 'work'));
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'));
+    await page.page.keyboard.press('ArrowDown');
+    await page.page.keyboard.press('Control+Enter');
+    await startedOver(join(home, 'work', 'swarms'));
+  });
+
   it('offers the folder before as a recent one, and the agents’ session folders under home', async () => {
     await openDialog();
     expect(await page.page.locator('[data-testid="folder-place"]').allTextContents()).toEqual([expect.stringContaining('Claude Code sessions')]);
     const recent = page.page.locator('[data-testid="folder-recent"]');
-    expect(await recent.allTextContents()).toEqual([expect.stringContaining(join(home, 'work', 'swarms'))]);
+    expect(await recent.allTextContents()).toEqual([expect.stringContaining(join(home, 'work', 'formats'))]);
     await page.screenshot('open-folder-dialog');
     await recent.first().click();
+    await startedOver(join(home, 'work', 'formats'));
+    await openDialog();
+    await page.page.locator('[data-testid="folder-recent"]').first().click();
     await startedOver(join(home, 'work', 'swarms'));
     expect(await folderShown()).toContain(join(home, 'work', 'swarms'));
   });
@@ -72,7 +103,9 @@ describe.skipIf(reason !== undefined)('Open Folder in browser mode', () => {
     await page.page.fill('[data-testid="folder-path"]', '/etc');
     await page.page.keyboard.press('Enter');
     await page.page.waitForSelector('[data-testid="folder-error"]');
-    expect(await page.page.textContent('[data-testid="folder-error"]')).toMatch(/outside what browser mode may open/);
+    expect(await page.page.textContent('[data-testid="folder-error"]')).toMatch(/\/etc is outside what browser mode may open/);
+    // The box goes back to the folder listed, so the box, the list and the button agree.
+    expect(await page.page.inputValue('[data-testid="folder-path"]')).toBe(join(home, 'work', 'swarms'));
     await page.page.keyboard.press('Escape');
     await page.page.waitForSelector('[data-testid="open-folder"]', { state: 'detached' });
     expect(await folderShown()).toContain(join(home, 'work', 'swarms'));

@@ -23,10 +23,12 @@ function tree(): { home: string; outside: string } {
 }
 
 describe('browseFolders: folders (never files) inside the scope', () => {
-  it('lists folders in natural order, hidden ones only when asked, symlinked folders too', () => {
+  it('lists folders in natural order, hidden ones only when asked, symlinked folders when they lead inside', () => {
     const { home } = tree();
+    symlinkSync(join(home, 'notes'), join(home, 'projects', 'notes-link'));
     const listing = browseFolders([home], join(home, 'projects'));
-    expect(listing.dirs.map((d) => d.name)).toEqual(['9-run', '10-run', 'app', 'leads-out']);
+    // leads-out points outside the scope: not listed (and refused when named).
+    expect(listing.dirs.map((d) => d.name)).toEqual(['9-run', '10-run', 'app', 'notes-link']);
     expect(listing.parent).toBe(home);
     expect(listing.truncated).toBe(false);
     expect(browseFolders([home], home).dirs.map((d) => d.name)).toEqual(['notes', 'projects']);
@@ -38,7 +40,7 @@ describe('browseFolders: folders (never files) inside the scope', () => {
     expect(browseFolders([home], home).parent).toBeNull();
     expect(() => browseFolders([home], outside)).toThrow(/outside/);
     expect(() => browseFolders([home], join(home, 'projects', '..', '..'))).toThrow(/outside/);
-    // The symlink is listed (a name is harmless) but what it leads to is outside, and refused.
+    // What the symlink leads to is outside: refused.
     expect(() => browseFolders([home], join(home, 'projects', 'leads-out'))).toThrow(/outside/);
     expect(() => browseFolders([home], 'projects')).toThrow(/absolute/);
     expect(() => browseFolders([home], join(home, 'projects', 'session.jsonl'))).toThrow(/not a folder/);

@@ -49,7 +49,7 @@ export function browseFolders(scope: readonly string[], path: string, hidden = f
   let names: string[] = [];
   try {
     names = readdirSync(real, { withFileTypes: true })
-      .filter((d) => (hidden || !d.name.startsWith('.')) && (d.isDirectory() || (d.isSymbolicLink() && isDirectoryAt(join(real, d.name)))))
+      .filter((d) => (hidden || !d.name.startsWith('.')) && (d.isDirectory() || (d.isSymbolicLink() && linksInside(scope, join(real, d.name)))))
       .map((d) => d.name);
   } catch (e) {
     throw new HandlerError('FORBIDDEN', `${path}: ${(e as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied' : 'cannot be read'}`);
@@ -62,6 +62,16 @@ export function browseFolders(scope: readonly string[], path: string, hidden = f
     dirs: names.slice(0, MAX_LISTED).map((name) => ({ name, path: join(real, name) })),
     truncated: names.length > MAX_LISTED,
   };
+}
+
+/** A symlinked folder is listed only when it leads somewhere that may be opened. */
+function linksInside(scope: readonly string[], path: string): boolean {
+  try {
+    const target = realpathSync(path);
+    return statSync(target).isDirectory() && insideAny(scope, target);
+  } catch {
+    return false;
+  }
 }
 
 function isDirectoryAt(path: string): boolean {

@@ -21,26 +21,45 @@ export function OpenFolderDialog() {
   const [active, setActive] = useState(0);
   const [opening, setOpening] = useState(false);
   const list = useRef<HTMLDivElement>(null);
+  const pathBox = useRef<HTMLInputElement>(null);
+  const listingRef = useRef<Listing | undefined>(undefined);
+  // Where the focus goes once a new listing is drawn (the row that had it is gone with the old one).
+  const [focusAfter, setFocusAfter] = useState<{ to: 'list' | 'path' } | undefined>();
+  useEffect(() => {
+    if (!focusAfter) return;
+    // The keys go on working where they were: in the list (its first folder), or in the path box.
+    const row = list.current?.querySelector<HTMLElement>('[data-folder="0"]');
+    if (focusAfter.to === 'list' && row) row.focus();
+    else pathBox.current?.focus();
+  }, [focusAfter, listing]);
+  listingRef.current = listing;
 
   const browse = useCallback(
-    async (path?: string, showHidden = hidden) => {
+    async (path?: string, showHidden = hidden, focus: 'list' | 'path' = 'list') => {
       try {
         const next = await request('folder:browse', { path, hidden: showHidden });
         setListing(next);
         setTyped(next.path);
         setActive(0);
         setBrowseError(undefined);
+        setFocusAfter({ to: focus });
       } catch (e) {
         setBrowseError((e as Error).message);
+        // The box goes back to the folder listed: what it shows, the list and the button agree.
+        setTyped((t) => listingRef.current?.path ?? t);
+        pathBox.current?.focus();
       }
     },
     [hidden],
   );
   useEffect(() => {
-    if (choices?.browse) void browse();
+    if (choices?.browse) void browse(undefined, hidden, 'path');
   }, [choices?.browse]);
   useEffect(() => {
-    list.current?.querySelector(`[data-folder="${active}"]`)?.scrollIntoView({ block: 'nearest' });
+    const row = list.current?.querySelector<HTMLElement>(`[data-folder="${active}"]`);
+    row?.scrollIntoView({ block: 'nearest' });
+    // Arrow keys move the focus, not only the highlight.
+    if (row && list.current?.contains(document.activeElement)) row.focus();
   }, [active]);
 
   const open = async (path: string) => {
@@ -54,7 +73,26 @@ export function OpenFolderDialog() {
   const error = browseError ?? failure;
 
   return (
-    <div className="dialog" role="dialog" aria-modal="true" aria-label="Open a folder" onClick={close} onKeyDown={closeOnEscape(close)}>
+    <div
+      className="dialog"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Open a folder"
+      onClick={close}
+      onKeyDown={(e) => {
+        closeOnEscape(close)(e);
+        // Ctrl+Enter opens: the folder chosen in the list, else the folder listed (an empty one too).
+        if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+          e.preventDefault();
+          e.stopPropagation();
+          const inList = list.current?.contains(document.activeElement) && dirs[active];
+          const typedPath = typed.trim();
+          if (inList) void open(dirs[active].path);
+          else if (document.activeElement === pathBox.current && typedPath && typedPath !== listing?.path) void open(typedPath);
+          else if (listing) void open(listing.path);
+        }
+      }}
+    >
       <div className="dialog-body open-folder" onClick={(e) => e.stopPropagation()} data-testid="open-folder">
         <div className="panel-head">
           <h2>Open a folder</h2>
@@ -83,13 +121,14 @@ export function OpenFolderDialog() {
           className="folder-path"
           onSubmit={(e) => {
             e.preventDefault();
-            void browse(typed.trim());
+            void browse(typed.trim(), hidden, 'path');
           }}
         >
           <button type="button" disabled={!listing?.parent} onClick={() => listing?.parent && void browse(listing.parent)} aria-label="Parent folder" title="Parent folder (Backspace)">
             ↑
           </button>
           <input
+            ref={pathBox}
             autoFocus
             aria-label="Folder path"
             data-testid="folder-path"
@@ -109,7 +148,7 @@ export function OpenFolderDialog() {
               checked={hidden}
               onChange={(e) => {
                 setHidden(e.target.checked);
-                void browse(listing?.path, e.target.checked);
+                void browse(listing?.path, e.target.checked, 'path');
               }}
             />{' '}
             hidden folders
@@ -123,7 +162,7 @@ export function OpenFolderDialog() {
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') setActive((a) => Math.min(dirs.length - 1, a + 1));
             else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
-            else if (e.key === 'Enter' && dirs[active]) void (e.ctrlKey || e.metaKey ? open(dirs[active].path) : browse(dirs[active].path));
+            else if (e.key === 'Enter' && !(e.ctrlKey || e.metaKey) && dirs[active]) void browse(dirs[active].path);
             else if (e.key === 'Backspace' && listing?.parent) void browse(listing.parent);
             else return;
             e.preventDefault();
