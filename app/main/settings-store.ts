@@ -3,15 +3,15 @@ import { DEFAULT_MODEL, DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL } from '
 import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
 import { Settings } from '../shared/contract.js';
 
-const DEFAULTS: Settings = { model: DEFAULT_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL };
+const DEFAULTS: Settings = { model: DEFAULT_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL, ui: {} };
 
 /** Only the keys a patch really carries: an absent or undefined key leaves the setting as it is. */
 function present(patch: Partial<Settings>): Partial<Settings> {
-  const out: Partial<Settings> = {};
+  const out: Record<string, unknown> = {};
   for (const key of Object.keys(DEFAULTS) as Array<keyof Settings>) {
     if (patch[key] !== undefined) out[key] = patch[key];
   }
-  return out;
+  return out as Partial<Settings>;
 }
 
 /** User settings, kept in a JSON file in the app's data directory when one is given. */
@@ -26,7 +26,7 @@ export class SettingsStore {
         // Each field on its own: one damaged value falls back to its default, the others are kept.
         for (const key of Object.keys(DEFAULTS) as Array<keyof Settings>) {
           const field = Settings.shape[key].safeParse(raw?.[key]);
-          if (field.success) this.value[key] = field.data;
+          if (field.success) (this.value as Record<string, unknown>)[key] = field.data;
         }
       } catch {
         // an unreadable settings file falls back to the defaults

@@ -47,7 +47,11 @@ export function App() {
   useUnsavedGuard(dirty);
   useEffect(() => {
     void app.loadFolderChoices();
-    void request('settings:get', {}).then((s) => useApp.setState({ model: s.model })).catch(() => {}).finally(() => void app.refreshDirectory());
+    void request('settings:get', {})
+      .then((s) => {
+        useApp.setState({ model: s.model });
+        useApp.getState().applyUiPrefs(s.ui);
+      }).catch(() => {}).finally(() => void app.refreshDirectory());
     const offs = [
       subscribe('dir:changed', (e) => {
         void useApp.getState().refreshDirectory();

@@ -22,7 +22,8 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   // The document service runs on its own thread; this one only serves the page and routes messages. Open
   // Folder may go anywhere under the home folder (and the folder served), where the user's own files are.
   const shell = new FolderShell(root, {
-    start: (d) => startBackend({ dirs: [d], mode: 'browser', usePolling: process.env.CI_WATCH_POLLING === '1' }),
+    // Settings (the model, the screen's sizes) are kept between runs, as Electron keeps them in its data folder.
+    start: (d) => startBackend({ dirs: [d], mode: 'browser', settingsFile: join(userStateDir(), 'settings.json'), usePolling: process.env.CI_WATCH_POLLING === '1' }),
     scope: [homedir(), root],
     recents: new RecentFolders(join(userStateDir(), 'recent-folders.json')),
   });

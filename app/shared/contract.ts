@@ -178,12 +178,27 @@ const baseUrl = z
   .max(500)
   .refine((u) => /^https?:\/\/[^\s/]+/i.test(u), { message: 'an http:// or https:// URL' });
 
+const px = z.number().finite().min(0).max(10_000);
+/**
+ * How the screen was left: pane sizes, column widths, the detail's fold. Kept with the settings, not in the
+ * page's storage, which belongs to one address (browser mode takes a new port each run).
+ */
+export const UiPrefs = z
+  .object({
+    layout: z.object({ sidebar: px, panel: px, detail: px }).partial(),
+    columns: z.record(z.string().max(40), px),
+    detailCollapsed: z.boolean(),
+  })
+  .partial();
+export type UiPrefs = z.infer<typeof UiPrefs>;
+
 /** No defaults here: a patch names only what it changes, and the store fills the rest (a default would overwrite). */
 export const Settings = z.object({
   model,
   /** An OpenAI-compatible endpoint for summaries (OpenAI, Ollama, llama.cpp, vLLM). The key is never here. */
   summaryBaseUrl: baseUrl,
   summaryModel: z.string().min(1).max(100),
+  ui: UiPrefs,
 });
 export type Settings = z.infer<typeof Settings>;
 export const SettingsPatch = Settings.partial().strict();

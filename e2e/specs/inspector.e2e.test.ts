@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
@@ -124,6 +125,34 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="detail-fold"]:has-text("▸ message 2")');
       await page.page.dblclick('[data-testid="col-resize-role"]');
       expect(await roleWidth()).toEqual({ head: 110, row: 110 });
+    });
+
+    it.skipIf(mode !== 'browser')('sizes outlive the address: a browser-mode restart (a new port) keeps the column widths', async () => {
+      const dir = workspace();
+      const state = mkdtempSync(join(tmpdir(), 'ci-sizes-state-'));
+      try {
+        session = await openInspector(mode, dir, { XDG_STATE_HOME: state });
+        let page = new InspectorPage(session.page);
+        await page.ready();
+        await page.open('coding_session.json');
+        await page.page.focus('[data-testid="col-resize-tokens"]');
+        for (let k = 0; k < 3; k++) await page.page.keyboard.press('ArrowRight');
+        const tokensWidth = () => page.page.evaluate(() => Math.round(document.querySelector('.grid-head .col-tokens')!.getBoundingClientRect().width));
+        expect(await tokensWidth()).toBe(110 + 3 * 16);
+        const before = new URL(page.page.url()).port;
+        // Kept with the settings once the keys pause; then the server stops and another starts on another port.
+        const settings = join(state, 'conversation-inspector', 'settings.json');
+        await expect.poll(() => (existsSync(settings) ? JSON.parse(readFileSync(settings, 'utf8')).ui?.columns?.tokens : undefined), { timeout: 10_000 }).toBe(110 + 3 * 16);
+        await session.close();
+        session = await openInspector(mode, dir, { XDG_STATE_HOME: state });
+        page = new InspectorPage(session.page);
+        await page.ready();
+        expect(new URL(page.page.url()).port).not.toBe(before);
+        await page.open('coding_session.json');
+        await page.page.waitForFunction((w) => Math.round(document.querySelector('.grid-head .col-tokens')!.getBoundingClientRect().width) === w, 110 + 3 * 16);
+      } finally {
+        rmSync(state, { recursive: true, force: true });
+      }
     });
 
     it('search filters the rows, including ones not rendered yet', async () => {

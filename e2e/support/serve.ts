@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../test/paths.js';
 
@@ -9,7 +11,10 @@ export interface Served {
 
 /** Runs the real `conversation-inspector serve DIR` as a user would, and reads the URL it prints. */
 export function serve(dir: string, env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // A state folder of its own unless the test shares one on purpose: settings a test leaves (a model, a
+  // column's width) never reach another test.
+  const state = env.XDG_STATE_HOME ?? mkdtempSync(join(tmpdir(), 'ci-serve-state-'));
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, XDG_STATE_HOME: state } });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -24,7 +29,10 @@ export function serve(dir: string, env: NodeJS.ProcessEnv = {}): Promise<Served>
           url: m[2],
           stop: () =>
             new Promise((done) => {
-              child.once('exit', () => done());
+              child.once('exit', () => {
+                if (env.XDG_STATE_HOME === undefined) rmSync(state, { recursive: true, force: true });
+                done();
+              });
               child.kill('SIGTERM');
             }),
         });

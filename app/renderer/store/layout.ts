@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './index.js';
+import type { UiPrefs } from '../../shared/contract.js';
+import { request } from '../api/client.js';
 
 /** Pane sizes, in CSS pixels; remembered in this browser profile (Electron's or the browser's). */
 export interface Layout {
@@ -71,6 +73,21 @@ export interface LayoutSlice {
   /** A column's width; undefined puts it back to its default. */
   resizeColumn(id: ColumnId, px: number | undefined): void;
   setDetailCollapsed(collapsed: boolean): void;
+  /** The sizes kept with the settings (they outlive this page's address: browser mode's port changes). */
+  applyUiPrefs(ui: UiPrefs | undefined): void;
+}
+
+const KEEP_MS = 400;
+let keepTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** A drag sends one write when it pauses, not one per pixel. */
+function keepWithSettings(s: AppState): void {
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => {
+    void request('settings:set', { ui: { layout: s.layout, columns: s.columnWidths, detailCollapsed: s.detailCollapsed } }).catch(() => {
+      // Not kept beyond this page's storage: the sizes still hold here.
+    });
+  }, KEEP_MS);
 }
 
 export const createLayoutSlice: StateCreator<AppState, [], [], LayoutSlice> = (set, get) => ({
@@ -81,14 +98,25 @@ export const createLayoutSlice: StateCreator<AppState, [], [], LayoutSlice> = (s
     const layout = { ...get().layout, [key]: clampLayout(key, px) };
     set({ layout });
     keep(KEY, layout);
+    keepWithSettings(get());
   },
   resizeColumn: (id, px) => {
     const columnWidths = { ...get().columnWidths, [id]: px === undefined ? DEFAULT_COLUMNS[id] : clampColumn(px) };
     set({ columnWidths });
     keep(COLUMNS_KEY, columnWidths);
+    keepWithSettings(get());
   },
   setDetailCollapsed: (detailCollapsed) => {
     set({ detailCollapsed });
     keep(FOLD_KEY, detailCollapsed);
+    keepWithSettings(get());
+  },
+  applyUiPrefs: (ui) => {
+    if (!ui) return;
+    const layout = { ...get().layout };
+    for (const k of Object.keys(layout) as Array<keyof Layout>) if (typeof ui.layout?.[k] === 'number') layout[k] = clampLayout(k, ui.layout[k]);
+    const columnWidths = { ...get().columnWidths };
+    for (const k of Object.keys(columnWidths) as ColumnId[]) if (typeof ui.columns?.[k] === 'number') columnWidths[k] = clampColumn(ui.columns[k]);
+    set({ layout, columnWidths, detailCollapsed: ui.detailCollapsed ?? get().detailCollapsed });
   },
 });
