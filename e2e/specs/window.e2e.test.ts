@@ -181,6 +181,26 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         await page.page.waitForSelector('[data-testid="preview-text"]', { state: 'detached' });
       }
       await page.screenshot(`${mode}-window-dynamic-exact-cut`);
+      // With the system prompt kept whole, the rest is still cut in its rendered text (here inside a header).
+      await page.page.check('[data-testid="check-keepStatic"]');
+      await page.page.fill('[data-testid="input-contextLength"]', '20000');
+      const exact = plan(join(dir, 'support_thread_long.json'), 'dynamic-context-window', 'contextLength=20000', 'keepStatic=true');
+      const index = exact.messages.findIndex((m: { fate: string }) => m.fate === 'cut');
+      await page.page.keyboard.press('Control+K');
+      await page.page.fill('[data-testid="palette-input"]', String(index));
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector(`[data-testid="row"][data-index="${index}"][aria-selected="true"]`);
+      await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"]');
+      const kept = (await page.page.textContent('[data-testid="cut-kept"]'))!;
+      const away = (await page.page.textContent('[data-testid="cut-away"]'))!;
+      expect(away.length).toBeGreaterThan(0);
+      await page.page.click('[data-testid="show-preview"]');
+      const preview = (await page.page.textContent('[data-testid="preview-text"]'))!;
+      // The system prompt first, whole; then the rest from the cut on.
+      expect(preview.startsWith('[')).toBe(true);
+      expect(preview).toContain(`\n\n${kept}`);
+      expect(preview).not.toContain(away + kept);
+      await page.page.keyboard.press('Escape');
     });
 
     it('the turn scrubber shows the window the strategy made of the history so far, as the CLI plans that history', async () => {

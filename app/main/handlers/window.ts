@@ -45,7 +45,7 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
     'window:preview': ({ path, conversation, model, strategy, params }) => {
       const { doc, records, tokenizer, skeleton, plan } = planned(path, conversation, model, strategy, params);
       if (plan.renderedStart !== undefined) {
-        const text = renderedTail(skeleton, plan.renderedStart);
+        const text = renderedTail(skeleton, plan.renderedStart, plan.renderedFrom);
         return { text, tokens: plan.totalAfter, messages: plan.counts.kept + plan.counts.cut, summaries: 0 };
       }
       // Summaries have no text until a summariser writes one: the preview shows where they go.

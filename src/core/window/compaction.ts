@@ -34,5 +34,5 @@ export function compactDroppedPlan(skeleton: WindowSkeleton, strategyId: string,
   }
   if (replaces.length === 0) return plan;
   const role = String(params.summaryRole ?? SUMMARIZING_DEFAULTS.summaryRole);
-  return b.finish(plan.strategy, plan.params, [{ kind: 'summary', role, before: replaces[0], replaces, tokens: null }], plan.warnings, plan.renderedStart === undefined ? {} : { renderedStart: plan.renderedStart });
+  return b.finish(plan.strategy, plan.params, [{ kind: 'summary', role, before: replaces[0], replaces, tokens: null }], plan.warnings, plan.renderedStart === undefined ? {} : { renderedStart: plan.renderedStart, renderedFrom: plan.renderedFrom });
 }

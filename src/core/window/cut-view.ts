@@ -20,8 +20,9 @@ export function cutView(skeleton: WindowSkeleton, plan: WindowPlan, index: numbe
   const text = skeleton.text;
   if (!text || plan.fates[index] !== FATE_CODE.cut) return undefined;
   if (plan.unit === 'rendered' && plan.renderedStart !== undefined) {
+    const from = plan.renderedFrom ?? 0;
     let start = 0;
-    for (let j = 0; j < index; j++) start += text.block(j).length + RENDER_SEPARATOR.length;
+    for (let j = from; j < index; j++) start += text.block(j).length + RENDER_SEPARATOR.length;
     const block = text.block(index);
     return { text: block, basis: 'rendered', keep: 'end', offset: Math.max(0, Math.min(block.length, plan.renderedStart - start)) };
   }

@@ -70,19 +70,23 @@ export class SkeletonCache {
 }
 
 /** The rendered history from `start` (a UTF-16 offset) to its end, built from the blocks it needs only. */
-export function renderedTail(skeleton: WindowSkeleton, start: number): string {
+export function renderedTail(skeleton: WindowSkeleton, start: number, from = 0): string {
   const text = skeleton.text;
   const n = skeleton.messages.length;
   if (!text || n === 0) return '';
+  // Blocks before `from` (the static context) are sent whole; `start` counts in the blocks after them.
+  const head: string[] = [];
+  for (let j = 0; j < Math.min(from, n); j++) head.push(text.block(j));
   let total = 0;
-  for (let j = 0; j < n; j++) total += text.block(j).length + (j < n - 1 ? RENDER_SEPARATOR.length : 0);
+  for (let j = from; j < n; j++) total += text.block(j).length + (j < n - 1 ? RENDER_SEPARATOR.length : 0);
   const parts: string[] = [];
   let end = total;
-  for (let j = n - 1; j >= 0 && end > start; j--) {
+  for (let j = n - 1; j >= from && end > start; j--) {
     const block = text.block(j) + (j < n - 1 ? RENDER_SEPARATOR : '');
     const blockStart = end - block.length;
     parts.push(start > blockStart ? block.slice(start - blockStart) : block);
     end = blockStart;
   }
-  return parts.reverse().join('');
+  const tail = parts.reverse().join('');
+  return head.length === 0 ? tail : tail ? head.join(RENDER_SEPARATOR) + RENDER_SEPARATOR + tail : head.join(RENDER_SEPARATOR);
 }

@@ -58,7 +58,8 @@ export function planAfterStatic(skeleton: WindowSkeleton, unit: WindowPlan['unit
   const sub = planRest(rest, used);
   b.placeAt(s, sub);
   const warnings = sub.warnings.map((w) => ({ ...w, index: w.index + s, message: w.message.replace(/\bmessage (\d+)/g, (_, k: string) => `message ${Number(k) + s}`) }));
-  const plan = b.finish(strategy, echo, [], warnings);
+  // A rest trimmed inside its rendered text keeps saying where (after the static blocks, sent whole).
+  const plan = b.finish(strategy, echo, [], warnings, sub.renderedStart === undefined ? {} : { renderedStart: sub.renderedStart, renderedFrom: s + (sub.renderedFrom ?? 0) });
   // A total the rest's planner verified by a count stays verified: the static context adds its own tokens.
   plan.totalAfter = used + sub.totalAfter;
   return plan;

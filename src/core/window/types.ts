@@ -104,6 +104,11 @@ export interface WindowPlan {
   warnings: PlanWarning[];
   /** For the dynamic window: the UTF-16 offset into the rendered history where the kept text starts. */
   renderedStart?: number;
+  /**
+   * The message `renderedStart` counts from: 0, or (the static context kept whole ahead of a trimmed rest) the
+   * first message after it. The model is sent blocks [0, renderedFrom) whole, then the rest's tail.
+   */
+  renderedFrom?: number;
 }
 
 export type ParamKind = 'tokens' | 'count' | 'boolean' | 'choice' | 'text';

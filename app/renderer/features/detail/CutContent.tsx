@@ -23,11 +23,22 @@ export function CutContent({ estimate, text, length, exact }: { estimate: Window
   const shown = exact?.cut ?? { text, basis: 'content' as const, keep: estimate.keep, offset: estimate.offset };
   const where = shown.basis === 'rendered' ? 'its block of the rendered history ([time] role: content)' : 'its content';
   const kept = shown.keep === 'start' ? `the first ${formatNumber(shown.offset)}` : `everything from character ${formatNumber(shown.offset)}`;
+  // The dynamic window can cut inside the block's "[time] role: " header: then all of the content is sent.
+  const header = shown.basis === 'rendered' && shown.text.endsWith(text) ? shown.text.length - text.length : 0;
+  const inHeader = header > 0 && shown.keep === 'end' && shown.offset <= header;
   return (
     <>
-      <p className="cut-note" data-testid="cut-note" data-exact={exact ? 'true' : 'false'}>
-        ✂ Under this strategy the message is cut: the model is sent {kept} of the {formatNumber(exact ? shown.text.length : length)} characters of {where}
-        {exact ? '' : ' (estimated from counts; the exact cut is on its way)'}. The dimmed part is what the model does not see.
+      <p className="cut-note" data-testid="cut-note" data-exact={exact ? 'true' : 'false'} data-in-header={inHeader || undefined}>
+        {inHeader ? (
+          <>
+            ✂ Under this strategy the cut falls in this message&apos;s <code>[time] role:</code> header: the model is sent its last {formatNumber(header - shown.offset)} of {formatNumber(header)} characters, then all of the content. The dimmed part is what the model does not see.
+          </>
+        ) : (
+          <>
+            ✂ Under this strategy the message is cut: the model is sent {kept} of the {formatNumber(exact ? shown.text.length : length)} characters of {where}
+            {exact ? '' : ' (estimated from counts; the exact cut is on its way)'}. The dimmed part is what the model does not see.
+          </>
+        )}
       </p>
       <pre className="content" data-testid="detail-content">
         {shown.keep === 'start' ? (
