@@ -83,8 +83,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.click('[data-testid="show-lanes"]');
       await page.page.waitForSelector('[data-testid="lanes"] [data-testid="lane-row"]');
       const file = join(dir, 'trip_planner_tools.json');
-      const expected = [plan(file, 'sliding-window', 'windowSize=3'), plan(file, 'truncate', 'contextLength=60'), plan(file, 'summarizing')].map((p) => p.messages.map((m: { fate: string }) => m.fate));
-      expect(expected[0]).not.toEqual(expected[1]);
+      // The default lanes: the dynamic window, truncation and the sliding window.
+      const expected = [plan(file, 'dynamic-context-window'), plan(file, 'truncate', 'contextLength=60'), plan(file, 'sliding-window', 'windowSize=3')].map((p) => p.messages.map((m: { fate: string }) => m.fate));
+      expect(expected[2]).not.toEqual(expected[1]);
       // Rows one by one where the lanes differ; runs they agree on folded, standing for each of their rows.
       const cells = await page.page.evaluate((lanes) => {
         const out: string[][] = [];
@@ -104,8 +105,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // Two strategies that keep nearly the same messages: the last 40 and the last 10 (each with the system prompt).
       await page.page.selectOption('[data-testid="strategy"]', 'sliding-window');
       await page.page.click('[data-testid="show-lanes"]');
+      await page.page.click('[data-testid="lane-toggle-dynamic-context-window"]');
       await page.page.click('[data-testid="lane-toggle-truncate"]');
-      await page.page.click('[data-testid="lane-toggle-summarizing"]');
       await page.page.click('[data-testid="lane-toggle-last-n"]');
       await page.page.waitForSelector('[data-testid="lanes"] [data-testid="lane-run"]');
       const file = join(dir, 'support_thread_long.json');
@@ -142,8 +143,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="lanes"]', { state: 'detached' });
       expect(await page.page.isVisible('[data-testid="window-panel"]')).toBe(true);
       await page.page.click('[data-testid="show-lanes"]');
+      await page.page.click('[data-testid="lane-toggle-dynamic-context-window"]');
       await page.page.click('[data-testid="lane-toggle-truncate"]');
-      await page.page.click('[data-testid="lane-toggle-summarizing"]');
       await page.page.click('[data-testid="lane-toggle-last-n"]');
       // Back where it was: three differences on and one back, then the run opened.
       for (const key of ['n', 'n', 'n', 'p']) await page.page.keyboard.press(key);

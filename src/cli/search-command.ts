@@ -43,7 +43,7 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
   writeGrouped(found.hits);
   const n = found.hits.length;
   process.stderr.write(`${n === 0 ? 'no matches' : `${n.toLocaleString('en')} ${n === 1 ? 'match' : 'matches'} in ${found.files.toLocaleString('en')} ${found.files === 1 ? 'file' : 'files'}`}\n`);
-  for (const e of found.errors) process.stderr.write(`error: ${e.path}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+  for (const e of found.errors) process.stderr.write(`error: ${e.path}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
   if (found.truncated) process.stderr.write('note: the search stopped at the listing\'s file cap; there are more files\n');
   if (found.tooDeep) process.stderr.write(`note: ${found.tooDeep} folders deeper than the depth limit were not searched\n`);
 }

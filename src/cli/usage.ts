@@ -22,7 +22,9 @@ Commands:
 %EXTRA%
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,
-  keepRecentMessages=10, softThresholdTokens=4000), null
+  keepRecentMessages=10, softThresholdTokens=4000), null; dynamic-context-window, last-n and sliding-window
+  also take keepStatic=true|false (the system prompt and static context kept whole; on by default for the
+  last two, off for the dynamic window, whose swarms history string really drops them)
 
 Formats (--format ID, --to ID): swarms-json, swarms-yaml, swarms-memory, openai-chat, openai-chat-jsonl,
   anthropic-messages, claude-ai-export, claude-code, codex-rollout, sharegpt, sharegpt-jsonl, langchain

@@ -3,6 +3,7 @@ import {
   applyPlan,
   buildSkeleton,
   compactAllPlan,
+  FATES,
   getTokenizer,
   strategies,
   summariesForPlan,
@@ -112,6 +113,10 @@ export function planCommand(file: string, strategyId: string | undefined, settin
       file: resolve(file),
       model: opts.model,
       ...plan,
+      // Typed arrays print as {"0": 1, …} in JSON: as lists here, fates by name as in `messages`.
+      fates: Array.from(plan.fates, (f) => FATES[f]),
+      tokensAfter: Array.from(plan.tokensAfter),
+      summaryOf: plan.summaryOf ? Array.from(plan.summaryOf) : null,
       messages: plan.messages.map((f) => ({ ...f, role: roles[f.index], tokens: tokensBefore[f.index] })),
     });
     return;

@@ -147,7 +147,7 @@ describe('words', () => {
     let word = '';
     for (let i = 0; i <= lower.length; i++) {
       const c = lower.charCodeAt(i);
-      const inWord = i < lower.length && (/[\p{L}\p{N}\p{M}_]/u.test(lower[i]) || (c >= 0xd800 && c <= 0xdfff));
+      const inWord = i < lower.length && (/[\p{L}\p{N}\p{M}]/u.test(lower[i]) || (c >= 0xd800 && c <= 0xdfff));
       if (inWord) word += lower[i];
       else if (word) {
         out.push(word.slice(0, MAX_WORD));
@@ -174,7 +174,9 @@ describe('words', () => {
     expect(textMatches(t, queryTerms('tokyo 14'))).toBe(true);
     expect(textMatches(t, queryTerms('😀sm'))).toBe(true);
     expect(textMatches(t, queryTerms('orld'))).toBe(false);
-    expect(textMatches(t, queryTerms('weather'))).toBe(false);
+    // `_` separates words: a part of a tool's name finds it.
+    expect(textMatches(t, queryTerms('weather'))).toBe(true);
+    expect(textMatches(t, queryTerms('eather'))).toBe(false);
     expect(textMatches(t, queryTerms('hello planet'))).toBe(false);
     expect(queryTerms('  Foo-BAR foo\r\n')).toEqual(['foo', 'bar']);
     expect(queryTerms('... -- ')).toEqual([]);

@@ -49,7 +49,8 @@ export interface SearchAnswer {
   status: SearchStatus;
 }
 
-const KEPT_VERSION = 1;
+// 2: `_` separates words.
+const KEPT_VERSION = 2;
 /** A regular expression is a scan of every file, not an index lookup: it stops after this long with what it found. */
 const REGEX_SCAN_MS = 4000;
 /** Texts of files read for snippets, kept for the next query (typing asks again at every key). */

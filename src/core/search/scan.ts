@@ -65,7 +65,7 @@ export interface TreeSearch {
   hits: SearchHit[];
   files: number;
   /** Files that could not be read, with the reason (and line, where known). */
-  errors: Array<{ path: string; line?: number; message: string }>;
+  errors: Array<{ path: string; line?: number; column?: number; message: string }>;
   /** The walk stopped at its file cap: there are more files than were searched. */
   truncated: boolean;
   /** Folders deeper than the walk's depth limit, not searched. */
@@ -84,7 +84,7 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     try {
       parsed = readDocumentFile(f.file);
     } catch (e) {
-      if (e instanceof ConversationFileError) errors.push({ path: f.path, ...(e.line ? { line: e.line } : {}), message: e.reason });
+      if (e instanceof ConversationFileError) errors.push({ path: f.path, ...(e.line ? { line: e.line } : {}), ...(e.line && e.column ? { column: e.column } : {}), message: e.reason });
       else errors.push({ path: f.path, message: (e as Error).message });
       continue;
     }

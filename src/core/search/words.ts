@@ -1,12 +1,13 @@
 /**
- * The words search sees: runs of letters, digits, marks and `_`, lowercased, each cut to its first
+ * The words search sees: runs of letters, digits and marks, lowercased, each cut to its first
  * {@link MAX_WORD} characters (hashes and base64 runs would otherwise fill the index). The index and the
- * scan both match through this one function, so they find the same messages.
+ * scan both match through this one function, so they find the same messages. `_` separates words, as `-` and
+ * `.` do: `weather` finds the tool `get_weather`, and `get_weather` finds it as two words.
  */
 export const MAX_WORD = 64;
 
 const ASCII = new Uint8Array(128);
-for (let c = 0; c < 128; c++) ASCII[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 ? 1 : 0;
+for (let c = 0; c < 128; c++) ASCII[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0;
 // 0: not looked at yet, 1: a word's character, 2: not.
 const BMP = new Uint8Array(65536);
 const LETTERISH = /[\p{L}\p{N}\p{M}]/u;

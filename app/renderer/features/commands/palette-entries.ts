@@ -29,6 +29,8 @@ export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'ske
       enabled: () => n < count,
       run: (st) => st.select(n),
     });
+  } else if (number) {
+    out.push({ id: `goto-${number[1]}`, label: `Go to message ${number[1]}: open a conversation first`, enabled: () => false, run: () => {} });
   }
   for (const c of COMMANDS) if (c.id !== 'palette' && c.label.toLowerCase().includes(q)) out.push(c);
   if (q && !number) {

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
 import { LiveTokens } from './LiveTokens.js';
 import { EditorForm } from './EditorForm.js';
-import { jsonError, textareaRows, useJsonError } from './editor-text.js';
+import { caretAtEnd, jsonError, textareaRows, useJsonError } from './editor-text.js';
 import { withMod } from '../platform.js';
 
 const isObject = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'metadata must be a JSON object');
@@ -78,6 +78,7 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
         aria-invalid={contentError !== undefined}
         data-testid="edit-content"
         autoFocus
+        ref={caretAtEnd}
         rows={textareaRows(content, 4, 24)}
       />
       {contentError && <p className="error-text" role="alert" data-testid="json-error">Invalid JSON: {contentError}</p>}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../../store/index.js';
 import { LiveTokens } from './LiveTokens.js';
 import { EditorForm } from './EditorForm.js';
-import { jsonError, textareaRows, useJsonError } from './editor-text.js';
+import { caretAtEnd, jsonError, textareaRows, useJsonError } from './editor-text.js';
 
 const isRecord = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'a record is a JSON object');
 
@@ -47,7 +47,7 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
       </div>
       {mode === 'text' ? (
         <>
-          <textarea value={draftText} onChange={(e) => setDraftText(e.target.value)} aria-label="Content" data-testid="edit-content" autoFocus rows={textareaRows(draftText, 4, 24)} />
+          <textarea value={draftText} onChange={(e) => setDraftText(e.target.value)} aria-label="Content" data-testid="edit-content" autoFocus ref={caretAtEnd} rows={textareaRows(draftText, 4, 24)} />
           <LiveTokens text={draftText} />
         </>
       ) : (

@@ -7,6 +7,13 @@ export function textareaRows(text: string, min: number, max: number): number {
   return Math.min(max, Math.max(min, lines + 1));
 }
 
+/** Put on an editor's textarea: it opens with the caret at the end of the text, where a user goes on typing. */
+export function caretAtEnd(el: HTMLTextAreaElement | null): void {
+  if (!el || el.dataset.caretPlaced) return;
+  el.dataset.caretPlaced = 'true';
+  el.setSelectionRange(el.value.length, el.value.length);
+}
+
 /** What is wrong with `text` as JSON for `check` (undefined: nothing). */
 export function jsonError(text: string, check: (value: unknown) => string | undefined = () => undefined): string | undefined {
   try {

@@ -33,8 +33,7 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
         }}
       >
         <span className="file-name">
-          {e.error ? '⚠ ' : ''}
-          {name}
+          <NameParts name={`${e.error ? '⚠ ' : ''}${name}`} />
           {unsaved && (
             <span className="unsaved-mark" data-testid="file-unsaved" title="Edited, not saved yet" aria-label="unsaved edits">
               {' '}●
@@ -103,6 +102,18 @@ function FolderRow({ node, depth, closed, toggle }: { node: FolderNode; depth: n
 const LINE_HEIGHT: Record<SidebarRow['kind'], number> = { file: 46, folder: 26, conversation: 24 };
 
 const rowKey = (r: SidebarRow) => (r.kind === 'folder' ? `d:${r.node.path}` : r.kind === 'file' ? `f:${r.entry.path}` : `c:${r.entry.path}:${r.index}`);
+
+/** Names end where they differ (rollout-2026-…-<id>.jsonl): a long one gives way in the middle, its end shown. */
+const TAIL = 12;
+function NameParts({ name }: { name: string }) {
+  if (name.length <= TAIL * 2) return <span className="file-stem">{name}</span>;
+  return (
+    <>
+      <span className="file-stem">{name.slice(0, -TAIL)}</span>
+      <span className="file-tail">{name.slice(-TAIL)}</span>
+    </>
+  );
+}
 
 export function Sidebar() {
   const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated, listing } = useApp(

@@ -6,7 +6,7 @@ export function TopBar() {
   const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder');
   return (
     <header className="topbar">
-      <span className="folder" title={root}>▸ {root ?? '…'}</span>
+      <span className="folder" title={root}>{root ?? '…'}</span>
       <button className="open-folder-button" onClick={() => void chooseFolder()} title={`Open another folder (${shortcutOf('open-folder')})`} data-testid="open-folder-button">
         Open…
       </button>

@@ -11,7 +11,9 @@ import { closeOnEscape } from '../close-on-escape.js';
 import { PAGE_SIZE } from '../../store/conversation.js';
 import { differenceStarts, laneItems, nextDifference } from './lane-rows.js';
 
-const DEFAULT_LANES = ['sliding-window', 'truncate', 'summarizing'];
+// Strategies that trim at different places, so the lanes agree on long runs and differ where they matter
+// (summarizing marks every message it drops as summarised: beside a lane that drops, every such row differs).
+const DEFAULT_LANES = ['dynamic-context-window', 'truncate', 'sliding-window'];
 const MARK: Record<string, string> = { kept: '✓', dropped: '⨯', cut: '✂', summarised: 'Σ' };
 
 /** Two to four strategies over the same history, a lane each: where they disagree shows at a glance. */
