@@ -3,6 +3,9 @@ import { COMMAND_INFO } from '../shared/commands.js';
 
 export interface MenuActions {
   openFile(): void;
+  /** The folders opened before (newest first), for File › Open Recent. */
+  recent: ReadonlyArray<{ path: string; name: string }>;
+  openRecent(path: string): void;
   reload(): void;
   /** Runs a renderer command by id (the same registry as its shortcuts and palette). */
   command(id: string): void;
@@ -20,6 +23,11 @@ export function buildMenu(actions: MenuActions): Menu {
       submenu: [
         ...items('File', actions).slice(0, 1),
         { label: 'Open File…', accelerator: 'CmdOrCtrl+Shift+O', click: actions.openFile },
+        {
+          label: 'Open Recent',
+          enabled: actions.recent.length > 0,
+          submenu: actions.recent.map((r) => ({ label: `${r.name} — ${r.path}`, click: () => actions.openRecent(r.path) })),
+        },
         { type: 'separator' },
         ...items('File', actions).slice(1),
         { type: 'separator' },

@@ -80,6 +80,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.$$eval('[data-testid="row"]', (r) => r.length)).toBe(rows + 1);
       expect(await page.page.getAttribute('[data-testid="row"][data-index="2"]', 'aria-selected')).toBe('true');
       await page.page.fill('[data-testid="edit-content"]', 'typed, then thought better of');
+      // Esc asks before typed text goes; yes, let it go.
+      page.page.once('dialog', (d) => void d.accept());
       await page.page.keyboard.press('Escape');
       await page.page.waitForSelector('[data-testid="edit-content"]', { state: 'detached' });
       expect(await page.page.isVisible('[data-testid="window-panel"]')).toBe(true);

@@ -128,6 +128,9 @@ withBuild('the built main under a stand-in of the Electron API', () => {
     expect(report.listAfterPick).toMatchObject({ ok: true, value: { root: second } });
     expect(report.folderEvents).toEqual([{ root: second }]);
     expect(report.folderBack).toEqual({ ok: true, value: { root: realpathSync(SWARMS) } });
+    // File › Open Recent follows: rebuilt as each folder opens, the open one left out.
+    expect(report.recentMenus.at(-1)).toEqual([`formats — ${second}`]);
+    expect(report.recentMenus.at(-2)).toEqual([`swarms — ${realpathSync(SWARMS)}`]);
     expect(JSON.parse(readFileSync(join(userData, 'recent-folders.json'), 'utf8')).map((r: { path: string }) => r.path)).toEqual([realpathSync(SWARMS), second]);
   });
 

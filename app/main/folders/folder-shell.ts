@@ -58,6 +58,11 @@ export class FolderShell {
     return backend;
   }
 
+  /** The folders opened before, newest first, the open one left out (for Electron's File › Open Recent). */
+  recentFolders(): Array<{ path: string; name: string }> {
+    return this.recents.list().filter((r) => r.path !== this.root);
+  }
+
   request(channel: unknown, input: unknown): Promise<Result<unknown>> {
     if (isFolderRequest(channel)) return dispatch(this.handlers, channel, input);
     return this.backend.request(channel, input);

@@ -54,6 +54,7 @@ export async function runScenario(record) {
     out.folderBack = await ask('folder:open', { path: out.folderRecent?.value?.current?.[0] });
   }
 
+  out.recentMenus = record.menus.map((m) => m.template[0].submenu.find((i) => i.label === 'Open Recent')?.submenu?.map((i) => i.label));
   out.menu = record.menus.map((m) => m.template.map((t) => ({ label: t.label, items: (t.submenu ?? []).map((i) => i.label ?? i.role ?? i.type) })));
 
   if (win) {
