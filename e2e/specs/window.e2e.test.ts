@@ -240,9 +240,23 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         // Before its first trim, the plan kept everything; at it, it did not.
         if (turn === first - 1) expect(cli.counts.dropped + cli.counts.cut).toBe(0);
         if (turn === first) expect(cli.counts.dropped + cli.counts.cut).toBeGreaterThan(0);
+        // The table follows the turn: the rows it has drawn carry that turn's fates, later messages not sent yet.
+        await page.page.waitForFunction((w) => document.querySelector('[data-testid="turn-note"]')?.textContent?.startsWith(w), `the window at turn ${(turn + 1).toLocaleString('en-US')} of`);
+        const drawn = await page.page.$$eval('[data-testid="row"]', (rows) => rows.map((r) => [Number(r.getAttribute('data-index')), r.getAttribute('data-fate')] as [number, string]));
+        expect(drawn.length).toBeGreaterThan(0);
+        for (const [i, fate] of drawn) expect(fate).toBe(i >= t ? 'future' : cli.messages[i].fate);
       }
       await page.page.locator('[data-testid="turns"]').scrollIntoViewIfNeeded();
       await page.screenshot(`${mode}-window-turns`);
+      // At the last turn the table shows the panel's own plan again.
+      const last = await page.page.locator('[data-testid="turn-slider"]').getAttribute('max');
+      await page.page.locator('[data-testid="turn-slider"]').evaluate((el, v) => {
+        const input = el as HTMLInputElement;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, String(v));
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }, last);
+      await page.page.waitForSelector('[data-testid="turn-note"]', { state: 'detached' });
+      expect(await page.page.$$eval('[data-testid="row"][data-fate="future"]', (r) => r.length)).toBe(0);
     });
 
     it('the minimap beside the table shows the plan by fate, and a click goes to the message there', async () => {

@@ -1,11 +1,24 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './index.js';
+import type { WindowPlan } from '../../../src/core/window/types.js';
+
+/** The window as it was at a turn of the run, while the turn scrubber is off its end: the table follows it. */
+export interface TurnView {
+  /** 1-based, of `turns`. */
+  turn: number;
+  turns: number;
+  /** Messages [0, end) had been sent by then; the plan is of them. */
+  end: number;
+  plan: WindowPlan;
+}
 
 export interface WindowSlice {
   windowOpen: boolean;
   strategyId: string;
   /** Parameters by strategy id, so switching strategies keeps what the user set for each. */
   windowParams: Record<string, Record<string, unknown>>;
+  turnView: TurnView | undefined;
+  setTurnView(view: TurnView | undefined): void;
   toggleWindow(open?: boolean): void;
   /** The user picked a strategy: it stays, whatever file is opened next. */
   strategyChosen: boolean;
@@ -25,7 +38,9 @@ export const createWindowSlice: StateCreator<AppState, [], [], WindowSlice> = (s
   windowOpen: false,
   strategyId: 'dynamic-context-window',
   windowParams: {},
-  toggleWindow: (open) => set({ windowOpen: open ?? !get().windowOpen }),
+  turnView: undefined,
+  setTurnView: (turnView) => set({ turnView }),
+  toggleWindow: (open) => set({ windowOpen: open ?? !get().windowOpen, ...((open ?? !get().windowOpen) ? {} : { turnView: undefined }) }),
   strategyChosen: false,
   setStrategy: (strategyId) => set({ strategyId, strategyChosen: true }),
   strategyForFile: (swarms) => {

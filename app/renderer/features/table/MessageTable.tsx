@@ -176,7 +176,12 @@ export function MessageTable() {
     return widths.join(' ');
   }, [skeleton?.count, shows, columnWidths]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
-  const { plan } = useWindowPlan();
+  const { plan: ownPlan } = useWindowPlan();
+  // While the turn scrubber is off its end: the plan of the history up to that turn; later messages not sent yet.
+  const turnView = useApp((s) => s.turnView);
+  const plan = turnView?.plan ?? ownPlan;
+  const future = (i: number) => turnView !== undefined && i >= turnView.end;
+  const planned = plan !== undefined && skeleton !== undefined && (turnView ? turnView.end <= skeleton.count : plan.fates.length === skeleton.count);
   const sortable: Record<string, SortKey> = { index: 'index', role: 'role', tokens: 'tokens', time: 'time' };
 
   // A message chosen elsewhere (a chart, the minimap, a search hit) is brought into view; rows already in view stay.
@@ -215,7 +220,7 @@ export function MessageTable() {
 
   if (!skeleton) return null;
   return (
-    <div className={`grid ${plan && plan.fates.length === skeleton.count ? 'with-minimap' : ''}`} role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns }}>
+    <div className={`grid ${planned ? 'with-minimap' : ''}`} role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns }}>
       <div className="grid-head" role="row">
         {table.getHeaderGroups()[0].headers.map((h) => {
           const key = sortable[h.column.id];
@@ -253,7 +258,7 @@ export function MessageTable() {
           {table.getRowModel().rows.map((row, k) => {
             const item = items[k];
             const r = row.original;
-            const fate = plan ? FATES[plan.fates[r.index]] : undefined;
+            const fate = !plan ? undefined : future(r.index) ? 'future' : FATES[plan.fates[r.index]];
             const cut = plan?.cuts[r.index];
             return (
               <div
@@ -261,7 +266,7 @@ export function MessageTable() {
                 role="row"
                 aria-rowindex={item.index + 1}
                 aria-selected={selected === r.index}
-                aria-label={fate ? `message ${r.index}, ${fate}${cut ? ` (keeps the ${cut.keep === 'start' ? 'start' : 'end'})` : ''}` : undefined}
+                aria-label={fate === 'future' ? `message ${r.index}, not sent yet at turn ${turnView!.turn}` : fate ? `message ${r.index}, ${fate}${cut ? ` (keeps the ${cut.keep === 'start' ? 'start' : 'end'})` : ''}` : undefined}
                 className={`grid-row ${r.flags & FLAGS.meta ? 'meta' : ''} ${r.flags & FLAGS.sidechain ? 'sidechain' : ''} ${selected === r.index ? 'selected' : ''} ${marked.has(r.index) ? 'marked' : ''} ${dropAt === r.index ? 'drop-target' : ''} ${fate ? `fate-${fate}` : ''}`}
                 data-testid="row"
                 data-index={r.index}
@@ -308,9 +313,17 @@ export function MessageTable() {
           })}
         </div>
       </div>
-      {plan && plan.fates.length === skeleton.count && (
+      {planned && plan && (
         // The whole conversation beside the scrollbar, by fate under the window panel's plan: a click goes there.
-        <FateStrip fates={plan.fates} n={skeleton.count} vertical at={selected} onSelect={(i) => select(i)} label="The conversation by fate under the window plan (click to go to a message)" testid="minimap" />
+        <FateStrip
+          fates={plan.fates}
+          n={skeleton.count}
+          vertical
+          at={selected}
+          onSelect={(i) => select(i)}
+          label={turnView ? `The conversation by fate at turn ${turnView.turn} (later messages not sent yet; click to go to a message)` : 'The conversation by fate under the window plan (click to go to a message)'}
+          testid="minimap"
+        />
       )}
       </div>
     </div>

@@ -4,6 +4,7 @@ import { milestoneSearch, planAtTurn, turnEnds, type TurnMilestones } from '../.
 import type { WindowPlan, WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
 import { formatNumber } from '../roles.js';
 import { FateStrip } from './FateStrip.js';
+import { useApp } from '../../store/index.js';
 
 /**
  * The window as it evolved during the run: drag through the turns (each user message, the model then
@@ -46,6 +47,12 @@ function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { sk
     timer = setTimeout(step, MILESTONE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [strategy, input, key, ends]);
+  // Off the last turn, the table and its minimap show the window as it was then.
+  const setTurnView = useApp((s) => s.setTurnView);
+  useEffect(() => {
+    setTurnView(plan && shown < ends.length - 1 ? { turn: shown + 1, turns: ends.length, end: ends[shown], plan } : undefined);
+  }, [plan, shown, ends, setTurnView]);
+  useEffect(() => () => setTurnView(undefined), [setTurnView]);
   if (!plan || ends.length === 0) return null;
   const t = ends[shown];
   const jump = (k: number | undefined) => k !== undefined && setTurn(k);
