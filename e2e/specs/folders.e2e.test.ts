@@ -58,16 +58,15 @@ describe.skipIf(reason !== undefined)('Open Folder in browser mode', () => {
 
   it('works from the keyboard alone: into the list, up, down, in, open, and Esc wherever the focus went', async () => {
     await openDialog();
-    const focused = () => page.page.evaluate(() => document.activeElement?.textContent ?? document.activeElement?.tagName);
-    const listed = (p: string) => page.page.waitForFunction((want) => (document.querySelector('[data-testid="folder-path"]') as HTMLInputElement).value === want, p);
+    const listed = (p: string) => page.page.waitForFunction((want) => (document.querySelector('[data-testid="folder-path"]') as HTMLInputElement).value === want, p, { timeout: 8000 });
     // From the path box (the open folder, formats: its subfolders listed) into the list.
     await page.page.keyboard.press('ArrowDown');
-    expect(await focused()).toContain('anthropic/');
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('anthropic/'), null, { timeout: 8000 });
     await page.page.keyboard.press('Backspace');
     await listed(join(home, 'work'));
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'));
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'), null, { timeout: 8000 });
     await page.page.keyboard.press('ArrowDown');
-    expect(await focused()).toContain('swarms/');
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('swarms/'), null, { timeout: 8000 });
     await page.page.keyboard.press('Enter');
     await listed(join(home, 'work', 'swarms'));
     // swarms has no subfolders: the focus stays in the dialog, and Esc closes it.
@@ -76,10 +75,12 @@ describe.skipIf(reason !== undefined)('Open Folder in browser mode', () => {
     // Ctrl+Enter on a folder of the list opens it.
     await openDialog();
     await page.page.keyboard.press('ArrowDown');
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('anthropic/'), null, { timeout: 8000 });
     await page.page.keyboard.press('Backspace');
     await listed(join(home, 'work'));
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'));
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'), null, { timeout: 8000 });
     await page.page.keyboard.press('ArrowDown');
+    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('swarms/'), null, { timeout: 8000 });
     await page.page.keyboard.press('Control+Enter');
     await startedOver(join(home, 'work', 'swarms'));
   });

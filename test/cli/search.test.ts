@@ -56,7 +56,7 @@ interface Out {
   query: string;
   directory: string;
   hits: Hit[];
-  errors: Array<{ path: string; line?: number; message: string }>;
+  errors: Array<{ path: string; line?: number; column?: number; message: string }>;
   truncated: boolean;
   tooDeep: number;
 }
@@ -86,7 +86,7 @@ describe('search --json', () => {
       expect(h.snippet.toLowerCase()).toContain('paris');
       expect(h.snippet).not.toMatch(/[\r\n]/);
     }
-    for (const e of out.errors) expect(Object.keys(e).sort()).toEqual(e.line === undefined ? ['message', 'path'] : ['line', 'message', 'path']);
+    for (const e of out.errors) expect(Object.keys(e).sort()).toEqual(e.line === undefined ? ['message', 'path'] : e.column === undefined ? ['line', 'message', 'path'] : ['column', 'line', 'message', 'path']);
   });
 
   it('finds a word in the files holding it, paths relative with "/", in the order people sort paths (run2 before run10)', () => {
@@ -229,7 +229,7 @@ describe('search, text output', () => {
     const err = r.stderr.trimEnd().split('\n');
     expect(err[0]).toBe('5 matches in 2 files');
     expect(err.slice(1)).toHaveLength(1);
-    expect(err[1]).toMatch(/^error: broken\/truncated\.json(:\d+)?: \S/);
+    expect(err[1]).toMatch(/^error: broken\/truncated\.json(:\d+(:\d+)?)?: \S/);
   });
 
   it('no match: nothing on stdout, "no matches" on stderr, exit 0', () => {

@@ -115,13 +115,17 @@ describe('CompareLanes', () => {
     // The last three, and the system prompt (5 tokens), which the sliding window keeps by default.
     expect(screen.getByTestId('lane-head-sliding-window').textContent).toContain('115 → 35');
     expect(screen.getByTestId('lane-head-truncate').textContent).toContain('115 → 30');
-    expect(screen.getByTestId('lane-head-summarizing').textContent).toContain('115 → 115');
+    // The third default lane: the dynamic window (on the rendered history); summarizing is not one.
+    expect(screen.getByTestId('lane-head-dynamic-context-window')).toBeTruthy();
+    expect(screen.queryByTestId('lane-head-summarizing')).toBeNull();
   });
 
   it('the strategy in the panel is one of the lanes', () => {
     useApp.setState({ strategyId: 'last-n', windowParams: { 'last-n': { limit: 2 } } });
     render(<CompareLanes onClose={() => {}} />);
     expect(screen.getByTestId('lane-head-last-n')).toBeTruthy();
-    expect(screen.queryByTestId('lane-head-sliding-window')).toBeNull();
+    // In place of the first default lane.
+    expect(screen.queryByTestId('lane-head-dynamic-context-window')).toBeNull();
+    expect(screen.getByTestId('lane-head-sliding-window')).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { request } from '../../api/client.js';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
@@ -25,7 +25,8 @@ export function OpenFolderDialog() {
   const listingRef = useRef<Listing | undefined>(undefined);
   // Where the focus goes once a new listing is drawn (the row that had it is gone with the old one).
   const [focusAfter, setFocusAfter] = useState<{ to: 'list' | 'path' } | undefined>();
-  useEffect(() => {
+  // In the same commit as the listing (a layout effect): a key pressed once it shows is never undone by a late focus.
+  useLayoutEffect(() => {
     if (!focusAfter) return;
     // The keys go on working where they were: in the list (its first folder), or in the path box.
     const row = list.current?.querySelector<HTMLElement>('[data-folder="0"]');
