@@ -59,14 +59,18 @@ describe.skipIf(reason !== undefined)('Open Folder in browser mode', () => {
   it('works from the keyboard alone: into the list, up, down, in, open, and Esc wherever the focus went', async () => {
     await openDialog();
     const listed = (p: string) => page.page.waitForFunction((want) => (document.querySelector('[data-testid="folder-path"]') as HTMLInputElement).value === want, p, { timeout: 8000 });
-    // From the path box (the open folder, formats: its subfolders listed) into the list.
-    await page.page.keyboard.press('ArrowDown');
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('anthropic/'), null, { timeout: 8000 });
-    await page.page.keyboard.press('Backspace');
-    await listed(join(home, 'work'));
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'), null, { timeout: 8000 });
-    await page.page.keyboard.press('ArrowDown');
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('swarms/'), null, { timeout: 8000 });
+    const focusOn = (name: string) => page.page.waitForFunction((n) => document.activeElement?.textContent?.includes(n), name, { timeout: 8000 });
+    // From the path box (the open folder, formats: its subfolders listed) into the list, up, and down to swarms.
+    const toSwarms = async () => {
+      await page.page.keyboard.press('ArrowDown');
+      await focusOn('anthropic/');
+      await page.page.keyboard.press('Backspace');
+      await listed(join(home, 'work'));
+      await focusOn('formats/');
+      await page.page.keyboard.press('ArrowDown');
+      await focusOn('swarms/');
+    };
+    await toSwarms();
     await page.page.keyboard.press('Enter');
     await listed(join(home, 'work', 'swarms'));
     // swarms has no subfolders: the focus stays in the dialog, and Esc closes it.
@@ -74,13 +78,7 @@ describe.skipIf(reason !== undefined)('Open Folder in browser mode', () => {
     await page.page.waitForSelector('[data-testid="open-folder"]', { state: 'detached' });
     // Ctrl+Enter on a folder of the list opens it.
     await openDialog();
-    await page.page.keyboard.press('ArrowDown');
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('anthropic/'), null, { timeout: 8000 });
-    await page.page.keyboard.press('Backspace');
-    await listed(join(home, 'work'));
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('formats/'), null, { timeout: 8000 });
-    await page.page.keyboard.press('ArrowDown');
-    await page.page.waitForFunction(() => document.activeElement?.textContent?.includes('swarms/'), null, { timeout: 8000 });
+    await toSwarms();
     await page.page.keyboard.press('Control+Enter');
     await startedOver(join(home, 'work', 'swarms'));
   });

@@ -158,6 +158,15 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     it('the dynamic window: the detail pane dims exactly what “What the model sees” leaves out, header included', async () => {
       const { page, dir } = await openWindow('support_thread_long.json');
       await page.page.selectOption('[data-testid="strategy"]', 'dynamic-context-window');
+      // The message gone to from the palette, and its exact cut as the detail pane dims it.
+      const exactCutOf = async (index: number) => {
+        await page.page.keyboard.press('Control+K');
+        await page.page.fill('[data-testid="palette-input"]', String(index));
+        await page.page.keyboard.press('Enter');
+        await page.page.waitForSelector(`[data-testid="row"][data-index="${index}"][aria-selected="true"]`);
+        await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"]');
+        return { kept: (await page.page.textContent('[data-testid="cut-kept"]'))!, away: (await page.page.textContent('[data-testid="cut-away"]'))! };
+      };
       for (const budget of ['8192', '3001', '517']) {
         await page.page.fill('[data-testid="input-contextLength"]', budget);
         await page.page.waitForFunction((b) => document.querySelector('[data-testid="total-after"]')?.textContent === Number(b).toLocaleString('en-US'), budget);
@@ -165,13 +174,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         const exact = plan(join(dir, 'support_thread_long.json'), 'dynamic-context-window', `contextLength=${budget}`);
         const index = exact.messages.findIndex((m: { fate: string }) => m.fate === 'cut');
         expect(index).toBeGreaterThan(0);
-        await page.page.keyboard.press('Control+K');
-        await page.page.fill('[data-testid="palette-input"]', String(index));
-        await page.page.keyboard.press('Enter');
-        await page.page.waitForSelector(`[data-testid="row"][data-index="${index}"][aria-selected="true"]`);
-        await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"]');
-        const kept = (await page.page.textContent('[data-testid="cut-kept"]'))!;
-        const away = (await page.page.textContent('[data-testid="cut-away"]'))!;
+        const { kept, away } = await exactCutOf(index);
         await page.page.click('[data-testid="show-preview"]');
         const preview = (await page.page.textContent('[data-testid="preview-text"]'))!;
         // The model is sent the block from the cut on; the dimmed part is not sent.
@@ -187,13 +190,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.fill('[data-testid="input-contextLength"]', '20000');
       const exact = plan(join(dir, 'support_thread_long.json'), 'dynamic-context-window', 'contextLength=20000', 'keepStatic=true');
       const index = exact.messages.findIndex((m: { fate: string }) => m.fate === 'cut');
-      await page.page.keyboard.press('Control+K');
-      await page.page.fill('[data-testid="palette-input"]', String(index));
-      await page.page.keyboard.press('Enter');
-      await page.page.waitForSelector(`[data-testid="row"][data-index="${index}"][aria-selected="true"]`);
-      await page.page.waitForSelector('[data-testid="cut-note"][data-exact="true"]');
-      const kept = (await page.page.textContent('[data-testid="cut-kept"]'))!;
-      const away = (await page.page.textContent('[data-testid="cut-away"]'))!;
+      const { kept, away } = await exactCutOf(index);
       expect(away.length).toBeGreaterThan(0);
       await page.page.click('[data-testid="show-preview"]');
       const preview = (await page.page.textContent('[data-testid="preview-text"]'))!;
