@@ -13,6 +13,7 @@ import { CompareDialog } from './features/commands/CompareDialog.js';
 import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
 import { handleCommandKey, runCommand } from './features/commands/registry.js';
 import { useApp, useAppPick } from './store/index.js';
+import { DEFAULT_LAYOUT } from './store/layout.js';
 
 /** True when nothing is loading: what end-to-end tests wait for instead of sleeping. */
 function useReadiness() {
@@ -22,6 +23,8 @@ function useReadiness() {
     document.body.dataset.ready = String(ready);
   }, [ready]);
 }
+
+const TABLE_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End']);
 
 /** Set when another folder opened: what was unsaved was given up already, when the user chose that folder. */
 let startingOver = false;
@@ -86,6 +89,14 @@ export function App() {
     // Every shortcut comes from the command registry (the palette lists the same commands).
     const onKey = (e: KeyboardEvent) => {
       if (handleCommandKey(e)) return;
+      // The focus fell to the page (an editor or a panel that had it closed): the table's keys still move the selection.
+      const grid = document.querySelector<HTMLElement>('[data-testid="message-grid"]');
+      if (grid && (document.activeElement === document.body || document.activeElement === null) && TABLE_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        grid.focus();
+        grid.dispatchEvent(new KeyboardEvent('keydown', { key: e.key, shiftKey: e.shiftKey, bubbles: true, cancelable: true }));
+        return;
+      }
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
       if (e.key === 'Escape' && !typing) {
         // Esc while a file is being read stops waiting for it; otherwise it closes the window panel.
@@ -106,9 +117,9 @@ export function App() {
       <TopBar />
       <div className="panes" style={{ gridTemplateColumns: `${app.layout.sidebar}px 5px minmax(0, 1fr) 5px ${app.layout.panel}px` }}>
         <Sidebar />
-        <Splitter label="Resize the folder list" vertical size={app.layout.sidebar} sign={1} onResize={(px) => app.resize('sidebar', px)} testid="split-sidebar" />
+        <Splitter label="Resize the folder list" vertical size={app.layout.sidebar} sign={1} onResize={(px) => app.resize('sidebar', px)} onReset={() => app.resize('sidebar', DEFAULT_LAYOUT.sidebar)} testid="split-sidebar" />
         <ConversationView />
-        <Splitter label="Resize the side panel" vertical size={app.layout.panel} sign={-1} onResize={(px) => app.resize('panel', px)} testid="split-panel" />
+        <Splitter label="Resize the side panel" vertical size={app.layout.panel} sign={-1} onResize={(px) => app.resize('panel', px)} onReset={() => app.resize('panel', DEFAULT_LAYOUT.panel)} testid="split-panel" />
         {app.windowOpen && app.skeleton ? <WindowPanel /> : <TokenSummary />}
       </div>
       {app.paletteOpen && <Palette />}

@@ -155,6 +155,35 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       }
     });
 
+    it('a narrow window: the header scrolls sideways with the rows; ↑/↓ still move after the editor closes', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('coding_session.json');
+      await page.page.setViewportSize({ width: 900, height: 760 });
+      const scrolled = await page.page.evaluate(() => {
+        const body = document.querySelector<HTMLElement>('[data-testid="grid-body"]')!;
+        body.scrollLeft = 120;
+        body.dispatchEvent(new Event('scroll'));
+        return body.scrollLeft;
+      });
+      expect(scrolled).toBeGreaterThan(0);
+      await page.page.waitForFunction((want) => document.querySelector('.grid-head')!.scrollLeft === want, scrolled);
+      const aligned = await page.page.evaluate(() => {
+        const x = (el: Element) => Math.round(el.getBoundingClientRect().left);
+        const row = document.querySelector('[data-testid="row"]')!;
+        return { head: [...document.querySelectorAll('.grid-head .cell')].map(x), row: [...row.querySelectorAll('.cell')].map(x) };
+      });
+      expect(aligned.row).toEqual(aligned.head);
+      // The editor takes the focus and gives it back to no one when it closes: the table's keys still work.
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.keyboard.press('e');
+      await page.page.waitForSelector('[data-testid="edit-content"]');
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="edit-content"]', { state: 'detached' });
+      await page.page.keyboard.press('ArrowDown');
+      await page.page.waitForSelector('[data-testid="row"][data-index="3"][aria-selected="true"]');
+    });
+
     it('search filters the rows, including ones not rendered yet', async () => {
       const dir = workspace();
       const page = await start(dir);

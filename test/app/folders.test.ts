@@ -146,6 +146,17 @@ describe('FolderShell: the open folder is the shell’s, behind the same dispatc
     expect(await s.request('folder:open', { path: join(home, 'notes'), discard: true })).toMatchObject({ ok: true });
   });
 
+  it('in browser mode a recent folder outside the scope is neither listed nor opened', async () => {
+    const { home, outside } = tree();
+    const recents = new RecentFolders();
+    recents.add(outside, 1);
+    recents.add(join(home, 'notes'), 2);
+    const s = new FolderShell(home, { start: (dir) => new FakeBackend(dir), scope: [home], recents, home });
+    const listed = (await s.request('folder:recent', {})) as { ok: true; value: { recent: Array<{ path: string }> } };
+    expect(listed.value.recent.map((r) => r.path)).toEqual([home, join(home, 'notes')]);
+    expect(await s.request('folder:open', { path: outside })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringMatching(/outside what browser mode may open/) } });
+  });
+
   it('refuses what lies outside the scope, bad input, and browsing where the system dialog chooses', async () => {
     const { home, outside } = tree();
     const { s, started } = shell([home], home);

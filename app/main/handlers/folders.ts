@@ -18,13 +18,20 @@ export interface FolderPort {
 }
 
 /**
- * A renderer may open a folder it browsed to within the scope, or one opened before; anything else needs the
- * platform's dialog, so a compromised page cannot wander the disk.
+ * Browser mode opens folders within its scope only (the home folder and the folder served), whatever was opened
+ * before: a recent folder outside it is neither listed nor opened. Electron opens what its dialog chose, now or
+ * before. Either way a compromised page cannot wander the disk.
  */
 export function folderHandlers(port: FolderPort): HandlerMap<FolderRequestName> {
-  const allowed = (real: string) => (port.scope !== null && insideAny(port.scope, real)) || port.recents.has(real) || port.current().includes(real);
+  const allowed = (real: string) => port.current().includes(real) || (port.scope !== null ? insideAny(port.scope, real) : port.recents.has(real));
+  const outside = (path: string) => new HandlerError('FORBIDDEN', port.scope !== null ? `${path} is outside what browser mode may open (${port.scope.join(', ')})` : `${path} was not chosen in the folder dialog`);
   return {
-    'folder:recent': () => ({ current: port.current(), recent: port.recents.list(), browse: port.scope !== null, places: port.scope ? agentPlaces(port.home).filter((p) => insideAny(port.scope!, p.path)) : [] }),
+    'folder:recent': () => ({
+      current: port.current(),
+      recent: port.recents.list().filter((r) => allowed(r.path)),
+      browse: port.scope !== null,
+      places: port.scope ? agentPlaces(port.home).filter((p) => insideAny(port.scope!, p.path)) : [],
+    }),
     'folder:browse': ({ path, hidden }) => {
       if (port.scope === null) throw new HandlerError('FORBIDDEN', 'folders are chosen with the system dialog here');
       const start = path ?? port.current()[0] ?? port.scope[0];
@@ -34,7 +41,7 @@ export function folderHandlers(port: FolderPort): HandlerMap<FolderRequestName> 
     },
     'folder:open': async ({ path, discard }) => {
       const real = realDirectory(path);
-      if (!allowed(real)) throw new HandlerError('FORBIDDEN', `${path} is outside what may be opened from here`);
+      if (!allowed(real)) throw outside(path);
       return { root: await port.open(real, discard ?? false) };
     },
     'folder:pick': async ({ discard }) => {

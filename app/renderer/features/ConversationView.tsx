@@ -1,6 +1,7 @@
 import { Splitter } from './Splitter.js';
 import { useEffect, useMemo, useRef } from 'react';
 import { useAppPick } from '../store/index.js';
+import { DEFAULT_LAYOUT } from '../store/layout.js';
 import { DetailPane } from './detail/DetailPane.js';
 import { formatBytes, formatNumber } from './roles.js';
 import { MessageTable } from './table/MessageTable.js';
@@ -106,7 +107,7 @@ export function ConversationView() {
       </div>
       <Banners />
       <MessageTable />
-      {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={layout.detail} sign={-1} onResize={(px) => resize('detail', px)} testid="split-detail" />}
+      {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={layout.detail} sign={-1} onResize={(px) => resize('detail', px)} onReset={() => resize('detail', DEFAULT_LAYOUT.detail)} testid="split-detail" />}
       <div className={`detail-slot ${selected === undefined ? 'idle' : detailCollapsed ? 'collapsed' : ''}`} style={selected !== undefined && !detailCollapsed ? { height: layout.detail } : undefined}>
         {selected !== undefined && (
           <button className="detail-fold" onClick={() => setDetailCollapsed(!detailCollapsed)} aria-expanded={!detailCollapsed} data-testid="detail-fold" title={detailCollapsed ? 'Show the message detail' : 'Fold the message detail'}>

@@ -58,6 +58,7 @@ export function MessageTable() {
   );
   const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const headRef = useRef<HTMLDivElement>(null);
   const tokens = counts && skeleton && counts.path === skeleton.path && counts.conversation === skeleton.conversation && counts.tokens.length === skeleton.count ? counts.tokens : undefined;
   // Until the whole count is in, the first screen's counts (sorting and bars wait for all of them).
   const early = !tokens && firstCounts && skeleton && firstCounts.path === skeleton.path && firstCounts.conversation === skeleton.conversation ? firstCounts : undefined;
@@ -221,7 +222,7 @@ export function MessageTable() {
   if (!skeleton) return null;
   return (
     <div className={`grid ${planned ? 'with-minimap' : ''}`} role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns }}>
-      <div className="grid-head" role="row">
+      <div className="grid-head" role="row" ref={headRef}>
         {table.getHeaderGroups()[0].headers.map((h) => {
           const key = sortable[h.column.id];
           const active = key && sort.key === key;
@@ -252,7 +253,15 @@ export function MessageTable() {
         })}
       </div>
       <div className="grid-main">
-      <div className="grid-body" ref={scrollRef} data-testid="grid-body">
+      <div
+        className="grid-body"
+        ref={scrollRef}
+        data-testid="grid-body"
+        // A narrow window scrolls the rows sideways: the header goes with them, its titles over their columns.
+        onScroll={(e) => {
+          if (headRef.current) headRef.current.scrollLeft = e.currentTarget.scrollLeft;
+        }}
+      >
         {order.length === 0 && <p className="empty">{skeleton && skeleton.count === 0 ? 'This conversation has no messages yet.' : search ? `No message contains “${search}”.` : 'No messages match the filters.'}</p>}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {table.getRowModel().rows.map((row, k) => {

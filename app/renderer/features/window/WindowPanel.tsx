@@ -160,7 +160,7 @@ export function WindowPanel() {
               {plan.warnings.slice(0, 8).map((w) => (
                 <li key={`${w.code}-${w.index}`}>
                   <button className={w.code === 'approximate-cut' ? 'link muted' : 'link'} onClick={() => select(w.index)}>
-                    {w.code === 'approximate-cut' ? `✂ message ${w.index} is cut; where exactly is shown by “What the model sees”` : `⚠ ${w.message}`}
+                    {w.code === 'approximate-cut' ? `✂ message ${w.index} is cut; select it to see where (the detail pane dims what is not sent)` : `⚠ ${w.message}`}
                   </button>
                 </li>
               ))}
