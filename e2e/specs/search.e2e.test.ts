@@ -96,6 +96,17 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // The word marked in the message: in the detail pane, which shows it whole (the row's preview may end before it).
       await page.page.waitForSelector('#detail mark.hit');
       expect(await page.page.$eval('#detail mark.hit', (m) => m.textContent?.toLowerCase())).toBe('install');
+      // The file's search filtered the rows to the hits; cleared, the message stays selected and in view, with
+      // the messages around it.
+      await page.page.click('[data-testid="clear-filters"]');
+      await page.page.waitForSelector('[data-testid="shown-count"]', { state: 'detached' });
+      await page.page.waitForFunction((i) => {
+        const row = document.querySelector(`[data-testid="row"][data-index="${i}"][aria-selected="true"]`);
+        const body = document.querySelector('[data-testid="grid-body"]')?.getBoundingClientRect();
+        if (!row || !body) return false;
+        const r = row.getBoundingClientRect();
+        return r.top >= body.top - 1 && r.bottom <= body.bottom + 1;
+      }, second.index);
     });
 
     it('finds a file an agent writes while the search is open', { timeout: 60_000 }, async () => {

@@ -193,6 +193,17 @@ export function MessageTable() {
     const pos = orderRef.current.indexOf(selected);
     if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'auto' });
   }, [selected, virtualizer]);
+  // When the rows change around it (filters cleared after a search hit opened, a sort), the selected message
+  // stays where the eye is: centred, with what comes before and after it.
+  const shownOrder = useRef(order);
+  useEffect(() => {
+    if (shownOrder.current === order) return;
+    const before = shownOrder.current;
+    shownOrder.current = order;
+    if (selected === undefined || before.length === order.length) return;
+    const pos = order.indexOf(selected);
+    if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'center' });
+  }, [order, selected, virtualizer]);
 
   const moveTo = (pos: number) => {
     if (!order.length) return;
