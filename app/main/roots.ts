@@ -2,7 +2,8 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HandlerError } from '../shared/errors.js';
 
-function inside(root: string, target: string): boolean {
+/** Whether `target` is `root` or lies under it (both resolved; a name like `..notes` is inside). */
+export function inside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
 }

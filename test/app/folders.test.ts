@@ -46,6 +46,9 @@ describe('browseFolders: folders (never files) inside the scope', () => {
     expect(() => browseFolders([home], join(home, 'projects', 'session.jsonl'))).toThrow(/not a folder/);
     expect(() => browseFolders([home], join(home, 'nowhere'))).toThrow(/no such folder/);
     expect(() => browseFolders([home], `${home}/\0x`)).toThrow();
+    // A name that merely begins with two dots is inside.
+    mkdirSync(join(home, '..notes'));
+    expect(browseFolders([home], join(home, '..notes')).path).toBe(join(home, '..notes'));
   });
 
   it('answers at once in a folder of thousands, saying it stopped', () => {

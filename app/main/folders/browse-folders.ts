@@ -1,16 +1,14 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HandlerError } from '../../shared/errors.js';
+import { inside } from '../roots.js';
 
 /** Folders listed at most per answer: a directory of 50,000 session folders still answers at once. */
 export const MAX_LISTED = 2000;
 
 export function insideAny(scope: readonly string[], target: string): boolean {
-  return scope.some((root) => {
-    const rel = relative(root, target);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  });
+  return scope.some((root) => inside(root, target));
 }
 
 /** The real path of a directory, or why it is not one. */
@@ -22,13 +20,7 @@ export function realDirectory(path: string): string {
   } catch {
     throw new HandlerError('NOT_FOUND', `${path}: no such folder`);
   }
-  let isDir = false;
-  try {
-    isDir = statSync(real).isDirectory();
-  } catch {
-    // unreadable: not a folder we can open
-  }
-  if (!isDir) throw new HandlerError('NOT_FOUND', `${path} is not a folder`);
+  if (!isDirectoryAt(real)) throw new HandlerError('NOT_FOUND', `${path} is not a folder`);
   return real;
 }
 
@@ -68,13 +60,14 @@ export function browseFolders(scope: readonly string[], path: string, hidden = f
 function linksInside(scope: readonly string[], path: string): boolean {
   try {
     const target = realpathSync(path);
-    return statSync(target).isDirectory() && insideAny(scope, target);
+    return isDirectoryAt(target) && insideAny(scope, target);
   } catch {
     return false;
   }
 }
 
-function isDirectoryAt(path: string): boolean {
+/** A folder there (following symlinks); false when there is none or it cannot be read. */
+export function isDirectoryAt(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

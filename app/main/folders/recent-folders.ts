@@ -1,17 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { RecentFolder } from '../../shared/contract.js';
+import { isDirectoryAt } from './browse-folders.js';
 
 const MAX_RECENT = 12;
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** The folders opened before, newest first, kept in a JSON file (none when no file is given: tests). */
 export class RecentFolders {
@@ -33,7 +26,7 @@ export class RecentFolders {
 
   /** Only folders still there: one removed since is left out (and kept, in case a drive comes back). */
   list(): RecentFolder[] {
-    return this.entries.filter((e) => isDirectory(e.path));
+    return this.entries.filter((e) => isDirectoryAt(e.path));
   }
 
   has(path: string): boolean {
