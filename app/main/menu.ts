@@ -11,9 +11,12 @@ export interface MenuActions {
   command(id: string): void;
 }
 
-function items(menu: 'File' | 'Edit' | 'View', actions: MenuActions): MenuItemConstructorOptions[] {
+/** The opening commands, which head the File menu beside Open File and Open Recent (main's own). */
+const OPENING = new Set(['open-folder']);
+
+function items(menu: 'File' | 'Edit' | 'View', actions: MenuActions, which: (id: string) => boolean = () => true): MenuItemConstructorOptions[] {
   // Shortcuts are shown but handled by the renderer, so a key never fires twice or steals typing.
-  return COMMAND_INFO.filter((c) => c.menu === menu).map((c) => ({ label: c.label, accelerator: c.accelerator, registerAccelerator: false, click: () => actions.command(c.id) }));
+  return COMMAND_INFO.filter((c) => c.menu === menu && which(c.id)).map((c) => ({ label: c.label, accelerator: c.accelerator, registerAccelerator: false, click: () => actions.command(c.id) }));
 }
 
 export function buildMenu(actions: MenuActions): Menu {
@@ -21,7 +24,7 @@ export function buildMenu(actions: MenuActions): Menu {
     {
       label: 'File',
       submenu: [
-        ...items('File', actions).slice(0, 1),
+        ...items('File', actions, (id) => OPENING.has(id)),
         { label: 'Open File…', accelerator: 'CmdOrCtrl+Shift+O', click: actions.openFile },
         {
           label: 'Open Recent',
@@ -29,7 +32,7 @@ export function buildMenu(actions: MenuActions): Menu {
           submenu: actions.recent.map((r) => ({ label: `${r.name} — ${r.path}`, click: () => actions.openRecent(r.path) })),
         },
         { type: 'separator' },
-        ...items('File', actions).slice(1),
+        ...items('File', actions, (id) => !OPENING.has(id)),
         { type: 'separator' },
         { label: 'Reload', accelerator: 'CmdOrCtrl+R', click: actions.reload },
         { type: 'separator' },

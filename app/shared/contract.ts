@@ -416,7 +416,7 @@ export const requests = {
     input: z.object({ path: z.string().max(4096).optional(), hidden: z.boolean().optional() }),
     output: z.object({ path: z.string(), parent: z.string().nullable(), dirs: z.array(z.object({ name: z.string(), path: z.string() })), truncated: z.boolean(), scope: z.array(z.string()) }),
   },
-  /** Opens a folder in place of the current one; refused (UNSAVED) while edits are unsaved unless `discard`. */
+  /** Opens a folder in place of the current one; refused (CONFLICT) while edits are unsaved unless `discard`. */
   'folder:open': { input: z.object({ path: z.string().min(1).max(4096), discard: z.boolean().optional() }), output: z.object({ root: z.string() }) },
   /** Electron's own folder dialog, then as folder:open; `root` is null when the dialog was cancelled. */
   'folder:pick': { input: z.object({ discard: z.boolean().optional() }), output: z.object({ root: z.string().nullable() }) },

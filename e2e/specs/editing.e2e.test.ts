@@ -161,6 +161,10 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const { page } = await start('conversation_demo.json');
       await page.page.click('[data-testid="row"][data-index="2"]');
       await page.page.click('[data-testid="edit-button"]');
+      // The editor opens with the caret at the end of the text, where typing goes on.
+      const [startAt, endAt, length] = await page.page.$eval('[data-testid="edit-content"]', (t) => { const a = t as HTMLTextAreaElement; return [a.selectionStart, a.selectionEnd, a.value.length]; });
+      expect(length).toBeGreaterThan(0);
+      expect([startAt, endAt]).toEqual([length, length]);
       await page.page.fill('[data-testid="edit-content"]', 'typed, not applied');
       const asked: string[] = [];
       page.page.once('dialog', (d) => {

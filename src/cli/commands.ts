@@ -121,8 +121,9 @@ export function showCommand(file: string, opts: CommonOptions): void {
   });
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');
   const approx = resolveEncoding(opts.model).approximate ? ' (approximate)' : '';
+  const encoding = getTokenizer(opts.model).encoding;
   const other = opened.doc.otherRecords ? `, ${opened.doc.otherRecords} other records` : '';
-  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${messages.length} messages${other}, ${total} tokens (${getTokenizer(opts.model).encoding === opts.model ? opts.model : `${opts.model}, ${getTokenizer(opts.model).encoding}`}${approx})\n`);
+  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${messages.length} messages${other}, ${total} tokens (${encoding === opts.model ? opts.model : `${opts.model}, ${encoding}`}${approx})\n`);
 }
 
 export function tokensCommand(file: string, opts: CommonOptions): void {

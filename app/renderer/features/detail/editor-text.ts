@@ -7,11 +7,12 @@ export function textareaRows(text: string, min: number, max: number): number {
   return Math.min(max, Math.max(min, lines + 1));
 }
 
-/** Put on an editor's textarea: it opens with the caret at the end of the text, where a user goes on typing. */
+/**
+ * Put on an editor's textarea as its ref: it opens with the caret at the end of the text, where a user goes on
+ * typing. A module-level function, so React calls it once, when the textarea mounts.
+ */
 export function caretAtEnd(el: HTMLTextAreaElement | null): void {
-  if (!el || el.dataset.caretPlaced) return;
-  el.dataset.caretPlaced = 'true';
-  el.setSelectionRange(el.value.length, el.value.length);
+  el?.setSelectionRange(el.value.length, el.value.length);
 }
 
 /** What is wrong with `text` as JSON for `check` (undefined: nothing). */

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FLAGS } from '../../../shared/contract.js';
 import { PAGE_SIZE } from '../../store/conversation.js';
-import { useApp } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 import type { SortKey } from '../../store/ui.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatNumber } from '../roles.js';
@@ -14,7 +14,6 @@ import { FateStrip } from '../window/FateStrip.js';
 import { Highlight } from '../highlight.js';
 import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
-import { useShallow } from 'zustand/react/shallow';
 import { Splitter } from '../Splitter.js';
 import { DEFAULT_COLUMNS, type ColumnId } from '../../store/layout.js';
 
@@ -53,8 +52,8 @@ function localTime(timestamp: string | undefined): string {
 }
 
 export function MessageTable() {
-  const { skeleton, pages, counts, firstCounts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark, columnWidths, resizeColumn } = useApp(
-    useShallow((s) => ({ skeleton: s.skeleton, pages: s.pages, counts: s.counts, firstCounts: s.firstCounts, searchMatches: s.searchMatches, roleFilter: s.roleFilter, categoryFilter: s.categoryFilter, chainFilter: s.chainFilter, sort: s.sort, setSort: s.setSort, selected: s.selected, select: s.select, ensureRows: s.ensureRows, search: s.search, times: s.times, marked: s.marked, toggleMark: s.toggleMark, columnWidths: s.columnWidths, resizeColumn: s.resizeColumn })),
+  const { skeleton, pages, counts, firstCounts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark, columnWidths, resizeColumn } = useAppPick(
+    'skeleton', 'pages', 'counts', 'firstCounts', 'searchMatches', 'roleFilter', 'categoryFilter', 'chainFilter', 'sort', 'setSort', 'selected', 'select', 'ensureRows', 'search', 'times', 'marked', 'toggleMark', 'columnWidths', 'resizeColumn',
   );
   const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -193,8 +192,8 @@ export function MessageTable() {
     const pos = orderRef.current.indexOf(selected);
     if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'auto' });
   }, [selected, virtualizer]);
-  // When the rows change around it (filters cleared after a search hit opened, a sort), the selected message
-  // stays where the eye is: centred, with what comes before and after it.
+  // When the filters change the rows around it (cleared after a search hit opened), the selected message stays
+  // where the eye is: centred, with what comes before and after it. A sort keeps the count and the scroll.
   const shownOrder = useRef(order);
   useEffect(() => {
     if (shownOrder.current === order) return;
