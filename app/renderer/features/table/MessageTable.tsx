@@ -165,15 +165,16 @@ export function MessageTable() {
     [search, maxTokens, shows],
   );
   // The index column as wide as the largest index (and a fate mark) needs, never cut to "714…".
-  const gridColumns = useMemo(() => {
+  const { gridColumns, gridMinWidth } = useMemo(() => {
     const digits = String(Math.max(0, (skeleton?.count ?? 1) - 1)).length;
     // In pixels, not ch: the header's smaller font would make its ch narrower than the rows'.
-    const px = (id: ColumnId) => `${columnWidths[id]}px`;
-    const widths = [`${Math.max(56, digits * 8 + 40)}px`, px('role'), 'minmax(200px, 1fr)', px('tokens')];
-    if (shows.time) widths.push(px('time'));
-    if (shows.category) widths.push(px('category'));
-    if (shows.id) widths.push(px('messageId'));
-    return widths.join(' ');
+    const fixed = [Math.max(56, digits * 8 + 40), columnWidths.role, columnWidths.tokens];
+    if (shows.time) fixed.push(columnWidths.time);
+    if (shows.category) fixed.push(columnWidths.category);
+    if (shows.id) fixed.push(columnWidths.messageId);
+    const [index, role, ...rest] = fixed.map((w) => `${w}px`);
+    // As wide as its columns at their least: a narrow window scrolls sideways, every row drawn the whole way.
+    return { gridColumns: [index, role, 'minmax(200px, 1fr)', ...rest].join(' '), gridMinWidth: `${fixed.reduce((a, b) => a + b, 200)}px` };
   }, [skeleton?.count, shows, columnWidths]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const { plan: ownPlan } = useWindowPlan();
@@ -231,7 +232,7 @@ export function MessageTable() {
 
   if (!skeleton) return null;
   return (
-    <div className={`grid ${planned ? 'with-minimap' : ''}`} role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns }}>
+    <div className={`grid ${planned ? 'with-minimap' : ''}`} role="grid" aria-label="Messages" aria-rowcount={order.length} tabIndex={0} onKeyDown={onKeyDown} data-testid="message-grid" style={{ ['--grid-cols' as string]: gridColumns, ['--grid-min' as string]: gridMinWidth }}>
       <div className="grid-head" role="row" ref={headRef}>
         {table.getHeaderGroups()[0].headers.map((h) => {
           const key = sortable[h.column.id];
