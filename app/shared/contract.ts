@@ -339,7 +339,11 @@ export const requests = {
   'edit:redo': { input: z.object({ path: relPath, conversation }), output: EditState },
   'edit:state': { input: z.object({ path: relPath, conversation }), output: EditState },
   /** CONFLICT when the file changed on disk since it was read, unless force (Keep mine). */
-  'edit:save': { input: z.object({ path: relPath, force: z.boolean().default(false) }), output: EditState },
+  /**
+   * `force` overwrites a file that changed on disk (Keep mine); `acceptProblems` writes a file its tool would
+   * no longer read whole (INVALID says what first).
+   */
+  'edit:save': { input: z.object({ path: relPath, force: z.boolean().default(false), acceptProblems: z.boolean().default(false) }), output: EditState },
   /** Save As: a new file inside the opened folders; the open document stays as it is. */
   'edit:save-as': { input: z.object({ path: relPath, target: relPath }), output: z.object({ target: z.string() }) },
   /** Revert or Reload: the file as it is on disk; unsaved edits and the undo history are dropped. */
@@ -450,7 +454,7 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 export { REQUEST_NAMES, EVENT_NAMES };
 export type { RequestName, EventName };
 
-export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO'] as const;
+export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO', 'INVALID'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface AppError {
@@ -459,6 +463,8 @@ export interface AppError {
   file?: string;
   line?: number;
   column?: number;
+  /** INVALID: what the file's own tool could no longer read, one line each ("line 12: …"). */
+  problems?: string[];
 }
 
 /** Errors do not survive Electron serialization, so they travel as data. */

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { baselineAfterWrite, serializeConversation, UnsafeWriteError } from '../../../src/core/formats/write.js';
-import { emptyDocument, serializeDocument } from '../../../src/core/formats/document-file.js';
+import { emptyDocument, writeDocument } from '../../../src/core/formats/document-file.js';
+import { describeProblem, newProblems, problemsOf, type Problem } from '../../../src/core/formats/validity.js';
+import type { ConversationDocument } from '../../../src/core/formats/codec.js';
 import { codecById } from '../../../src/core/formats/registry.js';
 import { sentText, type MessageView } from '../../../src/core/formats/model.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
@@ -51,6 +53,20 @@ function ioError(e: unknown, path: string): HandlerError {
   return new HandlerError('IO', `${path} was not saved: ${why}. Your edits are kept; try Save As.`);
 }
 
+// What the file had wrong as it was read is not the edits' fault: found once per reading.
+const readProblems = new WeakMap<ConversationDocument, Problem[]>();
+function problemsOfOnce(doc: OpenDocument): Problem[] {
+  let p = readProblems.get(doc.file.doc);
+  if (!p) readProblems.set(doc.file.doc, (p = problemsOf(doc.codec, doc.file.doc)));
+  return p;
+}
+
+function invalidError(displayPath: string, problems: readonly Problem[], conversations: number): HandlerError {
+  const lines = problems.map((p) => describeProblem(p, conversations));
+  const shown = lines.slice(0, 5).join('; ') + (lines.length > 5 ? `; and ${lines.length - 5} more` : '');
+  return new HandlerError('INVALID', `Not saved: ${displayPath} would be left so that its own tool cannot read it whole (${shown}). Undo the edit, or save anyway.`, { problems: lines });
+}
+
 const changedError = (displayPath: string) =>
   new HandlerError('CONFLICT', `${displayPath} changed on disk since it was opened. Reload (discard your edits), Keep mine (overwrite), or Save As.`);
 const goneError = (displayPath: string) =>
@@ -76,7 +92,7 @@ function readAllFd(fd: number): Buffer {
  * the old file in the microseconds between that check and the rename is caught afterwards and put back. The
  * version on disk goes to local history first.
  */
-export function saveDocument(doc: OpenDocument, options: { force?: boolean; history?: LocalHistory; target?: string; displayPath: string }): void {
+export function saveDocument(doc: OpenDocument, options: { force?: boolean; acceptProblems?: boolean; history?: LocalHistory; target?: string; displayPath: string }): void {
   const target = options.target ?? doc.path;
   const inPlace = target === doc.path;
   const guard = inPlace && !options.force;
@@ -89,12 +105,17 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
     }
   }
   let text: string;
+  let again: ConversationDocument | undefined;
   const records = doc.conversations.map((c) => c.records);
   try {
     // Save As to a new name writes the same format in its own style (the new file has no text of its own).
-    text = serializeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true });
+    ({ text, again } = writeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true }));
   } catch (e) {
     throw ioError(e, options.displayPath);
+  }
+  if (again && !options.acceptProblems) {
+    const added = newProblems(problemsOfOnce(doc), problemsOf(doc.codec, again));
+    if (added.length > 0) throw invalidError(options.displayPath, added, again.conversations.length);
   }
   let held: { fd: number; stat: Stats } | undefined;
   try {
@@ -125,7 +146,7 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
     if (held) closeSync(held.fd);
   }
   if (!inPlace) return;
-  adoptWritten(doc, text);
+  adoptWritten(doc, text, again);
   const stat = statSync(doc.path);
   // Hashed when first asked for (a changed stat), as on open: at 100 MB it costs a third of a second.
   let hash: string | undefined;
@@ -146,7 +167,7 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; hist
  * it; for the other formats the records are read again from it and take the place of the live ones, in the
  * edit history too, so that the next save keeps every unchanged record's bytes.
  */
-function adoptWritten(doc: OpenDocument, text: string): void {
+function adoptWritten(doc: OpenDocument, text: string, parsed?: ConversationDocument): void {
   const body = doc.file.bom ? text.slice(1) : text;
   if (doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml') {
     const records = doc.conversations[0].records;
@@ -159,7 +180,8 @@ function adoptWritten(doc: OpenDocument, text: string): void {
       return;
     }
   }
-  const again = doc.codec.parse(body, doc.path);
+  // The read-back check already parsed what was written.
+  const again = parsed ?? doc.codec.parse(body, doc.path);
   doc.conversations.forEach((c, i) => {
     const fresh = (again.conversations[i]?.records ?? []) as Message[];
     const ordered = doc.codec.order ? (doc.codec.order(c.records) as Message[]) : c.records;

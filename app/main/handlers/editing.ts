@@ -3,6 +3,7 @@ import { storedCountEncoding, type StoredCounts } from '../editing/stored-counts
 import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
+import { duplicateRecord, recordForMessage } from '../../../src/core/editing/records.js';
 import { ConversationFileError } from '../../../src/core/formats/errors.js';
 import { decodeText } from '../../../src/core/formats/read.js';
 import { parseDocumentText } from '../../../src/core/formats/document-file.js';
@@ -12,7 +13,7 @@ import { isPlainObject, markDerived, type Message } from '../../../src/core/mess
 import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../documents.js';
+import { isDirty, type OpenConversation, type OpenDocument } from '../documents.js';
 import { DamagedVersionError, type LocalHistory } from '../editing/local-history.js';
 import { exportText, saveDocument, TRANSCRIPT_FORMATS } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
@@ -23,10 +24,7 @@ import { openConversation, openDocument } from './open-document.js';
 /** A message the renderer sends ({role, content}) as a record of the document's format. */
 function recordFor(doc: OpenDocument, m: Record<string, unknown>, near: unknown): Message {
   if (swarmsCodec(doc)) return m as Message;
-  const role = String(m.role ?? 'user');
-  const text = typeof m.content === 'string' ? m.content : m.content === undefined ? '' : JSON.stringify(m.content);
-  const normal = viewOf(doc.codec, near ?? {}).normalRole;
-  return doc.codec.fromView({ role, normalRole: ['system', 'user', 'assistant', 'tool'].includes(role) ? (role as 'user') : normal, parts: text ? [{ kind: 'text', text }] : [] }, near) as Message;
+  return recordForMessage(doc.codec, m, near) as Message;
 }
 
 // The file's own stored-count encoding, found once per conversation opened (from the records as read).
@@ -86,7 +84,7 @@ function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommand
       // Duplicates go right after the last of the selected messages, as copies (new objects).
       const sorted = [...new Set(input.indexes)].sort((a, b) => a - b);
       sorted.forEach(check);
-      return { type: 'insert', index: sorted[sorted.length - 1] + 1, messages: sorted.map((i) => structuredClone(records[i])) };
+      return { type: 'insert', index: sorted[sorted.length - 1] + 1, messages: sorted.map((i) => duplicateRecord(doc.codec, records[i]) as Message) };
     }
     default:
       return input as EditCommand;
@@ -156,9 +154,9 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       return changed(doc, conversation);
     },
     'edit:state': ({ path, conversation }) => state(openConversation(ctx, path, conversation).doc, conversation),
-    'edit:save': async ({ path, force }) => {
+    'edit:save': async ({ path, force, acceptProblems }) => {
       const { doc } = openDocument(ctx, path);
-      saveDocument(doc, { force, history: ctx.localHistory, displayPath: ctx.roots.display(doc.path) });
+      saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: ctx.roots.display(doc.path) });
       const state = await changed(doc, 0);
       conversations.noteListing(doc.path, doc);
       return state;

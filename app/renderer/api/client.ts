@@ -18,6 +18,8 @@ export class RequestError extends Error {
     message: string,
     readonly line?: number,
     readonly column?: number,
+    /** INVALID: what the file's own tool could no longer read. */
+    readonly problems?: readonly string[],
   ) {
     super(message);
     this.name = 'RequestError';
@@ -82,7 +84,7 @@ function current(): Bridge {
 /** A typed request; failures become RequestError with the code and position main sent. */
 export async function request<N extends RequestName>(channel: N, input: RequestInput<N>): Promise<RequestOutput<N>> {
   const result = await current().request(channel, input);
-  if (!result.ok) throw new RequestError(result.error.code, result.error.message, result.error.line, result.error.column);
+  if (!result.ok) throw new RequestError(result.error.code, result.error.message, result.error.line, result.error.column, result.error.problems);
   return result.value as RequestOutput<N>;
 }
 

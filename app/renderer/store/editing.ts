@@ -11,7 +11,7 @@ export interface EditingSlice {
   /** A save is being written (a big file takes seconds). */
   saving: boolean;
   /** A save that failed, in words the user can act on (conflict, permissions). */
-  saveError: { code: string; message: string } | undefined;
+  saveError: { code: string; message: string; problems?: readonly string[] } | undefined;
   /** Tool-call partners a delete or move would orphan: asked first, with the offer to take them along. */
   pendingDelete: { indexes: number[]; partners: number[]; moveTo?: number } | undefined;
   paletteOpen: boolean;
@@ -29,7 +29,8 @@ export interface EditingSlice {
   applyEdit(command: EditCommandInput): Promise<boolean>;
   undo(): Promise<void>;
   redo(): Promise<void>;
-  save(force?: boolean): Promise<void>;
+  /** `force`: overwrite a file that changed on disk; `acceptProblems`: write what its tool would not read whole. */
+  save(force?: boolean, acceptProblems?: boolean): Promise<void>;
   saveAs(target: string): Promise<void>;
   revert(): Promise<void>;
   exportAs(format: 'json' | 'yaml' | 'markdown' | 'text'): Promise<void>;
@@ -122,12 +123,12 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const path = get().openPath;
       if (path && get().edit?.canRedo) await after(await request('edit:redo', { path, conversation: get().openConversationIndex }));
     },
-    save: async (force = false) => {
+    save: async (force = false, acceptProblems = false) => {
       const path = get().openPath;
       if (!path || get().saving) return;
       set({ saving: true });
       try {
-        const { delta, ...edit } = await request('edit:save', { path, force });
+        const { delta, ...edit } = await request('edit:save', { path, force, acceptProblems });
         set({ edit, saveError: undefined });
         // A save changes no message, but the file's size and what later deltas build on.
         if (delta) await get().applyChange(delta);
@@ -135,7 +136,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
         await get().refreshDirectory();
         get().syncEntry();
       } catch (e) {
-        set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
+        set({ saveError: { code: (e as RequestError).code, message: (e as Error).message, problems: (e as RequestError).problems } });
         await get().refreshEditState();
       } finally {
         set({ saving: false });

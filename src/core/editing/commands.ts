@@ -51,7 +51,6 @@ export function applyEdit(messages: readonly Message[], command: EditCommand): A
     }
     case 'insert': {
       if (!Number.isInteger(command.index) || command.index < 0 || command.index > messages.length) throw new EditError(`cannot insert at ${command.index}`);
-      if (command.messages.some((m) => typeof m.role !== 'string' || m.role === '')) throw new EditError('a message needs a role');
       const out = [...messages.slice(0, command.index), ...command.messages, ...messages.slice(command.index)];
       return { messages: out, undo: { type: 'delete', indexes: command.messages.map((_, k) => command.index + k) } };
     }

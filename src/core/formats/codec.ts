@@ -1,10 +1,35 @@
 import type { MessageView } from './model.js';
+import type { Problem } from './validity.js';
+
+/** A tool the conversation declares (a dataset's `tools`, a request's tool list): what conversions carry. */
+export interface ToolSchema {
+  name: string;
+  description?: string;
+  /** The JSON schema of its arguments. */
+  parameters?: unknown;
+}
+
+/** What a file says about a conversation beside its messages. */
+export interface ConversationMeta {
+  tools?: ToolSchema[];
+  /** The tools as the file spells them, where that is a string of its own (ShareGPT's `tools`). */
+  toolsText?: string;
+  /** Where the session ran, and its id (Claude Code, Codex). */
+  cwd?: string;
+  sessionId?: string;
+  /** The version of the tool that wrote it. */
+  version?: string;
+  gitBranch?: string;
+  /** Instructions the agent kept apart from the messages (Codex's `session_meta.instructions`). */
+  instructions?: string;
+}
 
 /** One conversation of a file: its message records, as the codec parsed them (raw values it owns). */
 export interface DocumentConversation {
   /** A title from the file (an export's conversation name, a session summary), when there is one. */
   title?: string;
   records: unknown[];
+  meta?: ConversationMeta;
 }
 
 /**
@@ -88,6 +113,15 @@ export interface Codec {
    * and the preferred and rejected answers last): records as a save will read them back.
    */
   order?(records: readonly unknown[]): unknown[];
+  /** What the format's own tool would refuse or misread in this document (see validity.ts); none when absent. */
+  validate?(doc: ConversationDocument): Problem[];
+  /** A copy of a record with ids of its own (a duplicate must not reuse the uuid the chain links by). */
+  freshIds?(record: unknown): unknown;
+  /**
+   * Keys the writer sets itself to keep the file whole (a Claude Code line's `parentUuid`): a record reads back
+   * with them as the writer chose, whatever the record held.
+   */
+  linkFields?: readonly string[];
   /** The record's own text in the file (the detail pane's Raw view), when it has one. */
   rawText(doc: ConversationDocument, conversation: number, record: unknown): string | undefined;
 }

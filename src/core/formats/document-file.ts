@@ -34,12 +34,13 @@ export function readDocumentFile(file: string, options: ReadDocumentOptions = {}
   return parseDocumentText(readFileText(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), file, options.format);
 }
 
-/** Values as a file holds them: keys holding undefined are absent. */
-function sameRecord(read: unknown, written: unknown): boolean {
-  if (deepEqual(read, written)) return true;
+/** Values as a file holds them: keys holding undefined are absent; `links` (top level) are the writer's to set. */
+function sameRecord(read: unknown, written: unknown, links: readonly string[] = []): boolean {
+  if (links.length === 0 && deepEqual(read, written)) return true;
   if (isPlainObject(read) && isPlainObject(written)) {
-    const keys = Object.keys(written).filter((k) => written[k] !== undefined);
-    return keys.length === Object.keys(read).length && keys.every((k) => sameRecord(read[k], written[k]));
+    const keys = Object.keys(written).filter((k) => written[k] !== undefined && !links.includes(k));
+    const readKeys = Object.keys(read).filter((k) => !links.includes(k));
+    return keys.length === readKeys.length && keys.every((k) => sameRecord(read[k], written[k]));
   }
   if (Array.isArray(read) && Array.isArray(written)) return read.length === written.length && read.every((v, i) => sameRecord(v, written[i]));
   return false;
@@ -50,27 +51,34 @@ function sameRecord(read: unknown, written: unknown): boolean {
  * text that would not read back as the records it came from is never returned.
  */
 export function serializeDocument(codec: Codec, doc: ConversationDocument, conversations: readonly (readonly unknown[])[], bom = false, options: WriteOptions = {}): string {
+  return writeDocument(codec, doc, conversations, bom, options).text;
+}
+
+/** serializeDocument, with the document the text reads back as (undefined for the swarms writers, which check their own). */
+export function writeDocument(codec: Codec, doc: ConversationDocument, conversations: readonly (readonly unknown[])[], bom = false, options: WriteOptions = {}): { text: string; again?: ConversationDocument } {
   const text = codec.serialize(doc, conversations, options);
+  let again: ConversationDocument | undefined;
   // The swarms writers verify their own output (and reuse the parse as the next baseline).
   if (codec.id !== 'swarms-json' && codec.id !== 'swarms-yaml') {
-    let again: ConversationDocument;
+    let parsed: ConversationDocument;
     try {
-      again = codec.parse(text, '(output)');
+      parsed = codec.parse(text, '(output)');
     } catch (e) {
       throw new UnsafeWriteError(`the ${codec.label} written would not parse (${(e as Error).message})`);
     }
+    again = parsed;
     conversations.forEach((written, c) => {
       const records = codec.order ? codec.order(written) : written;
-      const read = again.conversations[c]?.records ?? [];
+      const read = parsed.conversations[c]?.records ?? [];
       if (read.length !== records.length) throw new UnsafeWriteError(`conversation ${c} would hold ${read.length} messages, not ${records.length}`);
       records.forEach((r, i) => {
         // A record the file already held, written as its own text, reads back as what it was read as.
         if (options.immutable && codec.rawText(doc, c, r) !== undefined) return;
-        if (!sameRecord(read[i], r)) throw new UnsafeWriteError(`message ${i} of conversation ${c} would read back differently`);
+        if (!sameRecord(read[i], r, codec.linkFields)) throw new UnsafeWriteError(`message ${i} of conversation ${c} would read back differently`);
       });
     });
   }
-  return (bom ? '\ufeff' : '') + text;
+  return { text: (bom ? '\ufeff' : '') + text, again };
 }
 
 /** Converts a document into another format: every message as that format's record (see `lossesOf` first). */

@@ -6,6 +6,7 @@ export function Banners() {
   const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath, saveAsName, setSaveAsName, setDialog } = useAppPick('edit', 'saveError', 'pendingDelete', 'setPendingDelete', 'applyEdit', 'revert', 'save', 'saveAs', 'openPath', 'saveAsName', 'setSaveAsName', 'setDialog');
   const conflict = edit?.conflict || saveError?.code === 'CONFLICT';
   const gone = saveError?.code === 'GONE';
+  const invalid = saveError?.code === 'INVALID';
   return (
     <>
       {conflict && (
@@ -25,7 +26,20 @@ export function Banners() {
           <button onClick={() => useApp.setState({ saveError: undefined })}>Not now</button>
         </div>
       )}
-      {saveError && saveError.code !== 'CONFLICT' && saveError.code !== 'GONE' && (
+      {invalid && (
+        <div className="banner warn" role="alertdialog" aria-label="The save would damage the file" data-testid="invalid-banner">
+          <strong>Not saved: {openPath} would be left so its own tool cannot read it whole.</strong>
+          <ul className="problems">
+            {(saveError.problems ?? [saveError.message]).slice(0, 8).map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+            {(saveError.problems?.length ?? 0) > 8 && <li>and {saveError.problems!.length - 8} more</li>}
+          </ul>
+          <button onClick={() => useApp.setState({ saveError: undefined })} data-testid="invalid-cancel">Keep editing</button>
+          <button onClick={() => void save(false, true)} data-testid="invalid-save-anyway">Save anyway</button>
+        </div>
+      )}
+      {saveError && saveError.code !== 'CONFLICT' && saveError.code !== 'GONE' && !invalid && (
         <div className="banner error" role="alert" data-testid="save-error">
           {saveError.message}
           <button onClick={() => useApp.setState({ saveError: undefined })} aria-label="Dismiss">×</button>

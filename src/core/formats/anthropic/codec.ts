@@ -4,6 +4,8 @@ import { contentToParts } from '../content-parts.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { normalizeRole, type MessageView, type Part } from '../model.js';
+import { toolSchemas } from '../tools.js';
+import { anthropicConversationProblems } from './validity.js';
 import { jsonRawText, parseJsonDocument, replaceAt, serializeJsonDocument } from '../shared/json-document.js';
 
 /** An Anthropic MessageParam: role user/assistant, content a string or blocks (text, tool_use, tool_result, thinking). */
@@ -106,7 +108,8 @@ export const anthropicMessages: Codec = {
       list.forEach((m, i) => {
         if (!isPlainObject(m) || typeof m.role !== 'string') throw new ConversationFileError(f, `message ${i} has no "role"`, at([...path, i]));
       });
-      return { conversations: [{ records: list }], paths: [list.map((_, i) => [...path, i])] };
+      const tools = isPlainObject(root) ? toolSchemas(root.tools) : undefined;
+      return { conversations: [{ records: list, ...(tools ? { meta: { tools } } : {}) }], paths: [list.map((_, i) => [...path, i])] };
     });
   },
   serialize(doc, conversations) {
@@ -116,5 +119,6 @@ export const anthropicMessages: Codec = {
   fromView: (view) => anthropicFromView(view),
   loses: anthropicLoses,
   withText: blocksWithText,
+  validate: (doc) => doc.conversations.flatMap((c, i) => anthropicConversationProblems(c.records, i)),
   rawText: (doc, _c, record) => jsonRawText(doc, record),
 };

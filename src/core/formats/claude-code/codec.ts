@@ -1,9 +1,12 @@
 import { basename } from 'node:path';
 import { isPlainObject } from '../../message.js';
 import { contentToParts } from '../content-parts.js';
-import type { Codec } from '../codec.js';
+import type { Codec, ConversationMeta } from '../codec.js';
 import { normalizeRole, type MessageView } from '../model.js';
-import { jsonlLineText, parseJsonlRecords, serializeJsonlRecords } from '../shared/jsonl-document.js';
+import { jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
+import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
+import { relinkChain } from './chain.js';
+import { claudeCodeProblems } from './validity.js';
 import { anthropicBlocks, blocksWithText } from '../anthropic/codec.js';
 
 const MESSAGE_TYPES = new Set(['user', 'assistant']);
@@ -34,6 +37,14 @@ function view(record: unknown): MessageView {
   };
 }
 
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** The session the file is: its id, folder, and the version of Claude Code that wrote it (from its first line that says). */
+function sessionMeta(values: unknown[]): ConversationMeta | undefined {
+  const line = values.find((v) => isPlainObject(v) && typeof v.sessionId === 'string') as Record<string, unknown> | undefined;
+  return line ? { sessionId: str(line.sessionId), cwd: str(line.cwd), version: str(line.version), gitBranch: str(line.gitBranch) } : undefined;
+}
+
 const sessionFields = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const;
 
 /** Claude Code's session transcript (`~/.claude/projects/<project>/<session>.jsonl`, sub-agents included). */
@@ -59,9 +70,22 @@ export const claudeCode: Codec = {
         const s = values.find((v) => isPlainObject(v) && v.type === 'summary' && typeof v.summary === 'string');
         return s ? String((s as Record<string, unknown>).summary) : undefined;
       },
+      sessionMeta,
     );
   },
-  serialize: serializeJsonlRecords,
+  // The chain is made whole as the lines are laid out: deleted lines' children relinked, new lines spliced in.
+  serialize(doc, conversations) {
+    const b = doc.baseline as JsonlRecordsBaseline;
+    const out = planJsonl(b.lines, b.slots, conversations[0] ?? []);
+    relinkChain(
+      b.lines.lines.map((l) => l.value),
+      out,
+    );
+    return renderJsonl(doc.text, b.lines, out);
+  },
+  linkFields: ['parentUuid', 'uuid', 'logicalParentUuid'],
+  validate: claudeCodeProblems,
+  freshIds: (record) => (isPlainObject(record) ? { ...record, uuid: crypto.randomUUID() } : record),
   view,
   fromView(v, near) {
     const n = isPlainObject(near) ? near : {};

@@ -2,7 +2,10 @@ import { isPlainObject } from '../../message.js';
 import { argumentsText, blockToPart } from '../content-parts.js';
 import type { Codec } from '../codec.js';
 import { looseText, normalizeRole, type MessageView, type Part } from '../model.js';
-import { jsonlLineText, parseJsonlRecords, serializeJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
+import { jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
+import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
+import { keepTwinsInStep } from './twins.js';
+import { codexProblems } from './validity.js';
 
 const usageOf = new WeakMap<object, MessageView['usage']>();
 
@@ -67,6 +70,13 @@ export const codexRollout: Codec = {
         const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
         return p && typeof p.cwd === 'string' ? p.cwd : undefined;
       },
+      (values) => {
+        const meta = values.find((v) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
+        const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
+        if (!p) return undefined;
+        const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+        return { sessionId: s(p.id), cwd: s(p.cwd), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined };
+      },
     );
     // Token counts come as event_msg lines after a turn's items: each is that turn's reported usage.
     const b = doc.baseline as JsonlRecordsBaseline;
@@ -84,7 +94,13 @@ export const codexRollout: Codec = {
     }
     return doc;
   },
-  serialize: serializeJsonlRecords,
+  // The event_msg that repeats a message's text for Codex's own transcript follows the message: edited,
+  // removed or added with it.
+  serialize(doc, conversations) {
+    const b = doc.baseline as JsonlRecordsBaseline;
+    const out = keepTwinsInStep(b.lines.lines, planJsonl(b.lines, b.slots, conversations[0] ?? []));
+    return renderJsonl(doc.text, b.lines, out);
+  },
   view,
   fromView(v) {
     const timestamp = v.timestamp ?? new Date().toISOString();
@@ -108,5 +124,6 @@ export const codexRollout: Codec = {
     if (texts.length !== 1) return undefined;
     return { ...record, payload: { ...record.payload, content: content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) } };
   },
+  validate: codexProblems,
   rawText: (doc, _c, record) => jsonlLineText(doc, record),
 };

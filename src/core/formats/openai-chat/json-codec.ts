@@ -2,6 +2,8 @@ import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { jsonRawText, parseJsonDocument, replaceAt, serializeJsonDocument } from '../shared/json-document.js';
+import { toolSchemas } from '../tools.js';
+import { openAiDocumentProblems } from './validity.js';
 import { openAiFromView, openAiLoses, openAiView, openAiWithText } from './view.js';
 
 function checkMessages(list: unknown[], file: string, at: (path: (string | number)[]) => { line: number; column: number } | undefined, base: (string | number)[]): void {
@@ -29,7 +31,8 @@ export const openAiChatJson: Codec = {
       if (!path) throw new NotThisFormat('expected a list of messages or an object with "messages"');
       const list = (path.length ? (root as Record<string, unknown>).messages : root) as unknown[];
       checkMessages(list, f, at, path);
-      return { conversations: [{ records: list }], paths: [list.map((_, i) => [...path, i])] };
+      const tools = isPlainObject(root) ? toolSchemas(root.tools ?? root.functions) : undefined;
+      return { conversations: [{ records: list, ...(tools ? { meta: { tools } } : {}) }], paths: [list.map((_, i) => [...path, i])] };
     });
   },
   serialize(doc, conversations) {
@@ -39,5 +42,6 @@ export const openAiChatJson: Codec = {
   fromView: (view) => openAiFromView(view),
   loses: openAiLoses,
   withText: openAiWithText,
+  validate: (doc) => openAiDocumentProblems(doc, false),
   rawText: (doc, _c, record) => jsonRawText(doc, record),
 };

@@ -2,6 +2,8 @@ import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { firstLine, jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
+import { toolSchemas } from '../tools.js';
+import { openAiDocumentProblems } from './validity.js';
 import { openAiFromView, openAiLoses, openAiView, openAiWithText } from './view.js';
 
 /** Chat fine-tuning data (and eval sets): one `{"messages": [...]}` conversation per line. */
@@ -18,7 +20,8 @@ export const openAiChatJsonl: Codec = {
       line.messages.forEach((m, i) => {
         if (!isPlainObject(m) || typeof m.role !== 'string') throw new ConversationFileError(file, `line ${n}: message ${i} has no "role"`, { line: n, column: 1 });
       });
-      return { records: line.messages, paths: line.messages.map((_, i) => ['messages', i]) };
+      const tools = toolSchemas(line.tools ?? line.functions);
+      return { records: line.messages, paths: line.messages.map((_, i) => ['messages', i]), ...(tools ? { meta: { tools } } : {}) };
     });
   },
   serialize(doc, conversations) {
@@ -28,5 +31,6 @@ export const openAiChatJsonl: Codec = {
   fromView: (view) => openAiFromView(view),
   loses: openAiLoses,
   withText: openAiWithText,
+  validate: (doc) => openAiDocumentProblems(doc, true),
   rawText: (doc, _c, record) => jsonlLineText(doc, record),
 };

@@ -1,4 +1,4 @@
-import type { ConversationDocument, DocumentConversation } from '../codec.js';
+import type { ConversationDocument, ConversationMeta, DocumentConversation } from '../codec.js';
 import { parseJsonl, rewriteJsonl, type JsonlBaseline } from '../syntax/jsonl.js';
 import { rewriteJsonValue } from '../syntax/json-edit.js';
 import { valueStartAt, type JsonPath } from '../syntax/json-doc.js';
@@ -29,7 +29,7 @@ export interface JsonlConversationsBaseline {
 }
 
 /** Parses a session log: `isMessage` picks the lines that are messages; the others are kept as they are. */
-export function parseJsonlRecords(text: string, file: string, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined): ConversationDocument {
+export function parseJsonlRecords(text: string, file: string, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined): ConversationDocument {
   const lines = parseJsonl(text, file);
   const slots: number[] = [];
   const records: unknown[] = [];
@@ -41,7 +41,9 @@ export function parseJsonlRecords(text: string, file: string, codec: string, isM
       records.push(l.value);
     } else other++;
   });
-  const conversation: DocumentConversation = { records, title: title?.(lines.lines.map((l) => l.value)) };
+  const values = title || meta ? lines.lines.map((l) => l.value) : [];
+  const m = meta?.(values);
+  const conversation: DocumentConversation = { records, title: title?.(values), ...(m ? { meta: m } : {}) };
   return { codec, conversations: [conversation], otherRecords: other, text, baseline: { kind: 'records', lines, slots } satisfies JsonlRecordsBaseline };
 }
 
@@ -51,7 +53,7 @@ export function serializeJsonlRecords(doc: ConversationDocument, conversations: 
 }
 
 /** Parses a dataset: each non-blank line is one conversation whose records `recordsOf` finds. */
-export function parseJsonlConversations(text: string, file: string, codec: string, recordsOf: (line: unknown, n: number) => { records: unknown[]; title?: string; paths: JsonPath[] }): ConversationDocument {
+export function parseJsonlConversations(text: string, file: string, codec: string, recordsOf: (line: unknown, n: number) => { records: unknown[]; title?: string; paths: JsonPath[]; meta?: ConversationMeta }): ConversationDocument {
   const lines = parseJsonl(text, file);
   const conversations: DocumentConversation[] = [];
   const lineOf: number[] = [];
@@ -60,7 +62,7 @@ export function parseJsonlConversations(text: string, file: string, codec: strin
     if (l.value === undefined) return;
     const found = recordsOf(l.value, i + 1);
     found.records.forEach((r, k) => r !== null && typeof r === 'object' && paths.set(r as object, { line: i, path: found.paths[k] }));
-    conversations.push({ records: found.records, title: found.title });
+    conversations.push({ records: found.records, title: found.title, ...(found.meta ? { meta: found.meta } : {}) });
     lineOf.push(i);
   });
   return { codec, conversations, otherRecords: 0, text, baseline: { kind: 'conversations', lines, lineOf, paths } satisfies JsonlConversationsBaseline };

@@ -3,6 +3,9 @@ import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared/json-document.js';
 import { firstLine, jsonlLineText, parseJsonlConversations, serializeJsonlConversations } from '../shared/jsonl-document.js';
+import { toolSchemas } from '../tools.js';
+import type { ConversationMeta } from '../codec.js';
+import { shareGptProblems } from './validity.js';
 import { assembleConversation, extraOf, recordsOfConversation, shareGptFromView, shareGptLoses, shareGptOrder, shareGptView, shareGptWithText } from './view.js';
 
 const capabilities = { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false, toolParts: 'one' } as const;
@@ -13,6 +16,13 @@ function checkTurns(conv: unknown, where: string, file: string, pos?: { line: nu
     if (!isPlainObject(t) || typeof t.from !== 'string') throw new ConversationFileError(file, `${where}: turn ${i} has no "from"`, pos);
   });
   return conv;
+}
+
+/** A conversation's `tools` (a JSON string in LLaMA-Factory's layout, a list in some datasets). */
+function metaOf(conv: Record<string, unknown>): ConversationMeta | undefined {
+  const tools = toolSchemas(conv.tools);
+  if (!tools && typeof conv.tools !== 'string') return undefined;
+  return { ...(tools ? { tools } : {}), ...(typeof conv.tools === 'string' ? { toolsText: conv.tools } : {}) };
 }
 
 // An entry's own id is its title; an entry without one is numbered by whoever shows it.
@@ -32,7 +42,7 @@ export const shareGptJson: Codec = {
       if (!list) throw new NotThisFormat('expected a list of conversations');
       const conversations = list.map((conv, i) => {
         const c = checkTurns(conv, `conversation ${i}`, f, at(Array.isArray(root) ? [i] : []));
-        return { c, records: recordsOfConversation(c), title: title(c) };
+        return { c, records: recordsOfConversation(c), title: title(c), meta: metaOf(c) };
       });
       const paths = conversations.map(({ records }, i) => {
         const base = Array.isArray(root) ? [i] : [];
@@ -42,7 +52,7 @@ export const shareGptJson: Codec = {
           return extra ? [...base, extra] : [...base, 'conversations', turn++];
         });
       });
-      return { conversations: conversations.map(({ records, title: t }) => ({ records, title: t })), paths };
+      return { conversations: conversations.map(({ records, title: t, meta }) => ({ records, title: t, ...(meta ? { meta } : {}) })), paths };
     });
   },
   serialize(doc, conversations) {
@@ -56,6 +66,7 @@ export const shareGptJson: Codec = {
   loses: shareGptLoses,
   withText: shareGptWithText,
   order: shareGptOrder,
+  validate: shareGptProblems,
   rawText: (doc, _c, record) => jsonRawText(doc, record),
 };
 
@@ -75,7 +86,7 @@ export const shareGptJsonl: Codec = {
         const extra = extraOf(r);
         return extra ? [extra] : ['conversations', turn++];
       });
-      return { records, title: title(c), paths };
+      return { records, title: title(c), paths, meta: metaOf(c) };
     });
   },
   serialize: (doc, conversations) => serializeJsonlConversations(doc, conversations, (line, records) => assembleConversation(line as Record<string, unknown>, records)),

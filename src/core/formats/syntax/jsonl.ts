@@ -111,13 +111,24 @@ function lineText(text: string, baseline: JsonlBaseline, record: unknown, at?: n
   return text.slice(line.start, start) + rewriteJsonValue(text, { start, end: start + body.length }, line.value, record, baseline.style, 0);
 }
 
+/** One line of the file a rewrite writes: where it came from (a line of the baseline, or new) and its value. */
+export interface JsonlOutLine {
+  /** The baseline line it was read from; undefined for a record that is new. */
+  line?: number;
+  value: unknown;
+  /** Whether it holds a record the caller manages (a message), not a line kept as it was. */
+  record: boolean;
+  /** Its own terminator (undefined for a new line: it gets the file's). */
+  eol: string | undefined;
+}
+
 /**
- * The file with its record lines replaced. `slots` says which lines hold the records a caller manages (message
- * records); every other line is kept byte for byte. Records that came from a line stay on their line (an edit
- * is a one-line diff, a delete removes its line); a new record goes after the line of the record before it.
- * When surviving records were reordered, the managed lines are refilled in the new order.
+ * The lines of the file once its record lines are replaced. `slots` says which lines hold the records a caller
+ * manages (message records); every other line is kept. Records that came from a line stay on their line (an
+ * edit is a one-line diff, a delete removes its line); a new record goes after the line of the record before
+ * it. When surviving records were reordered, the managed lines are refilled in the new order.
  */
-export function rewriteJsonl(text: string, baseline: JsonlBaseline, slots: readonly number[], records: readonly unknown[]): string {
+export function planJsonl(baseline: JsonlBaseline, slots: readonly number[], records: readonly unknown[]): JsonlOutLine[] {
   const slotSet = new Set(slots);
   const recordAt = new Map<number, unknown>();
   const after = new Map<number, unknown[]>();
@@ -135,12 +146,14 @@ export function rewriteJsonl(text: string, baseline: JsonlBaseline, slots: reado
     }
     return undefined;
   };
+  const lineOfRecord = new Map<unknown, number>();
   for (const r of records) {
     const k = originLine(baseline, r) ?? byValue(r);
     if (k !== undefined && slotSet.has(k) && !recordAt.has(k)) {
       cursor = Math.max(cursor, slotOrder.indexOf(k) + 1);
       if (k < previous) reordered = true;
       recordAt.set(k, r);
+      lineOfRecord.set(r, k);
       previous = k;
       continue;
     }
@@ -151,32 +164,56 @@ export function rewriteJsonl(text: string, baseline: JsonlBaseline, slots: reado
       else after.set(previous, [r]);
     }
   }
-  const out: Array<{ text: string; eol: string | undefined }> = [];
-  const emitNew = (r: unknown) => out.push({ text: lineText(text, baseline, r), eol: undefined });
+  const out: JsonlOutLine[] = [];
+  const other = (line: JsonlLine, i: number) => out.push({ line: i, value: line.value, record: false, eol: line.eol });
+  const fresh = (r: unknown) => out.push({ value: r, record: true, eol: undefined });
   if (reordered) {
-    // Refill the managed lines in the records' order; lines that are not records stay where they were.
+    // Refill the managed lines in the records' order; lines that are not records stay where they were. A
+    // record keeps the identity of the line it came from (its bytes are rewritten minimally where it lands).
     let next = 0;
     baseline.lines.forEach((line, i) => {
-      if (!slotSet.has(i)) out.push({ text: text.slice(line.start, line.end), eol: line.eol });
-      else if (next < records.length) out.push({ text: lineText(text, baseline, records[next++]), eol: line.eol });
+      if (!slotSet.has(i)) other(line, i);
+      else if (next < records.length) {
+        const r = records[next++];
+        out.push({ line: lineOfRecord.get(r), value: r, record: true, eol: line.eol });
+      }
     });
-    while (next < records.length) emitNew(records[next++]);
+    while (next < records.length) fresh(records[next++]);
   } else {
     const firstSlot = slots.length > 0 ? slots[0] : baseline.lines.length;
     baseline.lines.forEach((line, i) => {
-      if (i === firstSlot) for (const r of before) emitNew(r);
-      if (!slotSet.has(i)) out.push({ text: text.slice(line.start, line.end), eol: line.eol });
-      else if (recordAt.has(i)) out.push({ text: lineText(text, baseline, recordAt.get(i), i), eol: line.eol });
-      for (const r of after.get(i) ?? []) emitNew(r);
+      if (i === firstSlot) for (const r of before) fresh(r);
+      if (!slotSet.has(i)) other(line, i);
+      else if (recordAt.has(i)) out.push({ line: i, value: recordAt.get(i), record: true, eol: line.eol });
+      for (const r of after.get(i) ?? []) fresh(r);
     });
-    if (firstSlot >= baseline.lines.length) for (const r of before) emitNew(r);
+    if (firstSlot >= baseline.lines.length) for (const r of before) fresh(r);
   }
-  // Every line keeps its own terminator (a new one gets the file's); the last line ends as the file did.
+  return out;
+}
+
+/**
+ * The text of planned lines: a line whose value is the one read keeps its bytes, a changed one is rewritten
+ * minimally from its own text, a new one is compact JSON in the file's style. Every line keeps its own
+ * terminator (a new one gets the file's); the last line ends as the file did.
+ */
+export function renderJsonl(text: string, baseline: JsonlBaseline, out: readonly JsonlOutLine[]): string {
   const fileEnd = baseline.lines.length > 0 ? baseline.lines[baseline.lines.length - 1].eol : baseline.newline;
   let result = '';
-  out.forEach((line, i) => {
+  out.forEach((entry, i) => {
     const last = i === out.length - 1;
-    result += line.text + (last ? fileEnd : line.eol === undefined || line.eol === '' ? baseline.newline : line.eol);
+    let body: string;
+    if (entry.line === undefined) body = stringifyJson(entry.value, baseline.style, 0);
+    else {
+      const line = baseline.lines[entry.line];
+      body = entry.value === line.value && !entry.record ? text.slice(line.start, line.end) : lineText(text, baseline, entry.value, entry.line);
+    }
+    result += body + (last ? fileEnd : entry.eol === undefined || entry.eol === '' ? baseline.newline : entry.eol);
   });
   return result;
+}
+
+/** The file with its record lines replaced (see planJsonl); every other line is kept byte for byte. */
+export function rewriteJsonl(text: string, baseline: JsonlBaseline, slots: readonly number[], records: readonly unknown[]): string {
+  return renderJsonl(text, baseline, planJsonl(baseline, slots, records));
 }
