@@ -20,7 +20,7 @@ const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSy
 const EXPECTED: Record<string, { codec: string; conversations: number; messages: number; other: number }> = {
   'anthropic/api_conversation_history.json': { codec: 'anthropic-messages', conversations: 1, messages: 5, other: 0 },
   'claude-ai/conversations.json': { codec: 'claude-ai-export', conversations: 2, messages: 4, other: 0 },
-  'claude-code/cart-rewind-compact.jsonl': { codec: 'claude-code', conversations: 1, messages: 17, other: 5 },
+  'claude-code/cart-rewind-compact.jsonl': { codec: 'claude-code', conversations: 1, messages: 19, other: 5 },
   'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 10, other: 4 },
   'claude-code/subagents/agent-7f3a91c2.jsonl': { codec: 'claude-code', conversations: 1, messages: 3, other: 0 },
   'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 9, other: 7 },
