@@ -155,6 +155,11 @@ export function applyPlanToRecords(codec: Codec, records: readonly unknown[], vi
     }
   });
   push(records.length);
+  if (codec.compact && plan.inserted.length > 0) {
+    const summaryRecords = new Set<unknown>();
+    for (const list of inserted.values()) for (const r of list) summaryRecords.add(r);
+    return codec.compact(records, out, summaryRecords, { tokensBefore: plan.totalBefore });
+  }
   return out;
 }
 

@@ -36,7 +36,7 @@ function setup() {
 
 /** The index among the file's message records of the first one whose line holds `needle`. */
 function recordIndex(lines: Record<string, any>[], needle: string): number {
-  const messages = lines.filter((l) => l.type === 'user' || l.type === 'assistant' || l.type === 'response_item');
+  const messages = lines.filter((l) => l.type === 'user' || l.type === 'assistant' || l.type === 'response_item' || l.subtype === 'compact_boundary');
   return messages.findIndex((l) => JSON.stringify(l).includes(needle));
 }
 
@@ -77,7 +77,7 @@ describe('edits that keep a file its own tool can use', () => {
     await call('conversation:open', { path: CART });
     const at = recordIndex(lines(CART), 'Now do the same for the tax line.');
     const state = await call<{ count: number }>('edit:apply', { path: CART, command: { type: 'insert', index: at + 1, messages: [{ role: 'user', content: 'And shipping?' }] } });
-    expect(state.count).toBe(20);
+    expect(state.count).toBe(21);
     await call('edit:apply', { path: CART, command: { type: 'duplicate', indexes: [at] } });
     await call('edit:save', { path: CART });
     const walk = walkSession(text(CART));

@@ -40,14 +40,14 @@ describe('every format through the handlers', () => {
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
     expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
     expect(entries.filter((e) => e.error)).toEqual([]);
-    expect(entries.length).toBe(15);
+    expect(entries.length).toBe(16);
   });
 
   it('a Claude Code session: tool calls as parts, sub-agent and meta flags, reported usage once per call', async () => {
     const { call } = setup();
     const path = 'claude-code/session.jsonl';
     const sk = await call<Skeleton>('conversation:open', { path });
-    expect(sk).toMatchObject({ count: 10, other: 4, format: 'claude-code' });
+    expect(sk).toMatchObject({ count: 11, other: 3, format: 'claude-code' });
     expect(sk.flags.filter((f) => f & 32).length).toBe(2);
     // Two lines share msg_01XYZ: its usage is shown once.
     expect(sk.usage.at).toEqual([1, 5, 6]);
@@ -74,7 +74,7 @@ describe('every format through the handlers', () => {
     expect(changed.map((p) => p.count)).toEqual([1, 1]);
     expect(changed[1].value).toContain('The date test fails on CI. Please fix it.');
     // A second edit after the save keeps the first one's line and changes only the next.
-    await call('edit:apply', { path, command: { type: 'set-text', index: 9, text: 'Summary: fixed.' } });
+    await call('edit:apply', { path, command: { type: 'set-text', index: 10, text: 'Summary: fixed.' } });
     await call('edit:save', { path });
     expect(diffLines(after, readFileSync(join(dir, path), 'utf8')).filter((p) => p.added || p.removed).map((p) => p.count)).toEqual([1, 1]);
     // Undo across the save still works.

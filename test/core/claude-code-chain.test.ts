@@ -143,3 +143,30 @@ describe('a Claude Code session keeps one parentUuid chain through every edit', 
     );
   });
 });
+
+describe('a compaction of a Claude Code session is written the way Claude Code writes its own', () => {
+  it('the history stays; a compact boundary (a new root) then the summary, then what was kept; it resumes from the summary', async () => {
+    const { file, records, text } = open('cart-rewind-compact.jsonl');
+    const { applyPlanToRecords, buildViewSkeleton } = await import('../../src/core/views.js');
+    const { compactAllPlan } = await import('../../src/core/window/compaction.js');
+    const { getTokenizer } = await import('../../src/core/tokenizer/index.js');
+    const codec = file.codec;
+    const views = records.map((r) => codec.view(r));
+    const skeleton = buildViewSkeleton(views, getTokenizer('gpt-5.4'));
+    const plan = compactAllPlan(skeleton, 2);
+    const after = applyPlanToRecords(codec, records, views, plan, ['The cart now sums cents; the tax line already did.']);
+    const out = save('cart-rewind-compact.jsonl', after);
+    // Every line the file had is still there, byte for byte.
+    for (const line of text.split('\n').filter(Boolean)) expect(out).toContain(line);
+    const added = out.split('\n').filter(Boolean).slice(text.split('\n').filter(Boolean).length).map((l) => JSON.parse(l));
+    expect(added[0]).toMatchObject({ type: 'system', subtype: 'compact_boundary', parentUuid: null, logicalParentUuid: uuidOf(records.at(-1)), compactMetadata: { trigger: 'manual', preTokens: plan.totalBefore }, sessionId: '7b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8' });
+    expect(added[1]).toMatchObject({ type: 'user', isCompactSummary: true, isVisibleInTranscriptOnly: true, parentUuid: added[0].uuid });
+    expect(added[1].message.content).toMatch(/^This session is being continued from a previous conversation that ran out of context\..*\n\nThe cart now sums cents/s);
+    // The last two messages, as copies with uuids of their own, chained after the summary.
+    expect(added.slice(2).map((l) => l.message.content)).toEqual(records.slice(-2).map((r) => (r as { message: { content: unknown } }).message.content));
+    expect(added[2].parentUuid).toBe(added[1].uuid);
+    const walk = walkSession(out);
+    expect(walk.errors).toEqual([]);
+    expect(walk.path).toEqual(added.map((l) => l.uuid));
+  });
+});

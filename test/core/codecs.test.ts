@@ -20,8 +20,8 @@ const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSy
 const EXPECTED: Record<string, { codec: string; conversations: number; messages: number; other: number }> = {
   'anthropic/api_conversation_history.json': { codec: 'anthropic-messages', conversations: 1, messages: 5, other: 0 },
   'claude-ai/conversations.json': { codec: 'claude-ai-export', conversations: 2, messages: 4, other: 0 },
-  'claude-code/cart-rewind-compact.jsonl': { codec: 'claude-code', conversations: 1, messages: 19, other: 5 },
-  'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 10, other: 4 },
+  'claude-code/cart-rewind-compact.jsonl': { codec: 'claude-code', conversations: 1, messages: 20, other: 4 },
+  'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 11, other: 3 },
   'claude-code/subagents/agent-7f3a91c2.jsonl': { codec: 'claude-code', conversations: 1, messages: 3, other: 0 },
   'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 9, other: 7 },
   'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },
@@ -135,8 +135,9 @@ describe('what the views say', () => {
   it('Claude Code: sidechain, meta and compact-summary lines marked; usage keyed by message id', () => {
     const v = viewsOf('claude-code/session.jsonl');
     expect(v.filter((m) => m.sidechain).length).toBe(2);
-    expect(v.filter((m) => m.meta).length).toBe(2);
+    expect(v.filter((m) => m.meta).length).toBe(3);
     expect(v.filter((m) => m.summary).length).toBe(1);
+    expect(v.filter((m) => m.compaction).map((m) => m.compaction)).toEqual([{ trigger: 'manual', preTokens: 18230 }]);
     expect(v[1].usage).toMatchObject({ output: 212, cacheRead: 11340, key: 'msg_01XYZ' });
     expect(v[2].usage?.key).toBe('msg_01XYZ');
     expect(v[3].parts[0]).toMatchObject({ kind: 'tool-result', callId: 'toolu_01Q' });

@@ -115,6 +115,13 @@ export interface Codec {
   order?(records: readonly unknown[]): unknown[];
   /** What the format's own tool would refuse or misread in this document (see validity.ts); none when absent. */
   validate?(doc: ConversationDocument): Problem[];
+  /**
+   * A compaction as the format's own tool writes it. `after` is the conversation once compacted (the summary
+   * records among it, made by fromView, are in `summaries`); the result is what the file should hold. Claude
+   * Code keeps the history and appends a compact boundary, the summary and what stays. Without this hook the
+   * file holds `after`.
+   */
+  compact?(records: readonly unknown[], after: readonly unknown[], summaries: ReadonlySet<unknown>, info: { tokensBefore: number }): unknown[];
   /** A copy of a record with ids of its own (a duplicate must not reuse the uuid the chain links by). */
   freshIds?(record: unknown): unknown;
   /**

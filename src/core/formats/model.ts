@@ -43,6 +43,8 @@ export interface MessageView {
   meta?: boolean;
   /** A summary a compaction wrote (Claude Code compact summaries). */
   summary?: boolean;
+  /** A compaction boundary (Claude Code `compact_boundary`): the history before it was replaced by a summary. */
+  compaction?: { trigger?: string; preTokens?: number };
   model?: string;
   usage?: ReportedUsage;
   /** Name of the speaker beyond the role (OpenAI `name`, swarms agents). */

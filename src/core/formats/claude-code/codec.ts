@@ -2,14 +2,33 @@ import { basename } from 'node:path';
 import { isPlainObject } from '../../message.js';
 import { contentToParts } from '../content-parts.js';
 import type { Codec, ConversationMeta } from '../codec.js';
-import { normalizeRole, type MessageView } from '../model.js';
+import { normalizeRole, sentText, type MessageView } from '../model.js';
 import { jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
-import { relinkChain } from './chain.js';
+import { isCompactBoundary, relinkChain } from './chain.js';
 import { claudeCodeProblems } from './validity.js';
 import { anthropicBlocks, blocksWithText } from '../anthropic/codec.js';
 
 const MESSAGE_TYPES = new Set(['user', 'assistant']);
+
+/** The summary Claude Code starts a compacted conversation with, before its own words. */
+export const COMPACT_SUMMARY_PREFIX = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n';
+
+/** The lines a conversation is made of: its messages, and the compact boundaries between its parts. */
+const isRecord = (v: unknown) => isPlainObject(v) && ((typeof v.type === 'string' && MESSAGE_TYPES.has(v.type) && isPlainObject(v.message)) || isCompactBoundary(v));
+
+function boundaryView(r: Record<string, unknown>): MessageView {
+  const m = isPlainObject(r.compactMetadata) ? r.compactMetadata : {};
+  return {
+    role: 'system',
+    normalRole: 'other',
+    parts: [],
+    timestamp: typeof r.timestamp === 'string' ? r.timestamp : undefined,
+    id: typeof r.uuid === 'string' ? r.uuid : undefined,
+    meta: true,
+    compaction: { trigger: typeof m.trigger === 'string' ? m.trigger : undefined, preTokens: typeof m.preTokens === 'number' ? m.preTokens : undefined },
+  };
+}
 
 /**
  * A Claude Code session line of type user or assistant: `message` is an Anthropic message (content blocks,
@@ -17,6 +36,7 @@ const MESSAGE_TYPES = new Set(['user', 'assistant']);
  */
 function view(record: unknown): MessageView {
   const r = isPlainObject(record) ? record : {};
+  if (isCompactBoundary(r)) return boundaryView(r);
   const message = isPlainObject(r.message) ? r.message : {};
   const role = typeof message.role === 'string' ? message.role : typeof r.type === 'string' ? r.type : '?';
   const u = isPlainObject(message.usage) ? message.usage : undefined;
@@ -45,6 +65,8 @@ function sessionMeta(values: unknown[]): ConversationMeta | undefined {
   return line ? { sessionId: str(line.sessionId), cwd: str(line.cwd), version: str(line.version), gitBranch: str(line.gitBranch) } : undefined;
 }
 
+const freshIds = (record: unknown) => (isPlainObject(record) ? { ...record, uuid: crypto.randomUUID() } : record);
+
 const sessionFields = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const;
 
 /** Claude Code's session transcript (`~/.claude/projects/<project>/<session>.jsonl`, sub-agents included). */
@@ -65,7 +87,7 @@ export const claudeCode: Codec = {
       text,
       file,
       'claude-code',
-      (v) => isPlainObject(v) && typeof v.type === 'string' && MESSAGE_TYPES.has(v.type) && isPlainObject(v.message),
+      isRecord,
       (values) => {
         const s = values.find((v) => isPlainObject(v) && v.type === 'summary' && typeof v.summary === 'string');
         return s ? String((s as Record<string, unknown>).summary) : undefined;
@@ -85,7 +107,23 @@ export const claudeCode: Codec = {
   },
   linkFields: ['parentUuid', 'uuid', 'logicalParentUuid'],
   validate: claudeCodeProblems,
-  freshIds: (record) => (isPlainObject(record) ? { ...record, uuid: crypto.randomUUID() } : record),
+  // As Claude Code compacts: the history stays in the file; a boundary starts a new chain with the summary,
+  // then copies of what stays (new uuids: the originals keep their place in the history).
+  compact(records, after, summaries, info) {
+    const near = (records.findLast((r) => isPlainObject(r) && typeof r.sessionId === 'string') ?? {}) as Record<string, unknown>;
+    const session: Record<string, unknown> = {};
+    for (const k of sessionFields) if (near[k] !== undefined) session[k] = near[k];
+    const last = records.findLast((r) => isPlainObject(r) && typeof r.uuid === 'string') as { uuid: string } | undefined;
+    const now = new Date().toISOString();
+    const boundary = { parentUuid: null, ...(last ? { logicalParentUuid: last.uuid } : {}), ...session, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: now, uuid: crypto.randomUUID(), level: 'info', compactMetadata: { trigger: 'manual', preTokens: info.tokensBefore } };
+    const rest = after.map((r) => {
+      if (!summaries.has(r)) return freshIds(structuredClone(r));
+      const text = sentText(view(r));
+      return { parentUuid: null, ...session, type: 'user', message: { role: 'user', content: COMPACT_SUMMARY_PREFIX + text }, isVisibleInTranscriptOnly: true, isCompactSummary: true, uuid: crypto.randomUUID(), timestamp: now };
+    });
+    return [...records, boundary, ...rest];
+  },
+  freshIds,
   view,
   fromView(v, near) {
     const n = isPlainObject(near) ? near : {};
