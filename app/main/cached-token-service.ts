@@ -34,7 +34,7 @@ export class CachedTokenService implements TokenService {
     // cache then counts the block almost for free. Parts that are only whitespace count 0, as the library
     // counts them; rendered blocks count as they are.
     for (let i = 0; i < n; i++) {
-      for (const list of lists) for (const t of list?.[i] ?? []) if (t.trim().length > 0) look(t);
+      for (const list of lists) for (const t of list?.[i] ?? []) if (t.length > 0) look(t);
       if (job.blocks[i]) look(job.blocks[i]);
     }
     if (misses.length > 0) {
@@ -47,7 +47,7 @@ export class CachedTokenService implements TokenService {
     } else onProgress(n, n);
     const sum = (texts: readonly string[] | undefined) => {
       let total = 0;
-      for (const t of texts ?? []) if (t.trim().length > 0) total += counts.get(t)!;
+      for (const t of texts ?? []) if (t.length > 0) total += counts.get(t)!;
       return total;
     };
     const tokens = new Array<number>(n);

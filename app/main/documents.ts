@@ -33,15 +33,18 @@ export interface OpenDocument {
   conflict: boolean;
 }
 
-const views = new WeakMap<object, MessageView>();
+// Per codec: a file's role declarations (or the user's) make a codec of its own, whose views differ.
+const views = new WeakMap<Codec, WeakMap<object, MessageView>>();
 
 /** A record seen as a message, computed once per record object (records are never changed in place). */
 export function viewOf(codec: Codec, record: unknown): MessageView {
   if (record === null || typeof record !== 'object') return codec.view(record);
-  let v = views.get(record as object);
+  let cache = views.get(codec);
+  if (!cache) views.set(codec, (cache = new WeakMap()));
+  let v = cache.get(record as object);
   if (!v) {
     v = codec.view(record);
-    views.set(record as object, v);
+    cache.set(record as object, v);
   }
   return v;
 }

@@ -30,7 +30,7 @@ export async function runTokenJob(job: TokenJob, onProgress: (done: number, tota
   const n = job.parts.length;
   const count = (texts: readonly string[] | undefined) => {
     let t = 0;
-    for (const s of texts ?? []) if (s.trim().length > 0) t += tokenizer.count(s);
+    for (const s of texts ?? []) if (s.length > 0) t += tokenizer.count(s);
     return t;
   };
   const tokens = new Array<number>(n);

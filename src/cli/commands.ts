@@ -6,6 +6,7 @@ import { codecById, listCodecs } from '../core/formats/registry.js';
 import { displayText, sentText } from '../core/formats/model.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
+import { costOf, describeUsage, formatUsd, reportedUsage } from '../core/usage.js';
 import { humanBytes, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
@@ -142,7 +143,29 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     if (m.category === 'output') output += m.tokens;
     reasoning += m.reasoningTokens ?? 0;
   }
-  const result = { file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model), messages: messages.length, totalTokens: total, reasoningTokens: reasoning, byRole, byCategory, input_tokens: input, output_tokens: output, total_tokens: input + output };
+  // What the API reported, where the file records it (each call once): the real input and output, and at
+  // list prices what it cost. input_tokens/output_tokens then say that; otherwise they count the categories
+  // as the swarms class does.
+  const reported = reportedUsage(opened.doc.conversations.flatMap((c) => c.records.map((r) => opened.codec.view(r))));
+  const cost = reported ? costOf(reported) : undefined;
+  if (reported) {
+    input = reported.input;
+    output = reported.output;
+  }
+  const result = {
+    file: resolve(file),
+    format: opened.codec.id,
+    ...modelInfo(opts.model),
+    messages: messages.length,
+    totalTokens: total,
+    reasoningTokens: reasoning,
+    byRole,
+    byCategory,
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: input + output,
+    ...(reported ? { reported: { ...reported, cost: cost && { usd: Number(cost.usd.toFixed(6)), unpriced: cost.unpriced, pricesDated: cost.dated } } } : {}),
+  };
   if (opts.json) {
     printJson(result);
     return;
@@ -151,7 +174,13 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   process.stdout.write(`${messages.length} messages, ${total} tokens${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');
   process.stdout.write(section('By category', byCategory) + '\n');
-  process.stdout.write(`input_tokens ${input}, output_tokens ${output}, total_tokens ${input + output}\n`);
+  if (reported) {
+    process.stdout.write(`Reported by the API (${reported.calls} model calls): ${describeUsage(reported)}\n`);
+    const models = Object.entries(reported.byModel);
+    if (models.length > 1) for (const [model, t] of models) process.stdout.write(`  ${model}: ${t.calls} calls, ${describeUsage(t)}\n`);
+    if (cost) process.stdout.write(`Cost at list prices (${cost.dated}): ${formatUsd(cost.usd)}${cost.unpriced.length ? ` (no price for ${cost.unpriced.join(', ')})` : ''}\n`);
+  }
+  process.stdout.write(`input_tokens ${input}, output_tokens ${output}, total_tokens ${input + output}${reported ? ' (as the API reported them)' : ''}\n`);
 }
 
 /** Codec ids by file extension, for `-o OUT` without `--to`... and the short names json and yaml. */

@@ -33,7 +33,8 @@ export function partTexts(view: MessageView): { sent: string[]; tools: string[];
   const reasoning: string[] = [];
   for (const p of view.parts) {
     const t = partText(p);
-    if (t.trim() === '') continue;
+    // White space is sent and counted ("\n\n" is a token); only nothing is nothing.
+    if (t === '') continue;
     if (p.kind === 'reasoning') reasoning.push(t);
     else {
       sent.push(t);

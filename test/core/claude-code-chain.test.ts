@@ -163,7 +163,7 @@ describe('a compaction of a Claude Code session is written the way Claude Code w
     expect(added[1]).toMatchObject({ type: 'user', isCompactSummary: true, isVisibleInTranscriptOnly: true, parentUuid: added[0].uuid });
     expect(added[1].message.content).toMatch(/^This session is being continued from a previous conversation that ran out of context\..*\n\nThe cart now sums cents/s);
     // The last two messages, as copies with uuids of their own, chained after the summary.
-    expect(added.slice(2).map((l) => l.message.content)).toEqual(records.slice(-2).map((r) => (r as { message: { content: unknown } }).message.content));
+    expect(added.slice(2).map((l) => l.message.content)).toEqual(records.slice(-2).map((r) => (r as unknown as { message: { content: unknown } }).message.content));
     expect(added[2].parentUuid).toBe(added[1].uuid);
     const walk = walkSession(out);
     expect(walk.errors).toEqual([]);

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codecById, listCodecs } from '../../src/core/formats/registry.js';
 import { convertDocument, emptyDocument, lossesOf, parseDocumentText, readDocumentFile, serializeDocument } from '../../src/core/formats/document-file.js';
+import { convert } from '../../src/core/formats/convert.js';
 import { displayText, sentText, type MessageView } from '../../src/core/formats/model.js';
 import { linkToolParts } from '../../src/core/views.js';
 import { baselineAfterWrite, serializeConversation } from '../../src/core/formats/write.js';
@@ -24,8 +25,11 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 11, other: 3 },
   'claude-code/subagents/agent-7f3a91c2.jsonl': { codec: 'claude-code', conversations: 1, messages: 3, other: 0 },
   'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 9, other: 7 },
+  'llamafactory/mllm_demo.json': { codec: 'openai-chat-dataset', conversations: 3, messages: 10, other: 0 },
+  'llamafactory/v1_sft.jsonl': { codec: 'llamafactory-v1', conversations: 2, messages: 7, other: 0 },
   'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },
   'memory/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 2, other: 0 },
+  'memory/pricing/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 4, other: 0 },
   'memory/empty/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 0, other: 0 },
   'openai/chat.json': { codec: 'openai-chat', conversations: 1, messages: 6, other: 0 },
   'openai/finetune.jsonl': { codec: 'openai-chat-jsonl', conversations: 3, messages: 10, other: 0 },
@@ -33,6 +37,7 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'sharegpt/dataset.json': { codec: 'sharegpt', conversations: 2, messages: 7, other: 0 },
   'sharegpt/dataset.jsonl': { codec: 'sharegpt-jsonl', conversations: 2, messages: 5, other: 0 },
   'sharegpt/preference.json': { codec: 'sharegpt', conversations: 1, messages: 3, other: 0 },
+  'swarms/pricing_agent_state.json': { codec: 'swarms-json', conversations: 1, messages: 5, other: 0 },
   'swarms/agent_state.json': { codec: 'swarms-json', conversations: 1, messages: 3, other: 0 },
 };
 
@@ -199,7 +204,10 @@ describe('conversion between formats', () => {
         });
     for (const to of targets) {
       const target = codecById(to)!;
-      const out = convertDocument(from, to);
+      const conversion = convert(from, to);
+      const out = conversion.text;
+      // What the target's own tool needs holds in what is written: nothing left for it to refuse.
+      expect(conversion.problems, `${name} → ${to}: valid for the target`).toEqual([]);
       const back = parseDocumentText(out, `x${target.extensions[0]}`, to);
       const keep = target.capabilities.conversations === 'many' ? from.doc.conversations : from.doc.conversations.slice(0, 1);
       expect(back.doc.conversations.length, `${name} → ${to}`).toBe(keep.length);
@@ -212,8 +220,11 @@ describe('conversion between formats', () => {
           const text = displayText(v).trim();
           if (!text) continue;
           const line = text.split('\n')[0].trim();
-          while (at < result.length && !sentText(result[at]).includes(line)) at++;
-          expect(at, `${name} → ${to}: "${line.slice(0, 40)}" in order`).toBeLessThan(result.length);
+          let found = at;
+          while (found < result.length && !sentText(result[found]).includes(line)) found++;
+          // A message is only ever missing when the conversion said it dropped it (ShareGPT's alternation).
+          if (found === result.length) expect(conversion.notes.join('\n'), `${name} → ${to}: "${line.slice(0, 40)}" in order, or said dropped`).toMatch(/dropped/);
+          else at = found;
         }
         if (!target.capabilities.toolCalls) return;
         expect(callsOf(result), `${name} → ${to}: tool calls`).toEqual(callsOf(source));
@@ -221,7 +232,9 @@ describe('conversion between formats', () => {
         const ids = new Set(result.flatMap((v) => v.parts).flatMap((p) => (p.kind === 'tool-call' && p.id ? [p.id] : [])));
         const linked = (views: readonly MessageView[]) => views.flatMap((v) => v.parts).filter((p) => p.kind === 'tool-result' && p.callId).length;
         for (const p of result.flatMap((v) => v.parts)) if (p.kind === 'tool-result' && p.callId) expect(ids.has(p.callId), `${name} → ${to}: result for ${p.callId}`).toBe(true);
-        expect(linked(result), `${name} → ${to}: linked results`).toBe(linked(source));
+        // Results are all kept, linked, unless the conversion said it dropped turns (ShareGPT's alternation).
+        if (/dropped/.test(conversion.notes.join('\n'))) expect(linked(result)).toBeLessThanOrEqual(linked(source));
+        else expect(linked(result), `${name} → ${to}: linked results`).toBe(linked(source));
       });
     }
   });
@@ -288,8 +301,11 @@ describe('a save that trusts records not to change in place (the app\'s) writes 
         expect(trusting).toBe(careful);
         // An independent reader agrees where the syntax has one: the values written are the records.
         if (codec.syntax === 'json' && codec.id.startsWith('swarms')) expect(JSON.parse(trusting)).toEqual(JSON.parse(careful));
-        // Unchanged records keep their own text, byte for byte.
-        for (const r of records) if (r !== edited) expect(trusting).toContain(codec.rawText(parsed.doc, 0, r) ?? '');
+        // Unchanged records keep their own text, byte for byte (but for a chained format's line whose parent
+        // was deleted: it now hangs from the line before).
+        const removed = parsed.doc.conversations[0].records.filter((r) => !records.includes(r) && r !== records[k]);
+        const relinked = (r: unknown) => codec.linkFields !== undefined && removed.some((x) => (x as { uuid?: unknown }).uuid === (r as { parentUuid?: unknown }).parentUuid);
+        for (const r of records) if (r !== edited && !relinked(r)) expect(trusting).toContain(codec.rawText(parsed.doc, 0, r) ?? '');
       }),
       { numRuns: 60, seed: 23 },
     );

@@ -1,5 +1,6 @@
 import type { MessageView } from './model.js';
 import type { Problem } from './validity.js';
+import type { RoleDeclaration } from './roles.js';
 
 /** A tool the conversation declares (a dataset's `tools`, a request's tool list): what conversions carry. */
 export interface ToolSchema {
@@ -45,6 +46,8 @@ export interface ConversationDocument {
   text: string;
   /** What the codec needs to write the file back in its own style; opaque to everyone else. */
   baseline: unknown;
+  /** Who speaks under names that are not roles, as the file declares it (see roles.ts). */
+  roles?: RoleDeclaration[];
 }
 
 export interface WriteOptions {

@@ -9,7 +9,21 @@ export function argumentsText(args: unknown): string {
   return typeof args === 'string' ? args : json(args);
 }
 
-/** One content block (OpenAI content parts, Anthropic blocks, Responses items) as a part. */
+/**
+ * A block's text: `text` in OpenAI, Anthropic and Responses blocks, `value` in LLaMA-Factory's v1 messages
+ * (`{"type": "text", "value": …}`).
+ */
+function blockText(block: Record<string, unknown>): string {
+  const t = block.text ?? block.value;
+  return typeof t === 'string' ? t : looseText(t);
+}
+
+/** The key a block keeps its text under (an edit writes there, never beside it). */
+export function textKeyOf(block: Record<string, unknown>): 'text' | 'value' {
+  return block.text === undefined && typeof block.value === 'string' ? 'value' : 'text';
+}
+
+/** One content block (OpenAI content parts, Anthropic blocks, Responses items, LLaMA-Factory v1 parts) as a part. */
 export function blockToPart(block: unknown): Part {
   if (typeof block === 'string') return { kind: 'text', text: block };
   if (!isPlainObject(block)) return { kind: 'unknown', type: typeof block, text: json(block) };
@@ -18,7 +32,7 @@ export function blockToPart(block: unknown): Part {
     case 'text':
     case 'input_text':
     case 'output_text':
-      return { kind: 'text', text: typeof block.text === 'string' ? block.text : looseText(block.text) };
+      return { kind: 'text', text: blockText(block) };
     case 'refusal':
       return { kind: 'text', text: typeof block.refusal === 'string' ? block.refusal : '' };
     case 'tool_use':
@@ -29,13 +43,32 @@ export function blockToPart(block: unknown): Part {
       return { kind: 'tool-result', callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined, text: looseText(block.content), isError: block.is_error === true || undefined };
     case 'thinking':
       return { kind: 'reasoning', text: typeof block.thinking === 'string' ? block.thinking : '', vendor: 'anthropic', ...(typeof block.signature === 'string' ? { signed: block.signature } : {}) };
+    case 'reasoning':
+      // LLaMA-Factory v1: {"type": "reasoning", "value": …}
+      if (typeof block.value === 'string') return { kind: 'reasoning', text: block.value };
+      break;
+    case 'tool_call':
+      // LLaMA-Factory v1: the call as JSON text {"name", "arguments"}.
+      if (typeof block.value === 'string') {
+        try {
+          const call = JSON.parse(block.value) as unknown;
+          if (isPlainObject(call) && typeof call.name === 'string') return { kind: 'tool-call', name: call.name, arguments: argumentsText(call.arguments) };
+        } catch {
+          // not JSON: kept as an unknown part below
+        }
+      }
+      break;
+    case 'video_url':
+    case 'audio_url':
+      if (typeof block.value === 'string') return { kind: 'file', ref: block.value };
+      break;
     case 'redacted_thinking':
       return { kind: 'reasoning', text: typeof block.data === 'string' ? block.data : '', encrypted: true, vendor: 'anthropic' };
     case 'image':
     case 'input_image':
     case 'image_url': {
       const source = isPlainObject(block.source) ? block.source : undefined;
-      const url = isPlainObject(block.image_url) ? block.image_url.url : (block.image_url ?? source?.url);
+      const url = isPlainObject(block.image_url) ? block.image_url.url : (block.image_url ?? source?.url ?? block.value);
       const ref = typeof url === 'string' ? (url.startsWith('data:') ? `${url.slice(0, url.indexOf(',') + 1)}… (${url.length} characters)` : url) : source?.type === 'base64' ? `base64 image (${String(source.data ?? '').length} characters)` : 'image';
       return { kind: 'image', ref, mediaType: typeof source?.media_type === 'string' ? source.media_type : undefined };
     }
@@ -44,8 +77,9 @@ export function blockToPart(block: unknown): Part {
     case 'input_file':
       return { kind: 'file', ref: String((isPlainObject(block.file) ? block.file.filename : block.filename) ?? (isPlainObject(block.source) ? block.source.type : 'file')) };
     default:
-      return { kind: 'unknown', type: type || 'object', text: json(block) };
+      break;
   }
+  return { kind: 'unknown', type: type || 'object', text: json(block) };
 }
 
 /** Content that is a string, a list of blocks, or any other JSON value, as parts. */

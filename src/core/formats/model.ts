@@ -18,13 +18,20 @@ export type Part =
   /** A part of a type this tool does not know, kept verbatim; its JSON text is what is counted. */
   | { kind: 'unknown'; type: string; text: string };
 
-/** What the API reported for a turn, where the file records it (Claude Code `usage`, Codex token counts). */
+/**
+ * What the API reported for a model call, where the file records it (Claude Code `usage`, Codex token counts),
+ * in one meaning for every provider: `input` is every prompt token, the cached ones (`cacheRead`,
+ * `cacheWrite`) among them (Anthropic reports those apart from `input_tokens`, OpenAI inside it); `output`
+ * every token written, the `reasoning` among them (OpenAI counts it inside `output_tokens`).
+ */
 export interface ReportedUsage {
   input?: number;
   output?: number;
   cacheRead?: number;
   cacheWrite?: number;
   reasoning?: number;
+  /** The model of the call, where the usage record names it apart from the message (Codex's turn context). */
+  model?: string;
   /** Several records can report the same call (Claude Code writes a line per content block): count once. */
   key?: string;
 }

@@ -13,6 +13,7 @@ import { useExactCut } from './useExactCut.js';
 import { CutContent } from './CutContent.js';
 import { Highlight } from '../highlight.js';
 import { SearchHits } from './SearchHits.js';
+import { describeUsage } from '../../../../src/core/usage.js';
 
 type Detail = RequestOutput<'conversation:message'>;
 
@@ -84,12 +85,8 @@ export function DetailPane() {
         {toolTokens > 0 && <span className="muted" data-testid="detail-tool-tokens">{contentRecount} for the content + {toolTokens} for tool calls (names and arguments)</span>}
         {reasoningTokens > 0 && <span className="muted" data-testid="detail-reasoning-tokens" title="Reasoning is counted apart: most APIs do not send it back">+ {reasoningTokens} of reasoning</span>}
         {usage && (
-          <span className="usage" data-testid="detail-usage" title="What the API reported for this turn, as the file records it (not an estimate)">
-            reported: {usage.input !== undefined ? `${usage.input.toLocaleString('en-US')} in` : ''}
-            {usage.cacheRead ? ` (+${usage.cacheRead.toLocaleString('en-US')} cached)` : ''}
-            {usage.cacheWrite ? ` (+${usage.cacheWrite.toLocaleString('en-US')} cache write)` : ''}
-            {usage.output !== undefined ? ` · ${usage.output.toLocaleString('en-US')} out` : ''}
-            {usage.reasoning ? ` (${usage.reasoning.toLocaleString('en-US')} reasoning)` : ''}
+          <span className="usage" data-testid="detail-usage" title="What the API reported for this model call, as the file records it (not an estimate): every prompt token, the cached ones among them">
+            reported: {describeUsage(usage)}
           </span>
         )}
         {stored >= 0 && stored !== contentRecount && <span className="stored" title="The file's own token_count, which counts the content alone">stored token_count: {stored}</span>}

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { isPlainObject } from '../../message.js';
+import { isPlainObject, lineage } from '../../message.js';
 import { contentToParts } from '../content-parts.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
@@ -84,6 +84,14 @@ export function blocksWithText(record: unknown, text: string): unknown {
   return undefined;
 }
 
+// The system prompt of a request body, held as a record of its own (a WeakSet: records are never changed in place).
+const systemRecords = new WeakSet<object>();
+const isSystemRecord = (r: unknown): boolean => {
+  if (r === null || typeof r !== 'object') return false;
+  for (const x of lineage(r)) if (systemRecords.has(x)) return true;
+  return false;
+};
+
 /** A list of Anthropic MessageParams, as Cline keeps in `api_conversation_history.json`; extra keys are kept. */
 export const anthropicMessages: Codec = {
   id: 'anthropic-messages',
@@ -109,16 +117,35 @@ export const anthropicMessages: Codec = {
         if (!isPlainObject(m) || typeof m.role !== 'string') throw new ConversationFileError(f, `message ${i} has no "role"`, at([...path, i]));
       });
       const tools = isPlainObject(root) ? toolSchemas(root.tools) : undefined;
-      return { conversations: [{ records: list, ...(tools ? { meta: { tools } } : {}) }], paths: [list.map((_, i) => [...path, i])] };
+      // A request's `system` is the conversation's first message, shown and edited like the others.
+      const system = isPlainObject(root) && (typeof root.system === 'string' || Array.isArray(root.system)) ? { role: 'system', content: root.system } : undefined;
+      if (system) systemRecords.add(system);
+      const records = system ? [system, ...list] : list;
+      const paths = [...(system ? [['system']] : []), ...list.map((_, i) => [...path, i])];
+      return { conversations: [{ records, ...(tools ? { meta: { tools } } : {}) }], paths: [paths] };
     });
   },
   serialize(doc, conversations) {
-    return serializeJsonDocument(doc, (root) => (Array.isArray(root) ? (conversations[0] ?? []).slice() : replaceAt(root, ['messages'], (conversations[0] ?? []).slice())));
+    const records = conversations[0] ?? [];
+    const system = records.find(isSystemRecord) as { content?: unknown } | undefined;
+    const messages = records.filter((r) => !isSystemRecord(r));
+    return serializeJsonDocument(doc, (root) => {
+      if (Array.isArray(root)) return messages.slice();
+      const next = replaceAt(root, ['messages'], messages.slice()) as Record<string, unknown>;
+      if (system) return { ...next, system: system.content };
+      const { system: _gone, ...rest } = next;
+      return rest;
+    });
   },
+  order: (records) => [...records.filter(isSystemRecord), ...records.filter((r) => !isSystemRecord(r))],
   view: anthropicView,
   fromView: (view) => anthropicFromView(view),
   loses: anthropicLoses,
   withText: blocksWithText,
-  validate: (doc) => doc.conversations.flatMap((c, i) => anthropicConversationProblems(c.records, i)),
+  validate: (doc) =>
+    doc.conversations.flatMap((c, i) => {
+      const offset = c.records.length > 0 && isSystemRecord(c.records[0]) ? 1 : 0;
+      return anthropicConversationProblems(c.records.slice(offset), i, offset);
+    }),
   rawText: (doc, _c, record) => jsonRawText(doc, record),
 };

@@ -2,38 +2,43 @@ import { isPlainObject } from '../../message.js';
 import type { Problem } from '../validity.js';
 
 const blocksOf = (m: Record<string, unknown>): unknown[] => (Array.isArray(m.content) ? m.content : []);
+const isBlock = (type: string) => (b: unknown) => isPlainObject(b) && b.type === type;
 
 /**
- * The Messages API's rules: roles user and assistant only, content in every message but a final assistant
- * one, tool_use only from the assistant, and each tool_use answered by a tool_result in the very next
- * message (a user message, its results first).
+ * The Messages API's rules, on turns as the API sees them (it joins consecutive messages of one role into a
+ * turn): roles user and assistant only, content in every message but a final assistant one, tool_use only
+ * from the assistant, and each tool_use answered by a tool_result in the very next turn (a user turn,
+ * whose results come before its other blocks).
  */
-export function anthropicConversationProblems(records: readonly unknown[], conversation: number): Problem[] {
+export function anthropicConversationProblems(records: readonly unknown[], conversation: number, offset = 0): Problem[] {
   const problems: Problem[] = [];
-  const at = (message: number, text: string) => problems.push({ conversation, message, text });
-  let pending: string[] = [];
-  let pendingAt = -1;
+  const at = (message: number, text: string) => problems.push({ conversation, message: message + offset, text });
+  const turns: Array<{ role: string; first: number; blocks: unknown[] }> = [];
   records.forEach((r, i) => {
     if (!isPlainObject(r)) return at(i, 'the message is not an object');
     const role = r.role;
     if (role !== 'user' && role !== 'assistant') return at(i, `the role ${JSON.stringify(role)} is not user or assistant`);
-    const blocks = blocksOf(r);
-    const results = blocks.filter((b) => isPlainObject(b) && b.type === 'tool_result') as Array<Record<string, unknown>>;
-    const answered = new Set(results.map((b) => b.tool_use_id));
-    if (pending.length > 0) {
-      const missing = pending.filter((id) => !answered.has(id));
-      if (missing.length > 0) at(pendingAt, `the tool_use ${missing.join(', ')} is not answered by a tool_result in the next message`);
-    }
-    for (const b of results) if (!pending.includes(String(b.tool_use_id))) at(i, `a tool_result answers ${String(b.tool_use_id)}, which the message before it did not call`);
-    if (results.length > 0 && role !== 'user') at(i, 'tool results belong in a user message');
-    if (results.length > 0 && blocks.findIndex((b) => !(isPlainObject(b) && b.type === 'tool_result')) !== -1 && blocks.findIndex((b) => !(isPlainObject(b) && b.type === 'tool_result')) < blocks.findIndex((b) => isPlainObject(b) && b.type === 'tool_result')) at(i, 'tool results must come before other blocks of the message');
-    const uses = blocks.filter((b) => isPlainObject(b) && b.type === 'tool_use') as Array<Record<string, unknown>>;
-    if (uses.length > 0 && role !== 'assistant') at(i, 'only the assistant calls tools');
-    pending = uses.map((b) => String(b.id));
-    pendingAt = i;
     const empty = r.content === '' || r.content === undefined || r.content === null || (Array.isArray(r.content) && r.content.length === 0);
     if (empty && !(role === 'assistant' && i === records.length - 1)) at(i, 'the message has no content');
+    const last = turns[turns.length - 1];
+    if (last && last.role === role) last.blocks.push(...blocksOf(r));
+    else turns.push({ role, first: i, blocks: blocksOf(r) });
   });
-  if (pending.length > 0) at(pendingAt, `the tool_use ${pending.join(', ')} is not answered`);
+  turns.forEach((t, k) => {
+    const uses = t.blocks.filter(isBlock('tool_use')) as Array<Record<string, unknown>>;
+    const results = t.blocks.filter(isBlock('tool_result')) as Array<Record<string, unknown>>;
+    if (uses.length > 0 && t.role !== 'assistant') at(t.first, 'only the assistant calls tools');
+    if (results.length > 0 && t.role !== 'user') at(t.first, 'tool results belong in a user message');
+    const firstOther = t.blocks.findIndex((b) => !isBlock('tool_result')(b));
+    if (results.length > 0 && firstOther !== -1 && firstOther < t.blocks.findLastIndex(isBlock('tool_result'))) at(t.first, 'tool results must come before other blocks of the turn');
+    const called = new Set((k > 0 ? (turns[k - 1].blocks.filter(isBlock('tool_use')) as Array<Record<string, unknown>>) : []).map((b) => String(b.id)));
+    for (const b of results) if (!called.has(String(b.tool_use_id))) at(t.first, `a tool_result answers ${String(b.tool_use_id)}, which the turn before it did not call`);
+    const next = turns[k + 1];
+    if (uses.length > 0 && next) {
+      const answered = new Set((next.blocks.filter(isBlock('tool_result')) as Array<Record<string, unknown>>).map((b) => String(b.tool_use_id)));
+      const missing = uses.map((b) => String(b.id)).filter((id) => !answered.has(id));
+      if (missing.length > 0) at(t.first, `the tool_use ${missing.join(', ')} is not answered by a tool_result in the next turn`);
+    }
+  });
   return problems;
 }

@@ -53,7 +53,8 @@ function view(record: unknown): MessageView {
     meta: r.isMeta === true || (text !== undefined && /^<(command-name|local-command-stdout|command-message)>/.test(text)) || undefined,
     summary: r.isCompactSummary === true || undefined,
     model: typeof message.model === 'string' ? message.model : undefined,
-    usage: u ? { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cache_read_input_tokens), cacheWrite: n(u.cache_creation_input_tokens), key: typeof message.id === 'string' ? message.id : typeof r.requestId === 'string' ? r.requestId : undefined } : undefined,
+    // Anthropic reports cache reads and writes apart from input_tokens: the prompt was all three.
+    usage: u ? { input: (n(u.input_tokens) ?? 0) + (n(u.cache_read_input_tokens) ?? 0) + (n(u.cache_creation_input_tokens) ?? 0), output: n(u.output_tokens), cacheRead: n(u.cache_read_input_tokens), cacheWrite: n(u.cache_creation_input_tokens), key: typeof message.id === 'string' ? message.id : typeof r.requestId === 'string' ? r.requestId : undefined } : undefined,
   };
 }
 

@@ -80,18 +80,23 @@ export const codexRollout: Codec = {
     );
     // Token counts come as event_msg lines after a turn's items: each is that turn's reported usage.
     const b = doc.baseline as JsonlRecordsBaseline;
+    // OpenAI counts cached input inside input_tokens and reasoning inside output_tokens, as ReportedUsage does.
+    // Codex repeats a token_count when nothing new was used (its running total unchanged): one call, once.
     let last: object | undefined;
-    for (const line of b.lines.lines) {
+    let model: string | undefined;
+    b.lines.lines.forEach((line, i) => {
       const v = line.value;
-      if (!isPlainObject(v)) continue;
+      if (!isPlainObject(v)) return;
       if (v.type === 'response_item') last = v;
       const p = isPlainObject(v.payload) ? v.payload : undefined;
+      if (v.type === 'turn_context' && typeof p?.model === 'string') model = p.model;
       if (v.type === 'event_msg' && p?.type === 'token_count' && isPlainObject(p.info) && isPlainObject(p.info.last_token_usage) && last) {
         const u = p.info.last_token_usage;
         const n = (x: unknown) => (typeof x === 'number' ? x : undefined);
-        usageOf.set(last, { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cached_input_tokens), reasoning: n(u.reasoning_output_tokens), key: `line ${b.lines.lines.indexOf(line)}` });
+        const running = isPlainObject(p.info.total_token_usage) ? n(p.info.total_token_usage.total_tokens) : undefined;
+        usageOf.set(last, { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cached_input_tokens), reasoning: n(u.reasoning_output_tokens), model, key: running !== undefined ? `total ${running}` : `line ${i}` });
       }
-    }
+    });
     return doc;
   },
   // The event_msg that repeats a message's text for Codex's own transcript follows the message: edited,
@@ -104,6 +109,12 @@ export const codexRollout: Codec = {
   view,
   fromView(v) {
     const timestamp = v.timestamp ?? new Date().toISOString();
+    // Reasoning alone is a reasoning item: its summary readable, OpenAI's encrypted content kept as it was.
+    if (v.parts.length > 0 && v.parts.every((p) => p.kind === 'reasoning')) {
+      const parts = v.parts as Array<Extract<Part, { kind: 'reasoning' }>>;
+      const encrypted = parts.find((p) => p.encrypted && p.vendor === 'openai');
+      return { timestamp, type: 'response_item', payload: { type: 'reasoning', summary: parts.filter((p) => !p.encrypted).map((p) => ({ type: 'summary_text', text: p.text })), content: null, ...(encrypted ? { encrypted_content: encrypted.text } : {}) } };
+    }
     const text = v.parts.filter((p) => p.kind === 'text' || p.kind === 'unknown').map((p) => (p as { text: string }).text).join('\n');
     const call = v.parts.find((p) => p.kind === 'tool-call');
     // A rollout item holds one thing: a call alone becomes a function_call, a call beside text stays in the text.

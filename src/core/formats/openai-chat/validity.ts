@@ -57,7 +57,9 @@ export function openAiConversationProblems(records: readonly unknown[], conversa
     if (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)) at(i, 'the content is neither text nor a list of parts');
     if (options.dataset && r.weight !== undefined && (role !== 'assistant' || (r.weight !== 0 && r.weight !== 1))) at(i, 'weight may only be 0 or 1, on assistant messages');
   });
-  if (open.size > 0) closeOpen(records.length);
+  // A conversation may end on the calls the model makes (a fine-tuning example teaching it to call a tool).
+  const last = records[records.length - 1];
+  if (open.size > 0 && !(isPlainObject(last) && last.role === 'assistant')) closeOpen(records.length);
   if (options.dataset && records.length > 0 && assistants === 0) problems.push({ conversation, text: 'the example has no assistant message to learn from' });
   return problems;
 }

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../message.js';
-import { contentToParts, openAiToolCalls, argumentsText } from '../content-parts.js';
+import { contentToParts, openAiToolCalls, argumentsText, textKeyOf } from '../content-parts.js';
 import { normalizeRole, type MessageView, type Part } from '../model.js';
 
 /** An OpenAI Chat Completions message: content (a string, null, or content parts), tool calls, tool results. */
@@ -45,7 +45,7 @@ export function openAiWithText(record: unknown, text: string): unknown {
   if (Array.isArray(record.content)) {
     const texts = record.content.filter((b) => isPlainObject(b) && b.type === 'text');
     if (texts.length !== 1) return undefined;
-    return { ...record, content: record.content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) };
+    return { ...record, content: record.content.map((b) => (b === texts[0] ? { ...(b as object), [textKeyOf(b as Record<string, unknown>)]: text } : b)) };
   }
   return undefined;
 }

@@ -18,6 +18,9 @@ export function extraOf(record: unknown): Extra | undefined {
   return undefined;
 }
 
+/** How LLaMA-Factory joins the results of parallel calls into one observation turn. */
+export const RESULT_SEPARATOR = '\n</tool_response>\n<tool_response>\n';
+
 const ROLE: Record<string, string> = { human: 'user', user: 'user', gpt: 'assistant', assistant: 'assistant', system: 'system', function_call: 'assistant', observation: 'tool', tool: 'tool' };
 
 /** A ShareGPT turn `{from, value}`; `function_call` turns are calls (their value is the call's JSON), `observation` results. */
@@ -27,17 +30,16 @@ export function shareGptView(record: unknown): MessageView {
   const value = typeof r.value === 'string' ? r.value : JSON.stringify(r.value ?? '');
   let parts: Part[] = value === '' ? [] : [{ kind: 'text', text: value }];
   if (from === 'function_call') {
-    let name = '';
-    let args = value;
+    parts = [{ kind: 'tool-call', name: '', arguments: value }];
     try {
-      const call = JSON.parse(value) as { name?: unknown; arguments?: unknown };
-      name = String(call.name ?? '');
-      args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+      // One call, or parallel calls as a list (LLaMA-Factory's layout).
+      const parsed = JSON.parse(value) as unknown;
+      const calls = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{ name?: unknown; arguments?: unknown }>;
+      if (calls.length > 0 && calls.every((c) => isPlainObject(c))) parts = calls.map((c) => ({ kind: 'tool-call', name: String(c.name ?? ''), arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}) }));
     } catch {
       // a call that is not JSON is shown as its text
     }
-    parts = [{ kind: 'tool-call', name, arguments: args }];
-  } else if (from === 'observation' || from === 'tool') parts = [{ kind: 'tool-result', text: value }];
+  } else if (from === 'observation' || from === 'tool') parts = value.split(RESULT_SEPARATOR).map((text) => ({ kind: 'tool-result', text }));
   const extra = extraOf(record);
   return { role: from, normalRole: normalizeRole(ROLE[from] ?? from), parts, category: extra === 'chosen' || extra === 'rejected' ? extra : undefined };
 }
@@ -45,17 +47,22 @@ export function shareGptView(record: unknown): MessageView {
 const FROM: Record<string, string> = { user: 'human', assistant: 'gpt', system: 'system', tool: 'observation', other: 'human' };
 
 export function shareGptFromView(view: MessageView): Record<string, unknown> {
-  const call = view.parts.find((p) => p.kind === 'tool-call');
+  const calls = view.parts.filter((p) => p.kind === 'tool-call');
   const hasText = view.parts.some((p) => p.kind === 'text' && p.text !== '');
-  if (call?.kind === 'tool-call' && !hasText) {
-    let args: unknown = call.arguments;
-    try {
-      args = JSON.parse(call.arguments);
-    } catch {
-      // kept as a string
-    }
-    return { from: 'function_call', value: JSON.stringify({ name: call.name, arguments: args }) };
+  if (calls.length > 0 && !hasText) {
+    const values = calls.map((call) => {
+      let args: unknown = call.arguments;
+      try {
+        args = JSON.parse(call.arguments);
+      } catch {
+        // kept as a string
+      }
+      return { name: call.name, arguments: args };
+    });
+    return { from: 'function_call', value: JSON.stringify(values.length === 1 ? values[0] : values) };
   }
+  const results = view.parts.filter((p) => p.kind === 'tool-result');
+  if (results.length > 0 && results.length === view.parts.length) return { from: 'observation', value: results.map((r) => r.text).join(RESULT_SEPARATOR) };
   const text = view.parts
     .map((p) => (p.kind === 'text' || p.kind === 'tool-result' || p.kind === 'unknown' ? p.text : p.kind === 'tool-call' ? `${p.name}(${p.arguments})` : ''))
     .filter((t) => t !== '')

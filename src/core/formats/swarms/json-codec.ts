@@ -7,6 +7,7 @@ import { serializeConversation } from '../write.js';
 import type { ParsedConversation } from '../types.js';
 import { validateMessages } from '../validate.js';
 import { swarmsFromView, swarmsLoses, swarmsView, swarmsWithText } from './view.js';
+import type { RoleDeclaration } from '../roles.js';
 
 /** The `Conversation` class's own files (bare list, wrapper, older `history` key), or an Agent's saved state. */
 type SwarmsJsonBaseline = { kind: 'conversation'; parsed: ParsedConversation } | { kind: 'agent'; json: JsonBaseline };
@@ -26,6 +27,20 @@ function rawOf(doc: ConversationDocument, record: unknown): string | undefined {
   const k = c?.origin.get(record as object);
   const span = k === undefined ? undefined : c.elements[k];
   return span ? doc.text.slice(span.start, span.end) : undefined;
+}
+
+/**
+ * A swarms Agent writes the user's turns under its `user_name` and its own under its `agent_name`; a
+ * Conversation's metadata may name its `user`.
+ */
+export function agentRoles(root: unknown): RoleDeclaration[] {
+  if (!isPlainObject(root)) return [];
+  const meta = isPlainObject(root.metadata) ? root.metadata : {};
+  const out: RoleDeclaration[] = [];
+  if (typeof root.user_name === 'string') out.push({ role: root.user_name, normalRole: 'user', from: 'the agent’s user_name' });
+  if (typeof meta.user === 'string') out.push({ role: meta.user, normalRole: 'user', from: 'the conversation’s user' });
+  if (typeof root.agent_name === 'string') out.push({ role: root.agent_name, normalRole: 'assistant', from: 'the agent’s agent_name' });
+  return out;
 }
 
 export const swarmsJson: Codec = {
@@ -55,7 +70,7 @@ export const swarmsJson: Codec = {
       const list = root.short_memory.conversation_history as unknown[];
       const spans = json.containers[0]?.elements ?? [];
       const records = validateMessages(list, file, text, spans.map((s) => s.start));
-      return { codec: 'swarms-json', conversations: [{ title: typeof root.agent_name === 'string' ? root.agent_name : undefined, records }], otherRecords: 0, text, baseline: { kind: 'agent', json } satisfies SwarmsJsonBaseline };
+      return { codec: 'swarms-json', conversations: [{ title: typeof root.agent_name === 'string' ? root.agent_name : undefined, records }], otherRecords: 0, text, baseline: { kind: 'agent', json } satisfies SwarmsJsonBaseline, roles: agentRoles(root) };
     }
     let parsed: ParsedConversation;
     try {
@@ -67,7 +82,7 @@ export const swarmsJson: Codec = {
       }
       throw e;
     }
-    return { codec: 'swarms-json', conversations: [{ records: parsed.messages }], otherRecords: 0, text, baseline: { kind: 'conversation', parsed } satisfies SwarmsJsonBaseline };
+    return { codec: 'swarms-json', conversations: [{ records: parsed.messages }], otherRecords: 0, text, baseline: { kind: 'conversation', parsed } satisfies SwarmsJsonBaseline, roles: agentRoles(parsed.root) };
   },
   serialize(doc, conversations, options) {
     const b = doc.baseline as SwarmsJsonBaseline;

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { normalizeRole, type MessageView } from '../model.js';
+import { roleKey, type RoleDeclaration } from '../roles.js';
 
 /** A block of the interaction log: `### role — timestamp`, a blank line, the content, then `---`. */
 interface MemoryRecord {
@@ -58,6 +59,21 @@ function splitBlocks(text: string): { records: MemoryRecord[]; spans: Array<{ st
   return { records, spans, head: spans.length > 0 ? spans[0].start : text.length, tail: text.length };
 }
 
+/**
+ * A swarms Agent logs its own turns under its name and the user's under `user_name`, and names the
+ * conversation after itself (`**Conversation:** PricingAgent_…`): a name the header holds is the agent, and
+ * when exactly one other unknown name speaks beside it, that is the user.
+ */
+function memoryRoles(text: string, records: readonly MemoryRecord[]): RoleDeclaration[] {
+  const conversation = /^\*\*Conversation:\*\*\s*(.+?)\s*$/m.exec(text.slice(0, 4096))?.[1]?.toLowerCase() ?? '';
+  const unknown = [...new Set(records.map((r) => roleKey(r.role)))].filter((r) => r !== '' && normalizeRole(r) === 'other');
+  const agents = conversation ? unknown.filter((r) => conversation.includes(r.toLowerCase())) : [];
+  const out: RoleDeclaration[] = agents.map((r) => ({ role: r, normalRole: 'assistant', from: 'the conversation the MEMORY.md header names' }));
+  const others = unknown.filter((r) => !agents.includes(r));
+  if (agents.length === 1 && others.length === 1) out.push({ role: others[0], normalRole: 'user', from: 'the one speaker beside the agent the header names' });
+  return out;
+}
+
 const isMemoryName = (name: string) => /^memory\.md$/i.test(basename(name));
 
 /** swarms' persistent memory: a header, then one `### role — timestamp` block per interaction. */
@@ -82,7 +98,7 @@ export const swarmsMemory: Codec = {
     // The file's line break is the one its first line ends with (content may hold others).
     const first = text.indexOf('\n');
     const baseline: MemoryBaseline = { spans: map, head, tail, newline: first > 0 && text[first - 1] === '\r' ? '\r\n' : '\n' };
-    return { codec: 'swarms-memory', conversations: [{ records }], otherRecords: 0, text, baseline };
+    return { codec: 'swarms-memory', conversations: [{ records }], otherRecords: 0, text, baseline, roles: memoryRoles(text, records) };
   },
   serialize(doc, conversations) {
     const b = doc.baseline as MemoryBaseline;
@@ -101,7 +117,9 @@ export const swarmsMemory: Codec = {
   view(record): MessageView {
     const r = (isPlainObject(record) ? record : {}) as Partial<MemoryRecord>;
     const role = String(r.role ?? '');
-    return { role, normalRole: normalizeRole(role), parts: r.content ? [{ kind: 'text', text: r.content }] : [], timestamp: r.timestamp };
+    // As in the swarms JSON: a name that is no role is an agent's (its declarations can say otherwise).
+    const known = normalizeRole(role);
+    return { role, normalRole: known === 'other' && role.trim() !== '' ? 'assistant' : known, parts: r.content ? [{ kind: 'text', text: r.content }] : [], timestamp: r.timestamp };
   },
   fromView(view) {
     const text = view.parts.map((p) => ('text' in p ? p.text : p.kind === 'tool-call' ? `${p.name}(${p.arguments})` : '')).filter(Boolean).join('\n');

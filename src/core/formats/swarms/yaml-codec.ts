@@ -4,6 +4,7 @@ import { ConversationFileError } from '../errors.js';
 import { parseYaml } from '../yaml.js';
 import { serializeConversation } from '../write.js';
 import type { ParsedConversation } from '../types.js';
+import { agentRoles } from './json-codec.js';
 import { swarmsFromView, swarmsLoses, swarmsView, swarmsWithText } from './view.js';
 
 function rawOf(doc: ConversationDocument, record: unknown): string | undefined {
@@ -29,7 +30,7 @@ export const swarmsYaml: Codec = {
       if (e instanceof ConversationFileError && /^expected a list of messages/.test(e.reason)) throw new NotThisFormat(e.reason, e.line === undefined ? undefined : { line: e.line, column: e.column ?? 1 });
       throw e;
     }
-    return { codec: 'swarms-yaml', conversations: [{ records: parsed.messages }], otherRecords: 0, text, baseline: parsed };
+    return { codec: 'swarms-yaml', conversations: [{ records: parsed.messages }], otherRecords: 0, text, baseline: parsed, roles: agentRoles(parsed.root) };
   },
   serialize(doc, conversations) {
     const { format, shape, root, baseline } = doc.baseline as ParsedConversation;

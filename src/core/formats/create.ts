@@ -1,0 +1,81 @@
+import type { Codec, ConversationMeta } from './codec.js';
+import { anthropicTools, bareTools, openAiTools } from './tools.js';
+
+/** A conversation for a new file: records of the codec's format, and what the file says beside them. */
+export interface NewConversation {
+  records: readonly unknown[];
+  meta?: ConversationMeta;
+  title?: string;
+  /** Leading system text the format keeps apart from the messages (Anthropic's `system`, ShareGPT's `system`). */
+  system?: string;
+}
+
+/** A fresh session id in Codex's style (a UUID whose first part is the time). */
+const timeOrderedId = () => {
+  const hex = Date.now().toString(16).padStart(12, '0');
+  const rest = crypto.randomUUID().replace(/-/g, '').slice(12);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${rest.slice(1, 4)}-${rest.slice(4, 8)}-${rest.slice(8, 20)}`;
+};
+
+/** Writes records through the codec from a document of its own holding `seed` (the codec lays out and links them). */
+function throughCodec(codec: Codec, seed: string, records: readonly unknown[]): string {
+  const doc = codec.parse(seed, '(new)');
+  return codec.serialize(doc, [records]);
+}
+
+/**
+ * The text of a new file of `codec`'s format holding these conversations, with the file-level parts the
+ * format's tool expects: the tools each conversation declares, Codex's `session_meta` first, a Claude Code
+ * session's chain (made by its writer).
+ */
+export function createDocument(codec: Codec, conversations: readonly NewConversation[], options: { cwd?: string; sessionId?: string } = {}): string {
+  const first = conversations[0] ?? { records: [] };
+  const tools = (c: NewConversation) => (c.meta?.tools && c.meta.tools.length > 0 ? c.meta.tools : undefined);
+  const lines = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join('\n') + '\n';
+  switch (codec.id) {
+    case 'openai-chat': {
+      const t = tools(first);
+      return JSON.stringify(t ? { messages: first.records, tools: openAiTools(t) } : first.records, null, 4) + '\n';
+    }
+    case 'openai-chat-jsonl':
+      return lines(conversations.map((c) => ({ messages: c.records, ...(tools(c) ? { tools: openAiTools(tools(c)!) } : {}) })));
+    case 'openai-chat-dataset':
+      return JSON.stringify(conversations.map((c) => ({ messages: c.records, ...(tools(c) ? { tools: JSON.stringify(bareTools(tools(c)!)) } : {}) })), null, 2) + '\n';
+    case 'llamafactory-v1':
+      return lines(conversations.map((c) => ({ messages: c.records, ...(tools(c) ? { tools: JSON.stringify(bareTools(tools(c)!)) } : {}) })));
+    case 'sharegpt':
+    case 'sharegpt-jsonl': {
+      const entries = conversations.map((c) => ({
+        conversations: c.records,
+        ...(c.system ? { system: c.system } : {}),
+        ...(tools(c) ? { tools: c.meta?.toolsText ?? JSON.stringify(bareTools(tools(c)!)) } : {}),
+      }));
+      return codec.id === 'sharegpt' ? JSON.stringify(entries, null, 2) + '\n' : lines(entries);
+    }
+    case 'anthropic-messages': {
+      const t = tools(first);
+      if (!t && !first.system) return JSON.stringify(first.records, null, 4) + '\n';
+      return JSON.stringify({ ...(first.system ? { system: first.system } : {}), ...(t ? { tools: anthropicTools(t) } : {}), messages: first.records }, null, 4) + '\n';
+    }
+    case 'claude-ai-export':
+      return JSON.stringify(conversations.map((c, i) => ({ uuid: crypto.randomUUID(), name: c.title ?? `conversation ${i + 1}`, chat_messages: c.records })), null, 4) + '\n';
+    case 'claude-code':
+      // The writer chains the lines (parentUuid) as it lays them out.
+      return throughCodec(codec, '', first.records);
+    case 'codex-rollout': {
+      const meta = {
+        timestamp: new Date().toISOString(),
+        type: 'session_meta',
+        payload: { id: options.sessionId ?? timeOrderedId(), timestamp: new Date().toISOString(), cwd: options.cwd ?? first.meta?.cwd ?? '/', originator: 'conversation-inspector', cli_version: first.meta?.version ?? '0.63.0', instructions: first.meta?.instructions ?? null, source: 'cli', model_provider: 'openai' },
+      };
+      // Each message item gets the event Codex's transcript shows it by (the writer adds it).
+      return throughCodec(codec, JSON.stringify(meta) + '\n', first.records);
+    }
+    case 'swarms-memory':
+      return throughCodec(codec, '# Agent Memory\n\n## Interaction Log\n\n', first.records);
+    default:
+      if (codec.syntax === 'jsonl') return codec.capabilities.conversations === 'many' ? lines(conversations.map((c) => ({ messages: c.records }))) : lines(first.records);
+      if (codec.syntax === 'json') return JSON.stringify(codec.capabilities.conversations === 'many' ? conversations.map((c) => c.records) : first.records, null, 4) + '\n';
+      return throughCodec(codec, '[]\n', first.records);
+  }
+}
