@@ -1,11 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
-import { convertDocument, lossesOf, readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
+import { readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
 import { codecById, listCodecs } from '../core/formats/registry.js';
 import { displayText, sentText } from '../core/formats/model.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
+import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
+import { convert } from '../core/formats/convert.js';
 import { costOf, describeUsage, formatUsd, reportedUsage } from '../core/usage.js';
 import { humanBytes, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
@@ -16,6 +18,8 @@ export interface CommonOptions {
   model: string;
   format?: string;
   depth?: string;
+  /** `--as NAME=ROLE`: who speaks under a name, beside what the file declares. */
+  as?: readonly string[];
 }
 
 function modelInfo(model: string) {
@@ -27,9 +31,24 @@ function checkFormat(format: string | undefined): void {
   if (format !== undefined && !codecById(format)) throw new UsageError(`unknown --format "${format}"; known: ${listCodecs().map((c) => c.id).join(', ')}`);
 }
 
-function open(file: string, format: string | undefined): OpenedFile {
+const NORMAL_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+
+/** `--as NAME=ROLE` options as role declarations (a bad one is a usage error that says what is wrong). */
+export function roleOptions(as: readonly string[] | undefined): RoleDeclaration[] {
+  return (as ?? []).map((spec) => {
+    const at = spec.lastIndexOf('=');
+    const name = at > 0 ? spec.slice(0, at).trim() : '';
+    const role = at > 0 ? spec.slice(at + 1).trim().toLowerCase() : '';
+    if (!name || !(NORMAL_ROLES as readonly string[]).includes(role)) throw new UsageError(`--as takes NAME=ROLE with ROLE one of ${NORMAL_ROLES.join(', ')}, not "${spec}"`);
+    return { role: name, normalRole: role as RoleDeclaration['normalRole'], from: '--as' };
+  });
+}
+
+export function open(file: string, format: string | undefined, as?: readonly string[]): OpenedFile {
   checkFormat(format);
-  return readDocumentFile(file, { format });
+  const opened = readDocumentFile(file, { format });
+  const overrides = roleOptions(as);
+  return overrides.length === 0 ? opened : { ...opened, codec: codecWithRoles(opened.codec, mergeRoles(rolesOf(opened.codec), overrides)) };
 }
 
 export function lsCommand(dir: string, opts: CommonOptions): void {
@@ -102,7 +121,7 @@ function shown(opened: OpenedFile, model: string): { messages: ShownMessage[]; t
 }
 
 export function showCommand(file: string, opts: CommonOptions): void {
-  const opened = open(file, opts.format);
+  const opened = open(file, opts.format, opts.as);
   const { messages, total } = shown(opened, opts.model);
   if (opts.json) {
     printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model), conversations: opened.doc.conversations.length, messages, other: opened.doc.otherRecords, totalTokens: total });
@@ -128,7 +147,7 @@ export function showCommand(file: string, opts: CommonOptions): void {
 }
 
 export function tokensCommand(file: string, opts: CommonOptions): void {
-  const opened = open(file, opts.format);
+  const opened = open(file, opts.format, opts.as);
   const { messages, total } = shown(opened, opts.model);
   const byRole: Record<string, number> = {};
   const byCategory: Record<string, number> = {};
@@ -192,15 +211,19 @@ function targetCodec(to: string | undefined, from: OpenedFile): string {
   return to;
 }
 
-export function convertCommand(file: string, to: string | undefined, out: string | undefined, opts: { format?: string } = {}): void {
+export function convertCommand(file: string, to: string | undefined, out: string | undefined, opts: { format?: string; as?: readonly string[]; cwd?: string } = {}): void {
   if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${listCodecs().map((c) => c.id).join(', ')}; json and yaml for the swarms formats)`);
-  const opened = open(file, opts.format);
+  const opened = open(file, opts.format, opts.as);
   const id = targetCodec(to, opened);
   const codec = codecById(id)!;
   if (out && !codec.extensions.includes(extname(out).toLowerCase())) throw new UsageError(`-o ${out}: ${codec.label} files end in ${codec.extensions.join(' or ')}`);
-  const lost = id === opened.codec.id ? [] : lossesOf(opened, id);
-  for (const l of lost) process.stderr.write(`note: ${codec.label} cannot hold ${l}\n`);
-  const text = sameShapeSwarms(opened, id) ?? convertDocument(opened, id);
+  const roles = roleMapping(opened.codec, opened.doc).filter((d) => d.normalRole !== 'other');
+  if (roles.length > 0 && id !== opened.codec.id) process.stderr.write(`note: roles: ${roles.map((d) => `${d.role} is ${d.normalRole === 'user' ? 'the user' : `the ${d.normalRole}`} (${d.from})`).join('; ')}; --as NAME=ROLE says otherwise\n`);
+  const same = sameShapeSwarms(opened, id);
+  const conversion = same === undefined ? convert(opened, id, { cwd: opts.cwd }) : { text: same, notes: [], problems: [] };
+  for (const l of conversion.notes) process.stderr.write(`note: ${/^\d/.test(l) || l.startsWith('a new ') ? l : `${codec.label} cannot hold ${l}`}\n`);
+  for (const p of conversion.problems) process.stderr.write(`warning: ${codec.label} would not take ${p}\n`);
+  const text = conversion.text;
   if (!out) {
     process.stdout.write(text);
     return;

@@ -36,6 +36,8 @@ const OPTIONS = {
   conversation: { type: 'string' },
   regex: { type: 'boolean', default: false },
   role: { type: 'string' },
+  as: { type: 'string', multiple: true },
+  cwd: { type: 'string' },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
@@ -46,7 +48,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
-  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation };
+  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as };
   if (!isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
   const needFile = () => {
     if (rest.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);
@@ -61,7 +63,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
     case 'tokens':
       return tokensCommand(needFile(), common);
     case 'convert':
-      return convertCommand(needFile(), values.to, values.output, { format: values.format });
+      return convertCommand(needFile(), values.to, values.output, { format: values.format, as: values.as, cwd: values.cwd });
     case 'plan':
       return planCommand(needFile(), values.strategy, values.set ?? [], common);
     case 'search':

@@ -1,3 +1,6 @@
+import '../core/formats/all.js';
+import { listCodecs } from '../core/formats/registry.js';
+
 const USAGE_TEMPLATE = `Usage: conversation-inspector <command> [options]
 
 Commands:
@@ -7,8 +10,11 @@ Commands:
                                        every message with its token count, and the total
   tokens FILE [--format ID] [--model M] [--json]
                                        token totals by role and by category
-  convert FILE --to ID [-o OUT]        the conversation in another format (stdout without -o); json and yaml
-                                       name the swarms formats
+  convert FILE --to ID [-o OUT] [--cwd DIR]
+                                       the conversation in another format (stdout without -o), valid for the
+                                       target's own tool; a note for each thing it cannot hold or that had to
+                                       change; json and yaml name the swarms formats; --cwd: where a new Claude
+                                       Code or Codex session says it ran
   plan FILE --strategy NAME [--set key=value ...] [--conversation N] [--model M] [--json]
                                        what a context-window strategy keeps, cuts, drops or summarises
   compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [--conversation N]
@@ -26,20 +32,23 @@ Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), 
   also take keepStatic=true|false (the system prompt and static context kept whole; on by default for the
   last two, off for the dynamic window, whose swarms history string really drops them)
 
-Formats (--format ID, --to ID): swarms-json, swarms-yaml, swarms-memory, openai-chat, openai-chat-jsonl,
-  anthropic-messages, claude-ai-export, claude-code, codex-rollout, sharegpt, sharegpt-jsonl, langchain
+Formats (--format ID, --to ID): %FORMATS%
 
 Options:
   --model M   model or encoding used to count tokens (default gpt-5.4; e.g. gpt-4o, cl100k_base)
   --format ID read FILE as this format instead of detecting it
   --json      machine-readable output
+  --as NAME=ROLE  read the messages spelled NAME as ROLE (user, assistant, system, tool), beside what the
+              file declares (a swarms agent's user_name and agent_name); show, tokens, convert
   --summarizer openai reads OPENAI_API_KEY and OPENAI_BASE_URL (or --base-url URL) and --summary-model M
   -h, --help  this text
 `;
 
 /** The usage text, with the lines of commands the bin adds (browser mode's `serve`). */
 export function usageText(extra: readonly { usage: string }[] = []): string {
-  return USAGE_TEMPLATE.replace('%EXTRA%', extra.map((command) => `${command.usage}\n`).join(''));
+  const formats = listCodecs().map((c) => c.id);
+  const wrapped = formats.join(', ').replace(/(.{1,78})(, |$)/g, (_m, line: string, sep: string) => `${line}${sep.trim()}\n  `).trimEnd();
+  return USAGE_TEMPLATE.replace('%EXTRA%', extra.map((command) => `${command.usage}\n`).join('')).replace('%FORMATS%', wrapped);
 }
 
 /** Bad usage: the caller prints the usage text and exits 2. */

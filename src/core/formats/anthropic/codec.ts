@@ -61,7 +61,8 @@ export function anthropicFromView(view: MessageView): Record<string, unknown> {
   const role = view.normalRole === 'assistant' ? 'assistant' : 'user';
   const blocks = anthropicBlocks(view.parts);
   const onlyText = blocks.length === 1 && (blocks[0] as { type: string }).type === 'text';
-  return { role, content: onlyText ? (blocks[0] as { text: string }).text : blocks };
+  // A new, empty message is text the editor can fill in.
+  return { role, content: onlyText ? (blocks[0] as { text: string }).text : blocks.length === 0 ? '' : blocks };
 }
 
 export function anthropicLoses(view: MessageView): string[] {
@@ -77,6 +78,7 @@ export function blocksWithText(record: unknown, text: string): unknown {
   if (!isPlainObject(record)) return undefined;
   if (typeof record.content === 'string') return { ...record, content: text };
   if (Array.isArray(record.content)) {
+    if (record.content.length === 0) return { ...record, content: text };
     const texts = record.content.filter((b) => isPlainObject(b) && b.type === 'text');
     if (texts.length !== 1) return undefined;
     return { ...record, content: record.content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) };

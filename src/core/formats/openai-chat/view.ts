@@ -43,6 +43,7 @@ export function openAiWithText(record: unknown, text: string): unknown {
   if (!isPlainObject(record)) return undefined;
   if (record.content === null || record.content === undefined || typeof record.content === 'string') return { ...record, content: text };
   if (Array.isArray(record.content)) {
+    if (record.content.length === 0) return { ...record, content: text };
     const texts = record.content.filter((b) => isPlainObject(b) && b.type === 'text');
     if (texts.length !== 1) return undefined;
     return { ...record, content: record.content.map((b) => (b === texts[0] ? { ...(b as object), [textKeyOf(b as Record<string, unknown>)]: text } : b)) };
