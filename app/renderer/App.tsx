@@ -9,6 +9,7 @@ import { Palette } from './features/commands/Palette.js';
 import { SearchAllDialog } from './features/search/SearchAllDialog.js';
 import { Splitter } from './features/Splitter.js';
 import { HistoryDialog } from './features/commands/HistoryDialog.js';
+import { MergeDialog } from './features/commands/MergeDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
 import { handleCommandKey, runCommand } from './features/commands/registry.js';
@@ -126,6 +127,7 @@ export function App() {
       {app.searchAllOpen && <SearchAllDialog />}
       {app.dialog === 'history' && <HistoryDialog />}
       {app.dialog === 'compare' && <CompareDialog />}
+      {app.dialog === 'merge' && <MergeDialog />}
       {app.folderDialogOpen && <OpenFolderDialog />}
     </div>
   );

@@ -31,6 +31,8 @@ export const REQUEST_NAMES = [
   'history:restore',
   'history:diff',
   'edit:compare',
+  'edit:merge-preview',
+  'edit:merge',
   'window:compact',
   'settings:set-api-key',
   'settings:api-key-status',

@@ -99,6 +99,24 @@ export const SkeletonRow = z.object({
 });
 export type SkeletonRow = z.infer<typeof SkeletonRow>;
 
+const WordPiece = z.object({ text: z.string(), side: z.enum(['mine', 'theirs']).optional() });
+export const MergePreview = z.object({
+  /** My edits that apply cleanly (changes, deletions, additions). */
+  applied: z.number(),
+  conflicts: z.array(
+    z.object({
+      conversation: z.number(),
+      /** Where the message stands once merged. */
+      index: z.number(),
+      /** Its text on each side; absent on a side that deleted it. */
+      mine: z.string().optional(),
+      theirs: z.string().optional(),
+      words: z.array(WordPiece),
+    }),
+  ),
+  theirsError: z.string().optional(),
+});
+
 export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256 } as const;
 
 const PartSchema = z.union([
@@ -371,6 +389,13 @@ export const requests = {
   },
   /** Mine (the open document) and theirs (the file on disk), one compact line per message, for a side-by-side diff. */
   'edit:compare': { input: z.object({ path: relPath, conversation }), output: z.object({ mine: z.array(z.string()), theirs: z.array(z.string()), theirsError: z.string().optional() }) },
+  /**
+   * The file changed on disk while edited: my edits re-applied on top of it, where they touch messages it
+   * left as they were; where both changed one message, a conflict with the changed words marked.
+   */
+  'edit:merge-preview': { input: z.object({ path: relPath }), output: MergePreview },
+  /** The merge applied (as one undoable edit on the file as it is on disk now); `choices` settle the conflicts in order. */
+  'edit:merge': { input: z.object({ path: relPath, choices: z.array(z.enum(['mine', 'theirs'])).max(100_000).default([]) }), output: EditState },
   /**
    * Compaction: 'dropped' summarises what the strategy drops (kept messages stay, cuts apply); 'all' is the
    * spec's compact (static context, then one summary). Preview first; apply is one undoable edit.

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
@@ -108,5 +108,54 @@ describe('edits that keep a file its own tool can use', () => {
     await call('edit:apply', { path: CODEX, command: { type: 'delete', indexes: [ask] } });
     await call('edit:save', { path: CODEX });
     expect(lines(CODEX).some((l) => l.payload?.message === 'Why does `cli --version` print nothing?')).toBe(false);
+  });
+
+  it('a file an agent appended to while I edited: Merge keeps both, and the chain runs through my edit to its lines', async () => {
+    const { call, lines, text, dir } = setup();
+    await call('conversation:open', { path: CART });
+    const at = recordIndex(lines(CART), 'Now do the same for the tax line.');
+    await call('edit:apply', { path: CART, command: { type: 'set-text', index: at, text: 'Now do the same for the tax and shipping lines.' } });
+    // The agent goes on writing the session meanwhile.
+    const last = lines(CART).at(-1)!;
+    const appended = { ...last, parentUuid: last.uuid, uuid: 'a1000000-0000-4000-8000-000000000099', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'You are welcome.' }] }, timestamp: '2026-11-24T09:12:00.000Z' };
+    writeFileSync(join(dir, CART), text(CART) + JSON.stringify(appended) + '\n');
+    await expect(call('edit:save', { path: CART })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await call('edit:merge-preview', { path: CART })).toEqual({ applied: 1, conflicts: [] });
+    const state = await call<{ dirty: boolean; conflict: boolean }>('edit:merge', { path: CART });
+    expect(state).toMatchObject({ dirty: true, conflict: false });
+    await call('edit:save', { path: CART });
+    const after = lines(CART);
+    expect(after.some((l) => l.message?.content === 'Now do the same for the tax and shipping lines.')).toBe(true);
+    expect(after.at(-1)!.uuid).toBe(appended.uuid);
+    expect(walkSession(text(CART)).errors).toEqual([]);
+    // Only my line changed beside the agent's: the rest keep their bytes.
+    await call('edit:undo', { path: CART });
+    await call('edit:save', { path: CART });
+    expect(lines(CART).some((l) => l.message?.content === 'Now do the same for the tax line.')).toBe(true);
+  });
+
+  it('both changed the same message: Merge shows the changed words, and each side can be kept', async () => {
+    const { call, text, dir } = setup();
+    const path = 'openai/chat.json';
+    await call('conversation:open', { path });
+    await call('edit:apply', { path, command: { type: 'set-text', index: 0, text: 'You are a weather assistant. Always use the tools.' } });
+    writeFileSync(join(dir, path), text(path).replace('You are a weather assistant. Use the tools.', 'You are a weather bot. Use the tools.'));
+    const preview = await call<{ conflicts: Array<{ words: Array<{ text: string; side?: string }> }> }>('edit:merge-preview', { path });
+    expect(preview.conflicts.length).toBe(1);
+    const words = preview.conflicts[0].words;
+    expect(words.filter((w) => w.side === 'theirs').map((w) => w.text.trim())).toContain('bot');
+    expect(words.filter((w) => w.side === 'mine').map((w) => w.text.trim()).join(' ')).toContain('Always');
+    await call('edit:merge', { path, choices: ['mine'] });
+    await call('edit:save', { path });
+    expect(text(path)).toContain('Always use the tools.');
+  });
+
+  it('a new message in an Anthropic list opens as text', async () => {
+    const { call } = setup();
+    const path = 'anthropic/api_conversation_history.json';
+    await call('conversation:open', { path });
+    await call('edit:apply', { path, command: { type: 'insert', index: 1, messages: [{ role: 'user', content: '' }] } });
+    const m = await call<{ editableText: boolean }>('conversation:message', { path, index: 1 });
+    expect(m.editableText).toBe(true);
   });
 });

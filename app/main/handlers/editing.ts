@@ -4,6 +4,8 @@ import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
 import { duplicateRecord, recordForMessage } from '../../../src/core/editing/records.js';
+import { mergeRecords, settle, wordDiff } from '../../../src/core/editing/merge.js';
+import { sentText } from '../../../src/core/formats/model.js';
 import { ConversationFileError } from '../../../src/core/formats/errors.js';
 import { decodeText } from '../../../src/core/formats/read.js';
 import { parseDocumentText } from '../../../src/core/formats/document-file.js';
@@ -13,7 +15,7 @@ import { isPlainObject, markDerived, type Message } from '../../../src/core/mess
 import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty, type OpenConversation, type OpenDocument } from '../documents.js';
+import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../documents.js';
 import { DamagedVersionError, type LocalHistory } from '../editing/local-history.js';
 import { exportText, saveDocument, TRANSCRIPT_FORMATS } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
@@ -101,7 +103,7 @@ function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Mess
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
 export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }, conversations: ConversationState): Pick<
   Handlers,
-  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'history:diff' | 'edit:compare'
+  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'history:diff' | 'edit:compare' | 'edit:merge-preview' | 'edit:merge'
 > {
   const line = (m: unknown) => JSON.stringify(m);
   const state = (doc: OpenDocument, conversation: number): EditState => {
@@ -227,6 +229,49 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       } catch (e) {
         return { mine, theirs: [], theirsError: (e as Error).message };
       }
+    },
+    'edit:merge-preview': ({ path }) => {
+      const { doc } = openDocument(ctx, path);
+      let disk: Message[][];
+      try {
+        disk = parseDocumentText(decodeText(readFileBytes(doc.path), doc.path), doc.path, doc.codec.id).doc.conversations.map((c) => c.records as Message[]);
+      } catch (e) {
+        return { applied: 0, conflicts: [], theirsError: (e as Error).message };
+      }
+      let applied = 0;
+      const conflicts: Array<{ conversation: number; index: number; mine?: string; theirs?: string; words: Array<{ text: string; side?: 'mine' | 'theirs' }> }> = [];
+      doc.conversations.forEach((c, ci) => {
+        const r = mergeRecords(c.saved, c.records, disk[ci] ?? []);
+        applied += r.applied;
+        for (const k of r.conflicts) {
+          const text = (x: unknown) => (x === undefined ? undefined : sentText(viewOf(doc.codec, x)));
+          const mine = text(k.mine);
+          const theirs = text(k.theirs);
+          conflicts.push({ conversation: ci, index: k.index, mine, theirs, words: wordDiff(theirs ?? '', mine ?? '') });
+        }
+      });
+      return { applied, conflicts };
+    },
+    'edit:merge': async ({ path, choices }) => {
+      const { doc: before, absolute } = openDocument(ctx, path);
+      const mine = before.conversations.map((c) => ({ base: c.saved, records: c.records }));
+      let doc: OpenDocument;
+      try {
+        doc = ctx.documents.reload(absolute);
+      } catch (e) {
+        throw new HandlerError('IO', `${path} cannot be read from disk to merge with: ${(e as Error).message}. Your edits are kept.`);
+      }
+      let k = 0;
+      doc.conversations.forEach((c, ci) => {
+        const side = mine[ci];
+        if (!side) return;
+        const r = mergeRecords(side.base, side.records, c.records);
+        const merged = settle(r, choices.slice(k, k + r.conflicts.length)) as Message[];
+        k += r.conflicts.length;
+        c.records = c.history.apply(c.records, { type: 'replace-all', messages: merged, label: 'merge my edits onto the file on disk' });
+      });
+      ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
+      return { ...state(doc, 0), delta: await conversations.changesSinceShown(doc.path, doc, 0) };
     },
     'edit:export': ({ path, conversation, format }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);

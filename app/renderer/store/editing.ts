@@ -16,7 +16,7 @@ export interface EditingSlice {
   pendingDelete: { indexes: number[]; partners: number[]; moveTo?: number } | undefined;
   paletteOpen: boolean;
   /** Which dialog is open over the conversation. */
-  dialog: 'history' | 'compare' | undefined;
+  dialog: 'history' | 'compare' | 'merge' | undefined;
   /** Save As name being typed, when the prompt is open. */
   saveAsName: string | undefined;
   /** Messages marked with Ctrl/Shift-click: delete, duplicate and move act on all of them. */

@@ -12,6 +12,7 @@ export function Banners() {
       {conflict && (
         <div className="banner warn" role="alert" data-testid="conflict-banner">
           <strong>{openPath} changed on disk while you were editing.</strong> Your edits are kept until you choose:
+          <button onClick={() => setDialog('merge')} data-testid="conflict-merge" title="My edits on top of what is on disk now; where both changed a message, choose">Merge…</button>
           <button onClick={() => void revert()} data-testid="conflict-reload">Reload (discard mine)</button>
           <button onClick={() => void save(true)} data-testid="conflict-keep">Keep mine (overwrite)</button>
           <button onClick={() => setSaveAsName(openPath?.replace(/(\.[^.]+)$/, '.mine$1'))}>Save as…</button>
