@@ -32,6 +32,8 @@ export const REQUEST_NAMES = [
   'history:diff',
   'edit:compare',
   'edit:merge-preview',
+  'conversation:set-role',
+  'conversation:roles',
   'edit:merge',
   'window:compact',
   'settings:set-api-key',

@@ -46,6 +46,10 @@ export const Usage = z.object({ input: z.number().optional(), output: z.number()
 /** Values for a few message indexes: `at` ascending, `values` beside it. */
 const sparse = <T extends z.ZodType>(value: T) => z.object({ at: z.array(z.number()), values: z.array(value) });
 
+export const NormalRole = z.enum(['system', 'user', 'assistant', 'tool', 'other']);
+/** A name that is not a role, with the role it is read as and why (the file's declaration, a guess, the user). */
+export const RoleMappingEntry = z.object({ role: z.string(), normalRole: NormalRole, from: z.string() });
+
 export const Skeleton = z.object({
   path: z.string(),
   /** Which conversation of the file this is, and how many it has. */
@@ -217,6 +221,8 @@ export const Settings = z.object({
   summaryBaseUrl: baseUrl,
   summaryModel: z.string().min(1).max(100),
   ui: UiPrefs,
+  /** Who speaks under a name, as the user set it, per file (absolute path → spelled role → normal role). */
+  roleOverrides: z.record(z.string().max(4096), z.record(z.string().max(200), NormalRole)),
 });
 export type Settings = z.infer<typeof Settings>;
 export const SettingsPatch = Settings.partial().strict();
@@ -393,6 +399,10 @@ export const requests = {
    * The file changed on disk while edited: my edits re-applied on top of it, where they touch messages it
    * left as they were; where both changed one message, a conflict with the changed words marked.
    */
+  /** The names the messages are spelled with that are not roles, and what each is read as, and why. */
+  'conversation:roles': { input: z.object({ path: relPath, conversation }), output: z.object({ roleMapping: z.array(RoleMappingEntry) }) },
+  /** Reads the messages spelled `role` as `normalRole` in this file from now on (null: as the file says). */
+  'conversation:set-role': { input: z.object({ path: relPath, conversation, role: z.string().min(1).max(200), normalRole: NormalRole.nullable() }), output: z.object({ delta: SkeletonDelta.optional(), roleMapping: z.array(RoleMappingEntry) }) },
   'edit:merge-preview': { input: z.object({ path: relPath }), output: MergePreview },
   /** The merge applied (as one undoable edit on the file as it is on disk now); `choices` settle the conflicts in order. */
   'edit:merge': { input: z.object({ path: relPath, choices: z.array(z.enum(['mine', 'theirs'])).max(100_000).default([]) }), output: EditState },

@@ -158,4 +158,20 @@ describe('edits that keep a file its own tool can use', () => {
     const m = await call<{ editableText: boolean }>('conversation:message', { path, index: 1 });
     expect(m.editableText).toBe(true);
   });
+
+  it('names that are no role are listed with what they are read as, and the user can say otherwise (kept in the settings)', async () => {
+    const { call, dir } = setup();
+    writeFileSync(join(dir, 'ops.json'), JSON.stringify([{ role: 'ops_team', content: 'Disk at 91% on db-2.' }, { role: 'Triage-Agent', content: 'Rotating the logs.' }], null, 4));
+    await call('conversation:open', { path: 'ops.json' });
+    const { roleMapping } = await call<{ roleMapping: Array<{ role: string; normalRole: string; from: string }> }>('conversation:roles', { path: 'ops.json' });
+    expect(roleMapping.map((d) => [d.role, d.normalRole])).toEqual([['ops_team', 'assistant'], ['Triage-Agent', 'assistant']]);
+    const answer = await call<{ roleMapping: Array<{ role: string; normalRole: string; from: string }> }>('conversation:set-role', { path: 'ops.json', role: 'ops_team', normalRole: 'user' });
+    expect(answer.roleMapping.find((d) => d.role === 'ops_team')).toEqual({ role: 'ops_team', normalRole: 'user', from: 'your setting' });
+    const again = await call<{ normalRoles: string[]; roles: string[] }>('conversation:open', { path: 'ops.json' });
+    expect(again.normalRoles[again.roles.indexOf('ops_team')]).toBe('user');
+    expect((await call<{ roleOverrides: Record<string, Record<string, string>> }>('settings:get', {})).roleOverrides[join(dir, 'ops.json')]).toEqual({ ops_team: 'user' });
+    await call('conversation:set-role', { path: 'ops.json', role: 'ops_team', normalRole: null });
+    const back = await call<{ normalRoles: string[]; roles: string[] }>('conversation:open', { path: 'ops.json' });
+    expect(back.normalRoles[back.roles.indexOf('ops_team')]).toBe('assistant');
+  });
 });

@@ -281,10 +281,19 @@ class WorkerBackend implements Backend {
     if (this.closing) return stopped('the document service is closing');
     // Fixed for the service's life: answered here, so that it never waits behind a parse of a big file.
     if (channel === 'app:info') return { ok: true, value: appInfo(this.roots.all(), this.options.mode, 'worker') };
-    const result = await this.serviceFor(channel, input).request(channel, input);
+    const service = this.serviceFor(channel, input);
+    const result = await service.request(channel, input);
     if ((channel === 'settings:get' || channel === 'settings:set') && result.ok) {
       this.settings = result.value as Settings;
       if (channel === 'settings:set') for (const t of this.threads()) if (t !== this.main) t.post({ type: 'settings', value: this.settings });
+    }
+    // A file's roles are a setting its own service changed: every other service takes the settings as they are now.
+    if (channel === 'conversation:set-role' && result.ok) {
+      const now = await service.request('settings:get', {});
+      if (now.ok) {
+        this.settings = now.value as Settings;
+        for (const t of this.threads()) if (t !== service) t.post({ type: 'settings', value: this.settings });
+      }
     }
     return result;
   }

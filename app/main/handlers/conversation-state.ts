@@ -1,3 +1,4 @@
+import type { Codec } from '../../../src/core/formats/codec.js';
 import type { MessageView } from '../../../src/core/formats/model.js';
 import type { Message } from '../../../src/core/message.js';
 import { renderBlock } from '../../../src/core/render.js';
@@ -64,13 +65,14 @@ export type ConversationState = ReturnType<typeof conversationState>;
 export function conversationState(ctx: HandlerContext) {
   // Tool links need the whole conversation (a result without an id answers the oldest open call): computed
   // once per list of records. `linkFree`: nothing needed linking, so the views are the records' own.
-  const linked = new WeakMap<readonly Message[], { views: MessageView[]; linkFree: boolean }>();
+  const linked = new WeakMap<readonly Message[], { views: MessageView[]; linkFree: boolean; codec: Codec }>();
   const linking = (doc: OpenDocument, records: readonly Message[]) => {
     let entry = linked.get(records);
-    if (!entry) {
+    // Views are the codec's: a file read with other roles has views of its own.
+    if (!entry || entry.codec !== doc.codec) {
       const own = records.map((r) => viewOf(doc.codec, r));
       const linkFree = !own.some(needsLinking);
-      entry = { views: linkFree ? own : linkToolParts(own), linkFree };
+      entry = { views: linkFree ? own : linkToolParts(own), linkFree, codec: doc.codec };
       linked.set(records, entry);
     }
     return entry;
@@ -224,7 +226,8 @@ export function conversationState(ctx: HandlerContext) {
       const sk = skeletonOf(before);
       return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [] } };
     }
-    if (before && before.version === since) {
+    // The fast path is for edits: a file read again, or read with other roles, is built whole and compared.
+    if (before && before.version === since && before.file === doc.file) {
       const version = ++versions;
       const fast = editDelta(before, doc, conversation, records, version, ctx.roots.display(absolute));
       if (fast) {

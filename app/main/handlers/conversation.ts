@@ -7,6 +7,7 @@ import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
+import { mappingOfViews, rolesOf } from '../../../src/core/formats/roles.js';
 import { shownMessage } from '../shown-message.js';
 import { buildSkeleton, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
@@ -20,6 +21,17 @@ function timeOf(v: MessageView): number {
   return Number.isFinite(t) ? t : -1;
 }
 
+/** What each name that is no role is read as in a conversation (one view per spelling says it). */
+function roleMappingOf(doc: OpenDocument, conversation: number) {
+  if (!doc.codec.namedSpeakers && rolesOf(doc.codec).length === 0) return [];
+  const first = new Map<string, MessageView>();
+  for (const r of doc.conversations[conversation]?.records ?? []) {
+    const v = viewOf(doc.codec, r);
+    if (!first.has(v.role)) first.set(v.role, v);
+  }
+  return mappingOfViews(doc.codec, [...first.values()]);
+}
+
 /** Rows of a file's head shown while the whole file is read. */
 const PEEK_ROWS = 2000;
 
@@ -30,7 +42,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -68,6 +80,25 @@ export function conversationHandlers(
       const answer = await state.changes(absolute, doc, conversation, since, model);
       state.noteListing(absolute, doc);
       return answer;
+    },
+    'conversation:set-role': async ({ path, conversation, role, normalRole }) => {
+      const { absolute } = open(path, conversation);
+      const all = { ...(ctx.settings.get().roleOverrides ?? {}) };
+      const mine = { ...(all[absolute] ?? {}) };
+      if (normalRole === null) delete mine[role];
+      else mine[role] = normalRole;
+      if (Object.keys(mine).length > 0) all[absolute] = mine;
+      else delete all[absolute];
+      ctx.settings.set({ roleOverrides: all });
+      // Opened again, the document takes the new roles (its codec, views and skeleton made anew).
+      const { doc } = open(path, conversation);
+      ctx.emit('conversation:changed', { path: ctx.roots.display(absolute) });
+      const delta = await state.changesSinceShown(absolute, doc, conversation);
+      return { ...(delta ? { delta } : {}), roleMapping: roleMappingOf(doc, conversation) };
+    },
+    'conversation:roles': ({ path, conversation }) => {
+      const { doc } = open(path, conversation);
+      return { roleMapping: roleMappingOf(doc, conversation) };
     },
     'conversation:times': ({ path, conversation }) => {
       const { doc, conv } = open(path, conversation);

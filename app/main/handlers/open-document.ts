@@ -1,12 +1,35 @@
 import { HandlerError } from '../../shared/errors.js';
+import type { Codec } from '../../../src/core/formats/codec.js';
+import { codecWithRoles, mergeRoles, rolesOf, type RoleDeclaration } from '../../../src/core/formats/roles.js';
 import type { OpenConversation, OpenDocument } from '../documents.js';
 import type { HandlerContext } from './context.js';
+
+/**
+ * The roles a file is read with: what it declares, then what the user set for it. A change makes the
+ * document's codec (and so its views and skeleton) anew.
+ */
+function withRoleOverrides(ctx: HandlerContext, absolute: string, doc: OpenDocument): OpenDocument {
+  const set = ctx.settings.get().roleOverrides?.[absolute] ?? {};
+  const overrides: RoleDeclaration[] = Object.entries(set).map(([role, normalRole]) => ({ role, normalRole, from: 'your setting' }));
+  const base = (doc.file.codec as { base?: Codec }).base ?? doc.file.codec;
+  const declared = rolesOf(doc.file.codec).filter((d) => d.from !== 'your setting');
+  const key = JSON.stringify(overrides);
+  const seen = (doc as { rolesKey?: string }).rolesKey;
+  if (seen === key) return doc;
+  (doc as { rolesKey?: string }).rolesKey = key;
+  // As read, a document has the file's own declarations: nothing to make anew.
+  if (seen === undefined && overrides.length === 0) return doc;
+  const codec = codecWithRoles(base, mergeRoles(declared, overrides));
+  doc.codec = codec;
+  doc.file = { ...doc.file, codec };
+  return doc;
+}
 
 /** The open document behind a renderer path: confined to the roots; a missing file or a folder is said plainly. */
 export function openDocument(ctx: HandlerContext, path: string): { absolute: string; doc: OpenDocument } {
   const absolute = ctx.roots.resolve(path);
   try {
-    return { absolute, doc: ctx.documents.get(absolute) };
+    return { absolute, doc: withRoleOverrides(ctx, absolute, ctx.documents.get(absolute)) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new HandlerError('NOT_FOUND', `${path} does not exist (any more)`);

@@ -125,6 +125,11 @@ export interface Codec {
    * file holds `after`.
    */
   compact?(records: readonly unknown[], after: readonly unknown[], summaries: ReadonlySet<unknown>, info: { tokensBefore: number }): unknown[];
+  /**
+   * Speakers are named, not only given roles (a swarms agent writes under its own name): the names are read as
+   * roles by a rule and what the file declares, shown to the user, who can say otherwise.
+   */
+  namedSpeakers?: boolean;
   /** A copy of a record with ids of its own (a duplicate must not reuse the uuid the chain links by). */
   freshIds?(record: unknown): unknown;
   /**

@@ -53,16 +53,22 @@ export function rolesOf(codec: Codec): readonly RoleDeclaration[] {
  * role they are read as and why: what the app shows, and lets the user change.
  */
 export function roleMapping(codec: Codec, doc: ConversationDocument): RoleDeclaration[] {
+  return mappingOfViews(
+    codec,
+    doc.conversations.flatMap((c) => c.records.map((r) => codec.view(r))),
+  );
+}
+
+/** roleMapping, from views already made with `codec` (the app's skeleton has them). */
+export function mappingOfViews(codec: Codec, views: readonly MessageView[]): RoleDeclaration[] {
   const declared = new Map(rolesOf(codec).map((d) => [roleKey(d.role), d] as const));
   const out = new Map<string, RoleDeclaration>();
-  const base = (codec as Codec & { base?: Codec }).base ?? codec;
-  for (const c of doc.conversations) for (const r of c.records) {
-    const v = base.view(r);
+  for (const v of views) {
     const key = roleKey(v.role);
     if (out.has(key) || key === '' || v.normalRole === 'tool') continue;
     const d = declared.get(key);
-    if (d) out.set(key, d);
-    else if (normalizeRole(key) === 'other' || normalizeRole(key) !== v.normalRole) out.set(key, { role: key, normalRole: v.normalRole, from: v.normalRole === 'other' ? 'not a role this tool knows' : `${codec.label} reads it so` });
+    if (d) out.set(key, { ...d, normalRole: v.normalRole });
+    else if (normalizeRole(key) === 'other') out.set(key, { role: key, normalRole: v.normalRole, from: v.normalRole === 'other' ? 'not a role this tool knows' : 'a name that is no role: swarms writes agents under their own names' });
   }
   return [...out.values()];
 }

@@ -2,6 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { sumsByCode } from '../code-sums.js';
 import { useAppPick } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
+import { RoleMapping } from './RoleMapping.js';
 import { formatNumber, roleHue } from '../roles.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 
@@ -81,6 +82,7 @@ export function TokenSummary() {
       </div>
       <h3>By role</h3>
       <Totals rows={summary.byRole} total={total} label={(role) => <RoleChip role={role} />} />
+      <RoleMapping skeleton={skeleton} />
       <h3>By category</h3>
       <Totals rows={summary.byCategory} total={total} label={(c) => c} />
     </aside>

@@ -92,6 +92,7 @@ export const swarmsJson: Codec = {
     return serializeConversation(records, { format, shape, root, baseline, immutable: options?.immutable });
   },
   view: swarmsView,
+  namedSpeakers: true,
   fromView: (view) => swarmsFromView(view),
   loses: swarmsLoses,
   withText: swarmsWithText,

@@ -114,6 +114,7 @@ export const swarmsMemory: Codec = {
     }
     return out;
   },
+  namedSpeakers: true,
   view(record): MessageView {
     const r = (isPlainObject(record) ? record : {}) as Partial<MemoryRecord>;
     const role = String(r.role ?? '');

@@ -37,6 +37,7 @@ export const swarmsYaml: Codec = {
     return serializeConversation((conversations[0] ?? []) as Message[], { format, shape, root, baseline });
   },
   view: swarmsView,
+  namedSpeakers: true,
   fromView: (view) => swarmsFromView(view),
   loses: swarmsLoses,
   withText: swarmsWithText,
