@@ -48,7 +48,13 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
 }
 
 /** A row's one-line text: the message's text, or its calls (name and arguments), or its result. */
+/** A compaction boundary in words: "● Compacted · manual · 23,180 tokens before". */
+export function compactionText(c: NonNullable<MessageView['compaction']>): string {
+  return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined].filter(Boolean).join(' · ');
+}
+
 function rowPreview(v: MessageView): string {
+  if (v.compaction) return compactionText(v.compaction);
   const flat = (s: string) => oneLine(s, 200);
   const text = flat(displayText(v));
   if (text !== '') return text;

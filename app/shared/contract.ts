@@ -107,6 +107,8 @@ const WordPiece = z.object({ text: z.string(), side: z.enum(['mine', 'theirs']).
 export const MergePreview = z.object({
   /** My edits that apply cleanly (changes, deletions, additions). */
   applied: z.number(),
+  /** What changed on disk since the file was read: messages it has that were not there, and ones it lost or changed. */
+  onDisk: z.object({ added: z.number(), removed: z.number() }),
   conflicts: z.array(
     z.object({
       conversation: z.number(),

@@ -120,7 +120,7 @@ describe('edits that keep a file its own tool can use', () => {
     const appended = { ...last, parentUuid: last.uuid, uuid: 'a1000000-0000-4000-8000-000000000099', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'You are welcome.' }] }, timestamp: '2026-11-24T09:12:00.000Z' };
     writeFileSync(join(dir, CART), text(CART) + JSON.stringify(appended) + '\n');
     await expect(call('edit:save', { path: CART })).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect(await call('edit:merge-preview', { path: CART })).toEqual({ applied: 1, conflicts: [] });
+    expect(await call('edit:merge-preview', { path: CART })).toEqual({ applied: 1, onDisk: { added: 1, removed: 0 }, conflicts: [] });
     const state = await call<{ dirty: boolean; conflict: boolean }>('edit:merge', { path: CART });
     expect(state).toMatchObject({ dirty: true, conflict: false });
     await call('edit:save', { path: CART });

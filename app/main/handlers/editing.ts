@@ -236,13 +236,16 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       try {
         disk = parseDocumentText(decodeText(readFileBytes(doc.path), doc.path), doc.path, doc.codec.id).doc.conversations.map((c) => c.records as Message[]);
       } catch (e) {
-        return { applied: 0, conflicts: [], theirsError: (e as Error).message };
+        return { applied: 0, onDisk: { added: 0, removed: 0 }, conflicts: [], theirsError: (e as Error).message };
       }
       let applied = 0;
+      const onDisk = { added: 0, removed: 0 };
       const conflicts: Array<{ conversation: number; index: number; mine?: string; theirs?: string; words: Array<{ text: string; side?: 'mine' | 'theirs' }> }> = [];
       doc.conversations.forEach((c, ci) => {
         const r = mergeRecords(c.saved, c.records, disk[ci] ?? []);
         applied += r.applied;
+        onDisk.added += r.onDisk.added;
+        onDisk.removed += r.onDisk.removed;
         for (const k of r.conflicts) {
           const text = (x: unknown) => (x === undefined ? undefined : sentText(viewOf(doc.codec, x)));
           const mine = text(k.mine);
@@ -250,7 +253,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
           conflicts.push({ conversation: ci, index: k.index, mine, theirs, words: wordDiff(theirs ?? '', mine ?? '') });
         }
       });
-      return { applied, conflicts };
+      return { applied, onDisk, conflicts };
     },
     'edit:merge': async ({ path, choices }) => {
       const { doc: before, absolute } = openDocument(ctx, path);

@@ -24,6 +24,8 @@ export interface MergeResult {
   conflicts: MergeConflict[];
   /** How many of my edits (changes, deletions, additions) the merge applied cleanly. */
   applied: number;
+  /** What changed on disk since the base was read: records it has that the base had not, and base records it has not. */
+  onDisk: { added: number; removed: number };
 }
 
 const json = (r: unknown) => JSON.stringify(r);
@@ -123,7 +125,8 @@ export function mergeRecords(base: readonly unknown[], mine: readonly unknown[],
     }
     emit(k);
   });
-  return { records, conflicts, applied };
+  const kept = t.filter((x) => x !== undefined).length;
+  return { records, conflicts, applied, onDisk: { added: theirs.length - kept, removed: base.length - kept } };
 }
 
 /** The theirs index of the nearest base record at or before `i` that theirs kept (-1: before everything). */

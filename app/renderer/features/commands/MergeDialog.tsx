@@ -49,8 +49,11 @@ export function MergeDialog() {
         {error && <p className="error-text">{error}</p>}
         {preview && !preview.theirsError && (
           <>
+            <p className="muted" data-testid="merge-on-disk">
+              On disk since it was read: {preview.onDisk.added} message{preview.onDisk.added === 1 ? '' : 's'} added or changed, {preview.onDisk.removed} removed or changed.
+            </p>
             <p data-testid="merge-summary">
-              {preview.applied} of my edit{preview.applied === 1 ? '' : 's'} apply cleanly to what is on disk now
+              {preview.applied} edit{preview.applied === 1 ? '' : 's'} of mine appl{preview.applied === 1 ? 'ies' : 'y'} cleanly to what is on disk now
               {n === 0 ? '; nothing collides.' : `; ${n} message${n === 1 ? ' was' : 's were'} changed on both sides: keep one side of each.`}
             </p>
             <ol className="merge-conflicts">

@@ -38,32 +38,33 @@ export function RoleMapping({ skeleton }: { skeleton: Skeleton }) {
   return (
     <section className="role-mapping" aria-label="Who speaks under which name" data-testid="role-mapping">
       <h3>Roles</h3>
-      <table className="totals">
-        <tbody>
-          {mapping.map((d) => (
-            <tr key={d.role} data-role={d.role}>
-              <td className="mono">{d.role}</td>
-              <td>
-                <select aria-label={`${d.role} is read as`} value={d.normalRole} onChange={(e) => void set(d.role, e.target.value as (typeof NORMAL)[number])}>
-                  {NORMAL.map((n) => (
-                    <option key={n} value={n}>
-                      {n}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td className="muted">
-                {d.from}
-                {d.from === 'your setting' && (
+      <ul className="role-list">
+        {mapping.map((d) => (
+          <li key={d.role} data-role={d.role}>
+            <span className="mono role-name" title={d.role}>
+              {d.role}
+            </span>
+            <select aria-label={`${d.role} is read as`} value={d.normalRole} onChange={(e) => void set(d.role, e.target.value as (typeof NORMAL)[number])}>
+              {NORMAL.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+            <span className="muted why">
+              {d.from}
+              {d.from === 'your setting' && (
+                <>
+                  {' · '}
                   <button className="link" onClick={() => void set(d.role, null)} title="Read it as the file says again">
-                    undo
+                    as the file says
                   </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                </>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
       {error && <p className="error-text">{error}</p>}
     </section>
   );
