@@ -7,6 +7,7 @@ import { createRuntime, type Runtime } from '../../app/server/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { FIXTURES, tempDir } from '../helpers.js';
 import { walkSession } from '../support/claude-code-walker.js';
+import type { Loose } from '../support/loose.js';
 
 const runtimes: Runtime[] = [];
 afterEach(async () => {
@@ -30,12 +31,12 @@ function setup() {
     readFileSync(join(dir, name), 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, any>);
+      .map((l) => JSON.parse(l) as Loose);
   return { dir, call, lines, text: (name: string) => readFileSync(join(dir, name), 'utf8') };
 }
 
 /** The index among the file's message records of the first one whose line holds `needle`. */
-function recordIndex(lines: Record<string, any>[], needle: string): number {
+function recordIndex(lines: Loose[], needle: string): number {
   const messages = lines.filter((l) => l.type === 'user' || l.type === 'assistant' || l.type === 'response_item' || l.subtype === 'compact_boundary');
   return messages.findIndex((l) => JSON.stringify(l).includes(needle));
 }

@@ -8,13 +8,14 @@ import { roleMapping } from '../../src/core/formats/roles.js';
 import { FIXTURES } from '../helpers.js';
 import { walkSession } from '../support/claude-code-walker.js';
 import { openAiFineTuneErrors } from '../support/openai-finetune-check.js';
+import type { Loose } from '../support/loose.js';
 
 const F = (p: string) => join(FIXTURES, 'formats', p);
 const jsonl = (text: string) =>
   text
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, any>);
+    .map((l) => JSON.parse(l) as Loose);
 
 /** A swarms history as agents leave it: tool outputs logged as messages of their own, no call before them. */
 const SWARMS_TOOL_LOG = JSON.stringify(

@@ -4,6 +4,7 @@
  * to a root; the messages on that path are the conversation it sends the model. Used to check that what the
  * app writes is still a session Claude Code can resume whole.
  */
+import type { Loose } from './loose.js';
 export interface WalkResult {
   /** uuids from the root to the newest line. */
   path: string[];
@@ -15,11 +16,11 @@ const LINKS = new Set(['user', 'assistant', 'system', 'attachment']);
 
 export function walkSession(text: string): WalkResult {
   const errors: string[] = [];
-  const byUuid = new Map<string, Record<string, any>>();
-  const lines: Record<string, any>[] = [];
+  const byUuid = new Map<string, Loose>();
+  const lines: Loose[] = [];
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
-    let v: Record<string, any>;
+    let v: Loose;
     try {
       v = JSON.parse(raw);
     } catch {
@@ -36,7 +37,7 @@ export function walkSession(text: string): WalkResult {
   if (!leaf) return { path: [], errors };
   const path: string[] = [];
   const seen = new Set<string>();
-  for (let at: Record<string, any> | undefined = leaf; at; ) {
+  for (let at: Loose | undefined = leaf; at; ) {
     if (seen.has(at.uuid)) {
       errors.push(`cycle at ${at.uuid}`);
       break;

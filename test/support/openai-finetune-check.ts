@@ -5,6 +5,7 @@
  * known role with only known keys; text content unless it is an assistant's call; every tool message
  * answering an id an assistant message before it called; at least one assistant message per example.
  */
+import type { Loose } from './loose.js';
 const KEYS = new Set(['role', 'content', 'name', 'function_call', 'weight', 'tool_calls', 'tool_call_id', 'refusal']);
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
@@ -13,7 +14,7 @@ export function openAiFineTuneErrors(text: string): string[] {
   text.split('\n').forEach((line, n) => {
     if (line.trim() === '') return;
     const where = `line ${n + 1}`;
-    let ex: any;
+    let ex: Loose;
     try {
       ex = JSON.parse(line);
     } catch {
@@ -34,7 +35,7 @@ export function openAiFineTuneErrors(text: string): string[] {
       if ((!m.content && !hasCall) || (m.content !== null && m.content !== undefined && typeof m.content !== 'string' && !Array.isArray(m.content))) errors.push(`${where}: missing_content`);
       if (m.role === 'tool' && !(typeof m.tool_call_id === 'string' && called.has(m.tool_call_id))) errors.push(`${where}: tool message without a call (${JSON.stringify(m.tool_call_id)})`);
     }
-    if (!messages.some((m: any) => m.role === 'assistant')) errors.push(`${where}: example_missing_assistant_message`);
+    if (!messages.some((m: Loose) => m.role === 'assistant')) errors.push(`${where}: example_missing_assistant_message`);
   });
   return errors;
 }

@@ -21,7 +21,7 @@ export function anthropicConversationProblems(records: readonly unknown[], conve
     const empty = r.content === '' || r.content === undefined || r.content === null || (Array.isArray(r.content) && r.content.length === 0);
     if (empty && !(role === 'assistant' && i === records.length - 1)) at(i, 'the message has no content');
     const last = turns[turns.length - 1];
-    if (last && last.role === role) last.blocks.push(...blocksOf(r));
+    if (last && last.role === role) for (const b of blocksOf(r)) last.blocks.push(b);
     else turns.push({ role, first: i, blocks: blocksOf(r) });
   });
   turns.forEach((t, k) => {
