@@ -3,7 +3,7 @@ import { DEFAULT_MODEL, DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL } from '
 import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
 import { Settings } from '../shared/contract.js';
 
-const DEFAULTS: Settings = { model: DEFAULT_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL, ui: {}, roleOverrides: {} };
+const DEFAULTS: Settings = { model: DEFAULT_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL, ui: {}, roleOverrides: {}, prices: {} };
 
 /** Only the keys a patch really carries: an absent or undefined key leaves the setting as it is. */
 function present(patch: Partial<Settings>): Partial<Settings> {

@@ -79,7 +79,7 @@ function usageByIndex(views: readonly MessageView[]): Skeleton['usage'] {
     }
     const { key: _k, ...u } = v.usage;
     out.at.push(i);
-    out.values.push(u);
+    out.values.push(v.model && !u.model ? { ...u, model: v.model } : u);
   });
   return out;
 }
@@ -124,7 +124,7 @@ export function skeletonRowOf(doc: SkeletonSource, record: Message, v: MessageVi
   if (links.resultId !== undefined) row.result = links.resultId;
   if (v.usage) {
     const { key: _k, ...u } = v.usage;
-    row.usage = u;
+    row.usage = v.model && !u.model ? { ...u, model: v.model } : u;
   }
   return row;
 }

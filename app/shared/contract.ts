@@ -41,7 +41,7 @@ export type DirEntry = z.infer<typeof DirEntry>;
 
 export const FileError = z.object({ message: z.string(), line: z.number().optional(), column: z.number().optional() });
 
-export const Usage = z.object({ input: z.number().optional(), output: z.number().optional(), cacheRead: z.number().optional(), cacheWrite: z.number().optional(), reasoning: z.number().optional() });
+export const Usage = z.object({ input: z.number().optional(), output: z.number().optional(), cacheRead: z.number().optional(), cacheWrite: z.number().optional(), reasoning: z.number().optional(), model: z.string().optional() });
 
 /** Values for a few message indexes: `at` ascending, `values` beside it. */
 const sparse = <T extends z.ZodType>(value: T) => z.object({ at: z.array(z.number()), values: z.array(value) });
@@ -223,6 +223,8 @@ export const Settings = z.object({
   summaryBaseUrl: baseUrl,
   summaryModel: z.string().min(1).max(100),
   ui: UiPrefs,
+  /** Price rows (per million tokens) that take the place of the dated table's, by model name prefix. */
+  prices: z.record(z.string().max(200), z.object({ input: z.number().min(0), cacheRead: z.number().min(0), cacheWrite: z.number().min(0).optional(), output: z.number().min(0) })),
   /** Who speaks under a name, as the user set it, per file (absolute path → spelled role → normal role). */
   roleOverrides: z.record(z.string().max(4096), z.record(z.string().max(200), NormalRole)),
 });

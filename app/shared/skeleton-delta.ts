@@ -25,7 +25,7 @@ function sameList(a: readonly string[] | undefined, b: readonly string[] | undef
   return a.every((x, k) => x === b[k]);
 }
 
-function sameUsage(a: Record<string, number | undefined> | undefined, b: Record<string, number | undefined> | undefined): boolean {
+function sameUsage(a: Record<string, number | string | undefined> | undefined, b: Record<string, number | string | undefined> | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
   const keys = Object.keys(a);

@@ -34,8 +34,7 @@ function add(t: UsageTotals, u: NonNullable<MessageView['usage']>): void {
 /** The usage the file records, each call once (by its key), by model; undefined when it records none. */
 export function reportedUsage(views: readonly MessageView[]): UsageReport | undefined {
   const seen = new Set<string>();
-  const total = zero();
-  const byModel: Record<string, UsageTotals> = {};
+  const calls: Array<NonNullable<MessageView['usage']>> = [];
   for (const v of views) {
     const u = v.usage;
     if (!u) continue;
@@ -43,9 +42,18 @@ export function reportedUsage(views: readonly MessageView[]): UsageReport | unde
       if (seen.has(u.key)) continue;
       seen.add(u.key);
     }
+    calls.push(u.model || !v.model ? u : { ...u, model: v.model });
+  }
+  return addUp(calls);
+}
+
+/** Calls' usage (each one once already) added up, by model; undefined for none. */
+export function addUp(calls: ReadonlyArray<NonNullable<MessageView['usage']>>): UsageReport | undefined {
+  const total = zero();
+  const byModel: Record<string, UsageTotals> = {};
+  for (const u of calls) {
     add(total, u);
-    const model = u.model ?? v.model ?? '(model not recorded)';
-    add((byModel[model] ??= zero()), u);
+    add((byModel[u.model ?? '(model not recorded)'] ??= zero()), u);
   }
   return total.calls === 0 ? undefined : { ...total, byModel };
 }

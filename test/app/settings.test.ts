@@ -13,8 +13,8 @@ afterEach(async () => {
   while (runtimes.length) await runtimes.pop()!.close();
 });
 
-const configured: Settings = { model: 'claude-sonnet-4-5', summaryBaseUrl: 'http://127.0.0.1:11434/v1', summaryModel: 'llama3.2', ui: { columns: { role: 140 }, detailCollapsed: true }, roleOverrides: { '/w/history.json': { swarms_corp: 'user' } } };
-const other: Settings = { model: 'gpt-4o', summaryBaseUrl: 'http://10.0.0.7:8080/v1', summaryModel: 'qwen2.5', ui: { layout: { sidebar: 300 } }, roleOverrides: {} };
+const configured: Settings = { model: 'claude-sonnet-4-5', summaryBaseUrl: 'http://127.0.0.1:11434/v1', summaryModel: 'llama3.2', ui: { columns: { role: 140 }, detailCollapsed: true }, roleOverrides: { '/w/history.json': { swarms_corp: 'user' } }, prices: { 'claude-sonnet-4': { input: 2.5, cacheRead: 0.25, output: 12 } } };
+const other: Settings = { model: 'gpt-4o', summaryBaseUrl: 'http://10.0.0.7:8080/v1', summaryModel: 'qwen2.5', ui: { layout: { sidebar: 300 } }, roleOverrides: {}, prices: {} };
 const KEYS = Object.keys(configured) as Array<keyof Settings>;
 
 /** Every subset of the settings' keys, the empty one included. */
@@ -59,7 +59,7 @@ describe('settings: a partial update changes only what it names', () => {
   it('one damaged field in the settings file falls back alone; the others are kept', () => {
     const file = join(tempDir(), 'settings.json');
     writeFileSync(file, JSON.stringify({ model: 'gpt-4o', summaryBaseUrl: 42, summaryModel: 'llama3.2', ui: { columns: { role: 'wide' } } }));
-    expect(new SettingsStore(file).get()).toEqual({ model: 'gpt-4o', summaryBaseUrl: 'https://api.openai.com/v1', summaryModel: 'llama3.2', ui: {}, roleOverrides: {} });
+    expect(new SettingsStore(file).get()).toEqual({ model: 'gpt-4o', summaryBaseUrl: 'https://api.openai.com/v1', summaryModel: 'llama3.2', ui: {}, roleOverrides: {}, prices: {} });
     writeFileSync(file, JSON.stringify({ model: 'gpt-4o', ui: { columns: { role: 150 }, detailCollapsed: true } }));
     expect(new SettingsStore(file).get().ui).toEqual({ columns: { role: 150 }, detailCollapsed: true });
   });

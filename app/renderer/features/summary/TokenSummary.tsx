@@ -3,6 +3,7 @@ import { sumsByCode } from '../code-sums.js';
 import { useAppPick } from '../../store/index.js';
 import { RoleChip } from '../RoleChip.js';
 import { RoleMapping } from './RoleMapping.js';
+import { ReportedUsage } from './ReportedUsage.js';
 import { formatNumber, roleHue } from '../roles.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 
@@ -83,6 +84,7 @@ export function TokenSummary() {
       <h3>By role</h3>
       <Totals rows={summary.byRole} total={total} label={(role) => <RoleChip role={role} />} />
       <RoleMapping skeleton={skeleton} />
+      <ReportedUsage skeleton={skeleton} />
       <h3>By category</h3>
       <Totals rows={summary.byCategory} total={total} label={(c) => c} />
     </aside>

@@ -1,0 +1,34 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { Skeleton } from '../../../shared/contract.js';
+import { request } from '../../api/client.js';
+import { addUp, costOf, describeUsage, formatUsd } from '../../../../src/core/usage.js';
+import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
+
+/**
+ * What the API reported for the conversation's model calls (each once, as the skeleton keeps them), and what
+ * that cost at list prices: the dated table, with the rows the settings override.
+ */
+export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
+  const [prices, setPrices] = useState<Record<string, ModelPrice>>({});
+  useEffect(() => {
+    request('settings:get', {}).then(
+      (s) => setPrices(s.prices ?? {}),
+      () => {},
+    );
+  }, []);
+  const report = useMemo(() => addUp(skeleton.usage.values), [skeleton.usage]);
+  if (!report) return null;
+  const cost = costOf(report, prices);
+  const models = Object.keys(report.byModel);
+  return (
+    <section aria-label="Reported by the API" data-testid="reported-usage">
+      <h3>Reported by the API</h3>
+      <p>
+        {report.calls.toLocaleString('en-US')} model call{report.calls === 1 ? '' : 's'}: {describeUsage(report)}
+      </p>
+      <p title={`List prices of ${cost.dated}${models.length ? ` for ${models.join(', ')}` : ''}; settings can override a row`}>
+        <strong data-testid="reported-cost">{formatUsd(cost.usd)}</strong> at list prices ({cost.dated}){cost.unpriced.length ? ` · no price for ${cost.unpriced.join(', ')}` : ''}
+      </p>
+    </section>
+  );
+}
