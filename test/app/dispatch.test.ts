@@ -126,7 +126,7 @@ describe('handlers', () => {
 
   it('settings round trip', async () => {
     const { rt } = runtime();
-    expect(ok(await dispatch(rt.handlers, 'settings:set', { model: 'gpt-4o' }))).toEqual({ model: 'gpt-4o', summaryBaseUrl: 'https://api.openai.com/v1', summaryModel: 'gpt-5.4-mini', ui: {} });
+    expect(ok(await dispatch(rt.handlers, 'settings:set', { model: 'gpt-4o' }))).toEqual({ model: 'gpt-4o', summaryBaseUrl: 'https://api.openai.com/v1', summaryModel: 'gpt-5.4-mini', ui: {}, roleOverrides: {}, prices: {} });
     expect(ok(await dispatch(rt.handlers, 'settings:get', {}))).toMatchObject({ model: 'gpt-4o' });
     // The API key is never a setting (it would reach the renderer): only the endpoint and model are.
     expect(Object.keys(ok<Record<string, unknown>>(await dispatch(rt.handlers, 'settings:get', {})))).not.toContain('apiKey');
