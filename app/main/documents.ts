@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { EditHistory } from '../../src/core/editing/history.js';
+import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
 import { readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
@@ -12,12 +12,11 @@ export interface Fingerprint {
   hash: string;
 }
 
-/** One conversation of an open file: its records as they are now, as last saved, and its undo history. */
-export interface OpenConversation {
-  records: Message[];
-  saved: Message[];
-  history: EditHistory;
-}
+/**
+ * One conversation of an open file: the records it shows now, as last saved, and its undo history; for a
+ * view of a tree (a Claude Code thread), the file's records it is a path of (see conversation-views.ts).
+ */
+export type OpenConversation = ViewedConversation;
 
 export interface OpenDocument {
   path: string;
@@ -50,7 +49,7 @@ export function viewOf(codec: Codec, record: unknown): MessageView {
 }
 
 export function conversationDirty(c: OpenConversation): boolean {
-  return c.records.length !== c.saved.length || c.records.some((m, i) => m !== c.saved[i]);
+  return viewDirty(c);
 }
 
 export function isDirty(doc: OpenDocument): boolean {
@@ -59,7 +58,7 @@ export function isDirty(doc: OpenDocument): boolean {
 
 /** An open document's conversations, fresh from a parse: what is on disk, nothing unsaved. */
 export function conversationsOf(file: OpenedFile): OpenConversation[] {
-  return file.doc.conversations.map((c) => ({ records: c.records as Message[], saved: (c.records as Message[]).slice(), history: new EditHistory() }));
+  return viewsOf(file.codec, file.doc);
 }
 
 /** The hash is taken when first asked for (a changed stat), not on open: at 100 MB it costs a fifth of a second. */

@@ -7,6 +7,7 @@ import { emptySparse } from '../shared/sparse.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { oneLine } from '../../src/core/util/one-line.js';
 import type { OpenDocument } from './documents.js';
+import { treeFields, type ViewedConversation } from './conversation-views.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument }; conversations: readonly unknown[] };
@@ -185,6 +186,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     toolCalls,
     toolResults,
     usage: usageByIndex(views),
+    ...treeFields(doc.conversations as ViewedConversation[], conversation, (r) => doc.codec.view(r)),
     version,
   };
 }

@@ -34,6 +34,7 @@ export const REQUEST_NAMES = [
   'edit:merge-preview',
   'conversation:set-role',
   'conversation:roles',
+  'conversation:path',
   'edit:merge',
   'window:compact',
   'settings:set-api-key',

@@ -84,6 +84,15 @@ export const Skeleton = z.object({
   usage: sparse(Usage),
   /** Which state of the conversation this is: a delta applies to the version it was made from. */
   version: z.number(),
+  /**
+   * For a file whose messages make a tree (a Claude Code session): the conversations it shows (its main thread
+   * and each sub-agent's), where this path could have gone otherwise (a rewind: "2 of 3"), and whether it
+   * shows the whole session or only since its last compaction (`earlier`: how many messages came before).
+   */
+  threads: z.array(z.object({ title: z.string(), thread: z.string(), messages: z.number() })).optional(),
+  forks: z.array(z.object({ at: z.number(), options: z.number(), chosen: z.number() })).optional(),
+  whole: z.boolean().optional(),
+  earlier: z.number().optional(),
   /** Whether any message has a time or an id: the table gives no column to what no message has (absent: both). */
   has: z.object({ time: z.boolean(), id: z.boolean() }).optional(),
 });
@@ -184,7 +193,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true, threads: true, forks: true, whole: true, earlier: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),
@@ -403,6 +412,14 @@ export const requests = {
    * The file changed on disk while edited: my edits re-applied on top of it, where they touch messages it
    * left as they were; where both changed one message, a conflict with the changed words marked.
    */
+  /**
+   * Which path of a tree conversation is shown: another choice at a fork (`at` a position of the path,
+   * `option` among the fork's), and the whole session past its compactions or only since the last one.
+   */
+  'conversation:path': {
+    input: z.object({ path: relPath, conversation, at: z.number().int().min(0).optional(), option: z.number().int().min(0).optional(), whole: z.boolean().optional() }),
+    output: z.object({ delta: SkeletonDelta }),
+  },
   /** The names the messages are spelled with that are not roles, and what each is read as, and why. */
   'conversation:roles': { input: z.object({ path: relPath, conversation }), output: z.object({ roleMapping: z.array(RoleMappingEntry) }) },
   /** Reads the messages spelled `role` as `normalRole` in this file from now on (null: as the file says). */

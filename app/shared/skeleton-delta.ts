@@ -78,8 +78,9 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
 type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'has'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has } = sk;
-  return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has };
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, threads, forks, whole, earlier } = sk;
+  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}) };
+  return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, ...tree };
 }
 
 /** The delta from a to b (b's file-wide fields, and b's rows in the splice). */

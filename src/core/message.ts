@@ -44,14 +44,18 @@ export function orderedMessage(fields: Partial<Message> & { role: string }): Mes
   return out;
 }
 
-const derivedFrom = new WeakMap<object, object>();
+const derivedFrom = new WeakMap<object, object[]>();
 
 /**
  * Records that `next` is an edited copy of `from`. A save uses it to find the text `from` had in the file, so an
  * edit rewrites only the keys it changed. Only a hint: the writer still compares every value before reusing text.
+ * A record can stand for several (an edit merged onto the file read again stands for what it edited and for
+ * that record as read again): the latest comes first, none is forgotten.
  */
 export function markDerived(next: object, from: object): void {
-  if (next !== from) derivedFrom.set(next, from);
+  if (next === from) return;
+  const before = derivedFrom.get(next) ?? [];
+  derivedFrom.set(next, [from, ...before.filter((x) => x !== from)]);
 }
 
 const readAgainAs = new WeakMap<object, object>();
@@ -75,8 +79,7 @@ export function* lineage(m: object): Generator<object> {
     yield current;
     const fresh = readAgainAs.get(current);
     if (fresh) queue.push(fresh);
-    const from = derivedFrom.get(current);
-    if (from) queue.push(from);
+    for (const from of derivedFrom.get(current) ?? []) queue.push(from);
   }
 }
 

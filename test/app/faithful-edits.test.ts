@@ -35,6 +35,14 @@ function setup() {
   return { dir, call, lines, text: (name: string) => readFileSync(join(dir, name), 'utf8') };
 }
 
+/** The row (of what the conversation shows) whose preview holds `needle`. */
+async function rowIndex(call: <T>(channel: string, input: unknown) => Promise<T>, path: string, needle: string): Promise<number> {
+  const { rows } = await call<{ rows: Array<{ index: number; preview: string }> }>('conversation:rows', { path, start: 0, count: 2000 });
+  const row = rows.find((r) => r.preview.includes(needle));
+  if (!row) throw new Error(`no row of ${path} shows "${needle}"`);
+  return row.index;
+}
+
 /** The index among the file's message records of the first one whose line holds `needle`. */
 function recordIndex(lines: Loose[], needle: string): number {
   const messages = lines.filter((l) => l.type === 'user' || l.type === 'assistant' || l.type === 'response_item' || l.subtype === 'compact_boundary');
@@ -45,9 +53,11 @@ describe('edits that keep a file its own tool can use', () => {
   it('deleting a Claude Code tool exchange and saving leaves a session that resumes whole', async () => {
     const { call, lines, text } = setup();
     await call('conversation:open', { path: CART });
+    // The exchange is before the compaction: the whole session shows it.
+    await call('conversation:path', { path: CART, whole: true });
     const before = walkSession(text(CART)).path;
-    const call_ = recordIndex(lines(CART), '"name":"Bash"');
-    const result = recordIndex(lines(CART), '"tool_use_id":"toolu_02Bash"');
+    const call_ = await rowIndex(call, CART, 'Bash {');
+    const result = await rowIndex(call, CART, 'PASS src/cart.test.ts');
     await call('edit:apply', { path: CART, command: { type: 'delete', indexes: [call_, result] } });
     await call('edit:save', { path: CART });
     const walk = walkSession(text(CART));
@@ -63,7 +73,7 @@ describe('edits that keep a file its own tool can use', () => {
     const { call, lines, text } = setup();
     await call('conversation:open', { path: CART });
     const before = text(CART);
-    const call_ = recordIndex(lines(CART), '"name":"Grep"');
+    const call_ = await rowIndex(call, CART, 'Grep {');
     await call('edit:apply', { path: CART, command: { type: 'delete', indexes: [call_] } });
     const error = await call('edit:save', { path: CART }).catch((e) => e);
     expect(error.code).toBe('INVALID');
@@ -76,9 +86,10 @@ describe('edits that keep a file its own tool can use', () => {
   it('N adds a message to a Claude Code session: a complete line, spliced into the chain after the one selected', async () => {
     const { call, lines, text } = setup();
     await call('conversation:open', { path: CART });
-    const at = recordIndex(lines(CART), 'Now do the same for the tax line.');
+    const at = await rowIndex(call, CART, 'Now do the same for the tax line.');
+    // Since the last compaction: the boundary, the summary, and the five after them.
     const state = await call<{ count: number }>('edit:apply', { path: CART, command: { type: 'insert', index: at + 1, messages: [{ role: 'user', content: 'And shipping?' }] } });
-    expect(state.count).toBe(21);
+    expect(state.count).toBe(8);
     await call('edit:apply', { path: CART, command: { type: 'duplicate', indexes: [at] } });
     await call('edit:save', { path: CART });
     const walk = walkSession(text(CART));
@@ -114,7 +125,7 @@ describe('edits that keep a file its own tool can use', () => {
   it('a file an agent appended to while I edited: Merge keeps both, and the chain runs through my edit to its lines', async () => {
     const { call, lines, text, dir } = setup();
     await call('conversation:open', { path: CART });
-    const at = recordIndex(lines(CART), 'Now do the same for the tax line.');
+    const at = await rowIndex(call, CART, 'Now do the same for the tax line.');
     await call('edit:apply', { path: CART, command: { type: 'set-text', index: at, text: 'Now do the same for the tax and shipping lines.' } });
     // The agent goes on writing the session meanwhile.
     const last = lines(CART).at(-1)!;
@@ -124,7 +135,13 @@ describe('edits that keep a file its own tool can use', () => {
     expect(await call('edit:merge-preview', { path: CART })).toEqual({ applied: 1, onDisk: { added: 1, removed: 0 }, conflicts: [] });
     const state = await call<{ dirty: boolean; conflict: boolean }>('edit:merge', { path: CART });
     expect(state).toMatchObject({ dirty: true, conflict: false });
+    const onDisk = text(CART);
     await call('edit:save', { path: CART });
+    // One line changed (mine), in its place; the agent's line and every other keep their bytes and order.
+    const was = onDisk.split('\n');
+    const now = text(CART).split('\n');
+    expect(now.length).toBe(was.length);
+    expect(now.filter((l, i) => l !== was[i]).length).toBe(1);
     const after = lines(CART);
     expect(after.some((l) => l.message?.content === 'Now do the same for the tax and shipping lines.')).toBe(true);
     expect(after.at(-1)!.uuid).toBe(appended.uuid);
@@ -174,5 +191,23 @@ describe('edits that keep a file its own tool can use', () => {
     await call('conversation:set-role', { path: 'ops.json', role: 'ops_team', normalRole: null });
     const back = await call<{ normalRoles: string[]; roles: string[] }>('conversation:open', { path: 'ops.json' });
     expect(back.normalRoles[back.roles.indexOf('ops_team')]).toBe('assistant');
+  });
+
+  it('Merge after its preview, of an edit before the compaction: the edited line stays where it was, the lines around it too', async () => {
+    const { call, text, dir } = setup();
+    await call('conversation:open', { path: CART });
+    await call('conversation:path', { path: CART, whole: true });
+    const at = await rowIndex(call, CART, 'Commit it.');
+    await call('edit:apply', { path: CART, command: { type: 'set-text', index: at, text: 'Commit it, please.' } });
+    const last = text(CART).split('\n').filter(Boolean).map((l) => JSON.parse(l)).at(-1);
+    writeFileSync(join(dir, CART), text(CART) + JSON.stringify({ ...last, parentUuid: last.uuid, uuid: 'a1000000-0000-4000-8000-000000000098', message: { role: 'user', content: 'One more thing.' } }) + '\n');
+    await expect(call('edit:save', { path: CART })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await call('edit:merge-preview', { path: CART })).toMatchObject({ applied: 1, conflicts: [] });
+    await call('edit:merge', { path: CART });
+    const was = text(CART).split('\n');
+    await call('edit:save', { path: CART });
+    const now = text(CART).split('\n');
+    expect(now.map((l, i) => (l === was[i] ? '' : i)).filter((x) => x !== '')).toEqual([was.findIndex((l) => l.includes('"content":"Commit it."'))]);
+    expect(walkSession(text(CART)).errors).toEqual([]);
   });
 });

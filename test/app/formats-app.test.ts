@@ -46,11 +46,21 @@ describe('every format through the handlers', () => {
   it('a Claude Code session: tool calls as parts, sub-agent and meta flags, reported usage once per call', async () => {
     const { call } = setup();
     const path = 'claude-code/session.jsonl';
+    const opened = await call<Skeleton>('conversation:open', { path });
+    // What the model is sent now: since the compaction, the boundary and the summary.
+    expect(opened).toMatchObject({ count: 2, other: 3, format: 'claude-code', whole: false, earlier: 7 });
+    // The main thread and the sub-agent's, each a conversation of its own.
+    expect(opened.threads?.map((t) => [t.thread, t.messages])).toEqual([['main', 2], ['side:', 2]]);
+    await call('conversation:path', { path, whole: true });
     const sk = await call<Skeleton>('conversation:open', { path });
-    expect(sk).toMatchObject({ count: 11, other: 3, format: 'claude-code' });
-    expect(sk.flags.filter((f) => f & 32).length).toBe(2);
-    // Two lines share msg_01XYZ: its usage is shown once.
-    expect(sk.usage.at).toEqual([1, 5, 6]);
+    expect(sk).toMatchObject({ count: 9, whole: true });
+    // The sub-agent's two messages are not in the main thread.
+    expect(sk.flags.filter((f) => f & 32).length).toBe(0);
+    const side = await call<Skeleton>('conversation:open', { path, conversation: 1 });
+    expect(side.count).toBe(2);
+    expect(side.flags.every((f) => (f & 32) !== 0)).toBe(true);
+    // Two lines share msg_01XYZ: its usage is shown once (the sub-agent's call is in its own thread).
+    expect(sk.usage.at).toEqual([1, 4]);
     expect(sparseGet(sk.toolCalls, 2)).toEqual(['toolu_01Q']);
     expect(sparseGet(sk.toolResults, 3)).toBe('toolu_01Q');
     const m = await call<{ view: { parts: Array<{ kind: string; name?: string }> }; editableText: boolean }>('conversation:message', { path, index: 2 });
@@ -67,6 +77,7 @@ describe('every format through the handlers', () => {
     const path = 'claude-code/session.jsonl';
     const before = readFileSync(join(dir, path), 'utf8');
     await call('conversation:open', { path });
+    await call('conversation:path', { path, whole: true });
     await call('edit:apply', { path, command: { type: 'set-text', index: 0, text: 'The date test fails on CI. Please fix it.' } });
     await call('edit:save', { path });
     const after = readFileSync(join(dir, path), 'utf8');
@@ -74,7 +85,7 @@ describe('every format through the handlers', () => {
     expect(changed.map((p) => p.count)).toEqual([1, 1]);
     expect(changed[1].value).toContain('The date test fails on CI. Please fix it.');
     // A second edit after the save keeps the first one's line and changes only the next.
-    await call('edit:apply', { path, command: { type: 'set-text', index: 10, text: 'Summary: fixed.' } });
+    await call('edit:apply', { path, command: { type: 'set-text', index: 8, text: 'Summary: fixed.' } });
     await call('edit:save', { path });
     expect(diffLines(after, readFileSync(join(dir, path), 'utf8')).filter((p) => p.added || p.removed).map((p) => p.count)).toEqual([1, 1]);
     // Undo across the save still works.

@@ -12,6 +12,7 @@ import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { PrivateDirError } from '../../../src/core/storage/private-dir.js';
 import { HandlerError } from '../../shared/errors.js';
 import { viewOf, type Fingerprint, type OpenDocument } from '../documents.js';
+import { adoptFileRecords, fileRecords } from '../conversation-views.js';
 import type { LocalHistory } from './local-history.js';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -106,7 +107,7 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; acce
   }
   let text: string;
   let again: ConversationDocument | undefined;
-  const records = doc.conversations.map((c) => c.records);
+  const records = fileRecords(doc.conversations);
   try {
     // Save As to a new name writes the same format in its own style (the new file has no text of its own).
     ({ text, again } = writeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true }));
@@ -182,21 +183,22 @@ function adoptWritten(doc: OpenDocument, text: string, parsed?: ConversationDocu
   }
   // The read-back check already parsed what was written.
   const again = parsed ?? doc.codec.parse(body, doc.path);
-  doc.conversations.forEach((c, i) => {
-    const fresh = (again.conversations[i]?.records ?? []) as Message[];
-    const ordered = doc.codec.order ? (doc.codec.order(c.records) as Message[]) : c.records;
-    const map = new Map<object, Message>();
+  const map = new Map<object, Message>();
+  const fresh = again.conversations.map((c) => c.records as Message[]);
+  const histories = new Set(doc.conversations.map((c) => c.history));
+  fileRecords(doc.conversations).forEach((records, i) => {
+    const ordered = doc.codec.order ? (doc.codec.order(records) as Message[]) : records;
     ordered.forEach((live, k) => {
-      if (!fresh[k]) return;
-      map.set(live, fresh[k]);
+      const read = fresh[i]?.[k];
+      if (!read) return;
+      map.set(live, read);
       // What the live record was edited from (an undo may put it back) now stands where the fresh one is.
-      for (const earlier of lineage(live)) markReadAgain(earlier, fresh[k]);
+      for (const earlier of lineage(live)) markReadAgain(earlier, read);
     });
-    c.history.remap(map);
-    c.records = fresh;
-    c.saved = fresh.slice();
   });
+  for (const h of histories) h.remap(map);
   doc.file = { ...doc.file, doc: again };
+  adoptFileRecords(doc.conversations, fresh, map, doc.codec, again);
 }
 
 /**

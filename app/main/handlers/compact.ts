@@ -22,6 +22,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { archiveAndReseedMemory } from '../../../src/core/storage/memory-md.js';
 import { openConversation } from './open-document.js';
+import { replaceShown } from '../conversation-views.js';
 
 type Input = ParsedInput<'window:compact'>;
 
@@ -83,7 +84,7 @@ export function compactHandlers(ctx: HandlerContext, conversations: Conversation
       if (!input.apply) return { ...result, memory };
       // The spec's compact archives MEMORY.md (and re-seeds it) so the log does not keep growing.
       const archived = memory && input.archiveMemory ? archiveAndReseedMemory(memoryPath, basename(doc.path, extname(doc.path))) : undefined;
-      conv.records = conv.history.apply(conv.records, { type: 'replace-all', messages: after, label: `compact ${replaced.length} messages into a summary` });
+      replaceShown(doc.conversations, conv, after, `compact ${replaced.length} messages into a summary`, doc.codec, doc.file.doc);
       ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
       return {
         ...result,

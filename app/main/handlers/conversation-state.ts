@@ -156,7 +156,8 @@ export function conversationState(ctx: HandlerContext) {
    */
   const editDelta = (before: Shown, doc: OpenDocument, conversation: number, records: readonly Message[], version: number, display: string): SkeletonDelta | undefined => {
     // Records are compared as objects: a save that re-read nothing (the swarms writers) keeps them all.
-    if (!before.linkFree || before.file.codec.id !== doc.codec.id) return undefined;
+    // A view of a tree says where its path forks: built whole, so that that is always right.
+    if (!before.linkFree || before.file.codec.id !== doc.codec.id || doc.conversations[conversation]?.store) return undefined;
     const old = before.records;
     const n = records.length;
     const m = old.length;

@@ -8,6 +8,7 @@ import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
 import { mappingOfViews, rolesOf } from '../../../src/core/formats/roles.js';
+import { branchLeaf, showPath } from '../conversation-views.js';
 import { shownMessage } from '../shown-message.js';
 import { buildSkeleton, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
@@ -42,7 +43,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -95,6 +96,20 @@ export function conversationHandlers(
       ctx.emit('conversation:changed', { path: ctx.roots.display(absolute) });
       const delta = await state.changesSinceShown(absolute, doc, conversation);
       return { ...(delta ? { delta } : {}), roleMapping: roleMappingOf(doc, conversation) };
+    },
+    'conversation:path': async ({ path, conversation, at, option, whole }) => {
+      const { absolute, doc, conv } = open(path, conversation);
+      if (!conv.store || !conv.view) throw new HandlerError('BAD_INPUT', `${path} is one list of messages: it has no other path to show`);
+      let leaf = conv.view.leaf;
+      if (at !== undefined || option !== undefined) {
+        const chosen = at !== undefined && option !== undefined ? branchLeaf(conv, at, option) : undefined;
+        if (chosen === undefined) throw new HandlerError('BAD_INPUT', `message ${at ?? '?'} has no other branch ${option ?? '?'} to show`);
+        leaf = chosen;
+      }
+      showPath(doc.conversations, conv, leaf, whole ?? conv.view.whole);
+      const delta = await state.changesSinceShown(absolute, doc, conversation);
+      if (!delta) throw new HandlerError('BAD_INPUT', `open ${path} first`);
+      return { delta };
     },
     'conversation:roles': ({ path, conversation }) => {
       const { doc } = open(path, conversation);

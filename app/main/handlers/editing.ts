@@ -2,7 +2,8 @@ import { DIFF_LIMIT_BYTES, versionDiff } from '../editing/version-diff.js';
 import { storedCountEncoding, type StoredCounts } from '../editing/stored-counts.js';
 import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { EditError, type EditCommand } from '../../../src/core/editing/commands.js';
+import { describeEdit, EditError, type EditCommand } from '../../../src/core/editing/commands.js';
+import { applyToConversation, fileRecords, fileSideOf, replaceFileRecords, stepHistory } from '../conversation-views.js';
 import { duplicateRecord, recordForMessage } from '../../../src/core/editing/records.js';
 import { mergeRecords, settle, wordDiff } from '../../../src/core/editing/merge.js';
 import { sentText } from '../../../src/core/formats/model.js';
@@ -136,7 +137,8 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     'edit:apply': ({ path, conversation, command }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
       try {
-        conv.records = conv.history.apply(conv.records, toCommand(doc, conv, command, ctx.settings.get().model));
+        const edit = toCommand(doc, conv, command, ctx.settings.get().model);
+        applyToConversation(doc.conversations, conv, edit, doc.codec, doc.file.doc, describeEdit(edit));
       } catch (e) {
         if (e instanceof EditError) throw new HandlerError('BAD_INPUT', e.message);
         throw e;
@@ -145,14 +147,12 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     },
     'edit:undo': ({ path, conversation }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
-      const next = conv.history.undo(conv.records);
-      if (next) conv.records = next;
+      stepHistory(doc.conversations, conv, 'undo', doc.codec, doc.file.doc);
       return changed(doc, conversation);
     },
     'edit:redo': ({ path, conversation }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
-      const next = conv.history.redo(conv.records);
-      if (next) conv.records = next;
+      stepHistory(doc.conversations, conv, 'redo', doc.codec, doc.file.doc);
       return changed(doc, conversation);
     },
     'edit:state': ({ path, conversation }) => state(openConversation(ctx, path, conversation).doc, conversation),
@@ -215,17 +215,16 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
         throw new HandlerError('NOT_FOUND', `no saved version ${id}`);
       }
       const label = `restore the version of ${new Date(Number.parseInt(id, 10)).toLocaleString()}`;
-      doc.conversations.forEach((c, i) => {
-        if (versions[i]) c.records = c.history.apply(c.records, { type: 'replace-all', messages: versions[i], label });
-      });
+      versions.forEach((records, i) => replaceFileRecords(doc.conversations, i, records, label, doc.codec, doc.file.doc));
       return changed(doc, 0);
     },
     'edit:compare': ({ path, conversation }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
-      const mine = conv.records.map(line);
+      const side = fileSideOf(doc.conversations, conv);
+      const mine = side.records.map(line);
       try {
         const disk = parseDocumentText(decodeText(readFileBytes(doc.path), doc.path), doc.path, doc.codec.id);
-        return { mine, theirs: (disk.doc.conversations[conversation]?.records ?? []).map(line) };
+        return { mine, theirs: (disk.doc.conversations[side.file]?.records ?? []).map(line) };
       } catch (e) {
         return { mine, theirs: [], theirsError: (e as Error).message };
       }
@@ -241,8 +240,8 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       let applied = 0;
       const onDisk = { added: 0, removed: 0 };
       const conflicts: Array<{ conversation: number; index: number; mine?: string; theirs?: string; words: Array<{ text: string; side?: 'mine' | 'theirs' }> }> = [];
-      doc.conversations.forEach((c, ci) => {
-        const r = mergeRecords(c.saved, c.records, disk[ci] ?? []);
+      fileRecordsWithSaved(doc).forEach(({ records, saved }, ci) => {
+        const r = mergeRecords(saved, records, disk[ci] ?? []);
         applied += r.applied;
         onDisk.added += r.onDisk.added;
         onDisk.removed += r.onDisk.removed;
@@ -257,7 +256,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     },
     'edit:merge': async ({ path, choices }) => {
       const { doc: before, absolute } = openDocument(ctx, path);
-      const mine = before.conversations.map((c) => ({ base: c.saved, records: c.records }));
+      const mine = fileRecordsWithSaved(before).map(({ records, saved }) => ({ base: saved, records }));
       let doc: OpenDocument;
       try {
         doc = ctx.documents.reload(absolute);
@@ -265,13 +264,13 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
         throw new HandlerError('IO', `${path} cannot be read from disk to merge with: ${(e as Error).message}. Your edits are kept.`);
       }
       let k = 0;
-      doc.conversations.forEach((c, ci) => {
+      fileRecords(doc.conversations).forEach((theirs, ci) => {
         const side = mine[ci];
         if (!side) return;
-        const r = mergeRecords(side.base, side.records, c.records);
+        const r = mergeRecords(side.base, side.records, theirs);
         const merged = settle(r, choices.slice(k, k + r.conflicts.length)) as Message[];
         k += r.conflicts.length;
-        c.records = c.history.apply(c.records, { type: 'replace-all', messages: merged, label: 'merge my edits onto the file on disk' });
+        replaceFileRecords(doc.conversations, ci, merged, 'merge my edits onto the file on disk', doc.codec, doc.file.doc);
       });
       ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
       return { ...state(doc, 0), delta: await conversations.changesSinceShown(doc.path, doc, 0) };
@@ -286,6 +285,16 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       return { filename: `${basename(doc.path, extname(doc.path))}${suffix}.${ext}`, text: exportText(doc.codec, conv.records, format), mime };
     },
   };
+}
+
+/** Each conversation of the file with its records as last read or written (for a merge's base). */
+function fileRecordsWithSaved(doc: OpenDocument): Array<{ records: Message[]; saved: Message[] }> {
+  const out: Array<{ records: Message[]; saved: Message[] }> = [];
+  for (const c of doc.conversations) {
+    const side = fileSideOf(doc.conversations, c);
+    out[side.file] ??= { records: side.records, saved: side.saved };
+  }
+  return out;
 }
 
 function readFileBytes(path: string): Buffer {

@@ -17,9 +17,10 @@ export class EditHistory {
 
   constructor(private readonly limit = 500) {}
 
-  apply(messages: readonly Message[], command: EditCommand): Message[] {
+  /** `label` names the edit where its command's indexes are not the ones the user saw (a view's path). */
+  apply(messages: readonly Message[], command: EditCommand, label?: string): Message[] {
     const { messages: next, undo } = applyEdit(messages, command);
-    this.undoStack.push({ label: describeEdit(command), undo, redo: command });
+    this.undoStack.push({ label: label ?? describeEdit(command), undo, redo: command });
     if (this.undoStack.length > this.limit) this.undoStack.shift();
     this.redoStack = [];
     return next;

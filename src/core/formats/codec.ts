@@ -1,6 +1,7 @@
 import type { MessageView } from './model.js';
 import type { Problem } from './validity.js';
 import type { RoleDeclaration } from './roles.js';
+import type { MessageTree } from '../tree/message-tree.js';
 
 /** A tool the conversation declares (a dataset's `tools`, a request's tool list): what conversions carry. */
 export interface ToolSchema {
@@ -130,6 +131,12 @@ export interface Codec {
    * roles by a rule and what the file declares, shown to the user, who can say otherwise.
    */
   namedSpeakers?: boolean;
+  /**
+   * The tree a conversation's records make, for formats that link each message to the one it follows
+   * (parent ids, sub-agent threads, compactions that start anew). Without it, a conversation is one path.
+   * `records` are the conversation's records now (edited), the document the file as last read.
+   */
+  tree?(doc: ConversationDocument, conversation: number, records: readonly unknown[]): MessageTree;
   /** A copy of a record with ids of its own (a duplicate must not reuse the uuid the chain links by). */
   freshIds?(record: unknown): unknown;
   /**

@@ -7,6 +7,7 @@ import { jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
 import { isCompactBoundary, relinkChain } from './chain.js';
 import { claudeCodeProblems } from './validity.js';
+import { claudeCodeTree } from './tree.js';
 import { anthropicBlocks, blocksWithText } from '../anthropic/codec.js';
 
 const MESSAGE_TYPES = new Set(['user', 'assistant']);
@@ -108,6 +109,7 @@ export const claudeCode: Codec = {
   },
   linkFields: ['parentUuid', 'uuid', 'logicalParentUuid'],
   validate: claudeCodeProblems,
+  tree: (doc, _c, records) => claudeCodeTree(doc, records),
   // As Claude Code compacts: the history stays in the file; a boundary starts a new chain with the summary,
   // then copies of what stays (new uuids: the originals keep their place in the history).
   compact(records, after, summaries, info) {

@@ -1,0 +1,220 @@
+import { EditHistory } from '../../src/core/editing/history.js';
+import type { EditCommand } from '../../src/core/editing/commands.js';
+import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
+import type { Message } from '../../src/core/message.js';
+import { childrenOf, forksOf, leavesOf, newestLeafUnder, pathTo, threadsOf, type MessageTree } from '../../src/core/tree/message-tree.js';
+import { followLeaf, onFileRecords, replacePath } from '../../src/core/tree/path-edits.js';
+
+/**
+ * The conversations an open file shows. A file whose messages make a tree (a Claude Code session: rewinds,
+ * sub-agents, compactions) is shown as paths of it: its main thread as the agent resumes it, and each
+ * sub-agent's thread; each is a conversation of the app (its rows, its plans, its edits), all of them views of
+ * the one list of records the file holds, which a save writes. A flat file is one conversation, its records.
+ */
+
+/** The records of one conversation of the file, which several views share, with their one undo history. */
+export interface RecordStore {
+  /** The conversation of the file (for a dataset, which one). */
+  file: number;
+  all: Message[];
+  saved: Message[];
+  history: EditHistory;
+  tree: MessageTree;
+}
+
+/** Which path of its store a view shows. */
+export interface PathView {
+  thread: string;
+  /** The index among the store's records of the path's last record. */
+  leaf: number;
+  /** Past compactions too (the whole session), or only since the last one (what the model is sent now). */
+  whole: boolean;
+  /** Where the path's records are among the store's. */
+  path: number[];
+}
+
+export interface ViewedConversation {
+  records: Message[];
+  saved: Message[];
+  history: EditHistory;
+  store?: RecordStore;
+  view?: PathView;
+}
+
+/** The thread's leaf the tool resumes from: the file's own active leaf for the main thread, else its newest. */
+function defaultLeaf(tree: MessageTree, thread: string): number {
+  if (thread === 'main' && tree.active >= 0 && tree.thread[tree.active] === 'main') return tree.active;
+  const leaves = leavesOf(tree, thread);
+  return leaves.length > 0 ? leaves[leaves.length - 1] : -1;
+}
+
+function show(conv: ViewedConversation, store: RecordStore, view: PathView): void {
+  view.path = view.leaf >= 0 ? pathTo(store.tree, view.leaf, view.whole) : [];
+  conv.records = view.path.map((i) => store.all[i]);
+  conv.view = view;
+}
+
+/** The conversations of a freshly read file: a view per thread for a tree, the records themselves otherwise. */
+export function viewsOf(codec: Codec, doc: ConversationDocument): ViewedConversation[] {
+  return doc.conversations.flatMap((c, file): ViewedConversation[] => {
+    const records = c.records as Message[];
+    if (!codec.tree) return [{ records, saved: records.slice(), history: new EditHistory() }];
+    const tree = codec.tree(doc, file, records);
+    const store: RecordStore = { file, all: records, saved: records.slice(), history: new EditHistory(), tree };
+    return threadsOf(tree).map((thread) => {
+      const conv: ViewedConversation = { records: [], saved: [], history: store.history, store };
+      show(conv, store, { thread, leaf: defaultLeaf(tree, thread), whole: false, path: [] });
+      conv.saved = conv.records.slice();
+      return conv;
+    });
+  });
+}
+
+/** The file's records of each of its conversations, in its order: what a save writes. */
+export function fileRecords(conversations: readonly ViewedConversation[]): Message[][] {
+  const out: Message[][] = [];
+  const seen = new Set<RecordStore>();
+  for (const c of conversations) {
+    if (!c.store) out.push(c.records);
+    else if (!seen.has(c.store)) {
+      seen.add(c.store);
+      out[c.store.file] = c.store.all;
+    }
+  }
+  return out;
+}
+
+/** Whether a conversation (its store, for a view) holds edits not saved. */
+export function viewDirty(c: ViewedConversation): boolean {
+  const [now, saved] = c.store ? [c.store.all, c.store.saved] : [c.records, c.saved];
+  return now.length !== saved.length || now.some((m, i) => m !== saved[i]);
+}
+
+/**
+ * After the store's records changed (an edit, an undo, a save read back, a merge), every view of it shows its
+ * path again: the same leaf (or what it was edited into, or the newest leaf under it), else the default.
+ */
+export function reshow(conversations: readonly ViewedConversation[], store: RecordStore, codec: Codec, doc: ConversationDocument): void {
+  store.tree = codec.tree!(doc, store.file, store.all);
+  for (const c of conversations) {
+    if (c.store !== store || !c.view) continue;
+    const leaf = followLeaf(store.tree, store.all, c.records, defaultLeaf(store.tree, c.view.thread));
+    show(c, store, { ...c.view, leaf });
+  }
+}
+
+/** Applies an edit of what a conversation shows; for a view, to its store's records (undoable there). */
+export function applyToConversation(conversations: readonly ViewedConversation[], c: ViewedConversation, command: EditCommand, codec: Codec, doc: ConversationDocument, label?: string): void {
+  if (!c.store || !c.view) {
+    c.records = c.history.apply(c.records, command, label);
+    return;
+  }
+  const store = c.store;
+  store.all = store.history.apply(store.all, onFileRecords(command, c.view.path, store.all.length), label);
+  reshow(conversations, store, codec, doc);
+}
+
+/** Undo or redo in a conversation (a view's, in its store's one history). */
+export function stepHistory(conversations: readonly ViewedConversation[], c: ViewedConversation, step: 'undo' | 'redo', codec: Codec, doc: ConversationDocument): void {
+  if (!c.store) {
+    const next = step === 'undo' ? c.history.undo(c.records) : c.history.redo(c.records);
+    if (next) c.records = next;
+    return;
+  }
+  const store = c.store;
+  const next = step === 'undo' ? store.history.undo(store.all) : store.history.redo(store.all);
+  if (!next) return;
+  store.all = next;
+  reshow(conversations, store, codec, doc);
+}
+
+/** A view's path set anew: another leaf (a branch), or past compactions or not. */
+export function showPath(conversations: readonly ViewedConversation[], c: ViewedConversation, leaf: number, whole: boolean): void {
+  if (!c.store || !c.view) return;
+  show(c, c.store, { ...c.view, leaf, whole });
+  void conversations;
+}
+
+/**
+ * A compaction (or any rewrite) of what a view shows, as one undoable edit of its file's records; the view then
+ * shows the path to the last record of `after` (a compaction's new chain, for Claude Code).
+ */
+export function replaceShown(conversations: readonly ViewedConversation[], c: ViewedConversation, after: Message[], label: string, codec: Codec, doc: ConversationDocument): void {
+  if (!c.store || !c.view) {
+    c.records = c.history.apply(c.records, { type: 'replace-all', messages: after, label });
+    return;
+  }
+  const store = c.store;
+  store.all = store.history.apply(store.all, { type: 'replace-all', messages: replacePath(store.all, c.view.path, after), label });
+  reshow(conversations, store, codec, doc);
+  const last = after.length > 0 ? store.all.indexOf(after[after.length - 1]) : -1;
+  if (last >= 0) show(c, store, { ...c.view, leaf: last });
+}
+
+/** The file's records of its conversation `file` replaced (a restore, a merge), as one undoable edit. */
+export function replaceFileRecords(conversations: readonly ViewedConversation[], file: number, records: Message[], label: string, codec: Codec, doc: ConversationDocument): void {
+  const store = conversations.find((c) => c.store?.file === file)?.store;
+  if (!store) {
+    const c = conversations[file];
+    if (c) c.records = c.history.apply(c.records, { type: 'replace-all', messages: records, label });
+    return;
+  }
+  store.all = store.history.apply(store.all, { type: 'replace-all', messages: records, label });
+  reshow(conversations, store, codec, doc);
+}
+
+/** The file's records of the conversation a view shows (itself, for a flat file), and which conversation of the file it is. */
+export function fileSideOf(conversations: readonly ViewedConversation[], c: ViewedConversation): { file: number; records: Message[]; saved: Message[] } {
+  if (c.store) return { file: c.store.file, records: c.store.all, saved: c.store.saved };
+  return { file: conversations.indexOf(c), records: c.records, saved: c.saved };
+}
+
+/** After the file's conversations were read again (a save): each view shows the records read, on the same path. */
+export function adoptFileRecords(conversations: readonly ViewedConversation[], fresh: readonly Message[][], map: ReadonlyMap<object, Message>, codec: Codec, doc: ConversationDocument): void {
+  const stores = new Set<RecordStore>();
+  conversations.forEach((c, i) => {
+    if (!c.store) {
+      c.records = fresh[i] ?? [];
+      c.saved = c.records.slice();
+      return;
+    }
+    stores.add(c.store);
+    // The path as the records read again: the leaf is found where it was.
+    c.records = c.records.map((r) => map.get(r) ?? r);
+  });
+  for (const store of stores) {
+    store.all = (fresh[store.file] ?? []).slice();
+    store.saved = store.all.slice();
+    reshow(conversations, store, codec, doc);
+  }
+  for (const c of conversations) if (c.store) c.saved = c.records.slice();
+}
+
+const firstText = (r: unknown, view: (r: unknown) => { parts: Array<{ kind: string; text?: string }> }) => {
+  const p = view(r).parts.find((x) => x.kind === 'text' && x.text);
+  return p?.text?.replace(/\s+/g, ' ').trim().slice(0, 80);
+};
+
+/** What a skeleton says of a tree view: the threads the file shows, where its path forks, and what came before. */
+export function treeFields(conversations: readonly ViewedConversation[], conversation: number, view: (r: unknown) => { parts: Array<{ kind: string; text?: string }> }) {
+  const c = conversations[conversation];
+  if (!c?.store || !c.view) return {};
+  const store = c.store;
+  const threads = conversations.map((x) => {
+    const thread = x.view?.thread ?? 'main';
+    const first = x.records[0] !== undefined ? firstText(x.records[0], view) : undefined;
+    const title = thread === 'main' ? 'Main thread' : `Sub-agent${thread.length > 5 ? ` ${thread.slice(5)}` : ''}${first ? `: ${first}` : ''}`;
+    return { title, thread, messages: x.records.length };
+  });
+  const forks = forksOf(store.tree, c.view.path).map((f) => ({ at: f.at, options: f.options.length, chosen: f.chosen }));
+  const whole = pathTo(store.tree, c.view.leaf, true);
+  return { ...(threads.length > 1 ? { threads } : {}), ...(forks.length > 0 ? { forks } : {}), whole: c.view.whole, earlier: c.view.whole ? 0 : whole.length - c.view.path.length };
+}
+
+/** The path of a view through another choice at a fork (`at` a position on it, `option` among the fork's). */
+export function branchLeaf(c: ViewedConversation, at: number, option: number): number | undefined {
+  if (!c.store || !c.view) return undefined;
+  const fork = forksOf(c.store.tree, c.view.path).find((f) => f.at === at);
+  const node = fork?.options[option];
+  return node === undefined ? undefined : newestLeafUnder(c.store.tree, node, childrenOf(c.store.tree));
+}
