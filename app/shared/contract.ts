@@ -117,7 +117,7 @@ export const MergePreview = z.object({
   /** My edits that apply cleanly (changes, deletions, additions). */
   applied: z.number(),
   /** What changed on disk since the file was read: messages it has that were not there, and ones it lost or changed. */
-  onDisk: z.object({ added: z.number(), removed: z.number() }),
+  onDisk: z.object({ added: z.number(), changed: z.number(), removed: z.number() }),
   conflicts: z.array(
     z.object({
       conversation: z.number(),

@@ -132,7 +132,7 @@ describe('edits that keep a file its own tool can use', () => {
     const appended = { ...last, parentUuid: last.uuid, uuid: 'a1000000-0000-4000-8000-000000000099', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'You are welcome.' }] }, timestamp: '2026-11-24T09:12:00.000Z' };
     writeFileSync(join(dir, CART), text(CART) + JSON.stringify(appended) + '\n');
     await expect(call('edit:save', { path: CART })).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect(await call('edit:merge-preview', { path: CART })).toEqual({ applied: 1, onDisk: { added: 1, removed: 0 }, conflicts: [] });
+    expect(await call('edit:merge-preview', { path: CART })).toEqual({ applied: 1, onDisk: { added: 1, changed: 0, removed: 0 }, conflicts: [] });
     const state = await call<{ dirty: boolean; conflict: boolean }>('edit:merge', { path: CART });
     expect(state).toMatchObject({ dirty: true, conflict: false });
     const onDisk = text(CART);
@@ -188,9 +188,12 @@ describe('edits that keep a file its own tool can use', () => {
     const again = await call<{ normalRoles: string[]; roles: string[] }>('conversation:open', { path: 'ops.json' });
     expect(again.normalRoles[again.roles.indexOf('ops_team')]).toBe('user');
     expect((await call<{ roleOverrides: Record<string, Record<string, string>> }>('settings:get', {})).roleOverrides[join(dir, 'ops.json')]).toEqual({ ops_team: 'user' });
-    await call('conversation:set-role', { path: 'ops.json', role: 'ops_team', normalRole: null });
+    // Setting it back to what the file says drops the setting.
+    const reset = await call<{ roleMapping: Array<{ role: string; from: string }> }>('conversation:set-role', { path: 'ops.json', role: 'ops_team', normalRole: 'assistant' });
+    expect(reset.roleMapping.find((d) => d.role === 'ops_team')?.from).not.toBe('your setting');
     const back = await call<{ normalRoles: string[]; roles: string[] }>('conversation:open', { path: 'ops.json' });
     expect(back.normalRoles[back.roles.indexOf('ops_team')]).toBe('assistant');
+    expect((await call<{ roleOverrides: Record<string, unknown> }>('settings:get', {})).roleOverrides[join(dir, 'ops.json')]).toBeUndefined();
   });
 
   it('Merge after its preview, of an edit before the compaction: the edited line stays where it was, the lines around it too', async () => {

@@ -152,7 +152,9 @@ describe('what the views say', () => {
     const v = viewsOf('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
     expect(v.map((m) => m.role)).toEqual(['user', 'user', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'assistant', 'local_shell_call']);
     expect(v[2].parts.map((p) => (p.kind === 'reasoning' ? (p.encrypted ? 'encrypted' : 'summary') : p.kind))).toEqual(['summary', 'encrypted']);
-    expect(v[4].usage).toMatchObject({ input: 8123, output: 410, reasoning: 256 });
+    // A call's usage is on the last item the model wrote (the function_call), not the tool's output.
+    expect(v[3].usage).toMatchObject({ input: 8123, output: 410, reasoning: 256 });
+    expect(v[4].usage).toBeUndefined();
     expect(v[7].usage).toMatchObject({ input: 8879, output: 110 });
     expect(sentText(v[5])).toContain('apply_patch\n*** Begin Patch');
   });

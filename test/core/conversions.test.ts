@@ -62,7 +62,7 @@ describe('conversions carry what the target needs', () => {
     expect(lines.every((l) => l.cwd === '/home/dev/weather' && typeof l.version === 'string')).toBe(true);
     expect(lines[0].parentUuid).toBeNull();
     expect(lines.slice(1).every((l, i) => l.parentUuid === lines[i].uuid)).toBe(true);
-    expect(out.notes.join('\n')).toContain(`~/.claude/projects/-home-dev-weather/${lines[0].sessionId}.jsonl`);
+    expect(out.notes.join('\n')).toContain(`save it as ~/.claude/projects/-home-dev-weather/${lines[0].sessionId}.jsonl`);
   });
 
   it('into Codex: session_meta first, then items; every call answered; each message with its event', () => {

@@ -7,6 +7,7 @@ import type { ConversationDocument } from '../../../src/core/formats/codec.js';
 import { codecById } from '../../../src/core/formats/registry.js';
 import { sentText, type MessageView } from '../../../src/core/formats/model.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
+import { oneLine } from '../../../src/core/util/one-line.js';
 import { lineage, markReadAgain, type Message } from '../../../src/core/message.js';
 import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { PrivateDirError } from '../../../src/core/storage/private-dir.js';
@@ -62,10 +63,15 @@ function problemsOfOnce(doc: OpenDocument): Problem[] {
   return p;
 }
 
-function invalidError(displayPath: string, problems: readonly Problem[], conversations: number): HandlerError {
-  const lines = problems.map((p) => describeProblem(p, conversations));
+/** Each problem with the message it is about, in a few words, so that it can be found among the rows. */
+function invalidError(displayPath: string, codec: Codec, problems: readonly Problem[], written: ConversationDocument): HandlerError {
+  const lines = problems.map((p) => {
+    const record = p.message !== undefined ? written.conversations[p.conversation]?.records[p.message] : undefined;
+    const words = record === undefined ? '' : oneLine(sentText(viewOf(codec, record)), 60);
+    return describeProblem(p, written.conversations.length) + (words ? ` (the message “${words}”)` : '');
+  });
   const shown = lines.slice(0, 5).join('; ') + (lines.length > 5 ? `; and ${lines.length - 5} more` : '');
-  return new HandlerError('INVALID', `Not saved: ${displayPath} would be left so that its own tool cannot read it whole (${shown}). Undo the edit, or save anyway.`, { problems: lines });
+  return new HandlerError('INVALID', `Not saved: written like this, ${displayPath} would break what ${codec.tool ?? 'its own tool'} needs of it (${shown}). Undo the edit, or save anyway.`, { problems: lines });
 }
 
 const changedError = (displayPath: string) =>
@@ -116,7 +122,7 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; acce
   }
   if (again && !options.acceptProblems) {
     const added = newProblems(problemsOfOnce(doc), problemsOf(doc.codec, again));
-    if (added.length > 0) throw invalidError(options.displayPath, added, again.conversations.length);
+    if (added.length > 0) throw invalidError(options.displayPath, doc.codec, added, again);
   }
   let held: { fd: number; stat: Stats } | undefined;
   try {

@@ -7,7 +7,8 @@ import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
-import { mappingOfViews, rolesOf } from '../../../src/core/formats/roles.js';
+import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
+import type { Codec } from '../../../src/core/formats/codec.js';
 import { branchLeaf, showPath } from '../conversation-views.js';
 import { shownMessage } from '../shown-message.js';
 import { buildSkeleton, tableRow } from '../skeleton.js';
@@ -83,7 +84,11 @@ export function conversationHandlers(
       return answer;
     },
     'conversation:set-role': async ({ path, conversation, role, normalRole }) => {
-      const { absolute } = open(path, conversation);
+      const { absolute, doc: before } = open(path, conversation);
+      // Choosing what the file itself says is no setting of the user's: it is dropped.
+      const fileCodec = codecWithRoles((before.file.codec as { base?: Codec }).base ?? before.file.codec, rolesOf(before.file.codec).filter((d) => d.from !== 'your setting'));
+      const sample = before.conversations[conversation]?.records.find((r) => roleKey(fileCodec.view(r).role) === roleKey(role));
+      if (sample !== undefined && fileCodec.view(sample).normalRole === normalRole) normalRole = null;
       const all = { ...(ctx.settings.get().roleOverrides ?? {}) };
       const mine = { ...(all[absolute] ?? {}) };
       if (normalRole === null) delete mine[role];

@@ -235,16 +235,17 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       try {
         disk = parseDocumentText(decodeText(readFileBytes(doc.path), doc.path), doc.path, doc.codec.id).doc.conversations.map((c) => c.records as Message[]);
       } catch (e) {
-        return { applied: 0, onDisk: { added: 0, removed: 0 }, conflicts: [], theirsError: (e as Error).message };
+        return { applied: 0, onDisk: { added: 0, changed: 0, removed: 0 }, conflicts: [], theirsError: (e as Error).message };
       }
       let applied = 0;
-      const onDisk = { added: 0, removed: 0 };
+      const onDisk = { added: 0, changed: 0, removed: 0 };
       const conflicts: Array<{ conversation: number; index: number; mine?: string; theirs?: string; words: Array<{ text: string; side?: 'mine' | 'theirs' }> }> = [];
       fileRecordsWithSaved(doc).forEach(({ records, saved }, ci) => {
         const r = mergeRecords(saved, records, disk[ci] ?? []);
         applied += r.applied;
         onDisk.added += r.onDisk.added;
         onDisk.removed += r.onDisk.removed;
+        onDisk.changed += r.onDisk.changed;
         for (const k of r.conflicts) {
           const text = (x: unknown) => (x === undefined ? undefined : sentText(viewOf(doc.codec, x)));
           const mine = text(k.mine);

@@ -127,7 +127,12 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       try {
         const answer = await request('conversation:update', { path, conversation: get().openConversationIndex, since: skeleton.version, model: get().model });
         if (get().openPath !== path) return;
-        if ('delta' in answer) return get().applyChange(answer.delta);
+        // A change on disk to a file with unsaved edits changes no row: the edit state says it is in conflict.
+        if ('delta' in answer) {
+          await get().applyChange(answer.delta);
+          if (get().edit?.dirty) await get().refreshEditState();
+          return;
+        }
         set({ counts: undefined });
         show(answer.skeleton, new Map());
       } catch {

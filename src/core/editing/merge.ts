@@ -24,8 +24,8 @@ export interface MergeResult {
   conflicts: MergeConflict[];
   /** How many of my edits (changes, deletions, additions) the merge applied cleanly. */
   applied: number;
-  /** What changed on disk since the base was read: records it has that the base had not, and base records it has not. */
-  onDisk: { added: number; removed: number };
+  /** What changed on disk since the base was read: records added, changed (in place) and removed. */
+  onDisk: { added: number; changed: number; removed: number };
 }
 
 const json = (r: unknown) => JSON.stringify(r);
@@ -125,8 +125,26 @@ export function mergeRecords(base: readonly unknown[], mine: readonly unknown[],
     }
     emit(k);
   });
-  const kept = t.filter((x) => x !== undefined).length;
-  return { records, conflicts, applied, onDisk: { added: theirs.length - kept, removed: base.length - kept } };
+  return { records, conflicts, applied, onDisk: diskChanges(base, theirs) };
+}
+
+/** Records theirs added, changed and removed against base: a removed run right before an added one is changed. */
+function diskChanges(base: readonly unknown[], theirs: readonly unknown[]): MergeResult['onDisk'] {
+  const out = { added: 0, changed: 0, removed: 0 };
+  const parts = diffArrays(base.map(json), theirs.map(json));
+  for (let k = 0; k < parts.length; k++) {
+    const p = parts[k];
+    const n = p.count ?? p.value.length;
+    if (p.removed && parts[k + 1]?.added) {
+      const m = parts[k + 1].count ?? parts[k + 1].value.length;
+      out.changed += Math.min(n, m);
+      out.removed += Math.max(0, n - m);
+      out.added += Math.max(0, m - n);
+      k++;
+    } else if (p.removed) out.removed += n;
+    else if (p.added) out.added += n;
+  }
+  return out;
 }
 
 /** The theirs index of the nearest base record at or before `i` that theirs kept (-1: before everything). */

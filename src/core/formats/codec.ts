@@ -87,6 +87,8 @@ export interface CodecCapabilities {
 export interface Codec {
   id: string;
   label: string;
+  /** The tool that reads the format, named in what a save or conversion says ("Claude Code"). */
+  tool?: string;
   syntax: Syntax;
   /** Lower-case extensions with the dot (".jsonl"). */
   extensions: readonly string[];

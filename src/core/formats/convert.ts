@@ -252,7 +252,7 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
   const text = createDocument(to, made, options);
   if (to.id === 'claude-code' && sessionId) {
     const cwd = String((made[0].records[0] as { cwd?: unknown }).cwd);
-    notes.add(`a new Claude Code session ${sessionId} for ${cwd}: \`claude --resume ${sessionId}\` finds it as ~/.claude/projects/${cwd.replace(/[^A-Za-z0-9]/g, '-')}/${sessionId}.jsonl`);
+    notes.add(`a new Claude Code session ${sessionId} for ${cwd}: for \`claude --resume ${sessionId}\` to find it, save it as ~/.claude/projects/${cwd.replace(/[^A-Za-z0-9]/g, '-')}/${sessionId}.jsonl`);
   }
   let problems: string[] = [];
   try {

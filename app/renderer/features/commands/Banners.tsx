@@ -29,7 +29,7 @@ export function Banners() {
       )}
       {invalid && (
         <div className="banner warn" role="alertdialog" aria-label="The save would damage the file" data-testid="invalid-banner">
-          <strong>Not saved: {openPath} would be left so its own tool cannot read it whole.</strong>
+          <strong>Not saved: written like this, {openPath} would break what its own tool needs of it.</strong>
           <ul className="problems">
             {(saveError.problems ?? [saveError.message]).slice(0, 8).map((p, i) => (
               <li key={i}>{p}</li>

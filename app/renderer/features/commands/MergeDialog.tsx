@@ -50,7 +50,16 @@ export function MergeDialog() {
         {preview && !preview.theirsError && (
           <>
             <p className="muted" data-testid="merge-on-disk">
-              On disk since it was read: {preview.onDisk.added} message{preview.onDisk.added === 1 ? '' : 's'} added or changed, {preview.onDisk.removed} removed or changed.
+              On disk since it was read:{' '}
+              {[
+                [preview.onDisk.added, 'added'],
+                [preview.onDisk.changed, 'changed'],
+                [preview.onDisk.removed, 'removed'],
+              ]
+                .filter(([n]) => Number(n) > 0)
+                .map(([n, what]) => `${n} message${n === 1 ? '' : 's'} ${what}`)
+                .join(', ') || 'nothing'}
+              .
             </p>
             <p data-testid="merge-summary">
               {preview.applied} edit{preview.applied === 1 ? '' : 's'} of mine appl{preview.applied === 1 ? 'ies' : 'y'} cleanly to what is on disk now

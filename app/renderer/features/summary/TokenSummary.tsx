@@ -25,6 +25,12 @@ function Totals({ rows, total, label }: { rows: Array<[string, number]>; total: 
   );
 }
 
+/** The role a row's colour follows, as the table's chip does: its normal role, or its name for others. */
+function hueRole(skeleton: { roles: string[]; normalRoles: string[]; roleOf: number[] }, i: number): string {
+  const normal = skeleton.normalRoles[skeleton.roleOf[i]];
+  return normal && normal !== 'other' ? normal : skeleton.roles[skeleton.roleOf[i]];
+}
+
 /** Totals by role and category, and a bar per message (binned for long histories) that selects on click. */
 export function TokenSummary() {
   const { skeleton, counts, select, selected, provisional, opening } = useAppPick('skeleton', 'counts', 'select', 'selected', 'provisional', 'opening');
@@ -74,7 +80,7 @@ export function TokenSummary() {
           <button
             key={b.from}
             className={`bar ${selected !== undefined && selected >= b.from && selected < b.from + summary.perBin ? 'on' : ''}`}
-            style={{ height: `${Math.max(2, (100 * b.max) / summary.peak)}%`, ['--hue' as string]: roleHue(skeleton.roles[skeleton.roleOf[b.at]]) }}
+            style={{ height: `${Math.max(2, (100 * b.max) / summary.peak)}%`, ['--hue' as string]: roleHue(hueRole(skeleton, b.at)) }}
             aria-label={`message ${b.at}: ${b.max} tokens`}
             title={`message ${b.at}: ${b.max} tokens`}
             onClick={() => select(b.at)}
@@ -82,7 +88,7 @@ export function TokenSummary() {
         ))}
       </div>
       <h3>By role</h3>
-      <Totals rows={summary.byRole} total={total} label={(role) => <RoleChip role={role} />} />
+      <Totals rows={summary.byRole} total={total} label={(role) => <RoleChip role={role} normal={skeleton.normalRoles[skeleton.roles.indexOf(role)]} />} />
       <RoleMapping skeleton={skeleton} />
       <ReportedUsage skeleton={skeleton} />
       <h3>By category</h3>

@@ -98,6 +98,7 @@ const isSystemRecord = (r: unknown): boolean => {
 export const anthropicMessages: Codec = {
   id: 'anthropic-messages',
   label: 'Anthropic messages (JSON)',
+  tool: 'the Anthropic API',
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false, toolParts: 'any' },

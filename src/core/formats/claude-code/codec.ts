@@ -75,6 +75,7 @@ const sessionFields = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version',
 export const claudeCode: Codec = {
   id: 'claude-code',
   label: 'Claude Code session (JSONL)',
+  tool: 'Claude Code',
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'any' },
@@ -137,7 +138,10 @@ export const claudeCode: Codec = {
     for (const k of sessionFields) if (n[k] !== undefined) out[k] = n[k];
     return { ...out, type: role, message: { role, content }, uuid: crypto.randomUUID(), timestamp: v.timestamp ?? new Date().toISOString() };
   },
-  loses: (v) => (v.normalRole === 'system' ? ['the system role (a session has user and assistant lines; it becomes a user line)'] : []),
+  loses: (v) => [
+    ...(v.normalRole === 'system' ? ['the system role (a session has user and assistant lines; it becomes a user line)'] : []),
+    ...(v.parts.some((p) => p.kind === 'image' || p.kind === 'file') ? ['images and files (a line holds them as the file itself, which a conversion does not have)'] : []),
+  ],
   withText(record, text) {
     if (!isPlainObject(record) || !isPlainObject(record.message)) return undefined;
     const message = blocksWithText(record.message, text);

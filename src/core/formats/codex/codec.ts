@@ -8,6 +8,7 @@ import { keepTwinsInStep } from './twins.js';
 import { codexProblems } from './validity.js';
 
 const usageOf = new WeakMap<object, MessageView['usage']>();
+const MODEL_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
 
 function outputText(output: unknown): { text: string; isError?: boolean } {
   if (typeof output === 'string') return { text: output };
@@ -55,6 +56,7 @@ function view(record: unknown): MessageView {
 export const codexRollout: Codec = {
   id: 'codex-rollout',
   label: 'Codex CLI rollout (JSONL)',
+  tool: 'Codex',
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'one' },
@@ -87,7 +89,8 @@ export const codexRollout: Codec = {
     b.lines.lines.forEach((line, i) => {
       const v = line.value;
       if (!isPlainObject(v)) return;
-      if (v.type === 'response_item') last = v;
+      // The usage is the model call's: it belongs to the last item the model wrote, not to a tool's output.
+      if (v.type === 'response_item' && isPlainObject(v.payload) && MODEL_ITEMS.has(String(v.payload.type)) && (v.payload.type !== 'message' || v.payload.role === 'assistant')) last = v;
       const p = isPlainObject(v.payload) ? v.payload : undefined;
       if (v.type === 'turn_context' && typeof p?.model === 'string') model = p.model;
       if (v.type === 'event_msg' && p?.type === 'token_count' && isPlainObject(p.info) && isPlainObject(p.info.last_token_usage) && last) {

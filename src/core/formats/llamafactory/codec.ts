@@ -55,6 +55,7 @@ export const llamaFactoryV1: Codec = {
   ...openAiChatJsonl,
   id: 'llamafactory-v1',
   label: 'LLaMA-Factory v1 messages (JSONL)',
+  tool: 'LLaMA-Factory',
   capabilities: { ...openAiChatJsonl.capabilities, reasoning: true },
   sniff(head) {
     const line = firstLine(head);

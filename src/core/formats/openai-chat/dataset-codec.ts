@@ -13,6 +13,7 @@ import { openAiFromView, openAiLoses, openAiView, openAiWithText } from './view.
 export const openAiChatDataset: Codec = {
   id: 'openai-chat-dataset',
   label: 'OpenAI-style chat dataset (JSON)',
+  tool: 'a dataset loader',
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },

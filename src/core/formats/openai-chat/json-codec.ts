@@ -16,6 +16,7 @@ function checkMessages(list: unknown[], file: string, at: (path: (string | numbe
 export const openAiChatJson: Codec = {
   id: 'openai-chat',
   label: 'OpenAI chat messages (JSON)',
+  tool: 'the OpenAI API',
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },

@@ -10,6 +10,7 @@ import { openAiFromView, openAiLoses, openAiView, openAiWithText } from './view.
 export const openAiChatJsonl: Codec = {
   id: 'openai-chat-jsonl',
   label: 'OpenAI chat dataset (JSONL)',
+  tool: 'OpenAI fine-tuning',
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },

@@ -32,6 +32,7 @@ const title = (conv: Record<string, unknown>) => (typeof conv.id === 'string' ||
 export const shareGptJson: Codec = {
   id: 'sharegpt',
   label: 'ShareGPT dataset (JSON)',
+  tool: 'LLaMA-Factory',
   syntax: 'json',
   extensions: ['.json'],
   capabilities,
