@@ -4,7 +4,6 @@ import { viewDirty, viewsOf, type ViewedConversation } from './conversation-view
 import { readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
-import type { Message } from '../../src/core/message.js';
 
 export interface Fingerprint {
   mtimeMs: number;

@@ -51,7 +51,7 @@ function recordIndex(lines: Loose[], needle: string): number {
 
 describe('edits that keep a file its own tool can use', () => {
   it('deleting a Claude Code tool exchange and saving leaves a session that resumes whole', async () => {
-    const { call, lines, text } = setup();
+    const { call, text } = setup();
     await call('conversation:open', { path: CART });
     // The exchange is before the compaction: the whole session shows it.
     await call('conversation:path', { path: CART, whole: true });
@@ -70,7 +70,7 @@ describe('edits that keep a file its own tool can use', () => {
   });
 
   it('a save that would leave a tool result without its call says where and writes nothing until asked', async () => {
-    const { call, lines, text } = setup();
+    const { call, text } = setup();
     await call('conversation:open', { path: CART });
     const before = text(CART);
     const call_ = await rowIndex(call, CART, 'Grep {');
