@@ -51,11 +51,12 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
 /** A row's one-line text: the message's text, or its calls (name and arguments), or its result. */
 /** A compaction boundary in words: "● Compacted · manual · 23,180 tokens before". */
 export function compactionText(c: NonNullable<MessageView['compaction']>): string {
-  return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined].filter(Boolean).join(' · ');
+  return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined, c.encrypted ? 'the summary is encrypted, not readable' : undefined].filter(Boolean).join(' · ');
 }
 
 function rowPreview(v: MessageView): string {
-  if (v.compaction) return compactionText(v.compaction);
+  // A Claude Code boundary says what happened; a Codex compaction is its summary, after the mark.
+  if (v.compaction) return v.parts.length > 0 ? `${compactionText(v.compaction)} · ${oneLine(displayText(v), 160)}` : compactionText(v.compaction);
   const flat = (s: string) => oneLine(s, 200);
   const text = flat(displayText(v));
   if (text !== '') return text;

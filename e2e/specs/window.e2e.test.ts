@@ -227,7 +227,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         // The same fates as the CLI's; with a cut, the renderer's kept total is the estimate the panel marks ≈
         // (the CLI cuts the text exactly).
         const after = cli.counts.cut ? '≈[\\d,]+' : cli.totalAfter.toLocaleString('en-US');
-        const want = `^Turn ${(turn + 1).toLocaleString('en-US')} of ${ends.length.toLocaleString('en-US')} · the model sent messages 0–${(t - 1).toLocaleString('en-US')}: ${after} of ${cli.totalBefore.toLocaleString('en-US')} tok · ${cli.counts.kept.toLocaleString('en-US')} kept · ⨯ ${cli.counts.dropped.toLocaleString('en-US')} · ✂ ${cli.counts.cut} · Σ ${cli.counts.summarised}$`;
+        const want = `^Prompt ${(turn + 1).toLocaleString('en-US')} of ${ends.length.toLocaleString('en-US')} · the model was sent messages 0–${(t - 1).toLocaleString('en-US')}: ${after} of ${cli.totalBefore.toLocaleString('en-US')} tok · ${cli.counts.kept.toLocaleString('en-US')} kept · ⨯ ${cli.counts.dropped.toLocaleString('en-US')} · ✂ ${cli.counts.cut} · Σ ${cli.counts.summarised}$`;
         await page.page.waitForFunction((w) => new RegExp(w).test(document.querySelector('[data-testid="turn-summary"]')?.textContent ?? ''), want, { timeout: 5000 }).catch(() => {});
         expect(await page.page.textContent('[data-testid="turn-summary"]')).toMatch(new RegExp(want));
         if (cli.counts.cut) {

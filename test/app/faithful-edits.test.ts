@@ -43,11 +43,6 @@ async function rowIndex(call: <T>(channel: string, input: unknown) => Promise<T>
   return row.index;
 }
 
-/** The index among the file's message records of the first one whose line holds `needle`. */
-function recordIndex(lines: Loose[], needle: string): number {
-  const messages = lines.filter((l) => l.type === 'user' || l.type === 'assistant' || l.type === 'response_item' || l.subtype === 'compact_boundary');
-  return messages.findIndex((l) => JSON.stringify(l).includes(needle));
-}
 
 describe('edits that keep a file its own tool can use', () => {
   it('deleting a Claude Code tool exchange and saving leaves a session that resumes whole', async () => {
@@ -102,8 +97,10 @@ describe('edits that keep a file its own tool can use', () => {
   it('N adds a message to a Codex rollout, with the event Codex shows it by; editing a message edits that event too', async () => {
     const { call, lines } = setup();
     await call('conversation:open', { path: CODEX });
-    await call('edit:apply', { path: CODEX, command: { type: 'insert', index: 9, messages: [{ role: 'user', content: 'Also check `cli -V`.' }] } });
-    const answer = recordIndex(lines(CODEX), 'The version flag was disabled');
+    // Before its compaction: the whole session shows it.
+    await call('conversation:path', { path: CODEX, whole: true });
+    await call('edit:apply', { path: CODEX, command: { type: 'insert', index: 10, messages: [{ role: 'user', content: 'Also check `cli -V`.' }] } });
+    const answer = await rowIndex(call, CODEX, 'The version flag was disabled');
     await call('edit:apply', { path: CODEX, command: { type: 'set-text', index: answer, text: 'The flag was off; it is on now.' } });
     await call('edit:save', { path: CODEX });
     const after = lines(CODEX);
@@ -116,7 +113,8 @@ describe('edits that keep a file its own tool can use', () => {
   it('deleting a Codex message deletes the event that repeats it', async () => {
     const { call, lines } = setup();
     await call('conversation:open', { path: CODEX });
-    const ask = recordIndex(lines(CODEX), 'Why does `cli --version` print nothing?');
+    await call('conversation:path', { path: CODEX, whole: true });
+    const ask = await rowIndex(call, CODEX, 'Why does `cli --version` print nothing?');
     await call('edit:apply', { path: CODEX, command: { type: 'delete', indexes: [ask] } });
     await call('edit:save', { path: CODEX });
     expect(lines(CODEX).some((l) => l.payload?.message === 'Why does `cli --version` print nothing?')).toBe(false);

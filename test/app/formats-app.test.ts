@@ -112,6 +112,8 @@ describe('every format through the handlers', () => {
     const { dir, call } = setup();
     const path = 'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl';
     await call('conversation:open', { path });
+    // The session was compacted: its whole history holds the call, the default view only what followed.
+    await call('conversation:path', { path, whole: true });
     const m = await call<{ message: Record<string, unknown> }>('conversation:message', { path, index: 3 });
     const payload = { ...(m.message.payload as object), arguments: '{"command":["rg","--version","."]}' };
     await call('edit:apply', { path, command: { type: 'replace', index: 3, record: { ...m.message, payload } } });

@@ -24,7 +24,7 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'claude-code/cart-rewind-compact.jsonl': { codec: 'claude-code', conversations: 1, messages: 20, other: 4 },
   'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 11, other: 3 },
   'claude-code/subagents/agent-7f3a91c2.jsonl': { codec: 'claude-code', conversations: 1, messages: 3, other: 0 },
-  'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 9, other: 7 },
+  'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 10, other: 6 },
   'llamafactory/mllm_demo.json': { codec: 'openai-chat-dataset', conversations: 3, messages: 10, other: 0 },
   'llamafactory/v1_sft.jsonl': { codec: 'llamafactory-v1', conversations: 2, messages: 7, other: 0 },
   'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },
@@ -150,7 +150,8 @@ describe('what the views say', () => {
 
   it('Codex: every response item type, with reported token counts on the turn they close', () => {
     const v = viewsOf('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
-    expect(v.map((m) => m.role)).toEqual(['user', 'user', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'assistant', 'local_shell_call']);
+    expect(v.map((m) => m.role)).toEqual(['user', 'user', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'assistant', 'compacted', 'local_shell_call']);
+    expect(v[8]).toMatchObject({ normalRole: 'user', summary: true, parts: [{ kind: 'text', text: 'The user asked why --version printed nothing; the flag was disabled and is now enabled.' }] });
     expect(v[2].parts.map((p) => (p.kind === 'reasoning' ? (p.encrypted ? 'encrypted' : 'summary') : p.kind))).toEqual(['summary', 'encrypted']);
     // A call's usage is on the last item the model wrote (the function_call), not the tool's output.
     expect(v[3].usage).toMatchObject({ input: 8123, output: 410, reasoning: 256 });

@@ -280,7 +280,8 @@ export function conversationState(ctx: HandlerContext) {
       if (isDirty(doc)) return;
       ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
       const model = shown.get(keyOf(absolute, 0))?.model;
-      if (doc.conversations.length !== 1 || !model) return;
+      // A file of one conversation, or a session shown as its threads: the main thread's figure, as shown.
+      if ((doc.conversations.length !== 1 && !doc.conversations[0]?.store) || !model) return;
       const { known, missing } = lookup(doc.conversations[0].records, model);
       if (missing.length === 0) ctx.listing.setTokens(absolute, doc.size, doc.mtimeMs, model, known.reduce((n, c) => n + c!.tokens, 0));
     },

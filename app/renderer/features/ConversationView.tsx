@@ -8,6 +8,7 @@ import { MessageTable } from './table/MessageTable.js';
 import { Banners } from './commands/Banners.js';
 import { NO_CATEGORY } from './table/order.js';
 import { FLAGS } from '../../shared/contract.js';
+import { ThreadBar } from './tree/ThreadBar.js';
 
 export function ConversationView() {
   const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView');
@@ -56,6 +57,7 @@ export function ConversationView() {
           {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other records` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
         </span>
       </div>
+      <ThreadBar skeleton={skeleton} />
       {provisional && opening && (
         <p className="banner" role="status" data-testid="reading-banner">
           Reading {formatBytes(provisional.size)}… the first {formatNumber(skeleton.count)} messages are shown from the start of the file

@@ -27,7 +27,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
 
 // A file's own default strategy, once its skeleton says what it is (until the user picks one).
 useApp.subscribe((s, prev) => {
-  if (s.skeleton && s.skeleton.path !== prev.skeleton?.path && s.strategyId === prev.strategyId) s.strategyForFile(s.skeleton.swarms);
+  if (s.skeleton && s.skeleton.path !== prev.skeleton?.path && s.strategyId === prev.strategyId) s.strategyForFile(s.skeleton);
 });
 
 // Every edit state names its file: whether that file has unsaved edits follows from it, whoever set it.

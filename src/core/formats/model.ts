@@ -51,7 +51,7 @@ export interface MessageView {
   /** A summary a compaction wrote (Claude Code compact summaries). */
   summary?: boolean;
   /** A compaction boundary (Claude Code `compact_boundary`): the history before it was replaced by a summary. */
-  compaction?: { trigger?: string; preTokens?: number };
+  compaction?: { trigger?: string; preTokens?: number; /** The summary is the provider's own, encrypted: not readable. */ encrypted?: boolean };
   model?: string;
   usage?: ReportedUsage;
   /** Name of the speaker beyond the role (OpenAI `name`, swarms agents). */

@@ -4,6 +4,7 @@ import { nullStrategy } from './strategies/null.js';
 import { slidingWindow } from './strategies/sliding-window.js';
 import { summarizing } from './strategies/summarizing.js';
 import { truncate } from './strategies/truncate.js';
+import { autoCompact } from './strategies/auto-compact.js';
 import type { WindowPlan, WindowSkeleton, WindowStrategy } from './types.js';
 
 export const BUILTIN_STRATEGIES: readonly WindowStrategy[] = [
@@ -12,6 +13,7 @@ export const BUILTIN_STRATEGIES: readonly WindowStrategy[] = [
   lastN as unknown as WindowStrategy,
   slidingWindow as unknown as WindowStrategy,
   summarizing as unknown as WindowStrategy,
+  autoCompact,
   nullStrategy,
 ];
 

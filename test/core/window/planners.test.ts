@@ -241,7 +241,7 @@ describe('user-defined strategies', () => {
   it('are planned, listed and applied like the built-in ones', () => {
     const registry = new StrategyRegistry();
     registry.register(tightBudget);
-    expect(registry.list().map((s) => s.id)).toEqual(['dynamic-context-window', 'truncate', 'last-n', 'sliding-window', 'summarizing', 'null', 'tight-budget']);
+    expect(registry.list().map((s) => s.id)).toEqual(['dynamic-context-window', 'truncate', 'last-n', 'sliding-window', 'summarizing', 'auto-compact', 'null', 'tight-budget']);
     const messages: Message[] = [{ role: 'System', content: 'S' }, ...Array.from({ length: 9 }, (_, i) => ({ role: 'user', content: `m${i}` }))];
     const plan = registry.plan('tight-budget', skeletonOf(messages));
     expect(plan.strategy).toBe('tight-budget');

@@ -15,6 +15,7 @@ import { Highlight } from '../highlight.js';
 import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 import { Splitter } from '../Splitter.js';
+import { ForkSwitch } from '../tree/ThreadBar.js';
 import { DEFAULT_COLUMNS, type ColumnId } from '../../store/layout.js';
 
 const isSized = (id: string): id is ColumnId => Object.prototype.hasOwnProperty.call(DEFAULT_COLUMNS, id);
@@ -115,7 +116,15 @@ export function MessageTable() {
   const columns = useMemo(
     () =>
       column.columns([
-        column.accessor('index', { header: '#', cell: (c) => <>{c.getValue()}</> }),
+        column.accessor('index', {
+          header: '#',
+          cell: (c) => (
+            <>
+              {c.getValue()}
+              {skeleton?.forks && <ForkSwitch skeleton={skeleton} index={c.getValue()} />}
+            </>
+          ),
+        }),
         column.accessor('role', { header: 'role', cell: (c) => <RoleChip role={c.getValue()} normal={c.row.original.normalRole} /> }),
         column.accessor('preview', {
           header: 'content',
@@ -162,20 +171,21 @@ export function MessageTable() {
         ...(shows.category ? [column.accessor('category', { header: 'category', cell: (c) => c.getValue() ?? '' })] : []),
         ...(shows.id ? [column.accessor('messageId', { header: 'id', cell: (c) => <span className="mono" title={c.getValue()}>{c.getValue()?.slice(-8) ?? ''}</span> })] : []),
       ]),
-    [search, maxTokens, shows],
+    [search, maxTokens, shows, skeleton],
   );
   // The index column as wide as the largest index (and a fate mark) needs, never cut to "714…".
   const { gridColumns, gridMinWidth } = useMemo(() => {
     const digits = String(Math.max(0, (skeleton?.count ?? 1) - 1)).length;
     // In pixels, not ch: the header's smaller font would make its ch narrower than the rows'.
-    const fixed = [Math.max(56, digits * 8 + 40), columnWidths.role, columnWidths.tokens];
+    // Room for a fork's ‹ 2/3 › beside the number, where the path forks.
+    const fixed = [Math.max(56, digits * 8 + 40) + (skeleton?.forks ? 52 : 0), columnWidths.role, columnWidths.tokens];
     if (shows.time) fixed.push(columnWidths.time);
     if (shows.category) fixed.push(columnWidths.category);
     if (shows.id) fixed.push(columnWidths.messageId);
     const [index, role, ...rest] = fixed.map((w) => `${w}px`);
     // As wide as its columns at their least: a narrow window scrolls sideways, every row drawn the whole way.
     return { gridColumns: [index, role, 'minmax(200px, 1fr)', ...rest].join(' '), gridMinWidth: `${fixed.reduce((a, b) => a + b, 200)}px` };
-  }, [skeleton?.count, shows, columnWidths]);
+  }, [skeleton?.count, skeleton?.forks, shows, columnWidths]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const { plan: ownPlan } = useWindowPlan();
   // While the turn scrubber is off its end: the plan of the history up to that turn; later messages not sent yet.

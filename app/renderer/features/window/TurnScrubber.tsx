@@ -1,6 +1,8 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
-import { milestoneSearch, planAtTurn, turnEnds, type TurnMilestones } from '../../../../src/core/window/turns.js';
+import { milestoneSearch, planAtTurn, type TurnMilestones } from '../../../../src/core/window/turns.js';
+import { turnEndsOf, type TurnKind } from '../../../../src/core/window/turn-kinds.js';
+import { FLAGS } from '../../../shared/contract.js';
 import type { WindowPlan, WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
 import { formatNumber } from '../roles.js';
 import { FateStrip } from './FateStrip.js';
@@ -26,7 +28,12 @@ export function TurnScrubber(props: { skeleton: Skeleton; input: WindowSkeleton;
 const MILESTONE_DELAY_MS = 300;
 
 function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { skeleton: Skeleton; input: WindowSkeleton; strategy: WindowStrategy; params: Record<string, unknown>; current: WindowPlan; onSelect(i: number): void }) {
-  const ends = useMemo(() => turnEnds(skeleton.roleOf.map((r) => skeleton.normalRoles[r])), [skeleton]);
+  // A turn is a prompt the person typed, or a call the model was sent: a tool's result is neither.
+  const [kind, setKind] = useState<TurnKind>('prompt');
+  const ends = useMemo(
+    () => turnEndsOf(Array.from({ length: skeleton.count }, (_, i) => ({ normalRole: skeleton.normalRoles[skeleton.roleOf[i]], toolResult: (skeleton.flags[i] & FLAGS.toolResult) !== 0, meta: (skeleton.flags[i] & (FLAGS.meta | FLAGS.summary)) !== 0 })), kind),
+    [skeleton, kind],
+  );
   const [turn, setTurn] = useState(ends.length - 1);
   useEffect(() => setTurn((t) => Math.min(t, ends.length - 1)), [ends]);
   const shown = useDeferredValue(Math.max(0, turn));
@@ -56,8 +63,16 @@ function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { sk
   if (!plan || ends.length === 0) return null;
   const t = ends[shown];
   const jump = (k: number | undefined) => k !== undefined && setTurn(k);
+  const noun = kind === 'prompt' ? 'Prompt' : 'Model call';
   return (
     <section aria-label="The window during the run" data-testid="turns">
+      <span className="filters" role="group" aria-label="A turn is">
+        {(['prompt', 'call'] as const).map((k) => (
+          <button key={k} className={`chip-toggle ${kind === k ? 'on' : ''}`} aria-pressed={kind === k} onClick={() => setKind(k)} data-testid={`turn-kind-${k}`}>
+            {k === 'prompt' ? 'by prompt' : 'by model call'}
+          </button>
+        ))}
+      </span>
       <input
         type="range"
         min={0}
@@ -65,12 +80,12 @@ function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { sk
         step={1}
         value={turn}
         onChange={(e) => setTurn(Number(e.target.value))}
-        aria-label="Turn"
-        aria-valuetext={`turn ${turn + 1} of ${ends.length}`}
+        aria-label={noun}
+        aria-valuetext={`${noun.toLowerCase()} ${turn + 1} of ${ends.length}`}
         data-testid="turn-slider"
       />
       <div className="small" data-testid="turn-summary">
-        Turn {formatNumber(shown + 1)} of {formatNumber(ends.length)} · the model sent messages 0–{formatNumber(t - 1)}: {plan.warnings.some((w) => w.code === 'approximate-cut') ? '≈' : ''}
+        {noun} {formatNumber(shown + 1)} of {formatNumber(ends.length)} · the model was sent messages 0–{formatNumber(t - 1)}: {plan.warnings.some((w) => w.code === 'approximate-cut') ? '≈' : ''}
         {formatNumber(plan.totalAfter)} of {formatNumber(plan.totalBefore)} tok · {formatNumber(plan.counts.kept)} kept · ⨯ {formatNumber(plan.counts.dropped)} · ✂ {formatNumber(plan.counts.cut)} · Σ {formatNumber(plan.counts.summarised)}
       </div>
       <FateStrip fates={plan.fates} n={skeleton.count} onSelect={onSelect} label={`Fates at turn ${shown + 1}; the rest of the conversation had not happened yet`} testid="turn-strip" />

@@ -10,6 +10,7 @@ import { CompareLanes } from './CompareLanes.js';
 import { TurnScrubber } from './TurnScrubber.js';
 import { FateStrip } from './FateStrip.js';
 import { cachedPlanSkeleton } from './plan-skeleton.js';
+import { ContextCurve } from './ContextCurve.js';
 import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
 import { closeOnEscape } from '../close-on-escape.js';
@@ -154,6 +155,7 @@ export function WindowPanel() {
           <ChartLegend />
           <button className="link small" onClick={() => setLarge(true)} data-testid="enlarge-chart">⤢ larger view</button>
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
+          {skeleton && counts && skeleton.usage.at.length > 1 && <ContextCurve skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} />}
           {skeleton && counts && <TurnScrubber skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} current={plan} onSelect={select} />}
           {plan.warnings.length > 0 && (
             <ul className="warnings" aria-label="Warnings">

@@ -16,10 +16,30 @@ function outputText(output: unknown): { text: string; isError?: boolean } {
   return { text: looseText(output) };
 }
 
+/**
+ * A `compacted` line: Codex replaced the history before it with a summary (its `message`, or the
+ * `replacement_history` it now sends), or with the provider's own encrypted one (remote compaction).
+ */
+function compactedView(r: Record<string, unknown>, p: Record<string, unknown>): MessageView {
+  const history = Array.isArray(p.replacement_history) ? p.replacement_history : [];
+  const texts = typeof p.message === 'string' && p.message !== '' ? [p.message] : history.flatMap((h) => (isPlainObject(h) && Array.isArray(h.content) ? h.content.filter((b) => isPlainObject(b) && typeof b.text === 'string').map((b) => (b as { text: string }).text) : []));
+  const encrypted = texts.length === 0 && (typeof p.encrypted_content === 'string' || history.some((h) => isPlainObject(h) && typeof h.encrypted_content === 'string'));
+  return {
+    role: 'compacted',
+    normalRole: 'user',
+    parts: texts.map((text) => ({ kind: 'text' as const, text })),
+    timestamp: typeof r.timestamp === 'string' ? r.timestamp : undefined,
+    summary: true,
+    meta: true,
+    compaction: { ...(encrypted ? { encrypted: true } : {}) },
+  };
+}
+
 /** One `response_item` of a Codex rollout, by its payload's type: a message, reasoning, a call or its output. */
 function view(record: unknown): MessageView {
   const r = isPlainObject(record) ? record : {};
   const p = isPlainObject(r.payload) ? r.payload : {};
+  if (r.type === 'compacted') return compactedView(r, p);
   const type = typeof p.type === 'string' ? p.type : '?';
   const timestamp = typeof r.timestamp === 'string' ? r.timestamp : undefined;
   const base = { timestamp, usage: usageOf.get(record as object) };
@@ -66,7 +86,7 @@ export const codexRollout: Codec = {
       text,
       file,
       'codex-rollout',
-      (v) => isPlainObject(v) && v.type === 'response_item' && isPlainObject(v.payload),
+      (v) => isPlainObject(v) && (v.type === 'response_item' || v.type === 'compacted') && isPlainObject(v.payload),
       (values) => {
         const meta = values.find((v) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
         const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
@@ -132,6 +152,7 @@ export const codexRollout: Codec = {
   // Conversions give each call and result an item of its own (toolParts: 'one'): nothing of them is lost.
   loses: () => [],
   withText(record, text) {
+    if (isPlainObject(record) && record.type === 'compacted' && isPlainObject(record.payload) && typeof record.payload.message === 'string') return { ...record, payload: { ...record.payload, message: text } };
     if (!isPlainObject(record) || !isPlainObject(record.payload) || record.payload.type !== 'message' || !Array.isArray(record.payload.content)) return undefined;
     const content = record.payload.content;
     const texts = content.filter((b) => isPlainObject(b) && typeof b.text === 'string');
@@ -139,5 +160,17 @@ export const codexRollout: Codec = {
     return { ...record, payload: { ...record.payload, content: content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) } };
   },
   validate: codexProblems,
+  // One path; a compaction starts it anew, continuing what came before it.
+  tree(_doc, _c, records) {
+    const n = records.length;
+    const parent = new Int32Array(n);
+    const continues = new Map<number, number>();
+    records.forEach((r, i) => {
+      const compacted = isPlainObject(r) && r.type === 'compacted';
+      parent[i] = compacted ? -1 : i - 1;
+      if (compacted && i > 0) continues.set(i, i - 1);
+    });
+    return { parent, thread: new Array<string>(n).fill('main'), active: n - 1, continues };
+  },
   rawText: (doc, _c, record) => jsonlLineText(doc, record),
 };

@@ -1,0 +1,28 @@
+/**
+ * How many tokens a model takes in one call, by model name prefix (the longest that matches): what an agent
+ * compacts against. Published figures; a model this table does not know has no window here.
+ */
+const WINDOWS: Readonly<Record<string, number>> = {
+  'claude-opus-4': 200_000,
+  'claude-sonnet-4': 200_000,
+  'claude-haiku-4': 200_000,
+  'claude-3-7-sonnet': 200_000,
+  'claude-3-5': 200_000,
+  // Codex's own figure for the gpt-5 family: the input it keeps room for.
+  'gpt-5': 272_000,
+  'codex-mini': 200_000,
+  'gpt-4.1': 1_047_576,
+  'gpt-4o': 128_000,
+  o3: 200_000,
+  'o4-mini': 200_000,
+};
+
+export function contextWindowOf(model: string | undefined): number | undefined {
+  if (!model) return undefined;
+  const name = model.toLowerCase().replace(/^(anthropic|openai)\//, '');
+  // Claude's 1M-token window is a suffix Claude Code writes ("claude-sonnet-4-5[1m]").
+  if (/\[1m\]$/.test(name)) return 1_000_000;
+  let best: string | undefined;
+  for (const key of Object.keys(WINDOWS)) if (name.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
+  return best === undefined ? undefined : WINDOWS[best];
+}

@@ -1,0 +1,30 @@
+import { numberParam } from '../plan-builder.js';
+import type { WindowStrategy } from '../types.js';
+import { summarizing } from './summarizing.js';
+
+export const AUTO_COMPACT_DEFAULTS = { contextWindowTokens: 200_000, compactAt: 0.92, keepRecentMessages: 0 };
+
+/**
+ * What Claude Code and Codex do to their own context: nothing until the conversation nears the model's
+ * window, then the whole of it (but the last `keepRecentMessages`) becomes one summary. The summarizing
+ * planner, with its threshold where the agent compacts.
+ */
+export const autoCompact: WindowStrategy = {
+  id: 'auto-compact',
+  label: 'Auto-compact (as the agent does)',
+  description: 'Everything is sent until the conversation nears the model’s window; then it all becomes one summary, as Claude Code and Codex compact.',
+  params: [
+    { key: 'contextWindowTokens', label: 'Model window (tokens)', kind: 'tokens', default: AUTO_COMPACT_DEFAULTS.contextWindowTokens, min: 1 },
+    { key: 'compactAt', label: 'Compacts at (share of the window)', kind: 'choice', choices: ['0.8', '0.85', '0.9', '0.92', '0.95'], default: String(AUTO_COMPACT_DEFAULTS.compactAt) },
+    { key: 'keepRecentMessages', label: 'Keep recent messages', kind: 'count', default: AUTO_COMPACT_DEFAULTS.keepRecentMessages, min: 0 },
+  ],
+  plan(skeleton, params) {
+    const window = numberParam(params, 'contextWindowTokens', AUTO_COMPACT_DEFAULTS.contextWindowTokens, 1);
+    const share = Number(params.compactAt ?? AUTO_COMPACT_DEFAULTS.compactAt);
+    const at = Number.isFinite(share) && share > 0 && share <= 1 ? share : AUTO_COMPACT_DEFAULTS.compactAt;
+    const keepRecentMessages = numberParam(params, 'keepRecentMessages', AUTO_COMPACT_DEFAULTS.keepRecentMessages);
+    const plan = summarizing.plan(skeleton, { contextWindowTokens: window, softThresholdTokens: Math.floor(window * at), keepRecentMessages, summaryRole: 'user' });
+    // The plan is fresh and its messages are made on first read: named as this strategy's, not copied.
+    return Object.assign(plan, { strategy: 'auto-compact', params: { contextWindowTokens: window, compactAt: at, keepRecentMessages } });
+  },
+};
