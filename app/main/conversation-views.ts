@@ -2,8 +2,9 @@ import { EditHistory } from '../../src/core/editing/history.js';
 import type { EditCommand } from '../../src/core/editing/commands.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import type { Message } from '../../src/core/message.js';
-import { childrenOf, forksOf, leavesOf, newestLeafUnder, pathTo, threadsOf, type MessageTree } from '../../src/core/tree/message-tree.js';
+import { childrenOf, forksOf, newestLeafUnder, pathTo, threadsOf, type MessageTree } from '../../src/core/tree/message-tree.js';
 import { followLeaf, onFileRecords, replacePath } from '../../src/core/tree/path-edits.js';
+import { defaultLeaf } from '../../src/core/tree/thread-paths.js';
 
 /**
  * The conversations an open file shows. A file whose messages make a tree (a Claude Code session: rewinds,
@@ -39,13 +40,6 @@ export interface ViewedConversation {
   history: EditHistory;
   store?: RecordStore;
   view?: PathView;
-}
-
-/** The thread's leaf the tool resumes from: the file's own active leaf for the main thread, else its newest. */
-function defaultLeaf(tree: MessageTree, thread: string): number {
-  if (thread === 'main' && tree.active >= 0 && tree.thread[tree.active] === 'main') return tree.active;
-  const leaves = leavesOf(tree, thread);
-  return leaves.length > 0 ? leaves[leaves.length - 1] : -1;
 }
 
 function show(conv: ViewedConversation, store: RecordStore, view: PathView): void {

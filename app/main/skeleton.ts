@@ -1,4 +1,4 @@
-import { displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../src/core/formats/model.js';
+import { compactionText, displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../src/core/formats/model.js';
 import { isPlainObject, type Message } from '../../src/core/message.js';
 import { staticPrefixLength } from '../../src/core/window/skeleton.js';
 import { staticViewPrefix, toolCallText } from '../../src/core/views.js';
@@ -49,11 +49,6 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
 }
 
 /** A row's one-line text: the message's text, or its calls (name and arguments), or its result. */
-/** A compaction boundary in words: "● Compacted · manual · 23,180 tokens before". */
-export function compactionText(c: NonNullable<MessageView['compaction']>): string {
-  return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined, c.encrypted ? 'the summary is encrypted, not readable' : undefined].filter(Boolean).join(' · ');
-}
-
 function rowPreview(v: MessageView): string {
   // A Claude Code boundary says what happened; a Codex compaction is its summary, after the mark.
   if (v.compaction) return v.parts.length > 0 ? `${compactionText(v.compaction)} · ${oneLine(displayText(v), 160)}` : compactionText(v.compaction);

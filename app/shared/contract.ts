@@ -199,11 +199,19 @@ export const SkeletonDelta = z.object({
   rows: z.array(SkeletonRow),
   previews: z.array(Row).optional(),
   counts: CountSlice.optional(),
+  /** The whole file's token figure, for a view of a session's threads (as `TokenCounts.fileTotal`). */
+  fileTotal: z.number().optional(),
 });
 export type SkeletonDelta = z.infer<typeof SkeletonDelta>;
 
 /** Every message's counts, with the conversation they are of and their total. */
-export const TokenCounts = CountSlice.extend({ path: z.string(), conversation: z.number(), total: z.number() });
+export const TokenCounts = CountSlice.extend({
+  path: z.string(),
+  conversation: z.number(),
+  total: z.number(),
+  /** The whole file's figure, as the sidebar gives it, when this conversation is one view of a session's threads. */
+  fileTotal: z.number().optional(),
+});
 export type TokenCounts = z.infer<typeof TokenCounts>;
 
 const baseUrl = z

@@ -67,12 +67,18 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-formats-tree`);
     });
 
-    it('a Claude Code session: tool calls as cards linked to their results, sub-agents filterable, usage reported', async () => {
+    it('a Claude Code session: its main thread since the compaction, the whole session a click away, tool calls as cards linked to their results, the sub-agent a thread of its own', async () => {
       const { page, dir } = await start();
+      const file = join(dir, 'claude-code/session.jsonl');
+      const rowsOf = (...args: string[]) => (cliJson('show', file, ...args).messages as Array<{ index: number; tokens: number }>).map((m) => ({ index: m.index, tokens: m.tokens }));
       await page.open('claude-code/session.jsonl');
-      const rows = await page.visibleRows();
-      const cli = cliJson('show', join(dir, 'claude-code/session.jsonl')).messages as Array<{ index: number; tokens: number }>;
-      expect(rows).toEqual(cli.map((m) => ({ index: m.index, tokens: m.tokens })));
+      // What the model is sent now: the compaction and what followed it, as the CLI shows it.
+      expect(await page.visibleRows()).toEqual(rowsOf());
+      expect(await page.page.textContent('[data-testid="row"][data-index="0"]')).toContain('● Compacted · manual · 18,230 tokens before');
+      await page.page.click('[data-testid="show-whole"]');
+      const whole = rowsOf('--whole');
+      await page.page.waitForFunction((n) => document.querySelectorAll('[data-testid="row"]').length === n, whole.length);
+      expect(await page.visibleRows()).toEqual(whole);
       await page.page.click('[data-testid="row"][data-index="2"]');
       await page.page.waitForSelector('[data-testid="tool-call-card"]');
       expect(await page.page.textContent('[data-testid="tool-call-card"]')).toContain('Read');
@@ -84,10 +90,15 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.click('[data-testid="row"][data-index="1"]');
       await page.page.waitForSelector('[data-testid="detail-usage"]');
       expect(await page.page.textContent('[data-testid="detail-usage"]')).toContain('212 out');
-      await page.page.click('[data-testid="chain-sidechain"]');
-      await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="row"]').length === 2);
-      await page.page.click('[data-testid="chain-all"]');
-      await page.page.click('[data-testid="row"][data-index="2"]');
+      // The sub-agent's thread is a conversation of its own, as `show --thread` gives it.
+      const side = (cliJson('show', file).threads as Array<{ thread: string }>).find((t) => t.thread !== 'main')!.thread;
+      await page.page.click(`[data-testid="thread"][data-thread="${side}"]`);
+      const sub = rowsOf('--thread', side.replace('side:', ''));
+      await page.page.waitForFunction((n) => document.querySelector('[data-testid="thread"][aria-pressed="true"]')?.getAttribute('data-thread') !== 'main' && document.querySelectorAll('[data-testid="row"]').length === n, sub.length);
+      expect(await page.visibleRows()).toEqual(sub);
+      await page.screenshot(`${mode}-claude-code-sub-agent`);
+      await page.page.click('[data-testid="thread"][data-thread="main"]');
+      await page.page.waitForSelector('[data-testid="thread"][data-thread="main"][aria-pressed="true"]');
       await page.screenshot(`${mode}-claude-code`);
     });
 
@@ -114,6 +125,10 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     it('reasoning is folded and labelled; a Codex rollout shows its calls and reported usage', async () => {
       const { page } = await start();
       await page.open('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+      // The rollout was compacted: the reasoning and the calls came before it.
+      expect(await page.page.textContent('[data-testid="row"][data-index="0"]')).toContain('● Compacted');
+      await page.page.click('[data-testid="show-whole"]');
+      await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="row"]').length > 5);
       await page.page.click('[data-testid="row"][data-index="2"]');
       await page.page.waitForSelector('[data-testid="reasoning"]');
       expect(await page.page.$$eval('[data-testid="reasoning"] summary', (s) => s.map((x) => x.textContent))).toEqual(['Reasoning', 'Encrypted reasoning (shown as such, not counted)']);

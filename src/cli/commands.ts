@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
 import { readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
 import { codecById, listCodecs } from '../core/formats/registry.js';
-import { displayText, sentText } from '../core/formats/model.js';
+import { compactionText, displayText, sentText } from '../core/formats/model.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
@@ -12,6 +12,7 @@ import { costOf, describeUsage, formatUsd, reportedUsage } from '../core/usage.j
 import { humanBytes, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
+import { selectRecords, type Selection } from './thread-selection.js';
 
 export interface CommonOptions {
   json: boolean;
@@ -20,6 +21,9 @@ export interface CommonOptions {
   depth?: string;
   /** `--as NAME=ROLE`: who speaks under a name, beside what the file declares. */
   as?: readonly string[];
+  /** `--thread ID|all`, `--whole`: which path of a session. */
+  thread?: string;
+  whole?: boolean;
 }
 
 function modelInfo(model: string) {
@@ -28,7 +32,7 @@ function modelInfo(model: string) {
 }
 
 function checkFormat(format: string | undefined): void {
-  if (format !== undefined && !codecById(format)) throw new UsageError(`unknown --format "${format}"; known: ${listCodecs().map((c) => c.id).join(', ')}`);
+  if (format !== undefined && !codecById(format)) throw new UsageError(`unknown --format "${format}"; known: ${listCodecs().map((c) => c.id).join(', ')}`, { brief: true });
 }
 
 const NORMAL_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -92,20 +96,28 @@ interface ShownMessage {
   message_id?: string;
   sidechain?: boolean;
   meta?: boolean;
+  /** In a session shown as a path: the record's index in the file's conversation. */
+  record?: number;
   content: string;
 }
 
-/** Every message record of the file, across its conversations, in file order, with its tokens. */
-function shown(opened: OpenedFile, model: string): { messages: ShownMessage[]; total: number } {
-  const tokenizer = getTokenizer(model);
+/**
+ * The messages of the file, across its conversations, with their tokens: of a session, the path the app
+ * shows (its main thread since the last compaction, unless `--thread`/`--whole` say otherwise).
+ */
+function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessage[]; total: number; selections: Selection[] } {
+  const tokenizer = getTokenizer(opts.model);
   const messages: ShownMessage[] = [];
+  const selections = opened.doc.conversations.map((_, conversation) => selectRecords(opened, conversation, opts));
   let total = 0;
   opened.doc.conversations.forEach((c, conversation) =>
-    c.records.forEach((r, index) => {
+    selections[conversation].records.forEach((fileIndex, index) => {
+      const r = c.records[fileIndex];
       const v = opened.codec.view(r);
       const t = countView(v, tokenizer);
       total += t.tokens;
       const m: ShownMessage = { conversation, index, role: v.role, normalRole: v.normalRole, tokens: t.tokens, content: sentText(v) };
+      if (selections[conversation].thread !== undefined) m.record = fileIndex;
       if (t.toolTokens) m.toolTokens = t.toolTokens;
       if (t.reasoningTokens) m.reasoningTokens = t.reasoningTokens;
       if (isPlainObject(r) && typeof r.token_count === 'number') m.storedTokens = r.token_count;
@@ -117,24 +129,35 @@ function shown(opened: OpenedFile, model: string): { messages: ShownMessage[]; t
       messages.push(m);
     }),
   );
-  return { messages, total };
+  return { messages, total, selections };
+}
+
+/** What a command says of the path it shows, in its JSON: the thread, and the others there are. */
+function threadFields(selections: readonly Selection[]) {
+  const s = selections.length === 1 ? selections[0] : undefined;
+  return s?.thread !== undefined ? { thread: s.thread, whole: s.whole, threads: s.threads } : {};
+}
+
+function printNotes(selections: readonly Selection[]): void {
+  for (const s of selections) if (s.note) process.stderr.write(`note: ${s.note}\n`);
 }
 
 export function showCommand(file: string, opts: CommonOptions): void {
   const opened = open(file, opts.format, opts.as);
-  const { messages, total } = shown(opened, opts.model);
+  const { messages, total, selections } = shown(opened, opts);
   if (opts.json) {
-    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model), conversations: opened.doc.conversations.length, messages, other: opened.doc.otherRecords, totalTokens: total });
+    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model), conversations: opened.doc.conversations.length, ...threadFields(selections), messages, other: opened.doc.otherRecords, totalTokens: total });
     return;
   }
   const many = opened.doc.conversations.length > 1;
   const rows = messages.map((m) => {
     const stored = m.storedTokens !== undefined && m.storedTokens !== m.tokens - (m.toolTokens ?? 0) ? `${m.storedTokens}` : '';
-    const v = opened.codec.view(opened.doc.conversations[m.conversation].records[m.index]);
+    const v = opened.codec.view(opened.doc.conversations[m.conversation].records[m.record ?? m.index]);
     const result = v.parts.find((p) => p.kind === 'tool-result');
     const marks = [m.sidechain && 'sub-agent', m.meta && 'meta', result?.kind === 'tool-result' && result.isError ? 'tool error' : result && v.normalRole !== 'tool' && 'tool result', (m.category === 'chosen' || m.category === 'rejected') && m.category];
     const flags = marks.filter(Boolean).map((f) => ` (${f})`).join('');
-    const text = displayText(v) || m.content;
+    const said = displayText(v) || m.content;
+    const text = v.compaction ? [compactionText(v.compaction), said].filter(Boolean).join(' · ') : said;
     // Reasoning is counted apart: say so where a row would otherwise read as empty.
     const preview = oneLine(m.reasoningTokens ? `[reasoning, ${m.reasoningTokens} tok] ${text}` : text, 60);
     return [many ? `${m.conversation}:${m.index}` : m.index, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview];
@@ -143,12 +166,13 @@ export function showCommand(file: string, opts: CommonOptions): void {
   const approx = resolveEncoding(opts.model).approximate ? ' (approximate)' : '';
   const encoding = getTokenizer(opts.model).encoding;
   const other = opened.doc.otherRecords ? `, ${opened.doc.otherRecords} other records` : '';
+  printNotes(selections);
   process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${messages.length} messages${other}, ${total} tokens (${encoding === opts.model ? opts.model : `${opts.model}, ${encoding}`}${approx})\n`);
 }
 
 export function tokensCommand(file: string, opts: CommonOptions): void {
   const opened = open(file, opts.format, opts.as);
-  const { messages, total } = shown(opened, opts.model);
+  const { messages, total, selections } = shown(opened, opts);
   const byRole: Record<string, number> = {};
   const byCategory: Record<string, number> = {};
   let input = 0;
@@ -165,7 +189,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   // What the API reported, where the file records it (each call once): the real input and output, and at
   // list prices what it cost. input_tokens/output_tokens then say that; otherwise they count the categories
   // as the swarms class does.
-  const reported = reportedUsage(opened.doc.conversations.flatMap((c) => c.records.map((r) => opened.codec.view(r))));
+  const reported = reportedUsage(opened.doc.conversations.flatMap((c, i) => selections[i].records.map((k) => opened.codec.view(c.records[k]))));
   const cost = reported ? costOf(reported) : undefined;
   if (reported) {
     input = reported.input;
@@ -175,6 +199,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     file: resolve(file),
     format: opened.codec.id,
     ...modelInfo(opts.model),
+    ...threadFields(selections),
     messages: messages.length,
     totalTokens: total,
     reasoningTokens: reasoning,
@@ -189,6 +214,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     printJson(result);
     return;
   }
+  printNotes(selections);
   const section = (title: string, counts: Record<string, number>) => `${title}\n` + table(['', 'TOKENS'], Object.entries(counts).map(([k, v]) => [k, v])).replace(/^.*\n/, '') + '\n';
   process.stdout.write(`${messages.length} messages, ${total} tokens${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');
@@ -207,7 +233,7 @@ function targetCodec(to: string | undefined, from: OpenedFile): string {
   if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${listCodecs().map((c) => c.id).join(', ')}; json and yaml for the swarms formats)`);
   if (to === 'json') return from.codec.id === 'swarms-json' ? from.codec.id : 'swarms-json';
   if (to === 'yaml') return 'swarms-yaml';
-  if (!codecById(to)) throw new UsageError(`unknown --to "${to}"; known: ${listCodecs().map((c) => c.id).join(', ')}`);
+  if (!codecById(to)) throw new UsageError(`unknown --to "${to}"; known: ${listCodecs().map((c) => c.id).join(', ')}`, { brief: true });
   return to;
 }
 

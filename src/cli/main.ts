@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
 import { userStateDir } from '../core/storage/private-dir.js';
 import { DEFAULT_MODEL } from '../core/defaults.js';
-import { InputError, usageText, UsageError } from './usage.js';
+import { commandUsage, InputError, usageText, UsageError } from './usage.js';
 
 /** A command that lives outside the engine's CLI (browser mode's `serve`), added by the bin that bundles it. */
 export interface ExtraCommand {
@@ -38,6 +38,8 @@ const OPTIONS = {
   role: { type: 'string' },
   as: { type: 'string', multiple: true },
   cwd: { type: 'string' },
+  thread: { type: 'string' },
+  whole: { type: 'boolean', default: false },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
@@ -48,7 +50,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
-  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as };
+  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as, thread: values.thread, whole: values.whole };
   if (!isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
   const needFile = () => {
     if (rest.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);
@@ -103,7 +105,13 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
   } catch (e) {
     const err = e as Error & { code?: string };
     if (e instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`conversation-inspector: ${err.message}\n\n${usageText(Object.values(extra))}`);
+      // A known command's mistake gets that command's lines; the whole text only when the command is unknown.
+      if (e instanceof UsageError && e.brief) {
+        process.stderr.write(`conversation-inspector: ${err.message}\n`);
+        return 2;
+      }
+      const lines = commandUsage(usageText(Object.values(extra)), argv.find((a) => !a.startsWith('-')));
+      process.stderr.write(`conversation-inspector: ${err.message}\n\n${lines ? `Usage: conversation-inspector ${lines.trimStart()}\n(conversation-inspector --help: every command and option)\n` : usageText(Object.values(extra))}`);
       return 2;
     }
     // Bad input (a file that does not parse, a missing directory, an unwritable output): one line, no stack.

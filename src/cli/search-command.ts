@@ -17,7 +17,7 @@ export interface SearchCommandOptions {
 function listOption(value: string | undefined, known: readonly string[], flag: string): string[] | undefined {
   if (value === undefined) return undefined;
   const items = value.split(',').map((v) => v.trim()).filter(Boolean);
-  for (const item of items) if (!known.includes(item)) throw new UsageError(`unknown ${flag} "${item}"; known: ${known.join(', ')}`);
+  for (const item of items) if (!known.includes(item)) throw new UsageError(`unknown ${flag} "${item}"; known: ${known.join(', ')}`, { brief: true });
   return items;
 }
 
@@ -28,7 +28,7 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
   if (query.trim() === '') throw new UsageError('search needs a QUERY with something to look for');
   const roles = listOption(opts.role, ROLES, '--role');
   const formats = listOption(opts.format, listCodecs().map((c) => c.id), '--format');
-  if (formats) for (const f of formats) if (!codecById(f)) throw new UsageError(`unknown --format "${f}"`);
+  if (formats) for (const f of formats) if (!codecById(f)) throw new UsageError(`unknown --format "${f}"`, { brief: true });
   let found;
   try {
     found = searchTree(path, query, { regex: opts.regex, roles, formats });

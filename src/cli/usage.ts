@@ -6,10 +6,13 @@ const USAGE_TEMPLATE = `Usage: conversation-inspector <command> [options]
 Commands:
   ls [DIR] [--json] [--depth N] [--model M]
                                        conversation files under DIR (default ./conversations), subfolders too
-  show FILE [--format ID] [--model M] [--json]
-                                       every message with its token count, and the total
-  tokens FILE [--format ID] [--model M] [--json]
-                                       token totals by role and by category
+  show FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--json]
+                                       every message with its token count, and the total; a session
+                                       (Claude Code, Codex) shows its main thread since the last compaction,
+                                       as the app does: --whole past compactions, --thread a sub-agent's,
+                                       --thread all every record in file order
+  tokens FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--json]
+                                       token totals by role and by category (of the same messages)
   convert FILE --to ID [-o OUT] [--cwd DIR]
                                        the conversation in another format (stdout without -o), valid for the
                                        target's own tool; a note for each thing it cannot hold or that had to
@@ -28,7 +31,8 @@ Commands:
 %EXTRA%
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,
-  keepRecentMessages=10, softThresholdTokens=4000), null; dynamic-context-window, last-n and sliding-window
+  keepRecentMessages=10, softThresholdTokens=4000), auto-compact (contextWindow, threshold: what Claude Code
+  and Codex do, the default for their sessions), null; dynamic-context-window, last-n and sliding-window
   also take keepStatic=true|false (the system prompt and static context kept whole; on by default for the
   last two, off for the dynamic window, whose swarms history string really drops them)
 
@@ -51,11 +55,24 @@ export function usageText(extra: readonly { usage: string }[] = []): string {
   return USAGE_TEMPLATE.replace('%EXTRA%', extra.map((command) => `${command.usage}\n`).join('')).replace('%FORMATS%', wrapped);
 }
 
-/** Bad usage: the caller prints the usage text and exits 2. */
+/** The lines of the usage text that describe one command, or nothing for a command it does not list. */
+export function commandUsage(text: string, command: string | undefined): string | undefined {
+  if (!command) return undefined;
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && /^ {4,}/.test(lines[end])) end++;
+  return lines.slice(start, end).join('\n');
+}
+
+/** Bad usage: the caller prints the command's usage lines (`brief`: one line, for a bad value) and exits 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  readonly brief: boolean;
+  constructor(message: string, opts: { brief?: boolean } = {}) {
     super(message);
     this.name = 'UsageError';
+    this.brief = opts.brief === true;
   }
 }
 

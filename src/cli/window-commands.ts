@@ -21,6 +21,8 @@ import { codecById } from '../core/formats/registry.js';
 import { applyPlanToRecords, buildViewSkeleton, countView } from '../core/views.js';
 import { printJson, table } from './output.js';
 import { InputError, UsageError } from './usage.js';
+import { selectRecords, type ThreadOptions } from './thread-selection.js';
+import { replacePath } from '../core/tree/path-edits.js';
 
 /**
  * `--set key=value` checked against the strategy's parameters: a key it does not have, or a value of the
@@ -75,6 +77,8 @@ interface Planned {
   roles: string[];
   skeleton: WindowSkeleton;
   swarms: boolean;
+  /** The records planned, by index among the conversation's: a session's path, else all of them. */
+  path: number[];
 }
 
 function conversationIndex(raw: string | undefined, opened: OpenedFile): number {
@@ -88,23 +92,26 @@ function conversationIndex(raw: string | undefined, opened: OpenedFile): number 
   return n;
 }
 
-function planned(file: string, opts: { model: string; format?: string; conversation?: string }): Planned {
-  if (opts.format !== undefined && !codecById(opts.format)) throw new UsageError(`unknown --format "${opts.format}"`);
+function planned(file: string, opts: { model: string; format?: string; conversation?: string } & ThreadOptions): Planned {
+  if (opts.format !== undefined && !codecById(opts.format)) throw new UsageError(`unknown --format "${opts.format}"`, { brief: true });
   const opened = readDocumentFile(file, { format: opts.format });
   const conversation = conversationIndex(opts.conversation, opened);
   const records = opened.doc.conversations[conversation].records;
   const tokenizer = getTokenizer(opts.model);
   if (opened.codec.id === 'swarms-json' || opened.codec.id === 'swarms-yaml') {
     const messages = records as Message[];
-    return { opened, conversation, messages, roles: messages.map((m) => m.role), skeleton: buildSkeleton(messages, tokenizer, { countToolCalls: true }), swarms: true };
+    return { opened, conversation, messages, roles: messages.map((m) => m.role), skeleton: buildSkeleton(messages, tokenizer, { countToolCalls: true }), swarms: true, path: messages.map((_, i) => i) };
   }
-  const views = records.map((r) => opened.codec.view(r));
-  return { opened, conversation, messages: views.map((v) => ({ role: v.role, content: sentText(v) })), roles: views.map((v) => v.role), skeleton: buildViewSkeleton(views, tokenizer), swarms: false };
+  // A session is planned on the path its model was sent: the main thread since its last compaction.
+  const selection = selectRecords(opened, conversation, opts);
+  if (selection.note) process.stderr.write(`note: ${selection.note}\n`);
+  const views = selection.records.map((i) => opened.codec.view(records[i]));
+  return { opened, conversation, messages: views.map((v) => ({ role: v.role, content: sentText(v) })), roles: views.map((v) => v.role), skeleton: buildViewSkeleton(views, tokenizer), swarms: false, path: selection.records };
 }
 
-export function planCommand(file: string, strategyId: string | undefined, settings: readonly string[], opts: { json: boolean; model: string; format?: string; conversation?: string }): void {
+export function planCommand(file: string, strategyId: string | undefined, settings: readonly string[], opts: { json: boolean; model: string; format?: string; conversation?: string } & ThreadOptions): void {
   if (!strategyId) throw new UsageError(`plan needs --strategy (one of: ${strategies.list().map((s) => s.id).join(', ')})`);
-  if (!strategies.get(strategyId)) throw new UsageError(`unknown strategy "${strategyId}"; known: ${strategies.list().map((s) => s.id).join(', ')}`);
+  if (!strategies.get(strategyId)) throw new UsageError(`unknown strategy "${strategyId}"; known: ${strategies.list().map((s) => s.id).join(', ')}`, { brief: true });
   const { skeleton, roles } = planned(file, opts);
   const plan = strategies.plan(strategyId, skeleton, parseSettings(settings, strategies.get(strategyId)?.params));
   const tokensBefore = skeleton.messages.map((m) => (plan.unit === 'content' ? m.tokens : m.renderedTokens));
@@ -170,9 +177,10 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
     after = compacted.reduce((n, m) => n + tokenizer.countContent(m.content), 0);
     count = compacted.length;
   } else {
-    const views = records.map((r) => codec.view(r));
-    const compacted = applyPlanToRecords(codec, records, views, plan, summaries);
-    const all = doc.conversations.map((c, i) => (i === p.conversation ? compacted : c.records));
+    // A session's path is compacted where it lies among the file's records (its other threads kept).
+    const path = p.path.map((i) => records[i]);
+    const compacted = applyPlanToRecords(codec, path, path.map((r) => codec.view(r)), plan, summaries);
+    const all = doc.conversations.map((c, i) => (i === p.conversation ? replacePath(records, p.path, compacted) : c.records));
     text = serializeDocument(codec, doc, all, bom);
     after = compacted.reduce<number>((n, r) => n + countView(codec.view(r), tokenizer).tokens, 0);
     count = compacted.length;
@@ -180,5 +188,5 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
   const target = opts.inPlace ? file : opts.output;
   if (!target) process.stdout.write(text);
   else writeFileAtomicSync(target, text);
-  process.stderr.write(`Compacted ${records.length} → ${count} messages, ${plan.totalBefore} → ${after} tokens${target ? `; wrote ${target}` : ''}\n`);
+  process.stderr.write(`Compacted ${p.path.length} → ${count} messages, ${plan.totalBefore} → ${after} tokens${target ? `; wrote ${target}` : ''}\n`);
 }

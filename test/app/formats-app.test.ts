@@ -50,7 +50,7 @@ describe('every format through the handlers', () => {
     // What the model is sent now: since the compaction, the boundary and the summary.
     expect(opened).toMatchObject({ count: 2, other: 3, format: 'claude-code', whole: false, earlier: 7 });
     // The main thread and the sub-agent's, each a conversation of its own.
-    expect(opened.threads?.map((t) => [t.thread, t.messages])).toEqual([['main', 2], ['side:', 2]]);
+    expect(opened.threads?.map((t) => [t.thread, t.messages])).toEqual([['main', 2], ['side:c0000000', 2]]);
     await call('conversation:path', { path, whole: true });
     const sk = await call<Skeleton>('conversation:open', { path });
     expect(sk).toMatchObject({ count: 9, whole: true });

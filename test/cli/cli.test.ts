@@ -111,7 +111,7 @@ describe('ls', () => {
     expect(typeof demo.modified).toBe('string');
   });
 
-  it('gives every file the total `show` gives it (parts counted one by one, on every format)', () => {
+  it('gives every file the total `show --thread all` gives it: every record of the file (parts counted one by one, on every format)', () => {
     const dir = tempDir();
     cpSync(join(ROOT, 'test', 'fixtures', 'formats'), dir, { recursive: true });
     // Messages of several parts: text beside tool calls, two text blocks, CRLF text.
@@ -121,7 +121,7 @@ describe('ls', () => {
     const out = JSON.parse(cli('ls', dir, '--json').stdout);
     expect(out.files.length).toBeGreaterThan(10);
     for (const f of out.files as Array<{ path: string; tokens: number }>) {
-      expect({ path: f.path, tokens: f.tokens }).toEqual({ path: f.path, tokens: JSON.parse(cli('show', join(dir, f.path), '--json').stdout).totalTokens });
+      expect({ path: f.path, tokens: f.tokens }).toEqual({ path: f.path, tokens: JSON.parse(cli('show', join(dir, f.path), '--thread', 'all', '--json').stdout).totalTokens });
     }
   });
 
@@ -215,5 +215,43 @@ describe('usage', () => {
     // The damaged file was rewritten with the counts made again: the next run reads them.
     expect(statSync(file).size).toBe(size);
     expect(run().stdout).toBe(first.stdout);
+  });
+});
+
+describe('a session as its threads', () => {
+  const SESSION = join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'session.jsonl');
+  const json = (...args: string[]) => JSON.parse(cli('show', SESSION, '--json', ...args).stdout);
+
+  it('show gives the main thread since its last compaction, as the app does, and says what else there is', () => {
+    const r = cli('show', SESSION);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('● Compacted · manual · 18,230 tokens before');
+    expect(r.stderr).toMatch(/note: main thread since its last compaction: 2 of the file's 11 records; 7 messages before its last compaction \(--whole\); 1 sub-agent thread \(--thread \w+\)/);
+    const current = json();
+    expect(current.thread).toBe('main');
+    expect(current.messages.map((m: { record: number }) => m.record)).toEqual([9, 10]);
+    const whole = json('--whole');
+    expect(whole.messages.map((m: { index: number }) => m.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(whole.messages.some((m: { sidechain?: boolean }) => m.sidechain)).toBe(false);
+    const side = current.threads.find((t: { thread: string }) => t.thread !== 'main').thread.replace('side:', '');
+    const sub = json('--thread', side);
+    expect(sub.messages.length).toBeGreaterThan(0);
+    expect(sub.messages.every((m: { sidechain?: boolean }) => m.sidechain)).toBe(true);
+    expect(json('--thread', 'all').messages).toHaveLength(11);
+  });
+
+  it('tokens and plan work on the same path', () => {
+    const tokens = JSON.parse(cli('tokens', SESSION, '--json').stdout);
+    expect(tokens.messages).toBe(2);
+    const plan = JSON.parse(cli('plan', SESSION, '--strategy', 'truncate', '--json').stdout);
+    expect(plan.messages).toHaveLength(2);
+  });
+
+  it('a bad value is one line, not the whole usage', () => {
+    for (const args of [['show', SESSION, '--thread', 'nobody'], ['plan', SESSION, '--strategy', 'bogus'], ['show', SESSION, '--format', 'bogus']]) {
+      const r = cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 });

@@ -46,7 +46,7 @@ describe('a Claude Code session as a tree', () => {
 
   it('a sub-agent’s messages are a thread of their own; the main thread never holds them', () => {
     const { records, tree } = open('session.jsonl');
-    expect(threadsOf(tree)).toEqual(['main', 'side:']);
+    expect(threadsOf(tree)).toEqual(['main', 'side:c0000000']);
     const main = pathTo(tree, tree.active, true);
     expect(main.every((i) => tree.thread[i] === 'main')).toBe(true);
     expect(main.map((i) => text(records[i])).some((t) => t.includes('Found 2 more'))).toBe(false);

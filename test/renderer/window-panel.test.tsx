@@ -68,7 +68,7 @@ describe('WindowPanel', () => {
     useApp.setState({ windowParams: { 'last-n': { limit: 3 } } });
     render(<WindowPanel />);
     const options = [...(screen.getByTestId('strategy') as HTMLSelectElement).options].map((o) => o.value);
-    expect(options).toEqual(['dynamic-context-window', 'truncate', 'last-n', 'sliding-window', 'summarizing', 'null']);
+    expect(options).toEqual(['dynamic-context-window', 'truncate', 'last-n', 'sliding-window', 'summarizing', 'auto-compact', 'null']);
     act(() => {
       fireEvent.change(screen.getByTestId('strategy'), { target: { value: 'sliding-window' } });
     });

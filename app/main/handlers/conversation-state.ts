@@ -95,6 +95,12 @@ export function conversationState(ctx: HandlerContext) {
     return c && c.model === model && c.last === (i === records.length - 1) ? c : undefined;
   };
 
+  /** A record's count in this model, wherever it ended a list (its tokens do not depend on that). */
+  const countOf = (r: Message, model: string): Counted | undefined => {
+    const c = r !== null && typeof r === 'object' ? counted.get(r) : undefined;
+    return c?.model === model ? c : undefined;
+  };
+
   /** Counts known for these records in this model; the indexes still to count. */
   const lookup = (records: readonly Message[], model: string) => {
     const missing: number[] = [];
@@ -193,6 +199,20 @@ export function conversationState(ctx: HandlerContext) {
   };
 
   /** Table rows and counts of the rows a delta brings. */
+  /**
+   * The token total of a session shown as its threads: every record of the file as it stands (unsaved edits
+   * included), the ones no view shows counted now. Nothing for a file that is not such a session.
+   */
+  const sessionTotal = async (doc: OpenDocument, model: string): Promise<number | undefined> => {
+    const first = doc.conversations[0];
+    if (!first?.store || !doc.conversations.every((c) => c.store === first.store)) return undefined;
+    const records = first.store.all;
+    const missing = records.flatMap((r, i) => (countOf(r, model) ? [] : [i]));
+    if (missing.length > 0) await countSome(doc, records, missing, model);
+    if (records !== first.store.all || !records.every((r) => countOf(r, model))) return undefined;
+    return records.reduce((n, r) => n + countOf(r, model)!.tokens, 0);
+  };
+
   const withRowsAndCounts = async (delta: SkeletonDelta, doc: OpenDocument, records: readonly Message[], linkFree: boolean, model: string | undefined) => {
     const inserted = Array.from({ length: delta.rows.length }, (_, k) => delta.start + k);
     if (inserted.length <= DELTA_ROWS_LIMIT) {
@@ -211,6 +231,9 @@ export function conversationState(ctx: HandlerContext) {
         renderedTokens: entries.map((c) => c.renderedTokens),
       };
     }
+    // A session's other threads change the file's figure too: it comes with every delta of one of its views.
+    const fileTotal = model ? await sessionTotal(doc, model) : undefined;
+    if (fileTotal !== undefined) delta.fileTotal = fileTotal;
     return delta;
   };
 
@@ -225,7 +248,8 @@ export function conversationState(ctx: HandlerContext) {
     const countModel = model ?? before?.model;
     if (before && before.records === records && before.file === doc.file && before.version === since) {
       const sk = skeletonOf(before);
-      return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [] } };
+      const fileTotal = countModel ? await sessionTotal(doc, countModel) : undefined;
+      return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [], ...(fileTotal !== undefined ? { fileTotal } : {}) } };
     }
     // The fast path is for edits: a file read again, or read with other roles, is built whole and compared.
     if (before && before.version === since && before.file === doc.file) {
@@ -276,14 +300,19 @@ export function conversationState(ctx: HandlerContext) {
      * What the sidebar should say of a file read or written whole, as it is on disk: its exact counts, and its
      * token total when every message is counted in the model it was last counted with.
      */
-    noteListing(absolute: string, doc: OpenDocument): void {
+    /** The token total of a session shown as its threads, in the model it was last counted in. */
+    sessionTotal,
+    async noteListing(absolute: string, doc: OpenDocument, countedIn?: string): Promise<void> {
       if (isDirty(doc)) return;
       ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);
-      const model = shown.get(keyOf(absolute, 0))?.model;
-      // A file of one conversation, or a session shown as its threads: the main thread's figure, as shown.
-      if ((doc.conversations.length !== 1 && !doc.conversations[0]?.store) || !model) return;
-      const { known, missing } = lookup(doc.conversations[0].records, model);
-      if (missing.length === 0) ctx.listing.setTokens(absolute, doc.size, doc.mtimeMs, model, known.reduce((n, c) => n + c!.tokens, 0));
+      const model = countedIn ?? shown.get(keyOf(absolute, 0))?.model;
+      if (!model) return;
+      const size = doc.size;
+      const mtime = doc.mtimeMs;
+      // The sidebar's figure is the file's, as its message count is: a session shown as threads counts them all.
+      const only = doc.conversations.length === 1 && !doc.conversations[0].store ? doc.conversations[0].records : undefined;
+      const total = only ? (only.every((r) => countOf(r, model)) ? only.reduce((n, r) => n + countOf(r, model)!.tokens, 0) : undefined) : await sessionTotal(doc, model).catch(() => undefined);
+      if (total !== undefined && !isDirty(doc) && doc.size === size && doc.mtimeMs === mtime) ctx.listing.setTokens(absolute, size, mtime, model, total);
     },
     /** Message `index` seen with its tool links (without linking the whole conversation when none is needed). */
     viewAt(absolute: string, doc: OpenDocument, conversation: number, index: number): MessageView {

@@ -4,7 +4,7 @@ import type { Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import { getTokenizer } from '../../../src/core/tokenizer/index.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty, viewOf, type OpenDocument } from '../documents.js';
+import { viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
@@ -197,9 +197,10 @@ export function conversationHandlers(
       const all = known as Counted[];
       const result = { encoding: fresh.encoding, approximate: fresh.approximate, tokens: all.map((c) => c.tokens), toolTokens: all.map((c) => c.toolTokens), reasoningTokens: all.map((c) => c.reasoningTokens), renderedTokens: all.map((c) => c.renderedTokens) };
       const total = result.tokens.reduce((a, b) => a + b, 0);
-      // The sidebar's figure for this file, while it stays as counted.
-      if (doc.conversations.length === 1 && !isDirty(doc)) ctx.listing.setTokens(absolute, doc.size, doc.mtimeMs, model, total);
-      return { path: display, conversation, model, ...result, total };
+      // The sidebar's figure for this file, while it stays as counted (a session's other threads counted too).
+      const fileTotal = conv.store ? await state.sessionTotal(doc, model) : undefined;
+      await state.noteListing(absolute, doc, model);
+      return { path: display, conversation, model, ...result, total, ...(fileTotal !== undefined ? { fileTotal } : {}) };
     },
   };
 }

@@ -59,6 +59,11 @@ export function applyDelta(data: ConversationData, delta: SkeletonDelta, pageSiz
       total: tokens.reduce((a, b) => a + b, 0),
     };
   }
+  // The file's figure of a session is as fresh as the delta that brings it; without one it is not known.
+  if (counts && counts.fileTotal !== delta.fileTotal) {
+    const { fileTotal: _stale, ...rest } = counts;
+    counts = delta.fileTotal !== undefined ? { ...rest, fileTotal: delta.fileTotal } : rest;
+  }
   return { skeleton, pages, counts };
 }
 

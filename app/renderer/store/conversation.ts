@@ -155,10 +155,11 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     },
     syncEntry: () => {
       const { skeleton, counts, edit, openPath, entries } = get();
-      // A session shown as a path of its tree (a view) keeps the file's message count; its tokens are the main thread's.
+      // A session shown as a path of its tree (a view) keeps the file's counts: every thread's messages and tokens.
       const view = skeleton?.whole !== undefined;
       if (!skeleton || skeleton.path !== openPath || skeleton.version < 0 || (skeleton.conversations !== 1 && !view) || skeleton.conversation !== 0 || edit?.dirty) return;
-      const total = counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts.total : undefined;
+      const mine = counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts : undefined;
+      const total = view ? mine?.fileTotal : mine?.total;
       set({ entries: entries.map((e) => (e.path === openPath ? { ...e, ...(view ? {} : { messages: skeleton.count, conversations: 1, estimated: false }), bytes: skeleton.bytes, ...(total !== undefined ? { tokens: total } : {}) } : e)) });
     },
     ensureRows: (start, end) => {

@@ -122,6 +122,11 @@ export function reasoningText(view: Pick<MessageView, 'parts'>): string {
   return out.join('\n');
 }
 
+/** A compaction boundary in words: "● Compacted · manual · 23,180 tokens before". */
+export function compactionText(c: NonNullable<MessageView['compaction']>): string {
+  return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined, c.encrypted ? 'the summary is encrypted, not readable' : undefined].filter(Boolean).join(' · ');
+}
+
 /** The readable text of the message alone (its text parts), for previews and "what the model sees". */
 export function displayText(view: Pick<MessageView, 'parts'>): string {
   const text = view.parts.filter((p) => p.kind === 'text').map((p) => (p as { text: string }).text);

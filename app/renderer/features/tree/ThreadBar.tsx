@@ -35,7 +35,8 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
               data-testid="thread"
               data-thread={t.thread}
             >
-              {t.thread === 'main' ? 'Main thread' : `↳ ${t.title.replace(/^Sub-agent\s*/, 'sub-agent ')}`} <span className="muted">{formatNumber(t.messages)}</span>
+              <span className="thread-name">{t.thread === 'main' ? 'Main thread' : `↳ ${t.title.replace(/^Sub-agent\s*/, 'sub-agent ')}`}</span>
+              <span className="muted">{formatNumber(t.messages)}</span>
             </button>
           ))}
         </span>

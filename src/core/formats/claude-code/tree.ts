@@ -51,6 +51,13 @@ export function claudeCodeTree(doc: ConversationDocument, records: readonly unkn
       if (before >= 0) continues.set(r, before);
     }
   });
+  // Older sessions keep their sub-agents in the file without an agentId: each sidechain root starts one.
+  const uuidOf = (r: number) => chainNode(records[r])?.uuid ?? String(r);
+  for (let r = 0; r < n; r++) {
+    if (thread[r] !== 'side:') continue;
+    const p = parent[r];
+    thread[r] = p >= 0 && p < r && thread[p].startsWith('side:') ? thread[p] : `side:${uuidOf(r).slice(0, 8)}`;
+  }
   // Claude Code resumes from the newest line of the main thread.
   let active = -1;
   for (let i = out.length - 1; i >= 0 && active < 0; i--) {

@@ -1,0 +1,41 @@
+import type { Codec, ConversationDocument } from '../formats/codec.js';
+import { leavesOf, pathTo, threadsOf, type MessageTree } from './message-tree.js';
+
+/** The path of a thread as its agent resumes it, and the same path through its compactions. */
+export interface ThreadPath {
+  /** `main`, or a sub-agent's (`side:<id>`). */
+  thread: string;
+  /** The record it ends with, -1 for an empty thread. */
+  leaf: number;
+  /** Since the last compaction: what the model is sent now. */
+  current: number[];
+  /** The whole session: on past each compaction into the history it replaced. */
+  whole: number[];
+}
+
+/** The thread's leaf the tool resumes from: the file's own active leaf for the main thread, else its newest. */
+export function defaultLeaf(tree: MessageTree, thread: string): number {
+  if (thread === 'main' && tree.active >= 0 && tree.thread[tree.active] === 'main') return tree.active;
+  const leaves = leavesOf(tree, thread);
+  return leaves.length > 0 ? leaves[leaves.length - 1] : -1;
+}
+
+export function threadPath(tree: MessageTree, thread: string, leaf = defaultLeaf(tree, thread)): ThreadPath {
+  return { thread, leaf, current: leaf >= 0 ? pathTo(tree, leaf, false) : [], whole: leaf >= 0 ? pathTo(tree, leaf, true) : [] };
+}
+
+/**
+ * The threads of a file's conversation (the main one first), or nothing for a file whose records are one flat
+ * list: every record is then on the one path.
+ */
+export function threadPaths(codec: Codec, doc: ConversationDocument, conversation: number): ThreadPath[] | undefined {
+  const records = doc.conversations[conversation]?.records;
+  if (!codec.tree || !records) return undefined;
+  const tree = codec.tree(doc, conversation, records);
+  return threadsOf(tree).map((thread) => threadPath(tree, thread));
+}
+
+/** A thread's name for people: "main thread", "sub-agent a1b2c3". */
+export function threadName(thread: string): string {
+  return thread === 'main' ? 'main thread' : `sub-agent ${thread.replace(/^side:/, '')}`;
+}
