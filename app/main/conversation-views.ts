@@ -194,11 +194,13 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
   const c = conversations[conversation];
   if (!c?.store || !c.view) return {};
   const store = c.store;
-  const threads = conversations.map((x) => {
+  // The threads of this conversation of the file (a dataset's other conversations are not its threads).
+  const threads = conversations.flatMap((x, k) => {
+    if (x.store !== store) return [];
     const thread = x.view?.thread ?? 'main';
     const first = x.records[0] !== undefined ? firstText(x.records[0], view) : undefined;
     const title = thread === 'main' ? 'Main thread' : `Sub-agent${thread.length > 5 ? ` ${thread.slice(5)}` : ''}${first ? `: ${first}` : ''}`;
-    return { title, thread, messages: x.records.length };
+    return [{ title, thread, messages: x.records.length, conversation: k }];
   });
   const forks = forksOf(store.tree, c.view.path).map((f) => ({ at: f.at, options: f.options.length, chosen: f.chosen }));
   const whole = pathTo(store.tree, c.view.leaf, true);

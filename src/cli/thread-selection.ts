@@ -45,8 +45,11 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
   const rest = [
     !whole && earlier > 0 ? `${earlier} messages before its last compaction (--whole)` : '',
     others > 0 && chosen.thread === 'main' ? `${others} sub-agent thread${others === 1 ? '' : 's'} (--thread ${paths[1].thread.replace(/^side:/, '')}${others > 1 ? ', …' : ''})` : '',
+    chosen.forks > 0 ? `${chosen.forks} place${chosen.forks === 1 ? '' : 's'} where the path forks (the file keeps other branches there: a rewind, an edited prompt, another answer; the app switches between them)` : '',
     n !== records.length ? `every record in file order: --thread all` : '',
   ].filter(Boolean);
+  // A plain path of every record, in one thread: nothing to say.
+  if (rest.length === 0 && paths.length === 1 && earlier === 0) return { records, thread: chosen.thread, whole, threads: [] };
   const what = `${threadName(chosen.thread)}${whole ? ', the whole session' : earlier > 0 ? ' since its last compaction' : ''}`;
   return {
     records,

@@ -40,7 +40,7 @@ describe('every format through the handlers', () => {
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
     expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
     expect(entries.filter((e) => e.error)).toEqual([]);
-    expect(entries.length).toBe(20);
+    expect(entries.length).toBe(22);
   });
 
   it('a Claude Code session: tool calls as parts, sub-agent and meta flags, reported usage once per call', async () => {

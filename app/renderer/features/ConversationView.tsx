@@ -52,7 +52,7 @@ export function ConversationView() {
       <div className="conv-head">
         <h1 data-testid="conv-title">{skeleton.path}</h1>
         <span className="muted">
-          {skeleton.threads ? `${skeleton.threads[skeleton.conversation]?.title ?? 'thread'} · ` : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''} · ` : skeleton.title ? `${skeleton.title} · ` : ''}
+          {skeleton.threads ? `${skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread'} · ` : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''} · ` : skeleton.title ? `${skeleton.title} · ` : ''}
           {provisional && opening ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
           {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other records` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
         </span>

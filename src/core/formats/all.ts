@@ -1,5 +1,7 @@
 import { anthropicMessages } from './anthropic/codec.js';
 import { claudeAiExport } from './claude-ai/codec.js';
+import { chatGptExport } from './chatgpt/codec.js';
+import { oasstTrees } from './oasst/codec.js';
 import { claudeCode } from './claude-code/codec.js';
 import { codexRollout } from './codex/codec.js';
 import { langchainHistory } from './langchain/codec.js';
@@ -14,5 +16,5 @@ import { swarmsMemory } from './swarms/memory-md-codec.js';
 import { swarmsYaml } from './swarms/yaml-codec.js';
 
 /** Every built-in format, registered once; more can be added with registerCodec. */
-export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory];
+export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees];
 for (const codec of BUILT_IN_CODECS) registerCodec(codec);

@@ -42,6 +42,34 @@ class Notes {
 const STRICT_LINKS = new Set(['openai-chat', 'openai-chat-jsonl', 'openai-chat-dataset', 'anthropic-messages', 'claude-code', 'codex-rollout', 'langchain', 'claude-ai-export']);
 const SHAREGPT = new Set(['sharegpt', 'sharegpt-jsonl']);
 
+/**
+ * An OASST tree is a prompter's message and answers in turn, text only: the system prompt and the tool
+ * exchanges are dropped (said so), turns of one side in a row become one, and an answer before any prompt goes.
+ */
+function fitOasst(views: MessageView[], notes: Notes): MessageView[] {
+  const out: MessageView[] = [];
+  for (const v of views) {
+    const text = v.parts.filter((p) => p.kind === 'text').map((p) => (p as { text: string }).text).join('\n');
+    const side = v.normalRole === 'user' ? 'user' : v.normalRole === 'assistant' ? 'assistant' : undefined;
+    if (!side || text === '') {
+      notes.add(side ? 'dropped {n} message{s} without text (tool calls, results, images: an OASST message is text)' : `dropped {n} ${v.normalRole} message{s} (an OASST tree has prompts and answers only)`);
+      continue;
+    }
+    if (out.length === 0 && side === 'assistant') {
+      notes.add('dropped {n} answer{s} before the first prompt');
+      continue;
+    }
+    const last = out[out.length - 1];
+    if (last && last.normalRole === side) {
+      last.parts = [{ kind: 'text', text: `${(last.parts[0] as { text: string }).text}\n\n${text}` }];
+      notes.add('{n} message{s} joined to the one before (an OASST tree alternates prompt and answer)');
+      continue;
+    }
+    out.push({ ...v, role: side === 'user' ? 'prompter' : 'assistant', normalRole: side, parts: [{ kind: 'text', text }] });
+  }
+  return out;
+}
+
 /** Reasoning the target keeps: its own provider's (Anthropic takes back only signed thinking), readable text elsewhere. */
 function keepsReasoning(target: Codec, p: Extract<Part, { kind: 'reasoning' }>): boolean {
   if (!target.capabilities.reasoning) return false;
@@ -241,6 +269,7 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
     let system: string | undefined;
     if (SHAREGPT.has(to.id)) ({ views, system } = fitShareGpt(splitForTarget(views, to), notes));
     else if (to.id === 'anthropic-messages') ({ views, system } = fitAnthropic(views));
+    else if (to.id === 'oasst-trees') views = fitOasst(views, notes);
     else views = splitForTarget(views, to);
     const lossTexts = new Set<string>();
     for (const v of views) for (const l of to.loses(v)) lossTexts.add(l);

@@ -71,6 +71,10 @@ export function createDocument(codec: Codec, conversations: readonly NewConversa
       // Each message item gets the event Codex's transcript shows it by (the writer adds it).
       return throughCodec(codec, JSON.stringify(meta) + '\n', first.records);
     }
+    case 'chatgpt-export':
+      return JSON.stringify(conversations.map((c, i) => chatGptConversation(c, i))) + '\n';
+    case 'oasst-trees':
+      return lines(conversations.map((c) => oasstTree(c)));
     case 'swarms-memory':
       return throughCodec(codec, '# Agent Memory\n\n## Interaction Log\n\n', first.records);
     default:
@@ -78,4 +82,25 @@ export function createDocument(codec: Codec, conversations: readonly NewConversa
       if (codec.syntax === 'json') return JSON.stringify(codec.capabilities.conversations === 'many' ? conversations.map((c) => c.records) : first.records, null, 4) + '\n';
       return throughCodec(codec, '[]\n', first.records);
   }
+}
+
+type Loose = Record<string, unknown>;
+
+/** A conversation of a ChatGPT export: its messages one chain under a root without a message, the last current. */
+function chatGptConversation(c: NewConversation, i: number): Loose {
+  const root = crypto.randomUUID();
+  const nodes = c.records.map((r) => r as Loose);
+  const mapping: Record<string, Loose> = { [root]: { id: root, message: null, parent: null, children: nodes.length > 0 ? [nodes[0].id] : [] } };
+  nodes.forEach((n, k) => (mapping[n.id as string] = { ...n, parent: k === 0 ? root : nodes[k - 1].id, children: k + 1 < nodes.length ? [nodes[k + 1].id] : [] }));
+  const now = Date.now() / 1000;
+  const id = crypto.randomUUID();
+  return { title: c.title ?? `conversation ${i + 1}`, create_time: now, update_time: now, mapping, current_node: nodes.length > 0 ? nodes[nodes.length - 1].id : root, conversation_id: id, id };
+}
+
+/** An OASST tree of one path: each message the one reply of the one before it. */
+function oasstTree(c: NewConversation): Loose {
+  const id = crypto.randomUUID();
+  const nodes: Loose[] = c.records.map((r) => ({ ...(r as Loose), message_tree_id: id }));
+  for (let k = nodes.length - 1; k >= 0; k--) nodes[k] = { ...nodes[k], parent_id: k > 0 ? nodes[k - 1].message_id : null, replies: k + 1 < nodes.length ? [nodes[k + 1]] : [] };
+  return { message_tree_id: id, tree_state: 'ready_for_export', prompt: nodes[0] ?? { message_id: id, parent_id: null, text: '', role: 'prompter', replies: [] } };
 }

@@ -1,5 +1,5 @@
 import type { Codec, ConversationDocument } from '../formats/codec.js';
-import { leavesOf, pathTo, threadsOf, type MessageTree } from './message-tree.js';
+import { forksOf, leavesOf, pathTo, threadsOf, type MessageTree } from './message-tree.js';
 
 /** The path of a thread as its agent resumes it, and the same path through its compactions. */
 export interface ThreadPath {
@@ -11,6 +11,8 @@ export interface ThreadPath {
   current: number[];
   /** The whole session: on past each compaction into the history it replaced. */
   whole: number[];
+  /** Where the whole path could have gone otherwise (a rewind, an edited prompt, a regenerated answer). */
+  forks: number;
 }
 
 /** The thread's leaf the tool resumes from: the file's own active leaf for the main thread, else its newest. */
@@ -21,7 +23,8 @@ export function defaultLeaf(tree: MessageTree, thread: string): number {
 }
 
 export function threadPath(tree: MessageTree, thread: string, leaf = defaultLeaf(tree, thread)): ThreadPath {
-  return { thread, leaf, current: leaf >= 0 ? pathTo(tree, leaf, false) : [], whole: leaf >= 0 ? pathTo(tree, leaf, true) : [] };
+  const whole = leaf >= 0 ? pathTo(tree, leaf, true) : [];
+  return { thread, leaf, current: leaf >= 0 ? pathTo(tree, leaf, false) : [], whole, forks: forksOf(tree, whole).length };
 }
 
 /**

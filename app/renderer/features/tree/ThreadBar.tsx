@@ -25,13 +25,13 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
     <div className="thread-bar" data-testid="thread-bar">
       {skeleton.threads && (
         <span className="filters" role="group" aria-label="Threads of this session">
-          {skeleton.threads.map((t, k) => (
+          {skeleton.threads.map((t) => (
             <button
               key={t.thread}
-              className={`chip-toggle ${k === skeleton.conversation ? 'on' : ''}`}
-              aria-pressed={k === skeleton.conversation}
+              className={`chip-toggle ${t.conversation === skeleton.conversation ? 'on' : ''}`}
+              aria-pressed={t.conversation === skeleton.conversation}
               title={t.title}
-              onClick={() => k !== skeleton.conversation && void openConversation(skeleton.path, k)}
+              onClick={() => t.conversation !== skeleton.conversation && void openConversation(skeleton.path, t.conversation)}
               data-testid="thread"
               data-thread={t.thread}
             >
