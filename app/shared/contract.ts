@@ -377,7 +377,8 @@ export const requests = {
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {
     input: z.object({ path: relPath, conversation, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])) }),
-    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number() }),
+    /** `shape`: the request as the agent's API takes it, or the swarms history string. */
+    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages']).optional() }),
   },
   'edit:apply': { input: z.object({ path: relPath, conversation, command: EditCommandInput }), output: EditState },
   'edit:undo': { input: z.object({ path: relPath, conversation }), output: EditState },

@@ -121,6 +121,22 @@ describe('every format through the handlers', () => {
     expect(readFileSync(join(dir, path), 'utf8')).toContain('\\"--version\\",\\".\\"');
   });
 
+  it('what the model sees is the request in the agent’s own API shape, with the panel’s figure', async () => {
+    const { call } = setup();
+    const path = 'claude-code/session.jsonl';
+    await call('conversation:open', { path });
+    await call('conversation:path', { path, whole: true });
+    const r = await call<{ text: string; tokens: number; shape: string }>('window:preview', { path, model: 'gpt-4o', strategy: 'null', params: {} });
+    expect(r.shape).toBe('anthropic-messages');
+    const body = JSON.parse(r.text);
+    expect(body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content.map((b: { type: string }) => b.type) : []))).toEqual(expect.arrayContaining(['tool_use', 'tool_result']));
+    const counts = await call<{ total: number }>('tokens:count', { path, model: 'gpt-4o' });
+    expect(r.tokens).toBe(counts.total);
+    const codex = await call<{ text: string; shape: string }>('window:preview', { path: 'openai/chat.json', model: 'gpt-4o', strategy: 'null', params: {} });
+    expect(codex.shape).toBe('openai-chat');
+    expect(Array.isArray(JSON.parse(codex.text).messages)).toBe(true);
+  });
+
   it('exports a conversation into another format', async () => {
     const { call } = setup();
     const r = await call<{ filename: string; text: string }>('edit:export', { path: 'anthropic/api_conversation_history.json', format: 'openai-chat' });

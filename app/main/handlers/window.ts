@@ -1,10 +1,10 @@
 import { renderHistory } from '../../../src/core/render.js';
 import { getTokenizer } from '../../../src/core/tokenizer/index.js';
-import { buildViewSkeleton, applyPlanToRecords, renderViewBlock } from '../../../src/core/views.js';
+import { buildViewSkeleton, applyPlanToRecords } from '../../../src/core/views.js';
+import { requestBody, requestShapeOf } from '../../../src/core/formats/request-shape.js';
 import { applyPlan } from '../../../src/core/window/apply.js';
 import { strategies } from '../../../src/core/window/registry.js';
 import { renderedTail, SkeletonCache } from '../../../src/core/window/skeleton-cache.js';
-import { RENDER_SEPARATOR } from '../../../src/core/window/skeleton.js';
 import { FATES, type WindowSkeleton } from '../../../src/core/window/types.js';
 import { cutView } from '../../../src/core/window/cut-view.js';
 import { HandlerError } from '../../shared/errors.js';
@@ -57,11 +57,13 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
         text = renderHistory(kept);
         count = kept.length;
       } else {
+        // The request in the agent's own API shape; its figure the panel's (the message contents kept).
         const kept = applyPlanToRecords(doc.codec, records, records.map((r) => viewOf(doc.codec, r)), plan, summaries);
-        text = kept.map((r) => renderViewBlock(doc.codec.view(r))).join(RENDER_SEPARATOR);
-        count = kept.length;
+        const shape = requestShapeOf(doc.codec.id);
+        text = JSON.stringify(requestBody(shape, kept.map((r) => doc.codec.view(r))), null, 2);
+        return { text, tokens: plan.totalAfter, messages: kept.length, summaries: plan.inserted.length, shape };
       }
-      return { text, tokens: text ? tokenizer.count(text) : 0, messages: count, summaries: plan.inserted.length };
+      return { text, tokens: text ? tokenizer.count(text) : 0, messages: count, summaries: plan.inserted.length, shape: 'swarms-history' as const };
     },
   };
 }

@@ -33,8 +33,13 @@ export function ContextCurve({ skeleton, input, strategy, params }: { skeleton: 
     if (calls.length < 2) return undefined;
     const step = Math.max(1, Math.ceil(calls.length / MAX_POINTS));
     const sampled = calls.filter((_, k) => k % step === 0 || k === calls.length - 1);
-    const whatIf = sampled.map((c) => ({ at: c.at, value: planAtTurn(strategy, input, params, c.at).totalAfter }));
-    return { actual: sampled, whatIf };
+    // What a request holds beside the messages (the system prompt, the tool schemas) the file does not keep:
+    // the first call's reported input less the messages before it, added to every what-if point.
+    let before = 0;
+    for (let i = 0; i < calls[0].at && i < input.messages.length; i++) before += input.messages[i].tokens;
+    const overhead = Math.max(0, calls[0].value - before);
+    const whatIf = sampled.map((c) => ({ at: c.at, value: planAtTurn(strategy, input, params, c.at).totalAfter + overhead }));
+    return { actual: sampled, whatIf, overhead };
   }, [skeleton.usage, input, strategy, key]);
   if (!curves) return null;
   const n = Math.max(1, skeleton.count - 1);
@@ -48,7 +53,8 @@ export function ContextCurve({ skeleton, input, strategy, params }: { skeleton: 
     <figure className="context-curve" data-testid="context-curve">
       <figcaption>
         Context at each model call: <span className="key actual">as the API reported it</span> (last {formatNumber(last.value)} tok) and{' '}
-        <span className="key what-if">as {strategy.label.toLowerCase()} would have sent it</span> ({formatNumber(lastWhatIf.value)} tok, counted here)
+        <span className="key what-if">as {strategy.label.toLowerCase()} would have sent it</span> ({formatNumber(lastWhatIf.value)} tok, counted here
+        {curves.overhead > 0 ? `, with the ${formatNumber(curves.overhead)} tok of system prompt and tools the first call reported beyond the messages` : ''})
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`The context the model had at ${curves.actual.length} calls, up to ${formatNumber(top)} tokens, beside the strategy's`}>
         <line x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} className="axis" />

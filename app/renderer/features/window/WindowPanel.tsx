@@ -83,7 +83,7 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
 export function WindowPanel() {
   const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useAppPick('openPath', 'model', 'strategyId', 'setStrategy', 'setParam', 'toggleWindow', 'select', 'skeleton', 'counts');
   const { plan, strategy, params, total } = useWindowPlan();
-  const [preview, setPreview] = useState<{ text: string; tokens: number } | undefined>();
+  const [preview, setPreview] = useState<{ text: string; tokens: number; shape?: string } | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
   const [lanes, setLanes] = useState(false);
   const [large, setLarge] = useState(false);
@@ -111,7 +111,7 @@ export function WindowPanel() {
     try {
       const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
       const r = await request('window:preview', { path: openPath, conversation: useApp.getState().openConversationIndex, model, strategy: strategy.id, params: clean });
-      setPreview({ text: r.text, tokens: r.tokens });
+      setPreview({ text: r.text, tokens: r.tokens, shape: r.shape });
     } catch (e) {
       setPreviewError((e as Error).message);
     }
@@ -195,7 +195,10 @@ export function WindowPanel() {
         <div className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={closeOnEscape(() => setPreview(undefined))}>
           <div className="dialog-body">
             <div className="panel-head">
-              <h2>What the model sees · {formatNumber(preview.tokens)} tokens</h2>
+              <h2>
+                What the model sees · {formatNumber(preview.tokens)} tokens
+                {preview.shape && preview.shape !== 'swarms-history' && <span className="muted"> · {preview.shape === 'anthropic-messages' ? 'the Messages API request (system, content blocks)' : 'the chat request’s messages'}; message contents counted, as in the panel</span>}
+              </h2>
               <span className="spacer" />
               <button onClick={() => void navigator.clipboard?.writeText(preview.text)}>Copy</button>
               <button autoFocus onClick={() => setPreview(undefined)} aria-label="Close">×</button>

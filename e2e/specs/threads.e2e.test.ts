@@ -1,0 +1,85 @@
+// A file that is a tree, as a user meets it: ChatGPT's edited prompt and regenerated answer switched with the
+// ‹ › of the row where the path forks, an OpenAssistant tree's ranked answers, a Claude Code session's
+// compaction row and sub-agent thread, and the window panel's two curves (what the API reported beside what
+// the chosen strategy would have sent).
+import { spawnSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const cliJson = (...args: string[]) => JSON.parse(spawnSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }).stdout);
+
+for (const mode of ['browser', 'electron'] as Mode[]) {
+  const reason = unavailable(mode);
+  describe.skipIf(reason !== undefined)(`threads and branches (${mode})`, () => {
+    let session: Session | undefined;
+    afterEach(async () => {
+      await session?.close();
+      session = undefined;
+    });
+
+    async function start(): Promise<{ page: InspectorPage; dir: string }> {
+      const dir = tempDir();
+      cpSync(join(FIXTURES, 'formats'), dir, { recursive: true });
+      session = await openInspector(mode, dir);
+      const page = new InspectorPage(session.page);
+      await page.ready();
+      return { page, dir };
+    }
+
+    const rowTexts = (page: InspectorPage) => page.page.$$eval('[data-testid="row"]', (rows) => rows.map((r) => r.textContent ?? ''));
+
+    it('a ChatGPT export shows the path current_node ends; ‹ › at a fork switch to the edited-away prompt and back', async () => {
+      const { page, dir } = await start();
+      await page.open('chatgpt/conversations.json');
+      const cli = cliJson('show', join(dir, 'chatgpt/conversations.json')).messages.filter((m: { conversation: number }) => m.conversation === 0);
+      expect((await page.visibleRows()).length).toBe(cli.length);
+      expect(await page.page.textContent('[data-testid="fork-note"]')).toContain('2 places where this path could have gone otherwise');
+      expect(await page.page.textContent('[data-testid="fork-switch"][data-at="2"]')).toContain('2/2');
+      await page.screenshot(`${mode}-fork-navigator`);
+      await page.page.click('[data-testid="fork-switch"][data-at="2"] [data-testid="fork-prev"]');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="fork-switch"][data-at="2"]')?.textContent?.includes('1/2'));
+      const before = await rowTexts(page);
+      expect(before).toHaveLength(4);
+      expect(before[2]).toContain('Plan three days in Lisbon.');
+      expect(before[3]).toContain('Alfama');
+      await page.screenshot(`${mode}-fork-other-branch`);
+      await page.page.click('[data-testid="fork-switch"][data-at="2"] [data-testid="fork-next"]');
+      await page.page.waitForFunction((n) => document.querySelectorAll('[data-testid="row"]').length === n, cli.length);
+      expect((await rowTexts(page))[2]).toContain('with rain in mind');
+    });
+
+    it('an OpenAssistant tree follows its best-ranked answers; the others are a click away', async () => {
+      const { page } = await start();
+      await page.open('oasst/2023-04-12_oasst_ready.trees.jsonl');
+      expect(await rowTexts(page)).toHaveLength(4);
+      expect(await page.page.textContent('[data-testid="fork-switch"][data-at="1"]')).toContain('1/3');
+      await page.page.click('[data-testid="fork-switch"][data-at="1"] [data-testid="fork-next"]');
+      await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="row"]').length === 2);
+      expect((await rowTexts(page))[1]).toContain('one large employer in a small town');
+      await page.screenshot(`${mode}-oasst-ranked`);
+    });
+
+    it('a Claude Code session: the compaction row, the whole session, and the window panel’s reported curve beside the strategy’s', async () => {
+      const { page } = await start();
+      await page.open('claude-code/cart-rewind-compact.jsonl');
+      expect(await page.page.textContent('[data-testid="row"][data-index="0"]')).toContain('● Compacted');
+      await page.screenshot(`${mode}-compaction-row`);
+      await page.page.click('[data-testid="show-whole"]');
+      await page.page.waitForSelector('[data-testid="show-since-compaction"]');
+      await page.page.keyboard.press('w');
+      await page.page.waitForSelector('[data-testid="context-curve"]');
+      // The agent's own default: compacting near the model's window, as Claude Code does.
+      expect(await page.page.$eval('[data-testid="strategy"]', (s) => (s as HTMLSelectElement).value)).toBe('auto-compact');
+      expect(await page.page.getAttribute('[data-testid="curve-actual"]', 'd')).toMatch(/^M/);
+      expect(await page.page.getAttribute('[data-testid="curve-what-if"]', 'd')).toMatch(/^M/);
+      await page.ready();
+      await page.page.locator('[data-testid="context-curve"]').scrollIntoViewIfNeeded();
+      await page.screenshot(`${mode}-context-curves`);
+    });
+  });
+}
