@@ -130,6 +130,28 @@ export function showPath(conversations: readonly ViewedConversation[], c: Viewed
 }
 
 /**
+ * The view and row that show record `record` of the file's conversation `file` (as the file holds it: a
+ * search hit), the view's path moved onto it when it is on another branch or before a compaction.
+ */
+export function revealRecord(conversations: readonly ViewedConversation[], file: number, record: number): { conversation: number; index: number } | undefined {
+  const flat = conversations.every((c) => !c.store);
+  if (flat) return conversations[file] ? { conversation: file, index: record } : undefined;
+  const views = conversations.map((c, k) => ({ c, k })).filter(({ c }) => c.store?.file === file && c.view);
+  const store = views[0]?.c.store;
+  if (!store || record < 0 || record >= store.all.length) return undefined;
+  const shown = views.find(({ c }) => c.view!.path.includes(record));
+  if (shown) return { conversation: shown.k, index: shown.c.view!.path.indexOf(record) };
+  const thread = store.tree.thread[record];
+  const owner = views.find(({ c }) => c.view!.thread === thread) ?? views[0];
+  const view = owner.c.view!;
+  // On the path but before its last compaction: the whole session. On another branch: the newest leaf past it.
+  const leaf = pathTo(store.tree, view.leaf, true).includes(record) ? view.leaf : newestLeafUnder(store.tree, record, childrenOf(store.tree));
+  show(owner.c, store, { ...view, leaf, whole: !pathTo(store.tree, leaf, false).includes(record) });
+  const index = owner.c.view!.path.indexOf(record);
+  return index >= 0 ? { conversation: owner.k, index } : undefined;
+}
+
+/**
  * A compaction (or any rewrite) of what a view shows, as one undoable edit of its file's records; the view then
  * shows the path to the last record of `after` (a compaction's new chain, for Claude Code).
  */

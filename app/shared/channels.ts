@@ -35,6 +35,7 @@ export const REQUEST_NAMES = [
   'conversation:set-role',
   'conversation:roles',
   'conversation:path',
+  'conversation:reveal',
   'edit:merge',
   'window:compact',
   'settings:set-api-key',

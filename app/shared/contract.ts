@@ -429,6 +429,15 @@ export const requests = {
     input: z.object({ path: relPath, conversation, at: z.number().int().min(0).optional(), option: z.number().int().min(0).optional(), whole: z.boolean().optional() }),
     output: z.object({ delta: SkeletonDelta }),
   },
+  /**
+   * Where a message of the file (`conversation` and `index` as the file holds them: a search hit) is shown: the
+   * conversation of the app (a thread) and its row, the thread's path moved onto it (another branch, the
+   * history before a compaction); `delta` when that conversation was shown already.
+   */
+  'conversation:reveal': {
+    input: z.object({ path: relPath, conversation, index: z.number().int().min(0) }),
+    output: z.object({ conversation: z.number(), index: z.number(), delta: SkeletonDelta.optional() }),
+  },
   /** The names the messages are spelled with that are not roles, and what each is read as, and why. */
   'conversation:roles': { input: z.object({ path: relPath, conversation }), output: z.object({ roleMapping: z.array(RoleMappingEntry) }) },
   /** Reads the messages spelled `role` as `normalRole` in this file from now on (null: as the file says). */

@@ -53,6 +53,33 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect((await rowTexts(page))[2]).toContain('with rain in mind');
     });
 
+    it('a search hit on another branch opens that branch, and one in a sub-agent its thread', { timeout: 120_000 }, async () => {
+      const { page } = await start();
+      const openHit = async (query: string) => {
+        if (!(await page.page.isVisible('[data-testid="search-all-input"]'))) {
+          await page.page.keyboard.press('Control+Shift+F');
+          await page.page.waitForSelector('[data-testid="search-all-input"]');
+        }
+        await page.page.fill('[data-testid="search-all-input"]', query);
+        await page.page.waitForFunction(() => /indexed$/.test(document.querySelector('[data-testid="search-all-status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+        await page.page.waitForFunction((q) => document.querySelector('[data-testid="search-all-summary"]')?.getAttribute('data-query') === q && /^[\d,]+\+? messages? in/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''), query, { timeout: 60_000 });
+        await page.page.click('.search-all-hit');
+        await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
+        await page.ready();
+        await page.page.waitForSelector('[data-testid="row"][aria-selected="true"]');
+        return page.page.textContent('[data-testid="row"][aria-selected="true"]');
+      };
+      // The first answer, edited away in the file: its branch is shown, the row chosen.
+      expect(await openHit('Alfama castle')).toContain('Alfama');
+      await page.screenshot(`${mode}-search-opens-branch`);
+      // The path is now the one through the first prompt: four messages (the file's search filters them to the hit).
+      expect(await page.page.textContent('[data-testid="shown-count"]')).toContain('1 of 4 shown');
+      await page.screenshot(`${mode}-search-opens-branch`);
+      // A sub-agent's message: its thread.
+      expect(await openHit('found 2 more report')).toContain('src/report.ts');
+      expect(await page.page.getAttribute('[data-testid="thread"][aria-pressed="true"]', 'data-thread')).not.toBe('main');
+    });
+
     it('an OpenAssistant tree follows its best-ranked answers; the others are a click away', async () => {
       const { page } = await start();
       await page.open('oasst/2023-04-12_oasst_ready.trees.jsonl');

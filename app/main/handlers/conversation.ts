@@ -4,12 +4,12 @@ import type { Skeleton } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import { getTokenizer } from '../../../src/core/tokenizer/index.js';
 import type { Handlers } from '../dispatch.js';
-import { viewOf, type OpenDocument } from '../documents.js';
+import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
-import { branchLeaf, showPath } from '../conversation-views.js';
+import { branchLeaf, revealRecord, showPath } from '../conversation-views.js';
 import { shownMessage } from '../shown-message.js';
 import { buildSkeleton, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
@@ -44,7 +44,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path' | 'conversation:reveal'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -115,6 +115,14 @@ export function conversationHandlers(
       const delta = await state.changesSinceShown(absolute, doc, conversation);
       if (!delta) throw new HandlerError('BAD_INPUT', `open ${path} first`);
       return { delta };
+    },
+    'conversation:reveal': async ({ path, conversation, index }) => {
+      const { absolute, doc } = open(path, 0);
+      // Unsaved edits move records: the file's index is then its own, as the search read it.
+      const found = isDirty(doc) ? undefined : revealRecord(doc.conversations, conversation, index);
+      if (!found) return { conversation, index };
+      const delta = await state.changesSinceShown(absolute, doc, found.conversation);
+      return { ...found, ...(delta ? { delta } : {}) };
     },
     'conversation:roles': ({ path, conversation }) => {
       const { doc } = open(path, conversation);

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { EventPayload, SearchAnswer, SearchHitRow } from '../../shared/contract.js';
+import type { EventPayload, SearchAnswer, SearchHitRow, SkeletonDelta } from '../../shared/contract.js';
 import { request } from '../api/client.js';
 import type { AppState } from './index.js';
 
@@ -80,8 +80,16 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
   },
   openSearchHit: async (hit) => {
     set({ searchAllOpen: false });
+    // A hit names the message as the file holds it; a session's thread, branch or earlier part shows it.
+    let where: { conversation: number; index: number; delta?: SkeletonDelta } = { conversation: hit.conversation, index: hit.index };
+    try {
+      where = await request('conversation:reveal', { path: hit.path, conversation: hit.conversation, index: hit.index });
+    } catch {
+      // The file as the search read it is gone or changed: it opens as it is now.
+    }
     const s = get();
-    if (s.openPath !== hit.path || s.openConversationIndex !== hit.conversation || !s.skeleton) await s.openConversation(hit.path, hit.conversation);
+    if (s.openPath !== hit.path || s.openConversationIndex !== where.conversation || !s.skeleton) await s.openConversation(hit.path, where.conversation);
+    else if (where.delta) await s.applyChange(where.delta);
     const now = get();
     if (now.openPath !== hit.path) return;
     // The matched word, found in this message by the file's own search (a substring); for a regex, the text it matched.
@@ -92,6 +100,6 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
       set({ search: word });
       await now.runSearch(word);
     }
-    get().select(hit.index);
+    get().select(where.index);
   },
 });
