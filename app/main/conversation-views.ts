@@ -224,6 +224,26 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
     const title = thread === 'main' ? 'Main thread' : `Sub-agent${thread.length > 5 ? ` ${thread.slice(5)}` : ''}${first ? `: ${first}` : ''}`;
     return [{ title, thread, messages: x.records.length, conversation: k }];
   });
+  // A sub-agent runs the prompt of its parent's Task call: the call's row opens the thread.
+  const main = conversations.find((x) => x.store === store && x.view?.thread === 'main');
+  const tasks = new Map<string, number>();
+  main?.records.forEach((r, at) => {
+    for (const p of view(r).parts as Array<{ kind: string; name?: string; arguments?: string }>) {
+      if (p.kind !== 'tool-call' || (p.name !== 'Task' && p.name !== 'Agent') || !p.arguments) continue;
+      try {
+        const prompt = (JSON.parse(p.arguments) as { prompt?: unknown }).prompt;
+        if (typeof prompt === 'string') tasks.set(prompt.replace(/\s+/g, ' ').trim().slice(0, 80), at);
+      } catch {
+        // Arguments that are not JSON name no prompt.
+      }
+    }
+  });
+  for (const t of threads) {
+    const first = t.thread !== 'main' ? conversations[t.conversation]?.records[0] : undefined;
+    const text = first !== undefined ? firstText(first, view) : undefined;
+    const at = text !== undefined ? tasks.get(text) : undefined;
+    if (at !== undefined) Object.assign(t, { task: at });
+  }
   const forks = forksOf(store.tree, c.view.path).map((f) => ({ at: f.at, options: f.options.length, chosen: f.chosen }));
   const whole = pathTo(store.tree, c.view.leaf, true);
   return { ...(threads.length > 1 ? { threads } : {}), ...(forks.length > 0 ? { forks } : {}), whole: c.view.whole, earlier: c.view.whole ? 0 : whole.length - c.view.path.length };

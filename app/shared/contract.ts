@@ -89,7 +89,8 @@ export const Skeleton = z.object({
    * and each sub-agent's), where this path could have gone otherwise (a rewind: "2 of 3"), and whether it
    * shows the whole session or only since its last compaction (`earlier`: how many messages came before).
    */
-  threads: z.array(z.object({ title: z.string(), thread: z.string(), messages: z.number(), conversation: z.number() })).optional(),
+  /** `task`: the row of the main thread whose Task call ran this sub-agent. */
+  threads: z.array(z.object({ title: z.string(), thread: z.string(), messages: z.number(), conversation: z.number(), task: z.number().optional() })).optional(),
   forks: z.array(z.object({ at: z.number(), options: z.number(), chosen: z.number() })).optional(),
   whole: z.boolean().optional(),
   earlier: z.number().optional(),

@@ -80,6 +80,16 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.getAttribute('[data-testid="thread"][aria-pressed="true"]', 'data-thread')).not.toBe('main');
     });
 
+    it('a Task call’s row opens the sub-agent thread it ran', async () => {
+      const { page } = await start();
+      await page.open('claude-code/task-subagent.jsonl');
+      await page.page.click('[data-testid="row"][data-index="1"] [data-testid="task-thread"]');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="thread"][aria-pressed="true"]')?.getAttribute('data-thread') !== 'main');
+      expect(await rowTexts(page)).toHaveLength(2);
+      expect((await rowTexts(page))[0]).toContain('Find every call of formatDate');
+      await page.screenshot(`${mode}-task-sub-agent`);
+    });
+
     it('an OpenAssistant tree follows its best-ranked answers; the others are a click away', async () => {
       const { page } = await start();
       await page.open('oasst/2023-04-12_oasst_ready.trees.jsonl');

@@ -40,7 +40,7 @@ describe('every format through the handlers', () => {
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
     expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
     expect(entries.filter((e) => e.error)).toEqual([]);
-    expect(entries.length).toBe(22);
+    expect(entries.length).toBe(23);
   });
 
   it('a Claude Code session: tool calls as parts, sub-agent and meta flags, reported usage once per call', async () => {
@@ -119,6 +119,15 @@ describe('every format through the handlers', () => {
     await call('edit:apply', { path, command: { type: 'replace', index: 3, record: { ...m.message, payload } } });
     await call('edit:save', { path });
     expect(readFileSync(join(dir, path), 'utf8')).toContain('\\"--version\\",\\".\\"');
+  });
+
+  it('a Task call’s row names the sub-agent thread it ran', async () => {
+    const { call } = setup();
+    const sk = await call<Skeleton>('conversation:open', { path: 'claude-code/task-subagent.jsonl' });
+    expect(sk.threads?.map((t) => [t.thread === 'main' ? 'main' : 'side', t.messages, t.task])).toEqual([
+      ['main', 4, undefined],
+      ['side', 2, 1],
+    ]);
   });
 
   it('what the model sees is the request in the agent’s own API shape, with the panel’s figure', async () => {

@@ -27,6 +27,7 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 10, other: 6 },
   'llamafactory/mllm_demo.json': { codec: 'openai-chat-dataset', conversations: 3, messages: 10, other: 0 },
   'llamafactory/v1_sft.jsonl': { codec: 'llamafactory-v1', conversations: 2, messages: 7, other: 0 },
+  'claude-code/task-subagent.jsonl': { codec: 'claude-code', conversations: 1, messages: 6, other: 0 },
   'chatgpt/conversations.json': { codec: 'chatgpt-export', conversations: 2, messages: 15, other: 2 },
   'oasst/2023-04-12_oasst_ready.trees.jsonl': { codec: 'oasst-trees', conversations: 2, messages: 9, other: 0 },
   'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },

@@ -1,6 +1,7 @@
 import { linkToolParts } from '../views.js';
 import type { Codec } from './codec.js';
 import { createDocument, type NewConversation } from './create.js';
+import { threadPaths } from '../tree/thread-paths.js';
 import type { OpenedFile } from './document-file.js';
 import { ConversationFileError } from './errors.js';
 import { sentText, type MessageView, type Part } from './model.js';
@@ -261,8 +262,13 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
   losses(from, to, notes);
   const keep = to.capabilities.conversations === 'many' ? from.doc.conversations : from.doc.conversations.slice(0, 1);
   const made: NewConversation[] = keep.map((c, ci) => {
+    // A session is a tree: what converts is its main thread's path, through its compactions. Sub-agents'
+    // messages in between would break the target's call-and-result order; abandoned branches were never sent.
+    const path = threadPaths(from.codec, from.doc, ci)?.[0];
+    const records = path && path.thread === 'main' ? path.whole.map((i) => c.records[i]) : c.records;
+    if (records.length < c.records.length) notes.add(`dropped {n} message{s} of sub-agent threads and other branches (the main thread's path, as shown, is converted)`, c.records.length - records.length);
     let views = fitViews(
-      c.records.map((r) => from.codec.view(r)),
+      records.map((r) => from.codec.view(r)),
       to,
       notes,
     );

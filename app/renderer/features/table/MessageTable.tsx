@@ -15,7 +15,7 @@ import { Highlight } from '../highlight.js';
 import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 import { Splitter } from '../Splitter.js';
-import { ForkSwitch } from '../tree/ThreadBar.js';
+import { ForkSwitch, TaskThreadLink } from '../tree/ThreadBar.js';
 import { DEFAULT_COLUMNS, type ColumnId } from '../../store/layout.js';
 
 const isSized = (id: string): id is ColumnId => Object.prototype.hasOwnProperty.call(DEFAULT_COLUMNS, id);
@@ -122,6 +122,7 @@ export function MessageTable() {
             <>
               {c.getValue()}
               {skeleton?.forks && <ForkSwitch skeleton={skeleton} index={c.getValue()} />}
+              {skeleton?.threads && <TaskThreadLink skeleton={skeleton} index={c.getValue()} />}
             </>
           ),
         }),

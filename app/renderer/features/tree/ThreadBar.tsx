@@ -96,3 +96,29 @@ export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: num
     </span>
   );
 }
+
+/** ↳ beside a Task call's row: the sub-agent thread it ran, with its size, a click away. */
+export function TaskThreadLink({ skeleton, index }: { skeleton: Skeleton; index: number }) {
+  const { openConversation } = useAppPick('openConversation');
+  const main = skeleton.threads?.find((t) => t.conversation === skeleton.conversation)?.thread === 'main';
+  const runs = main ? skeleton.threads?.filter((t) => t.task === index) : undefined;
+  if (!runs || runs.length === 0) return null;
+  return (
+    <>
+      {runs.map((t) => (
+        <button
+          key={t.thread}
+          className="link task-thread"
+          title={`${t.title}: open the sub-agent's own thread (${t.messages} messages)`}
+          onClick={(e) => {
+            e.stopPropagation();
+            void openConversation(skeleton.path, t.conversation);
+          }}
+          data-testid="task-thread"
+        >
+          ↳ {formatNumber(t.messages)}
+        </button>
+      ))}
+    </>
+  );
+}
