@@ -68,3 +68,50 @@ describe('a Claude Code session as a tree', () => {
     );
   });
 });
+
+describe('random Claude Code sessions with sub-agents and rewinds (property)', () => {
+  /** Lines as Claude Code writes them: main-thread turns, Task sub-agents interleaved, rewinds from earlier turns. */
+  const session = fc
+    .array(fc.record({ kind: fc.constantFrom('main', 'main', 'side', 'rewind'), text: fc.string({ maxLength: 12 }), back: fc.nat(5) }), { minLength: 1, maxLength: 30 })
+    .map((steps) => {
+      const lines: Array<Record<string, unknown>> = [];
+      const mainUuids: string[] = [];
+      let sideTip: string | null = null;
+      steps.forEach((s, k) => {
+        const uuid = `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`;
+        const role = k % 2 === 0 ? 'user' : 'assistant';
+        const base = { uuid, sessionId: 's', cwd: '/w', version: '2.0.31', timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, k)).toISOString(), type: role, message: { role, content: `${s.kind} ${k} ${s.text}` } };
+        if (s.kind === 'side') {
+          lines.push({ ...base, parentUuid: sideTip, isSidechain: true });
+          sideTip = uuid;
+          return;
+        }
+        sideTip = null;
+        const parent = s.kind === 'rewind' && mainUuids.length > 0 ? mainUuids[Math.max(0, mainUuids.length - 1 - s.back)] : (mainUuids.at(-1) ?? null);
+        lines.push({ ...base, parentUuid: parent, isSidechain: false });
+        mainUuids.push(uuid);
+      });
+      return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    });
+
+  it('the main thread’s path (and so its plan) never holds a sub-agent’s message; every path is a root-to-leaf chain', () => {
+    fc.assert(
+      fc.property(session, (text) => {
+        const file = parseDocumentText(text, 'session.jsonl');
+        const records = file.doc.conversations[0].records;
+        const tree = claudeCodeTree(file.doc, records);
+        const side = (i: number) => (records[i] as { isSidechain?: boolean }).isSidechain === true;
+        if (tree.active >= 0) expect(pathTo(tree, tree.active, true).some(side)).toBe(false);
+        const children = childrenOf(tree);
+        for (const thread of threadsOf(tree))
+          for (const leaf of leavesOf(tree, thread, children)) {
+            const path = pathTo(tree, leaf, true);
+            expect(tree.parent[path[0]]).toBe(-1);
+            for (let k = 1; k < path.length; k++) expect(tree.parent[path[k]]).toBe(path[k - 1]);
+            expect(path.every((i) => side(i) === (thread !== 'main'))).toBe(true);
+          }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
