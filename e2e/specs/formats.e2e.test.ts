@@ -1,14 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffLines } from 'diff';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
+import { tempDir } from '../../test/helpers.js';
 import { InspectorPage } from '../pages/inspector.js';
 import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+import { cliJson, openOnFormats } from '../support/formats-session.js';
 
-const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
-const cliJson = (...args: string[]) => JSON.parse(spawnSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }).stdout);
 
 for (const mode of ['browser', 'electron'] as Mode[]) {
   const reason = unavailable(mode);
@@ -20,12 +18,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     });
 
     async function start(): Promise<{ page: InspectorPage; dir: string }> {
-      const dir = tempDir();
-      cpSync(join(FIXTURES, 'formats'), dir, { recursive: true });
-      session = await openInspector(mode, dir);
-      const page = new InspectorPage(session.page);
-      await page.ready();
-      return { page, dir };
+      const opened = await openOnFormats(mode);
+      session = opened.session;
+      return opened;
     }
 
     it('a message of megabytes shows cut with Show all, and its editor gets all of it', async () => {

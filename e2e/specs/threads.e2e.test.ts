@@ -2,16 +2,12 @@
 // ‹ › of the row where the path forks, an OpenAssistant tree's ranked answers, a Claude Code session's
 // compaction row and sub-agent thread, and the window panel's two curves (what the API reported beside what
 // the chosen strategy would have sent).
-import { spawnSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
 import { InspectorPage } from '../pages/inspector.js';
-import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
+import { unavailable, type Mode, type Session } from '../support/browsers.js';
+import { cliJson, openOnFormats } from '../support/formats-session.js';
 
-const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
-const cliJson = (...args: string[]) => JSON.parse(spawnSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' }).stdout);
 
 for (const mode of ['browser', 'electron'] as Mode[]) {
   const reason = unavailable(mode);
@@ -23,12 +19,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     });
 
     async function start(): Promise<{ page: InspectorPage; dir: string }> {
-      const dir = tempDir();
-      cpSync(join(FIXTURES, 'formats'), dir, { recursive: true });
-      session = await openInspector(mode, dir);
-      const page = new InspectorPage(session.page);
-      await page.ready();
-      return { page, dir };
+      const opened = await openOnFormats(mode);
+      session = opened.session;
+      return opened;
     }
 
     const rowTexts = (page: InspectorPage) => page.page.$$eval('[data-testid="row"]', (rows) => rows.map((r) => r.textContent ?? ''));

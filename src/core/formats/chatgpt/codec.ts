@@ -4,7 +4,7 @@ import { normalizeRole, type MessageView } from '../model.js';
 import { jsonRawText, parseJsonDocument, serializeJsonDocument, type JsonDocBaseline } from '../shared/json-document.js';
 import type { MessageTree } from '../../tree/message-tree.js';
 import { contentParts, editableText } from './content.js';
-import { CHATGPT_KEYS, idOf, linksOf } from '../shared/tree-links.js';
+import { CHATGPT_KEYS, idOf, linksOf, treeOfLinks } from '../shared/tree-links.js';
 
 type Node = Record<string, unknown>;
 
@@ -78,14 +78,8 @@ function linksNow(doc: ConversationDocument, conversation: number, records: read
 
 function tree(doc: ConversationDocument, conversation: number, records: readonly unknown[]): MessageTree {
   const links = linksNow(doc, conversation, records);
-  const index = new Map(records.map((r, i) => [idOf(r), i]));
-  const parent = new Int32Array(records.length).fill(-1);
-  records.forEach((r, i) => {
-    const p = links.parentOf.get(idOf(r) ?? '');
-    parent[i] = p != null ? (index.get(p) ?? -1) : -1;
-  });
-  const active = links.current !== null ? (index.get(links.current) ?? -1) : -1;
-  return { parent, thread: new Array<string>(records.length).fill('main'), active: active >= 0 ? active : records.length - 1, continues: new Map() };
+  const t = treeOfLinks(records, idOf, links, links.current);
+  return t.active >= 0 ? t : { ...t, active: records.length - 1 };
 }
 
 const uuid = () => crypto.randomUUID();

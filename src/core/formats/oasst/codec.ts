@@ -2,7 +2,7 @@ import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec, type ConversationDocument } from '../codec.js';
 import type { MessageView } from '../model.js';
 import { firstLine, jsonlLineText, parseJsonlConversations, serializeJsonlConversations, type JsonlConversationsBaseline } from '../shared/jsonl-document.js';
-import { linksOf, type LinkKeys } from '../shared/tree-links.js';
+import { linksOf, treeOfLinks, type LinkKeys } from '../shared/tree-links.js';
 import type { JsonPath } from '../syntax/json-doc.js';
 import type { MessageTree } from '../../tree/message-tree.js';
 
@@ -86,14 +86,7 @@ function linksNow(doc: ConversationDocument, conversation: number, records: read
 
 function tree(doc: ConversationDocument, conversation: number, records: readonly unknown[]): MessageTree {
   const links = linksNow(doc, conversation, records);
-  const index = new Map(records.map((r, i) => [idOf(r), i]));
-  const parent = new Int32Array(records.length).fill(-1);
-  records.forEach((r, i) => {
-    const p = links.parentOf.get(idOf(r) ?? '');
-    parent[i] = p != null ? (index.get(p) ?? -1) : -1;
-  });
-  const best = bestLeaf(records, links.childrenOf);
-  return { parent, thread: new Array<string>(records.length).fill('main'), active: best !== undefined ? (index.get(best) ?? -1) : -1, continues: new Map() };
+  return treeOfLinks(records, idOf, links, bestLeaf(records, links.childrenOf));
 }
 
 /** A tree's line rebuilt from its records: each message's replies those that now name it as their parent. */

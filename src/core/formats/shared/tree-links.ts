@@ -1,4 +1,6 @@
 import { isPlainObject } from '../../message.js';
+import type { MessageTree } from '../../tree/message-tree.js';
+import { longestIncreasing } from '../../util/longest-increasing.js';
 
 type Node = Record<string, unknown>;
 
@@ -90,22 +92,14 @@ export function linksOf(mapping: Record<string, Node>, records: readonly unknown
   return { parentOf, childrenOf, current: now };
 }
 
-/** Positions (into `seq`) of one longest strictly increasing subsequence. */
-function longestIncreasing(seq: readonly number[]): Set<number> {
-  const tails: number[] = [];
-  const prev = new Int32Array(seq.length).fill(-1);
-  for (let i = 0; i < seq.length; i++) {
-    let lo = 0;
-    let hi = tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (seq[tails[mid]] < seq[i]) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0) prev[i] = tails[lo - 1];
-    tails[lo] = i;
-  }
-  const out = new Set<number>();
-  for (let at = tails.length > 0 ? tails[tails.length - 1] : -1; at >= 0; at = prev[at]) out.add(at);
-  return out;
+/** A one-thread tree of `records` from their links; `active` the id of the leaf the file resumes from. */
+export function treeOfLinks(records: readonly unknown[], idOf: (r: unknown) => string | undefined, links: Links, active: string | null | undefined): MessageTree {
+  const index = new Map(records.map((r, i) => [idOf(r), i]));
+  const parent = new Int32Array(records.length).fill(-1);
+  records.forEach((r, i) => {
+    const p = links.parentOf.get(idOf(r) ?? '');
+    parent[i] = p != null ? (index.get(p) ?? -1) : -1;
+  });
+  const at = active != null ? (index.get(active) ?? -1) : -1;
+  return { parent, thread: new Array<string>(records.length).fill('main'), active: at, continues: new Map() };
 }
