@@ -98,6 +98,8 @@ describe('ChatGPT trees (properties)', () => {
         const opened = parseDocumentText(text, 'conversations.json');
         expect(opened.codec.id).toBe('chatgpt-export');
         const records = opened.doc.conversations[0].records.slice();
+        // Untouched, the file is written back byte for byte.
+        expect(writeDocument(opened.codec, opened.doc, [records]).text).toBe(text);
         const check = (rs: readonly unknown[]) => {
           const tree = chatGptExport.tree!(opened.doc, 0, rs);
           const children = childrenOf(tree);

@@ -78,6 +78,7 @@ describe('OASST trees (properties)', () => {
         const opened = parseDocumentText(text, 'trees.jsonl');
         expect(opened.codec.id).toBe('oasst-trees');
         const records = opened.doc.conversations[0].records.slice();
+        expect(writeDocument(opened.codec, opened.doc, [records]).text).toBe(text);
         for (const e of edits) {
           const at = e.at % records.length;
           if (e.kind === 'set-text') records[at] = oasstTrees.withText(records[at], e.text);
