@@ -378,8 +378,11 @@ export const requests = {
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {
     input: z.object({ path: relPath, conversation, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])) }),
-    /** `shape`: the request as the agent's API takes it, or the swarms history string. */
-    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages']).optional() }),
+    /**
+     * `shape`: the request as the agent's API takes it, or the swarms history string; `messages` those the
+     * request holds; `system` whether the file holds a system prompt it carries.
+     */
+    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages', 'openai-responses']).optional(), system: z.boolean().optional() }),
   },
   'edit:apply': { input: z.object({ path: relPath, conversation, command: EditCommandInput }), output: EditState },
   'edit:undo': { input: z.object({ path: relPath, conversation }), output: EditState },

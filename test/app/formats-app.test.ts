@@ -146,6 +146,50 @@ describe('every format through the handlers', () => {
     expect(Array.isArray(JSON.parse(codex.text).messages)).toBe(true);
   });
 
+  it('a rewind’s fork, ‹ then ›: back on the branch the session went on with, past its compaction', async () => {
+    const { call } = setup();
+    const path = 'claude-code/cart-rewind-compact.jsonl';
+    const opened = await call<Skeleton>('conversation:open', { path });
+    const whole = await call<{ delta: { file: Skeleton } }>('conversation:path', { path, whole: true });
+    const length = whole.delta.file.count;
+    const fork = whole.delta.file.forks![0];
+    const other = await call<{ delta: { file: Skeleton } }>('conversation:path', { path, at: fork.at, option: fork.chosen === 0 ? 1 : 0 });
+    expect(other.delta.file.count).toBeLessThan(length);
+    const back = await call<{ delta: { file: Skeleton } }>('conversation:path', { path, at: fork.at, option: fork.chosen });
+    expect(back.delta.file.count).toBe(length);
+    expect(back.delta.file.forks![0].chosen).toBe(fork.chosen);
+    const since = await call<{ delta: { file: Skeleton } }>('conversation:path', { path, whole: false });
+    expect(since.delta.file.count).toBe(opened.count);
+  });
+
+  it('what the model sees of a compacted Claude Code session: no boundary line, one message per API call and role', async () => {
+    const { call } = setup();
+    const path = 'claude-code/cart-rewind-compact.jsonl';
+    await call('conversation:open', { path });
+    const r = await call<{ text: string; messages: number; system: boolean }>('window:preview', { path, model: 'gpt-4o', strategy: 'null', params: {} });
+    const body = JSON.parse(r.text) as { system?: string; messages: Array<{ role: string; content: unknown }> };
+    expect(body.system).toBeUndefined();
+    expect(r.system).toBe(false);
+    expect(r.messages).toBe(body.messages.length);
+    // The API takes turns: never two of one role in a row, never an empty one (the boundary line is not sent).
+    body.messages.forEach((m, k) => {
+      expect(Array.isArray(m.content) ? m.content.length : String(m.content).length).toBeGreaterThan(0);
+      if (k > 0) expect(m.role).not.toBe(body.messages[k - 1].role);
+    });
+    expect(JSON.stringify(body.messages[0])).toContain('This session is being continued');
+  });
+
+  it('what the model sees of a Codex rollout is the Responses API input: its own items, encrypted reasoning kept', async () => {
+    const { call } = setup();
+    const path = 'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl';
+    await call('conversation:open', { path });
+    const r = await call<{ text: string; shape: string; messages: number }>('window:preview', { path, model: 'gpt-4o', strategy: 'null', params: {} });
+    expect(r.shape).toBe('openai-responses');
+    const body = JSON.parse(r.text) as { input: Array<{ type: string }> };
+    expect(r.messages).toBe(body.input.length);
+    expect(body.input.every((i) => typeof i.type === 'string')).toBe(true);
+  });
+
   it('exports a conversation into another format', async () => {
     const { call } = setup();
     const r = await call<{ filename: string; text: string }>('edit:export', { path: 'anthropic/api_conversation_history.json', format: 'openai-chat' });

@@ -60,8 +60,9 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
         // The request in the agent's own API shape; its figure the panel's (the message contents kept).
         const kept = applyPlanToRecords(doc.codec, records, records.map((r) => viewOf(doc.codec, r)), plan, summaries);
         const shape = requestShapeOf(doc.codec.id);
-        text = JSON.stringify(requestBody(shape, kept.map((r) => doc.codec.view(r))), null, 2);
-        return { text, tokens: plan.totalAfter, messages: kept.length, summaries: plan.inserted.length, shape };
+        const request = requestBody(shape, kept.map((r) => doc.codec.view(r)), kept);
+        text = JSON.stringify(request.body, null, 2);
+        return { text, tokens: plan.totalAfter, messages: request.messages, summaries: plan.inserted.length, shape, system: request.system };
       }
       return { text, tokens: text ? tokenizer.count(text) : 0, messages: count, summaries: plan.inserted.length, shape: 'swarms-history' as const };
     },

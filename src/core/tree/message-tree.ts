@@ -51,14 +51,22 @@ export function pathTo(tree: MessageTree, leaf: number, throughCompactions = fal
   return out.reverse();
 }
 
-/** The newest leaf (last in file order) of the subtree under `node`, in its thread. */
+/**
+ * The newest leaf (last in file order) of the subtree under `node`, in its thread, going on past compactions:
+ * a root that continues a record of the subtree (a compaction's new chain) is part of where that branch went.
+ */
 export function newestLeafUnder(tree: MessageTree, node: number, children = childrenOf(tree)): number {
+  const continuedBy = new Map<number, number[]>();
+  for (const [root, from] of tree.continues) continuedBy.set(from, [...(continuedBy.get(from) ?? []), root]);
   let best = node;
   const stack = [node];
+  const seen = new Set<number>();
   const thread = tree.thread[node];
   while (stack.length > 0) {
     const at = stack.pop()!;
-    const kids = children[at].filter((c) => tree.thread[c] === thread);
+    if (seen.has(at)) continue;
+    seen.add(at);
+    const kids = [...children[at], ...(continuedBy.get(at) ?? [])].filter((c) => tree.thread[c] === thread);
     if (kids.length === 0 && at > best) best = at;
     for (const c of kids) stack.push(c);
   }

@@ -83,7 +83,7 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
 export function WindowPanel() {
   const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useAppPick('openPath', 'model', 'strategyId', 'setStrategy', 'setParam', 'toggleWindow', 'select', 'skeleton', 'counts');
   const { plan, strategy, params, total } = useWindowPlan();
-  const [preview, setPreview] = useState<{ text: string; tokens: number; shape?: string } | undefined>();
+  const [preview, setPreview] = useState<{ text: string; tokens: number; shape?: string; messages: number; system?: boolean } | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
   const [lanes, setLanes] = useState(false);
   const [large, setLarge] = useState(false);
@@ -111,7 +111,7 @@ export function WindowPanel() {
     try {
       const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
       const r = await request('window:preview', { path: openPath, conversation: useApp.getState().openConversationIndex, model, strategy: strategy.id, params: clean });
-      setPreview({ text: r.text, tokens: r.tokens, shape: r.shape });
+      setPreview({ text: r.text, tokens: r.tokens, shape: r.shape, messages: r.messages, system: r.system });
     } catch (e) {
       setPreviewError((e as Error).message);
     }
@@ -197,7 +197,7 @@ export function WindowPanel() {
             <div className="panel-head">
               <h2>
                 What the model sees · {formatNumber(preview.tokens)} tokens
-                {preview.shape && preview.shape !== 'swarms-history' && <span className="muted"> · {preview.shape === 'anthropic-messages' ? 'the Messages API request (system, content blocks)' : 'the chat request’s messages'}; message contents counted, as in the panel</span>}
+                {preview.shape && preview.shape !== 'swarms-history' && <span className="muted"> · {requestLabel(preview.shape, preview.messages, preview.system)}</span>}
               </h2>
               <span className="spacer" />
               <button onClick={() => void navigator.clipboard?.writeText(preview.text)}>Copy</button>
@@ -209,4 +209,17 @@ export function WindowPanel() {
       )}
     </aside>
   );
+}
+
+const SHAPES: Record<string, string> = {
+  'anthropic-messages': 'the Messages API request',
+  'openai-responses': 'the Responses API request’s input items',
+  'openai-chat': 'the chat request’s messages',
+};
+
+/** What the preview's body is, and what of a real request the file does not hold. */
+function requestLabel(shape: string, messages: number, system: boolean | undefined): string {
+  const noun = shape === 'openai-responses' ? 'item' : 'message';
+  const held = system === undefined ? 'the instructions sent apart' : system ? 'its system prompt as the file holds it' : 'no system prompt (the file holds none)';
+  return `${SHAPES[shape] ?? shape}: ${formatNumber(messages)} ${noun}${messages === 1 ? '' : 's'}, ${held}; message contents counted, as in the panel`;
 }
