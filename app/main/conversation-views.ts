@@ -212,16 +212,18 @@ const firstText = (r: unknown, view: (r: unknown) => { parts: Array<{ kind: stri
 };
 
 /** What a skeleton says of a tree view: the threads the file shows, where its path forks, and what came before. */
-export function treeFields(conversations: readonly ViewedConversation[], conversation: number, view: (r: unknown) => { parts: Array<{ kind: string; text?: string }> }) {
+export function treeFields(conversations: readonly ViewedConversation[], conversation: number, view: (r: unknown) => { parts: Array<{ kind: string; text?: string }>; category?: string }) {
   const c = conversations[conversation];
   if (!c?.store || !c.view) return {};
   const store = c.store;
   // The threads of this conversation of the file (a dataset's other conversations are not its threads).
+  // Sub-agents by their order in the session and their prompt: ids like `a1000000…` do not tell them apart.
+  let ordinal = 0;
   const threads = conversations.flatMap((x, k) => {
     if (x.store !== store) return [];
     const thread = x.view?.thread ?? 'main';
     const first = x.records[0] !== undefined ? firstText(x.records[0], view) : undefined;
-    const title = thread === 'main' ? 'Main thread' : `Sub-agent${thread.length > 5 ? ` ${thread.slice(5)}` : ''}${first ? `: ${first}` : ''}`;
+    const title = thread === 'main' ? 'Main thread' : `Sub-agent ${++ordinal}${first ? `: ${first}` : ''}`;
     return [{ title, thread, messages: x.records.length, conversation: k }];
   });
   // A sub-agent runs the prompt of its parent's Task call: the call's row opens the thread.
@@ -244,7 +246,11 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
     const at = text !== undefined ? tasks.get(text) : undefined;
     if (at !== undefined) Object.assign(t, { task: at });
   }
-  const forks = forksOf(store.tree, c.view.path).map((f) => ({ at: f.at, options: f.options.length, chosen: f.chosen }));
+  // What tells the options apart where the file says (OASST's labellers' rank).
+  const forks = forksOf(store.tree, c.view.path).map((f) => {
+    const labels = f.options.map((o) => view(store.all[o]).category ?? '');
+    return { at: f.at, options: f.options.length, chosen: f.chosen, ...(labels.some(Boolean) ? { labels } : {}) };
+  });
   const whole = pathTo(store.tree, c.view.leaf, true);
   return { ...(threads.length > 1 ? { threads } : {}), ...(forks.length > 0 ? { forks } : {}), whole: c.view.whole, earlier: c.view.whole ? 0 : whole.length - c.view.path.length };
 }

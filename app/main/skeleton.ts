@@ -44,6 +44,7 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
   if (v.sidechain) f |= FLAGS.sidechain;
   if (v.meta) f |= FLAGS.meta;
   if (v.summary) f |= FLAGS.summary;
+  if (v.compaction) f |= FLAGS.compaction;
   if (v.parts.some((p) => p.kind === 'reasoning')) f |= FLAGS.reasoning;
   return f;
 }

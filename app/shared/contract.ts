@@ -91,7 +91,7 @@ export const Skeleton = z.object({
    */
   /** `task`: the row of the main thread whose Task call ran this sub-agent. */
   threads: z.array(z.object({ title: z.string(), thread: z.string(), messages: z.number(), conversation: z.number(), task: z.number().optional() })).optional(),
-  forks: z.array(z.object({ at: z.number(), options: z.number(), chosen: z.number() })).optional(),
+  forks: z.array(z.object({ at: z.number(), options: z.number(), chosen: z.number(), /** Per option, what the file calls it ("rank 0"), where it does. */ labels: z.array(z.string()).optional() })).optional(),
   whole: z.boolean().optional(),
   earlier: z.number().optional(),
   /** Whether any message has a time or an id: the table gives no column to what no message has (absent: both). */
@@ -133,7 +133,7 @@ export const MergePreview = z.object({
   theirsError: z.string().optional(),
 });
 
-export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256 } as const;
+export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256, compaction: 512 } as const;
 
 const PartSchema = z.union([
   z.object({ kind: z.literal('text'), text: z.string() }),
@@ -212,6 +212,8 @@ export const TokenCounts = CountSlice.extend({
   total: z.number(),
   /** The whole file's figure, as the sidebar gives it, when this conversation is one view of a session's threads. */
   fileTotal: z.number().optional(),
+  /** Per thread of the session (by its conversation), its figure: a Task call's row shows its sub-agent's. */
+  threadTotals: z.record(z.string(), z.number()).optional(),
 });
 export type TokenCounts = z.infer<typeof TokenCounts>;
 

@@ -107,6 +107,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.$eval('[data-testid="strategy"]', (s) => (s as HTMLSelectElement).value)).toBe('auto-compact');
       expect(await page.page.getAttribute('[data-testid="curve-actual"]', 'd')).toMatch(/^M/);
       expect(await page.page.getAttribute('[data-testid="curve-what-if"]', 'd')).toMatch(/^M/);
+      // The whole session holds its compaction: the curve marks where the agent compacted.
+      expect(await page.page.locator('[data-testid="curve-compaction"]').count()).toBeGreaterThan(0);
+      // Its figures read at the size of the text around them, not scaled down to a panel's width.
+      const tick = await page.page.$eval('[data-testid="context-curve"] .tick', (t) => (t as SVGTextElement).getBoundingClientRect().height);
+      expect(tick).toBeGreaterThan(9);
       await page.ready();
       await page.page.locator('[data-testid="context-curve"]').scrollIntoViewIfNeeded();
       await page.screenshot(`${mode}-context-curves`);

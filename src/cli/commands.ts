@@ -225,6 +225,13 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     if (models.length > 1) for (const [model, t] of models) process.stdout.write(`  ${model}: ${t.calls} calls, ${describeUsage(t)}\n`);
     if (cost) process.stdout.write(`Cost at list prices (${cost.dated}): ${formatUsd(cost.usd)}${cost.unpriced.length ? ` (no price for ${cost.unpriced.join(', ')})` : ''}\n`);
   }
+  // A compacted session's part since its compaction may hold no call yet: say so, not input_tokens 0.
+  const categorized = Object.keys(byCategory).some((k) => k !== '(none)');
+  if (!reported && !categorized) {
+    const all = reportedUsage(opened.doc.conversations.flatMap((c) => c.records.map((r) => opened.codec.view(r))));
+    if (all) process.stdout.write(`No model call reported usage in what is shown (the file reports ${all.calls} call${all.calls === 1 ? '' : 's'} in all, its sub-agents' too: --whole, --thread)\n`);
+    return;
+  }
   process.stdout.write(`input_tokens ${input}, output_tokens ${output}, total_tokens ${input + output}${reported ? ' (as the API reported them)' : ''}\n`);
 }
 

@@ -40,17 +40,26 @@ const OPTIONS = {
   cwd: { type: 'string' },
   thread: { type: 'string' },
   whole: { type: 'boolean', default: false },
+  at: { type: 'string' },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
+  const text = usageText(Object.values(extra));
+  const lines = values.help ? commandUsage(text, command) : undefined;
+  if (lines) {
+    // `plan --help`: that command's lines, the strategies where it takes one, and the options.
+    const block = (title: string) => text.slice(text.indexOf(title)).split(/\n\n/)[0].trimEnd();
+    process.stdout.write(`Usage: conversation-inspector ${lines.trimStart()}\n\n${command === 'plan' ? `${block('Strategies:')}\n\n` : ''}${block('Options:')}\n\n(conversation-inspector --help: every command)\n`);
+    return;
+  }
   if (values.help || !command) {
-    process.stdout.write(usageText(Object.values(extra)));
+    process.stdout.write(text);
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
-  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as, thread: values.thread, whole: values.whole };
+  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as, thread: values.thread, whole: values.whole, at: values.at };
   if (!isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
   const needFile = () => {
     if (rest.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);

@@ -1,11 +1,16 @@
 import type { OpenedFile } from '../core/formats/document-file.js';
-import { threadName, threadPaths, type ThreadPath } from '../core/tree/thread-paths.js';
+import { childrenOf, forksOf, newestLeafUnder, threadsOf, type MessageTree } from '../core/tree/message-tree.js';
+import { threadName, threadPath, type ThreadPath } from '../core/tree/thread-paths.js';
 import { UsageError } from './usage.js';
 
-/** `--thread ID|all` and `--whole`: which path of a session the CLI shows, as the app shows it. */
+/**
+ * `--thread ID|all`, `--whole` and `--at ID`: which path of a session the CLI shows, as the app shows it
+ * (`--at` a message's id: the branch through it, to its newest message, as the app's ‹ › show it).
+ */
 export interface ThreadOptions {
   thread?: string;
   whole?: boolean;
+  at?: string;
 }
 
 /** The records of one conversation a command works on, by their index in the file's conversation. */
@@ -30,22 +35,28 @@ function pick(paths: ThreadPath[], wanted: string): ThreadPath {
  * resumes it, since the last compaction; a flat file, or `--thread all`, is every record in file order.
  */
 export function selectRecords(opened: OpenedFile, conversation: number, opts: ThreadOptions): Selection {
-  const n = opened.doc.conversations[conversation]?.records.length ?? 0;
+  const all = opened.doc.conversations[conversation]?.records;
+  const n = all?.length ?? 0;
   const every = Array.from({ length: n }, (_, i) => i);
-  const paths = threadPaths(opened.codec, opened.doc, conversation);
+  const tree = opened.codec.tree && all ? opened.codec.tree(opened.doc, conversation, all) : undefined;
+  const through = tree && opts.at !== undefined ? recordById(opened, all ?? [], opts.at) : undefined;
+  if (opts.at !== undefined && !tree) throw new UsageError('--at is for a session whose messages make a tree (rewinds, edits, regenerated answers); this file is one list of messages', { brief: true });
+  const paths = tree ? threadsOf(tree).map((t) => (through !== undefined && tree.thread[through] === t ? threadPath(tree, t, newestLeafUnder(tree, through)) : threadPath(tree, t))) : undefined;
   if (!paths || paths.length === 0 || opts.thread === 'all') {
     if (opts.whole && !paths) throw new UsageError('--whole is for a session with compactions; this file is one list of messages');
     return { records: every };
   }
+  if (through !== undefined && opts.thread === undefined) opts = { ...opts, thread: tree!.thread[through] };
   const chosen = pick(paths, opts.thread ?? 'main');
-  const whole = opts.whole === true;
+  // A branch through a message before the last compaction is shown whole, or the message would not be in it.
+  const whole = opts.whole === true || (through !== undefined && !chosen.current.includes(through));
   const records = whole ? chosen.whole : chosen.current;
   const earlier = chosen.whole.length - chosen.current.length;
   const others = paths.length - 1;
   const rest = [
     !whole && earlier > 0 ? `${earlier} messages before its last compaction (--whole)` : '',
     others > 0 && chosen.thread === 'main' ? `${others} sub-agent thread${others === 1 ? '' : 's'} (--thread ${paths[1].thread.replace(/^side:/, '')}${others > 1 ? ', …' : ''})` : '',
-    chosen.forks > 0 ? `${chosen.forks} place${chosen.forks === 1 ? '' : 's'} where the path forks (the file keeps other branches there: a rewind, an edited prompt, another answer; the app switches between them)` : '',
+    chosen.forks > 0 ? `${chosen.forks} place${chosen.forks === 1 ? '' : 's'} where the path forks (the file keeps other branches there: a rewind, an edited prompt, another answer; --at ${otherBranches(opened, all ?? [], tree!, chosen)} shows one)` : '',
     n !== records.length ? `every record in file order: --thread all` : '',
   ].filter(Boolean);
   // A plain path of every record, in one thread: nothing to say.
@@ -58,4 +69,24 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
     threads: paths.map((p) => ({ thread: p.thread, messages: p.whole.length, current: p.current.length })),
     note: `${what}: ${records.length} of the file's ${n} records${rest.length ? `; ${rest.join('; ')}` : ''}`,
   };
+}
+
+const idOf = (opened: OpenedFile, record: unknown) => opened.codec.view(record).id;
+
+/** The record `--at` names: by its id, or a prefix of one that no other id shares. */
+function recordById(opened: OpenedFile, records: readonly unknown[], id: string): number {
+  const ids = records.map((r) => idOf(opened, r));
+  const exact = ids.indexOf(id);
+  if (exact >= 0) return exact;
+  const prefixed = ids.flatMap((x, i) => (x !== undefined && id.length >= 4 && x.startsWith(id) ? [i] : []));
+  if (prefixed.length === 1) return prefixed[0];
+  if (prefixed.length > 1) throw new UsageError(`--at ${id}: ${prefixed.length} messages have ids that begin so; give more of it`, { brief: true });
+  throw new UsageError(`--at ${id}: no message of this conversation has that id (show --json gives each message's message_id)`, { brief: true });
+}
+
+/** Ids of the first messages of branches the path does not take, for the note (a few). */
+function otherBranches(opened: OpenedFile, records: readonly unknown[], tree: MessageTree, path: ThreadPath): string {
+  const children = childrenOf(tree);
+  const ids = forksOf(tree, path.whole, children).flatMap((f) => f.options.filter((o) => o !== f.options[f.chosen]).map((o) => idOf(opened, records[o])).filter((x): x is string => x !== undefined));
+  return ids.length === 0 ? 'ID' : ids.length <= 2 ? ids.join(' or ') : `${ids.slice(0, 2).join(', ')}, …`;
 }

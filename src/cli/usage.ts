@@ -6,20 +6,23 @@ const USAGE_TEMPLATE = `Usage: conversation-inspector <command> [options]
 Commands:
   ls [DIR] [--json] [--depth N] [--model M]
                                        conversation files under DIR (default ./conversations), subfolders too
-  show FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--json]
+  show FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--at ID] [--json]
                                        every message with its token count, and the total; a session
                                        (Claude Code, Codex) shows its main thread since the last compaction,
                                        as the app does: --whole past compactions, --thread a sub-agent's,
-                                       --thread all every record in file order
-  tokens FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--json]
+                                       --thread all every record in file order, --at the branch through the
+                                       message of that id (a rewind's, an edited prompt's, another answer's)
+  tokens FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--at ID] [--json]
                                        token totals by role and by category (of the same messages)
   convert FILE --to ID [-o OUT] [--cwd DIR]
                                        the conversation in another format (stdout without -o), valid for the
                                        target's own tool; a note for each thing it cannot hold or that had to
                                        change; json and yaml name the swarms formats; --cwd: where a new Claude
                                        Code or Codex session says it ran
-  plan FILE --strategy NAME [--set key=value ...] [--conversation N] [--model M] [--json]
-                                       what a context-window strategy keeps, cuts, drops or summarises
+  plan FILE --strategy NAME [--set key=value ...] [--conversation N] [--model M] [--thread ID|all]
+          [--whole] [--at ID] [--json]
+                                       what a context-window strategy keeps, cuts, drops or summarises (of
+                                       the path show shows)
   compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [--conversation N]
           [-o OUT | --in-place]
                                        the static context plus one summary (stdout without -o)

@@ -128,6 +128,12 @@ describe('every format through the handlers', () => {
       ['main', 4, undefined],
       ['side', 2, 1],
     ]);
+    // Each thread's own figure; together the session's.
+    const counts = await call<{ total: number; fileTotal: number; threadTotals: Record<string, number> }>('tokens:count', { path: 'claude-code/task-subagent.jsonl', model: 'gpt-4o' });
+    const side = sk.threads!.find((t) => t.thread !== 'main')!.conversation;
+    expect(counts.threadTotals[sk.conversation]).toBe(counts.total);
+    expect(counts.threadTotals[side]).toBeGreaterThan(0);
+    expect(counts.threadTotals[side] + counts.total).toBe(counts.fileTotal);
   });
 
   it('what the model sees is the request in the agent’s own API shape, with the panel’s figure', async () => {

@@ -247,6 +247,36 @@ describe('a session as its threads', () => {
     expect(plan.messages).toHaveLength(2);
   });
 
+  it('tokens of a part with no model call since its compaction say so, not input_tokens 0', () => {
+    const r = cli('tokens', SESSION);
+    expect(r.stdout).not.toContain('input_tokens 0');
+    expect(r.stdout).toMatch(/No model call reported usage in what is shown \(the file reports 3 calls in all, its sub-agents' too: --whole/);
+    expect(cli('tokens', SESSION, '--whole').stdout).toMatch(/Reported by the API \(2 model calls\)/);
+  });
+
+  it('--at shows the branch through a message: a rewind’s abandoned path, then back past the compaction', () => {
+    const CART = join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'cart-rewind-compact.jsonl');
+    const current = cli('show', CART);
+    // The note names the other branch's first message.
+    const other = /--at (\S+) shows one/.exec(current.stderr)?.[1];
+    expect(other).toBeDefined();
+    const abandoned = JSON.parse(cli('show', CART, '--json', '--at', other!).stdout);
+    expect(abandoned.messages.map((m: { message_id?: string }) => m.message_id)).toContain(other);
+    const back = /--at (\S+) shows one/.exec(cli('show', CART, '--at', other!).stderr)?.[1];
+    const again = JSON.parse(cli('show', CART, '--json', '--at', back!, '--whole').stdout);
+    expect(again.messages.length).toBe(JSON.parse(cli('show', CART, '--json', '--whole').stdout).messages.length);
+    expect(cli('show', CART, '--at', 'nope-nope').stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('plan --help gives plan’s lines, the strategies and the options, with --thread, --whole and --at', () => {
+    const r = cli('plan', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: conversation-inspector plan FILE/);
+    expect(r.stdout).toContain('--at ID');
+    expect(r.stdout).toContain('Strategies:');
+    expect(r.stdout).not.toContain('search DIR QUERY');
+  });
+
   it('a bad value is one line, not the whole usage', () => {
     for (const args of [['show', SESSION, '--thread', 'nobody'], ['plan', SESSION, '--strategy', 'bogus'], ['show', SESSION, '--format', 'bogus']]) {
       const r = cli(...args);

@@ -213,6 +213,24 @@ export function conversationState(ctx: HandlerContext) {
     return records.reduce((n, r) => n + countOf(r, model)!.tokens, 0);
   };
 
+  /** Each thread's figure, once the session's records are all counted (after `sessionTotal`). */
+  const threadTotals = (doc: OpenDocument, model: string): Record<string, number> | undefined => {
+    const first = doc.conversations[0];
+    if (!first?.store || doc.conversations.length < 2) return undefined;
+    const out: Record<string, number> = {};
+    for (const [k, c] of doc.conversations.entries()) {
+      if (c.store !== first.store) return undefined;
+      let sum = 0;
+      for (const r of c.records) {
+        const n = countOf(r, model);
+        if (!n) return undefined;
+        sum += n.tokens;
+      }
+      out[k] = sum;
+    }
+    return out;
+  };
+
   const withRowsAndCounts = async (delta: SkeletonDelta, doc: OpenDocument, records: readonly Message[], linkFree: boolean, model: string | undefined) => {
     const inserted = Array.from({ length: delta.rows.length }, (_, k) => delta.start + k);
     if (inserted.length <= DELTA_ROWS_LIMIT) {
@@ -296,12 +314,13 @@ export function conversationState(ctx: HandlerContext) {
     lookup,
     countsOf,
     countSome,
+    /** The token total of a session shown as its threads, in the model it was last counted in. */
+    sessionTotal,
+    threadTotals,
     /**
      * What the sidebar should say of a file read or written whole, as it is on disk: its exact counts, and its
      * token total when every message is counted in the model it was last counted with.
      */
-    /** The token total of a session shown as its threads, in the model it was last counted in. */
-    sessionTotal,
     async noteListing(absolute: string, doc: OpenDocument, countedIn?: string): Promise<void> {
       if (isDirty(doc)) return;
       ctx.listing.setSummary(absolute, doc.size, doc.mtimeMs, summaryOf(doc.codec, doc.file.doc), true);

@@ -207,8 +207,9 @@ export function conversationHandlers(
       const total = result.tokens.reduce((a, b) => a + b, 0);
       // The sidebar's figure for this file, while it stays as counted (a session's other threads counted too).
       const fileTotal = conv.store ? await state.sessionTotal(doc, model) : undefined;
+      const threads = fileTotal !== undefined ? state.threadTotals(doc, model) : undefined;
       await state.noteListing(absolute, doc, model);
-      return { path: display, conversation, model, ...result, total, ...(fileTotal !== undefined ? { fileTotal } : {}) };
+      return { path: display, conversation, model, ...result, total, ...(fileTotal !== undefined ? { fileTotal } : {}), ...(threads ? { threadTotals: threads } : {}) };
     },
   };
 }

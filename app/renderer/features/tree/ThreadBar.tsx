@@ -30,7 +30,7 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
               key={t.thread}
               className={`chip-toggle ${t.conversation === skeleton.conversation ? 'on' : ''}`}
               aria-pressed={t.conversation === skeleton.conversation}
-              title={t.title}
+              title={t.thread === 'main' ? t.title : `${t.title} (${t.thread.replace(/^side:/, 'id ')})`}
               onClick={() => t.conversation !== skeleton.conversation && void openConversation(skeleton.path, t.conversation)}
               data-testid="thread"
               data-thread={t.thread}
@@ -84,22 +84,31 @@ export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: num
   };
   return (
     <span className="fork-switch" data-testid="fork-switch" data-at={index}>
-      <button aria-label={`Branch ${fork.chosen} of ${fork.options}`} disabled={fork.chosen === 0} onClick={(e) => void go(fork.chosen - 1, e)} data-testid="fork-prev">
+      <button aria-label={fork.chosen === 0 ? `Previous branch (this is the first of ${fork.options})` : `Previous branch: ${optionName(fork, fork.chosen - 1)}`} title={fork.chosen === 0 ? undefined : `Show ${optionName(fork, fork.chosen - 1)}`} disabled={fork.chosen === 0} onClick={(e) => void go(fork.chosen - 1, e)} data-testid="fork-prev">
         ‹
       </button>
-      <span title={`The file holds ${fork.options} paths from here; this is path ${fork.chosen + 1}${fork.chosen === fork.options - 1 ? ', the latest' : ''}`}>
+      <span title={`The file holds ${fork.options} paths from here; this is ${optionName(fork, fork.chosen)}${fork.chosen === fork.options - 1 ? ', the latest written' : ''}`}>
         {fork.chosen + 1}/{fork.options}
       </span>
-      <button aria-label={`Branch ${fork.chosen + 2} of ${fork.options}`} disabled={fork.chosen === fork.options - 1} onClick={(e) => void go(fork.chosen + 1, e)} data-testid="fork-next">
+      <button aria-label={fork.chosen === fork.options - 1 ? `Next branch (this is the last of ${fork.options})` : `Next branch: ${optionName(fork, fork.chosen + 1)}`} title={fork.chosen === fork.options - 1 ? undefined : `Show ${optionName(fork, fork.chosen + 1)}`} disabled={fork.chosen === fork.options - 1} onClick={(e) => void go(fork.chosen + 1, e)} data-testid="fork-next">
         ›
       </button>
     </span>
   );
 }
 
+/** "branch 2 of 3", with what the file calls it ("rank 0, the labellers' best") where it does. */
+function optionName(fork: NonNullable<Skeleton['forks']>[number], option: number): string {
+  const label = fork.labels?.[option];
+  const rank = label ? /^rank (\d+)$/.exec(label) : null;
+  const said = rank ? `, ranked ${Number(rank[1]) + 1}${rank[1] === '0' ? " (the labellers' best)" : ''}` : label ? `, ${label}` : '';
+  return `branch ${option + 1} of ${fork.options}${said}`;
+}
+
 /** ↳ beside a Task call's row: the sub-agent thread it ran, with its size, a click away. */
 export function TaskThreadLink({ skeleton, index }: { skeleton: Skeleton; index: number }) {
-  const { openConversation } = useAppPick('openConversation');
+  const { openConversation, counts } = useAppPick('openConversation', 'counts');
+  const totals = counts?.path === skeleton.path ? counts.threadTotals : undefined;
   const main = skeleton.threads?.find((t) => t.conversation === skeleton.conversation)?.thread === 'main';
   const runs = main ? skeleton.threads?.filter((t) => t.task === index) : undefined;
   if (!runs || runs.length === 0) return null;
@@ -109,14 +118,14 @@ export function TaskThreadLink({ skeleton, index }: { skeleton: Skeleton; index:
         <button
           key={t.thread}
           className="link task-thread"
-          title={`${t.title}: open the sub-agent's own thread (${t.messages} messages)`}
+          title={`${t.title}: open the sub-agent's own thread (${t.messages} messages${totals?.[t.conversation] !== undefined ? `, ${formatNumber(totals[t.conversation])} tokens` : ''})`}
           onClick={(e) => {
             e.stopPropagation();
             void openConversation(skeleton.path, t.conversation);
           }}
           data-testid="task-thread"
         >
-          ↳ {formatNumber(t.messages)}
+          ↳ {formatNumber(t.messages)} msg{totals?.[t.conversation] !== undefined ? ` · ${formatNumber(totals[t.conversation])} tok` : ''}
         </button>
       ))}
     </>

@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import type { Skeleton } from '../../../shared/contract.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { FLAGS, type Skeleton } from '../../../shared/contract.js';
 import { planAtTurn } from '../../../../src/core/window/turns.js';
 import type { WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
@@ -7,9 +7,9 @@ import { formatNumber } from '../roles.js';
 
 /** Plans of this many calls at most are drawn (a long session's calls are sampled evenly). */
 const MAX_POINTS = 160;
-const W = 560;
-const H = 150;
-const PAD = { left: 54, right: 8, top: 10, bottom: 22 };
+/** Drawn at the panel's own width in CSS pixels, so its figures read at the size of the text around them. */
+const H = 170;
+const PAD = { left: 58, right: 10, top: 14, bottom: 24 };
 
 interface Point {
   /** The message the call wrote (the history before it was sent). */
@@ -24,6 +24,19 @@ interface Point {
  */
 export function ContextCurve({ skeleton, input, strategy, params }: { skeleton: Skeleton; input: WindowSkeleton; strategy: WindowStrategy; params: Record<string, unknown> }) {
   const key = JSON.stringify(params);
+  const box = useRef<HTMLElement>(null);
+  const [W, setW] = useState(480);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => el.clientWidth > 0 && setW(el.clientWidth);
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
+    observer?.observe(el);
+    return () => observer?.disconnect();
+  }, []);
+  // Where the agent compacted: the boundary rows of the path shown.
+  const compactions = useMemo(() => skeleton.flags.flatMap((f, i) => (f & FLAGS.compaction ? [i] : [])), [skeleton.flags]);
   const curves = useMemo(() => {
     const calls: Point[] = [];
     skeleton.usage.at.forEach((at, k) => {
@@ -50,13 +63,13 @@ export function ContextCurve({ skeleton, input, strategy, params }: { skeleton: 
   const last = curves.actual[curves.actual.length - 1];
   const lastWhatIf = curves.whatIf[curves.whatIf.length - 1];
   return (
-    <figure className="context-curve" data-testid="context-curve">
+    <figure className="context-curve" data-testid="context-curve" ref={box}>
       <figcaption>
         Context at each model call: <span className="key actual">as the API reported it</span> (last {formatNumber(last.value)} tok) and{' '}
         <span className="key what-if">as {strategy.label.toLowerCase()} would have sent it</span> ({formatNumber(lastWhatIf.value)} tok, counted here
         {curves.overhead > 0 ? `, with the ${formatNumber(curves.overhead)} tok of system prompt and tools the first call reported beyond the messages` : ''})
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`The context the model had at ${curves.actual.length} calls, up to ${formatNumber(top)} tokens, beside the strategy's`}>
+      <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`The context the model had at ${curves.actual.length} calls, up to ${formatNumber(top)} tokens, beside the strategy's${compactions.length > 0 ? `; compacted ${compactions.length === 1 ? 'once' : `${compactions.length} times`}` : ''}`}>
         <line x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} className="axis" />
         <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={y(0)} className="axis" />
         <text x={PAD.left - 4} y={y(top) + 4} textAnchor="end" className="tick">
@@ -71,6 +84,18 @@ export function ContextCurve({ skeleton, input, strategy, params }: { skeleton: 
         <text x={W - PAD.right} y={H - 6} textAnchor="end" className="tick">
           message {formatNumber(n)}
         </text>
+        <text x={PAD.left - 4} y={y(top / 2) + 4} textAnchor="end" className="tick">
+          {formatNumber(Math.round(top / 2))}
+        </text>
+        <line x1={PAD.left} x2={W - PAD.right} y1={y(top / 2)} y2={y(top / 2)} className="grid" />
+        {compactions.map((at) => (
+          <g key={at} className="compaction-mark" data-testid="curve-compaction">
+            <line x1={x(at)} x2={x(at)} y1={PAD.top} y2={y(0)} />
+            <text x={x(at) + 3} y={PAD.top + 8} className="tick">
+              compacted
+            </text>
+          </g>
+        ))}
         <path d={line(curves.whatIf)} className="what-if" data-testid="curve-what-if" />
         <path d={line(curves.actual)} className="actual" data-testid="curve-actual" />
       </svg>
