@@ -36,6 +36,7 @@ export const REQUEST_NAMES = [
   'conversation:roles',
   'conversation:path',
   'conversation:reveal',
+  'conversation:links',
   'edit:merge',
   'window:compact',
   'settings:set-api-key',

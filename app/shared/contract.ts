@@ -444,6 +444,19 @@ export const requests = {
     input: z.object({ path: relPath, conversation, index: z.number().int().min(0) }),
     output: z.object({ conversation: z.number(), index: z.number(), delta: SkeletonDelta.optional() }),
   },
+  /**
+   * The files a Claude Code session is spread over: its sub-agents' own files (`<session>/subagents/agent-*.jsonl`,
+   * `task` the row of the call that ran each), the session a sub-agent file is of, and the earlier file a
+   * resumed session goes on from (`continues.path` when found beside it).
+   */
+  'conversation:links': {
+    input: z.object({ path: relPath, conversation }),
+    output: z.object({
+      subagents: z.array(z.object({ path: z.string(), agentId: z.string(), bytes: z.number(), title: z.string().optional(), agentType: z.string().optional(), model: z.string().optional(), task: z.number().optional() })),
+      parent: z.object({ path: z.string(), sessionId: z.string() }).optional(),
+      continues: z.object({ uuid: z.string(), path: z.string().optional() }).optional(),
+    }),
+  },
   /** The names the messages are spelled with that are not roles, and what each is read as, and why. */
   'conversation:roles': { input: z.object({ path: relPath, conversation }), output: z.object({ roleMapping: z.array(RoleMappingEntry) }) },
   /** Reads the messages spelled `role` as `normalRole` in this file from now on (null: as the file says). */

@@ -83,6 +83,22 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-task-sub-agent`);
     });
 
+    it('a Claude Code 2.1 session’s sub-agent in a file of its own: the Task row opens it, and it opens the session back at that row', async () => {
+      const { page } = await start();
+      const SID = 'b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13';
+      await page.open(`claude-code/${SID}.jsonl`);
+      await page.page.waitForSelector('[data-testid="row"][data-index="1"] [data-testid="task-file"]');
+      expect(await page.page.textContent('[data-testid="subagent-files"]')).toContain('Find tax computations');
+      await page.screenshot(`${mode}-subagent-file-link`);
+      await page.page.click('[data-testid="row"][data-index="1"] [data-testid="task-file"]');
+      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("claude-code/${SID}/subagents/agent-a3f9e1d2b7c40815.jsonl")`);
+      await page.page.waitForSelector('[data-testid="parent-session"]');
+      expect((await rowTexts(page))[0]).toContain('List every function in src/');
+      await page.page.click('[data-testid="open-parent-session"]');
+      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("claude-code/${SID}.jsonl")`);
+      await page.page.waitForSelector('[data-testid="row"][data-index="1"][aria-selected="true"]');
+    });
+
     it('an OpenAssistant tree follows its best-ranked answers; the others are a click away', async () => {
       const { page } = await start();
       await page.open('oasst/2023-04-12_oasst_ready.trees.jsonl');

@@ -40,7 +40,8 @@ describe('every format through the handlers', () => {
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
     expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
     expect(entries.filter((e) => e.error)).toEqual([]);
-    expect(entries.length).toBe(23);
+    expect(entries.length).toBe(25);
+    expect(entries.some((e) => e.path.endsWith('.meta.json'))).toBe(false);
   });
 
   it('a Claude Code session: tool calls as parts, sub-agent and meta flags, reported usage once per call', async () => {
@@ -134,6 +135,37 @@ describe('every format through the handlers', () => {
     expect(counts.threadTotals[sk.conversation]).toBe(counts.total);
     expect(counts.threadTotals[side]).toBeGreaterThan(0);
     expect(counts.threadTotals[side] + counts.total).toBe(counts.fileTotal);
+  });
+
+  it('a session whose sub-agents have files of their own (Claude Code 2.1): each linked to the Task call that ran it, and back', async () => {
+    const { call } = setup();
+    const SID = 'b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13';
+    const path = `claude-code/${SID}.jsonl`;
+    await call('conversation:open', { path });
+    const links = await call<{ subagents: Array<{ path: string; agentId: string; task?: number; title?: string; agentType?: string }> }>('conversation:links', { path });
+    expect(links.subagents).toEqual([expect.objectContaining({ path: `claude-code/${SID}/subagents/agent-a3f9e1d2b7c40815.jsonl`, agentId: 'a3f9e1d2b7c40815', title: 'Find tax computations', agentType: 'Explore', task: 1 })]);
+    const agent = links.subagents[0].path;
+    await call('conversation:open', { path: agent });
+    const back = await call<{ parent?: { path: string; sessionId: string }; subagents: unknown[] }>('conversation:links', { path: agent });
+    expect(back.parent).toEqual({ path, sessionId: SID });
+    // A sub-agent file whose session file is not there is a file alone.
+    expect((await call<{ parent?: unknown }>('conversation:links', { path: 'claude-code/subagents/agent-7f3a91c2.jsonl' })).parent).toBeUndefined();
+    // The files of other tools, and flat sessions, have none.
+    expect(await call('conversation:links', { path: 'claude-code/session.jsonl' })).toEqual({ subagents: [] });
+    // A message hanging from the tool's own line (a local command's) is not a continuation.
+    expect(await call('conversation:links', { path: 'claude-code/cart-rewind-compact.jsonl' })).toEqual({ subagents: [] });
+    expect(await call('conversation:links', { path: 'openai/chat.json' })).toEqual({ subagents: [] });
+  });
+
+  it('a session resumed in a new file names the file it goes on from', async () => {
+    const { call, dir } = setup();
+    const old = readFileSync(join(dir, 'claude-code/cart-rewind-compact.jsonl'), 'utf8').trim().split('\n');
+    const leaf = JSON.parse(old[old.length - 1]) as { uuid: string; sessionId: string };
+    const line = { parentUuid: leaf.uuid, isSidechain: false, userType: 'external', cwd: '/home/dev/app', sessionId: 'c0ffee00-0000-4000-8000-000000000001', version: '2.1.14', type: 'user', message: { role: 'user', content: 'And the shipping line?' }, uuid: 'c0ffee00-0000-4000-8000-0000000000aa', timestamp: '2026-11-25T09:00:00.000Z' };
+    writeFileSync(join(dir, 'claude-code/resumed.jsonl'), JSON.stringify(line) + '\n');
+    await call('conversation:open', { path: 'claude-code/resumed.jsonl' });
+    const links = await call<{ continues?: { uuid: string; path?: string } }>('conversation:links', { path: 'claude-code/resumed.jsonl' });
+    expect(links.continues).toEqual({ uuid: leaf.uuid, path: 'claude-code/cart-rewind-compact.jsonl' });
   });
 
   it('what the model sees is the request in the agent’s own API shape, with the panel’s figure', async () => {

@@ -8,6 +8,7 @@ import { windowHandlers } from './window.js';
 import { editingHandlers } from './editing.js';
 import { compactHandlers } from './compact.js';
 import { searchHandlers } from './search.js';
+import { sessionLinkHandlers } from './session-links.js';
 import type { LocalHistory } from '../editing/local-history.js';
 
 export type { HandlerContext } from './context.js';
@@ -15,5 +16,5 @@ export type { HandlerContext } from './context.js';
 /** Every request handler, one file per domain; the same map runs in Electron main and behind the server. */
 export function createHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Handlers {
   const state = conversationState(ctx);
-  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx, state), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx, state), ...compactHandlers(ctx, state), ...searchHandlers(ctx) };
+  return { ...directoryHandlers(ctx), ...conversationHandlers(ctx, state), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx, state), ...compactHandlers(ctx, state), ...searchHandlers(ctx), ...sessionLinkHandlers(ctx) };
 }

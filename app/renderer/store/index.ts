@@ -9,8 +9,9 @@ import { createEditingSlice, type EditingSlice } from './editing.js';
 import { createSearchSlice, type SearchSlice } from './search.js';
 import { createLayoutSlice, type LayoutSlice } from './layout.js';
 import { createFoldersSlice, type FoldersSlice } from './folders.js';
+import { createLinksSlice, type LinksSlice } from './links.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -23,11 +24,22 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createSearchSlice(set, get, api),
   ...createLayoutSlice(set, get, api),
   ...createFoldersSlice(set, get, api),
+  ...createLinksSlice(set, get, api),
 }));
 
 // A file's own default strategy, once its skeleton says what it is (until the user picks one).
 useApp.subscribe((s, prev) => {
   if (s.skeleton && s.skeleton.path !== prev.skeleton?.path && s.strategyId === prev.strategyId) s.strategyForFile(s.skeleton);
+});
+
+// The files a session is spread over, once per file shown and again as it grows (a sub-agent starts).
+let linksTimer: ReturnType<typeof setTimeout> | undefined;
+useApp.subscribe((s, prev) => {
+  if (!s.skeleton || (s.skeleton.path === prev.skeleton?.path && s.skeleton.conversation === prev.skeleton?.conversation && s.skeleton.count === prev.skeleton?.count)) return;
+  const now = s.skeleton.path !== prev.skeleton?.path;
+  if (now && s.links && s.links.path !== s.skeleton.path) useApp.setState({ links: undefined });
+  clearTimeout(linksTimer);
+  linksTimer = setTimeout(() => void useApp.getState().loadLinks(), now ? 0 : 1000);
 });
 
 // Every edit state names its file: whether that file has unsaved edits follows from it, whoever set it.

@@ -56,11 +56,13 @@ function head(file: string, bytes = 512): string {
 
 /**
  * Whether a file is a conversation file by its name: a known extension; Markdown only when it is a MEMORY.md
- * by its name or by its header (other Markdown is documentation, not history).
+ * by its name or by its header (other Markdown is documentation, not history); never a tool's sidecar.
  */
 export function isConversationFileName(file: string, readHead: () => string = () => head(file)): boolean {
   const ext = extname(file).toLowerCase();
   if (!conversationExtensions().includes(ext)) return false;
+  // A tool's own sidecar beside a history (Claude Code's sub-agent `agent-<id>.meta.json`) is not one.
+  if (/^agent-[\w-]+\.meta\.json$/.test(basename(file))) return false;
   if (ext !== '.md') return true;
   if (/^memory\.md$/i.test(basename(file))) return true;
   const h = readHead();

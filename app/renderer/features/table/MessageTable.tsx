@@ -122,7 +122,6 @@ export function MessageTable() {
             <>
               {c.getValue()}
               {skeleton?.forks && <ForkSwitch skeleton={skeleton} index={c.getValue()} />}
-              {skeleton?.threads && <TaskThreadLink skeleton={skeleton} index={c.getValue()} />}
             </>
           ),
         }),
@@ -134,6 +133,7 @@ export function MessageTable() {
             const marks = `${r.flags & FLAGS.sidechain ? '↳ ' : ''}${r.flags & FLAGS.toolCall ? '⚙ ' : ''}${r.flags & FLAGS.toolResult ? '↩ ' : ''}${r.flags & FLAGS.reasoning ? '∴ ' : ''}`;
             return r.preview === undefined ? <span className="loading">…</span> : (
               <>
+                {skeleton && (skeleton.threads || skeleton.format === 'claude-code') && <TaskThreadLink skeleton={skeleton} index={r.index} />}
                 {marks && (
                   <span className="marks" aria-label={[r.flags & FLAGS.sidechain && 'sub-agent', r.flags & FLAGS.toolCall && 'tool call', r.flags & FLAGS.toolResult && 'tool result', r.flags & FLAGS.reasoning && 'reasoning'].filter(Boolean).join(', ')}>
                     {marks}

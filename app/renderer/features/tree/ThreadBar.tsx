@@ -9,9 +9,11 @@ import { formatNumber } from '../roles.js';
  * is what the model is sent now (since the last compaction) or the whole session, and where its path forks.
  */
 export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
-  const { openConversation, applyChange } = useAppPick('openConversation', 'applyChange');
+  const { openConversation, applyChange, links: allLinks, openParentSession } = useAppPick('openConversation', 'applyChange', 'links', 'openParentSession');
   const [error, setError] = useState<string | undefined>();
-  if (!skeleton.threads && !skeleton.forks && !skeleton.earlier && !skeleton.whole) return null;
+  const links = allLinks?.path === skeleton.path ? allLinks : undefined;
+  const linked = links && (links.parent || links.continues || links.subagents.length > 0);
+  if (!skeleton.threads && !skeleton.forks && !skeleton.earlier && !skeleton.whole && !linked) return null;
   const setWhole = async (whole: boolean) => {
     try {
       const { delta } = await request('conversation:path', { path: skeleton.path, conversation: skeleton.conversation, whole });
@@ -66,10 +68,46 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
           {skeleton.forks.map((f) => `#${f.at}`).join(', ')})
         </span>
       )}
+      {links?.parent && (
+        <span className="muted" data-testid="parent-session">
+          A sub-agent of session {links.parent.sessionId.slice(0, 8)} ·{' '}
+          <button className="link" onClick={() => void openParentSession()} data-testid="open-parent-session">
+            open the session at its Task call
+          </button>
+        </span>
+      )}
+      {links && links.subagents.length > 0 && (
+        <span className="filters" role="group" aria-label="Sub-agents' own files" data-testid="subagent-files">
+          <span className="muted">Sub-agent files:</span>
+          {links.subagents.slice(0, 8).map((a, k) => (
+            <button key={a.path} className="chip-toggle" title={`${a.title ?? a.agentId}${a.agentType ? ` (${a.agentType})` : ''} · ${a.path}`} onClick={() => void openConversation(a.path, 0)} data-testid="subagent-file">
+              <span className="thread-name">↳ {k + 1}{a.title ? `: ${a.title}` : ''}</span>
+              <span className="muted">{formatBytes(a.bytes)}</span>
+            </button>
+          ))}
+          {links.subagents.length > 8 && <span className="muted">and {formatNumber(links.subagents.length - 8)} more in the folder {links.subagents[0].path.replace(/\/[^/]+$/, '')}</span>}
+        </span>
+      )}
+      {links?.continues && (
+        <span className="muted" data-testid="continues-from">
+          {links.continues.path ? (
+            <>
+              Goes on from an earlier file ·{' '}
+              <button className="link" onClick={() => void openConversation(links.continues!.path!, 0)} data-testid="open-earlier-file">
+                open {links.continues.path.replace(/^.*\//, '')}
+              </button>
+            </>
+          ) : (
+            `Goes on from message ${links.continues.uuid.slice(0, 8)}…, which is in none of the files beside it`
+          )}
+        </span>
+      )}
       {error && <span className="error-text">{error}</span>}
     </div>
   );
 }
+
+const formatBytes = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 /** ‹ 2/3 › beside a row whose parent has other children: another branch of the file, a click away. */
 export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: number }) {
@@ -107,13 +145,29 @@ function optionName(fork: NonNullable<Skeleton['forks']>[number], option: number
 
 /** ↳ beside a Task call's row: the sub-agent thread it ran, with its size, a click away. */
 export function TaskThreadLink({ skeleton, index }: { skeleton: Skeleton; index: number }) {
-  const { openConversation, counts } = useAppPick('openConversation', 'counts');
+  const { openConversation, counts, links } = useAppPick('openConversation', 'counts', 'links');
   const totals = counts?.path === skeleton.path ? counts.threadTotals : undefined;
   const main = skeleton.threads?.find((t) => t.conversation === skeleton.conversation)?.thread === 'main';
-  const runs = main ? skeleton.threads?.filter((t) => t.task === index) : undefined;
-  if (!runs || runs.length === 0) return null;
+  const runs = (main ? skeleton.threads?.filter((t) => t.task === index) : undefined) ?? [];
+  // Claude Code 2.1 and later: the sub-agent's own file beside the session.
+  const files = links?.path === skeleton.path ? links.subagents.filter((a) => a.task === index) : [];
+  if (runs.length === 0 && files.length === 0) return null;
   return (
     <>
+      {files.map((a) => (
+        <button
+          key={a.path}
+          className="link task-thread"
+          title={`${a.title ?? a.agentId}: open the sub-agent's own file (${a.path}, ${formatBytes(a.bytes)})`}
+          onClick={(e) => {
+            e.stopPropagation();
+            void openConversation(a.path, 0);
+          }}
+          data-testid="task-file"
+        >
+          ↳ sub-agent file · {formatBytes(a.bytes)}
+        </button>
+      ))}
       {runs.map((t) => (
         <button
           key={t.thread}

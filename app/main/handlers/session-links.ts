@@ -1,0 +1,144 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { agentIdOfFile, danglingParentOf, parentSessionOf, readAgentHead, runOfAgent, subagentFolderOf, taskRunsOf } from '../../../src/core/formats/claude-code/session-files.js';
+import { isPlainObject } from '../../../src/core/message.js';
+import type { Handlers } from '../dispatch.js';
+import type { HandlerContext } from './context.js';
+import { openConversation } from './open-document.js';
+
+/** A sub-agent file's head is read this far: its agent id and prompt are in the first lines. */
+const HEAD_BYTES = 64 * 1024;
+/** A session folder with more sub-agents than this lists the first ones (a runaway swarm). */
+const MAX_AGENTS = 500;
+/** Where a resumed session's earlier file is looked for: this many siblings, this many bytes, newest first. */
+const MAX_SIBLINGS = 200;
+const MAX_SIBLING_BYTES = 256 * 1024 * 1024;
+
+function readHead(file: string, bytes: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    // A line cut by the limit is left out.
+    return n === bytes ? text.slice(0, Math.max(0, text.lastIndexOf('\n'))) : text;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readMeta(file: string): { agentType?: string; description?: string; model?: string } {
+  try {
+    const meta = JSON.parse(readHead(file, HEAD_BYTES)) as unknown;
+    if (!isPlainObject(meta)) return {};
+    const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    return { agentType: s(meta.agentType), description: s(meta.description), model: s(meta.model) };
+  } catch {
+    return {};
+  }
+}
+
+/** The first sibling session file holding a message of this uuid (as a line's own `uuid`). */
+function fileHolding(folder: string, self: string, uuid: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((n) => n.endsWith('.jsonl'));
+  } catch {
+    return undefined;
+  }
+  const files = names
+    .map((n) => join(folder, n))
+    .filter((f) => f !== self)
+    .flatMap((f) => {
+      try {
+        const st = statSync(f);
+        return st.isFile() ? [{ f, size: st.size, mtime: st.mtimeMs }] : [];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => b.mtime - a.mtime)
+    .slice(0, MAX_SIBLINGS);
+  const needle = new RegExp(`"uuid"\\s*:\\s*"${uuid.replace(/[^\w-]/g, '')}"`);
+  let budget = MAX_SIBLING_BYTES;
+  for (const { f, size } of files) {
+    if (size > budget) continue;
+    budget -= size;
+    if (needle.test(readHead(f, size + 1))) return f;
+  }
+  return undefined;
+}
+
+/**
+ * The files a Claude Code session is spread over: its sub-agents' own files (each with the Task call that ran
+ * it), the session a sub-agent file belongs to, and the earlier file a resumed session goes on from. Paths stay
+ * inside the opened folders.
+ */
+export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conversation:links'> {
+  const shown = (absolute: string): string | undefined => {
+    try {
+      ctx.roots.resolve(absolute);
+      return ctx.roots.display(absolute);
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    'conversation:links': ({ path, conversation }) => {
+      const { absolute, doc, conv } = openConversation(ctx, path, conversation);
+      if (doc.codec.id !== 'claude-code') return { subagents: [] };
+      const records = conv.store ? conv.store.all : conv.records;
+      const runs = taskRunsOf(records);
+      const callRow = (callId: string) =>
+        conv.records.findIndex((r) => isPlainObject(r) && isPlainObject(r.message) && Array.isArray(r.message.content) && r.message.content.some((b) => isPlainObject(b) && b.type === 'tool_use' && b.id === callId));
+      const folder = subagentFolderOf(absolute);
+      let names: string[] = [];
+      try {
+        names = readdirSync(folder).filter((n) => agentIdOfFile(n) !== undefined).sort().slice(0, MAX_AGENTS);
+      } catch {
+        // No sub-agent folder: sub-agents, if any, are in the file itself.
+      }
+      const subagents = names.flatMap((name) => {
+        const file = join(folder, name);
+        const display = shown(file);
+        if (!display) return [];
+        let bytes = 0;
+        let head = '';
+        try {
+          bytes = statSync(file).size;
+          head = readHead(file, HEAD_BYTES);
+        } catch {
+          return [];
+        }
+        const h = readAgentHead(head);
+        const agentId = h.agentId ?? agentIdOfFile(name)!;
+        const meta = readMeta(join(folder, name.replace(/\.jsonl$/, '.meta.json')));
+        const run = runOfAgent(runs, h, agentIdOfFile(name));
+        const task = run ? callRow(run.callId) : -1;
+        const prompt = h.prompt?.replace(/\s+/g, ' ').trim().slice(0, 120);
+        return [{ path: display, agentId, bytes, ...(meta.description ?? prompt ? { title: meta.description ?? prompt } : {}), ...(meta.agentType ? { agentType: meta.agentType } : {}), ...(meta.model ? { model: meta.model } : {}), ...(task >= 0 ? { task } : {}) }];
+      });
+      const parentFile = parentSessionOf(absolute);
+      let parent: { path: string } | undefined;
+      if (parentFile) {
+        const display = shown(parentFile);
+        try {
+          if (display && statSync(parentFile).isFile()) parent = { path: display };
+        } catch {
+          // The session file is gone: a sub-agent file left alone.
+        }
+      }
+      // Every line of the file, the tool's own records too: a message can hang from a system line.
+      const baseline = doc.file.doc.baseline as { kind?: string; lines?: { lines?: Array<{ value: unknown }> } } | undefined;
+      const lines = baseline?.kind === 'records' && Array.isArray(baseline.lines?.lines) ? baseline.lines.lines.map((l) => l.value) : records;
+      const dangling = parentFile ? undefined : danglingParentOf(lines);
+      const earlier = dangling ? fileHolding(dirname(absolute), absolute, dangling) : undefined;
+      const earlierShown = earlier ? shown(earlier) : undefined;
+      return {
+        subagents,
+        ...(parent ? { parent: { ...parent, sessionId: basename(dirname(dirname(absolute))) } } : {}),
+        ...(dangling ? { continues: { uuid: dangling, ...(earlierShown ? { path: earlierShown } : {}) } } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { StateCreator } from 'zustand';
+import type { RequestOutput } from '../../shared/contract.js';
+import { request } from '../api/client.js';
+import type { AppState } from './index.js';
+
+export type SessionLinks = RequestOutput<'conversation:links'> & { path: string; conversation: number };
+
+export interface LinksSlice {
+  /** The files the open session is spread over (its sub-agents' files, its parent, the file it goes on from). */
+  links: SessionLinks | undefined;
+  loadLinks(): Promise<void>;
+  /** The session a sub-agent file is of, opened at the Task call that ran it. */
+  openParentSession(): Promise<void>;
+}
+
+export const createLinksSlice: StateCreator<AppState, [], [], LinksSlice> = (set, get) => ({
+  links: undefined,
+  loadLinks: async () => {
+    const skeleton = get().skeleton;
+    if (!skeleton || skeleton.format !== 'claude-code') {
+      if (get().links) set({ links: undefined });
+      return;
+    }
+    const { path, conversation } = skeleton;
+    try {
+      const links = await request('conversation:links', { path, conversation });
+      if (get().skeleton?.path === path) set({ links: { ...links, path, conversation } });
+    } catch {
+      // Links are a help beside the file: without them it reads as it is.
+      if (get().skeleton?.path === path) set({ links: undefined });
+    }
+  },
+  openParentSession: async () => {
+    const links = get().links;
+    const parent = links?.parent;
+    if (!links || !parent) return;
+    const from = links.path;
+    await get().openConversation(parent.path, 0);
+    await get().loadLinks();
+    const task = get().links?.subagents.find((s) => s.path === from)?.task;
+    if (task !== undefined) get().select(task);
+  },
+});
