@@ -37,6 +37,7 @@ export const REQUEST_NAMES = [
   'conversation:path',
   'conversation:reveal',
   'conversation:links',
+  'conversation:outline',
   'edit:merge',
   'window:compact',
   'settings:set-api-key',

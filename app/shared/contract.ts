@@ -202,6 +202,8 @@ export const SkeletonDelta = z.object({
   counts: CountSlice.optional(),
   /** The whole file's token figure, for a view of a session's threads (as `TokenCounts.fileTotal`). */
   fileTotal: z.number().optional(),
+  /** Its threads' figures (as `TokenCounts.threadTotals`). */
+  threadTotals: z.record(z.string(), z.number()).optional(),
 });
 export type SkeletonDelta = z.infer<typeof SkeletonDelta>;
 
@@ -432,8 +434,19 @@ export const requests = {
    * `option` among the fork's), and the whole session past its compactions or only since the last one.
    */
   'conversation:path': {
-    input: z.object({ path: relPath, conversation, at: z.number().int().min(0).optional(), option: z.number().int().min(0).optional(), whole: z.boolean().optional() }),
+    input: z.object({ path: relPath, conversation, at: z.number().int().min(0).optional(), option: z.number().int().min(0).optional(), whole: z.boolean().optional(), /** A leaf of the thread by its index among the file's records (the tree view's). */ leaf: z.number().int().min(0).optional() }),
     output: z.object({ delta: SkeletonDelta }),
+  },
+  /**
+   * Every branch of the thread a conversation shows, as segments (runs with one way on), depth first: what the
+   * tree view draws. Indexes are among the file's records; `shown` marks the segments on the path shown.
+   */
+  'conversation:outline': {
+    input: z.object({ path: relPath, conversation }),
+    output: z.object({
+      segments: z.array(z.object({ first: z.number(), last: z.number(), length: z.number(), depth: z.number(), leaf: z.number(), compacted: z.boolean(), shown: z.boolean(), firstText: z.string(), lastText: z.string(), leafText: z.string() })),
+      truncated: z.boolean(),
+    }),
   },
   /**
    * Where a message of the file (`conversation` and `index` as the file holds them: a search hit) is shown: the

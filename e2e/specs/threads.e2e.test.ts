@@ -99,6 +99,21 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="row"][data-index="1"][aria-selected="true"]');
     });
 
+    it('every branch at once: the tree view lists the runs of a ChatGPT export, and a click shows the one chosen', async () => {
+      const { page } = await start();
+      await page.open('chatgpt/conversations.json');
+      await page.page.click('[data-testid="show-branch-tree"]');
+      await page.page.waitForSelector('[data-testid="branch-segment"]');
+      const segments = await page.page.$$eval('[data-testid="branch-segment"]', (els) => els.map((e) => ({ shown: e.getAttribute('data-shown'), text: e.textContent ?? '' })));
+      expect(segments.length).toBeGreaterThan(2);
+      expect(segments.some((s) => s.shown === 'false')).toBe(true);
+      await page.screenshot(`${mode}-branch-tree`);
+      const before = await rowTexts(page);
+      await page.page.click('[data-testid="branch-segment"][data-shown="false"] button >> nth=0');
+      await page.page.waitForSelector('[data-testid="branch-tree"]', { state: 'detached' });
+      await page.page.waitForFunction((b) => JSON.stringify([...document.querySelectorAll('[data-testid="row"]')].map((r) => r.textContent)) !== b, JSON.stringify(before));
+    });
+
     it('an OpenAssistant tree follows its best-ranked answers; the others are a click away', async () => {
       const { page } = await start();
       await page.open('oasst/2023-04-12_oasst_ready.trees.jsonl');

@@ -200,6 +200,28 @@ describe('every format through the handlers', () => {
     expect(since.delta.file.count).toBe(opened.count);
   });
 
+  it('the tree view: every branch as runs of messages; a click on one shows it, past its compaction when it is before one', async () => {
+    const { call } = setup();
+    const path = 'claude-code/cart-rewind-compact.jsonl';
+    const opened = await call<Skeleton>('conversation:open', { path });
+    const outline = await call<{ segments: Array<{ first: number; depth: number; shown: boolean; leaf: number; firstText: string; compacted: boolean }> }>('conversation:outline', { path });
+    const abandoned = outline.segments.find((s) => !s.shown)!;
+    expect(abandoned.firstText).toContain('Use a decimal library instead.');
+    const moved = await call<{ delta: { file: Skeleton } }>('conversation:path', { path, leaf: abandoned.first });
+    // The rewound-away branch never reached the compaction: it is its own path from the first message.
+    expect(moved.delta.file.earlier).toBe(0);
+    expect(moved.delta.file.count).toBeLessThan(opened.count + (opened.earlier ?? 0));
+    const after = await call<{ segments: Array<{ first: number; shown: boolean }> }>('conversation:outline', { path });
+    expect(after.segments.find((s) => s.first === abandoned.first)!.shown).toBe(true);
+    // The first run, before the fork and the compaction, shows the latest branch with the history it is in.
+    const first = outline.segments[0];
+    const back = await call<{ delta: { file: Skeleton } }>('conversation:path', { path, leaf: first.first });
+    expect(back.delta.file.whole).toBe(true);
+    // A flat file has no tree; a record of another thread is refused plainly.
+    expect((await call<{ segments: unknown[] }>('conversation:outline', { path: 'openai/chat.json' })).segments).toEqual([]);
+    await expect(call('conversation:path', { path, leaf: 100000 })).rejects.toThrow(/not in the thread shown/);
+  });
+
   it('what the model sees of a compacted Claude Code session: no boundary line, one message per API call and role', async () => {
     const { call } = setup();
     const path = 'claude-code/cart-rewind-compact.jsonl';

@@ -252,6 +252,8 @@ export function conversationState(ctx: HandlerContext) {
     // A session's other threads change the file's figure too: it comes with every delta of one of its views.
     const fileTotal = model ? await sessionTotal(doc, model) : undefined;
     if (fileTotal !== undefined) delta.fileTotal = fileTotal;
+    const threads = fileTotal !== undefined && model ? threadTotals(doc, model) : undefined;
+    if (threads) delta.threadTotals = threads;
     return delta;
   };
 
@@ -267,7 +269,8 @@ export function conversationState(ctx: HandlerContext) {
     if (before && before.records === records && before.file === doc.file && before.version === since) {
       const sk = skeletonOf(before);
       const fileTotal = countModel ? await sessionTotal(doc, countModel) : undefined;
-      return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [], ...(fileTotal !== undefined ? { fileTotal } : {}) } };
+      const threads = fileTotal !== undefined && countModel ? threadTotals(doc, countModel) : undefined;
+      return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [], ...(fileTotal !== undefined ? { fileTotal } : {}), ...(threads ? { threadTotals: threads } : {}) } };
     }
     // The fast path is for edits: a file read again, or read with other roles, is built whole and compared.
     if (before && before.version === since && before.file === doc.file) {

@@ -10,6 +10,8 @@ import { peekHead } from '../head-peek.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { branchLeaf, revealRecord, showPath } from '../conversation-views.js';
+import { branchOutline } from '../../../src/core/tree/branch-outline.js';
+import { newestLeafUnder, pathTo } from '../../../src/core/tree/message-tree.js';
 import { shownMessage } from '../shown-message.js';
 import { buildSkeleton, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
@@ -36,6 +38,8 @@ function roleMappingOf(doc: OpenDocument, conversation: number) {
 
 /** Rows of a file's head shown while the whole file is read. */
 const PEEK_ROWS = 2000;
+/** The tree view lists this many segments at most (a tree of thousands of forks says it was cut). */
+const OUTLINE_LIMIT = 2000;
 
 /** Rows a first screen shows (and a little more): counted before the rest of a long count. */
 const FIRST_SCREEN = 500;
@@ -44,7 +48,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path' | 'conversation:reveal'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path' | 'conversation:reveal' | 'conversation:outline'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -102,10 +106,16 @@ export function conversationHandlers(
       const delta = await state.changesSinceShown(absolute, doc, conversation);
       return { ...(delta ? { delta } : {}), roleMapping: roleMappingOf(doc, conversation) };
     },
-    'conversation:path': async ({ path, conversation, at, option, whole }) => {
+    'conversation:path': async ({ path, conversation, at, option, whole, leaf: asked }) => {
       const { absolute, doc, conv } = open(path, conversation);
       if (!conv.store || !conv.view) throw new HandlerError('BAD_INPUT', `${path} is one list of messages: it has no other path to show`);
       let leaf = conv.view.leaf;
+      if (asked !== undefined) {
+        if (asked >= conv.store.all.length || conv.store.tree.thread[asked] !== conv.view.thread) throw new HandlerError('BAD_INPUT', `message ${asked} is not in the thread shown`);
+        leaf = newestLeafUnder(conv.store.tree, asked);
+        // A message before the leaf's last compaction is shown with the history it is in.
+        if (whole === undefined && !pathTo(conv.store.tree, leaf, false).includes(asked)) whole = true;
+      }
       if (at !== undefined || option !== undefined) {
         const chosen = at !== undefined && option !== undefined ? branchLeaf(conv, at, option) : undefined;
         if (chosen === undefined) throw new HandlerError('BAD_INPUT', `message ${at ?? '?'} has no other branch ${option ?? '?'} to show`);
@@ -115,6 +125,18 @@ export function conversationHandlers(
       const delta = await state.changesSinceShown(absolute, doc, conversation);
       if (!delta) throw new HandlerError('BAD_INPUT', `open ${path} first`);
       return { delta };
+    },
+    'conversation:outline': ({ path, conversation }) => {
+      const { doc, conv } = open(path, conversation);
+      if (!conv.store || !conv.view) return { segments: [], truncated: false };
+      const { store, view } = conv;
+      const segments = branchOutline(store.tree, view.thread, OUTLINE_LIMIT);
+      const onPath = new Set(pathTo(store.tree, view.leaf, true));
+      const text = (i: number) => (tableRow(viewOf(doc.codec, store.all[i]), i).preview ?? '').slice(0, 140);
+      return {
+        segments: segments.map((g) => ({ ...g, shown: onPath.has(g.first), firstText: text(g.first), lastText: g.last === g.first ? '' : text(g.last), leafText: text(g.leaf) })),
+        truncated: segments.length >= OUTLINE_LIMIT,
+      };
     },
     'conversation:reveal': async ({ path, conversation, index }) => {
       const { absolute, doc } = open(path, 0);

@@ -64,6 +64,11 @@ export function applyDelta(data: ConversationData, delta: SkeletonDelta, pageSiz
     const { fileTotal: _stale, ...rest } = counts;
     counts = delta.fileTotal !== undefined ? { ...rest, fileTotal: delta.fileTotal } : rest;
   }
+  // So are its threads' figures.
+  if (counts && JSON.stringify(counts.threadTotals) !== JSON.stringify(delta.threadTotals)) {
+    const { threadTotals: _stale, ...rest } = counts;
+    counts = delta.threadTotals !== undefined ? { ...rest, threadTotals: delta.threadTotals } : rest;
+  }
   return { skeleton, pages, counts };
 }
 

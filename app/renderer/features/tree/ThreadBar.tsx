@@ -3,6 +3,7 @@ import type { Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useAppPick } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
+import { BranchTree } from './BranchTree.js';
 
 /**
  * For a session whose messages make a tree: which thread is shown (the main one, a sub-agent's), whether it
@@ -11,6 +12,7 @@ import { formatNumber } from '../roles.js';
 export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
   const { openConversation, applyChange, links: allLinks, openParentSession } = useAppPick('openConversation', 'applyChange', 'links', 'openParentSession');
   const [error, setError] = useState<string | undefined>();
+  const [tree, setTree] = useState(false);
   const links = allLinks?.path === skeleton.path ? allLinks : undefined;
   const linked = links && (links.parent || links.continues || links.subagents.length > 0);
   if (!skeleton.threads && !skeleton.forks && !skeleton.earlier && !skeleton.whole && !linked) return null;
@@ -65,9 +67,13 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
       {skeleton.forks && (
         <span className="muted" data-testid="fork-note" title="A rewind or a regenerated answer: the file holds another path here. The ‹ › beside a row's number switch to it.">
           {skeleton.forks.length === 1 ? 'One place where' : `${formatNumber(skeleton.forks.length)} places where`} this path could have gone otherwise (‹ › beside{' '}
-          {skeleton.forks.map((f) => `#${f.at}`).join(', ')})
+          {skeleton.forks.map((f) => `#${f.at}`).join(', ')}) ·{' '}
+          <button className="link" onClick={() => setTree(true)} data-testid="show-branch-tree">
+            every branch
+          </button>
         </span>
       )}
+      {tree && <BranchTree skeleton={skeleton} onClose={() => setTree(false)} />}
       {links?.parent && (
         <span className="muted" data-testid="parent-session">
           A sub-agent of session {links.parent.sessionId.slice(0, 8)} ·{' '}
