@@ -17,23 +17,61 @@ export class InspectorPage {
     return this.page.locator(`[data-testid="file"][data-path="${path}"]`);
   }
 
+  /** The sidebar draws the rows in view: it is scrolled until the file's row is drawn (as a user scrolls to it). */
+  async scrollToFile(path: string): Promise<void> {
+    await this.page.waitForSelector('[data-testid="file"]');
+    for (let step = 0; step < 500 && (await this.file(path).count()) === 0; step++) {
+      const moved = await this.page.evaluate(() => {
+        let box = document.querySelector('[data-testid="file"]')?.parentElement ?? null;
+        while (box && box.scrollHeight <= box.clientHeight + 1) box = box.parentElement;
+        if (!box || box.scrollTop + box.clientHeight >= box.scrollHeight - 1) return false;
+        box.scrollTop += Math.max(40, box.clientHeight / 2);
+        return true;
+      });
+      if (!moved) break;
+      await this.page.waitForTimeout(30);
+    }
+  }
+
   /** The sidebar's files once the background read has filled them in; `tokens` only for files counted. */
   async files(): Promise<Array<{ path: string; messages: number; tokens?: number } | { path: string; error: string }>> {
     await this.ready();
-    await this.page.waitForFunction(() => !document.querySelector('[data-testid="file"][data-pending]'), undefined, { timeout: 30_000 });
-    return this.page.$$eval('[data-testid="file"]', (els) =>
-      els.map((el) => {
-        const path = el.getAttribute('data-path')!;
-        const error = el.querySelector('[data-testid="file-error"]');
-        if (error) return { path, error: error.textContent ?? '' };
-        const num = (sel: string) => Number((el.querySelector(sel)?.textContent ?? '').replace(/,/g, ''));
-        const tokens = el.querySelector('[data-testid="file-tokens"]') ? num('[data-testid="file-tokens"]') : undefined;
-        return tokens === undefined ? { path, messages: num('[data-testid="file-messages"]') } : { path, messages: num('[data-testid="file-messages"]'), tokens };
-      }),
-    );
+    type Entry = { path: string; messages: number; tokens?: number } | { path: string; error: string };
+    const seen = new Map<string, Entry>();
+    // The sidebar draws the rows in view: it is scrolled through, and what each screen shows is read.
+    for (let step = 0; step < 500; step++) {
+      await this.page.waitForFunction(() => !document.querySelector('[data-testid="file"][data-pending]'), undefined, { timeout: 30_000 });
+      const screen = await this.page.$$eval('[data-testid="file"]', (els) =>
+        els.map((el) => {
+          const path = el.getAttribute('data-path')!;
+          const error = el.querySelector('[data-testid="file-error"]');
+          if (error) return { path, error: error.textContent ?? '' };
+          const num = (sel: string) => Number((el.querySelector(sel)?.textContent ?? '').replace(/,/g, ''));
+          const tokens = el.querySelector('[data-testid="file-tokens"]') ? num('[data-testid="file-tokens"]') : undefined;
+          return tokens === undefined ? { path, messages: num('[data-testid="file-messages"]') } : { path, messages: num('[data-testid="file-messages"]'), tokens };
+        }),
+      );
+      for (const e of screen) seen.set(e.path, e);
+      const moved = await this.page.evaluate(() => {
+        let box = document.querySelector('[data-testid="file"]')?.parentElement ?? null;
+        while (box && box.scrollHeight <= box.clientHeight + 1) box = box.parentElement;
+        if (!box) return false;
+        if (box.scrollTop + box.clientHeight >= box.scrollHeight - 1) {
+          box.scrollTop = 0;
+          return false;
+        }
+        box.scrollTop += Math.max(40, box.clientHeight / 2);
+        return true;
+      });
+      if (!moved) break;
+      await this.page.waitForTimeout(50);
+    }
+    return [...seen.values()];
   }
 
+
   async open(path: string): Promise<void> {
+    await this.scrollToFile(path);
     await this.file(path).click();
     await this.page.waitForSelector(`[data-testid="conv-title"]:text-is("${path}"), [data-testid="open-error"]`);
     await this.ready();

@@ -51,7 +51,8 @@ describe('the app search service', () => {
     service.close();
     // Loaded from what the first one kept: no file read yet, so no line is known at once.
     const fresh = new SearchService(new Roots([dir]), kept);
-    await fresh.query({ query: 'x' });
+    // A word no file holds: starting the index reads no file for its lines.
+    await fresh.query({ query: 'zzqqxx' });
     await settled(fresh);
     const bare = await fresh.query({ query: 'the', limit: 2000, snippetMs: -1 });
     expect(bare.hits.every((h) => h.snippet === undefined)).toBe(true);

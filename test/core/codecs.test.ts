@@ -11,6 +11,7 @@ import { linkToolParts } from '../../src/core/views.js';
 import { baselineAfterWrite, serializeConversation } from '../../src/core/formats/write.js';
 import { parseConversationText } from '../../src/core/formats/read.js';
 import type { Message } from '../../src/core/message.js';
+import { isConversationFileName } from '../../src/core/storage/list-directory.js';
 import { FIXTURES } from '../helpers.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
@@ -28,6 +29,8 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'llamafactory/mllm_demo.json': { codec: 'openai-chat-dataset', conversations: 3, messages: 10, other: 0 },
   'llamafactory/v1_sft.jsonl': { codec: 'llamafactory-v1', conversations: 2, messages: 7, other: 0 },
   'claude-code/task-subagent.jsonl': { codec: 'claude-code', conversations: 1, messages: 6, other: 0 },
+  'claude-code/b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13.jsonl': { codec: 'claude-code', conversations: 1, messages: 4, other: 0 },
+  'claude-code/b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13/subagents/agent-a3f9e1d2b7c40815.jsonl': { codec: 'claude-code', conversations: 1, messages: 4, other: 0 },
   'chatgpt/conversations.json': { codec: 'chatgpt-export', conversations: 2, messages: 15, other: 2 },
   'oasst/2023-04-12_oasst_ready.trees.jsonl': { codec: 'oasst-trees', conversations: 2, messages: 9, other: 0 },
   'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },
@@ -44,7 +47,8 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'swarms/agent_state.json': { codec: 'swarms-json', conversations: 1, messages: 3, other: 0 },
 };
 
-const all = files(FORMATS).map((f) => relative(FORMATS, f));
+// The conversation files, as the listing finds them (a tool's sidecar beside one is not).
+const all = files(FORMATS).filter((f) => isConversationFileName(f)).map((f) => relative(FORMATS, f));
 
 describe('every format fixture', () => {
   it('is listed here with what it holds', () => {

@@ -7,12 +7,14 @@ import { duplicateRecord, recordForMessage } from '../../src/core/editing/record
 import { parseDocumentText, writeDocument } from '../../src/core/formats/document-file.js';
 import { newProblems, problemsOf } from '../../src/core/formats/validity.js';
 import type { Message } from '../../src/core/message.js';
+import { isConversationFileName } from '../../src/core/storage/list-directory.js';
 import { FIXTURES } from '../helpers.js';
 import { walkSession } from '../support/claude-code-walker.js';
 
 const FORMATS = join(FIXTURES, 'formats');
 const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
-const all = files(FORMATS).map((f) => relative(FORMATS, f));
+// The conversation files, as the listing finds them (a tool's sidecar beside one is not).
+const all = files(FORMATS).filter((f) => isConversationFileName(f)).map((f) => relative(FORMATS, f));
 
 /**
  * What an edit may leave for the save to ask about: a message between a call and its result, two turns of
