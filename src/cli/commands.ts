@@ -8,7 +8,7 @@ import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
 import { convert } from '../core/formats/convert.js';
-import { costOf, describeUsage, formatUsd, reportedUsage } from '../core/usage.js';
+import { costOf, costText, describeUsage, reportedUsage } from '../core/usage.js';
 import { humanBytes, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
@@ -223,7 +223,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     process.stdout.write(`Reported by the API (${reported.calls} model calls): ${describeUsage(reported)}\n`);
     const models = Object.entries(reported.byModel);
     if (models.length > 1) for (const [model, t] of models) process.stdout.write(`  ${model}: ${t.calls} calls, ${describeUsage(t)}\n`);
-    if (cost) process.stdout.write(`Cost at list prices (${cost.dated}): ${formatUsd(cost.usd)}${cost.unpriced.length ? ` (no price for ${cost.unpriced.join(', ')})` : ''}\n`);
+    if (cost) process.stdout.write(`Cost: ${costText(cost, models.length)}\n`);
   }
   // A compacted session's part since its compaction may hold no call yet: say so, not input_tokens 0.
   const categorized = Object.keys(byCategory).some((k) => k !== '(none)');

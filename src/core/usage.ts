@@ -83,6 +83,13 @@ export function costOf(report: UsageReport, overrides: Readonly<Record<string, M
   return { usd, unpriced, dated: PRICES_DATED };
 }
 
+/** What a cost says for people: the sum and the models without a price, or only those when none has one. */
+export function costText(cost: Cost, models: number): string {
+  const none = cost.unpriced.length > 0 && cost.unpriced.length === models;
+  if (none) return `no list price for ${cost.unpriced.join(', ')} (prices of ${cost.dated})`;
+  return `${formatUsd(cost.usd)} at list prices (${cost.dated})${cost.unpriced.length ? `; no price for ${cost.unpriced.join(', ')}` : ''}`;
+}
+
 /** "$1.23", or "$0.0042" for small sums. */
 export function formatUsd(usd: number): string {
   return usd >= 0.1 || usd === 0 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(2)}`;

@@ -74,9 +74,10 @@ export interface CodecCapabilities {
   /**
    * How tool calls and results share a record: `one` (a Codex item, a ShareGPT turn: each call and each result
    * a record of its own), `calls` (an assistant message holds text and its calls; each result is a message;
-   * the default), `any` (content blocks: a message holds any mix).
+   * the default), `any` (content blocks: a message holds any mix, results on the user's side), `turn` (a model
+   * turn holds its calls and their results: Gemini CLI).
    */
-  toolParts?: 'one' | 'calls' | 'any';
+  toolParts?: 'one' | 'calls' | 'any' | 'turn';
 }
 
 /**

@@ -139,10 +139,12 @@ const isLast = (views: readonly MessageView[], v: MessageView) => views.indexOf(
  */
 export function splitForTarget(views: readonly MessageView[], to: Codec): MessageView[] {
   const mode = to.capabilities.toolParts ?? 'calls';
+  if (mode === 'turn') return foldResultsIntoTurns(views);
   const out: MessageView[] = [];
   for (const v of views) {
-    const own = (p: Part) => p.kind === 'tool-result' || (mode === 'one' && (p.kind === 'tool-call' || (p.kind === 'reasoning' && to.capabilities.reasoning)));
-    const pieces = mode === 'any' ? 0 : v.parts.filter(own).length;
+    // Blocks hold any mix, but a result is the user's side's: one in a model turn (Gemini's) goes apart.
+    const own = (p: Part) => (p.kind === 'tool-result' && (mode !== 'any' || v.normalRole === 'assistant')) || (mode === 'one' && (p.kind === 'tool-call' || (p.kind === 'reasoning' && to.capabilities.reasoning)));
+    const pieces = v.parts.filter(own).length;
     if (pieces === 0 || (pieces === 1 && v.parts.length === 1 && v.parts[0].kind !== 'tool-result')) {
       out.push(v);
       continue;
@@ -163,6 +165,18 @@ export function splitForTarget(views: readonly MessageView[], to: Codec): Messag
       piece([p], p.kind === 'tool-result');
     }
     if (run.length) piece(run, false);
+  }
+  return out;
+}
+
+/** For a target whose model turn holds its calls' results (Gemini CLI): each result message folded into the turn before it. */
+function foldResultsIntoTurns(views: readonly MessageView[]): MessageView[] {
+  const out: MessageView[] = [];
+  for (const v of views) {
+    const last = out[out.length - 1];
+    const results = v.parts.length > 0 && v.parts.every((p) => p.kind === 'tool-result');
+    if (results && last && last.normalRole === 'assistant' && last.parts.some((p) => p.kind === 'tool-call')) out[out.length - 1] = { ...last, parts: [...last.parts, ...v.parts] };
+    else out.push(v);
   }
   return out;
 }
@@ -274,7 +288,7 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
     );
     let system: string | undefined;
     if (SHAREGPT.has(to.id)) ({ views, system } = fitShareGpt(splitForTarget(views, to), notes));
-    else if (to.id === 'anthropic-messages') ({ views, system } = fitAnthropic(views));
+    else if (to.id === 'anthropic-messages') ({ views, system } = fitAnthropic(splitForTarget(views, to)));
     else if (to.id === 'oasst-trees') views = fitOasst(views, notes);
     else views = splitForTarget(views, to);
     const lossTexts = new Set<string>();

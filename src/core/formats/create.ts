@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Codec, ConversationMeta } from './codec.js';
 import { anthropicTools, bareTools, openAiTools } from './tools.js';
 
@@ -75,6 +76,12 @@ export function createDocument(codec: Codec, conversations: readonly NewConversa
       return JSON.stringify(conversations.map((c, i) => chatGptConversation(c, i))) + '\n';
     case 'oasst-trees':
       return lines(conversations.map((c) => oasstTree(c)));
+    case 'gemini-cli': {
+      const now = new Date().toISOString();
+      // Gemini CLI keys a project's sessions by the SHA-256 of its root folder.
+      const projectHash = createHash('sha256').update(options.cwd ?? first.meta?.cwd ?? '/').digest('hex');
+      return JSON.stringify({ sessionId: options.sessionId ?? crypto.randomUUID(), projectHash, startTime: now, lastUpdated: now, messages: first.records }, null, 2);
+    }
     case 'swarms-memory':
       return throughCodec(codec, '# Agent Memory\n\n## Interaction Log\n\n', first.records);
     default:

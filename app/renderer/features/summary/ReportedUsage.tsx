@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
-import { addUp, costOf, describeUsage, formatUsd } from '../../../../src/core/usage.js';
+import { addUp, costOf, costText, describeUsage, formatUsd } from '../../../../src/core/usage.js';
 import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
 
 /**
@@ -27,7 +27,13 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
         {report.calls.toLocaleString('en-US')} model call{report.calls === 1 ? '' : 's'}: {describeUsage(report)}
       </p>
       <p title={`List prices of ${cost.dated}${models.length ? ` for ${models.join(', ')}` : ''}; settings can override a row`}>
-        <strong data-testid="reported-cost">{formatUsd(cost.usd)}</strong> at list prices ({cost.dated}){cost.unpriced.length ? ` · no price for ${cost.unpriced.join(', ')}` : ''}
+        {cost.unpriced.length === models.length && models.length > 0 ? (
+          <span data-testid="reported-cost">{costText(cost, models.length)}</span>
+        ) : (
+          <>
+            <strong data-testid="reported-cost">{formatUsd(cost.usd)}</strong> at list prices ({cost.dated}){cost.unpriced.length ? ` · no price for ${cost.unpriced.join(', ')}` : ''}
+          </>
+        )}
       </p>
     </section>
   );
