@@ -6,8 +6,6 @@ import { normalizeRole, type MessageView, type Part } from '../model.js';
 import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared/json-document.js';
 import { geminiParts, responseText } from './parts.js';
 
-const TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
-
 /**
  * A Gemini CLI session (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.json`): `{sessionId, projectHash,
  * startTime, lastUpdated, messages}`, each message `{id, timestamp, type, content}`; a `gemini` message carries
@@ -22,7 +20,7 @@ function view(record: unknown): MessageView {
   if (Array.isArray(r.thoughts)) {
     for (const t of r.thoughts) if (isPlainObject(t)) parts.push({ kind: 'reasoning', text: [t.subject, t.description].filter((s) => typeof s === 'string' && s !== '').join(': ') });
   }
-  parts.push(...geminiParts(r.content));
+  for (const p of geminiParts(r.content)) parts.push(p);
   if (Array.isArray(r.toolCalls)) {
     for (const c of r.toolCalls) {
       if (!isPlainObject(c)) continue;
