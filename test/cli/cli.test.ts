@@ -218,6 +218,33 @@ describe('usage', () => {
   });
 });
 
+describe('a Gemini CLI session, as the real bin reads it', () => {
+  const DIR = join(ROOT, 'test', 'fixtures', 'formats', 'gemini');
+  const FILE = join(DIR, 'session-2026-11-30T10-00-3f2a1b9c.json');
+
+  it('ls lists it, show gives each turn with its thoughts, calls and results, search finds a tool result', () => {
+    const ls = JSON.parse(cli('ls', DIR, '--json').stdout) as { files: Array<{ path: string; format: string; messages: number }> };
+    expect(ls.files).toEqual([expect.objectContaining({ path: 'session-2026-11-30T10-00-3f2a1b9c.json', format: 'gemini-cli', messages: 6 })]);
+    const show = JSON.parse(cli('show', FILE, '--json').stdout) as { messages: Array<{ role: string; normalRole: string; content: string; reasoningTokens?: number; meta?: boolean }> };
+    expect(show.messages.map((m) => [m.role, m.normalRole])).toEqual([
+      ['user', 'user'],
+      ['gemini', 'assistant'],
+      ['gemini', 'assistant'],
+      ['info', 'other'],
+      ['user', 'user'],
+      ['gemini', 'assistant'],
+    ]);
+    expect(show.messages[1].reasoningTokens).toBeGreaterThan(0);
+    expect(show.messages[1].content).toContain('npx eslint src/date.ts');
+    expect(show.messages[3].meta).toBe(true);
+    const search = cli('search', DIR, 'never used');
+    expect(search.stdout).toContain("'offset' is assigned a value but never used");
+    const tokens = cli('tokens', FILE);
+    expect(tokens.stdout).toMatch(/Reported by the API \(3 model calls\)/);
+    expect(tokens.stdout).toContain('no list price for gemini-2.5-pro, gemini-2.5-flash');
+  });
+});
+
 describe('a session as its threads', () => {
   const SESSION = join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'session.jsonl');
   const json = (...args: string[]) => JSON.parse(cli('show', SESSION, '--json', ...args).stdout);
