@@ -40,7 +40,7 @@ describe('every format through the handlers', () => {
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
     expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
     expect(entries.filter((e) => e.error)).toEqual([]);
-    expect(entries.length).toBe(26);
+    expect(entries.length).toBe(27);
     expect(entries.some((e) => e.path.endsWith('.meta.json'))).toBe(false);
   });
 

@@ -35,6 +35,7 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'oasst/2023-04-12_oasst_ready.trees.jsonl': { codec: 'oasst-trees', conversations: 2, messages: 9, other: 0 },
   'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },
   'gemini/session-2026-11-30T10-00-3f2a1b9c.json': { codec: 'gemini-cli', conversations: 1, messages: 6, other: 0 },
+  'gemini/chat-history.json': { codec: 'gemini-contents', conversations: 1, messages: 8, other: 0 },
   'memory/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 2, other: 0 },
   'memory/pricing/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 4, other: 0 },
   'memory/empty/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 0, other: 0 },

@@ -5,6 +5,7 @@ import { threadPaths } from '../tree/thread-paths.js';
 import type { OpenedFile } from './document-file.js';
 import { ConversationFileError } from './errors.js';
 import { sentText, type MessageView, type Part } from './model.js';
+import { nameFunctionResponses } from './gemini/contents-codec.js';
 import { codecById } from './registry.js';
 import { describeProblem, problemsOf } from './validity.js';
 
@@ -295,7 +296,8 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
     for (const v of views) for (const l of to.loses(v)) lossTexts.add(l);
     for (const l of lossTexts) notes.add(l);
     const near = to.id === 'claude-code' ? claudeCodeSeed(from, ci, options) : undefined;
-    return { records: views.map((v) => to.fromView(v, near)), meta: c.meta, title: c.title, system };
+    const records2 = views.map((v) => to.fromView(v, near));
+    return { records: to.id === 'gemini-contents' ? nameFunctionResponses(records2) : records2, meta: c.meta, title: c.title, system };
   });
   const sessionId = to.id === 'claude-code' ? String((made[0]?.records[0] as { sessionId?: unknown } | undefined)?.sessionId ?? '') : undefined;
   const text = createDocument(to, made, options);
