@@ -224,7 +224,8 @@ describe('a Gemini CLI session, as the real bin reads it', () => {
 
   it('ls lists it, show gives each turn with its thoughts, calls and results, search finds a tool result', () => {
     const ls = JSON.parse(cli('ls', DIR, '--json').stdout) as { files: Array<{ path: string; format: string; messages: number }> };
-    expect(ls.files).toEqual([expect.objectContaining({ path: 'session-2026-11-30T10-00-3f2a1b9c.json', format: 'gemini-cli', messages: 6 })]);
+    expect(ls.files.find((f) => f.path === 'session-2026-11-30T10-00-3f2a1b9c.json')).toEqual(expect.objectContaining({ format: 'gemini-cli', messages: 6 }));
+    expect(ls.files.find((f) => f.path === 'chat-history.json')).toEqual(expect.objectContaining({ format: 'gemini-contents', messages: 8 }));
     const show = JSON.parse(cli('show', FILE, '--json').stdout) as { messages: Array<{ role: string; normalRole: string; content: string; reasoningTokens?: number; meta?: boolean }> };
     expect(show.messages.map((m) => [m.role, m.normalRole])).toEqual([
       ['user', 'user'],
