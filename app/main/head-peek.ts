@@ -15,11 +15,12 @@ export interface HeadPeek {
   read: number;
 }
 
-function readHead(file: string): { bytes: Buffer; size: number } {
+/** A file's first `limit` bytes (all of a smaller one), with its size. */
+export function readHead(file: string, limit = PEEK_BYTES): { bytes: Buffer; size: number } {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.min(size, PEEK_BYTES));
+    const buf = Buffer.alloc(Math.min(size, limit));
     const n = readSync(fd, buf, 0, buf.length, 0);
     return { bytes: buf.subarray(0, n), size };
   } finally {

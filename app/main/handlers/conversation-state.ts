@@ -213,6 +213,14 @@ export function conversationState(ctx: HandlerContext) {
     return records.reduce((n, r) => n + countOf(r, model)!.tokens, 0);
   };
 
+  /** The session's figures a count or delta brings: the whole file's, and each thread's, once all are counted. */
+  const sessionFigures = async (doc: OpenDocument, model: string | undefined): Promise<{ fileTotal?: number; threadTotals?: Record<string, number> }> => {
+    const fileTotal = model ? await sessionTotal(doc, model) : undefined;
+    if (fileTotal === undefined) return {};
+    const threads = threadTotals(doc, model!);
+    return { fileTotal, ...(threads ? { threadTotals: threads } : {}) };
+  };
+
   /** Each thread's figure, once the session's records are all counted (after `sessionTotal`). */
   const threadTotals = (doc: OpenDocument, model: string): Record<string, number> | undefined => {
     const first = doc.conversations[0];
@@ -250,10 +258,7 @@ export function conversationState(ctx: HandlerContext) {
       };
     }
     // A session's other threads change the file's figure too: it comes with every delta of one of its views.
-    const fileTotal = model ? await sessionTotal(doc, model) : undefined;
-    if (fileTotal !== undefined) delta.fileTotal = fileTotal;
-    const threads = fileTotal !== undefined && model ? threadTotals(doc, model) : undefined;
-    if (threads) delta.threadTotals = threads;
+    Object.assign(delta, await sessionFigures(doc, model));
     return delta;
   };
 
@@ -268,9 +273,7 @@ export function conversationState(ctx: HandlerContext) {
     const countModel = model ?? before?.model;
     if (before && before.records === records && before.file === doc.file && before.version === since) {
       const sk = skeletonOf(before);
-      const fileTotal = countModel ? await sessionTotal(doc, countModel) : undefined;
-      const threads = fileTotal !== undefined && countModel ? threadTotals(doc, countModel) : undefined;
-      return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [], ...(fileTotal !== undefined ? { fileTotal } : {}), ...(threads ? { threadTotals: threads } : {}) } };
+      return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [], ...(await sessionFigures(doc, countModel)) } };
     }
     // The fast path is for edits: a file read again, or read with other roles, is built whole and compared.
     if (before && before.version === since && before.file === doc.file) {
@@ -317,9 +320,8 @@ export function conversationState(ctx: HandlerContext) {
     lookup,
     countsOf,
     countSome,
-    /** The token total of a session shown as its threads, in the model it was last counted in. */
-    sessionTotal,
-    threadTotals,
+    /** A session's figures (the whole file's, each thread's), in the model it was last counted in. */
+    sessionFigures,
     /**
      * What the sidebar should say of a file read or written whole, as it is on disk: its exact counts, and its
      * token total when every message is counted in the model it was last counted with.

@@ -228,10 +228,9 @@ export function conversationHandlers(
       const result = { encoding: fresh.encoding, approximate: fresh.approximate, tokens: all.map((c) => c.tokens), toolTokens: all.map((c) => c.toolTokens), reasoningTokens: all.map((c) => c.reasoningTokens), renderedTokens: all.map((c) => c.renderedTokens) };
       const total = result.tokens.reduce((a, b) => a + b, 0);
       // The sidebar's figure for this file, while it stays as counted (a session's other threads counted too).
-      const fileTotal = conv.store ? await state.sessionTotal(doc, model) : undefined;
-      const threads = fileTotal !== undefined ? state.threadTotals(doc, model) : undefined;
+      const figures = conv.store ? await state.sessionFigures(doc, model) : {};
       await state.noteListing(absolute, doc, model);
-      return { path: display, conversation, model, ...result, total, ...(fileTotal !== undefined ? { fileTotal } : {}), ...(threads ? { threadTotals: threads } : {}) };
+      return { path: display, conversation, model, ...result, total, ...figures };
     },
   };
 }

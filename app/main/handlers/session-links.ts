@@ -1,7 +1,9 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { agentIdOfFile, danglingParentOf, parentSessionOf, readAgentHead, runOfAgent, subagentFolderOf, taskRunsOf } from '../../../src/core/formats/claude-code/session-files.js';
 import { isPlainObject } from '../../../src/core/message.js';
+import { completeLines } from '../../../src/core/formats/syntax/list-scan.js';
+import { readHead } from '../head-peek.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
 import { openConversation } from './open-document.js';
@@ -14,22 +16,15 @@ const MAX_AGENTS = 500;
 const MAX_SIBLINGS = 200;
 const MAX_SIBLING_BYTES = 256 * 1024 * 1024;
 
-function readHead(file: string, bytes: number): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const n = readSync(fd, buf, 0, bytes, 0);
-    const text = buf.subarray(0, n).toString('utf8');
-    // A line cut by the limit is left out.
-    return n === bytes ? text.slice(0, Math.max(0, text.lastIndexOf('\n'))) : text;
-  } finally {
-    closeSync(fd);
-  }
+/** A file's head as text, up to its last complete line when the limit cut it. */
+function headText(file: string, limit: number): { text: string; size: number } {
+  const { bytes, size } = readHead(file, limit);
+  return { text: (bytes.length < size ? bytes.subarray(0, completeLines(bytes).end) : bytes).toString('utf8'), size };
 }
 
 function readMeta(file: string): { agentType?: string; description?: string; model?: string } {
   try {
-    const meta = JSON.parse(readHead(file, HEAD_BYTES)) as unknown;
+    const meta = JSON.parse(headText(file, HEAD_BYTES).text) as unknown;
     if (!isPlainObject(meta)) return {};
     const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
     return { agentType: s(meta.agentType), description: s(meta.description), model: s(meta.model) };
@@ -64,7 +59,7 @@ function fileHolding(folder: string, self: string, uuid: string): string | undef
   for (const { f, size } of files) {
     if (size > budget) continue;
     budget -= size;
-    if (needle.test(readHead(f, size + 1))) return f;
+    if (needle.test(readFileSync(f, 'utf8'))) return f;
   }
   return undefined;
 }
@@ -89,8 +84,12 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
       if (doc.codec.id !== 'claude-code') return { subagents: [] };
       const records = conv.store ? conv.store.all : conv.records;
       const runs = taskRunsOf(records);
-      const callRow = (callId: string) =>
-        conv.records.findIndex((r) => isPlainObject(r) && isPlainObject(r.message) && Array.isArray(r.message.content) && r.message.content.some((b) => isPlainObject(b) && b.type === 'tool_use' && b.id === callId));
+      // The row of each call the view shows, found once (a swarm's hundreds of agents each look theirs up).
+      const rows = new Map<string, number>();
+      conv.records.forEach((r, row) => {
+        if (!isPlainObject(r) || !isPlainObject(r.message) || !Array.isArray(r.message.content)) return;
+        for (const b of r.message.content) if (isPlainObject(b) && b.type === 'tool_use' && typeof b.id === 'string') rows.set(b.id, row);
+      });
       const folder = subagentFolderOf(absolute);
       let names: string[] = [];
       try {
@@ -102,19 +101,18 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
         const file = join(folder, name);
         const display = shown(file);
         if (!display) return [];
-        let bytes = 0;
-        let head = '';
+        let head: { text: string; size: number };
         try {
-          bytes = statSync(file).size;
-          head = readHead(file, HEAD_BYTES);
+          head = headText(file, HEAD_BYTES);
         } catch {
           return [];
         }
-        const h = readAgentHead(head);
+        const bytes = head.size;
+        const h = readAgentHead(head.text);
         const agentId = h.agentId ?? agentIdOfFile(name)!;
         const meta = readMeta(join(folder, name.replace(/\.jsonl$/, '.meta.json')));
         const run = runOfAgent(runs, h, agentIdOfFile(name));
-        const task = run ? callRow(run.callId) : -1;
+        const task = run ? (rows.get(run.callId) ?? -1) : -1;
         const prompt = h.prompt?.replace(/\s+/g, ' ').trim().slice(0, 120);
         return [{ path: display, agentId, bytes, ...(meta.description ?? prompt ? { title: meta.description ?? prompt } : {}), ...(meta.agentType ? { agentType: meta.agentType } : {}), ...(meta.model ? { model: meta.model } : {}), ...(task >= 0 ? { task } : {}) }];
       });
