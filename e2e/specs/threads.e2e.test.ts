@@ -114,6 +114,14 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForFunction((b) => JSON.stringify([...document.querySelectorAll('[data-testid="row"]')].map((r) => r.textContent)) !== b, JSON.stringify(before));
     });
 
+    it('a fork arrow from the keyboard: Enter on it switches the branch, not opens the row', async () => {
+      const { page } = await start();
+      await page.open('chatgpt/conversations.json');
+      await page.page.focus('[data-testid="fork-switch"][data-at="2"] [data-testid="fork-prev"]');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="fork-switch"][data-at="2"]')?.textContent?.includes('1/2'));
+    });
+
     it('an OpenAssistant tree follows its best-ranked answers; the others are a click away', async () => {
       const { page } = await start();
       await page.open('oasst/2023-04-12_oasst_ready.trees.jsonl');

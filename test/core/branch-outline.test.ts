@@ -32,7 +32,7 @@ function checkOutline(tree: MessageTree, thread: string) {
 }
 
 describe('the outline of every branch', () => {
-  it('a rewound, compacted Claude Code session: the first run, the two ways from the rewind, the compaction’s chain', () => {
+  it('a rewound, compacted Claude Code session: the first run, the two ways from the rewind, the compaction’s chain under the run it continues', () => {
     const name = 'cart-rewind-compact.jsonl';
     const file = parseDocumentText(readFileSync(join(FIXTURES, 'formats', 'claude-code', name), 'utf8'), name);
     const records = file.doc.conversations[0].records;
@@ -42,7 +42,8 @@ describe('the outline of every branch', () => {
       [0, false],
       [1, false],
       [1, false],
-      [1, true],
+      // Under the run it continues, not beside the rewind's two ways.
+      [2, true],
     ]);
     // The abandoned branch's click shows its own leaf; the other's goes on past the compaction.
     expect(segments[1].leaf).toBe(segments[1].last);

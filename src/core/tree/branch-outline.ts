@@ -52,9 +52,9 @@ export function branchOutline(tree: MessageTree, thread: string, limit = 2000): 
     }
     out.push({ first: node, last, length, depth, leaf: newestLeafUnder(tree, node, children), compacted });
     const ways = next(last);
-    // A compaction's new chain goes on at the same depth: it is the same path, not another branch.
+    // Each way on from a fork is indented under it; so is a compaction's new chain, under the run it continues.
     const deeper = ways.filter((w) => !tree.continues.has(w)).length > 1 ? depth + 1 : depth;
-    for (const w of ways.reverse()) stack.push({ node: w, depth: tree.continues.has(w) ? depth : deeper, compacted: tree.continues.has(w) });
+    for (const w of ways.reverse()) stack.push({ node: w, depth: tree.continues.has(w) ? depth + 1 : deeper, compacted: tree.continues.has(w) });
   }
   return out;
 }

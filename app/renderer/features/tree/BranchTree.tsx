@@ -33,13 +33,13 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
       setError((e as Error).message);
     }
   };
-  const branches = outline ? outline.segments.filter((s) => s.depth > 0 && !s.compacted).length : 0;
+  const forks = outline ? forkCount(outline.segments) : 0;
   return (
     <div className="dialog" role="dialog" aria-modal="true" aria-label="Every branch of this thread" onKeyDown={closeOnEscape(onClose)}>
       <div className="dialog-body branch-tree" data-testid="branch-tree">
         <div className="panel-head">
           <h2>
-            Every branch · {outline ? `${formatNumber(outline.segments.length)} runs of messages, ${formatNumber(branches)} of them branches off the first path` : 'reading…'}
+            Every branch · {outline ? `${formatNumber(outline.segments.length)} runs of messages; the conversation forks in ${forks === 1 ? 'one place' : `${formatNumber(forks)} places`}` : 'reading…'}
           </h2>
           <span className="spacer" />
           <button autoFocus onClick={onClose} aria-label="Close">
@@ -65,4 +65,14 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
       </div>
     </div>
   );
+}
+
+/** Where the conversation forks: each run followed by runs one deeper that are not a compaction's chain. */
+function forkCount(segments: Outline['segments']): number {
+  let n = 0;
+  segments.forEach((s, k) => {
+    const next = segments[k + 1];
+    if (next && next.depth === s.depth + 1 && !next.compacted) n++;
+  });
+  return n;
 }

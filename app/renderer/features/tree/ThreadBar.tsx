@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useAppPick } from '../../store/index.js';
-import { formatNumber } from '../roles.js';
+import { formatBytes, formatNumber } from '../roles.js';
 import { BranchTree } from './BranchTree.js';
 
 /**
@@ -113,7 +113,6 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
   );
 }
 
-const formatBytes = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 /** ‹ 2/3 › beside a row whose parent has other children: another branch of the file, a click away. */
 export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: number }) {
@@ -127,7 +126,8 @@ export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: num
     select(index);
   };
   return (
-    <span className="fork-switch" data-testid="fork-switch" data-at={index}>
+    // The grid takes Enter and Space for its rows: on an arrow they are the arrow's.
+    <span className="fork-switch" data-testid="fork-switch" data-at={index} onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && e.stopPropagation()}>
       <button aria-label={fork.chosen === 0 ? `Previous branch (this is the first of ${fork.options})` : `Previous branch: ${optionName(fork, fork.chosen - 1)}`} title={fork.chosen === 0 ? undefined : `Show ${optionName(fork, fork.chosen - 1)}`} disabled={fork.chosen === 0} onClick={(e) => void go(fork.chosen - 1, e)} data-testid="fork-prev">
         ‹
       </button>

@@ -220,6 +220,6 @@ const SHAPES: Record<string, string> = {
 /** What the preview's body is, and what of a real request the file does not hold. */
 function requestLabel(shape: string, messages: number, system: boolean | undefined): string {
   const noun = shape === 'openai-responses' ? 'item' : 'message';
-  const held = system === undefined ? 'the instructions sent apart' : system ? 'its system prompt as the file holds it' : 'no system prompt (the file holds none)';
+  const held = system === undefined ? 'the instructions, if the session has any, go apart and are not shown' : system ? 'its system prompt as the file holds it' : 'no system prompt (the file holds none)';
   return `${SHAPES[shape] ?? shape}: ${formatNumber(messages)} ${noun}${messages === 1 ? '' : 's'}, ${held}; message contents counted, as in the panel`;
 }
