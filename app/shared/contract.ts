@@ -444,7 +444,7 @@ export const requests = {
   'conversation:outline': {
     input: z.object({ path: relPath, conversation }),
     output: z.object({
-      segments: z.array(z.object({ first: z.number(), last: z.number(), length: z.number(), depth: z.number(), leaf: z.number(), compacted: z.boolean(), shown: z.boolean(), firstText: z.string(), lastText: z.string(), leafText: z.string() })),
+      segments: z.array(z.object({ first: z.number(), last: z.number(), length: z.number(), depth: z.number(), leaf: z.number(), compacted: z.boolean(), shown: z.boolean(), firstText: z.string(), lastText: z.string(), leafText: z.string(), /** What the file calls the run's first message as a branch ("rank 0"), where it does. */ label: z.string().optional() })),
       truncated: z.boolean(),
     }),
   },

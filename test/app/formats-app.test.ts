@@ -222,6 +222,18 @@ describe('every format through the handlers', () => {
     await expect(call('conversation:path', { path, leaf: 100000 })).rejects.toThrow(/not in the thread shown/);
   });
 
+  it("the tree view names an OASST reply by the file's rank, as the fork arrows and the rank column do", async () => {
+    const { call } = setup();
+    const path = 'oasst/2023-04-12_oasst_ready.trees.jsonl';
+    await call<Skeleton>('conversation:open', { path });
+    const outline = await call<{ segments: Array<{ depth: number; label?: string; shown: boolean }> }>('conversation:outline', { path });
+    const ranked = outline.segments.filter((s) => s.depth > 0 && s.label);
+    expect(ranked.length).toBeGreaterThan(1);
+    for (const s of ranked) expect(s.label).toMatch(/^rank \d+$/);
+    // The path shown follows the best-ranked replies.
+    expect(ranked.filter((s) => s.shown).every((s) => s.label === 'rank 0')).toBe(true);
+  });
+
   it('what the model sees of a compacted Claude Code session: no boundary line, one message per API call and role', async () => {
     const { call } = setup();
     const path = 'claude-code/cart-rewind-compact.jsonl';

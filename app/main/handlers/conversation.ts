@@ -134,7 +134,10 @@ export function conversationHandlers(
       const onPath = new Set(pathTo(store.tree, view.leaf, true));
       const text = (i: number) => (tableRow(viewOf(doc.codec, store.all[i]), i).preview ?? '').slice(0, 140);
       return {
-        segments: segments.map((g) => ({ ...g, shown: onPath.has(g.first), firstText: text(g.first), lastText: g.last === g.first ? '' : text(g.last), leafText: text(g.leaf) })),
+        segments: segments.map((g) => {
+          const label = g.depth > 0 ? viewOf(doc.codec, store.all[g.first]).category : undefined;
+          return { ...g, shown: onPath.has(g.first), firstText: text(g.first), lastText: g.last === g.first ? '' : text(g.last), leafText: text(g.leaf), ...(label ? { label } : {}) };
+        }),
         truncated: segments.length >= OUTLINE_LIMIT,
       };
     },

@@ -145,7 +145,8 @@ export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: num
 function optionName(fork: NonNullable<Skeleton['forks']>[number], option: number): string {
   const label = fork.labels?.[option];
   const rank = label ? /^rank (\d+)$/.exec(label) : null;
-  const said = rank ? `, ranked ${Number(rank[1]) + 1}${rank[1] === '0' ? " (the labellers' best)" : ''}` : label ? `, ${label}` : '';
+  // The file's own number (0 = best), as the rank column shows it, so the two never disagree.
+  const said = rank ? `, rank ${rank[1]}${rank[1] === '0' ? " (the labellers' best)" : ''}` : label ? `, ${label}` : '';
   return `branch ${option + 1} of ${fork.options}${said}`;
 }
 
