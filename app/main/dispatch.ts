@@ -16,7 +16,7 @@ function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: st
 
 function toAppError(e: unknown): AppError {
   if (e instanceof HandlerError) return { code: e.code, message: e.message, ...e.details };
-  if (e instanceof ConversationFileError) return { code: 'PARSE_ERROR', message: e.message, file: e.file, line: e.line, column: e.column };
+  if (e instanceof ConversationFileError) return { code: 'PARSE_ERROR', message: e.message, file: e.file, line: e.line, column: e.column, ...(e.wellFormed ? { wellFormed: true } : {}) };
   // Never a stack trace in the UI: the message only.
   return { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
 }

@@ -6,6 +6,7 @@ import { FLAGS, type Row, type Skeleton, type SkeletonRow } from '../shared/cont
 import { emptySparse } from '../shared/sparse.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { oneLine } from '../../src/core/util/one-line.js';
+import { hasUnreadPart } from '../../src/core/formats/unread.js';
 import type { OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
 
@@ -46,6 +47,7 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
   if (v.summary) f |= FLAGS.summary;
   if (v.compaction) f |= FLAGS.compaction;
   if (v.parts.some((p) => p.kind === 'reasoning')) f |= FLAGS.reasoning;
+  if (hasUnreadPart(v)) f |= FLAGS.unread;
   return f;
 }
 

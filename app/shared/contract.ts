@@ -133,7 +133,7 @@ export const MergePreview = z.object({
   theirsError: z.string().optional(),
 });
 
-export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256, compaction: 512 } as const;
+export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256, compaction: 512, unread: 1024 } as const;
 
 const PartSchema = z.union([
   z.object({ kind: z.literal('text'), text: z.string() }),
@@ -569,6 +569,8 @@ export interface AppError {
   file?: string;
   line?: number;
   column?: number;
+  /** PARSE_ERROR: the syntax is sound, only the shape is none this tool reads (no "fix it in an editor"). */
+  wellFormed?: boolean;
   /** INVALID: what the file's own tool could no longer read, one line each ("line 12: …"). */
   problems?: string[];
 }

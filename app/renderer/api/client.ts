@@ -20,6 +20,8 @@ export class RequestError extends Error {
     readonly column?: number,
     /** INVALID: what the file's own tool could no longer read. */
     readonly problems?: readonly string[],
+    /** The file's syntax is sound; only its shape is unknown here. */
+    readonly wellFormed?: boolean,
   ) {
     super(message);
     this.name = 'RequestError';
@@ -84,7 +86,7 @@ function current(): Bridge {
 /** A typed request; failures become RequestError with the code and position main sent. */
 export async function request<N extends RequestName>(channel: N, input: RequestInput<N>): Promise<RequestOutput<N>> {
   const result = await current().request(channel, input);
-  if (!result.ok) throw new RequestError(result.error.code, result.error.message, result.error.line, result.error.column, result.error.problems);
+  if (!result.ok) throw new RequestError(result.error.code, result.error.message, result.error.line, result.error.column, result.error.problems, result.error.wellFormed);
   return result.value as RequestOutput<N>;
 }
 

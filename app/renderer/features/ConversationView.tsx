@@ -7,7 +7,7 @@ import { formatBytes, formatNumber } from './roles.js';
 import { MessageTable } from './table/MessageTable.js';
 import { Banners } from './commands/Banners.js';
 import { NO_CATEGORY } from './table/order.js';
-import { FLAGS } from '../../shared/contract.js';
+import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { ThreadBar } from './tree/ThreadBar.js';
 
 export function ConversationView() {
@@ -31,7 +31,9 @@ export function ConversationView() {
         <div className="open-error" role="alert" data-testid="open-error">
           <h2>{openPath} cannot be read</h2>
           <p className="mono">{openError.message}</p>
-          {openError.line !== undefined && <p>Look at line {openError.line}, column {openError.column} of the file. Fix it in an editor; this view reloads by itself when the file changes.</p>}
+          {openError.wellFormed ? (
+            <p data-testid="open-error-shape">The file is well formed; its shape is none of the formats this tool reads (those tried are named above). Nothing in it needs fixing for its own tool; the README's Formats section lists what is read.</p>
+          ) : openError.line !== undefined && <p>Look at line {openError.line}, column {openError.column} of the file. Fix it in an editor; this view reloads by itself when the file changes.</p>}
         </div>
       </main>
     );
@@ -58,6 +60,7 @@ export function ConversationView() {
         </span>
       </div>
       <ThreadBar skeleton={skeleton} />
+      <UnreadNote skeleton={skeleton} />
       {provisional && opening && (
         <p className="banner" role="status" data-testid="reading-banner">
           Reading {formatBytes(provisional.size)}… the first {formatNumber(skeleton.count)} messages are shown from the start of the file
@@ -120,5 +123,16 @@ export function ConversationView() {
         {!detailCollapsed && <DetailPane />}
       </div>
     </main>
+  );
+}
+
+/** Said once per file: how many messages hold a part this reader does not know (each shown as an unread part). */
+function UnreadNote({ skeleton }: { skeleton: Skeleton }) {
+  const unread = useMemo(() => skeleton.flags.reduce((n, f) => n + (f & FLAGS.unread ? 1 : 0), 0), [skeleton.flags]);
+  if (unread === 0) return null;
+  return (
+    <p className="banner" role="note" data-testid="unread-note">
+      {formatNumber(unread)} of {formatNumber(skeleton.count)} message{skeleton.count === 1 ? ' has' : 's have'} parts this reader does not know: each is shown as an unread part with its raw JSON, kept as it is on save.
+    </p>
   );
 }

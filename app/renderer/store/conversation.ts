@@ -14,6 +14,7 @@ export interface OpenError {
   message: string;
   line?: number;
   column?: number;
+  wellFormed?: boolean;
 }
 
 export interface ConversationSlice {
@@ -115,7 +116,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         show(skeleton, keep ? new Map(get().pages) : new Map());
       } catch (e) {
         const err = e as RequestError;
-        if (get().openPath === path) set({ skeleton: undefined, provisional: undefined, openError: { path, message: err.message, line: err.line, column: err.column } });
+        if (get().openPath === path) set({ skeleton: undefined, provisional: undefined, openError: { path, message: err.message, line: err.line, column: err.column, wellFormed: err.wellFormed } });
       } finally {
         if (get().openPath === path) set({ opening: false });
       }

@@ -9,8 +9,10 @@ export class ConversationFileError extends ValueError {
   readonly line: number | undefined;
   readonly column: number | undefined;
   readonly reason: string;
+  /** The file's syntax is sound (valid JSON, say): only its shape is none this tool reads. No editor fixes that. */
+  readonly wellFormed: boolean;
 
-  constructor(file: string, reason: string, position?: { line: number; column: number }) {
+  constructor(file: string, reason: string, position?: { line: number; column: number }, wellFormed = false) {
     const where = position ? `${file}:${position.line}:${position.column}` : file;
     super(`${where}: ${reason}`);
     this.name = 'ConversationFileError';
@@ -18,6 +20,7 @@ export class ConversationFileError extends ValueError {
     this.reason = reason;
     this.line = position?.line;
     this.column = position?.column;
+    this.wellFormed = wellFormed;
   }
 }
 

@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { NotThisFormat, type Codec, type ConversationDocument } from './codec.js';
 import { ConversationFileError } from './errors.js';
 import { markDerived } from '../message.js';
+import { withUnreadPart } from './unread.js';
 
 const codecs: Codec[] = [];
 // Asked once per file by a listing of thousands: kept until a codec is added.
@@ -16,6 +17,13 @@ export function registerCodec(codec: Codec): void {
     if (next !== null && typeof next === 'object' && record !== null && typeof record === 'object') markDerived(next, record);
     return next;
   };
+  // Whatever shape a record has, it never reads as an empty message while it holds words.
+  const view = codec.view;
+  if (!(view as { unreadGuarded?: true }).unreadGuarded) {
+    const guarded = (record: unknown) => withUnreadPart(record, view(record));
+    (guarded as { unreadGuarded?: true }).unreadGuarded = true;
+    codec.view = guarded;
+  }
   extensions = undefined;
   const i = codecs.findIndex((c) => c.id === codec.id);
   if (i === -1) codecs.push(codec);
@@ -76,7 +84,7 @@ export function parseWithCodecs(text: string, file: string, formatId?: string): 
     const known = conversationExtensions();
     if (!known.includes(ext)) throw new ConversationFileError(file, `unsupported file type "${ext || '(no extension)'}": expected ${known.join(', ')}`);
     const labels = codecs.filter((c) => c.extensions.includes(ext)).map((c) => c.label);
-    throw new ConversationFileError(file, `not a conversation format this tool knows${describeFound(text, ext)}; expected one of: ${labels.join(', ')}`);
+    throw new ConversationFileError(file, `not a conversation format this tool knows${describeFound(text, ext)}; expected one of: ${labels.join(', ')}`, undefined, describeFound(text, ext) !== '');
   }
   let first: { codec: Codec; error: NotThisFormat } | undefined;
   for (const codec of list) {
@@ -87,8 +95,10 @@ export function parseWithCodecs(text: string, file: string, formatId?: string): 
       first ??= { codec, error: e };
     }
   }
-  // The most likely format says best what is wrong, and where.
-  throw new ConversationFileError(file, `${first!.error.message} (reading it as ${first!.codec.label})`, first!.error.position);
+  // The most likely format says best what is wrong, and where; the others tried are named, and what the file holds.
+  const others = list.filter((c) => c !== first!.codec).map((c) => c.label);
+  const tried = others.length > 0 ? `; also tried: ${others.join(', ')}` : '';
+  throw new ConversationFileError(file, `${first!.error.message} (reading it as ${first!.codec.label}${tried})${describeFound(text, ext)}`, first!.error.position, true);
 }
 
 /** A few words on what a JSON file holds, for the error that says it is no format known here. */

@@ -139,6 +139,11 @@ export function MessageTable() {
                     {marks}
                   </span>
                 )}
+                {r.flags & FLAGS.unread ? (
+                  <span className="unread-chip" title="A part this reader does not know: its raw JSON is in the detail pane" data-testid="unread-chip">
+                    unread part
+                  </span>
+                ) : null}
                 <Highlight text={r.preview} query={search} />
               </>
             );

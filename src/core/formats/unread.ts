@@ -1,0 +1,36 @@
+import { isPlainObject } from '../message.js';
+import type { MessageView } from './model.js';
+
+/** How deep a record is looked into for text its reader did not see (a message is rarely deeper). */
+const MAX_DEPTH = 6;
+
+// A date or time with a space in it is a field, not prose.
+const DATE_LIKE = /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d/;
+
+/** Whether a string reads as words someone wrote (two words at least), not an id, a path, a time or an enum. */
+function prose(s: string): boolean {
+  return /\S\s+\S/.test(s) && !DATE_LIKE.test(s.trimStart());
+}
+
+/** Whether the value holds prose anywhere (strings in objects and lists, to MAX_DEPTH). */
+function holdsProse(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return prose(value);
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((v) => holdsProse(v, depth + 1));
+  if (isPlainObject(value)) return Object.values(value).some((v) => holdsProse(v, depth + 1));
+  return false;
+}
+
+/**
+ * A record its reader found nothing in, though it holds words: shown as an unread part with its raw JSON,
+ * never as a silently empty message with 0 tokens (a shape the codec was not written for).
+ */
+export function withUnreadPart(record: unknown, view: MessageView): MessageView {
+  if (view.parts.length > 0 || view.compaction || !holdsProse(record)) return view;
+  return { ...view, parts: [{ kind: 'unknown', type: 'unread record', text: JSON.stringify(record) }] };
+}
+
+/** Whether a message has a part its reader does not know (an unread part, or a part type of no known kind). */
+export function hasUnreadPart(view: Pick<MessageView, 'parts'>): boolean {
+  return view.parts.some((p) => p.kind === 'unknown');
+}
