@@ -5,6 +5,8 @@ import { candidates } from '../../src/core/formats/registry.js';
 import type { DirEntry } from '../shared/contract.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { completedListElements, completeLines } from '../../src/core/formats/syntax/list-scan.js';
+import { displayText } from '../../src/core/formats/model.js';
+import { oneLine } from '../../src/core/util/one-line.js';
 
 /** How much of a file the listing reads for its format and a first count. */
 export const HEAD_BYTES = 64 * 1024;
@@ -21,7 +23,7 @@ const ROUGH_HEAD_BYTES = 16 * 1024;
 /** How much of a file of this size its listing's first pass reads. */
 export const headLength = (bytes: number): number => (bytes <= WHOLE_READ_LIMIT ? ROUGH_HEAD_BYTES : HEAD_BYTES);
 
-export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
+export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'title' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
 
 // One buffer for every head a listing reads (a listing reads them one after another).
 const headBuffer = Buffer.allocUnsafe(HEAD_BYTES);
@@ -42,6 +44,23 @@ function failed(e: unknown): Summary {
   return { error: (e as Error).message };
 }
 
+/** How far a listing looks for a first prompt (a session opens with a few records of setup). */
+const TITLE_LOOK = 40;
+
+/** A one-conversation file's title from the file, else its first prompt on one line. */
+function titled(codec: Codec, doc: ConversationDocument): Pick<Summary, 'title'> {
+  if (doc.conversations.length !== 1) return {};
+  const c = doc.conversations[0];
+  if (c.title) return { title: oneLine(c.title, 120) };
+  for (const r of c.records.slice(0, TITLE_LOOK)) {
+    const v = codec.view(r);
+    if (v.normalRole !== 'user' || v.meta || v.sidechain) continue;
+    const text = oneLine(displayText(v), 120);
+    if (text !== '') return { title: text };
+  }
+  return {};
+}
+
 /** What the listing shows of a parsed file. */
 export function summaryOf(codec: Codec, doc: ConversationDocument): Summary {
   return {
@@ -49,6 +68,7 @@ export function summaryOf(codec: Codec, doc: ConversationDocument): Summary {
     formatLabel: codec.label,
     conversations: doc.conversations.length,
     titles: doc.conversations.length > 1 ? doc.conversations.map((c, i) => c.title ?? `conversation ${i + 1}`) : undefined,
+    ...titled(codec, doc),
     messages: doc.conversations.reduce((n, c) => n + c.records.length, 0),
     other: doc.otherRecords,
   };
@@ -118,7 +138,7 @@ function jsonlCount(codec: Codec, file: string, head: Buffer, bytes: number, who
     const last = head.subarray(all.end).toString('latin1').trim() ? 1 : 0;
     scale = (all.lines + last) / sample.lines;
   }
-  const out: Summary = { messages: Math.round(messages * scale) };
+  const out: Summary = { messages: Math.round(messages * scale), ...titled(codec, doc) };
   if (doc.conversations.length > 1) out.conversations = Math.round(doc.conversations.length * scale);
   if (scale !== 1) out.estimated = true;
   return out;

@@ -1,3 +1,4 @@
+import { listCodecs } from '../../src/core/formats/registry.js';
 import type { TreeFile } from '../../src/core/storage/list-directory.js';
 import type { Summary } from './file-summary.js';
 import type { WatchEvent } from './watcher.js';
@@ -20,8 +21,16 @@ export type ListingNote =
   | { kind: 'tokens'; file: string; size: number; mtime: number; model: string; total: number };
 
 /** What a listing keeps between runs: the summaries of files read whole, and token totals. */
+/** Every format this run reads, and the shape of what a summary holds (bumped when it changes). */
+const SUMMARY_SHAPE = 2;
+function readersNow(): string {
+  return `${SUMMARY_SHAPE}:${listCodecs().map((c) => c.id).join(',')}`;
+}
+
 export interface ListingSnapshot {
   version: 1;
+  /** The formats read when the summaries were made: a run that reads more (or reads them otherwise) makes its own. */
+  readers?: string;
   summaries: Array<[file: string, size: number, mtime: number, summary: Summary]>;
   totals: Array<[file: string, size: number, mtime: number, model: string, total: number]>;
 }
@@ -37,14 +46,15 @@ export class ListingCache {
     const summaries: ListingSnapshot['summaries'] = [];
     for (const [file, s] of this.summaries) if (s.whole) summaries.push([file, s.size, s.mtime, s.summary]);
     const totals: ListingSnapshot['totals'] = [...this.totals].map(([file, t]) => [file, t.size, t.mtime, t.model, t.total]);
-    return { version: 1, summaries, totals };
+    return { version: 1, readers: readersNow(), summaries, totals };
   }
 
   /** Takes what an earlier run kept; anything of another shape is ignored (the listing is only a cache). */
   restore(snapshot: unknown): void {
     const s = snapshot as Partial<ListingSnapshot> | null;
     if (!s || s.version !== 1 || !Array.isArray(s.summaries) || !Array.isArray(s.totals)) return;
-    for (const row of s.summaries) {
+    // Summaries of another set of readers may call a file unreadable that reads now: only token totals carry over.
+    if (s.readers === readersNow()) for (const row of s.summaries) {
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || !row[3] || typeof row[3] !== 'object') continue;
       if (!this.summaries.has(row[0])) this.summaries.set(row[0], { size: row[1], mtime: row[2], summary: row[3], whole: true });
     }

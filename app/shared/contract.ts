@@ -24,6 +24,8 @@ export const DirEntry = z.object({
   conversations: z.number().optional(),
   /** The conversations' titles, for files that hold several (a dataset, an export). */
   titles: z.array(z.string()).optional(),
+  /** A one-conversation file's title, or its first prompt: what a session named by its id is shown as. */
+  title: z.string().optional(),
   messages: z.number().optional(),
   tokens: z.number().optional(),
   /** Records that are not messages (session metadata, events). */

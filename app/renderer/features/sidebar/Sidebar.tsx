@@ -16,6 +16,8 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
   const now = useApp((s) => s.clock);
   const many = (e.conversations ?? 1) > 1;
   const name = e.path.slice(e.path.lastIndexOf('/') + 1);
+  // A session named by its id is told apart by what it is about: its title, or its first prompt.
+  const shown = e.title && !e.error && idNamed(name) ? e.title : undefined;
   return (
     <>
       <button
@@ -24,7 +26,7 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
         data-testid="file"
         data-path={e.path}
         data-pending={e.pending ? 'true' : undefined}
-        title={e.error ? `${e.path}: ${e.errorLine !== undefined ? `line ${e.errorLine}, col ${e.errorColumn}: ` : ''}${e.error}` : e.path}
+        title={e.error ? `${e.path}: ${e.errorLine !== undefined ? `line ${e.errorLine}, col ${e.errorColumn}: ` : ''}${e.error}` : e.title ? `${e.path}\n${e.title}` : e.path}
         aria-current={active ? 'true' : undefined}
         aria-expanded={many ? expanded : undefined}
         onClick={() => {
@@ -33,7 +35,13 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
         }}
       >
         <span className="file-name">
-          <NameParts name={`${e.error ? '⚠ ' : ''}${name}`} />
+          {shown ? (
+            <span className="file-stem file-title" data-testid="file-title">
+              {shown}
+            </span>
+          ) : (
+            <NameParts name={`${e.error ? '⚠ ' : ''}${name}`} />
+          )}
           {unsaved && (
             <span className="unsaved-mark" data-testid="file-unsaved" title="Edited, not saved yet" aria-label="unsaved edits">
               {' '}●
@@ -105,6 +113,11 @@ const rowKey = (r: SidebarRow) => (r.kind === 'folder' ? `d:${r.node.path}` : r.
 
 /** Names end where they differ (rollout-2026-…-<id>.jsonl): a long one gives way in the middle, its end shown. */
 const TAIL = 12;
+/** A file name that is an id (a UUID, a long hex run): a session's, which says nothing of what it holds. */
+export function idNamed(name: string): boolean {
+  return /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-|(^|[-_.])[0-9a-f]{8,}([-_.]|$)/i.test(name);
+}
+
 function NameParts({ name }: { name: string }) {
   if (name.length <= TAIL * 2) return <span className="file-stem">{name}</span>;
   return (
@@ -126,7 +139,7 @@ export function Sidebar() {
   const filter = useDeferredValue(fileFilter);
   const tree = useMemo(() => {
     const f = filter.toLowerCase();
-    return buildTree(f ? entries.filter((e) => e.path.toLowerCase().includes(f)) : entries, fileSort);
+    return buildTree(f ? entries.filter((e) => e.path.toLowerCase().includes(f) || (e.title?.toLowerCase().includes(f) ?? false)) : entries, fileSort);
   }, [entries, filter, fileSort]);
   const rows = useMemo(() => flattenTree(tree, collapsed, (e) => e.path === openPath || expandedFiles.has(e.path)), [tree, collapsed, expandedFiles, openPath]);
   const toggle = useCallback(

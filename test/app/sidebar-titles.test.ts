@@ -1,0 +1,46 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import '../../src/core/formats/all.js';
+import { summarizeHead, summarizeWhole } from '../../app/main/file-summary.js';
+import { ListingCache } from '../../app/main/listing-cache.js';
+import { idNamed } from '../../app/renderer/features/sidebar/Sidebar.js';
+import { FIXTURES } from '../helpers.js';
+
+const fixture = (p: string) => join(FIXTURES, 'formats', p);
+
+describe('a session is listed by what it is about, not its id', () => {
+  it("a one-conversation file's title from the file, else its first prompt; a dataset keeps its titles list", () => {
+    expect(summarizeWhole(fixture('claude-code/session.jsonl')).title).toBe('Fix flaky date test');
+    const gemini = summarizeWhole(fixture('gemini/session-2026-11-30T10-00-3f2a1b9c.json'));
+    expect(gemini.title).toBeTruthy();
+    expect(gemini.title).not.toContain('\n');
+    const codex = fixture('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+    const whole = summarizeWhole(codex);
+    expect(whole.title).toBeTruthy();
+    // The head alone (a big file's first listing) says the same.
+    expect(summarizeHead(codex, statSync(codex).size).title).toBe(whole.title);
+    const export_ = summarizeWhole(fixture('claude-ai/conversations.json'));
+    expect(export_.title).toBeUndefined();
+    expect(export_.titles?.length).toBe(2);
+  });
+
+  it('names that are ids are told from names that say something', () => {
+    for (const n of ['b7e2c9d4-1a2b-4c3d-9e8f-001122334455.jsonl', 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl', 'session-2026-11-30T10-00-3f2a1b9c.json']) expect(idNamed(n)).toBe(true);
+    for (const n of ['coding_session.json', 'trip_planner_tools.json', 'MEMORY.md', '2026-11-30-notes.json', 'conversations.json']) expect(idNamed(n)).toBe(false);
+  });
+
+  it('a listing kept by a run that read other formats keeps only its token totals', () => {
+    const a = new ListingCache();
+    a.setSummary('/x/a.jsonl', 10, 1000, { error: 'not a conversation format this tool knows' }, true);
+    a.setTokens('/x/a.jsonl', 10, 1000, 'gpt-4o', 42);
+    const snapshot = a.snapshot();
+    const same = new ListingCache();
+    same.restore(snapshot);
+    expect(same.summary('/x/a.jsonl', 10, 1000)).toBeDefined();
+    const other = new ListingCache();
+    other.restore({ ...snapshot, readers: 'an older set' });
+    expect(other.summary('/x/a.jsonl', 10, 1000)).toBeUndefined();
+    expect(other.tokens('/x/a.jsonl', 10, 1000, 'gpt-4o')).toBe(42);
+  });
+});
