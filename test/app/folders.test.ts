@@ -1,3 +1,4 @@
+import { agentPlaceCandidates } from '../../app/main/folders/agent-places.js';
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -192,7 +193,12 @@ describe('FolderShell: the open folder is the shell’s, behind the same dispatc
     choice = undefined;
     expect(await s.request('folder:pick', {})).toEqual({ ok: true, value: { root: null } });
     expect(await s.request('folder:open', { path: home })).toMatchObject({ ok: true, value: { root: home } });
-    expect(await s.request('folder:recent', {})).toMatchObject({ ok: true, value: { browse: false, places: [] } });
+    // The agents' own folders are the main side's list: offered, and opened like a folder the dialog chose.
+    const places = join(home, '.claude', 'projects');
+    expect(await s.request('folder:recent', {})).toMatchObject({ ok: true, value: { browse: false, places: [{ name: 'Claude Code sessions', path: places }] } });
+    expect(await s.request('folder:open', { path: places })).toMatchObject({ ok: true, value: { root: places } });
+    // Not a folder under it the page names.
+    expect(await s.request('folder:open', { path: join(places, '..') })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
   });
 
   it('offers the agents’ session folders that exist', async () => {
@@ -200,6 +206,16 @@ describe('FolderShell: the open folder is the shell’s, behind the same dispatc
     const { s } = shell([home], home);
     const r = (await s.request('folder:recent', {})) as { ok: true; value: { places: Array<{ name: string; path: string }> } };
     expect(r.value.places).toEqual([{ name: 'Claude Code sessions', path: join(home, '.claude', 'projects') }]);
+  });
+
+  it("knows where each agent keeps sessions on each OS, and the tools' own overrides", () => {
+    const names = (platform: NodeJS.Platform, env: Record<string, string> = {}) => agentPlaceCandidates({ platform, home: '/h', env });
+    const linux = names('linux');
+    expect(linux.map((p) => p.path)).toEqual(expect.arrayContaining(['/h/.claude/projects', '/h/.codex/sessions', '/h/.gemini/tmp', '/h/.copilot/session-state', '/h/.local/share/opencode/storage', '/h/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks']));
+    expect(names('darwin').find((p) => p.name === 'Cline tasks')!.path).toBe('/h/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/tasks');
+    expect(names('win32', { APPDATA: 'C:/Users/a/AppData/Roaming' }).find((p) => p.name === 'Roo Code tasks')!.path).toContain('C:/Users/a/AppData/Roaming');
+    const moved = names('linux', { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', XDG_DATA_HOME: '/d' });
+    expect(moved.map((p) => p.path)).toEqual(expect.arrayContaining(['/c/projects', '/x/sessions', '/d/opencode/storage']));
   });
 
   it('answers any input to its channels without throwing, opening nothing outside the scope', async () => {

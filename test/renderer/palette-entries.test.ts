@@ -31,4 +31,12 @@ describe('the palette’s entries', () => {
     expect(labels).toContain('Open Folder /home/u/old-runs');
     expect(labels).not.toContain('Open Folder /home/u/runs');
   });
+
+  it("finds the agents' session folders by the tool's name", () => {
+    const folderChoices = { current: ['/home/u/runs'], recent: [], browse: true, places: [{ name: 'Codex sessions', path: '/home/u/.codex/sessions' }, { name: 'Claude Code sessions', path: '/home/u/.claude/projects' }] };
+    const labels = paletteEntries('codex', state({ folderChoices })).map((e) => e.label);
+    expect(labels).toContain('Open Codex sessions (/home/u/.codex/sessions)');
+    expect(labels.some((l) => l.includes('Claude Code'))).toBe(false);
+    expect(paletteEntries('zzzz-nothing', state({ folderChoices }))).toEqual([]);
+  });
 });

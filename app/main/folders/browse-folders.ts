@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HandlerError } from '../../shared/errors.js';
 import { inside } from '../roots.js';
+import { agentPlaceCandidates, type AgentPlace } from './agent-places.js';
 
 /** Folders listed at most per answer: a directory of 50,000 session folders still answers at once. */
 export const MAX_LISTED = 2000;
@@ -76,10 +77,6 @@ export function isDirectoryAt(path: string): boolean {
 }
 
 /** Where agents keep their histories, where they exist: one click instead of a walk through hidden folders. */
-export function agentPlaces(home = homedir()): Array<{ name: string; path: string }> {
-  const known = [
-    { name: 'Claude Code sessions', path: join(home, '.claude', 'projects') },
-    { name: 'Codex sessions', path: join(home, '.codex', 'sessions') },
-  ];
-  return known.filter((p) => isDirectoryAt(p.path));
+export function agentPlaces(home = homedir(), platform: NodeJS.Platform = process.platform, env: Readonly<Record<string, string | undefined>> = process.env): AgentPlace[] {
+  return agentPlaceCandidates({ home, platform, env }).filter((p) => isDirectoryAt(p.path));
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import type { HandlerMap } from '../dispatch.js';
 import type { FolderRequestName } from '../../shared/channels.js';
 import { HandlerError } from '../../shared/errors.js';
@@ -23,14 +24,17 @@ export interface FolderPort {
  * before. Either way a compromised page cannot wander the disk.
  */
 export function folderHandlers(port: FolderPort): HandlerMap<FolderRequestName> {
-  const allowed = (real: string) => port.current().includes(real) || (port.scope !== null ? insideAny(port.scope, real) : port.recents.has(real));
+  // The places are the main side's own list (never the page's word): in Electron they open like a folder chosen.
+  const places = () => (port.scope ? agentPlaces(port.home).filter((p) => insideAny(port.scope!, p.path)) : agentPlaces(port.home));
+  const isPlace = (real: string) => places().some((p) => realOrSelf(p.path) === real);
+  const allowed = (real: string) => port.current().includes(real) || (port.scope !== null ? insideAny(port.scope, real) : port.recents.has(real) || isPlace(real));
   const outside = (path: string) => new HandlerError('FORBIDDEN', port.scope !== null ? `${path} is outside what browser mode may open (${port.scope.join(', ')})` : `${path} was not chosen in the folder dialog`);
   return {
     'folder:recent': () => ({
       current: port.current(),
       recent: port.recents.list().filter((r) => allowed(r.path)),
       browse: port.scope !== null,
-      places: port.scope ? agentPlaces(port.home).filter((p) => insideAny(port.scope!, p.path)) : [],
+      places: places(),
     }),
     'folder:browse': ({ path, hidden }) => {
       if (port.scope === null) throw new HandlerError('FORBIDDEN', 'folders are chosen with the system dialog here');
@@ -51,4 +55,12 @@ export function folderHandlers(port: FolderPort): HandlerMap<FolderRequestName> 
       return { root: await port.open(realDirectory(chosen), discard ?? false) };
     },
   };
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

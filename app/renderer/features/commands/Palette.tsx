@@ -56,6 +56,11 @@ export function Palette() {
             </li>
           ))}
         </ul>
+        {list.length === 0 && (
+          <p className="muted" role="status" data-testid="palette-empty">
+            No command, file or folder matches “{query.trim()}”. A number goes to that message.
+          </p>
+        )}
       </div>
     </div>
   );

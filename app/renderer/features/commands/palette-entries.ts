@@ -43,6 +43,11 @@ export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'ske
       if (r.path === current || !(`open folder ${r.path}`.toLowerCase().includes(q))) continue;
       out.push({ id: `folder-${r.path}`, label: `Open Folder ${r.path}`, enabled: () => true, run: (st) => void st.openFolder(r.path) });
     }
+    // Where agents keep sessions, by the tool's name or the folder's path.
+    for (const p of s.folderChoices?.places ?? []) {
+      if (p.path === current || !`open ${p.name} ${p.path}`.toLowerCase().includes(q)) continue;
+      out.push({ id: `place-${p.path}`, label: `Open ${p.name} (${p.path})`, enabled: () => true, run: (st) => void st.openFolder(p.path) });
+    }
   }
   return out;
 }
