@@ -1,0 +1,109 @@
+import { isPlainObject } from '../../message.js';
+import { NotThisFormat, type Codec } from '../codec.js';
+import { ConversationFileError } from '../errors.js';
+import type { MessageView, NormalRole, Part } from '../model.js';
+import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared/json-document.js';
+
+/**
+ * Cline's (and Roo Code's, Kilo Code's) `ui_messages.json`: the task as its panel shows it, a list of
+ * `{ts, type: "say" | "ask", say | ask, text, images, partial}`. A `say` is Cline speaking or reporting (`task`
+ * the user's task, `user_feedback` a user reply, `text` the model's words, `reasoning`, `command_output`,
+ * `api_req_started` a model call with its tokens and cost as JSON, `checkpoint_created`, `error`); an `ask`
+ * waits on the user (`followup` a question as JSON, `command` a command to run, `tool` a tool to approve as
+ * JSON, `completion_result`). The model's own history is `api_conversation_history.json` beside it
+ * (Anthropic messages); this file is what the user saw.
+ */
+const USER_SAYS = new Set(['task', 'user_feedback', 'user_feedback_diff']);
+const NOTICES = new Set(['api_req_started', 'api_req_finished', 'api_req_retried', 'api_req_deleted', 'checkpoint_created', 'deleted_api_reqs', 'shell_integration_warning', 'condense_context', 'error', 'diff_error', 'clineignore_error', 'mcp_server_request_started', 'load_mcp_documentation', 'info']);
+const NOTICE_ASKS = new Set(['api_req_failed', 'resume_task', 'resume_completed_task', 'mistake_limit_reached', 'auto_approval_max_req_reached', 'new_task', 'condense']);
+
+function parsedText(text: unknown): Record<string, unknown> | undefined {
+  if (typeof text !== 'string' || !text.startsWith('{')) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return isPlainObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function view(record: unknown): MessageView {
+  const r = isPlainObject(record) ? record : {};
+  const type = r.type === 'ask' ? 'ask' : 'say';
+  const kind = typeof r[type] === 'string' ? (r[type] as string) : '?';
+  const text = typeof r.text === 'string' ? r.text : '';
+  const id = typeof r.ts === 'number' ? String(r.ts) : undefined;
+  const timestamp = typeof r.ts === 'number' && Math.abs(r.ts) <= 8.64e15 ? new Date(r.ts).toISOString() : undefined;
+  let normalRole: NormalRole = 'assistant';
+  let parts: Part[] = text !== '' ? [{ kind: 'text', text }] : [];
+  let meta: true | undefined;
+  let usage: MessageView['usage'];
+  const json = parsedText(text);
+  if (type === 'say' && USER_SAYS.has(kind)) normalRole = 'user';
+  else if (kind === 'reasoning') parts = [{ kind: 'reasoning', text }];
+  else if (kind === 'command_output') {
+    normalRole = 'tool';
+    parts = [{ kind: 'tool-result', callId: undefined, text }];
+  } else if (type === 'ask' && kind === 'command') parts = [{ kind: 'tool-call', name: 'execute_command', arguments: JSON.stringify({ command: text }) }];
+  else if (kind === 'tool' && json) parts = [{ kind: 'tool-call', name: String(json.tool ?? 'tool'), arguments: text }];
+  else if (type === 'ask' && kind === 'followup' && json && typeof json.question === 'string') parts = [{ kind: 'text', text: json.question }];
+  else if ((type === 'say' && NOTICES.has(kind)) || (type === 'ask' && NOTICE_ASKS.has(kind))) {
+    normalRole = 'other';
+    meta = true;
+    if (kind === 'api_req_started' && json) {
+      const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
+      // Cline reports input apart from the cache (as Anthropic does); here input counts every prompt token.
+      const input = (n(json.tokensIn) ?? 0) + (n(json.cacheReads) ?? 0) + (n(json.cacheWrites) ?? 0);
+      usage = { input, output: n(json.tokensOut), cacheRead: n(json.cacheReads), cacheWrite: n(json.cacheWrites), key: id };
+      parts = [{ kind: 'text', text: typeof json.request === 'string' ? json.request : text }];
+    }
+  }
+  if (Array.isArray(r.images)) for (const img of r.images) if (typeof img === 'string') parts.push({ kind: 'image', ref: img.startsWith('data:') ? `${img.slice(0, 40)}…` : img });
+  return { role: `${type}:${kind}`, normalRole, parts, id, timestamp, category: kind, ...(meta ? { meta } : {}), ...(usage ? { usage } : {}) };
+}
+
+function looksLikeUiMessage(v: unknown): boolean {
+  return isPlainObject(v) && typeof v.ts === 'number' && (v.type === 'say' || v.type === 'ask');
+}
+
+export const clineUiMessages: Codec = {
+  id: 'cline-ui-messages',
+  label: 'Cline / Roo Code task (ui_messages.json)',
+  tool: 'Cline',
+  syntax: 'json',
+  extensions: ['.json'],
+  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'one' },
+  sniff(head, name) {
+    if (!head.trimStart().startsWith('[')) return 0;
+    const shaped = /"ts"\s*:\s*\d/.test(head) && /"type"\s*:\s*"(say|ask)"/.test(head);
+    return shaped ? (/ui_messages\.json$/i.test(name) ? 70 : 50) : 0;
+  },
+  parse(text, file) {
+    return parseJsonDocument(text, file, 'cline-ui-messages', (root, f, at) => {
+      if (!Array.isArray(root) || !root.some(looksLikeUiMessage)) throw new NotThisFormat('expected Cline\'s ui_messages.json: a list of {"ts", "type": "say" | "ask", …}');
+      root.forEach((m, i) => {
+        if (!looksLikeUiMessage(m)) throw new ConversationFileError(f, `message ${i} is not a Cline message: it needs "ts" (a number) and "type" ("say" or "ask")`, at([i]));
+      });
+      return { conversations: [{ records: root }], paths: [root.map((_, i) => [i])] };
+    });
+  },
+  serialize: (doc, conversations) => serializeJsonDocument(doc, () => (conversations[0] ?? []).slice()),
+  view,
+  fromView(v) {
+    const ts = v.timestamp ? Date.parse(v.timestamp) || Date.now() : Date.now();
+    const text = v.parts.map((p) => ('text' in p ? p.text : p.kind === 'tool-call' ? p.arguments : '')).filter(Boolean).join('\n');
+    if (v.normalRole === 'user') return { ts, type: 'say', say: 'user_feedback', text };
+    if (v.normalRole === 'tool') return { ts, type: 'say', say: 'command_output', text };
+    if (v.parts.some((p) => p.kind === 'reasoning') && !v.parts.some((p) => p.kind === 'text')) return { ts, type: 'say', say: 'reasoning', text };
+    return { ts, type: 'say', say: 'text', text };
+  },
+  loses: (v) => (v.parts.some((p) => p.kind === 'tool-call') ? ['tool calls become text (the panel shows what the model asked, the history file holds the call)'] : []),
+  withText(record, text) {
+    if (!isPlainObject(record)) return undefined;
+    const kind = record.type === 'ask' ? record.ask : record.say;
+    // Only what reads as plain text: a JSON payload (a tool, a question, a model call) is the panel's own data.
+    if (typeof record.text !== 'string' || parsedText(record.text) || kind === 'api_req_started') return undefined;
+    return { ...record, text };
+  },
+  rawText: (doc, _c, record) => jsonRawText(doc, record),
+};
