@@ -82,6 +82,33 @@ export function createDocument(codec: Codec, conversations: readonly NewConversa
       const projectHash = createHash('sha256').update(options.cwd ?? first.meta?.cwd ?? '/').digest('hex');
       return JSON.stringify({ sessionId: options.sessionId ?? crypto.randomUUID(), projectHash, startTime: now, lastUpdated: now, messages: first.records }, null, 2);
     }
+    case 'gemini-cli-jsonl': {
+      const now = new Date().toISOString();
+      const header = { sessionId: options.sessionId ?? crypto.randomUUID(), projectHash: createHash('sha256').update(options.cwd ?? first.meta?.cwd ?? '/').digest('hex'), startTime: now, lastUpdated: now, kind: 'main' };
+      return lines([header, ...first.records]);
+    }
+    case 'opencode-export': {
+      const now = Date.now();
+      return JSON.stringify({ info: { id: `ses_${crypto.randomUUID().replace(/-/g, '').slice(0, 26)}`, title: first.title ?? 'Imported conversation', directory: options.cwd ?? first.meta?.cwd ?? '/', time: { created: now, updated: now } }, messages: first.records }, null, 2) + '\n';
+    }
+    case 'copilot-cli-events': {
+      const start = { type: 'session.start', data: { sessionId: options.sessionId ?? crypto.randomUUID(), version: 1, producer: 'conversation-inspector', copilotVersion: '1.0.61', startTime: new Date().toISOString(), context: { cwd: options.cwd ?? first.meta?.cwd ?? '/' } }, id: crypto.randomUUID(), timestamp: new Date().toISOString(), parentId: null };
+      // The writer chains each event to the one before it (parentId) as it lays them out.
+      return throughCodec(codec, JSON.stringify(start) + '\n', first.records);
+    }
+    case 'swe-agent-traj':
+      // SWE-agent's own layout: the steps it replays, the history the model was sent, what the run ended with.
+      return JSON.stringify({ environment: 'conversation-inspector', trajectory: [], history: first.records, info: {}, replay_config: null }, null, 2) + '\n';
+    case 'sillytavern-chat': {
+      const user = first.records.find((r) => (r as Loose).is_user === true) as Loose | undefined;
+      const character = first.records.find((r) => (r as Loose).is_user === false) as Loose | undefined;
+      const header = { user_name: user?.name ?? 'User', character_name: character?.name ?? 'Assistant', create_date: new Date().toISOString(), chat_metadata: {} };
+      return lines([header, ...first.records]);
+    }
+    case 'aider-chat':
+    case 'aider-input':
+      // The codec lays out a new file itself: each conversation an Aider session with its header.
+      return codec.serialize(codec.parse('', '(new)'), conversations.map((c) => c.records));
     case 'swarms-memory':
       return throughCodec(codec, '# Agent Memory\n\n## Interaction Log\n\n', first.records);
     default:

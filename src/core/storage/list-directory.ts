@@ -4,6 +4,7 @@ import { ConversationFileError } from '../formats/errors.js';
 import { readDocumentFile } from '../formats/document-file.js';
 import { countView } from '../views.js';
 import { conversationExtensions } from '../formats/registry.js';
+import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../formats/aider/names.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
 /** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
@@ -56,17 +57,19 @@ function head(file: string, bytes = 512): string {
 
 /**
  * Whether a file is a conversation file by its name: a known extension; Markdown only when it is a MEMORY.md
- * by its name or by its header (other Markdown is documentation, not history); never a tool's sidecar.
+ * or an Aider chat history (`.aider.chat.history.md`) by its name or by its header (other Markdown is
+ * documentation, not history); `.history` only as Aider's `.aider.input.history`; never a tool's sidecar.
  */
 export function isConversationFileName(file: string, readHead: () => string = () => head(file)): boolean {
   const ext = extname(file).toLowerCase();
   if (!conversationExtensions().includes(ext)) return false;
   // A tool's own sidecar beside a history (Claude Code's sub-agent `agent-<id>.meta.json`) is not one.
   if (/^agent-[\w-]+\.meta\.json$/.test(basename(file))) return false;
+  if (ext === '.history') return isAiderInputName(file);
   if (ext !== '.md') return true;
-  if (/^memory\.md$/i.test(basename(file))) return true;
+  if (/^memory\.md$/i.test(basename(file)) || isAiderChatName(file)) return true;
   const h = readHead();
-  return /^\s*# Agent Memory\b/.test(h) || /^## Interaction Log\s*$/m.test(h);
+  return /^\s*# Agent Memory\b/.test(h) || /^## Interaction Log\s*$/m.test(h) || looksLikeAiderChat(h);
 }
 
 /** Every conversation file under `root`, depth-first in name order, within the depth limit and the cap. */

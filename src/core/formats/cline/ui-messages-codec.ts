@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
-import type { MessageView, NormalRole, Part } from '../model.js';
+import { reasoningText, sentText, type MessageView, type NormalRole, type Part } from '../model.js';
 import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared/json-document.js';
 
 /**
@@ -45,7 +45,9 @@ function view(record: unknown): MessageView {
     normalRole = 'tool';
     parts = [{ kind: 'tool-result', callId: undefined, text }];
   } else if (type === 'ask' && kind === 'command') parts = [{ kind: 'tool-call', name: 'execute_command', arguments: JSON.stringify({ command: text }) }];
-  else if (kind === 'tool' && json) parts = [{ kind: 'tool-call', name: String(json.tool ?? 'tool'), arguments: text }];
+  // A tool the panel asked to approve: its result went to the model's history, not here, so it is no call
+  // left open: the request, named, as text.
+  else if (kind === 'tool' && json) parts = [{ kind: 'text', text: `${String(json.tool ?? 'tool')}${typeof json.path === 'string' ? ` ${json.path}` : ''}\n${text}` }];
   else if (type === 'ask' && kind === 'followup' && json && typeof json.question === 'string') parts = [{ kind: 'text', text: json.question }];
   else if ((type === 'say' && NOTICES.has(kind)) || (type === 'ask' && NOTICE_ASKS.has(kind))) {
     normalRole = 'other';
@@ -72,7 +74,8 @@ export const clineUiMessages: Codec = {
   tool: 'Cline',
   syntax: 'json',
   extensions: ['.json'],
-  capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'one' },
+  // Calls are shown, but the panel's log links no result to its call (no ids): a conversion into it keeps them as text.
+  capabilities: { conversations: 'one', toolCalls: false, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'one' },
   sniff(head, name) {
     if (!head.trimStart().startsWith('[')) return 0;
     const shaped = /"ts"\s*:\s*\d/.test(head) && /"type"\s*:\s*"(say|ask)"/.test(head);
@@ -91,7 +94,8 @@ export const clineUiMessages: Codec = {
   view,
   fromView(v) {
     const ts = v.timestamp ? Date.parse(v.timestamp) || Date.now() : Date.now();
-    const text = v.parts.map((p) => ('text' in p ? p.text : p.kind === 'tool-call' ? p.arguments : '')).filter(Boolean).join('\n');
+    // Calls and results as the text they are sent as: the panel's log keeps no structure for them.
+    const text = v.parts.some((p) => p.kind !== 'reasoning') ? sentText(v) : reasoningText(v);
     if (v.normalRole === 'user') return { ts, type: 'say', say: 'user_feedback', text };
     if (v.normalRole === 'tool') return { ts, type: 'say', say: 'command_output', text };
     if (v.parts.some((p) => p.kind === 'reasoning') && !v.parts.some((p) => p.kind === 'text')) return { ts, type: 'say', say: 'reasoning', text };

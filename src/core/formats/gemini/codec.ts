@@ -11,9 +11,10 @@ import { geminiParts, responseText } from './parts.js';
  * startTime, lastUpdated, messages}`, each message `{id, timestamp, type, content}`; a `gemini` message carries
  * its `thoughts`, its `toolCalls` (each with the call's `args` and its `result` parts, run before the next
  * model turn) and the call's `tokens`. `info`, `error` and `warning` are the CLI's own notices. Content is a
- * string in older files, Gemini `Part`s in newer ones.
+ * string in older files, Gemini `Part`s in newer ones. The `.jsonl` session files hold the same message
+ * records (jsonl-codec.ts).
  */
-function view(record: unknown): MessageView {
+export function geminiSessionView(record: unknown): MessageView {
   const r = isPlainObject(record) ? record : {};
   const type = typeof r.type === 'string' ? r.type : '?';
   const parts: Part[] = [];
@@ -65,7 +66,7 @@ export const geminiCliSession: Codec = {
     });
   },
   serialize: (doc, conversations) => serializeJsonDocument(doc, (root) => ({ ...(isPlainObject(root) ? root : {}), messages: (conversations[0] ?? []).slice() })),
-  view,
+  view: geminiSessionView,
   fromView(v, near) {
     const timestamp = v.timestamp ?? new Date().toISOString();
     const id = v.id ?? crypto.randomUUID();
