@@ -388,7 +388,7 @@ export const requests = {
      * `shape`: the request as the agent's API takes it, or the swarms history string; `messages` those the
      * request holds; `system` whether the file holds a system prompt it carries.
      */
-    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages', 'openai-responses']).optional(), system: z.boolean().optional() }),
+    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages', 'openai-responses']).optional(), system: z.boolean().optional(), /** Compactions the planned messages run through: no request ever held them all. */ compactions: z.number().optional() }),
   },
   'edit:apply': { input: z.object({ path: relPath, conversation, command: EditCommandInput }), output: EditState },
   'edit:undo': { input: z.object({ path: relPath, conversation }), output: EditState },

@@ -131,7 +131,11 @@ export function buildViewSkeleton(given: readonly MessageView[], measure: Measur
  * The records a plan leaves, for any format: kept ones as they are, a cut one with its text cut (where the
  * format can set its text; else whole), summaries as new records of the format before the message they precede.
  */
-export function applyPlanToRecords(codec: Codec, records: readonly unknown[], views: readonly MessageView[], plan: WindowPlan, summaries: readonly string[]): unknown[] {
+/**
+ * `sent`: the records the model is sent after the plan (a preview), not what the file holds once compacted
+ * (Claude Code keeps the history before its boundary in the file; the model is sent only what follows it).
+ */
+export function applyPlanToRecords(codec: Codec, records: readonly unknown[], views: readonly MessageView[], plan: WindowPlan, summaries: readonly string[], options: { sent?: boolean } = {}): unknown[] {
   const inserted = new Map<number, unknown[]>();
   plan.inserted.forEach((ins, k) => {
     const near = records[Math.min(ins.before, records.length - 1)];
@@ -156,7 +160,7 @@ export function applyPlanToRecords(codec: Codec, records: readonly unknown[], vi
     }
   });
   push(records.length);
-  if (codec.compact && plan.inserted.length > 0) {
+  if (codec.compact && plan.inserted.length > 0 && !options.sent) {
     const summaryRecords = new Set<unknown>();
     for (const list of inserted.values()) for (const r of list) summaryRecords.add(r);
     return codec.compact(records, out, summaryRecords, { tokensBefore: plan.totalBefore });

@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
@@ -40,7 +40,9 @@ describe('every format through the handlers', () => {
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
     expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
     expect(entries.filter((e) => e.error)).toEqual([]);
-    expect(entries.length).toBe(27);
+    // Every fixture file is listed, but a sub-agent's sidecar.
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+    expect(entries.length).toBe(walk(join(FIXTURES, 'formats')).filter((f) => !f.endsWith('.meta.json')).length);
     expect(entries.some((e) => e.path.endsWith('.meta.json'))).toBe(false);
   });
 
@@ -249,6 +251,25 @@ describe('every format through the handlers', () => {
       if (k > 0) expect(m.role).not.toBe(body.messages[k - 1].role);
     });
     expect(JSON.stringify(body.messages[0])).toContain('This session is being continued');
+  });
+
+  it('what the model sees after auto-compact is the summary and what it keeps, not the history the file keeps before its boundary', async () => {
+    const { call } = setup();
+    const path = 'claude-code/cart-rewind-compact.jsonl';
+    await call('conversation:open', { path });
+    await call('conversation:path', { path, whole: true });
+    const r = await call<{ text: string; messages: number; summaries: number }>('window:preview', { path, model: 'gpt-4o', strategy: 'auto-compact', params: { contextWindowTokens: 200, compactAt: '0.92', keepRecentMessages: 0 } });
+    expect(r.summaries).toBe(1);
+    const body = JSON.parse(r.text) as { messages: Array<{ role: string; content: unknown }> };
+    // One summary, nothing of what it replaced.
+    expect(body.messages.length).toBe(1);
+    expect(JSON.stringify(body.messages[0])).toContain('[summary of');
+    expect(r.text).not.toContain('Use a decimal library instead.');
+    // The whole path runs through the session's compaction: said, since no request held all of it.
+    const whole = await call<{ compactions?: number }>('window:preview', { path, model: 'gpt-4o', strategy: 'null', params: {} });
+    expect(whole.compactions).toBe(1);
+    await call('conversation:path', { path, whole: false });
+    expect((await call<{ compactions?: number }>('window:preview', { path, model: 'gpt-4o', strategy: 'null', params: {} })).compactions).toBeUndefined();
   });
 
   it('what the model sees of a Codex rollout is the Responses API input: its own items, encrypted reasoning kept', async () => {

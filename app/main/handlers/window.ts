@@ -58,11 +58,13 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
         count = kept.length;
       } else {
         // The request in the agent's own API shape; its figure the panel's (the message contents kept).
-        const kept = applyPlanToRecords(doc.codec, records, records.map((r) => viewOf(doc.codec, r)), plan, summaries);
+        const kept = applyPlanToRecords(doc.codec, records, records.map((r) => viewOf(doc.codec, r)), plan, summaries, { sent: true });
         const shape = requestShapeOf(doc.codec.id);
         const request = requestBody(shape, kept.map((r) => doc.codec.view(r)), kept);
         text = JSON.stringify(request.body, null, 2);
-        return { text, tokens: plan.totalAfter, messages: request.messages, summaries: plan.inserted.length, shape, system: request.system };
+        // A path shown through its compactions was never one request: said beside the body.
+        const compactions = records.filter((r, i) => i > 0 && viewOf(doc.codec, r).compaction).length;
+        return { text, tokens: plan.totalAfter, messages: request.messages, summaries: plan.inserted.length, shape, system: request.system, ...(compactions > 0 ? { compactions } : {}) };
       }
       return { text, tokens: text ? tokenizer.count(text) : 0, messages: count, summaries: plan.inserted.length, shape: 'swarms-history' as const };
     },

@@ -83,7 +83,7 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
 export function WindowPanel() {
   const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useAppPick('openPath', 'model', 'strategyId', 'setStrategy', 'setParam', 'toggleWindow', 'select', 'skeleton', 'counts');
   const { plan, strategy, params, total } = useWindowPlan();
-  const [preview, setPreview] = useState<{ text: string; tokens: number; shape?: string; messages: number; system?: boolean } | undefined>();
+  const [preview, setPreview] = useState<{ text: string; tokens: number; shape?: string; messages: number; system?: boolean; compactions?: number } | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
   const [lanes, setLanes] = useState(false);
   const [large, setLarge] = useState(false);
@@ -203,6 +203,11 @@ export function WindowPanel() {
               <button onClick={() => void navigator.clipboard?.writeText(preview.text)}>Copy</button>
               <button autoFocus onClick={() => setPreview(undefined)} aria-label="Close">×</button>
             </div>
+            {preview.compactions ? (
+              <p className="banner" role="note" data-testid="preview-spans-compaction">
+                These messages run through {preview.compactions === 1 ? 'a compaction' : `${formatNumber(preview.compactions)} compactions`}: the agent never sent them as one request. “Show what the model is sent now” in the bar above gives the request since the last one.
+              </p>
+            ) : null}
             <pre className="content" data-testid="preview-text">{preview.text || '(nothing)'}</pre>
           </div>
         </div>
