@@ -44,7 +44,20 @@ const COMPACTS_AT: Record<string, number> = { 'claude-code': 0.92, 'codex-rollou
  * conversation nears the model's window, then one summary. Other formats send their messages as messages:
  * truncation counts those.
  */
-export function defaultStrategy(skeleton: Pick<Skeleton, 'swarms' | 'format' | 'usage'>): { id: string; params?: Record<string, unknown> } {
+/**
+ * What a request holds beside the file's messages (the system prompt, the tool schemas): the first reported
+ * call's input less the messages before it (about 4 characters a token: an estimate the user can change).
+ */
+export function requestOverhead(skeleton: Pick<Skeleton, 'usage'> & Partial<Pick<Skeleton, 'lengths'>>): number {
+  const first = skeleton.usage.values.findIndex((u) => u.input !== undefined);
+  if (first < 0) return 0;
+  const at = skeleton.usage.at[first];
+  let before = 0;
+  for (let i = 0; i < at && i < (skeleton.lengths?.length ?? 0); i++) before += skeleton.lengths![i];
+  return Math.max(0, Math.round(skeleton.usage.values[first].input! - before / 4));
+}
+
+export function defaultStrategy(skeleton: Pick<Skeleton, 'swarms' | 'format' | 'usage'> & Partial<Pick<Skeleton, 'lengths'>>): { id: string; params?: Record<string, unknown> } {
   if (skeleton.swarms) return { id: 'dynamic-context-window' };
   const at = COMPACTS_AT[skeleton.format];
   if (at === undefined) return { id: 'truncate' };
@@ -52,7 +65,7 @@ export function defaultStrategy(skeleton: Pick<Skeleton, 'swarms' | 'format' | '
   let model: string | undefined;
   for (let k = skeleton.usage.values.length - 1; k >= 0 && !model; k--) model = skeleton.usage.values[k].model;
   const window = contextWindowOf(model) ?? (skeleton.format === 'codex-rollout' ? 272_000 : 200_000);
-  return { id: 'auto-compact', params: { contextWindowTokens: window, compactAt: String(at) } };
+  return { id: 'auto-compact', params: { contextWindowTokens: window, compactAt: String(at), fixedTokens: requestOverhead(skeleton) } };
 }
 
 export const createWindowSlice: StateCreator<AppState, [], [], WindowSlice> = (set, get) => ({

@@ -257,6 +257,21 @@ describe('user-defined strategies', () => {
   });
 });
 
+describe('auto-compact counts what a request holds beside the messages', () => {
+  it('the system prompt and tools bring the compaction forward by their size', () => {
+    const messages: Message[] = Array.from({ length: 10 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.repeat(20) }));
+    const sk = skeletonOf(messages);
+    const total = sk.messages.reduce((n, m) => n + m.tokens, 0);
+    const window = Math.ceil(total / 0.9) + 10;
+    // The messages alone fit under 90% of the window: nothing happens.
+    expect(strategies.plan('auto-compact', sk, { contextWindowTokens: window, compactAt: '0.9' }).inserted).toEqual([]);
+    // With a system prompt and tools of a tenth of the window, the request does not: the agent compacts.
+    const plan = strategies.plan('auto-compact', sk, { contextWindowTokens: window, compactAt: '0.9', fixedTokens: Math.ceil(window / 10) });
+    expect(plan.inserted.length).toBe(1);
+    expect(plan.params).toMatchObject({ fixedTokens: Math.ceil(window / 10) });
+  });
+});
+
 describe('applyPlan', () => {
   it('refuses a plan for another history and missing summary text', () => {
     const messages: Message[] = [{ role: 'user', content: 'a' }];

@@ -2,7 +2,7 @@ import { numberParam } from '../plan-builder.js';
 import type { WindowStrategy } from '../types.js';
 import { summarizing } from './summarizing.js';
 
-export const AUTO_COMPACT_DEFAULTS = { contextWindowTokens: 200_000, compactAt: 0.92, keepRecentMessages: 0 };
+export const AUTO_COMPACT_DEFAULTS = { contextWindowTokens: 200_000, compactAt: 0.92, keepRecentMessages: 0, fixedTokens: 0 };
 
 /**
  * What Claude Code and Codex do to their own context: nothing until the conversation nears the model's
@@ -17,14 +17,19 @@ export const autoCompact: WindowStrategy = {
     { key: 'contextWindowTokens', label: 'Model window (tokens)', kind: 'tokens', default: AUTO_COMPACT_DEFAULTS.contextWindowTokens, min: 1 },
     { key: 'compactAt', label: 'Compacts at (share of the window)', kind: 'choice', choices: ['0.8', '0.85', '0.9', '0.92', '0.95'], default: String(AUTO_COMPACT_DEFAULTS.compactAt) },
     { key: 'keepRecentMessages', label: 'Keep recent messages', kind: 'count', default: AUTO_COMPACT_DEFAULTS.keepRecentMessages, min: 0 },
+    // The agent compacts on what a request holds: its system prompt and tool schemas too, which the file does not keep.
+    { key: 'fixedTokens', label: 'System prompt and tools (tokens)', kind: 'tokens', default: AUTO_COMPACT_DEFAULTS.fixedTokens, min: 0 },
   ],
   plan(skeleton, params) {
     const window = numberParam(params, 'contextWindowTokens', AUTO_COMPACT_DEFAULTS.contextWindowTokens, 1);
     const share = Number(params.compactAt ?? AUTO_COMPACT_DEFAULTS.compactAt);
     const at = Number.isFinite(share) && share > 0 && share <= 1 ? share : AUTO_COMPACT_DEFAULTS.compactAt;
     const keepRecentMessages = numberParam(params, 'keepRecentMessages', AUTO_COMPACT_DEFAULTS.keepRecentMessages);
-    const plan = summarizing.plan(skeleton, { contextWindowTokens: window, softThresholdTokens: Math.floor(window * at), keepRecentMessages, summaryRole: 'user' });
+    const fixed = numberParam(params, 'fixedTokens', AUTO_COMPACT_DEFAULTS.fixedTokens);
+    // The messages get what the window leaves beside the system prompt and tools.
+    const room = Math.max(1, window - fixed);
+    const plan = summarizing.plan(skeleton, { contextWindowTokens: room, softThresholdTokens: Math.max(1, Math.floor(window * at) - fixed), keepRecentMessages, summaryRole: 'user' });
     // The plan is fresh and its messages are made on first read: named as this strategy's, not copied.
-    return Object.assign(plan, { strategy: 'auto-compact', params: { contextWindowTokens: window, compactAt: at, keepRecentMessages } });
+    return Object.assign(plan, { strategy: 'auto-compact', params: { contextWindowTokens: window, compactAt: at, keepRecentMessages, fixedTokens: fixed } });
   },
 };
