@@ -114,6 +114,25 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForFunction((b) => JSON.stringify([...document.querySelectorAll('[data-testid="row"]')].map((r) => r.textContent)) !== b, JSON.stringify(before));
     });
 
+    it('the tree view keeps the keyboard: Tab goes round its own controls, arrows move between branches, Esc gives focus back to its button', async () => {
+      const { page } = await start();
+      await page.open('chatgpt/conversations.json');
+      await page.page.focus('[data-testid="show-branch-tree"]');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="branch-segment"]');
+      const inDialog = () => page.page.evaluate(() => document.querySelector('[data-testid="branch-tree"]')?.contains(document.activeElement) ?? false);
+      for (let k = 0; k < 12; k++) {
+        await page.page.keyboard.press(k % 3 === 2 ? 'Shift+Tab' : 'Tab');
+        expect(await inDialog()).toBe(true);
+      }
+      await page.page.focus('[data-testid="branch-segment"] button >> nth=0');
+      await page.page.keyboard.press('ArrowDown');
+      expect(await page.page.evaluate(() => [...document.querySelectorAll('[data-testid="branch-segment"] button')].indexOf(document.activeElement as Element))).toBe(1);
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForSelector('[data-testid="branch-tree"]', { state: 'detached' });
+      expect(await page.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('show-branch-tree');
+    });
+
     it('a fork arrow from the keyboard: Enter on it switches the branch, not opens the row', async () => {
       const { page } = await start();
       await page.open('chatgpt/conversations.json');

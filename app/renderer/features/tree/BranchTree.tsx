@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { RequestOutput, Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useAppPick } from '../../store/index.js';
 import { closeOnEscape } from '../close-on-escape.js';
+import { useModalFocus } from '../modal-focus.js';
 import { formatNumber } from '../roles.js';
 
 type Outline = RequestOutput<'conversation:outline'>;
@@ -15,6 +16,7 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
   const { applyChange } = useAppPick('applyChange');
   const [outline, setOutline] = useState<Outline | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const dialog = useModalFocus<HTMLDivElement>();
   useEffect(() => {
     let live = true;
     request('conversation:outline', { path: skeleton.path, conversation: skeleton.conversation })
@@ -35,7 +37,7 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
   };
   const forks = outline ? forkCount(outline.segments) : 0;
   return (
-    <div className="dialog" role="dialog" aria-modal="true" aria-label="Every branch of this thread" onKeyDown={closeOnEscape(onClose)}>
+    <div ref={dialog} className="dialog" role="dialog" aria-modal="true" aria-label="Every branch of this thread" onKeyDown={closeOnEscape(onClose)}>
       <div className="dialog-body branch-tree" data-testid="branch-tree">
         <div className="panel-head">
           <h2>
@@ -49,7 +51,7 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
         <p className="muted">Each line is a run of messages with one way on; a line indented under another is a way the conversation went from its last message (a rewind, an edited prompt, another answer). Bold: the path shown.</p>
         {error && <p className="error-text">{error}</p>}
         {outline && (
-          <ul className="outline" role="tree">
+          <ul className="outline" role="tree" aria-label="Branches" onKeyDown={moveInTree}>
             {outline.segments.map((s) => (
               <li key={s.first} role="treeitem" aria-level={s.depth + 1} aria-selected={s.shown} style={{ paddingLeft: `${s.depth * 18}px` }} data-testid="branch-segment" data-shown={s.shown}>
                 <button className={`link ${s.shown ? 'shown' : ''}`} onClick={() => void show(s.first)} title={`Show this branch, to its newest message: ${s.leafText}`}>
@@ -76,4 +78,14 @@ function forkCount(segments: Outline['segments']): number {
     if (next && next.depth === s.depth + 1 && !next.compacted) n++;
   });
   return n;
+}
+
+/** ↑ and ↓ go from branch to branch in the outline, Home and End to the first and last. */
+function moveInTree(e: KeyboardEvent<HTMLUListElement>) {
+  const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button')];
+  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  const to = e.key === 'ArrowDown' ? at + 1 : e.key === 'ArrowUp' ? at - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : undefined;
+  if (to === undefined || buttons.length === 0) return;
+  e.preventDefault();
+  buttons[Math.max(0, Math.min(buttons.length - 1, to))].focus();
 }

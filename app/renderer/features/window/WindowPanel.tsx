@@ -14,6 +14,7 @@ import { ContextCurve } from './ContextCurve.js';
 import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
 import { closeOnEscape } from '../close-on-escape.js';
+import { useModalFocus } from '../modal-focus.js';
 import { budgetAt, nudged, positionOf, SLIDER_STEPS, stepped } from './budget-scale.js';
 import { NumberField } from './NumberField.js';
 
@@ -83,7 +84,7 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
 export function WindowPanel() {
   const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useAppPick('openPath', 'model', 'strategyId', 'setStrategy', 'setParam', 'toggleWindow', 'select', 'skeleton', 'counts');
   const { plan, strategy, params, total } = useWindowPlan();
-  const [preview, setPreview] = useState<{ text: string; tokens: number; shape?: string; messages: number; system?: boolean; compactions?: number } | undefined>();
+  const [preview, setPreview] = useState<Preview | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
   const [lanes, setLanes] = useState(false);
   const [large, setLarge] = useState(false);
@@ -191,27 +192,7 @@ export function WindowPanel() {
           </div>
         </div>
       )}
-      {preview && (
-        <div className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={closeOnEscape(() => setPreview(undefined))}>
-          <div className="dialog-body">
-            <div className="panel-head">
-              <h2>
-                What the model sees · {formatNumber(preview.tokens)} tokens
-                {preview.shape && preview.shape !== 'swarms-history' && <span className="muted"> · {requestLabel(preview.shape, preview.messages, preview.system)}</span>}
-              </h2>
-              <span className="spacer" />
-              <button onClick={() => void navigator.clipboard?.writeText(preview.text)}>Copy</button>
-              <button autoFocus onClick={() => setPreview(undefined)} aria-label="Close">×</button>
-            </div>
-            {preview.compactions ? (
-              <p className="banner" role="note" data-testid="preview-spans-compaction">
-                These messages run through {preview.compactions === 1 ? 'a compaction' : `${formatNumber(preview.compactions)} compactions`}: the agent never sent them as one request. “Show what the model is sent now” in the bar above gives the request since the last one.
-              </p>
-            ) : null}
-            <pre className="content" data-testid="preview-text">{preview.text || '(nothing)'}</pre>
-          </div>
-        </div>
-      )}
+      {preview && <PreviewDialog preview={preview} onClose={() => setPreview(undefined)} />}
     </aside>
   );
 }
@@ -227,4 +208,32 @@ function requestLabel(shape: string, messages: number, system: boolean | undefin
   const noun = shape === 'openai-responses' ? 'item' : 'message';
   const held = system === undefined ? 'the instructions, if the session has any, go apart and are not shown' : system ? 'its system prompt as the file holds it' : 'no system prompt (the file holds none)';
   return `${SHAPES[shape] ?? shape}: ${formatNumber(messages)} ${noun}${messages === 1 ? '' : 's'}, ${held}; message contents counted, as in the panel`;
+}
+
+type Preview = { text: string; tokens: number; shape?: string; messages: number; system?: boolean; compactions?: number };
+
+/** The request as the agent's API takes it: modal, the keyboard kept inside, focus back where it was on close. */
+function PreviewDialog({ preview, onClose }: { preview: Preview; onClose(): void }) {
+  const dialog = useModalFocus<HTMLDivElement>();
+  return (
+    <div ref={dialog} className="dialog" role="dialog" aria-modal="true" aria-label="What the model sees" onKeyDown={closeOnEscape(onClose)}>
+      <div className="dialog-body">
+        <div className="panel-head">
+          <h2>
+            What the model sees · {formatNumber(preview.tokens)} tokens
+            {preview.shape && preview.shape !== 'swarms-history' && <span className="muted"> · {requestLabel(preview.shape, preview.messages, preview.system)}</span>}
+          </h2>
+          <span className="spacer" />
+          <button onClick={() => void navigator.clipboard?.writeText(preview.text)}>Copy</button>
+          <button autoFocus onClick={() => onClose()} aria-label="Close">×</button>
+        </div>
+        {preview.compactions ? (
+          <p className="banner" role="note" data-testid="preview-spans-compaction">
+            These messages run through {preview.compactions === 1 ? 'a compaction' : `${formatNumber(preview.compactions)} compactions`}: the agent never sent them as one request. “Show what the model is sent now” in the bar above gives the request since the last one.
+          </p>
+        ) : null}
+        <pre className="content" data-testid="preview-text">{preview.text || '(nothing)'}</pre>
+      </div>
+    </div>
+  );
 }
