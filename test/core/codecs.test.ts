@@ -20,12 +20,14 @@ const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSy
 
 /** What each fixture is, as a reader of the public format would count it. */
 const EXPECTED: Record<string, { codec: string; conversations: number; messages: number; other: number }> = {
+  'aider/.aider.chat.history.md': { codec: 'aider-chat', conversations: 2, messages: 17, other: 0 },
   'anthropic/api_conversation_history.json': { codec: 'anthropic-messages', conversations: 1, messages: 5, other: 0 },
   'claude-ai/conversations.json': { codec: 'claude-ai-export', conversations: 2, messages: 4, other: 0 },
   'claude-code/cart-rewind-compact.jsonl': { codec: 'claude-code', conversations: 1, messages: 20, other: 4 },
   'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 11, other: 3 },
   'claude-code/subagents/agent-7f3a91c2.jsonl': { codec: 'claude-code', conversations: 1, messages: 3, other: 0 },
   'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 10, other: 6 },
+  'copilot-cli/events.jsonl': { codec: 'copilot-cli-events', conversations: 1, messages: 18, other: 21 },
   'llamafactory/mllm_demo.json': { codec: 'openai-chat-dataset', conversations: 3, messages: 10, other: 0 },
   'llamafactory/v1_sft.jsonl': { codec: 'llamafactory-v1', conversations: 2, messages: 7, other: 0 },
   'claude-code/task-subagent.jsonl': { codec: 'claude-code', conversations: 1, messages: 6, other: 0 },
@@ -35,10 +37,16 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'oasst/2023-04-12_oasst_ready.trees.jsonl': { codec: 'oasst-trees', conversations: 2, messages: 9, other: 0 },
   'langchain/history.json': { codec: 'langchain', conversations: 1, messages: 5, other: 0 },
   'gemini/session-2026-11-30T10-00-3f2a1b9c.json': { codec: 'gemini-cli', conversations: 1, messages: 6, other: 0 },
+  'swe-agent/django__django-11099.traj': { codec: 'swe-agent-traj', conversations: 1, messages: 11, other: 4 },
+  'swe-agent/pager-fix.traj.json': { codec: 'swe-agent-traj', conversations: 1, messages: 5, other: 0 },
+  'cline/tasks/1764670000000/ui_messages.json': { codec: 'cline-ui-messages', conversations: 1, messages: 17, other: 0 },
+  'sillytavern/Quartermaster - 2025-11-30@19h02m11s.jsonl': { codec: 'sillytavern-chat', conversations: 1, messages: 6, other: 1 },
   'gemini/chat-history.json': { codec: 'gemini-contents', conversations: 1, messages: 8, other: 0 },
+  'gemini/session-2025-12-02T09-15-8c4d2e1f.jsonl': { codec: 'gemini-cli-jsonl', conversations: 1, messages: 7, other: 7 },
   'memory/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 2, other: 0 },
   'memory/pricing/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 4, other: 0 },
   'memory/empty/MEMORY.md': { codec: 'swarms-memory', conversations: 1, messages: 0, other: 0 },
+  'opencode/session-export.json': { codec: 'opencode-export', conversations: 1, messages: 6, other: 0 },
   'openai/chat.json': { codec: 'openai-chat', conversations: 1, messages: 6, other: 0 },
   'openai/finetune.jsonl': { codec: 'openai-chat-jsonl', conversations: 3, messages: 10, other: 0 },
   'openai/request.json': { codec: 'openai-chat', conversations: 1, messages: 3, other: 0 },
@@ -47,6 +55,9 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'sharegpt/preference.json': { codec: 'sharegpt', conversations: 1, messages: 3, other: 0 },
   'swarms/pricing_agent_state.json': { codec: 'swarms-json', conversations: 1, messages: 5, other: 0 },
   'swarms/agent_state.json': { codec: 'swarms-json', conversations: 1, messages: 3, other: 0 },
+  'vscode-chat/chat.json': { codec: 'vscode-chat', conversations: 1, messages: 5, other: 0 },
+  'vscode-chat/chatSessions/0b9a8f7e-6d5c-4b4a-3f2e-1d0c9b8a7f6e.json': { codec: 'vscode-chat', conversations: 1, messages: 2, other: 0 },
+  'continue/3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c.json': { codec: 'continue-session', conversations: 1, messages: 10, other: 0 },
 };
 
 // The conversation files, as the listing finds them (a tool's sidecar beside one is not).

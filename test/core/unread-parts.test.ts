@@ -95,3 +95,10 @@ describe('a file a codec takes for its own but cannot read names the other forma
     expect(caught!.message).toContain('keys: speaker, said');
   });
 });
+
+describe("a tool's own index beside its sessions is not listed as one", () => {
+  it("Continue's sessions.json", () => {
+    expect(isConversationFileName('/home/u/.continue/sessions/sessions.json', () => '[]')).toBe(false);
+    expect(isConversationFileName('/home/u/.continue/sessions/3f1c9a2e-0000-4000-8000-000000000000.json', () => '{')).toBe(true);
+  });
+});

@@ -1,22 +1,32 @@
+import { aiderChatHistory } from './aider/codec.js';
+import { aiderInputHistory } from './aider/input-history-codec.js';
 import { anthropicMessages } from './anthropic/codec.js';
 import { claudeAiExport } from './claude-ai/codec.js';
 import { chatGptExport } from './chatgpt/codec.js';
 import { oasstTrees } from './oasst/codec.js';
 import { claudeCode } from './claude-code/codec.js';
 import { codexRollout } from './codex/codec.js';
+import { copilotCliEvents } from './copilot-cli/codec.js';
 import { geminiCliSession } from './gemini/codec.js';
 import { geminiContents } from './gemini/contents-codec.js';
+import { geminiCliJsonl } from './gemini/jsonl-codec.js';
 import { langchainHistory } from './langchain/codec.js';
 import { openAiChatJson } from './openai-chat/json-codec.js';
 import { openAiChatJsonl } from './openai-chat/jsonl-codec.js';
 import { openAiChatDataset } from './openai-chat/dataset-codec.js';
 import { llamaFactoryV1 } from './llamafactory/codec.js';
+import { openCodeExport } from './opencode/codec.js';
 import { registerCodec } from './registry.js';
 import { shareGptJson, shareGptJsonl } from './sharegpt/codecs.js';
 import { swarmsJson } from './swarms/json-codec.js';
 import { swarmsMemory } from './swarms/memory-md-codec.js';
 import { swarmsYaml } from './swarms/yaml-codec.js';
+import { sweAgentTrajectory } from './swe-agent/codec.js';
+import { clineUiMessages } from './cline/ui-messages-codec.js';
+import { sillyTavernChat } from './sillytavern/codec.js';
+import { vscodeChat } from './vscode-chat/codec.js';
+import { continueSession } from './continue/codec.js';
 
 /** Every built-in format, registered once; more can be added with registerCodec. */
-export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents];
+export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession];
 for (const codec of BUILT_IN_CODECS) registerCodec(codec);

@@ -109,6 +109,11 @@ export function createDocument(codec: Codec, conversations: readonly NewConversa
     case 'aider-input':
       // The codec lays out a new file itself: each conversation an Aider session with its header.
       return codec.serialize(codec.parse('', '(new)'), conversations.map((c) => c.records));
+    case 'vscode-chat':
+      // The codec places each request and its answer; the file around them is what "Export Chat…" writes.
+      return throughCodec(codec, JSON.stringify({ version: 3, requesterUsername: 'user', responderUsername: 'GitHub Copilot', initialLocation: 'panel', requests: [] }, null, 2) + '\n', first.records);
+    case 'continue-session':
+      return throughCodec(codec, JSON.stringify({ sessionId: options.sessionId ?? crypto.randomUUID(), title: first.title ?? 'Imported conversation', workspaceDirectory: options.cwd ?? first.meta?.cwd ?? '', history: [] }), first.records);
     case 'swarms-memory':
       return throughCodec(codec, '# Agent Memory\n\n## Interaction Log\n\n', first.records);
     default:

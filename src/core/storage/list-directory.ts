@@ -8,7 +8,7 @@ import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../format
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
 /** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
-export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents']);
+export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents', '.copilot', '.opencode']);
 const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__', '.git', '.hg', '.svn', '.venv', 'venv', 'dist', 'build', 'target']);
 
 export const DEFAULT_DEPTH = 8;
@@ -65,6 +65,8 @@ export function isConversationFileName(file: string, readHead: () => string = ()
   if (!conversationExtensions().includes(ext)) return false;
   // A tool's own sidecar beside a history (Claude Code's sub-agent `agent-<id>.meta.json`) is not one.
   if (/^agent-[\w-]+\.meta\.json$/.test(basename(file))) return false;
+  // Continue's index of its sessions beside them (each session is a file of its own).
+  if (/[\\/]\.continue[\\/]sessions[\\/]sessions\.json$/.test(file)) return false;
   if (ext === '.history') return isAiderInputName(file);
   if (ext !== '.md') return true;
   if (/^memory\.md$/i.test(basename(file)) || isAiderChatName(file)) return true;
