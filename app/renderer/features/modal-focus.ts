@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -9,8 +9,9 @@ const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select
  */
 export function useModalFocus<T extends HTMLElement>() {
   const ref = useRef<T>(null);
+  // Taken at the first render, before the dialog's own autoFocus moves focus into it.
+  const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
   useEffect(() => {
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const el = ref.current;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Tab' || !el) return;
@@ -34,6 +35,6 @@ export function useModalFocus<T extends HTMLElement>() {
       if (before && before.isConnected) before.focus();
       else document.querySelector<HTMLElement>('[data-testid="message-grid"]')?.focus();
     };
-  }, []);
+  }, [before]);
   return ref;
 }
