@@ -55,10 +55,10 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
             {outline.segments.map((s) => (
               <li key={s.first} role="treeitem" aria-level={s.depth + 1} aria-selected={s.shown} style={{ paddingLeft: `${s.depth * 18}px` }} data-testid="branch-segment" data-shown={s.shown}>
                 <button className={`link ${s.shown ? 'shown' : ''}`} onClick={() => void show(s.first)} title={`Show this branch, to its newest message: ${s.leafText}`}>
-                  {s.compacted ? '● after a compaction · ' : s.depth > 0 ? '↳ ' : ''}
+                  {s.compacted ? (s.firstText.startsWith('●') ? '' : '● after a compaction · ') : s.depth > 0 ? '↳ ' : ''}
                   {s.label ? `${s.label}${s.label === 'rank 0' ? " (the labellers' best)" : ''} · ` : ''}
-                  {formatNumber(s.length)} message{s.length === 1 ? '' : 's'}: {s.firstText || '(no text)'}
-                  {s.lastText ? ` … ${s.lastText}` : ''}
+                  {formatNumber(s.length)} message{s.length === 1 ? '' : 's'}: {s.firstText || s.lastText || '(no text)'}
+                  {s.firstText && s.lastText ? ` … ${s.lastText}` : ''}
                 </button>
               </li>
             ))}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Skeleton } from '../../../shared/contract.js';
+import { FLAGS, type Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useAppPick } from '../../store/index.js';
 import { formatBytes, formatNumber } from '../roles.js';
@@ -15,6 +15,8 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
   const [tree, setTree] = useState(false);
   const links = allLinks?.path === skeleton.path ? allLinks : undefined;
   const linked = links && (links.parent || links.continues || links.subagents.length > 0);
+  // A branch that never reached a compaction is whole already: nothing to say of what the model is sent now.
+  const compacted = skeleton.flags.some((f) => (f & FLAGS.compaction) !== 0);
   if (!skeleton.threads && !skeleton.forks && !skeleton.earlier && !skeleton.whole && !linked) return null;
   const setWhole = async (whole: boolean) => {
     try {
@@ -45,7 +47,7 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
           ))}
         </span>
       )}
-      {(skeleton.earlier ?? 0) > 0 || skeleton.whole ? (
+      {(skeleton.earlier ?? 0) > 0 || (skeleton.whole && compacted) ? (
         <span className="muted" data-testid="compaction-note">
           {skeleton.whole ? (
             <>
