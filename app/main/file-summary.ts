@@ -51,7 +51,8 @@ const TITLE_LOOK = 40;
 function titled(codec: Codec, doc: ConversationDocument): Pick<Summary, 'title'> {
   if (doc.conversations.length !== 1) return {};
   const c = doc.conversations[0];
-  if (c.title) return { title: oneLine(c.title, 120) };
+  // A path (Codex names a session by its folder) says where, not what: the first prompt says more.
+  if (c.title && !/^([/~]|[A-Za-z]:[\\/])/.test(c.title)) return { title: oneLine(c.title, 120) };
   for (const r of c.records.slice(0, TITLE_LOOK)) {
     const v = codec.view(r);
     if (v.normalRole !== 'user' || v.meta || v.sidechain) continue;

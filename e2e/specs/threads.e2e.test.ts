@@ -133,6 +133,21 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('show-branch-tree');
     });
 
+    it('at 1,100 × 700 with the window panel open, the table scrolls sideways to its last columns', async () => {
+      const { page } = await start();
+      await page.page.setViewportSize({ width: 1100, height: 700 });
+      await page.open('claude-code/cart-rewind-compact.jsonl');
+      await page.page.click('[data-testid="toggle-window"]');
+      await page.page.waitForSelector('[data-testid="window-panel"], .window-panel');
+      const body = page.page.locator('[data-testid="grid-body"]');
+      const { scroll, client } = await body.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(scroll).toBeGreaterThan(client);
+      await body.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+      // The header follows the rows: its last title is over the last column.
+      await page.page.waitForFunction(() => (document.querySelector('.grid-head')?.scrollLeft ?? 0) > 0);
+      await page.screenshot(`${mode}-table-1100-window`);
+    });
+
     it('a fork arrow from the keyboard: Enter on it switches the branch, not opens the row', async () => {
       const { page } = await start();
       await page.open('chatgpt/conversations.json');

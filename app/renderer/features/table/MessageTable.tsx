@@ -290,7 +290,8 @@ export function MessageTable() {
         }}
       >
         {order.length === 0 && <p className="empty">{skeleton && skeleton.count === 0 ? 'This conversation has no messages yet.' : search ? `No message contains “${search}”.` : 'No messages match the filters.'}</p>}
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {/* As wide as the columns: a narrow window scrolls sideways to the last ones instead of cutting them. */}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: 'var(--grid-min, 0)' }}>
           {table.getRowModel().rows.map((row, k) => {
             const item = items[k];
             const r = row.original;
