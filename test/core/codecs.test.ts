@@ -58,6 +58,12 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'vscode-chat/chat.json': { codec: 'vscode-chat', conversations: 1, messages: 5, other: 0 },
   'vscode-chat/chatSessions/0b9a8f7e-6d5c-4b4a-3f2e-1d0c9b8a7f6e.json': { codec: 'vscode-chat', conversations: 1, messages: 2, other: 0 },
   'continue/3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c.json': { codec: 'continue-session', conversations: 1, messages: 10, other: 0 },
+  'inspect/2025-12-01T10-00-00_gsm8k_abc123.json': { codec: 'inspect-eval-json', conversations: 2, messages: 10, other: 2 },
+  'atif/trajectory.json': { codec: 'atif-trajectory', conversations: 1, messages: 6, other: 0 },
+  'openhands/trajectory.json': { codec: 'openhands-trajectory', conversations: 1, messages: 9, other: 5 },
+  'open-webui/chat-export-1764670000.json': { codec: 'open-webui-export', conversations: 2, messages: 11, other: 0 },
+  'grok/prod-grok-backend.json': { codec: 'grok-export', conversations: 2, messages: 9, other: 0 },
+  'ai-studio/Bayesian network factorization.json': { codec: 'ai-studio-prompt', conversations: 1, messages: 6, other: 1 },
 };
 
 // The conversation files, as the listing finds them (a tool's sidecar beside one is not).

@@ -26,7 +26,13 @@ import { clineUiMessages } from './cline/ui-messages-codec.js';
 import { sillyTavernChat } from './sillytavern/codec.js';
 import { vscodeChat } from './vscode-chat/codec.js';
 import { continueSession } from './continue/codec.js';
+import { inspectEvalLog } from './inspect/codec.js';
+import { atifTrajectory } from './atif/codec.js';
+import { openHandsTrajectory } from './openhands/codec.js';
+import { openWebUiExport } from './open-webui/codec.js';
+import { grokExport } from './grok/codec.js';
+import { aiStudioPrompt } from './ai-studio/codec.js';
 
 /** Every built-in format, registered once; more can be added with registerCodec. */
-export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession];
+export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt];
 for (const codec of BUILT_IN_CODECS) registerCodec(codec);

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Codec, ConversationMeta } from './codec.js';
 import { anthropicTools, bareTools, openAiTools } from './tools.js';
+import { newInspectLog } from './inspect/codec.js';
+import { newAtifTrajectory } from './atif/codec.js';
+import { newOpenHandsTrajectory } from './openhands/codec.js';
 
 /** A conversation for a new file: records of the codec's format, and what the file says beside them. */
 export interface NewConversation {
@@ -116,6 +119,19 @@ export function createDocument(codec: Codec, conversations: readonly NewConversa
       return throughCodec(codec, JSON.stringify({ sessionId: options.sessionId ?? crypto.randomUUID(), title: first.title ?? 'Imported conversation', workspaceDirectory: options.cwd ?? first.meta?.cwd ?? '', history: [] }), first.records);
     case 'swarms-memory':
       return throughCodec(codec, '# Agent Memory\n\n## Interaction Log\n\n', first.records);
+    case 'inspect-eval-json':
+      return newInspectLog(conversations);
+    case 'atif-trajectory':
+      return newAtifTrajectory(first.records, { sessionId: options.sessionId ?? first.meta?.sessionId });
+    case 'openhands-trajectory':
+      return newOpenHandsTrajectory(first.records);
+    case 'open-webui-export':
+      // As Settings → Chats → Export writes it: JSON.stringify of the chat list, on one line.
+      return JSON.stringify(conversations.map((c, i) => openWebUiChat(c, i)));
+    case 'grok-export':
+      return JSON.stringify({ conversations: conversations.map((c, i) => grokConversation(c, i)) }, null, 2) + '\n';
+    case 'ai-studio-prompt':
+      return JSON.stringify({ runSettings: { temperature: 1, model: 'models/gemini-2.5-pro', topP: 0.95, topK: 64, maxOutputTokens: 65536 }, systemInstruction: first.meta?.instructions ? { parts: [{ text: first.meta.instructions }] } : {}, chunkedPrompt: { chunks: first.records, pendingInputs: [{ text: '', role: 'user' }] } }, null, 2);
     default:
       if (codec.syntax === 'jsonl') return codec.capabilities.conversations === 'many' ? lines(conversations.map((c) => ({ messages: c.records }))) : lines(first.records);
       if (codec.syntax === 'json') return JSON.stringify(codec.capabilities.conversations === 'many' ? conversations.map((c) => c.records) : first.records, null, 4) + '\n';
@@ -142,4 +158,29 @@ function oasstTree(c: NewConversation): Loose {
   const nodes: Loose[] = c.records.map((r) => ({ ...(r as Loose), message_tree_id: id }));
   for (let k = nodes.length - 1; k >= 0; k--) nodes[k] = { ...nodes[k], parent_id: k > 0 ? nodes[k - 1].message_id : null, replies: k + 1 < nodes.length ? [nodes[k + 1]] : [] };
   return { message_tree_id: id, tree_state: 'ready_for_export', prompt: nodes[0] ?? { message_id: id, parent_id: null, text: '', role: 'prompter', replies: [] } };
+}
+
+/** An Open WebUI chat row: its messages one chain in `history`, the last current, the flat copy the same path. */
+function openWebUiChat(c: NewConversation, i: number): Loose {
+  const nodes = c.records.map((r) => ({ ...(r as Loose) }));
+  nodes.forEach((n, k) => {
+    n.parentId = k > 0 ? nodes[k - 1].id : null;
+    n.childrenIds = k + 1 < nodes.length ? [nodes[k + 1].id] : [];
+  });
+  const now = Math.floor(Date.now() / 1000);
+  const title = c.title ?? `conversation ${i + 1}`;
+  const models = [...new Set(nodes.flatMap((n) => (typeof n.model === 'string' && n.model ? [n.model] : [])))];
+  const chat = { id: '', title, models, params: c.meta?.instructions ? { system: c.meta.instructions } : {}, history: { messages: Object.fromEntries(nodes.map((n) => [n.id as string, n])), currentId: nodes.length > 0 ? nodes[nodes.length - 1].id : null }, messages: nodes, tags: [], timestamp: now * 1000, files: [] };
+  return { id: crypto.randomUUID(), user_id: '', title, chat, updated_at: now, created_at: now, share_id: null, archived: false, pinned: false, meta: {}, folder_id: null };
+}
+
+/** A Grok export conversation: each response answering the one before it. */
+function grokConversation(c: NewConversation, i: number): Loose {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  const responses = c.records.map((r) => r as Loose);
+  return {
+    conversation: { id, title: c.title ?? `conversation ${i + 1}`, create_time: now, modify_time: now },
+    responses: responses.map((r, k) => ({ response: { ...r, conversation_id: id, parent_response_id: k > 0 ? (responses[k - 1]._id ?? responses[k - 1].response_id ?? null) : null } })),
+  };
 }

@@ -83,7 +83,7 @@ export const FORMAT_BADGE: Record<string, string> = {
   'open-webui-export': 'Open WebUI',
   'grok-export': 'Grok',
   'ai-studio-prompt': 'AI Studio',
-  'inspect-eval-log': 'Inspect',
+  'inspect-eval-json': 'Inspect',
   'atif-trajectory': 'ATIF',
   'openhands-trajectory': 'OpenHands',
 };
