@@ -22,6 +22,8 @@ describe("Cline's ui_messages.json", () => {
     expect(views[9]).toMatchObject({ normalRole: 'tool' });
     expect(views[13].parts[0]).toMatchObject({ kind: 'text', text: 'Should the dry-run line go to stderr or stdout?' });
     expect(views.filter((v) => v.normalRole === 'user').map((v) => v.category)).toEqual(['task', 'user_feedback', 'user_feedback']);
+    // Roles say who speaks (one chip each); what Cline calls a message is its category.
+    expect([...new Set(views.map((v) => v.role))].sort()).toEqual(['assistant', 'cline', 'tool', 'user']);
     expect(serializeDocument(codec, doc, [doc.conversations[0].records])).toBe(text);
   });
 

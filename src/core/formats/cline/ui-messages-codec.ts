@@ -61,7 +61,8 @@ function view(record: unknown): MessageView {
     }
   }
   if (Array.isArray(r.images)) for (const img of r.images) if (typeof img === 'string') parts.push({ kind: 'image', ref: img.startsWith('data:') ? `${img.slice(0, 40)}…` : img });
-  return { role: `${type}:${kind}`, normalRole, parts, id, timestamp, category: kind, ...(meta ? { meta } : {}), ...(usage ? { usage } : {}) };
+  // Who speaks, as the panel shows it; what Cline calls the message (`say: task`, `ask: tool`) is its category.
+  return { role: normalRole === 'other' ? 'cline' : normalRole, normalRole, parts, id, timestamp, category: kind, ...(meta ? { meta } : {}), ...(usage ? { usage } : {}) };
 }
 
 function looksLikeUiMessage(v: unknown): boolean {
