@@ -4,6 +4,20 @@ import { looseText, type Part } from './model.js';
 const json = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 /** A tool call's arguments as sent: a string stays as it is (OpenAI stores JSON in a string), else its JSON. */
+/**
+ * A call's arguments as the object formats that hold them as one want (Gemini's `args`, LangChain's, ATIF's,
+ * Inspect's): the JSON object the text is, else the text (or the other JSON value) as `{input: …}`.
+ */
+export function argumentsObject(text: string): Record<string, unknown> {
+  let args: unknown;
+  try {
+    args = JSON.parse(text || '{}');
+  } catch {
+    return { input: text };
+  }
+  return isPlainObject(args) ? args : { input: args };
+}
+
 export function argumentsText(args: unknown): string {
   if (args === undefined || args === null) return '';
   return typeof args === 'string' ? args : json(args);

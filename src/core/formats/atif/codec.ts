@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../message.js';
-import { argumentsText } from '../content-parts.js';
+import { argumentsObject, argumentsText } from '../content-parts.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { looseText, type MessageView, type NormalRole, type Part } from '../model.js';
@@ -95,14 +95,8 @@ export function atifFromView(v: MessageView, near?: unknown): Record<string, unk
   if (reasoning.length > 0) out.reasoning_content = reasoning.join('\n\n');
   if (calls.length > 0) {
     out.tool_calls = calls.map((c, k) => {
-      let args: unknown;
-      try {
-        args = JSON.parse(c.arguments || '{}');
-      } catch {
-        args = undefined;
-      }
       // ATIF's arguments are an object.
-      return { tool_call_id: c.id ?? `call_${stepId}_${k}`, function_name: c.name, arguments: isPlainObject(args) ? args : { input: args === undefined ? c.arguments : args } };
+      return { tool_call_id: c.id ?? `call_${stepId}_${k}`, function_name: c.name, arguments: argumentsObject(c.arguments) };
     });
   }
   if (results.length > 0) out.observation = { results: results.map((r) => ({ ...(r.callId ? { source_call_id: r.callId } : {}), content: r.text })) };

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../message.js';
-import { argumentsText } from '../content-parts.js';
+import { argumentsObject, argumentsText } from '../content-parts.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { normalizeRole, type MessageView, type Part } from '../model.js';
@@ -79,12 +79,7 @@ export const geminiCliSession: Codec = {
     const calls = v.parts.filter((p) => p.kind === 'tool-call');
     if (calls.length > 0) {
       out.toolCalls = calls.map((c, k) => {
-        let args: unknown = {};
-        try {
-          args = JSON.parse(c.arguments || '{}');
-        } catch {
-          args = { input: c.arguments };
-        }
+        const args = argumentsObject(c.arguments);
         const callId = c.id ?? `${c.name}-${Date.now()}-${k}`;
         const result = results.get(c.id ?? '');
         return { id: callId, name: c.name, args, ...(result ? { result: [{ functionResponse: { id: callId, name: c.name, response: { output: result.text } } }], status: result.isError ? 'error' : 'success' } : { status: 'success' }), timestamp };

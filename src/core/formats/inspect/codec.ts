@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../message.js';
-import { argumentsText } from '../content-parts.js';
+import { argumentsObject, argumentsText } from '../content-parts.js';
 import { NotThisFormat, type Codec, type ConversationMeta, type DocumentConversation } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import type { MessageView, NormalRole, Part, ReportedUsage } from '../model.js';
@@ -143,14 +143,8 @@ export function inspectFromView(v: MessageView, near?: unknown): Loose {
   const out: Loose = { id, content, source: 'generate', role: 'assistant' };
   if (calls.length > 0) {
     out.tool_calls = calls.map((c, k) => {
-      let args: unknown;
-      try {
-        args = JSON.parse(c.arguments || '{}');
-      } catch {
-        args = undefined;
-      }
       // A ToolCall's arguments are an object.
-      return { id: c.id ?? `call_${id}_${k}`, function: c.name, arguments: isPlainObject(args) ? args : { input: args === undefined ? c.arguments : args }, type: 'function' };
+      return { id: c.id ?? `call_${id}_${k}`, function: c.name, arguments: argumentsObject(c.arguments), type: 'function' };
     });
   }
   const model = v.model ?? (isPlainObject(near) ? str(near.model) : undefined);

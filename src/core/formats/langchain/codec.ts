@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../message.js';
-import { argumentsText, contentToParts, openAiToolCalls } from '../content-parts.js';
+import { argumentsObject, argumentsText, contentToParts, openAiToolCalls } from '../content-parts.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { normalizeRole, type MessageView, type Part } from '../model.js';
@@ -59,12 +59,7 @@ export const langchainHistory: Codec = {
     const calls = v.parts.filter((p) => p.kind === 'tool-call');
     if (type === 'ai') {
       data.tool_calls = calls.map((c) => {
-        let args: unknown = {};
-        try {
-          args = JSON.parse(c.arguments || '{}');
-        } catch {
-          args = { input: c.arguments };
-        }
+        const args = argumentsObject(c.arguments);
         return { name: c.name, args, id: c.id ?? null, type: 'tool_call' };
       });
       data.invalid_tool_calls = [];
