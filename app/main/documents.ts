@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
 import { readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
 import type { Codec } from '../../src/core/formats/codec.js';
@@ -83,6 +83,21 @@ export function fingerprintOf(file: OpenedFile, mtimeMs: number, size: number): 
  */
 export const KEEP_CLEAN_BYTES = 384 * 1024 * 1024;
 
+/**
+ * A file's stat as the store compares it; a database's includes its write-ahead log, where its writer puts
+ * new transactions without touching the database file itself.
+ */
+function statOf(path: string): Pick<Stats, 'mtimeMs' | 'size'> {
+  const stat = statSync(path);
+  if (!/\.(db|vscdb)$/i.test(path)) return stat;
+  try {
+    const wal = statSync(`${path}-wal`);
+    return { mtimeMs: Math.max(stat.mtimeMs, wal.mtimeMs), size: stat.size + wal.size };
+  } catch {
+    return stat;
+  }
+}
+
 export class DocumentStore {
   /** In order of use, the most recent last. */
   private readonly docs = new Map<string, OpenDocument>();
@@ -113,7 +128,7 @@ export class DocumentStore {
   }
 
   private load(path: string): OpenDocument {
-    const stat = statSync(path);
+    const stat = statOf(path);
     const file = readDocumentFile(path, { maxFileBytes: this.maxFileBytes });
     const doc: OpenDocument = {
       path,
@@ -135,7 +150,7 @@ export class DocumentStore {
     if (!cached) return this.load(path);
     let stat;
     try {
-      stat = statSync(path);
+      stat = statOf(path);
     } catch (e) {
       // A dirty document outlives its file: the edits are still here to save elsewhere.
       if (isDirty(cached)) return cached;

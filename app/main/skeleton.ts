@@ -11,7 +11,7 @@ import type { OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
-export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument }; conversations: readonly unknown[] };
+export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string }; conversations: readonly unknown[] };
 
 export function swarmsCodec(doc: { codec: Codec }): boolean {
   return doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml';
@@ -186,6 +186,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     toolResults,
     usage: usageByIndex(views),
     ...treeFields(doc.conversations as ViewedConversation[], conversation, (r) => doc.codec.view(r)),
+    ...(doc.file.readOnly ? { readOnly: { reason: doc.file.readOnly, edits: !doc.codec.readOnly } } : {}),
     version,
   };
 }

@@ -2,6 +2,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { basename, extname, relative, sep } from 'node:path';
 import '../../src/core/formats/all.js';
 import { conversationExtensions } from '../../src/core/formats/registry.js';
+import { listContainers } from '../../src/core/formats/containers/index.js';
 import { DEFAULT_DEPTH, visitFolder } from '../../src/core/storage/list-directory.js';
 
 const POLL_INTERVAL_MS = 250;
@@ -42,8 +43,11 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
     pending.clear();
     if (events.length) onEvents(events);
   };
-  const extensions = new Set(conversationExtensions());
-  const note = (kind: WatchKind) => (path: string) => {
+  const extensions = new Set([...conversationExtensions(), ...listContainers().flatMap((c) => c.extensions)]);
+  const note = (kind: WatchKind) => (written: string) => {
+    // A database's newest transactions land in its write-ahead log: a change there is a change of the database.
+    const path = written.endsWith('.db-wal') || written.endsWith('.vscdb-wal') ? written.slice(0, -4) : written;
+    if (path !== written && kind !== 'changed') return;
     if (!extensions.has(extname(path).toLowerCase())) return;
     if (options.ignoreOnce?.delete(path)) return;
     const before = pending.get(path);

@@ -98,6 +98,11 @@ export const Skeleton = z.object({
   earlier: z.number().optional(),
   /** Whether any message has a time or an id: the table gives no column to what no message has (absent: both). */
   has: z.object({ time: z.boolean(), id: z.boolean() }).optional(),
+  /**
+   * The file is not saved in place, and why (a compressed copy, an archive, another app's database). `edits`:
+   * whether edits can still be made, to be kept with Save As (a compressed history's); not in another app's store.
+   */
+  readOnly: z.object({ reason: z.string(), edits: z.boolean() }).optional(),
 });
 export type Skeleton = z.infer<typeof Skeleton>;
 

@@ -235,17 +235,22 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   process.stdout.write(`input_tokens ${input}, output_tokens ${output}, total_tokens ${input + output}${reported ? ' (as the API reported them)' : ''}\n`);
 }
 
+/** The formats a conversion can write. */
+const writableCodecs = () => listCodecs().filter((c) => !c.readOnly).map((c) => c.id);
+
 /** Codec ids by file extension, for `-o OUT` without `--to`... and the short names json and yaml. */
 function targetCodec(to: string | undefined, from: OpenedFile): string {
-  if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${listCodecs().map((c) => c.id).join(', ')}; json and yaml for the swarms formats)`);
+  if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${writableCodecs().join(', ')}; json and yaml for the swarms formats)`);
   if (to === 'json') return from.codec.id === 'swarms-json' ? from.codec.id : 'swarms-json';
   if (to === 'yaml') return 'swarms-yaml';
-  if (!codecById(to)) throw new UsageError(`unknown --to "${to}"; known: ${listCodecs().map((c) => c.id).join(', ')}`, { brief: true });
+  const target = codecById(to);
+  if (!target) throw new UsageError(`unknown --to "${to}"; known: ${writableCodecs().join(', ')}`, { brief: true });
+  if (target.readOnly) throw new UsageError(`--to ${to}: ${target.label} is read here, never written (${target.readOnly})`, { brief: true });
   return to;
 }
 
 export function convertCommand(file: string, to: string | undefined, out: string | undefined, opts: { format?: string; as?: readonly string[]; cwd?: string } = {}): void {
-  if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${listCodecs().map((c) => c.id).join(', ')}; json and yaml for the swarms formats)`);
+  if (to === undefined) throw new UsageError(`convert needs --to FORMAT (one of: ${writableCodecs().join(', ')}; json and yaml for the swarms formats)`);
   const opened = open(file, opts.format, opts.as);
   const id = targetCodec(to, opened);
   const codec = codecById(id)!;

@@ -162,6 +162,8 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
   const keepRecentMessages = opts.keepRecent === undefined ? 0 : Number(opts.keepRecent);
   if (!Number.isInteger(keepRecentMessages) || keepRecentMessages < 0) throw new UsageError('--keep-recent takes a whole number');
   const p = planned(file, opts);
+  if (p.opened.codec.readOnly) throw new InputError(`${file}: ${p.opened.codec.label} is read here, never written (${p.opened.codec.readOnly}); convert it first`);
+  if (opts.inPlace && p.opened.readOnly) throw new InputError(`${file}: not written in place: ${p.opened.readOnly} (give -o OUT)`);
   const tokenizer = getTokenizer(opts.model);
   const plan = compactAllPlan(p.skeleton, keepRecentMessages);
   if (plan.inserted.length === 0) throw new InputError(`${file}: nothing to compact (only static context${keepRecentMessages ? ' and recent messages' : ''})`);

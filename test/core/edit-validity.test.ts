@@ -1,20 +1,19 @@
 import fc from 'fast-check';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyEdit, type EditCommand } from '../../src/core/editing/commands.js';
 import { duplicateRecord, recordForMessage } from '../../src/core/editing/records.js';
 import { parseDocumentText, writeDocument } from '../../src/core/formats/document-file.js';
 import { newProblems, problemsOf } from '../../src/core/formats/validity.js';
 import type { Message } from '../../src/core/message.js';
-import { isConversationFileName } from '../../src/core/storage/list-directory.js';
 import { FIXTURES } from '../helpers.js';
+import { fixtureFiles } from '../support/fixture-files.js';
 import { walkSession } from '../support/claude-code-walker.js';
 
 const FORMATS = join(FIXTURES, 'formats');
-const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
 // The conversation files, as the listing finds them (a tool's sidecar beside one is not).
-const all = files(FORMATS).filter((f) => isConversationFileName(f)).map((f) => relative(FORMATS, f));
+const all = fixtureFiles(FORMATS);
 
 /**
  * What an edit may leave for the save to ask about: a message between a call and its result, two turns of

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDocumentText, serializeDocument } from '../../src/core/formats/document-file.js';
+import { parseDocumentText, readDocumentFile, serializeDocument } from '../../src/core/formats/document-file.js';
 import { sentText } from '../../src/core/formats/model.js';
 import { hasUnreadPart } from '../../src/core/formats/unread.js';
 import { ConversationFileError } from '../../src/core/formats/errors.js';
@@ -40,7 +40,7 @@ describe('never silently empty: a record its reader finds no text in, though it 
       if (!isConversationFileName(f)) continue;
       let parsed;
       try {
-        parsed = parseDocumentText(readFileSync(f, 'utf8'), f);
+        parsed = readDocumentFile(f);
       } catch {
         continue; // the malformed fixtures
       }

@@ -136,6 +136,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
   return {
     'edit:apply': ({ path, conversation, command }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
+      if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: ${doc.codec.readOnly}`);
       try {
         const edit = toCommand(doc, conv, command, ctx.settings.get().model);
         applyToConversation(doc.conversations, conv, edit, doc.codec, doc.file.doc, describeEdit(edit));
@@ -158,6 +159,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     'edit:state': ({ path, conversation }) => state(openConversation(ctx, path, conversation).doc, conversation),
     'edit:save': async ({ path, force, acceptProblems }) => {
       const { doc } = openDocument(ctx, path);
+      if (doc.file.readOnly) throw new HandlerError('FORBIDDEN', `not saved in place: ${doc.file.readOnly}`);
       saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: ctx.roots.display(doc.path) });
       const state = await changed(doc, 0);
       conversations.noteListing(doc.path, doc);
@@ -165,6 +167,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     },
     'edit:save-as': ({ path, target }) => {
       const { doc } = openDocument(ctx, path);
+      if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: convert it (Export) for an editable copy`);
       const absoluteTarget = ctx.roots.resolve(target);
       if (!doc.codec.extensions.includes(extname(absoluteTarget).toLowerCase())) {
         throw new HandlerError('BAD_INPUT', `Save As keeps the format: give the new name the ${doc.codec.extensions.join(' or ')} extension (or use Export)`);

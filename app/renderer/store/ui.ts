@@ -69,6 +69,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   editing: undefined,
   editingAdded: false,
   setEditing: (editing) => {
+    // Another app's store is read, not edited (the detail pane says why).
+    if (editing !== undefined && get().skeleton?.readOnly?.edits === false) return;
     if (editing !== undefined && editing !== get().selected) {
       get().select(editing);
       if (get().selected !== editing) return;

@@ -32,7 +32,11 @@ import { openHandsTrajectory } from './openhands/codec.js';
 import { openWebUiExport } from './open-webui/codec.js';
 import { grokExport } from './grok/codec.js';
 import { aiStudioPrompt } from './ai-studio/codec.js';
+import { openCodeStore } from './opencode/store-codec.js';
+import { cursorChats } from './cursor/codec.js';
+import { clineTaskMarkdown } from './cline/task-markdown-codec.js';
+import { copilotCliSession } from './copilot-cli/session-codec.js';
 
 /** Every built-in format, registered once; more can be added with registerCodec. */
-export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt];
+export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt, openCodeStore, cursorChats, clineTaskMarkdown, copilotCliSession];
 for (const codec of BUILT_IN_CODECS) registerCodec(codec);

@@ -93,6 +93,11 @@ export interface Codec {
   syntax: Syntax;
   /** Lower-case extensions with the dot (".jsonl"). */
   extensions: readonly string[];
+  /**
+   * Why files of this format are never written here (another app's live database, say): it is read, shown,
+   * searched and converted from, never saved into or converted to.
+   */
+  readOnly?: string;
   capabilities: CodecCapabilities;
   /**
    * How specifically `head` (the file's first bytes) and `name` (its file name) look like this format: 0

@@ -123,7 +123,8 @@ function fitViews(source: readonly MessageView[], target: Codec, notes: Notes): 
     out.push(view);
     // A call the conversation never answers, with more after it: the target needs a result first.
     const unanswered = strict ? view.parts.filter((p): p is Extract<Part, { kind: 'tool-call' }> => p.kind === 'tool-call' && !!p.id && !answered.has(p.id)) : [];
-    if (unanswered.length > 0 && !isLast(views, v)) {
+    // A last call may stay open (the session stopped there), but in a rollout Codex resumes every call needs its output.
+    if (unanswered.length > 0 && (!isLast(views, v) || target.id === 'codex-rollout')) {
       for (const c of unanswered) out.push({ role: 'tool', normalRole: 'tool', parts: [{ kind: 'tool-result', callId: c.id, text: '(no result was recorded)' }] });
       notes.add(`{n} tool call{s} with no result in the file: answered with "(no result was recorded)" (${target.label} needs every call answered)`, unanswered.length);
     }
@@ -175,9 +176,16 @@ function foldResultsIntoTurns(views: readonly MessageView[]): MessageView[] {
   const out: MessageView[] = [];
   for (const v of views) {
     const last = out[out.length - 1];
-    const results = v.parts.length > 0 && v.parts.every((p) => p.kind === 'tool-result');
-    if (results && last && last.normalRole === 'assistant' && last.parts.some((p) => p.kind === 'tool-call')) out[out.length - 1] = { ...last, parts: [...last.parts, ...v.parts] };
-    else out.push(v);
+    const results = v.parts.filter((p) => p.kind === 'tool-result');
+    // A turn that holds calls keeps its own results; another message's results go to the turn that made the calls.
+    if (results.length === 0 || v.parts.some((p) => p.kind === 'tool-call') || !last || last.normalRole !== 'assistant' || !last.parts.some((p) => p.kind === 'tool-call')) {
+      out.push(v);
+      continue;
+    }
+    out[out.length - 1] = { ...last, parts: [...last.parts, ...results] };
+    // What else the message says (a Cline result's environment details) is the user's, after the turn.
+    const rest = v.parts.filter((p) => p.kind !== 'tool-result');
+    if (rest.length > 0) out.push({ ...v, parts: rest });
   }
   return out;
 }
@@ -272,6 +280,7 @@ function losses(from: OpenedFile, to: Codec, notes: Notes): void {
 export function convert(from: OpenedFile, toId: string, options: ConvertOptions = {}): Conversion {
   const to = codecById(toId);
   if (!to) throw new ConversationFileError('(convert)', `unknown format "${toId}"`);
+  if (to.readOnly) throw new ConversationFileError('(convert)', `${to.label} is read here, never written (${to.readOnly})`);
   if (to.id === from.codec.id) return { text: (from.bom ? '\ufeff' : '') + from.doc.text, notes: [], problems: [] };
   const notes = new Notes();
   losses(from, to, notes);

@@ -119,6 +119,10 @@ export function createDocument(codec: Codec, conversations: readonly NewConversa
       return throughCodec(codec, JSON.stringify({ sessionId: options.sessionId ?? crypto.randomUUID(), title: first.title ?? 'Imported conversation', workspaceDirectory: options.cwd ?? first.meta?.cwd ?? '', history: [] }), first.records);
     case 'swarms-memory':
       return throughCodec(codec, '# Agent Memory\n\n## Interaction Log\n\n', first.records);
+    case 'copilot-cli-session':
+      return JSON.stringify({ sessionId: options.sessionId ?? crypto.randomUUID(), startTime: new Date().toISOString(), chatMessages: first.records, timeline: [] }, null, 2);
+    case 'cline-task-md':
+      return codec.serialize(codec.parse('', 'cline_task_new.md'), [first.records]);
     case 'inspect-eval-json':
       return newInspectLog(conversations);
     case 'atif-trajectory':

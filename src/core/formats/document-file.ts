@@ -2,7 +2,8 @@ import { deepEqual, isPlainObject } from '../message.js';
 import './all.js';
 import type { Codec, ConversationDocument, WriteOptions } from './codec.js';
 import { ConversationFileError } from './errors.js';
-import { readFileText } from './read.js';
+import { decodeText, readFileBytes } from './read.js';
+import { containerOf } from './containers/index.js';
 import { parseWithCodecs, type ParsedFile } from './registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from './types.js';
 import { UnsafeWriteError } from './write.js';
@@ -19,21 +20,31 @@ export interface ReadDocumentOptions {
 export interface OpenedFile extends ParsedFile {
   /** The file started with a byte order mark: it is written back with one. */
   bom: boolean;
+  /**
+   * Why this file is not saved in place (a compressed copy, an archive, another app's database): shown before
+   * any edit; a conversion or Save As writes an editable copy.
+   */
+  readOnly?: string;
 }
 
-/** Parses file text (a leading byte order mark is set aside and kept). */
-export function parseDocumentText(text: string, file: string, format?: string): OpenedFile {
+/** Parses file text (a leading byte order mark is set aside and kept); `name` is what detection goes by. */
+export function parseDocumentText(text: string, file: string, format?: string, name = file): OpenedFile {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
   // A search for the first non-blank character, not a trim: a trim copies a 100 MB text.
   if (!/\S/.test(body)) throw new ConversationFileError(file, 'the file is empty (expected a conversation)');
-  const parsed = parseWithCodecs(body, file, format);
-  return { ...parsed, codec: codecWithRoles(parsed.codec, parsed.doc.roles), bom };
+  const parsed = parseWithCodecs(body, file, format, name);
+  return { ...parsed, codec: codecWithRoles(parsed.codec, parsed.doc.roles), bom, ...(parsed.codec.readOnly ? { readOnly: parsed.codec.readOnly } : {}) };
 }
 
 /** Reads and parses a conversation file of any known format. Errors name the file (and line, column). */
 export function readDocumentFile(file: string, options: ReadDocumentOptions = {}): OpenedFile {
-  return parseDocumentText(readFileText(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), file, options.format);
+  const bytes = readFileBytes(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  const container = containerOf(file, bytes.subarray(0, 64));
+  if (!container) return parseDocumentText(decodeText(bytes, file), file, options.format);
+  const inside = container.open(file, bytes);
+  const opened = parseDocumentText(inside.text, file, inside.format ?? options.format, inside.name);
+  return { ...opened, readOnly: inside.readOnly };
 }
 
 /** Values as a file holds them: keys holding undefined are absent; `links` (top level) are the writer's to set. */

@@ -64,6 +64,11 @@ export function readConversationFile(file: string, options: ReadOptions = {}): P
 
 /** A file's text as a reader takes it: a missing file, a folder or one past `maxFileBytes` is an error naming it. */
 export function readFileText(file: string, maxFileBytes?: number): string {
+  return decodeText(readFileBytes(file, maxFileBytes), file);
+}
+
+/** A file's bytes, with the errors readFileText gives. */
+export function readFileBytes(file: string, maxFileBytes?: number): Buffer {
   let stat;
   try {
     stat = statSync(file);
@@ -72,5 +77,5 @@ export function readFileText(file: string, maxFileBytes?: number): string {
   }
   if (stat.isDirectory()) throw new ConversationFileError(file, 'is a directory, not a file');
   checkSize(stat.size, file, maxFileBytes);
-  return decodeText(readFileSync(file), file);
+  return readFileSync(file);
 }

@@ -67,7 +67,7 @@ export interface ParsedFile {
  * Reads `text` with `formatId`, or with the most specific codec that accepts it. A codec that finds valid
  * syntax of another format steps aside for the next; a syntax error is reported with its position.
  */
-export function parseWithCodecs(text: string, file: string, formatId?: string): ParsedFile {
+export function parseWithCodecs(text: string, file: string, formatId?: string, name = file): ParsedFile {
   if (formatId !== undefined) {
     const codec = codecById(formatId);
     if (!codec) throw new ConversationFileError(file, `unknown format "${formatId}" (known: ${codecs.map((c) => c.id).join(', ')})`);
@@ -78,8 +78,8 @@ export function parseWithCodecs(text: string, file: string, formatId?: string): 
       throw e;
     }
   }
-  const ext = extname(file).toLowerCase();
-  const list = candidates(file, text.slice(0, 65536));
+  const ext = extname(name).toLowerCase();
+  const list = candidates(name, text.slice(0, 65536));
   if (list.length === 0) {
     const known = conversationExtensions();
     if (!known.includes(ext)) throw new ConversationFileError(file, `unsupported file type "${ext || '(no extension)'}": expected ${known.join(', ')}`);

@@ -5,6 +5,8 @@ import { readDocumentFile } from '../formats/document-file.js';
 import { countView } from '../views.js';
 import { conversationExtensions } from '../formats/registry.js';
 import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../formats/aider/names.js';
+import { isOpenCodeStoragePiece, listContainers } from '../formats/containers/index.js';
+import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-markdown-codec.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
 /** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
@@ -62,16 +64,27 @@ function head(file: string, bytes = 512): string {
  */
 export function isConversationFileName(file: string, readHead: () => string = () => head(file)): boolean {
   const ext = extname(file).toLowerCase();
+  if (ext === '.zst' || ext === '.gz') {
+    // A compressed history: what its name says it holds (`rollout-….jsonl.zst`, not `logs.tar.gz`).
+    const inner = file.slice(0, -ext.length);
+    return extname(inner) !== '' && extname(inner).toLowerCase() !== '.md' && isConversationFileName(inner, () => '');
+  }
+  // Another app's database is listed by the name that app gives it (not every `.db` is one).
+  const store = listContainers().find((c) => c.listed && c.extensions.includes(ext));
+  if (store) return listContainers().some((c) => c.listed?.(file) === true);
+  if (ext === '.eval') return true;
   if (!conversationExtensions().includes(ext)) return false;
+  // The pieces of an OpenCode session (its messages and parts, each a file): the session file is listed.
+  if (isOpenCodeStoragePiece(file)) return false;
   // A tool's own sidecar beside a history (Claude Code's sub-agent `agent-<id>.meta.json`) is not one.
   if (/^agent-[\w-]+\.meta\.json$/.test(basename(file))) return false;
   // Continue's index of its sessions beside them (each session is a file of its own).
   if (/[\\/]\.continue[\\/]sessions[\\/]sessions\.json$/.test(file)) return false;
   if (ext === '.history') return isAiderInputName(file);
   if (ext !== '.md') return true;
-  if (/^memory\.md$/i.test(basename(file)) || isAiderChatName(file)) return true;
+  if (/^memory\.md$/i.test(basename(file)) || isAiderChatName(file) || isClineTaskName(file)) return true;
   const h = readHead();
-  return /^\s*# Agent Memory\b/.test(h) || /^## Interaction Log\s*$/m.test(h) || looksLikeAiderChat(h);
+  return /^\s*# Agent Memory\b/.test(h) || /^## Interaction Log\s*$/m.test(h) || looksLikeAiderChat(h) || looksLikeClineTask(h);
 }
 
 /** Every conversation file under `root`, depth-first in name order, within the depth limit and the cap. */

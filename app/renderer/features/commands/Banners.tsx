@@ -7,8 +7,14 @@ export function Banners() {
   const conflict = edit?.conflict || saveError?.code === 'CONFLICT';
   const gone = saveError?.code === 'GONE';
   const invalid = saveError?.code === 'INVALID';
+  const readOnly = useApp((s) => s.skeleton?.readOnly);
   return (
     <>
+      {readOnly && (
+        <div className="banner info" role="status" data-testid="read-only-banner">
+          <strong>Read-only:</strong> {readOnly.reason}.
+        </div>
+      )}
       {conflict && (
         <div className="banner warn" role="alert" data-testid="conflict-banner">
           <strong>{openPath} changed on disk while you were editing.</strong> Your edits are kept until you choose:

@@ -11,13 +11,17 @@ interface Behaviour {
 }
 
 const open = (s: AppState) => s.skeleton !== undefined;
-const selected = (s: AppState) => open(s) && s.selected !== undefined;
+/** Whether the open file's messages can be changed (not in another app's store, which is read-only here). */
+const editable = (s: AppState) => open(s) && s.skeleton!.readOnly?.edits !== false;
+const selected = (s: AppState) => editable(s) && s.selected !== undefined;
+/** A name for Save As: a compressed history's copy is saved uncompressed. */
+const copyName = (path: string | undefined) => path?.replace(/\.(zst|gz)$/i, '').replace(/(\.[^.]+)$/, '.copy$1');
 
 /** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
 const BEHAVIOURS: Behaviour[] = [
   { id: 'palette', whileTyping: true, enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
   { id: 'open-folder', whileTyping: true, enabled: () => true, run: (s) => void s.chooseFolder() },
-  { id: 'save', whileTyping: true, enabled: (s) => !!s.edit?.dirty && !s.saving, run: (s) => void s.save() },
+  { id: 'save', whileTyping: true, enabled: (s) => !!s.edit?.dirty && !s.saving && !s.skeleton?.readOnly, run: (s) => void s.save() },
   { id: 'undo', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
   { id: 'redo', enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },
   { id: 'window', enabled: open, run: (s) => s.toggleWindow() },
@@ -25,14 +29,14 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'search', enabled: open, run: () => (document.querySelector('[data-testid="search"]') as HTMLInputElement | null)?.focus() },
   { id: 'edit', enabled: selected, run: (s) => s.setEditing(s.selected) },
   { id: 'add-before', enabled: selected, run: (s) => void addAt(s, s.selected!) },
-  { id: 'add', enabled: open, run: (s) => void addAt(s, s.selected === undefined ? s.skeleton!.count : s.selected + 1) },
-  { id: 'system', enabled: open, run: (s) => void s.applyEdit({ type: 'insert', index: 0, messages: [{ role: 'System', content: 'You are a helpful assistant.' }] }).then((ok) => ok && useApp.getState().setEditing(0)) },
-  { id: 'duplicate', enabled: (s) => s.targets().length > 0, run: (s) => void s.applyEdit({ type: 'duplicate', indexes: s.targets() }) },
-  { id: 'delete', enabled: (s) => open(s) && s.targets().length > 0, run: (s) => s.requestDelete(s.targets()) },
+  { id: 'add', enabled: editable, run: (s) => void addAt(s, s.selected === undefined ? s.skeleton!.count : s.selected + 1) },
+  { id: 'system', enabled: editable, run: (s) => void s.applyEdit({ type: 'insert', index: 0, messages: [{ role: 'System', content: 'You are a helpful assistant.' }] }).then((ok) => ok && useApp.getState().setEditing(0)) },
+  { id: 'duplicate', enabled: (s) => editable(s) && s.targets().length > 0, run: (s) => void s.applyEdit({ type: 'duplicate', indexes: s.targets() }) },
+  { id: 'delete', enabled: (s) => editable(s) && s.targets().length > 0, run: (s) => s.requestDelete(s.targets()) },
   { id: 'move-up', enabled: (s) => selected(s) && s.selected! > 0, run: (s) => void moveSelected(s, -1) },
   { id: 'move-down', enabled: (s) => selected(s) && s.selected! < s.skeleton!.count - 1, run: (s) => void moveSelected(s, 1) },
   { id: 'revert', enabled: (s) => !!s.edit?.dirty, run: (s) => void s.revert() },
-  { id: 'save-as', whileTyping: true, enabled: open, run: (s) => s.setSaveAsName(s.openPath?.replace(/(\.[^.]+)$/, '.copy$1')) },
+  { id: 'save-as', whileTyping: true, enabled: editable, run: (s) => s.setSaveAsName(copyName(s.openPath)) },
   { id: 'history', enabled: open, run: (s) => s.setDialog('history') },
   { id: 'compare', enabled: open, run: (s) => s.setDialog('compare') },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },

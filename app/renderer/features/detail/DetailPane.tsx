@@ -94,7 +94,7 @@ export function DetailPane() {
         {v.timestamp && <span className="muted">{v.timestamp}</span>}
         {v.id && <span className="mono muted">{v.id}</span>}
         <span className="spacer" />
-        {!editing && <button onClick={() => setEditing(true)} data-testid="edit-button" title="Edit (E)">Edit</button>}
+        {!editing && useApp.getState().skeleton?.readOnly?.edits !== false && <button onClick={() => setEditing(true)} data-testid="edit-button" title="Edit (E)">Edit</button>}
         <div role="tablist" aria-label="Detail view">
           <button role="tab" aria-selected={view === 'content'} onClick={() => setView('content')}>Content</button>
           <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>

@@ -1,0 +1,69 @@
+import { unzipSync } from 'fflate';
+import { ConversationFileError } from '../errors.js';
+import { decodeText } from '../read.js';
+import { nameOf, startsWith, type Container } from './container.js';
+
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
+
+function json(file: string, entries: Record<string, Uint8Array>, name: string): unknown {
+  const bytes = entries[name];
+  if (!bytes) return undefined;
+  try {
+    return JSON.parse(decodeText(bytes, `${file}#${name}`)) as unknown;
+  } catch (e) {
+    if (e instanceof ConversationFileError) throw e;
+    throw new ConversationFileError(`${file}#${name}`, `not JSON (${(e as Error).message})`);
+  }
+}
+
+const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/**
+ * Inspect AI's `.eval` log (inspect_ai/log/_recorders/eval.py): a ZIP of the JSON log's pieces: `header.json`
+ * (the log without samples; older logs: `start.json` or `_journal/start.json` and `results.json`), one
+ * `samples/<id>_epoch_<n>.json` per sample, and summaries. Read as Inspect's `read_eval_log` assembles it: the
+ * header's fields, then the samples sorted by epoch and id, as the JSON log holds them. Inspect rewrites the
+ * whole archive itself; a ZIP writer is not worth a second copy of its layout here, so it is read-only.
+ */
+export const inspectEvalContainer: Container = {
+  id: 'inspect-eval-zip',
+  label: 'Inspect AI .eval archive',
+  format: 'inspect-eval-json',
+  extensions: ['.eval'],
+  holds: (file, head) => file.toLowerCase().endsWith('.eval') && startsWith(head, ZIP),
+  open(file, bytes) {
+    let entries: Record<string, Uint8Array>;
+    try {
+      entries = unzipSync(bytes, { filter: (f) => f.name.endsWith('.json') });
+    } catch (e) {
+      throw new ConversationFileError(file, `not a whole ZIP archive (${(e as Error).message})`);
+    }
+    const header = json(file, entries, 'header.json');
+    let log: Record<string, unknown>;
+    if (header !== undefined) log = { ...obj(header) };
+    else {
+      const start = json(file, entries, '_journal/start.json') ?? json(file, entries, 'start.json');
+      if (start === undefined) throw new ConversationFileError(file, `a ZIP archive without Inspect's header.json or start.json (holds: ${Object.keys(entries).slice(0, 6).join(', ') || 'no JSON'})`, undefined, true);
+      const results = obj(json(file, entries, 'results.json'));
+      log = { ...obj(start), status: results.status ?? 'started', ...results };
+    }
+    const samples = Object.keys(entries)
+      .filter((n) => /^samples\/[^/]+\.json$/.test(n))
+      .map((n) => obj(json(file, entries, n)));
+    const key = (s: Record<string, unknown>) => [typeof s.epoch === 'number' ? s.epoch : 0, s.id] as const;
+    samples.sort((a, b) => {
+      const [ea, ia] = key(a);
+      const [eb, ib] = key(b);
+      if (ea !== eb) return ea - eb;
+      if (typeof ia === 'number' && typeof ib === 'number') return ia - ib;
+      return String(ia).localeCompare(String(ib), undefined, { numeric: true });
+    });
+    log.samples = samples;
+    return {
+      text: JSON.stringify(log, null, 2),
+      format: 'inspect-eval-json',
+      name: nameOf(file).replace(/\.eval$/i, '.json'),
+      readOnly: 'an Inspect .eval archive is written by Inspect: a conversion or Save As gives an editable copy',
+    };
+  },
+};

@@ -1,0 +1,149 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isPlainObject } from '../../message.js';
+import { ConversationFileError } from '../errors.js';
+import { storeText, type StoreText } from '../shared/store-codec.js';
+import { nameOf, type Container } from './container.js';
+import { isSqlite, openDatabase, textOf } from './sqlite.js';
+
+type Loose = Record<string, unknown>;
+
+const parse = (text: string | undefined): Loose | undefined => {
+  if (text === undefined) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return isPlainObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+interface Session {
+  info: Loose;
+  messages: Array<{ info: Loose; parts: unknown[] }>;
+}
+
+/** A session as a conversation: its title, its directory and version, a sub-agent's session said to be one. */
+function conversation(s: Session): StoreText['conversations'][number] {
+  const title = typeof s.info.title === 'string' && s.info.title.trim() !== '' ? s.info.title : typeof s.info.id === 'string' ? s.info.id : undefined;
+  const sub = typeof s.info.parentID === 'string' && s.info.parentID !== '';
+  return {
+    ...(title ? { title: sub ? `sub-agent · ${title}` : title } : {}),
+    meta: {
+      ...(typeof s.info.id === 'string' ? { sessionId: s.info.id } : {}),
+      ...(typeof s.info.directory === 'string' ? { cwd: s.info.directory } : {}),
+      ...(typeof s.info.version === 'string' ? { version: s.info.version } : {}),
+    },
+    records: s.messages,
+  };
+}
+
+const byId = (a: { info: Loose }, b: { info: Loose }) => String(a.info.id ?? '').localeCompare(String(b.info.id ?? ''));
+
+/** A row's `data` JSON with the ids its table keeps in columns (what `opencode export` puts in the object). */
+function rowValue(row: Loose, ids: Loose): Loose {
+  const data = parse(textOf(row.data));
+  return data ? { ...ids, ...data } : { ...ids, type: 'unreadable', text: textOf(row.data) ?? '' };
+}
+
+/**
+ * OpenCode 1.x's database (`~/.local/share/opencode/opencode.db`, drizzle's `session`, `message` and `part`
+ * tables, each message's and part's fields in a `data` JSON column; packages/opencode/src/session/session.sql.ts
+ * in sst/opencode). Sessions newest last; messages and parts in id order, which is OpenCode's own (its ids
+ * begin with the time).
+ */
+export const openCodeDbContainer: Container = {
+  id: 'opencode-db',
+  label: 'OpenCode database',
+  format: 'opencode-store',
+  extensions: ['.db'],
+  listed: (file) => /^opencode(-[\w.-]+)?\.db$/i.test(nameOf(file)),
+  holds: (file, head) => /^opencode(-[\w.-]+)?\.db$/i.test(nameOf(file)) && isSqlite(head),
+  open(file, bytes) {
+    const db = openDatabase(file, bytes);
+    try {
+      const tables = db.tables();
+      for (const t of ['session', 'message', 'part']) if (!tables.has(t)) throw new ConversationFileError(file, `an SQLite database without OpenCode's "${t}" table (tables: ${[...tables].join(', ') || 'none'})`, undefined, true);
+      const sessions = new Map<string, Session>();
+      for (const row of db.all('SELECT * FROM session ORDER BY time_created, id')) {
+        const id = String(row.id);
+        const info: Loose = { id, title: row.title, directory: row.directory, version: row.version, parentID: row.parent_id ?? undefined, projectID: row.project_id, time: { created: row.time_created, updated: row.time_updated } };
+        sessions.set(id, { info: Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined && v !== null)), messages: [] });
+      }
+      const messages = new Map<string, { info: Loose; parts: unknown[] }>();
+      for (const row of db.all('SELECT * FROM message ORDER BY session_id, id')) {
+        const session = sessions.get(String(row.session_id));
+        if (!session) continue;
+        const m = { info: rowValue(row, { id: row.id, sessionID: row.session_id }), parts: [] as unknown[] };
+        messages.set(String(row.id), m);
+        session.messages.push(m);
+      }
+      for (const row of db.all('SELECT * FROM part ORDER BY message_id, id')) {
+        messages.get(String(row.message_id))?.parts.push(rowValue(row, { id: row.id, sessionID: row.session_id, messageID: row.message_id }));
+      }
+      const list = [...sessions.values()].filter((s) => s.messages.length > 0);
+      return { text: storeText({ store: 'opencode', conversations: list.map(conversation) }), format: 'opencode-store', name: nameOf(file), readOnly: 'OpenCode’s own database (it may be writing it now): a conversion or Save As gives an editable copy' };
+    } finally {
+      db.close();
+    }
+  },
+};
+
+const readJson = (file: string) => {
+  try {
+    return parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const jsonFiles = (dir: string) => {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+};
+
+/** `…/storage/session/<project>/<session>.json` (OpenCode 0.x) and the older `…/storage/session/info/<session>.json`. */
+const SESSION_FILE = /[\\/]storage[\\/]session[\\/][^\\/]+[\\/]ses_[^\\/]+\.json$/;
+
+/**
+ * OpenCode's older store, a folder of JSON files: `storage/session/<project>/<session>.json` the session,
+ * `storage/message/<session>/<message>.json` each message's info, `storage/part/<message>/<part>.json` its
+ * parts (before that, `storage/session/{info,message,part}/…`). The session file is what a listing shows; the
+ * message and part files are its pieces, not listed.
+ */
+export const openCodeStorageContainer: Container = {
+  id: 'opencode-storage',
+  label: 'OpenCode storage folder',
+  format: 'opencode-store',
+  extensions: ['.json'],
+  holds: (file) => SESSION_FILE.test(file),
+  open(file, bytes) {
+    const info = parse(Buffer.from(bytes).toString('utf8'));
+    if (!info) throw new ConversationFileError(file, 'not an OpenCode session file (expected a JSON object with the session’s id and title)');
+    const id = typeof info.id === 'string' ? info.id : basename(file, '.json');
+    const storage = dirname(dirname(dirname(file)));
+    const legacy = basename(dirname(file)) === 'info';
+    const messageDir = legacy ? join(dirname(dirname(file)), 'message', id) : join(storage, 'message', id);
+    const session: Session = { info: { ...info, id }, messages: [] };
+    for (const f of jsonFiles(messageDir)) {
+      const m = readJson(f);
+      if (!m) continue;
+      const mid = typeof m.id === 'string' ? m.id : basename(f, '.json');
+      const partDir = legacy ? join(dirname(dirname(file)), 'part', id, mid) : join(storage, 'part', mid);
+      const parts = jsonFiles(partDir).map((p) => readJson(p) ?? { type: 'unreadable', text: basename(p) });
+      session.messages.push({ info: { ...m, id: mid }, parts });
+    }
+    session.messages.sort(byId);
+    if (session.messages.length === 0 && !existsSync(messageDir)) {
+      throw new ConversationFileError(file, `an OpenCode session whose messages are not beside it (no ${messageDir})`, undefined, true);
+    }
+    return { text: storeText({ store: 'opencode', conversations: [conversation(session)] }), format: 'opencode-store', name: nameOf(file), readOnly: 'OpenCode’s own storage folder (it may be writing it now): a conversion or Save As gives an editable copy' };
+  },
+};
+
+/** A file of OpenCode's storage folder that is a piece of a session, not one (a message, a part, a project, a diff). */
+export function isOpenCodeStoragePiece(file: string): boolean {
+  return /[\\/]storage[\\/](message|part|project|todo|session_diff|session_share|snapshot)[\\/]/.test(file) || /[\\/]storage[\\/]session[\\/](message|part)[\\/]/.test(file);
+}
