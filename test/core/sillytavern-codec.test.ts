@@ -16,42 +16,75 @@ describe('SillyTavern chats', () => {
     expect(codec.id).toBe('sillytavern-chat');
     expect(doc.conversations[0].title).toBe('Quartermaster · 2025-11-30@19h02m11s');
     const views = doc.conversations[0].records.map((r) => codec.view(r));
-    expect(views.map((v) => [v.role, v.normalRole])).toEqual([
-      ['Quartermaster', 'assistant'],
-      ['Mara', 'user'],
-      ['Quartermaster', 'assistant'],
-      ['Narrator', 'system'],
-      ['Mara', 'user'],
-      ['Mara', 'user'],
+    // Each swipe the chat was not left at is a record of its own, after its message.
+    expect(views.map((v) => [v.role, v.normalRole, v.category])).toEqual([
+      ['Quartermaster', 'assistant', 'swipe 1 of 2, chosen'],
+      ['Quartermaster', 'assistant', 'swipe 2 of 2'],
+      ['Mara', 'user', undefined],
+      ['Quartermaster', 'assistant', 'swipe 2 of 3, chosen'],
+      ['Quartermaster', 'assistant', 'swipe 1 of 3'],
+      ['Quartermaster', 'assistant', 'swipe 3 of 3'],
+      ['Narrator', 'system', undefined],
+      ['Mara', 'user', undefined],
+      ['Mara', 'user', undefined],
     ]);
-    expect(views[0].category).toBe('swipe 1 of 2');
-    expect(views[2].category).toBe('swipe 2 of 3');
-    expect(views[2].parts[0]).toMatchObject({ kind: 'reasoning' });
-    expect(views[2].model).toBe('gpt-4o-2024-11-20');
-    expect(views[4].meta).toBe(true);
+    expect(views[3].parts[0]).toMatchObject({ kind: 'reasoning' });
+    expect(views[3].model).toBe('gpt-4o-2024-11-20');
+    expect(views[7].meta).toBe(true);
     expect(doc.otherRecords).toBe(1);
     expect(serializeDocument(codec, doc, [doc.conversations[0].records])).toBe(text);
   });
 
-  it('an edit of a message with swipes changes the chosen swipe with it; with edge-biased text it reads back by JSON.parse, every other line byte for byte (property)', () => {
+  it('an edit of a message or of a swipe changes that swipe; with edge-biased text it reads back by JSON.parse, every other line byte for byte (property)', () => {
     const text = readFileSync(FILE, 'utf8');
     const parsed = parseDocumentText(text, NAME);
     const records = parsed.doc.conversations[0].records;
     const lines = text.split('\n');
+    // The file line of each record, and which of its swipes it is.
+    const places = [[1, 0], [1, 1], [2, -1], [3, 1], [3, 0], [3, 2], [4, -1], [5, -1], [6, -1]];
     fc.assert(
       fc.property(fc.nat(records.length - 1), edgeString.filter((s) => !s.includes('\u0000')), (at, typed) => {
         const edited = parsed.codec.withText(records[at], typed);
         fc.pre(edited !== undefined);
         const out = serializeDocument(parsed.codec, parsed.doc, [records.map((r, k) => (k === at ? edited : r))]);
         const outLines = out.split('\n');
+        const [line, swipe] = places[at];
         expect(outLines.length).toBe(lines.length);
-        lines.forEach((l, k) => k !== at + 1 && expect(outLines[k]).toBe(l));
-        const back = JSON.parse(outLines[at + 1]) as { mes: string; swipes?: string[]; swipe_id?: number };
-        expect(back.mes).toBe(typed);
-        if (back.swipes) expect(back.swipes[back.swipe_id ?? 0]).toBe(typed);
+        lines.forEach((l, k) => k !== line && expect(outLines[k]).toBe(l));
+        const back = JSON.parse(outLines[line]) as { mes: string; swipes?: string[]; swipe_id?: number };
+        const was = JSON.parse(lines[line]) as { mes: string; swipes?: string[]; swipe_id?: number };
+        if (swipe === -1 || swipe === was.swipe_id) {
+          expect(back.mes).toBe(typed);
+          if (back.swipes) expect(back.swipes[back.swipe_id ?? 0]).toBe(typed);
+        } else {
+          // Another swipe: the chat still shows the chosen one.
+          expect(back.mes).toBe(was.mes);
+          expect(back.swipe_id).toBe(was.swipe_id);
+          expect(back.swipes![swipe]).toBe(typed);
+        }
       }),
       { numRuns: 80, seed: 13 },
     );
+  });
+
+  it('swipes are branches beside their message: the chat goes on from the chosen one; a deleted swipe leaves its message’s swipes', () => {
+    const text = readFileSync(FILE, 'utf8');
+    const parsed = parseDocumentText(text, NAME);
+    const records = parsed.doc.conversations[0].records;
+    const tree = parsed.codec.tree!(parsed.doc, 0, records);
+    expect(Array.from(tree.parent)).toEqual([-1, -1, 0, 2, 2, 2, 3, 6, 7]);
+    expect(tree.active).toBe(8);
+    // Swipe 1 of 3 deleted: the message keeps swipes 2 and 3, still showing the second (now the first).
+    const out = serializeDocument(parsed.codec, parsed.doc, [records.filter((_, k) => k !== 4)]);
+    const line = JSON.parse(out.split('\n')[3]) as { mes: string; swipes: string[]; swipe_id: number; swipe_info: unknown[] };
+    const was = JSON.parse(text.split('\n')[3]) as { mes: string; swipes: string[]; swipe_id: number; swipe_info: unknown[] };
+    expect(line.swipes).toEqual([was.swipes[1], was.swipes[2]]);
+    expect(line.swipe_id).toBe(0);
+    expect(line.mes).toBe(was.mes);
+    expect(line.swipe_info).toHaveLength(2);
+    // The message deleted with a swipe left: what is left is a message of its own.
+    const alone = serializeDocument(parsed.codec, parsed.doc, [records.filter((_, k) => k !== 0)]);
+    expect(JSON.parse(alone.split('\n')[1]) as object).toMatchObject({ mes: '"Another one. Name?"', swipes: ['"Another one. Name?"'], swipe_id: 0 });
   });
 
   it('a Claude Code or Codex session is not taken for a chat', () => {

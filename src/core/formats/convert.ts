@@ -280,8 +280,8 @@ function losses(from: OpenedFile, to: Codec, notes: Notes): void {
 export function convert(from: OpenedFile, toId: string, options: ConvertOptions = {}): Conversion {
   const to = codecById(toId);
   if (!to) throw new ConversationFileError('(convert)', `unknown format "${toId}"`);
-  if (to.readOnly) throw new ConversationFileError('(convert)', `${to.label} is read here, never written (${to.readOnly})`);
   if (to.id === from.codec.id) return { text: (from.bom ? '\ufeff' : '') + from.doc.text, notes: [], problems: [] };
+  if (to.readOnly) throw new ConversationFileError('(convert)', `${to.label} is read here, never written (${to.readOnly})`);
   const notes = new Notes();
   losses(from, to, notes);
   const keep = to.capabilities.conversations === 'many' ? from.doc.conversations : from.doc.conversations.slice(0, 1);

@@ -1,5 +1,6 @@
-import { isPlainObject } from '../../message.js';
-import { NotThisFormat, type Codec } from '../codec.js';
+import { isPlainObject, lineage } from '../../message.js';
+import { NotThisFormat, type Codec, type ConversationDocument } from '../codec.js';
+import type { MessageTree } from '../../tree/message-tree.js';
 import { sentText, type MessageView, type NormalRole, type Part } from '../model.js';
 import { firstLine, jsonlLineText, parseJsonlRecords, serializeJsonlRecords } from '../shared/jsonl-document.js';
 
@@ -9,8 +10,107 @@ import { firstLine, jsonlLineText, parseJsonlRecords, serializeJsonlRecords } fr
  * `is_user`, `is_system`, `send_date`, `mes`, `extra`, and the swipes: `swipes`, `swipe_id`, `swipe_info`).
  * `is_system` means hidden from the model (not a system prompt); a narrator's message (`extra.type:
  * "narrator"`) is the system speaking. `mes` is the swipe chosen, `swipes[swipe_id]`; the other swipes are
- * the answers the user swiped past, kept on save and named in the row ("swipe 2 of 3").
+ * the answers the user swiped past: each is a record of its own here, a branch beside the chosen one (the
+ * chat went on from the chosen one), named "swipe 2 of 3". A swipe's text edited or a swipe deleted is
+ * written into its message's `swipes` (and `swipe_info`, `swipe_id` kept pointing at the chosen one).
  */
+
+type Loose = Record<string, unknown>;
+
+/** A swipe shown as a record: the message line it belongs to, and which of its swipes it is. */
+const swipeOf = new WeakMap<object, { line: Loose; index: number }>();
+
+function swipeOrigin(record: unknown): { line: Loose; index: number } | undefined {
+  if (!isPlainObject(record)) return undefined;
+  for (const r of lineage(record)) {
+    const found = swipeOf.get(r);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The records a message line shows: itself, then a record per swipe it was not left at. */
+function expand(line: Loose): Loose[] {
+  const swipes = Array.isArray(line.swipes) ? line.swipes : [];
+  const chosen = typeof line.swipe_id === 'number' ? line.swipe_id : 0;
+  if (swipes.length < 2) return [line];
+  const info = Array.isArray(line.swipe_info) ? line.swipe_info : [];
+  const out: Loose[] = [line];
+  swipes.forEach((text, k) => {
+    if (k === chosen) return;
+    const i = isPlainObject(info[k]) ? info[k] : {};
+    const record: Loose = { name: line.name, is_user: line.is_user, mes: typeof text === 'string' ? text : String(text), swipe: k, ...(i.send_date !== undefined ? { send_date: i.send_date } : {}), ...(isPlainObject(i.extra) ? { extra: i.extra } : {}) };
+    swipeOf.set(record, { line, index: k });
+    out.push(record);
+  });
+  return out;
+}
+
+/**
+ * The message lines these records write: each line with the swipes still among the records (their text as
+ * edited), the chosen one where it is; a swipe whose message is gone becomes a message of its own.
+ */
+function linesOf(records: readonly unknown[]): unknown[] {
+  const kept = new Map<object, Map<number, string>>();
+  for (const r of records) {
+    const o = swipeOrigin(r);
+    if (o && isPlainObject(r)) {
+      let m = kept.get(o.line);
+      if (!m) kept.set(o.line, (m = new Map()));
+      m.set(o.index, typeof r.mes === 'string' ? r.mes : '');
+    }
+  }
+  const read = new Set<object>();
+  for (const r of records) if (!swipeOrigin(r) && isPlainObject(r)) for (const x of lineage(r)) read.add(x);
+  const out: unknown[] = [];
+  for (const r of records) {
+    const o = swipeOrigin(r);
+    if (o) {
+      // Its message was deleted: what is left of it is a message.
+      if (!read.has(o.line) && isPlainObject(r)) {
+        const { swipe: _swipe, ...rest } = r;
+        out.push({ ...rest, swipe_id: 0, swipes: [rest.mes], swipe_info: [] });
+      }
+      continue;
+    }
+    if (!isPlainObject(r) || !Array.isArray(r.swipes) || r.swipes.length < 2) {
+      out.push(r);
+      continue;
+    }
+    const line = [...lineage(r)].find((x) => kept.has(x)) ?? r;
+    const left = kept.get(line) ?? new Map<number, string>();
+    const chosen = typeof r.swipe_id === 'number' ? r.swipe_id : 0;
+    const swipes = r.swipes as unknown[];
+    const keep = swipes.map((_, k) => k).filter((k) => k === chosen || left.has(k));
+    const texts = keep.map((k) => (k === chosen ? swipes[k] : left.get(k)));
+    const same = keep.length === swipes.length && texts.every((t, i) => t === swipes[i]);
+    if (same) {
+      out.push(r);
+      continue;
+    }
+    const info = Array.isArray(r.swipe_info) ? r.swipe_info : undefined;
+    out.push({ ...r, swipes: texts, swipe_id: keep.indexOf(chosen), ...(info ? { swipe_info: keep.map((k) => info[k] ?? {}) } : {}) });
+  }
+  return out;
+}
+
+/** Each swipe hangs where its message does: a branch beside it; everything else follows the message before it. */
+function swipeTree(records: readonly unknown[]): MessageTree {
+  const parent = new Int32Array(records.length);
+  let last = -1;
+  const at = new Map<object, number>();
+  records.forEach((r, i) => {
+    const o = swipeOrigin(r);
+    const lineAt = o ? at.get(o.line) : undefined;
+    if (o && lineAt !== undefined) parent[i] = parent[lineAt];
+    else {
+      parent[i] = last;
+      last = i;
+      if (isPlainObject(r)) for (const x of lineage(r)) at.set(x, i);
+    }
+  });
+  return { parent, thread: new Array<string>(records.length).fill('main'), active: last, continues: new Map() };
+}
 function isMessage(v: unknown): boolean {
   return isPlainObject(v) && typeof v.mes === 'string' && typeof v.name === 'string';
 }
@@ -24,8 +124,9 @@ function view(record: unknown): MessageView {
   if (typeof extra.reasoning === 'string' && extra.reasoning !== '') parts.push({ kind: 'reasoning', text: extra.reasoning });
   parts.push({ kind: 'text', text: typeof m.mes === 'string' ? m.mes : '' });
   if (typeof extra.image === 'string') parts.push({ kind: 'image', ref: extra.image });
-  const swipes = Array.isArray(m.swipes) ? m.swipes.length : 0;
-  const chosen = typeof m.swipe_id === 'number' ? m.swipe_id : 0;
+  const origin = swipeOrigin(record);
+  const swipes = origin ? (Array.isArray(origin.line.swipes) ? origin.line.swipes.length : 0) : Array.isArray(m.swipes) ? m.swipes.length : 0;
+  const chosen = origin ? origin.index : typeof m.swipe_id === 'number' ? m.swipe_id : 0;
   const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
   return {
     role: typeof m.name === 'string' && m.name !== '' ? m.name : normalRole,
@@ -33,7 +134,7 @@ function view(record: unknown): MessageView {
     parts,
     name: typeof m.name === 'string' ? m.name : undefined,
     timestamp: typeof m.send_date === 'string' ? m.send_date : typeof m.send_date === 'number' ? new Date(m.send_date).toISOString() : undefined,
-    ...(swipes > 1 ? { category: `swipe ${chosen + 1} of ${swipes}` } : {}),
+    ...(swipes > 1 ? { category: `swipe ${chosen + 1} of ${swipes}${origin ? '' : ', chosen'}` } : {}),
     // Hidden from the model: shown, marked, never planned as context.
     ...(m.is_system === true ? { meta: true } : {}),
     ...(typeof extra.model === 'string' ? { model: extra.model } : {}),
@@ -65,9 +166,14 @@ export const sillyTavernChat: Codec = {
       },
     );
     if (doc.conversations[0].records.length === 0 && !/"character_name"\s*:/.test(firstLine(text))) throw new NotThisFormat('expected a SillyTavern chat: a line {"user_name", "character_name", …} then lines {"name", "is_user", "mes", …}');
+    const lines = doc.conversations[0].records as Loose[];
+    doc.conversations[0].records = lines.flatMap(expand);
     return doc;
   },
-  serialize: (doc, conversations) => serializeJsonlRecords(doc, conversations),
+  serialize: (doc, conversations) => serializeJsonlRecords(doc, [linesOf(conversations[0] ?? [])]),
+  // What a save reads back: the lines written, each with its swipes after it.
+  order: (records) => (linesOf(records) as Loose[]).flatMap(expand),
+  tree: (_doc: ConversationDocument, _c: number, records: readonly unknown[]) => swipeTree(records),
   view,
   fromView(v, near) {
     // A chat holds what was said: calls and results as the text they are sent as.
@@ -84,11 +190,12 @@ export const sillyTavernChat: Codec = {
   loses: (v) => (v.parts.some((p) => p.kind === 'tool-call' || p.kind === 'tool-result') ? ['tool calls and results as structure (a SillyTavern chat holds them as text)'] : []),
   withText(record, text) {
     if (!isPlainObject(record) || typeof record.mes !== 'string') return undefined;
+    if (swipeOrigin(record)) return { ...record, mes: text };
     const out: Record<string, unknown> = { ...record, mes: text };
     // The chosen swipe is what SillyTavern shows again after a swipe back: it changes with the message.
     const at = typeof record.swipe_id === 'number' ? record.swipe_id : 0;
     if (Array.isArray(record.swipes) && record.swipes[at] === record.mes) out.swipes = record.swipes.map((s, k) => (k === at ? text : s));
     return out;
   },
-  rawText: (doc, _c, record) => jsonlLineText(doc, record),
+  rawText: (doc, _c, record) => jsonlLineText(doc, swipeOrigin(record)?.line ?? record),
 };
