@@ -23,7 +23,7 @@ const ROUGH_HEAD_BYTES = 16 * 1024;
 /** How much of a file of this size its listing's first pass reads. */
 export const headLength = (bytes: number): number => (bytes <= WHOLE_READ_LIMIT ? ROUGH_HEAD_BYTES : HEAD_BYTES);
 
-export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'title' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
+export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'conversationMessages' | 'title' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
 
 // One buffer for every head a listing reads (a listing reads them one after another).
 const headBuffer = Buffer.allocUnsafe(HEAD_BYTES);
@@ -47,19 +47,25 @@ function failed(e: unknown): Summary {
 /** How far a listing looks for a first prompt (a session opens with a few records of setup). */
 const TITLE_LOOK = 40;
 
+/** A conversation's first prompt on one line (a dataset's conversations are told apart by it). */
+function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefined {
+  for (const r of records.slice(0, TITLE_LOOK)) {
+    const v = codec.view(r);
+    if (v.normalRole !== 'user' || v.meta || v.sidechain) continue;
+    const text = oneLine(displayText(v), 120);
+    if (text !== '') return text;
+  }
+  return undefined;
+}
+
 /** A one-conversation file's title from the file, else its first prompt on one line. */
 function titled(codec: Codec, doc: ConversationDocument): Pick<Summary, 'title'> {
   if (doc.conversations.length !== 1) return {};
   const c = doc.conversations[0];
   // A path (Codex names a session by its folder) says where, not what: the first prompt says more.
   if (c.title && !/^([/~]|[A-Za-z]:[\\/])/.test(c.title)) return { title: oneLine(c.title, 120) };
-  for (const r of c.records.slice(0, TITLE_LOOK)) {
-    const v = codec.view(r);
-    if (v.normalRole !== 'user' || v.meta || v.sidechain) continue;
-    const text = oneLine(displayText(v), 120);
-    if (text !== '') return { title: text };
-  }
-  return {};
+  const prompt = firstPrompt(codec, c.records);
+  return prompt ? { title: prompt } : {};
 }
 
 /** What the listing shows of a parsed file. */
@@ -68,7 +74,8 @@ export function summaryOf(codec: Codec, doc: ConversationDocument): Summary {
     format: codec.id,
     formatLabel: codec.label,
     conversations: doc.conversations.length,
-    titles: doc.conversations.length > 1 ? doc.conversations.map((c, i) => c.title ?? `conversation ${i + 1}`) : undefined,
+    titles: doc.conversations.length > 1 ? doc.conversations.map((c, i) => c.title ?? firstPrompt(codec, c.records) ?? `conversation ${i + 1}`) : undefined,
+    conversationMessages: doc.conversations.length > 1 ? doc.conversations.map((c) => c.records.length) : undefined,
     ...titled(codec, doc),
     messages: doc.conversations.reduce((n, c) => n + c.records.length, 0),
     other: doc.otherRecords,

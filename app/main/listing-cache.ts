@@ -18,11 +18,11 @@ const same = (a: Stamp, size: number, mtime: number) => a.size === size && a.mti
 /** What a listing learnt of a file somewhere else (a big file's own service read it whole, or counted it). */
 export type ListingNote =
   | { kind: 'summary'; file: string; size: number; mtime: number; summary: Summary; whole: boolean }
-  | { kind: 'tokens'; file: string; size: number; mtime: number; model: string; total: number };
+  | { kind: 'tokens'; file: string; size: number; mtime: number; model: string; total: number; perConversation?: number[] };
 
 /** What a listing keeps between runs: the summaries of files read whole, and token totals. */
 /** Every format this run reads, and the shape of what a summary holds (bumped when it changes). */
-const SUMMARY_SHAPE = 2;
+const SUMMARY_SHAPE = 3;
 function readersNow(): string {
   return `${SUMMARY_SHAPE}:${listCodecs().map((c) => c.id).join(',')}`;
 }
@@ -32,7 +32,7 @@ export interface ListingSnapshot {
   /** The formats read when the summaries were made: a run that reads more (or reads them otherwise) makes its own. */
   readers?: string;
   summaries: Array<[file: string, size: number, mtime: number, summary: Summary]>;
-  totals: Array<[file: string, size: number, mtime: number, model: string, total: number]>;
+  totals: Array<[file: string, size: number, mtime: number, model: string, total: number, perConversation?: number[]]>;
 }
 
 export class ListingCache {
@@ -45,7 +45,7 @@ export class ListingCache {
   snapshot(): ListingSnapshot {
     const summaries: ListingSnapshot['summaries'] = [];
     for (const [file, s] of this.summaries) if (s.whole) summaries.push([file, s.size, s.mtime, s.summary]);
-    const totals: ListingSnapshot['totals'] = [...this.totals].map(([file, t]) => [file, t.size, t.mtime, t.model, t.total]);
+    const totals: ListingSnapshot['totals'] = [...this.totals].map(([file, t]) => (t.perConversation ? [file, t.size, t.mtime, t.model, t.total, t.perConversation] : [file, t.size, t.mtime, t.model, t.total]));
     return { version: 1, readers: readersNow(), summaries, totals };
   }
 
@@ -60,12 +60,13 @@ export class ListingCache {
     }
     for (const row of s.totals) {
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || typeof row[3] !== 'string' || typeof row[4] !== 'number') continue;
-      if (!this.totals.has(row[0])) this.totals.set(row[0], { size: row[1], mtime: row[2], model: row[3], total: row[4] });
+      const per = Array.isArray(row[5]) && row[5].every((n) => typeof n === 'number') ? { perConversation: row[5] } : {};
+      if (!this.totals.has(row[0])) this.totals.set(row[0], { size: row[1], mtime: row[2], model: row[3], total: row[4], ...per });
     }
   }
 
   private readonly summaries = new Map<string, Stamp & { summary: Summary; whole: boolean }>();
-  private readonly totals = new Map<string, Stamp & { model: string; total: number }>();
+  private readonly totals = new Map<string, Stamp & { model: string; total: number; perConversation?: number[] }>();
   /** Each root's files as its last listing found them. */
   private readonly walks = new Map<string, Map<string, Stamp>>();
 
@@ -109,7 +110,7 @@ export class ListingCache {
     const noted = this.noted;
     this.noted = () => {};
     if (note.kind === 'summary') this.setSummary(note.file, note.size, note.mtime, note.summary, note.whole);
-    else this.setTokens(note.file, note.size, note.mtime, note.model, note.total);
+    else this.setTokens(note.file, note.size, note.mtime, note.model, note.total, note.perConversation);
     this.noted = noted;
   }
 
@@ -118,9 +119,15 @@ export class ListingCache {
     return hit && same(hit, size, mtime) && hit.model === model ? hit.total : undefined;
   }
 
-  setTokens(file: string, size: number, mtime: number, model: string, total: number): void {
-    this.totals.set(file, { size, mtime: Math.round(mtime), model, total });
-    this.noted({ kind: 'tokens', file, size, mtime, model, total });
+  /** Each conversation's tokens, for a file of several counted whole. */
+  conversationTokens(file: string, size: number, mtime: number, model: string): number[] | undefined {
+    const hit = this.totals.get(file);
+    return hit && same(hit, size, mtime) && hit.model === model ? hit.perConversation : undefined;
+  }
+
+  setTokens(file: string, size: number, mtime: number, model: string, total: number, perConversation?: number[]): void {
+    this.totals.set(file, { size, mtime: Math.round(mtime), model, total, ...(perConversation ? { perConversation } : {}) });
+    this.noted({ kind: 'tokens', file, size, mtime, model, total, ...(perConversation ? { perConversation } : {}) });
     this.changed();
   }
 }

@@ -24,6 +24,9 @@ export const DirEntry = z.object({
   conversations: z.number().optional(),
   /** The conversations' titles, for files that hold several (a dataset, an export). */
   titles: z.array(z.string()).optional(),
+  /** Beside `titles`: each conversation's messages, and its tokens once the file has been counted. */
+  conversationMessages: z.array(z.number()).optional(),
+  conversationTokens: z.array(z.number()).optional(),
   /** A one-conversation file's title, or its first prompt: what a session named by its id is shown as. */
   title: z.string().optional(),
   messages: z.number().optional(),

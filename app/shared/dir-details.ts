@@ -2,7 +2,10 @@ import type { DirEntry } from './contract.js';
 
 /** A newer listing of the same file (same size and mtime) keeps a token total the older one had: totals are only known once counted. */
 function carryTokens(before: DirEntry | undefined, after: DirEntry): DirEntry {
-  return after.tokens === undefined && before?.tokens !== undefined && before.bytes === after.bytes && before.modified === after.modified ? { ...after, tokens: before.tokens } : after;
+  if (!before || before.bytes !== after.bytes || before.modified !== after.modified) return after;
+  const tokens = after.tokens === undefined && before.tokens !== undefined ? { tokens: before.tokens } : {};
+  const each = after.conversationTokens === undefined && before.conversationTokens !== undefined ? { conversationTokens: before.conversationTokens } : {};
+  return Object.keys(tokens).length + Object.keys(each).length > 0 ? { ...after, ...tokens, ...each } : after;
 }
 
 /** The listed entries with newer details put in by path; entries no longer listed are not brought back. Pure. */

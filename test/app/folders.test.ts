@@ -214,8 +214,10 @@ describe('FolderShell: the open folder is the shell’s, behind the same dispatc
     expect(linux.map((p) => p.path)).toEqual(expect.arrayContaining(['/h/.claude/projects', '/h/.codex/sessions', '/h/.gemini/tmp', '/h/.copilot/session-state', '/h/.local/share/opencode/storage', '/h/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks']));
     expect(names('darwin').find((p) => p.name === 'Cline tasks')!.path).toBe('/h/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/tasks');
     expect(names('win32', { APPDATA: 'C:/Users/a/AppData/Roaming' }).find((p) => p.name === 'Roo Code tasks')!.path).toContain('C:/Users/a/AppData/Roaming');
-    const moved = names('linux', { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', XDG_DATA_HOME: '/d' });
-    expect(moved.map((p) => p.path)).toEqual(expect.arrayContaining(['/c/projects', '/x/sessions', '/d/opencode/storage']));
+    expect(linux.map((p) => p.path)).toEqual(expect.arrayContaining(['/h/.local/share/opencode', '/h/.config/Cursor/User/globalStorage', '/h/.config/Code/User/globalStorage/emptyWindowChatSessions']));
+    expect(names('darwin').find((p) => p.name === 'Cursor chats')!.path).toBe('/h/Library/Application Support/Cursor/User/globalStorage');
+    const moved = names('linux', { CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', XDG_DATA_HOME: '/d', COPILOT_HOME: '/p' });
+    expect(moved.map((p) => p.path)).toEqual(expect.arrayContaining(['/c/projects', '/x/sessions', '/d/opencode/storage', '/d/opencode', '/p/session-state']));
   });
 
   it('answers any input to its channels without throwing, opening nothing outside the scope', async () => {

@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/main/dispatch.js';
 import { InlineTokenService } from '../../app/main/token-service.js';
 import { createRuntime, type Runtime } from '../../app/server/runtime.js';
-import type { Result, Skeleton } from '../../app/shared/contract.js';
+import type { DirEntry, Result, Skeleton } from '../../app/shared/contract.js';
 import { sparseGet } from '../../app/shared/sparse.js';
 import { FIXTURES, tempDir } from '../helpers.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
-import { buildViewSkeleton } from '../../src/core/views.js';
+import { buildViewSkeleton, countView } from '../../src/core/views.js';
 import { getTokenizer, strategies } from '../../src/core/index.js';
 import { listFully } from '../support/listing.js';
 
@@ -319,5 +319,57 @@ describe('tool results the file does not link by id', () => {
     const opened = readDocumentFile(join(dir, 'tools.json'));
     const skeleton = buildViewSkeleton(opened.doc.conversations[0].records.map((r) => opened.codec.view(r)), getTokenizer('gpt-5.4'));
     expect(strategies.plan('last-n', skeleton, { limit: 2 }).warnings).toContainEqual(expect.objectContaining({ code: 'orphaned-tool-result', index: 2 }));
+  });
+});
+
+describe('a dataset in the sidebar', () => {
+  it('lists each conversation’s first line and messages; once counted, each one’s tokens come in an event and after a relist', async () => {
+    const { rt, call } = setup();
+    const details: DirEntry[] = [];
+    rt.onEvent = (event, payload) => {
+      if (event === 'dir:details') details.push(...(payload as { entries: DirEntry[] }).entries);
+    };
+    const entries = await listFully(rt);
+    const ft = entries.find((e) => e.path === 'openai/finetune.jsonl')!;
+    expect(ft.conversationMessages).toEqual(ft.titles!.map((_, i) => readDocumentFile(join(rt.context.roots.root(), 'openai/finetune.jsonl')).doc.conversations[i].records.length));
+    expect(ft.titles!.every((t) => !/^conversation \d+$/.test(t))).toBe(true);
+    await call('conversation:open', { path: 'openai/finetune.jsonl', conversation: 0 });
+    await call('tokens:count', { path: 'openai/finetune.jsonl', conversation: 0, model: 'gpt-4o' });
+    for (let i = 0; i < 100 && !details.some((d) => d.path === 'openai/finetune.jsonl' && d.conversationTokens); i++) await new Promise((r) => setTimeout(r, 20));
+    const counted = details.find((d) => d.path === 'openai/finetune.jsonl' && d.conversationTokens)!;
+    const doc = readDocumentFile(join(rt.context.roots.root(), 'openai/finetune.jsonl'));
+    const tk = getTokenizer('gpt-4o');
+    expect(counted.conversationTokens).toEqual(doc.doc.conversations.map((c) => c.records.reduce<number>((n, r) => n + countView(doc.codec.view(r), tk).tokens, 0)));
+    expect(counted.tokens).toBe(counted.conversationTokens!.reduce((a, b) => a + b, 0));
+    await call('settings:set', { model: 'gpt-4o' });
+    const again = (await call<{ entries: DirEntry[] }>('dir:list', {})).entries.find((e) => e.path === 'openai/finetune.jsonl')!;
+    expect(again.conversationTokens).toEqual(counted.conversationTokens);
+  });
+});
+
+describe('files read through a container', () => {
+  it('another app’s store opens read-only: the skeleton says why, edits are refused, conversion still offered', async () => {
+    const { call } = setup();
+    const sk = await call<Skeleton>('conversation:open', { path: 'cursor/globalStorage/state.vscdb', conversation: 1 });
+    expect(sk).toMatchObject({ format: 'cursor-chats', readOnly: { reason: expect.stringMatching(/Cursor’s own database/), edits: false } });
+    await expect(call('edit:apply', { path: 'cursor/globalStorage/state.vscdb', conversation: 1, command: { type: 'delete', indexes: [0] } })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(call('edit:save-as', { path: 'cursor/globalStorage/state.vscdb', target: 'cursor/copy.json' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const m = await call<{ view: { parts: Array<{ kind: string }> } }>('conversation:message', { path: 'cursor/globalStorage/state.vscdb', conversation: 1, index: 1 });
+    expect(m.view.parts.map((p) => p.kind)).toEqual(['reasoning', 'tool-call', 'tool-result']);
+  });
+
+  it('a compressed rollout takes edits, is never saved over, and Save As writes the uncompressed rollout Codex reads', async () => {
+    const { call, dir } = setup();
+    const path = 'compressed/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl.zst';
+    const before = readFileSync(join(dir, path));
+    const sk = await call<Skeleton>('conversation:open', { path, conversation: 0 });
+    expect(sk).toMatchObject({ format: 'codex-rollout', readOnly: { edits: true } });
+    await call('edit:apply', { path, conversation: 0, command: { type: 'delete', indexes: [sk.count - 1] } });
+    await expect(call('edit:save', { path })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(readFileSync(join(dir, path)).equals(before)).toBe(true);
+    await call('edit:save-as', { path, target: 'compressed/rollout.copy.jsonl' });
+    const copy = readDocumentFile(join(dir, 'compressed/rollout.copy.jsonl'));
+    expect(copy.codec.id).toBe('codex-rollout');
+    expect(copy.readOnly).toBeUndefined();
   });
 });

@@ -90,3 +90,40 @@ describe('the sidebar at 10,000 files', () => {
     expect(screen.getAllByTestId('file').map((b) => b.getAttribute('data-path'))).toEqual(['run1.json', 'run2.json', 'run10.json']);
   });
 });
+
+describe('a dataset’s conversations in the sidebar', () => {
+  const dataset: DirEntry = {
+    path: 'data/sft.jsonl',
+    name: 'sft',
+    bytes: 5000,
+    modified: 1_700_000_000_000,
+    format: 'openai-chat-jsonl',
+    conversations: 3,
+    messages: 14,
+    titles: ['What is a monad?', 'Translate "good morning" to French', 'Bake bread without yeast'],
+    conversationMessages: [4, 2, 8],
+  };
+
+  it('each with its first line and message count; its tokens once counted; sorted as the files are', () => {
+    useApp.setState({ entries: [dataset], fileSort: 'name', openPath: 'data/sft.jsonl', root: '/r' });
+    render(<Sidebar />);
+    const rows = () => screen.getAllByTestId('conversation-item').map((b) => [b.getAttribute('data-index'), b.querySelector('[data-testid="conversation-meta"]')?.textContent]);
+    // By name: by first line.
+    expect(rows()).toEqual([
+      ['2', '8 msgs'],
+      ['1', '2 msgs'],
+      ['0', '4 msgs'],
+    ]);
+    act(() => useApp.setState({ fileSort: 'messages' }));
+    expect(rows().map((r) => r[0])).toEqual(['2', '0', '1']);
+    // Tokens are not known until the file is counted: the file's order holds until then.
+    act(() => useApp.setState({ fileSort: 'tokens' }));
+    expect(rows().map((r) => r[0])).toEqual(['0', '1', '2']);
+    act(() => useApp.getState().applyDirDetails('/r', [{ ...dataset, tokens: 330, conversationTokens: [120, 200, 10] }]));
+    expect(rows()).toEqual([
+      ['1', '2 msgs · 200 tok'],
+      ['0', '4 msgs · 120 tok'],
+      ['2', '8 msgs · 10 tok'],
+    ]);
+  });
+});

@@ -37,16 +37,24 @@ export function agentPlaceCandidates(p: PlaceEnv): AgentPlace[] {
   // OpenCode follows the XDG base directories on every OS (xdg-basedir), not the OS's own data folder.
   const xdgData = env.XDG_DATA_HOME ?? join(home, '.local', 'share');
   const user = editorUser(p, 'Code');
+  const cursor = editorUser(p, 'Cursor');
+  const copilot = env.COPILOT_HOME ?? join(home, '.copilot');
   return [
     { name: 'Claude Code sessions', path: join(claude, 'projects') },
     { name: 'Codex sessions', path: join(codex, 'sessions') },
     { name: 'Codex archived sessions', path: join(codex, 'archived_sessions') },
     { name: 'Gemini CLI sessions', path: join(home, '.gemini', 'tmp') },
-    { name: 'Copilot CLI sessions', path: join(home, '.copilot', 'session-state') },
-    { name: 'Copilot CLI sessions (before 0.0.342)', path: join(home, '.copilot', 'history-session-state') },
+    { name: 'Copilot CLI sessions', path: join(copilot, 'session-state') },
+    { name: 'Copilot CLI sessions (before 0.0.342)', path: join(copilot, 'history-session-state') },
+    // OpenCode 1.x keeps its sessions in opencode.db here; before, in storage/ below it.
+    { name: 'OpenCode (opencode.db)', path: join(xdgData, 'opencode') },
     { name: 'OpenCode storage', path: join(xdgData, 'opencode', 'storage') },
     { name: 'Continue sessions', path: join(home, '.continue', 'sessions') },
     ...TASK_EXTENSIONS.map((t) => ({ name: t.name, path: join(user, 'globalStorage', t.id, 'tasks') })),
     { name: 'VS Code chat sessions (per workspace)', path: join(user, 'workspaceStorage') },
+    { name: 'VS Code chat sessions (empty windows)', path: join(user, 'globalStorage', 'emptyWindowChatSessions') },
+    // Cursor's chats are in its global state.vscdb (older ones in each workspace's).
+    { name: 'Cursor chats', path: join(cursor, 'globalStorage') },
+    { name: 'Cursor chats (per workspace)', path: join(cursor, 'workspaceStorage') },
   ];
 }

@@ -213,6 +213,19 @@ export function conversationState(ctx: HandlerContext) {
     return records.reduce((n, r) => n + countOf(r, model)!.tokens, 0);
   };
 
+  /** Each conversation's tokens of a file that holds several apart (a dataset, an export), counting what is not yet. */
+  const datasetTotals = async (doc: OpenDocument, model: string): Promise<number[] | undefined> => {
+    const out: number[] = [];
+    for (const c of doc.conversations) {
+      const records = c.records as readonly Message[];
+      const missing = records.flatMap((r, i) => (countOf(r, model) ? [] : [i]));
+      if (missing.length > 0) await countSome(doc, records, missing, model);
+      if (c.records !== records || !records.every((r) => countOf(r, model))) return undefined;
+      out.push(records.reduce((n, r) => n + countOf(r, model)!.tokens, 0));
+    }
+    return out;
+  };
+
   /** The session's figures a count or delta brings: the whole file's, and each thread's, once all are counted. */
   const sessionFigures = async (doc: OpenDocument, model: string | undefined): Promise<{ fileTotal?: number; threadTotals?: Record<string, number> }> => {
     const fileTotal = model ? await sessionTotal(doc, model) : undefined;
@@ -335,6 +348,21 @@ export function conversationState(ctx: HandlerContext) {
       const mtime = doc.mtimeMs;
       // The sidebar's figure is the file's, as its message count is: a session shown as threads counts them all.
       const only = doc.conversations.length === 1 && !doc.conversations[0].store ? doc.conversations[0].records : undefined;
+      if (doc.conversations.length > 1 && !doc.conversations[0].store) {
+        // A dataset's conversations are each counted, after the one shown and without holding up its answer; the
+        // sidebar then says each conversation's figure (and can sort them by it).
+        void datasetTotals(doc, model)
+          .then((each) => {
+            if (!each || isDirty(doc) || doc.size !== size || doc.mtimeMs !== mtime) return;
+            ctx.listing.setTokens(absolute, size, mtime, model, each.reduce((a, b) => a + b, 0), each);
+            const summary = ctx.listing.summary(absolute, size, mtime)?.summary ?? {};
+            const path = ctx.roots.display(absolute);
+            const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '');
+            ctx.emit('dir:details', { root: ctx.roots.root(), entries: [{ ...summary, path, name, bytes: size, modified: mtime, tokens: each.reduce((a, b) => a + b, 0), conversationTokens: each }] });
+          })
+          .catch(() => {});
+        return;
+      }
       const total = only ? (only.every((r) => countOf(r, model)) ? only.reduce((n, r) => n + countOf(r, model)!.tokens, 0) : undefined) : await sessionTotal(doc, model).catch(() => undefined);
       if (total !== undefined && !isDirty(doc) && doc.size === size && doc.mtimeMs === mtime) ctx.listing.setTokens(absolute, size, mtime, model, total);
     },

@@ -32,6 +32,8 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
     if (known) Object.assign(entry, known.summary);
     const tokens = ctx.listing.tokens(f.file, f.bytes, mtime, model);
     if (tokens !== undefined) entry.tokens = tokens;
+    const each = ctx.listing.conversationTokens(f.file, f.bytes, mtime, model);
+    if (each) entry.conversationTokens = each;
     if (!known || (!known.whole && f.bytes <= WHOLE_READ_LIMIT)) entry.pending = true;
     return entry;
   };

@@ -88,9 +88,16 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
 const ConversationRow = memo(function ConversationRow({ e, index, title, depth }: { e: DirEntry; index: number; title: string; depth: number }) {
   const active = useApp((s) => s.openPath === e.path && s.openConversationIndex === index);
   const openConversation = useApp((s) => s.openConversation);
+  const messages = e.conversationMessages?.[index];
+  const tokens = e.conversationTokens?.[index];
   return (
-    <button className={`conversation ${active ? 'active' : ''}`} style={{ paddingLeft: 20 + depth * 12 }} data-testid="conversation-item" data-index={index} aria-current={active ? 'true' : undefined} onClick={() => void openConversation(e.path, index)}>
-      {title}
+    <button className={`conversation ${active ? 'active' : ''}`} style={{ paddingLeft: 20 + depth * 12 }} data-testid="conversation-item" data-index={index} aria-current={active ? 'true' : undefined} title={title} onClick={() => void openConversation(e.path, index)}>
+      <span className="conversation-title">{title}</span>
+      {messages !== undefined && (
+        <span className="conversation-meta muted" data-testid="conversation-meta">
+          {formatNumber(messages)} msgs{tokens !== undefined ? ` · ${formatNumber(tokens)} tok` : ''}
+        </span>
+      )}
     </button>
   );
 });
@@ -141,7 +148,7 @@ export function Sidebar() {
     const f = filter.toLowerCase();
     return buildTree(f ? entries.filter((e) => e.path.toLowerCase().includes(f) || (e.title?.toLowerCase().includes(f) ?? false)) : entries, fileSort);
   }, [entries, filter, fileSort]);
-  const rows = useMemo(() => flattenTree(tree, collapsed, (e) => e.path === openPath || expandedFiles.has(e.path)), [tree, collapsed, expandedFiles, openPath]);
+  const rows = useMemo(() => flattenTree(tree, collapsed, (e) => e.path === openPath || expandedFiles.has(e.path), fileSort), [tree, collapsed, expandedFiles, openPath, fileSort]);
   const toggle = useCallback(
     (path: string) =>
       setCollapsed((c) => {

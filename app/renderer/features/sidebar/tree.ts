@@ -13,7 +13,20 @@ export interface FolderNode {
   count: number;
 }
 
-type SortKey = 'name' | 'messages' | 'tokens' | 'modified';
+export type SortKey = 'name' | 'messages' | 'tokens' | 'modified';
+
+/**
+ * A dataset's conversations in the sidebar's order: by their first line for `name`, biggest first for
+ * messages and tokens (tokens once the file has been counted), else as the file holds them. Pure.
+ */
+export function conversationOrder(e: DirEntry, sort: SortKey): number[] {
+  const n = e.titles?.length ?? 0;
+  const order = Array.from({ length: n }, (_, i) => i);
+  const by = sort === 'messages' ? e.conversationMessages : sort === 'tokens' ? e.conversationTokens : undefined;
+  if (sort === 'name') order.sort((a, b) => byName.compare(e.titles![a], e.titles![b]) || a - b);
+  else if (by && by.length === n) order.sort((a, b) => by[b] - by[a] || a - b);
+  return order;
+}
 
 const BY: Record<SortKey, (a: DirEntry, b: DirEntry) => number> = {
   name: (a, b) => byName.compare(a.path, b.path),
@@ -86,6 +99,11 @@ export const FORMAT_BADGE: Record<string, string> = {
   'inspect-eval-json': 'Inspect',
   'atif-trajectory': 'ATIF',
   'openhands-trajectory': 'OpenHands',
+  'cline-task-md': 'Cline',
+  'copilot-cli-session': 'Copilot CLI',
+  'otel-genai': 'OTel',
+  'opencode-store': 'OpenCode',
+  'cursor-chats': 'Cursor',
 };
 
 /** One line of the sidebar's list: a folder, a file, or one conversation of a file that holds several. */
@@ -98,7 +116,7 @@ export type SidebarRow =
  * The tree as the lines it shows, in order: what a virtual list renders a window of. A collapsed folder shows
  * none of its contents; a file's conversations show when it is expanded. Pure.
  */
-export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, expanded: (entry: DirEntry) => boolean): SidebarRow[] {
+export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, expanded: (entry: DirEntry) => boolean, sort: SortKey = 'name'): SidebarRow[] {
   const rows: SidebarRow[] = [];
   const walk = (node: FolderNode, depth: number) => {
     for (const f of node.folders) {
@@ -107,7 +125,7 @@ export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, ex
     }
     for (const e of node.files) {
       rows.push({ kind: 'file', entry: e, depth });
-      if ((e.conversations ?? 1) > 1 && expanded(e)) (e.titles ?? []).forEach((title, index) => rows.push({ kind: 'conversation', entry: e, index, title, depth }));
+      if ((e.conversations ?? 1) > 1 && expanded(e)) for (const index of conversationOrder(e, sort)) rows.push({ kind: 'conversation', entry: e, index, title: e.titles?.[index] ?? `conversation ${index + 1}`, depth });
     }
   };
   walk(root, 0);
