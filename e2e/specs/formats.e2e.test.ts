@@ -119,6 +119,24 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-dataset`);
     });
 
+    it('another app’s database opens read-only, saying why; a dataset’s conversations say their messages and, once counted, their tokens', async () => {
+      const { page } = await start();
+      await page.open('cursor/globalStorage/state.vscdb');
+      await page.page.click('[data-testid="conversation-item"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="read-only-banner"]', { timeout: 8000 });
+      expect(await page.page.textContent('[data-testid="read-only-banner"]')).toMatch(/Read-only: Cursor’s own database/);
+      await page.ready();
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="detail"]');
+      expect(await page.page.$('[data-testid="edit-button"]')).toBeNull();
+      await page.page.keyboard.press('Delete');
+      expect(await page.page.$('[data-testid="dirty"]')).toBeNull();
+      await page.screenshot(`${mode}-cursor-read-only`);
+      await page.open('openai/finetune.jsonl');
+      await page.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="conversation-meta"]')].every((m) => / tok$/.test(m.textContent ?? '')) && document.querySelectorAll('[data-testid="conversation-meta"]').length === 3, undefined, { timeout: 8000 });
+      await page.screenshot(`${mode}-dataset-conversations`);
+    });
+
     it('reasoning is folded and labelled; a Codex rollout shows its calls and reported usage', async () => {
       const { page } = await start();
       await page.open('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');

@@ -18,8 +18,10 @@ describe('a session is listed by what it is about, not its id', () => {
     const codex = fixture('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
     const whole = summarizeWhole(codex);
     expect(whole.title).toBeTruthy();
-    // Codex names a session by its folder: the first prompt says more.
-    expect(whole.title).not.toMatch(/^\//);
+    // Codex names a session by its folder: the first prompt says more; the context Codex writes as a user
+    // message (<environment_context>, AGENTS.md) is not a prompt.
+    expect(whole.title).toBe('Why does `cli --version` print nothing?');
+    expect(summarizeWhole(fixture('compressed/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl.zst')).title).toBe(whole.title);
     // The head alone (a big file's first listing) says the same.
     expect(summarizeHead(codex, statSync(codex).size).title).toBe(whole.title);
     const export_ = summarizeWhole(fixture('claude-ai/conversations.json'));

@@ -138,13 +138,14 @@ describe('Cursor’s state.vscdb', () => {
     const [legacy, ci] = shown(GLOBAL);
     expect(legacy).toMatchObject({ title: 'Rename the helper to formatDate.', messages: [{ role: 'user' }, { role: 'assistant' }] });
     expect(ci.title).toBe('CI date tests');
-    expect(ci.messages.map((m) => m.parts.map((p) => p.kind))).toEqual([['text'], ['reasoning', 'tool-call', 'tool-result'], ['text', 'text'], ['text'], ['tool-call', 'tool-result'], ['unknown']]);
+    expect(ci.messages.map((m) => m.parts.map((p) => p.kind))).toEqual([['text'], ['reasoning', 'tool-call', 'tool-result'], ['text', 'text'], ['text'], ['tool-call', 'tool-result'], []]);
     expect(ci.messages[1].parts[1]).toEqual({ kind: 'tool-call', id: 'toolu_01ReadFormat', name: 'read_file', arguments: '{"target_file": "src/format.ts", "should_read_entire_file": true}' });
     expect(ci.messages[4].parts[1]).toMatchObject({ kind: 'tool-result', isError: true, text: 'The file is read-only.' });
     expect(ci.messages[2].usage).toMatchObject({ input: 4210, output: 96 });
     // A code block the text does not hold is shown; a header whose bubble is gone says so.
     expect(ci.messages[2].parts[1]).toEqual({ kind: 'text', text: '```json\n"test": "TZ=UTC vitest run"\n```' });
-    expect(ci.messages[5].parts[0]).toMatchObject({ kind: 'unknown', text: expect.stringMatching(/listed by its chat but not in the database/) });
+    const gone = opened.codec.view(opened.doc.conversations[1].records[5]);
+    expect(gone).toMatchObject({ category: 'not in the database (its chat lists it)', meta: true, parts: [] });
   });
 
   it('an older workspace’s chat panel tabs; a database without chats says what it holds', () => {

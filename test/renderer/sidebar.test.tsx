@@ -108,11 +108,11 @@ describe('a dataset’s conversations in the sidebar', () => {
     useApp.setState({ entries: [dataset], fileSort: 'name', openPath: 'data/sft.jsonl', root: '/r' });
     render(<Sidebar />);
     const rows = () => screen.getAllByTestId('conversation-item').map((b) => [b.getAttribute('data-index'), b.querySelector('[data-testid="conversation-meta"]')?.textContent]);
-    // By name: by first line.
+    // By name: as the file holds them.
     expect(rows()).toEqual([
-      ['2', '8 msgs'],
-      ['1', '2 msgs'],
       ['0', '4 msgs'],
+      ['1', '2 msgs'],
+      ['2', '8 msgs'],
     ]);
     act(() => useApp.setState({ fileSort: 'messages' }));
     expect(rows().map((r) => r[0])).toEqual(['2', '0', '1']);

@@ -358,7 +358,9 @@ export function conversationState(ctx: HandlerContext) {
             const summary = ctx.listing.summary(absolute, size, mtime)?.summary ?? {};
             const path = ctx.roots.display(absolute);
             const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '');
-            ctx.emit('dir:details', { root: ctx.roots.root(), entries: [{ ...summary, path, name, bytes: size, modified: mtime, tokens: each.reduce((a, b) => a + b, 0), conversationTokens: each }] });
+            // `modified` as the listing has it (the stat's Date), so the sidebar takes it for the same file.
+            const modified = Math.round(mtime);
+            ctx.emit('dir:details', { root: ctx.roots.root(), entries: [{ ...summary, path, name, bytes: size, modified, tokens: each.reduce((a, b) => a + b, 0), conversationTokens: each }] });
           })
           .catch(() => {});
         return;

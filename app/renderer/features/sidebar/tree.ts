@@ -16,15 +16,14 @@ export interface FolderNode {
 export type SortKey = 'name' | 'messages' | 'tokens' | 'modified';
 
 /**
- * A dataset's conversations in the sidebar's order: by their first line for `name`, biggest first for
- * messages and tokens (tokens once the file has been counted), else as the file holds them. Pure.
+ * A dataset's conversations in the sidebar's order: biggest first when the files are sorted by messages or
+ * tokens (tokens once the file has been counted), else as the file holds them (line 1 first). Pure.
  */
 export function conversationOrder(e: DirEntry, sort: SortKey): number[] {
   const n = e.titles?.length ?? 0;
   const order = Array.from({ length: n }, (_, i) => i);
   const by = sort === 'messages' ? e.conversationMessages : sort === 'tokens' ? e.conversationTokens : undefined;
-  if (sort === 'name') order.sort((a, b) => byName.compare(e.titles![a], e.titles![b]) || a - b);
-  else if (by && by.length === n) order.sort((a, b) => by[b] - by[a] || a - b);
+  if (by && by.length === n) order.sort((a, b) => by[b] - by[a] || a - b);
   return order;
 }
 

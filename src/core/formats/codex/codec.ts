@@ -35,6 +35,9 @@ function compactedView(r: Record<string, unknown>, p: Record<string, unknown>): 
   };
 }
 
+/** The context Codex writes as user messages (codex-rs/core: environment_context, user_instructions, AGENTS.md). */
+const CODEX_CONTEXT = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions for |<turn_aborted>)/;
+
 /** One `response_item` of a Codex rollout, by its payload's type: a message, reasoning, a call or its output. */
 function view(record: unknown): MessageView {
   const r = isPlainObject(record) ? record : {};
@@ -47,7 +50,9 @@ function view(record: unknown): MessageView {
     case 'message': {
       const role = typeof p.role === 'string' ? p.role : '?';
       const parts = Array.isArray(p.content) ? p.content.map(blockToPart) : typeof p.content === 'string' ? [{ kind: 'text' as const, text: p.content }] : [];
-      return { ...base, role, normalRole: normalizeRole(role), parts, id: typeof p.id === 'string' ? p.id : undefined };
+      // What Codex puts in the user's turn itself (the environment, AGENTS.md): the tool's words, not a prompt.
+      const injected = role === 'user' && parts.length > 0 && parts.every((q) => q.kind === 'text' && CODEX_CONTEXT.test(q.text));
+      return { ...base, role, normalRole: normalizeRole(role), parts, id: typeof p.id === 'string' ? p.id : undefined, ...(injected ? { meta: true } : {}) };
     }
     case 'reasoning': {
       const parts: Part[] = [];

@@ -52,8 +52,7 @@ function view(record: unknown): MessageView {
     if (code && !text.includes(code.trim())) parts.push({ kind: 'text', text: `\`\`\`${str((c as Loose).languageId) ?? ''}\n${code}\n\`\`\`` });
   }
   if (isPlainObject(b.toolFormerData)) for (const p of toolParts(b.toolFormerData)) parts.push(p);
-  // A header whose bubble Cursor no longer keeps: said, not shown as an empty message.
-  if (b.missing === true && parts.length === 0) parts.push({ kind: 'unknown', type: 'missing bubble', text: `bubble ${str(b.bubbleId) ?? ''} is listed by its chat but not in the database` });
+
   for (const img of Array.isArray(b.images) ? b.images : []) {
     const ref = isPlainObject(img) ? str(img.path) ?? str(img.uuid) : str(img);
     if (ref) parts.push({ kind: 'image', ref });
@@ -69,6 +68,8 @@ function view(record: unknown): MessageView {
     parts,
     timestamp: time(b.createdAt ?? b.timestamp),
     id: str(b.bubbleId) ?? str(b.id),
+    // A header whose bubble Cursor no longer keeps: said so, not an empty message without a word.
+    ...(b.missing === true && parts.length === 0 ? { category: 'not in the database (its chat lists it)', meta: true } : {}),
     ...(model && !user ? { model } : {}),
     ...(usage ? { usage } : {}),
   };
