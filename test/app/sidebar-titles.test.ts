@@ -30,6 +30,7 @@ describe('a session is listed by what it is about, not its id', () => {
   });
 
   it('names that are ids are told from names that say something', () => {
+    expect(idNamed('ses_52b1f0c4effeA7qLm3Rt9Vb2Yz.json')).toBe(true);
     for (const n of ['b7e2c9d4-1a2b-4c3d-9e8f-001122334455.jsonl', 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl', 'session-2026-11-30T10-00-3f2a1b9c.json']) expect(idNamed(n)).toBe(true);
     for (const n of ['coding_session.json', 'trip_planner_tools.json', 'MEMORY.md', '2026-11-30-notes.json', 'conversations.json']) expect(idNamed(n)).toBe(false);
   });

@@ -122,7 +122,8 @@ const rowKey = (r: SidebarRow) => (r.kind === 'folder' ? `d:${r.node.path}` : r.
 const TAIL = 12;
 /** A file name that is an id (a UUID, a long hex run): a session's, which says nothing of what it holds. */
 export function idNamed(name: string): boolean {
-  return /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-|(^|[-_.])[0-9a-f]{8,}([-_.]|$)/i.test(name);
+  // UUIDs, long hex runs, and OpenCode's `ses_<time><random>` ids.
+  return /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-|(^|[-_.])[0-9a-f]{8,}([-_.]|$)|^ses_[0-9A-Za-z]{12,}/i.test(name);
 }
 
 function NameParts({ name }: { name: string }) {
