@@ -1,7 +1,7 @@
 // App figures for `npm run bench`: opening a 100k-message file, and counting all its tokens.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -158,6 +158,34 @@ export async function appBench(quick: boolean): Promise<string[]> {
     const jsonlFirst = await firstRowsFromHead(dir, 'big.jsonl');
     lines.push(`| first rows of a ${jsonlMb} Claude Code JSONL from its head | ${ms(jsonlFirst)} | read + JSON.parse of each line: ${ms(lineBaseline)} | ${(jsonlFirst / lineBaseline).toFixed(2)}x (goal ≤ 0.25x) |`);
     lines.push(`| all rows: open the ${jsonlMb} JSONL (skeleton + 200 rows) | ${ms(jsonlOpens.sort((a, b) => a - b)[1])} | read + JSON.parse of each line: ${ms(lineBaseline)} | ${(jsonlOpens[1] / lineBaseline).toFixed(2)}x (goal ≤ 1.5x) |`);
+
+    // An agent appends to the session on screen: the change as the app takes it (stat, the new bytes read, the
+    // delta of the rows they add with their counts), against a whole read of the file (median of 5 appends).
+    {
+      const runtime = createRuntime({ dirs: [dir], mode: 'browser', watch: false });
+      const open = await dispatch(runtime.handlers, 'conversation:open', { path: 'big.jsonl' });
+      if (!open.ok) throw new Error('open failed');
+      let version = (open.value as { version: number }).version;
+      const appends: number[] = [];
+      const more = realisticHistory(6, 99);
+      for (let k = 0; k < 5; k++) {
+        // What a turn of Claude Code writes: one line, its parent the session's last line.
+        const m = more[k];
+        const role = k % 2 ? 'assistant' : 'user';
+        const text = typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+        const line = { type: role, uuid: `appended-${k}`, parentUuid: k === 0 ? `u-${n - 1}` : `appended-${k - 1}`, sessionId: 'bench', timestamp: m.timestamp, message: role === 'assistant' ? { id: `msg_appended_${k}`, role, content: [{ type: 'text', text }] } : { role, content: text } };
+        appendFileSync(join(dir, 'big.jsonl'), JSON.stringify(line) + '\n');
+        t = performance.now();
+        const r = await dispatch(runtime.handlers, 'conversation:update', { path: 'big.jsonl', conversation: 0, since: version, model: 'gpt-5.4' });
+        JSON.parse(JSON.stringify(r));
+        appends.push(performance.now() - t);
+        if (!r.ok || !('delta' in (r.value as object))) throw new Error(`append not a delta: ${JSON.stringify(r).slice(0, 200)}`);
+        version = (r.value as { delta: { file: { version: number } } }).delta.file.version;
+      }
+      await runtime.close();
+      const append = appends.sort((a, b) => a - b)[2];
+      lines.push(`| a line appended to the ${n.toLocaleString('en')}-line JSONL on screen: its rows and counts (conversation:update) | ${ms(append)} | read + JSON.parse of each line: ${ms(lineBaseline)} | ${(append / lineBaseline).toFixed(3)}x (goal ≤ 50 ms, ≤ 0.05x) |`);
+    }
 
     // An edit of one message, answered with its delta, against the reload it replaces; then the save of that
     // edit, against JSON.stringify + write of the same messages.

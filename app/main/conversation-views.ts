@@ -227,7 +227,7 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
     return [{ title, thread, messages: x.records.length, conversation: k }];
   });
   // A sub-agent runs the prompt of its parent's Task call: the call's row opens the thread.
-  const main = conversations.find((x) => x.store === store && x.view?.thread === 'main');
+  const main = threads.length > 1 ? conversations.find((x) => x.store === store && x.view?.thread === 'main') : undefined;
   const tasks = new Map<string, number>();
   main?.records.forEach((r, at) => {
     for (const p of view(r).parts as Array<{ kind: string; name?: string; arguments?: string }>) {

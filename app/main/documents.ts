@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { statSync, type Stats } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
-import { readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
+import { appendToFile, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
 
@@ -29,6 +30,33 @@ export interface OpenDocument {
   size: number;
   /** The file changed on disk while this document had unsaved edits. */
   conflict: boolean;
+}
+
+const ENDS_BYTES = 2048;
+/** The first and last bytes of a document's file as it was read: an append is told from a rewrite by them. */
+const ends = new WeakMap<OpenDocument, { head: Buffer; tail: Buffer }>();
+function endsOf(doc: OpenDocument): { head: Buffer; tail: Buffer } {
+  let e = ends.get(doc);
+  if (!e) {
+    const text = doc.file.doc.text;
+    const tail = Buffer.from(text.slice(-ENDS_BYTES), 'utf8');
+    e = { head: Buffer.from((doc.file.bom ? '\ufeff' : '') + text.slice(0, ENDS_BYTES), 'utf8'), tail: tail.subarray(Math.max(0, tail.length - ENDS_BYTES)) };
+    ends.set(doc, e);
+  }
+  return e;
+}
+
+/** `length` bytes of a file from `position`, or undefined when it holds fewer. */
+function readRange(path: string, position: number, length: number): Buffer | undefined {
+  if (position < 0) return undefined;
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    const n = readSync(fd, buf, 0, length, position);
+    return n === length ? buf : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 // Per codec: a file's role declarations (or the user's) make a codec of its own, whose views differ.
@@ -161,7 +189,38 @@ export class DocumentStore {
       cached.conflict = true;
       return this.touch(path, cached);
     }
-    return this.load(path);
+    return this.grown(path, cached, stat) ?? this.load(path);
+  }
+
+  /**
+   * A clean document whose file only grew (an agent appending to its session), read as an append: the bytes
+   * after the old end alone, when the bytes before it are still what was read. Undefined when that cannot be
+   * told or the format reads no appends: the file is then read again whole.
+   */
+  private grown(path: string, cached: OpenDocument, stat: Pick<Stats, 'mtimeMs' | 'size'>): OpenDocument | undefined {
+    const file = cached.file;
+    if (stat.size <= cached.size || !file.codec.append || file.readOnly) return undefined;
+    const added = readRange(path, cached.size, stat.size - cached.size);
+    // The start and the end of what was read, as bytes, still there unchanged: a file rewritten (longer) is read
+    // again whole. Agents append to their sessions; a rewrite that keeps both ends exactly is not told apart.
+    const { head, tail } = endsOf(cached);
+    const tailNow = readRange(path, cached.size - tail.length, tail.length);
+    const headNow = readRange(path, 0, Math.min(head.length, cached.size));
+    if (!added || !tailNow || !headNow || !tailNow.equals(tail) || !headNow.equals(head.subarray(0, headNow.length)) || added.includes(0) || !isUtf8(added)) return undefined;
+    let next: OpenedFile | undefined;
+    try {
+      next = appendToFile(file, added.toString('utf8'), path);
+    } catch {
+      return undefined; // what was added does not read (yet): the whole read says why, where
+    }
+    if (!next) return undefined;
+    const doc: OpenDocument = { path, codec: next.codec, file: next, conversations: conversationsOf(next), fingerprint: fingerprintOf(next, stat.mtimeMs, stat.size), mtimeMs: stat.mtimeMs, size: stat.size, conflict: false };
+    // Its ends for the next append, from the bytes at hand (the text is the old one and the added one joined:
+    // slicing it would copy it whole).
+    const joined = Buffer.concat([tail, added]);
+    ends.set(doc, { head, tail: joined.subarray(Math.max(0, joined.length - ENDS_BYTES)) });
+    this.touch(path, doc);
+    return doc;
   }
 
   /** The document only if it is open (no read). */

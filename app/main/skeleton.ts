@@ -7,7 +7,7 @@ import { emptySparse } from '../shared/sparse.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { oneLine } from '../../src/core/util/one-line.js';
 import { hasUnreadPart } from '../../src/core/formats/unread.js';
-import type { OpenDocument } from './documents.js';
+import { viewOf, type OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
@@ -185,7 +185,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     toolCalls,
     toolResults,
     usage: usageByIndex(views),
-    ...treeFields(doc.conversations as ViewedConversation[], conversation, (r) => doc.codec.view(r)),
+    ...treeFields(doc.conversations as ViewedConversation[], conversation, (r) => viewOf(doc.codec, r)),
     ...(doc.file.readOnly ? { readOnly: { reason: doc.file.readOnly, edits: !doc.codec.readOnly } } : {}),
     version,
   };

@@ -186,3 +186,37 @@ describe('a change on disk is a delta of what changed, not of every row', () => 
     expect(comparable(after)).toEqual(comparable(fresh));
   });
 });
+
+describe('a file that grew is read as an append', () => {
+  const line = (i: number) => JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u-${i}`, parentUuid: i ? `u-${i - 1}` : null, sessionId: 's', timestamp: `2026-11-02T09:00:${String(i % 60).padStart(2, '0')}.000Z`, message: { role: i % 2 ? 'assistant' : 'user', content: `message ${i} of a session` } }) + '\n';
+
+  it('only the new lines are read: the records read before stay the same objects; a rewrite is read whole', async () => {
+    const dir = tempDir();
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, Array.from({ length: 300 }, (_, i) => line(i)).join(''));
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), watch: false });
+    runtimes.push(rt);
+    const opened = await openFresh(rt.handlers, 's.jsonl');
+    const first = rt.context.documents.peek(file)!.file.doc.conversations[0].records[0];
+    // Half a line first (the agent is writing it), then the rest of it and one more.
+    const next = line(300);
+    appendFileSync(file, next.slice(0, 40));
+    const a = await call<{ delta?: SkeletonDelta }>(rt.handlers, 'conversation:update', { path: 's.jsonl', since: opened.skeleton.version, model: MODEL });
+    expect(rt.context.documents.peek(file)!.file.doc.conversations[0].records[0]).toBe(first);
+    expect(a.delta).toMatchObject({ start: 299, deleteCount: 1 });
+    appendFileSync(file, next.slice(40) + line(301));
+    const afterOne = applyDelta(opened, a.delta!, PAGE);
+    const b = await call<{ delta?: SkeletonDelta }>(rt.handlers, 'conversation:update', { path: 's.jsonl', since: afterOne.skeleton.version, model: MODEL });
+    expect(rt.context.documents.peek(file)!.file.doc.conversations[0].records[0]).toBe(first);
+    expect(b.delta).toMatchObject({ start: 299, deleteCount: 1 });
+    expect(b.delta!.rows).toHaveLength(3);
+    const after = applyDelta(afterOne, b.delta!, PAGE);
+    expect(comparable(after)).toEqual(comparable(await openFresh(createHandlers(rt.context), 's.jsonl')));
+    // Rewritten (not only grown): the bytes before the old end changed, so it is read again whole.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('message 0 of', 'message zero of') + line(302));
+    await call(rt.handlers, 'conversation:update', { path: 's.jsonl', since: after.skeleton.version, model: MODEL });
+    const reread = rt.context.documents.peek(file)!.file.doc.conversations[0].records[0] as { message: { content: string } };
+    expect(reread).not.toBe(first);
+    expect(reread.message.content).toBe('message zero of a session');
+  });
+});

@@ -41,11 +41,12 @@ describe('an Open WebUI chat export', () => {
     expect(c0.records.map((r) => opened.codec.view(r).normalRole)).toEqual(['user', 'assistant', 'user', 'assistant', 'assistant', 'user', 'assistant', 'user', 'assistant']);
   });
 
-  it('shows the path to currentId; the regenerated answer and the edited prompt are forks, the edited first prompt a root of its own', () => {
+  it('shows the path to currentId; the regenerated answer and the edited prompt are forks, the edited first prompt a root beside the first (a fork too)', () => {
     const tree = openWebUiExport.tree!(opened.doc, 0, c0.records);
     const path = pathTo(tree, tree.active);
     expect(path.map((i) => short(c0.records[i]))).toEqual(['u1', 'a1r', 'u2e', 'a2e']);
     expect(forksOf(tree, path).map((f) => [f.at, f.options.map((i) => short(c0.records[i])), f.chosen])).toEqual([
+      [0, ['u0', 'u1'], 1],
       [1, ['a1', 'a1r'], 1],
       [2, ['u2', 'u2e'], 1],
     ]);

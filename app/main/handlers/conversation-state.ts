@@ -11,6 +11,8 @@ import { applySkeletonDelta, skeletonDelta, spliceBetween } from '../../shared/s
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { summaryOf } from '../file-summary.js';
 import { buildSkeleton, columnsOf, needsLinking, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
+import { treeFields, type ViewedConversation } from '../conversation-views.js';
+import { FLAGS } from '../../shared/contract.js';
 import type { HandlerContext } from './context.js';
 
 export interface Counted {
@@ -37,6 +39,9 @@ interface Shown {
   linkFree: boolean;
   /** The model the conversation was last counted with: a delta brings counts in it. */
   model?: string;
+  /** The reported usages' keys of the first `usageKeysUpTo` records (an append goes on from them). */
+  usageKeys?: Set<string>;
+  usageKeysUpTo?: number;
 }
 
 function skeletonOf(entry: Shown): Skeleton {
@@ -198,6 +203,70 @@ export function conversationState(ctx: HandlerContext) {
     return { from: before.version, file, start, deleteCount, rows };
   };
 
+  /**
+   * The delta of a file that grew (read as an append: the records read before are the same objects, but for a
+   * last line read again): the rows after the old ones, each built alone. A reported usage already shown on an
+   * earlier row (Claude Code writes a line per content block of one call) is not shown again. Undefined when
+   * the shown records are not a prefix of the new ones, or linking or the static prefix could change old rows.
+   */
+  const appendDelta = (before: Shown, doc: OpenDocument, conversation: number, records: readonly Message[], version: number, display: string): SkeletonDelta | undefined => {
+    // Another read of the same file by an append (not the same read with other roles: every row changes then).
+    if (before.file === doc.file || !before.file.lineage || before.file.lineage !== doc.file.lineage || before.file.codec !== doc.file.codec || before.file.doc === doc.file.doc || !before.linkFree) return undefined;
+    const old = before.records;
+    const m = old.length;
+    const n = records.length;
+    let p = 0;
+    while (p < m && p < n && old[p] === records[p]) p++;
+    if (m === 0 || p < m - 1 || n < m) return undefined;
+    // The last old row renders with a separator now; a last line read again is built anew.
+    const start = m - 1;
+    const v = view(doc);
+    for (let i = start; i < n; i++) if (needsLinking(v(records[i]))) return undefined;
+    // The rows before the appended ones are as the base has them (deltas since only appended or replaced the
+    // last): its static prefix and file fields hold, without applying those deltas to the whole skeleton.
+    const base = before.base;
+    const s0 = base.flags.findIndex((f) => (f & FLAGS.static) === 0);
+    const staticEnd = s0 === -1 ? Math.min(base.count, m) : s0;
+    // Old rows all static (a system prompt so far): what follows may extend the prefix; built whole then.
+    if (staticEnd >= start) return undefined;
+    // Reported usages shown so far, once per call: kept with what was shown, extended by each append.
+    let seen = before.usageKeys;
+    if (!seen || before.usageKeysUpTo !== m) {
+      seen = new Set<string>();
+      for (let i = 0; i < m; i++) {
+        const key = v(old[i]).usage?.key;
+        if (key !== undefined) seen.add(key);
+      }
+    }
+    // The last old row is built anew: its usage is shown again when its key was its own.
+    const lastKey = v(old[m - 1]).usage?.key;
+    if (lastKey !== undefined && (m < 2 || !isKeyBefore(v, old, m - 1, lastKey))) seen.delete(lastKey);
+    const rows = [];
+    for (let i = start; i < n; i++) {
+      const x = v(records[i]);
+      const row = skeletonRowOf(doc, records[i], x, false);
+      const key = x.usage?.key;
+      if (key !== undefined) {
+        if (seen.has(key)) delete row.usage;
+        seen.add(key);
+      }
+      rows.push(row);
+    }
+    const { format, formatLabel, swarms } = base;
+    const had = before.pending.length > 0 ? before.pending[before.pending.length - 1].file.has : base.has;
+    const has = had?.time && had.id ? had : columnsOf(n, (i) => v(records[i]));
+    const tree = treeFields(doc.conversations as ViewedConversation[], conversation, (r) => viewOf(doc.codec, r));
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has, ...tree };
+    appendedUsage.set(records, seen);
+    return { from: before.version, file, start, deleteCount: m - start, rows };
+  };
+  /** The usage keys an append delta saw up to the end of its records (the next append goes on from them). */
+  const appendedUsage = new WeakMap<readonly Message[], Set<string>>();
+  const isKeyBefore = (v: (r: Message) => MessageView, records: readonly Message[], end: number, key: string) => {
+    for (let i = end - 1; i >= 0 && i >= end - 64; i--) if (v(records[i]).usage?.key === key) return true;
+    return false;
+  };
+
   /** Table rows and counts of the rows a delta brings. */
   /**
    * The token total of a session shown as its threads: every record of the file as it stands (unsaved edits
@@ -207,11 +276,25 @@ export function conversationState(ctx: HandlerContext) {
     const first = doc.conversations[0];
     if (!first?.store || !doc.conversations.every((c) => c.store === first.store)) return undefined;
     const records = first.store.all;
-    const missing = records.flatMap((r, i) => (countOf(r, model) ? [] : [i]));
+    // A file read by appends goes on from its last total: only the records after it are summed.
+    const last = doc.file.lineage ? lastTotal.get(doc.file.lineage) : undefined;
+    // (Only across an append: a new read of the file. An edit keeps the file read and changes any record.)
+    const from = last && last.model === model && (last.file !== doc.file || last.all === records) && last.count <= records.length && last.count > 0 && records[last.count - 1] === last.end ? last.count : 0;
+    const missing: number[] = [];
+    for (let i = from; i < records.length; i++) if (!countOf(records[i], model)) missing.push(i);
     if (missing.length > 0) await countSome(doc, records, missing, model);
-    if (records !== first.store.all || !records.every((r) => countOf(r, model))) return undefined;
-    return records.reduce((n, r) => n + countOf(r, model)!.tokens, 0);
+    if (records !== first.store.all) return undefined;
+    let total = from > 0 ? last!.total : 0;
+    for (let i = from; i < records.length; i++) {
+      const c = countOf(records[i], model);
+      if (!c) return undefined;
+      total += c.tokens;
+    }
+    if (doc.file.lineage && records.length > 0) lastTotal.set(doc.file.lineage, { model, count: records.length, end: records[records.length - 1], total, file: doc.file, all: records });
+    return total;
   };
+  /** Per file read by appends (its lineage), the session's last total and the record it ended at. */
+  const lastTotal = new WeakMap<object, { model: string; count: number; end: Message; total: number; file: OpenedFile; all: readonly Message[] }>();
 
   /** Each conversation's tokens of a file that holds several apart (a dataset, an export), counting what is not yet. */
   const datasetTotals = async (doc: OpenDocument, model: string): Promise<number[] | undefined> => {
@@ -287,6 +370,15 @@ export function conversationState(ctx: HandlerContext) {
     if (before && before.records === records && before.file === doc.file && before.version === since) {
       const sk = skeletonOf(before);
       return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [], ...(await sessionFigures(doc, countModel)) } };
+    }
+    // A file that grew, read as an append: its new rows alone.
+    if (before && before.version === since) {
+      const version = ++versions;
+      const grown = appendDelta(before, doc, conversation, records, version, ctx.roots.display(absolute));
+      if (grown) {
+        remember(key, { version, base: before.base, pending: before.pending.concat(grown), records, file: doc.file, linkFree: true, model: countModel, usageKeys: appendedUsage.get(records), usageKeysUpTo: records.length });
+        return { delta: await withRowsAndCounts(grown, doc, records, true, countModel) };
+      }
     }
     // The fast path is for edits: a file read again, or read with other roles, is built whole and compared.
     if (before && before.version === since && before.file === doc.file) {

@@ -152,6 +152,11 @@ export interface Codec {
    * with them as the writer chose, whatever the record held.
    */
   linkFields?: readonly string[];
+  /**
+   * The document once `added` is appended to its file (an agent writing its session): only what was added is
+   * read, and every record read before stays the same object. Without it, a file that grew is read again whole.
+   */
+  append?(doc: ConversationDocument, added: string, file: string): ConversationDocument;
   /** The record's own text in the file (the detail pane's Raw view), when it has one. */
   rawText(doc: ConversationDocument, conversation: number, record: unknown): string | undefined;
 }

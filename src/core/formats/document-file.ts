@@ -25,6 +25,11 @@ export interface OpenedFile extends ParsedFile {
    * any edit; a conversion or Save As writes an editable copy.
    */
   readOnly?: string;
+  /**
+   * The same for every version of a file read by appends from one read: a version read by an append is that
+   * read's with records after, its first records the very same objects.
+   */
+  lineage?: object;
 }
 
 /** Parses file text (a leading byte order mark is set aside and kept); `name` is what detection goes by. */
@@ -34,7 +39,7 @@ export function parseDocumentText(text: string, file: string, format?: string, n
   // A search for the first non-blank character, not a trim: a trim copies a 100 MB text.
   if (!/\S/.test(body)) throw new ConversationFileError(file, 'the file is empty (expected a conversation)');
   const parsed = parseWithCodecs(body, file, format, name);
-  return { ...parsed, codec: codecWithRoles(parsed.codec, parsed.doc.roles), bom, ...(parsed.codec.readOnly ? { readOnly: parsed.codec.readOnly } : {}) };
+  return { ...parsed, codec: codecWithRoles(parsed.codec, parsed.doc.roles), bom, lineage: {}, ...(parsed.codec.readOnly ? { readOnly: parsed.codec.readOnly } : {}) };
 }
 
 /** Reads and parses a conversation file of any known format. Errors name the file (and line, column). */
@@ -45,6 +50,18 @@ export function readDocumentFile(file: string, options: ReadDocumentOptions = {}
   const inside = container.open(file, bytes);
   const opened = parseDocumentText(inside.text, file, inside.format ?? options.format, inside.name);
   return { ...opened, readOnly: inside.readOnly };
+}
+
+/**
+ * The file once `added` was appended to it (what an agent writing its session does), read as an append: only the
+ * added text is parsed and the records read before stay the same objects. Undefined when the format cannot
+ * read an append apart (the file is then read again whole).
+ */
+export function appendToFile(opened: OpenedFile, added: string, file: string): OpenedFile | undefined {
+  const append = opened.codec.append;
+  if (!append) return undefined;
+  const doc = append(opened.doc, added, file);
+  return { ...opened, doc };
 }
 
 /** Values as a file holds them: keys holding undefined are absent; `links` (top level) are the writer's to set. */

@@ -41,12 +41,18 @@ export function childrenOf(tree: MessageTree): number[][] {
  */
 export function pathTo(tree: MessageTree, leaf: number, throughCompactions = false): number[] {
   const out: number[] = [];
-  const seen = new Set<number>();
-  for (let at = leaf; at >= 0 && !seen.has(at); ) {
-    seen.add(at);
+  // A walk longer than the tree has nodes is a cycle (a file whose links loop): it stops there.
+  const limit = tree.parent.length;
+  for (let at = leaf; at >= 0 && out.length <= limit; ) {
     out.push(at);
     const p = tree.parent[at];
     at = p >= 0 ? p : throughCompactions ? (tree.continues.get(at) ?? -1) : -1;
+  }
+  if (out.length > limit) {
+    // Cut at the first node seen twice, as a walk that remembers them would have.
+    const seen = new Set<number>();
+    const k = out.findIndex((x) => (seen.has(x) ? true : (seen.add(x), false)));
+    out.length = k;
   }
   return out.reverse();
 }
@@ -92,12 +98,32 @@ export interface Fork {
 }
 
 /** Where a path could have gone otherwise: each record on it whose parent has other children in its thread. */
-export function forksOf(tree: MessageTree, path: readonly number[], children = childrenOf(tree)): Fork[] {
+export function forksOf(tree: MessageTree, path: readonly number[], children?: number[][]): Fork[] {
   const forks: Fork[] = [];
+  const n = tree.parent.length;
+  // Only the nodes on the path with siblings are forks: their parents' children are gathered, no one else's
+  // (a session of 150,000 messages has a handful of forks, and an append asks again).
+  const count = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) count[tree.parent[i] + 1]++;
+  const wanted = new Map<number, number[]>();
+  for (const node of path) {
+    const p = tree.parent[node];
+    // Roots are siblings too (a first message written again: SillyTavern's other greetings, an edited first
+    // prompt), but not a root that continues what a compaction replaced.
+    if (count[p + 1] > 1 && (p >= 0 || !tree.continues.has(node))) wanted.set(p, []);
+  }
+  if (wanted.size === 0) return forks;
+  if (children) for (const p of wanted.keys()) if (p >= 0) wanted.set(p, children[p].slice());
+  for (let i = 0; i < n; i++) {
+    const p = tree.parent[i];
+    const list = wanted.get(p);
+    if (list && (!children || p < 0) && (p >= 0 || !tree.continues.has(i))) list.push(i);
+  }
   path.forEach((node, at) => {
     const p = tree.parent[node];
-    if (p < 0) return;
-    const options = children[p].filter((c) => tree.thread[c] === tree.thread[node]);
+    const list = wanted.get(p);
+    if (!list) return;
+    const options = list.filter((c) => tree.thread[c] === tree.thread[node]);
     if (options.length > 1) forks.push({ at, options, chosen: options.indexOf(node) });
   });
   return forks;
@@ -107,7 +133,12 @@ export function forksOf(tree: MessageTree, path: readonly number[], children = c
 export function threadsOf(tree: MessageTree): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const t of tree.thread) if (!seen.has(t)) {
+  let before: string | undefined;
+  for (const t of tree.thread) {
+    // Runs of one thread (a session's main thread is most of it) are one look-up.
+    if (t === before) continue;
+    before = t;
+    if (seen.has(t)) continue;
     seen.add(t);
     out.push(t);
   }

@@ -3,7 +3,7 @@ import { isPlainObject } from '../../message.js';
 import { contentToParts } from '../content-parts.js';
 import type { Codec, ConversationMeta } from '../codec.js';
 import { normalizeRole, sentText, type MessageView } from '../model.js';
-import { jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
+import { appendJsonlRecords, jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
 import { isCompactBoundary, relinkChain } from './chain.js';
 import { claudeCodeProblems } from './validity.js';
@@ -72,6 +72,12 @@ const freshIds = (record: unknown) => (isPlainObject(record) ? { ...record, uuid
 const sessionFields = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const;
 
 /** Claude Code's session transcript (`~/.claude/projects/<project>/<session>.jsonl`, sub-agents included). */
+/** The session's title: its `summary` line's, when it has one. */
+function summaryTitle(values: unknown[]): string | undefined {
+  const s = values.find((v) => isPlainObject(v) && v.type === 'summary' && typeof v.summary === 'string');
+  return s ? String((s as Record<string, unknown>).summary) : undefined;
+}
+
 export const claudeCode: Codec = {
   id: 'claude-code',
   label: 'Claude Code session (JSONL)',
@@ -85,19 +91,9 @@ export const claudeCode: Codec = {
     if (/"type"\s*:\s*"summary"/.test(head) && /"leafUuid"\s*:/.test(head)) return 40;
     return /^agent-[0-9a-f]+\.jsonl$/.test(basename(name)) && /"message"\s*:/.test(head) ? 20 : 0;
   },
-  parse(text, file) {
-    return parseJsonlRecords(
-      text,
-      file,
-      'claude-code',
-      isRecord,
-      (values) => {
-        const s = values.find((v) => isPlainObject(v) && v.type === 'summary' && typeof v.summary === 'string');
-        return s ? String((s as Record<string, unknown>).summary) : undefined;
-      },
-      sessionMeta,
-    );
-  },
+  parse: (text, file) => parseJsonlRecords(text, file, 'claude-code', isRecord, summaryTitle, sessionMeta),
+  // Claude Code appends a line per message, tool result and event as the session goes on.
+  append: (doc, added, file) => appendJsonlRecords(doc, added, file, isRecord, summaryTitle, sessionMeta),
   // The chain is made whole as the lines are laid out: deleted lines' children relinked, new lines spliced in.
   serialize(doc, conversations) {
     const b = doc.baseline as JsonlRecordsBaseline;

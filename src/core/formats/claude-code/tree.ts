@@ -1,8 +1,25 @@
 import type { ConversationDocument } from '../codec.js';
 import type { JsonlRecordsBaseline } from '../shared/jsonl-document.js';
-import { planJsonl } from '../syntax/jsonl.js';
+import { planJsonl, type JsonlOutLine } from '../syntax/jsonl.js';
 import type { MessageTree } from '../../tree/message-tree.js';
 import { chainNode, isCompactBoundary, relinkChain } from './chain.js';
+
+/**
+ * What the tree of a file's lines as read (nothing edited) knows after its first `lines` lines, kept for the
+ * next version of the file read by an append: the lines it adds are all that is walked. Keyed by the baseline's
+ * origin map, which every version of a file read by appends shares.
+ */
+interface Walked {
+  lines: number;
+  /** The value of the last line walked: the next version goes on from it only if it still holds it. */
+  last: unknown;
+  lineOfUuid: Map<string, number>;
+  recordOfLine: number[];
+  parent: number[];
+  thread: string[];
+  continues: Map<number, number>;
+}
+const walkedOf = new WeakMap<object, Walked>();
 
 /**
  * A Claude Code session's messages as the tree their `parentUuid` chain makes, as the file would be written now
@@ -11,58 +28,119 @@ import { chainNode, isCompactBoundary, relinkChain } from './chain.js';
  */
 export function claudeCodeTree(doc: ConversationDocument, records: readonly unknown[]): MessageTree {
   const b = doc.baseline as JsonlRecordsBaseline;
+  // The records as the file holds them (nothing edited): the file's own lines are what a save would write, and
+  // what an earlier version of the file (before an append) walked holds.
+  const asRead = records.length === b.slots.length && records.every((r, k) => r === b.lines.lines[b.slots[k]].value);
+  if (asRead) return walkAsRead(b, records);
   const out = planJsonl(b.lines, b.slots, records);
   relinkChain(
     b.lines.lines.map((l) => l.value),
     out,
   );
-  const n = records.length;
-  const recordOfLine = new Int32Array(out.length).fill(-1);
-  const lineOfUuid = new Map<string, number>();
-  let k = 0;
-  out.forEach((o, i) => {
-    if (o.record) recordOfLine[i] = k++;
-    const node = chainNode(o.value);
-    if (node && !lineOfUuid.has(node.uuid)) lineOfUuid.set(node.uuid, i);
-  });
+  const w: Walked = { lines: 0, last: undefined, lineOfUuid: new Map(), recordOfLine: [], parent: [], thread: [], continues: new Map() };
+  walk(w, outLines(out), 0, out.length);
+  return treeOf(w, outLines(out), records);
+}
+
+/** A file's lines as a walk reads them: each one's value, and whether it holds a message. */
+interface Lines {
+  length: number;
+  value(i: number): unknown;
+  record(i: number): boolean;
+}
+
+const outLines = (out: readonly JsonlOutLine[]): Lines => ({ length: out.length, value: (i) => out[i].value, record: (i) => out[i].record });
+
+function walkAsRead(b: JsonlRecordsBaseline, records: readonly unknown[]): MessageTree {
+  const lines = b.lines.lines;
+  const isRecord = new Uint8Array(lines.length);
+  for (const k of b.slots) isRecord[k] = 1;
+  const out: Lines = { length: lines.length, value: (i) => lines[i].value, record: (i) => isRecord[i] === 1 };
+  let w = walkedOf.get(b.lines.origin);
+  // Only a walk of these very lines goes on (a file read again whole walks anew).
+  if (!w || w.lines > lines.length || (w.lines > 0 && lines[w.lines - 1].value !== w.last)) {
+    w = { lines: 0, last: undefined, lineOfUuid: new Map(), recordOfLine: [], parent: [], thread: [], continues: new Map() };
+    walkedOf.set(b.lines.origin, w);
+  }
+  // A last line without its line break may be read again differently: walked, but not kept.
+  const complete = lines.length > 0 && lines[lines.length - 1].eol === '' ? lines.length - 1 : lines.length;
+  walk(w, out, w.lines, complete);
+  w.lines = complete;
+  w.last = complete > 0 ? lines[complete - 1].value : undefined;
+  if (complete === lines.length) return treeOf(w, out, records);
+  const kept = { records: w.parent.length, continues: new Map(w.continues) };
+  walk(w, out, complete, lines.length);
+  const tree = treeOf(w, out, records);
+  // Back to what the complete lines make.
+  for (let i = complete; i < lines.length; i++) {
+    const node = chainNode(out.value(i));
+    if (node && w.lineOfUuid.get(node.uuid) === i) w.lineOfUuid.delete(node.uuid);
+  }
+  w.recordOfLine.length = complete;
+  w.parent.length = kept.records;
+  w.thread.length = kept.records;
+  w.continues = kept.continues;
+  return tree;
+}
+
+/** Walks lines [from, to) of `out` into `w`: each message's parent (the nearest message up its chain) and thread. */
+function walk(w: Walked, out: Lines, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    w.recordOfLine[i] = out.record(i) ? w.parent.length : -1;
+    if (out.record(i)) {
+      w.parent.push(-1);
+      w.thread.push('main');
+    }
+    const node = chainNode(out.value(i));
+    if (node && !w.lineOfUuid.has(node.uuid)) w.lineOfUuid.set(node.uuid, i);
+  }
   // The nearest message at or above a line, following the chain through the lines that are not messages.
   const messageAt = (line: number | undefined): number => {
-    const seen = new Set<number>();
-    for (let at = line; at !== undefined && !seen.has(at); ) {
-      seen.add(at);
-      if (recordOfLine[at] >= 0) return recordOfLine[at];
-      const p = chainNode(out[at].value)?.parent;
-      at = p ? lineOfUuid.get(p) : undefined;
+    let steps = 0;
+    for (let at = line; at !== undefined && steps++ <= out.length; ) {
+      if (w.recordOfLine[at] >= 0) return w.recordOfLine[at];
+      const p = chainNode(out.value(at))?.parent;
+      at = p ? w.lineOfUuid.get(p) : undefined;
     }
     return -1;
   };
-  const parent = new Int32Array(n).fill(-1);
-  const thread = new Array<string>(n).fill('main');
-  const continues = new Map<number, number>();
-  out.forEach((o, i) => {
-    const r = recordOfLine[i];
-    if (r < 0) return;
-    const node = chainNode(o.value);
-    if (!node) return;
-    thread[r] = node.thread;
-    parent[r] = node.parent ? messageAt(lineOfUuid.get(node.parent)) : -1;
-    if (isCompactBoundary(o.value) && node.logicalParent) {
-      const before = messageAt(lineOfUuid.get(node.logicalParent));
-      if (before >= 0) continues.set(r, before);
+  for (let i = from; i < to; i++) {
+    const r = w.recordOfLine[i];
+    if (r < 0) continue;
+    const node = chainNode(out.value(i));
+    if (!node) continue;
+    w.thread[r] = node.thread;
+    w.parent[r] = node.parent ? messageAt(w.lineOfUuid.get(node.parent)) : -1;
+    if (isCompactBoundary(out.value(i)) && node.logicalParent) {
+      const before = messageAt(w.lineOfUuid.get(node.logicalParent));
+      if (before >= 0) w.continues.set(r, before);
     }
-  });
-  // Older sessions keep their sub-agents in the file without an agentId: each sidechain root starts one.
-  const uuidOf = (r: number) => chainNode(records[r])?.uuid ?? String(r);
-  for (let r = 0; r < n; r++) {
-    if (thread[r] !== 'side:') continue;
-    const p = parent[r];
-    thread[r] = p >= 0 && p < r && thread[p].startsWith('side:') ? thread[p] : `side:${uuidOf(r).slice(0, 8)}`;
+    // Older sessions keep their sub-agents in the file without an agentId: each sidechain root starts one.
+    if (w.thread[r] === 'side:') {
+      const p = w.parent[r];
+      w.thread[r] = p >= 0 && p < r && w.thread[p].startsWith('side:') ? w.thread[p] : `side:${node.uuid.slice(0, 8)}`;
+    }
   }
+}
+
+function treeOf(w: Walked, out: Lines, records: readonly unknown[]): MessageTree {
+  const n = records.length;
+  const parent = Int32Array.from(w.parent.slice(0, n));
   // Claude Code resumes from the newest line of the main thread.
   let active = -1;
   for (let i = out.length - 1; i >= 0 && active < 0; i--) {
-    const node = chainNode(out[i].value);
-    if (node?.transcript && node.thread === 'main') active = messageAt(i);
+    const node = chainNode(out.value(i));
+    if (!node?.transcript || node.thread !== 'main') continue;
+    let at: number | undefined = i;
+    let steps = 0;
+    while (at !== undefined && steps++ <= out.length) {
+      if (w.recordOfLine[at] >= 0) {
+        active = w.recordOfLine[at];
+        break;
+      }
+      const p: string | null | undefined = chainNode(out.value(at))?.parent;
+      at = p ? w.lineOfUuid.get(p) : undefined;
+    }
   }
-  return { parent, thread, active, continues };
+  return { parent, thread: w.thread.slice(0, n), active, continues: new Map(w.continues) };
 }

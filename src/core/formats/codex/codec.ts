@@ -1,8 +1,8 @@
 import { isPlainObject } from '../../message.js';
 import { argumentsText, blockToPart } from '../content-parts.js';
-import type { Codec } from '../codec.js';
+import type { Codec, ConversationDocument, ConversationMeta } from '../codec.js';
 import { looseText, normalizeRole, type MessageView, type Part } from '../model.js';
-import { jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
+import { appendJsonlRecords, jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
 import { keepTwinsInStep } from './twins.js';
 import { codexProblems } from './validity.js';
@@ -77,6 +77,48 @@ function view(record: unknown): MessageView {
   }
 }
 
+const isRolloutRecord = (v: unknown): boolean => isPlainObject(v) && (v.type === 'response_item' || v.type === 'compacted') && isPlainObject(v.payload);
+
+/** A session is titled by its folder (its first prompt says more: the listing goes on to it). */
+const rolloutTitle = (values: unknown[]): string | undefined => {
+  const meta = values.find((v: unknown) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
+  const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
+  return p && typeof p.cwd === 'string' ? p.cwd : undefined;
+};
+
+const rolloutMeta = (values: unknown[]): ConversationMeta | undefined => {
+  const meta = values.find((v: unknown) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
+  const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
+  if (!p) return undefined;
+  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return { sessionId: s(p.id), cwd: s(p.cwd), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined };
+};
+
+/** Each model call's reported usage, from the token_count events after its items. */
+function withUsage(doc: ConversationDocument): ConversationDocument {
+  // Token counts come as event_msg lines after a turn's items: each is that turn's reported usage.
+  const b = doc.baseline as JsonlRecordsBaseline;
+  // OpenAI counts cached input inside input_tokens and reasoning inside output_tokens, as ReportedUsage does.
+  // Codex repeats a token_count when nothing new was used (its running total unchanged): one call, once.
+  let last: object | undefined;
+  let model: string | undefined;
+  b.lines.lines.forEach((line, i) => {
+    const v = line.value;
+    if (!isPlainObject(v)) return;
+    // The usage is the model call's: it belongs to the last item the model wrote, not to a tool's output.
+    if (v.type === 'response_item' && isPlainObject(v.payload) && MODEL_ITEMS.has(String(v.payload.type)) && (v.payload.type !== 'message' || v.payload.role === 'assistant')) last = v;
+    const p = isPlainObject(v.payload) ? v.payload : undefined;
+    if (v.type === 'turn_context' && typeof p?.model === 'string') model = p.model;
+    if (v.type === 'event_msg' && p?.type === 'token_count' && isPlainObject(p.info) && isPlainObject(p.info.last_token_usage) && last) {
+      const u = p.info.last_token_usage;
+      const n = (x: unknown) => (typeof x === 'number' ? x : undefined);
+      const running = isPlainObject(p.info.total_token_usage) ? n(p.info.total_token_usage.total_tokens) : undefined;
+      usageOf.set(last, { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cached_input_tokens), reasoning: n(u.reasoning_output_tokens), model, key: running !== undefined ? `total ${running}` : `line ${i}` });
+    }
+  });
+  return doc;
+}
+
 /** Codex CLI's session rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`): every response_item is a message record. */
 export const codexRollout: Codec = {
   id: 'codex-rollout',
@@ -86,47 +128,9 @@ export const codexRollout: Codec = {
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'one' },
   sniff: (head) => (head.includes('"payload"') && /"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head) ? 40 : 0),
-  parse(text, file) {
-    const doc = parseJsonlRecords(
-      text,
-      file,
-      'codex-rollout',
-      (v) => isPlainObject(v) && (v.type === 'response_item' || v.type === 'compacted') && isPlainObject(v.payload),
-      (values) => {
-        const meta = values.find((v) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
-        const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
-        return p && typeof p.cwd === 'string' ? p.cwd : undefined;
-      },
-      (values) => {
-        const meta = values.find((v) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
-        const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
-        if (!p) return undefined;
-        const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-        return { sessionId: s(p.id), cwd: s(p.cwd), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined };
-      },
-    );
-    // Token counts come as event_msg lines after a turn's items: each is that turn's reported usage.
-    const b = doc.baseline as JsonlRecordsBaseline;
-    // OpenAI counts cached input inside input_tokens and reasoning inside output_tokens, as ReportedUsage does.
-    // Codex repeats a token_count when nothing new was used (its running total unchanged): one call, once.
-    let last: object | undefined;
-    let model: string | undefined;
-    b.lines.lines.forEach((line, i) => {
-      const v = line.value;
-      if (!isPlainObject(v)) return;
-      // The usage is the model call's: it belongs to the last item the model wrote, not to a tool's output.
-      if (v.type === 'response_item' && isPlainObject(v.payload) && MODEL_ITEMS.has(String(v.payload.type)) && (v.payload.type !== 'message' || v.payload.role === 'assistant')) last = v;
-      const p = isPlainObject(v.payload) ? v.payload : undefined;
-      if (v.type === 'turn_context' && typeof p?.model === 'string') model = p.model;
-      if (v.type === 'event_msg' && p?.type === 'token_count' && isPlainObject(p.info) && isPlainObject(p.info.last_token_usage) && last) {
-        const u = p.info.last_token_usage;
-        const n = (x: unknown) => (typeof x === 'number' ? x : undefined);
-        const running = isPlainObject(p.info.total_token_usage) ? n(p.info.total_token_usage.total_tokens) : undefined;
-        usageOf.set(last, { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cached_input_tokens), reasoning: n(u.reasoning_output_tokens), model, key: running !== undefined ? `total ${running}` : `line ${i}` });
-      }
-    });
-    return doc;
-  },
+  parse: (text, file) => withUsage(parseJsonlRecords(text, file, 'codex-rollout', isRolloutRecord, rolloutTitle, rolloutMeta)),
+  // Codex appends each item and event as the session goes on.
+  append: (doc, added, file) => withUsage(appendJsonlRecords(doc, added, file, isRolloutRecord, rolloutTitle, rolloutMeta)),
   // The event_msg that repeats a message's text for Codex's own transcript follows the message: edited,
   // removed or added with it.
   serialize(doc, conversations) {

@@ -2,7 +2,7 @@ import { isPlainObject } from '../../message.js';
 import { argumentsText } from '../content-parts.js';
 import { NotThisFormat, type Codec, type ConversationMeta } from '../codec.js';
 import { looseText, normalizeRole, type MessageView, type Part } from '../model.js';
-import { firstLine, jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
+import { appendJsonlRecords, firstLine, jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
 import { copilotTree, isCompaction, relinkEvents } from './chain.js';
 
@@ -183,6 +183,7 @@ export const copilotCliEvents: Codec = {
     });
     return doc;
   },
+  append: (doc, added, file) => appendJsonlRecords(doc, added, file, isMessage, titleOf, metaOf),
   // The chain is kept whole as the lines are laid out: a deleted event's follower names its parent, new events
   // are spliced in after the line before them.
   serialize(doc, conversations) {

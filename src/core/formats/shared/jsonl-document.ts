@@ -1,5 +1,5 @@
 import type { ConversationDocument, ConversationMeta, DocumentConversation } from '../codec.js';
-import { parseJsonl, rewriteJsonl, type JsonlBaseline } from '../syntax/jsonl.js';
+import { appendJsonl, keptLines, parseJsonl, rewriteJsonl, type JsonlBaseline } from '../syntax/jsonl.js';
 import { rewriteJsonValue } from '../syntax/json-edit.js';
 import { valueStartAt, type JsonPath } from '../syntax/json-doc.js';
 import { skipValue } from '../json-spans.js';
@@ -30,21 +30,47 @@ export interface JsonlConversationsBaseline {
 
 /** Parses a session log: `isMessage` picks the lines that are messages; the others are kept as they are. */
 export function parseJsonlRecords(text: string, file: string, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined): ConversationDocument {
-  const lines = parseJsonl(text, file);
+  return recordsDocument(text, parseJsonl(text, file), codec, isMessage, title, meta);
+}
+
+function recordsDocument(text: string, lines: JsonlBaseline, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined, before?: { doc: ConversationDocument; keep: number }): ConversationDocument {
   const slots: number[] = [];
   const records: unknown[] = [];
   let other = 0;
-  lines.lines.forEach((l, i) => {
-    if (l.value === undefined) return;
+  let first = 0;
+  if (before) {
+    // The lines kept from before are the same lines with the same values: their records are the same objects.
+    const b = before.doc.baseline as JsonlRecordsBaseline;
+    const old = before.doc.conversations[0].records;
+    for (let k = 0; k < b.slots.length && b.slots[k] < before.keep; k++) {
+      slots.push(b.slots[k]);
+      records.push(old[k]);
+    }
+    other = before.doc.otherRecords - b.lines.lines.slice(before.keep).filter((l) => l.value !== undefined && !isMessage(l.value)).length;
+    first = before.keep;
+  }
+  for (let i = first; i < lines.lines.length; i++) {
+    const l = lines.lines[i];
+    if (l.value === undefined) continue;
     if (isMessage(l.value)) {
       slots.push(i);
       records.push(l.value);
     } else other++;
-  });
+  }
   const values = title || meta ? lines.lines.map((l) => l.value) : [];
   const m = meta?.(values);
   const conversation: DocumentConversation = { records, title: title?.(values), ...(m ? { meta: m } : {}) };
   return { codec, conversations: [conversation], otherRecords: other, text, baseline: { kind: 'records', lines, slots } satisfies JsonlRecordsBaseline };
+}
+
+/**
+ * A session log that grew by `added`. Only the added lines are read; every record of the lines before stays the
+ * same object (so counts, views and rows made of them stay).
+ */
+export function appendJsonlRecords(doc: ConversationDocument, added: string, file: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined): ConversationDocument {
+  const b = doc.baseline as JsonlRecordsBaseline;
+  const lines = appendJsonl(b.lines, doc.text, added, file);
+  return recordsDocument(doc.text + added, lines, doc.codec, isMessage, title, meta, { doc, keep: keptLines(b.lines) });
 }
 
 export function serializeJsonlRecords(doc: ConversationDocument, conversations: readonly (readonly unknown[])[]): string {

@@ -48,13 +48,18 @@ function lineStyle(text: string, lines: readonly JsonlLine[]): JsonStyle {
   };
 }
 
-/** Splits and parses JSON Lines; a bad line throws with its line and column. Blank lines are kept as such. */
-export function parseJsonl(text: string, file: string): JsonlBaseline {
-  const lines: JsonlLine[] = [];
-  const newline = text.includes('\r\n') ? '\r\n' : '\n';
-  const origin = new WeakMap<object, number>();
+/**
+ * Splits and parses JSON Lines; a bad line throws with its line and column. Blank lines are kept as such.
+ * `after`: `text` is what follows the first `keep` lines of `before` (an append), at offset `shift` of the
+ * whole text: its lines are numbered and placed after them, their objects noted in `before`'s origin map.
+ */
+export function parseJsonl(text: string, file: string, after?: { shift: number; before: JsonlBaseline; keep: number }): JsonlBaseline {
+  const lines: JsonlLine[] = after ? after.before.lines.slice(0, after.keep) : [];
+  const newline = after ? after.before.newline : text.includes('\r\n') ? '\r\n' : '\n';
+  const origin = after ? after.before.origin : new WeakMap<object, number>();
+  const shift = after?.shift ?? 0;
   let at = 0;
-  let n = 0;
+  let n = after ? after.keep : 0;
   let partialTail: number | undefined;
   while (at < text.length) {
     let nl = text.indexOf('\n', at);
@@ -71,7 +76,7 @@ export function parseJsonl(text: string, file: string): JsonlBaseline {
         // back untouched), not read, not an error.
         if (nl === text.length) {
           partialTail = n;
-          lines.push({ start: at, end, eol: '', value: undefined });
+          lines.push({ start: at + shift, end: end + shift, eol: '', value: undefined });
           break;
         }
         const errors: ParseError[] = [];
@@ -85,10 +90,27 @@ export function parseJsonl(text: string, file: string): JsonlBaseline {
       if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw new ConversationFileError(file, `line ${n} is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`, { line: n, column: 1 });
       if (value !== null && typeof value === 'object') origin.set(value as object, lines.length);
     }
-    lines.push({ start: at, end, eol: text.slice(end, Math.min(nl + 1, text.length)), value });
+    lines.push({ start: at + shift, end: end + shift, eol: text.slice(end, Math.min(nl + 1, text.length)), value });
     at = nl + 1;
   }
-  return { lines, newline, origin, style: lineStyle(text, lines), ...(partialTail !== undefined ? { partialTail } : {}) };
+  return { lines, newline, origin, style: after ? after.before.style : lineStyle(text, lines), ...(partialTail !== undefined ? { partialTail } : {}) };
+}
+
+/** How many of a baseline's lines an append keeps: all but a last line without its terminator, which is read again. */
+export function keptLines(before: JsonlBaseline): number {
+  const n = before.lines.length;
+  return n > 0 && before.lines[n - 1].eol === '' ? n - 1 : n;
+}
+
+/**
+ * The baseline of the text once `added` follows `oldText`: only the added lines are read (and the last line
+ * before them again when it had no line break yet: an agent may still have been writing it). The whole text is
+ * never searched, so an append to a long file costs what it added.
+ */
+export function appendJsonl(before: JsonlBaseline, oldText: string, added: string, file: string): JsonlBaseline {
+  const keep = keptLines(before);
+  const shift = keep < before.lines.length ? before.lines[keep].start : oldText.length;
+  return parseJsonl(oldText.slice(shift) + added, file, { shift, before, keep });
 }
 
 function originLine(baseline: JsonlBaseline, record: unknown): number | undefined {
