@@ -13,6 +13,12 @@ import { treeFields, type ViewedConversation } from './conversation-views.js';
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string }; conversations: readonly unknown[] };
 
+/** Why the file is not saved in place, whether it takes edits, and the extension a Save As takes. */
+export function readOnlyOf(doc: SkeletonSource): Pick<Skeleton, 'readOnly'> {
+  if (!doc.file.readOnly) return {};
+  return { readOnly: { reason: doc.file.readOnly, edits: !doc.codec.readOnly, ...(doc.codec.readOnly ? {} : { saveAs: doc.codec.extensions[0] }) } };
+}
+
 export function swarmsCodec(doc: { codec: Codec }): boolean {
   return doc.codec.id === 'swarms-json' || doc.codec.id === 'swarms-yaml';
 }
@@ -186,7 +192,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     toolResults,
     usage: usageByIndex(views),
     ...treeFields(doc.conversations as ViewedConversation[], conversation, (r) => viewOf(doc.codec, r)),
-    ...(doc.file.readOnly ? { readOnly: { reason: doc.file.readOnly, edits: !doc.codec.readOnly } } : {}),
+    ...readOnlyOf(doc),
     version,
   };
 }

@@ -105,7 +105,7 @@ export const Skeleton = z.object({
    * The file is not saved in place, and why (a compressed copy, an archive, another app's database). `edits`:
    * whether edits can still be made, to be kept with Save As (a compressed history's); not in another app's store.
    */
-  readOnly: z.object({ reason: z.string(), edits: z.boolean() }).optional(),
+  readOnly: z.object({ reason: z.string(), edits: z.boolean(), /** The extension a Save As takes (the format's own, for a file in a container). */ saveAs: z.string().optional() }).optional(),
 });
 export type Skeleton = z.infer<typeof Skeleton>;
 
@@ -204,7 +204,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true, threads: true, forks: true, whole: true, earlier: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true, threads: true, forks: true, whole: true, earlier: true, readOnly: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),

@@ -75,11 +75,11 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
   return { start, deleteCount, insertCount };
 }
 
-type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'has'>;
+type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'has' | 'readOnly'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, threads, forks, whole, earlier } = sk;
-  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}) };
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, threads, forks, whole, earlier, readOnly } = sk;
+  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}), ...(readOnly ? { readOnly } : {}) };
   return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, ...tree };
 }
 

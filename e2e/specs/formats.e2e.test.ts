@@ -137,6 +137,28 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-dataset-conversations`);
     });
 
+    it('a compressed rollout keeps its edits for Save As: the banner stays, the copy is named in the format’s own extension and said', async () => {
+      const { page, dir } = await start();
+      const path = 'compressed/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl.zst';
+      await page.open(path);
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.keyboard.press('Delete');
+      await page.page.waitForSelector('[data-testid="dirty"]');
+      // Still read-only after the edit; the button is Save As, not Save.
+      await page.page.waitForSelector('[data-testid="read-only-banner"]');
+      expect(await page.page.$('[data-testid="save"]')).toBeNull();
+      await page.page.click('[data-testid="save-as-button"]');
+      const name = await page.page.inputValue('[aria-label="New file name"]');
+      expect(name).toBe('compressed/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.copy.jsonl');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="saved-as-banner"]');
+      expect(readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean).length).toBe(readFileSync(join(dir, 'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl'), 'utf8').split('\n').filter(Boolean).length - 1);
+      await page.screenshot(`${mode}-zst-saved-as`);
+      await page.page.click('[data-testid="open-saved-copy"]');
+      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("${name}")`);
+      expect(await page.page.$('[data-testid="read-only-banner"]')).toBeNull();
+    });
+
     it('reasoning is folded and labelled; a Codex rollout shows its calls and reported usage', async () => {
       const { page } = await start();
       await page.open('codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');

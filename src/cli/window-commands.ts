@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import {
   applyPlan,
   buildSkeleton,
@@ -163,7 +163,8 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
   if (!Number.isInteger(keepRecentMessages) || keepRecentMessages < 0) throw new UsageError('--keep-recent takes a whole number');
   const p = planned(file, opts);
   if (p.opened.codec.readOnly) throw new InputError(`${file}: ${p.opened.codec.label} is read here, never written (${p.opened.codec.readOnly}); convert it first`);
-  if (opts.inPlace && p.opened.readOnly) throw new InputError(`${file}: not written in place: ${p.opened.readOnly} (give -o OUT)`);
+  if (opts.inPlace && p.opened.readOnly) throw new UsageError(`${file} is not written in place (${p.opened.readOnly.replace(/Save As/g, '-o OUT')}); give -o OUT`, { brief: true });
+  if (opts.output && !p.opened.codec.extensions.includes(extname(opts.output).toLowerCase())) throw new UsageError(`-o ${opts.output}: ${p.opened.codec.label} files end in ${p.opened.codec.extensions.join(' or ')}`, { brief: true });
   const tokenizer = getTokenizer(opts.model);
   const plan = compactAllPlan(p.skeleton, keepRecentMessages);
   if (plan.inserted.length === 0) throw new InputError(`${file}: nothing to compact (only static context${keepRecentMessages ? ' and recent messages' : ''})`);

@@ -49,9 +49,22 @@ describe('a Cline task export (Markdown)', () => {
     expect(opened.codec.view(r).parts).toEqual([{ kind: 'tool-call', name: 'execute_command', arguments: '{"command":"npm test","requires_approval":"false"}' }]);
   });
 
+  it('an edit of a message’s text keeps its calls and results as written; a message with no text of its own is not edited as text', () => {
+    const edited = opened.codec.withText(records[3], 'Use UTC.');
+    expect(opened.codec.view(edited).parts).toEqual([{ kind: 'text', text: 'Use UTC.' }, views[3].parts[1]]);
+    // A result alone, a call alone: no text to edit (the record is edited whole).
+    expect(opened.codec.withText(records[4], 'x')).toBeUndefined();
+    expect(opened.codec.withText(records[5], 'x')).toBeUndefined();
+    // The text after a result is told from it by Cline's <environment_details>: it must keep that start.
+    expect(opened.codec.withText(records[2], 'no longer details')).toBeUndefined();
+    expect(opened.codec.view(opened.codec.withText(records[2], '<environment_details>\nnone\n</environment_details>')).parts.map((p) => p.kind)).toEqual(['tool-result', 'text']);
+  });
+
   it('an edit with edge-biased text reads back with that text (as Cline writes it), every other message as it was (property)', () => {
+    // The messages that are text alone (a task, an answer without a call).
+    const plain = records.map((r, i) => i).filter((i) => views[i].parts.every((p) => p.kind === 'text'));
     fc.assert(
-      fc.property(fc.nat(records.length - 1), edgeString, (k, typed) => {
+      fc.property(fc.constantFrom(...plain), edgeString, (k, typed) => {
         const edited = opened.codec.withText(records[k], typed);
         let out: string;
         try {

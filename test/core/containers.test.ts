@@ -211,3 +211,13 @@ describe('a VS Code chat session log (.jsonl)', () => {
     expect(() => readDocumentFile(file)).toThrow(/s\.jsonl:3:1: line 3 is not JSON/);
   });
 });
+
+describe('a file named as a container holds but not one', () => {
+  it('says what it is not, naming the file; a damaged database names it too', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'x.jsonl.zst'), 'hello');
+    expect(() => readDocumentFile(join(dir, 'x.jsonl.zst'))).toThrow(/x\.jsonl\.zst: not a zstd file: its first bytes are not those of one/);
+    writeFileSync(join(dir, 'opencode.db'), readFileSync(join(F, 'opencode', 'opencode.db')).subarray(0, 8192));
+    expect(() => readDocumentFile(join(dir, 'opencode.db'))).toThrow(/opencode\.db: not a readable SQLite database/);
+  });
+});

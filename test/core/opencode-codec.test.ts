@@ -47,10 +47,10 @@ describe('OpenCode export: what is read', () => {
       expect.objectContaining({ kind: 'tool-call', id: 'toolu_01Pq7RsD2fGh5Jk8Lz3Xc6Vb', name: 'edit' }),
       { kind: 'tool-result', callId: 'toolu_01Pq7RsD2fGh5Jk8Lz3Xc6Vb', text: 'Error: oldString not found in content', isError: true },
     ]);
-    // A patch and an agent part have no kind of their own: shown as their JSON, never dropped.
-    expect(kinds(views[3])).toEqual(['tool-call', 'tool-result', 'text', 'unknown:patch']);
-    expect(JSON.parse((views[3].parts[3] as { text: string }).text)).toMatchObject({ type: 'patch', files: ['/home/dev/app/src/date.ts'] });
-    expect(kinds(views[4])).toEqual(['text', 'unknown:agent']);
+    // A step's patch is the files it changed; the agent a prompt names is in its text already.
+    expect(kinds(views[3])).toEqual(['tool-call', 'tool-result', 'text', 'file']);
+    expect(views[3].parts[3]).toEqual({ kind: 'file', ref: '/home/dev/app/src/date.ts' });
+    expect(kinds(views[4])).toEqual(['text']);
     expect(kinds(views[5])).toEqual(['reasoning', 'text']);
     expect(displayText(views[5])).toContain('Only `src/report.ts`');
   });

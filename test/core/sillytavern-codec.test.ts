@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentText, serializeDocument } from '../../src/core/formats/document-file.js';
+import { forksOf, pathTo } from '../../src/core/tree/message-tree.js';
 import { FIXTURES } from '../helpers.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
@@ -16,20 +17,20 @@ describe('SillyTavern chats', () => {
     expect(codec.id).toBe('sillytavern-chat');
     expect(doc.conversations[0].title).toBe('Quartermaster · 2025-11-30@19h02m11s');
     const views = doc.conversations[0].records.map((r) => codec.view(r));
-    // Each swipe the chat was not left at is a record of its own, after its message.
+    // Each swipe the chat was not left at is a record of its own, beside its message, in the swipes' order.
     expect(views.map((v) => [v.role, v.normalRole, v.category])).toEqual([
       ['Quartermaster', 'assistant', 'swipe 1 of 2, chosen'],
       ['Quartermaster', 'assistant', 'swipe 2 of 2'],
       ['Mara', 'user', undefined],
-      ['Quartermaster', 'assistant', 'swipe 2 of 3, chosen'],
       ['Quartermaster', 'assistant', 'swipe 1 of 3'],
+      ['Quartermaster', 'assistant', 'swipe 2 of 3, chosen'],
       ['Quartermaster', 'assistant', 'swipe 3 of 3'],
       ['Narrator', 'system', undefined],
       ['Mara', 'user', undefined],
       ['Mara', 'user', undefined],
     ]);
-    expect(views[3].parts[0]).toMatchObject({ kind: 'reasoning' });
-    expect(views[3].model).toBe('gpt-4o-2024-11-20');
+    expect(views[4].parts[0]).toMatchObject({ kind: 'reasoning' });
+    expect(views[4].model).toBe('gpt-4o-2024-11-20');
     expect(views[7].meta).toBe(true);
     expect(doc.otherRecords).toBe(1);
     expect(serializeDocument(codec, doc, [doc.conversations[0].records])).toBe(text);
@@ -41,7 +42,7 @@ describe('SillyTavern chats', () => {
     const records = parsed.doc.conversations[0].records;
     const lines = text.split('\n');
     // The file line of each record, and which of its swipes it is.
-    const places = [[1, 0], [1, 1], [2, -1], [3, 1], [3, 0], [3, 2], [4, -1], [5, -1], [6, -1]];
+    const places = [[1, 0], [1, 1], [2, -1], [3, 0], [3, 1], [3, 2], [4, -1], [5, -1], [6, -1]];
     fc.assert(
       fc.property(fc.nat(records.length - 1), edgeString.filter((s) => !s.includes('\u0000')), (at, typed) => {
         const edited = parsed.codec.withText(records[at], typed);
@@ -72,10 +73,16 @@ describe('SillyTavern chats', () => {
     const parsed = parseDocumentText(text, NAME);
     const records = parsed.doc.conversations[0].records;
     const tree = parsed.codec.tree!(parsed.doc, 0, records);
-    expect(Array.from(tree.parent)).toEqual([-1, -1, 0, 2, 2, 2, 3, 6, 7]);
+    expect(Array.from(tree.parent)).toEqual([-1, -1, 0, 2, 2, 2, 4, 6, 7]);
     expect(tree.active).toBe(8);
+    // The first message's other greeting is a fork at the root; the third message's swipes a fork under the second.
+    const path = pathTo(tree, tree.active);
+    expect(forksOf(tree, path).map((f) => [f.at, f.options, f.chosen])).toEqual([
+      [0, [0, 1], 0],
+      [2, [3, 4, 5], 1],
+    ]);
     // Swipe 1 of 3 deleted: the message keeps swipes 2 and 3, still showing the second (now the first).
-    const out = serializeDocument(parsed.codec, parsed.doc, [records.filter((_, k) => k !== 4)]);
+    const out = serializeDocument(parsed.codec, parsed.doc, [records.filter((_, k) => k !== 3)]);
     const line = JSON.parse(out.split('\n')[3]) as { mes: string; swipes: string[]; swipe_id: number; swipe_info: unknown[] };
     const was = JSON.parse(text.split('\n')[3]) as { mes: string; swipes: string[]; swipe_id: number; swipe_info: unknown[] };
     expect(line.swipes).toEqual([was.swipes[1], was.swipes[2]]);

@@ -10,7 +10,7 @@ import type { Skeleton, SkeletonDelta } from '../../shared/contract.js';
 import { applySkeletonDelta, skeletonDelta, spliceBetween } from '../../shared/skeleton-delta.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { summaryOf } from '../file-summary.js';
-import { buildSkeleton, columnsOf, needsLinking, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
+import { buildSkeleton, columnsOf, needsLinking, readOnlyOf, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
 import { treeFields, type ViewedConversation } from '../conversation-views.js';
 import { FLAGS } from '../../shared/contract.js';
 import type { HandlerContext } from './context.js';
@@ -199,7 +199,7 @@ export function conversationState(ctx: HandlerContext) {
     for (let i = start; i < n - t; i++) rows.push(skeletonRowOf(doc, records[i], v(records[i]), i < s1));
     const { format, formatLabel, swarms } = before.base;
     const has = columnsOf(n, (i) => v(records[i]));
-    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has };
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has, ...readOnlyOf(doc) };
     return { from: before.version, file, start, deleteCount, rows };
   };
 
@@ -256,7 +256,7 @@ export function conversationState(ctx: HandlerContext) {
     const had = before.pending.length > 0 ? before.pending[before.pending.length - 1].file.has : base.has;
     const has = had?.time && had.id ? had : columnsOf(n, (i) => v(records[i]));
     const tree = treeFields(doc.conversations as ViewedConversation[], conversation, (r) => viewOf(doc.codec, r));
-    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has, ...tree };
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has, ...tree, ...readOnlyOf(doc) };
     appendedUsage.set(records, seen);
     return { from: before.version, file, start, deleteCount: m - start, rows };
   };

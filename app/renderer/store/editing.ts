@@ -19,6 +19,8 @@ export interface EditingSlice {
   dialog: 'history' | 'compare' | 'merge' | undefined;
   /** Save As name being typed, when the prompt is open. */
   saveAsName: string | undefined;
+  /** The copy a Save As just wrote (said in a banner, with a way to open it). */
+  savedAs: string | undefined;
   /** Messages marked with Ctrl/Shift-click: delete, duplicate and move act on all of them. */
   marked: Set<number>;
   setDialog(d: EditingSlice['dialog']): void;
@@ -87,6 +89,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
     paletteOpen: false,
     dialog: undefined,
     saveAsName: undefined,
+    savedAs: undefined,
     marked: new Set(),
     setDialog: (dialog) => set({ dialog }),
     setSaveAsName: (saveAsName) => set({ saveAsName }),
@@ -146,8 +149,8 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const path = get().openPath;
       if (!path) return;
       try {
-        await request('edit:save-as', { path, target });
-        set({ saveError: undefined });
+        const { target: written } = await request('edit:save-as', { path, target });
+        set({ saveError: undefined, savedAs: written });
         await get().refreshDirectory();
       } catch (e) {
         set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });

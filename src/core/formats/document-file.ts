@@ -3,7 +3,8 @@ import './all.js';
 import type { Codec, ConversationDocument, WriteOptions } from './codec.js';
 import { ConversationFileError } from './errors.js';
 import { decodeText, readFileBytes } from './read.js';
-import { containerOf } from './containers/index.js';
+import { containerOf, listContainers } from './containers/index.js';
+import { conversationExtensions } from './registry.js';
 import { parseWithCodecs, type ParsedFile } from './registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from './types.js';
 import { UnsafeWriteError } from './write.js';
@@ -46,7 +47,15 @@ export function parseDocumentText(text: string, file: string, format?: string, n
 export function readDocumentFile(file: string, options: ReadDocumentOptions = {}): OpenedFile {
   const bytes = readFileBytes(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
   const container = containerOf(file, bytes.subarray(0, 64));
-  if (!container) return parseDocumentText(decodeText(bytes, file), file, options.format);
+  if (!container) {
+    // A name a container reads, but not its bytes: said as such (not "unsupported file type").
+    const named = listContainers().find((c) => c.extensions.some((e) => file.toLowerCase().endsWith(e)) && c.extensions.some((e) => !conversationExtensions().includes(e)));
+    if (named && !options.format) {
+      const what = /file|database|archive|log/.test(named.label) ? named.label : `${named.label} file`;
+      throw new ConversationFileError(file, `not ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}: its first bytes are not those of one`);
+    }
+    return parseDocumentText(decodeText(bytes, file), file, options.format);
+  }
   const inside = container.open(file, bytes);
   const opened = parseDocumentText(inside.text, file, inside.format ?? options.format, inside.name);
   return { ...opened, readOnly: inside.readOnly };

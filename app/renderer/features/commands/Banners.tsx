@@ -8,11 +8,23 @@ export function Banners() {
   const gone = saveError?.code === 'GONE';
   const invalid = saveError?.code === 'INVALID';
   const readOnly = useApp((s) => s.skeleton?.readOnly);
+  const savedAs = useApp((s) => s.savedAs);
   return (
     <>
+      {savedAs && (
+        <div className="banner info" role="status" data-testid="saved-as-banner">
+          <span>
+            Saved a copy as <strong>{savedAs}</strong>; {openPath} is as it was{edit?.dirty ? ' (your edits are still here, unsaved)' : ''}.
+          </span>
+          <button onClick={() => { useApp.setState({ savedAs: undefined }); void useApp.getState().openConversation(savedAs, 0); }} data-testid="open-saved-copy">Open the copy</button>
+          <button onClick={() => useApp.setState({ savedAs: undefined })} aria-label="Dismiss">×</button>
+        </div>
+      )}
       {readOnly && (
         <div className="banner info" role="status" data-testid="read-only-banner">
-          <strong>Read-only:</strong> {readOnly.reason}.
+          <span>
+            <strong>Read-only:</strong> {readOnly.reason}.
+          </span>
         </div>
       )}
       {conflict && (

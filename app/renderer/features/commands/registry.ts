@@ -14,8 +14,16 @@ const open = (s: AppState) => s.skeleton !== undefined;
 /** Whether the open file's messages can be changed (not in another app's store, which is read-only here). */
 const editable = (s: AppState) => open(s) && s.skeleton!.readOnly?.edits !== false;
 const selected = (s: AppState) => editable(s) && s.selected !== undefined;
-/** A name for Save As: a compressed history's copy is saved uncompressed. */
-const copyName = (path: string | undefined) => path?.replace(/\.(zst|gz)$/i, '').replace(/(\.[^.]+)$/, '.copy$1');
+/**
+ * A name for Save As: `x.copy.<ext>` beside the file; a file read through a container (a compressed history,
+ * an archive, a log) is saved in its format's own extension (`rollout.jsonl.zst` → `rollout.copy.jsonl`).
+ */
+export const copyName = (path: string | undefined, extension?: string): string | undefined => {
+  if (!path) return undefined;
+  const plain = path.replace(/\.(zst|gz)$/i, '');
+  const ext = extension ?? (/(\.[^./]+)$/.exec(plain)?.[1] ?? '');
+  return `${plain.replace(/\.[^./]+$/, '')}.copy${ext}`;
+};
 
 /** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
 const BEHAVIOURS: Behaviour[] = [
@@ -36,7 +44,7 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'move-up', enabled: (s) => selected(s) && s.selected! > 0, run: (s) => void moveSelected(s, -1) },
   { id: 'move-down', enabled: (s) => selected(s) && s.selected! < s.skeleton!.count - 1, run: (s) => void moveSelected(s, 1) },
   { id: 'revert', enabled: (s) => !!s.edit?.dirty, run: (s) => void s.revert() },
-  { id: 'save-as', whileTyping: true, enabled: editable, run: (s) => s.setSaveAsName(copyName(s.openPath)) },
+  { id: 'save-as', whileTyping: true, enabled: editable, run: (s) => s.setSaveAsName(copyName(s.openPath, s.skeleton?.readOnly?.saveAs)) },
   { id: 'history', enabled: open, run: (s) => s.setDialog('history') },
   { id: 'compare', enabled: open, run: (s) => s.setDialog('compare') },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },

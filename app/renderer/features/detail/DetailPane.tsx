@@ -50,7 +50,7 @@ export function DetailPane() {
     if (editing && detail?.truncated) setFull(true);
   }, [editing, detail]);
 
-  if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail"><p>Select a message (↑/↓, Enter) to read it in full; double-click it or press E to edit it.</p></section>;
+  if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail"><p>Select a message (↑/↓, Enter) to read it in full{useApp.getState().skeleton?.readOnly?.edits === false ? '.' : '; double-click it or press E to edit it.'}</p></section>;
   if (error) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="error-text">{error}</p></section>;
   if (!detail || detail.index !== selected || (editing && detail.truncated))
     return (

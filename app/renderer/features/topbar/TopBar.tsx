@@ -1,9 +1,9 @@
 import { useAppPick } from '../../store/index.js';
 import { MODELS } from '../../store/tokens.js';
-import { shortcutOf } from '../commands/registry.js';
+import { copyName, shortcutOf } from '../commands/registry.js';
 
 export function TopBar() {
-  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder');
+  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName');
   return (
     <header className="topbar">
       <span className="folder" title={root}>{root ?? '…'}</span>
@@ -22,7 +22,16 @@ export function TopBar() {
         <span className="edit-controls">
           <button onClick={() => void undo()} disabled={!edit?.canUndo} title={edit?.canUndo ? `Undo ${edit.canUndo} (${shortcutOf('undo')})` : 'Nothing to undo'} aria-label="Undo">↶</button>
           <button onClick={() => void redo()} disabled={!edit?.canRedo} title={edit?.canRedo ? `Redo ${edit.canRedo} (${shortcutOf('redo')})` : 'Nothing to redo'} aria-label="Redo">↷</button>
-          <button onClick={() => void save()} disabled={!edit?.dirty || saving} data-testid="save" title={edit?.dirty ? `Save (${shortcutOf('save')})` : 'Nothing to save'}>{saving ? 'Saving…' : 'Save'}</button>
+          {skeleton.readOnly ? (
+            // Not saved in place: edits are kept with Save As (a file of the format's own extension).
+            skeleton.readOnly.edits && (
+              <button onClick={() => setSaveAsName(copyName(skeleton.path, skeleton.readOnly?.saveAs))} disabled={!edit?.dirty || saving} data-testid="save-as-button" title={`Save a copy (${shortcutOf('save-as')}): ${skeleton.readOnly.reason}`}>
+                Save as…
+              </button>
+            )
+          ) : (
+            <button onClick={() => void save()} disabled={!edit?.dirty || saving} data-testid="save" title={edit?.dirty ? `Save (${shortcutOf('save')})` : 'Nothing to save'}>{saving ? 'Saving…' : 'Save'}</button>
+          )}
           {edit?.dirty && <span className="dirty" data-testid="dirty">● unsaved</span>}
           {edit?.dirty && edit.storedCounts && (
             <span className="muted small" data-testid="stored-counts-note" title={`${edit.storedCounts.matches} of ${edit.storedCounts.sampled} stored counts sampled are ${edit.storedCounts.encoding} counts; the picked model counts in ${edit.storedCounts.picked}`}>

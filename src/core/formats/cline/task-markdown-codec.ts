@@ -84,6 +84,36 @@ function argumentsOf(lines: string[]): string {
   return JSON.stringify(args);
 }
 
+/**
+ * The content as its blocks' raw text, in order: runs of text, and each marker with the lines it holds (a call's
+ * input, a result). An edit of a message's text replaces its one run of text and keeps the rest as written.
+ */
+function segments(content: string): Array<{ text: boolean; raw: string }> {
+  const out: Array<{ text: boolean; raw: string[] }> = [];
+  let inResult = false;
+  for (const line of content.split('\n')) {
+    const m = MARKER.exec(line);
+    if (m) {
+      out.push({ text: false, raw: [line] });
+      inResult = m[1] !== 'Image' && m[2] === undefined;
+      if (m[1] === 'Image') out.push({ text: true, raw: [] });
+      continue;
+    }
+    if (inResult && line.startsWith('<environment_details>')) inResult = false;
+    const last = out[out.length - 1];
+    if (last && (inResult || !last.text) && last.raw.length > 0 && !(last.text === false && !inResult && MARKER.exec(last.raw[0])?.[1] === 'Image')) {
+      // A call's input lines and a result's text stay with their marker.
+      if (!last.text && (inResult || MARKER.exec(last.raw[0])?.[2] !== undefined)) {
+        last.raw.push(line);
+        continue;
+      }
+    }
+    if (last?.text) last.raw.push(line);
+    else out.push({ text: true, raw: [line] });
+  }
+  return out.filter((g) => !(g.text && g.raw.length === 0)).map((g) => ({ text: g.text, raw: g.raw.join('\n') }));
+}
+
 function parts(content: string): Part[] {
   const out: Part[] = [];
   const lines = content.split('\n');
@@ -208,7 +238,20 @@ export const clineTaskMarkdown: Codec = {
     if (v.parts.some((p) => p.kind === 'image' || p.kind === 'file')) lost.push('images and files (written as [Image])');
     return lost;
   },
-  withText: (record, text) => (isPlainObject(record) && typeof record.role === 'string' ? { ...record, content: text } : undefined),
+  withText(record, text) {
+    if (!isPlainObject(record) || typeof record.role !== 'string' || typeof record.content !== 'string') return undefined;
+    // The message's one run of text is what the editor shows: its calls, results and images stay as written.
+    const segs = segments(record.content);
+    const texts = segs.filter((g) => g.text && /\S/.test(g.raw));
+    if (segs.every((g) => g.text)) return { ...record, content: text };
+    // No text of its own (a call, a result alone), or several runs: not one text to edit.
+    if (texts.length !== 1) return undefined;
+    const at = segs.indexOf(texts[0]);
+    // Text after a result is told from the result only by Cline's `<environment_details>`: it must keep it.
+    const previous = at > 0 ? MARKER.exec(segs[at - 1].raw.split('\n')[0]) : null;
+    if (previous && previous[1] !== 'Image' && previous[2] === undefined && !text.startsWith('<environment_details>')) return undefined;
+    return { ...record, content: segs.map((g, i) => (i === at ? text : g.raw)).join('\n') };
+  },
   rawText(doc, _c, record) {
     const span = (doc.baseline as Baseline).spans.get(record as object);
     if (!span) return undefined;

@@ -91,7 +91,7 @@ export const cursorDbContainer: Container = {
         const keys = tables.has('ItemTable') ? db.all('SELECT count(*) AS n FROM ItemTable')[0]?.n : 0;
         conversations.push({ title: `no chats in this database (${String(keys)} editor-state keys, tables: ${[...tables].join(', ')})`, records: [] });
       }
-      return { text: storeText({ store: 'cursor', conversations }), format: 'cursor-chats', name: nameOf(file), readOnly: 'Cursor’s own database (it may be writing it now): a conversion or Save As gives an editable copy' };
+      return { text: storeText({ store: 'cursor', conversations }), format: 'cursor-chats', name: nameOf(file), readOnly: 'Cursor’s own database (it may be writing it now): Export (Ctrl+K) or the CLI’s `convert` gives an editable copy' };
     } finally {
       db.close();
     }

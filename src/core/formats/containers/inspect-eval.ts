@@ -63,7 +63,7 @@ export const inspectEvalContainer: Container = {
       text: JSON.stringify(log, null, 2),
       format: 'inspect-eval-json',
       name: nameOf(file).replace(/\.eval$/i, '.json'),
-      readOnly: 'an Inspect .eval archive is written by Inspect: a conversion or Save As gives an editable copy',
+      readOnly: 'an Inspect .eval archive is written by Inspect: edits are kept with Save As into the JSON log (.json)',
     };
   },
 };

@@ -82,7 +82,7 @@ export const openCodeDbContainer: Container = {
         messages.get(String(row.message_id))?.parts.push(rowValue(row, { id: row.id, sessionID: row.session_id, messageID: row.message_id }));
       }
       const list = [...sessions.values()].filter((s) => s.messages.length > 0);
-      return { text: storeText({ store: 'opencode', conversations: list.map(conversation) }), format: 'opencode-store', name: nameOf(file), readOnly: 'OpenCode’s own database (it may be writing it now): a conversion or Save As gives an editable copy' };
+      return { text: storeText({ store: 'opencode', conversations: list.map(conversation) }), format: 'opencode-store', name: nameOf(file), readOnly: 'OpenCode’s own database (it may be writing it now): Export (Ctrl+K) or the CLI’s `convert` gives an editable copy' };
     } finally {
       db.close();
     }
@@ -139,7 +139,7 @@ export const openCodeStorageContainer: Container = {
     if (session.messages.length === 0 && !existsSync(messageDir)) {
       throw new ConversationFileError(file, `an OpenCode session whose messages are not beside it (no ${messageDir})`, undefined, true);
     }
-    return { text: storeText({ store: 'opencode', conversations: [conversation(session)] }), format: 'opencode-store', name: nameOf(file), readOnly: 'OpenCode’s own storage folder (it may be writing it now): a conversion or Save As gives an editable copy' };
+    return { text: storeText({ store: 'opencode', conversations: [conversation(session)] }), format: 'opencode-store', name: nameOf(file), readOnly: 'OpenCode’s own storage folder (it may be writing it now): Export (Ctrl+K) or the CLI’s `convert` gives an editable copy' };
   },
 };
 

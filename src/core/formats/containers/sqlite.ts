@@ -120,7 +120,13 @@ export function openDatabase(file: string, bytes: Uint8Array): ReadOnlyDatabase 
         throw new ConversationFileError(file, `the database could not be read (${(e as Error).message})`);
       }
     },
-    tables: () => new Set(all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name))),
+    tables() {
+      try {
+        return new Set(all("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
+      } catch (e) {
+        throw new ConversationFileError(file, `not a readable SQLite database (${(e as Error).message})`);
+      }
+    },
     close: () => db.close(),
   };
 }

@@ -84,7 +84,7 @@ export const cursorChats = storeCodec({
   label: 'Cursor chats (its state.vscdb)',
   tool: 'Cursor',
   store: 'cursor',
-  readOnly: 'Cursor’s own database (it may be writing it now): a conversion or Save As gives an editable copy',
+  readOnly: 'Cursor’s own database (it may be writing it now): Export (Ctrl+K) or the CLI’s `convert` gives an editable copy',
   view,
   capabilities: { toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'turn' },
 });

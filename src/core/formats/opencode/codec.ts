@@ -82,7 +82,14 @@ function view(record: unknown): MessageView {
       compaction = { trigger: p.auto === true ? 'auto' : 'manual' };
       continue;
     }
-    // snapshot, patch, agent, subtask, retry and whatever comes next: kept, shown as they are.
+    // What OpenCode keeps beside the words: a step's file snapshot, the agent a prompt named (its text says
+    // so already), and a step's patch (the files it changed, shown as files). Not sent to the model.
+    if (p.type === 'snapshot' || p.type === 'agent') continue;
+    if (p.type === 'patch') {
+      for (const f of Array.isArray(p.files) ? p.files : []) if (typeof f === 'string') parts.push({ kind: 'file', ref: f });
+      continue;
+    }
+    // subtask, retry and whatever comes next: kept, shown as they are.
     parts.push({ kind: 'unknown', type: typeof p.type === 'string' ? p.type : 'part', text: JSON.stringify(p) });
   }
   const created = isPlainObject(info.time) ? info.time.created : undefined;

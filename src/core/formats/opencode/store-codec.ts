@@ -12,7 +12,7 @@ export const openCodeStore = storeCodec({
   label: 'OpenCode sessions (its own store)',
   tool: 'OpenCode',
   store: 'opencode',
-  readOnly: 'OpenCode’s own store (it may be writing it now): a conversion or Save As gives an editable copy',
+  readOnly: 'OpenCode’s own store (it may be writing it now): Export (Ctrl+K) or the CLI’s `convert` gives an editable copy',
   view: (r) => openCodeExport.view(r),
   capabilities: { toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'turn' },
 });

@@ -268,7 +268,7 @@ export const otelGenAi: Codec = {
   tool: 'OpenTelemetry',
   syntax: 'json',
   extensions: ['.json', '.jsonl'],
-  readOnly: 'a trace records what each model call was sent; it is read, not edited: a conversion gives an editable copy',
+  readOnly: 'a trace records what each model call was sent; it is read, not edited: Export (Ctrl+K) or the CLI’s `convert` gives an editable copy',
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true },
   sniff(head) {
     if (/"resourceSpans"\s*:/.test(head) && /gen_ai\./.test(head)) return 55;

@@ -35,14 +35,19 @@ function expand(line: Loose): Loose[] {
   const chosen = typeof line.swipe_id === 'number' ? line.swipe_id : 0;
   if (swipes.length < 2) return [line];
   const info = Array.isArray(line.swipe_info) ? line.swipe_info : [];
-  const out: Loose[] = [line];
+  // In the swipes' own order, the chosen one (the line) where it is among them: "2 of 3" is the second.
+  const out: Loose[] = [];
   swipes.forEach((text, k) => {
-    if (k === chosen) return;
+    if (k === chosen) {
+      out.push(line);
+      return;
+    }
     const i = isPlainObject(info[k]) ? info[k] : {};
     const record: Loose = { name: line.name, is_user: line.is_user, mes: typeof text === 'string' ? text : String(text), swipe: k, ...(i.send_date !== undefined ? { send_date: i.send_date } : {}), ...(isPlainObject(i.extra) ? { extra: i.extra } : {}) };
     swipeOf.set(record, { line, index: k });
     out.push(record);
   });
+  if (!out.includes(line)) out.unshift(line);
   return out;
 }
 
@@ -97,17 +102,21 @@ function linesOf(records: readonly unknown[]): unknown[] {
 /** Each swipe hangs where its message does: a branch beside it; everything else follows the message before it. */
 function swipeTree(records: readonly unknown[]): MessageTree {
   const parent = new Int32Array(records.length);
+  // Messages first (each follows the message before it), then each swipe beside its message.
   let last = -1;
   const at = new Map<object, number>();
   records.forEach((r, i) => {
+    if (swipeOrigin(r)) return;
+    parent[i] = last;
+    last = i;
+    if (isPlainObject(r)) for (const x of lineage(r)) at.set(x, i);
+  });
+  records.forEach((r, i) => {
     const o = swipeOrigin(r);
-    const lineAt = o ? at.get(o.line) : undefined;
-    if (o && lineAt !== undefined) parent[i] = parent[lineAt];
-    else {
-      parent[i] = last;
-      last = i;
-      if (isPlainObject(r)) for (const x of lineage(r)) at.set(x, i);
-    }
+    if (!o) return;
+    const lineAt = at.get(o.line);
+    // Its message deleted: a message of its own, after the one before it.
+    parent[i] = lineAt !== undefined ? parent[lineAt] : i > 0 ? i - 1 : -1;
   });
   return { parent, thread: new Array<string>(records.length).fill('main'), active: last, continues: new Map() };
 }
