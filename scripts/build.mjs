@@ -16,11 +16,14 @@ await esbuild({ ...node, entryPoints: ['app/main/token-worker.ts'], outfile: 'di
 // The document service's thread, beside each bundle that starts it.
 await esbuild({ ...node, entryPoints: ['app/main/backend/service-worker.ts'], outfile: 'dist/service-worker.mjs' });
 await esbuild({ ...node, entryPoints: ['app/main/watch-worker.ts'], outfile: 'dist/watch-worker.mjs' });
+// The search index's thread, beside each bundle that starts it.
+await esbuild({ ...node, entryPoints: ['app/main/search/search-worker.ts'], outfile: 'dist/search-worker.mjs' });
 if (!only) {
   await esbuild({ ...node, entryPoints: ['app/main/index.ts'], outfile: 'dist/main/index.mjs', external: ['electron'] });
   await esbuild({ ...node, entryPoints: ['app/main/token-worker.ts'], outfile: 'dist/main/token-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['app/main/backend/service-worker.ts'], outfile: 'dist/main/service-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['app/main/watch-worker.ts'], outfile: 'dist/main/watch-worker.mjs' });
+  await esbuild({ ...node, entryPoints: ['app/main/search/search-worker.ts'], outfile: 'dist/main/search-worker.mjs' });
   // Sandboxed preloads cannot be ES modules: CommonJS, with electron provided by the runtime.
   await esbuild({ ...node, packages: undefined, format: 'cjs', entryPoints: ['app/preload/index.ts'], outfile: 'dist/preload/index.cjs', external: ['electron'] });
   await vite({ configFile: 'vite.config.ts', logLevel: 'warn' });

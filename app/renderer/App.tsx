@@ -67,6 +67,9 @@ export function App() {
         }
       }),
       subscribe('dir:details', ({ root, entries }) => useApp.getState().applyDirDetails(root, entries)),
+      subscribe('save:progress', ({ path, ...p }) => {
+        if (path === useApp.getState().openPath && useApp.getState().saving) useApp.setState({ saveProgress: p });
+      }),
       subscribe('tokens:partial', (p) => {
         const s = useApp.getState();
         if (p.path === s.openPath && p.conversation === s.openConversationIndex && p.model === s.model && !s.counts) useApp.setState({ firstCounts: p });

@@ -21,7 +21,7 @@ import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { persistListing } from '../main/listing-store.js';
-import { SearchService } from '../main/search/search-service.js';
+import { searchOffThread } from '../main/search/search-thread.js';
 export { packageRoot } from './package-root.js';
 
 /**
@@ -111,7 +111,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore(), search: new SearchService(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8'))) };
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8'))) };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
   // The main service keeps the listing between runs (a big file's own service tells it what it learns).

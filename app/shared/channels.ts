@@ -25,6 +25,7 @@ export const REQUEST_NAMES = [
   'edit:state',
   'edit:save',
   'edit:save-as',
+  'edit:cancel-save',
   'edit:revert',
   'edit:export',
   'history:list',
@@ -57,7 +58,7 @@ export const REQUEST_NAMES = [
 export const FOLDER_REQUEST_NAMES = ['folder:recent', 'folder:browse', 'folder:open', 'folder:pick'] as const;
 export type FolderRequestName = (typeof FOLDER_REQUEST_NAMES)[number];
 
-export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run', 'search:progress', 'folder:opened'] as const;
+export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run', 'search:progress', 'folder:opened', 'save:progress'] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -410,6 +410,8 @@ export const requests = {
   'edit:save': { input: z.object({ path: relPath, force: z.boolean().default(false), acceptProblems: z.boolean().default(false) }), output: EditState },
   /** Save As: a new file inside the opened folders; the open document stays as it is. */
   'edit:save-as': { input: z.object({ path: relPath, target: relPath }), output: z.object({ target: z.string() }) },
+  /** Stops a save under way before it replaces anything (it answers CANCELLED); nothing when none is. */
+  'edit:cancel-save': { input: z.object({ path: relPath }), output: z.object({ cancelling: z.boolean() }) },
   /** Revert or Reload: the file as it is on disk; unsaved edits and the undo history are dropped. */
   'edit:revert': { input: z.object({ path: relPath }), output: EditState },
   'edit:export': {
@@ -547,6 +549,8 @@ export const events = {
   'search:progress': SearchStatus,
   /** Formats and counts of listed files, as the background read of their heads and contents finds them. */
   'dir:details': z.object({ root: z.string(), entries: z.array(DirEntry) }),
+  /** Where a save is: its step of four, and the bytes written while it writes the file. */
+  'save:progress': z.object({ path: z.string(), step: z.string(), at: z.number(), of: z.number(), done: z.number().optional(), total: z.number().optional() }),
   'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),
   'conversation:changed': z.object({ path: z.string() }),
   /** The first screen's counts, sent before the rest of a long count is done. */
@@ -570,7 +574,7 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 export { REQUEST_NAMES, EVENT_NAMES };
 export type { RequestName, EventName };
 
-export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO', 'INVALID'] as const;
+export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO', 'INVALID', 'CANCELLED'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface AppError {

@@ -112,6 +112,39 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       console.log(`long tasks (ms) by phase: ${JSON.stringify(phases)}`);
     }, 600_000);
 
+    it('End pressed as soon as the first rows show lands on the last message once the file is read; the rows past the head get their content', async () => {
+      await session?.close();
+      session = await openInspector(mode, dir, { XDG_STATE_HOME: tempDir() });
+      const page = new InspectorPage(session.page);
+      await page.ready();
+      const clicked = Date.now();
+      await page.file('big.json').click();
+      await page.page.waitForSelector('[data-testid="reading-banner"]');
+      await page.page.waitForSelector('[data-testid="row"][data-index="0"]');
+      await page.page.focus('[data-testid="message-grid"]');
+      await page.page.keyboard.press('End');
+      // Said while the file is read: where it is going.
+      await page.page.waitForSelector('[data-testid="pending-jump"]');
+      expect(await page.page.textContent('[data-testid="pending-jump"]')).toMatch(/Going to the last message when it is read/);
+      const last = MESSAGES - 1;
+      await page.page.waitForSelector(`[data-testid="row"][data-index="${last}"][aria-selected="true"]`, { timeout: 120_000 });
+      console.log(`End during the read: on the last message ${Date.now() - clicked} ms after the click`);
+      // Its row and those above it have their content (no placeholder outlives the read).
+      await page.page.waitForFunction((i) => {
+        const row = document.querySelector(`[data-testid="row"][data-index="${i}"]`);
+        return row !== null && row.querySelector('.loading') === null;
+      }, last, { timeout: 30_000 });
+      // Where the head ended: the rows just past it are filled, not left as the head's half page.
+      await page.page.keyboard.press('Control+k');
+      await page.page.keyboard.type('#1100');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="row"][data-index="1100"][aria-selected="true"]');
+      await page.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="row"]')].every((r) => r.querySelector('.col-content .loading') === null), undefined, { timeout: 30_000 });
+      await page.screenshot(`${mode}-end-during-read`);
+      await session.close();
+      session = undefined;
+    }, 300_000);
+
     it('a tree of 10,000 files: the sidebar fills, filters as keys are typed and scrolls to the last file, which opens', async () => {
       const tree = tempDir();
       for (let f = 0; f < 10_000; f++) {

@@ -23,10 +23,10 @@ describe('electron-builder.yml', () => {
     expect(existsSync(join(ROOT, 'dist', 'renderer', 'index.html'))).toBe(true);
   });
 
-  it('unpacks every worker the main bundle starts (token counting, the document service, the watcher)', () => {
+  it('unpacks every worker the main bundle starts (token counting, the document service, the watcher, the search index)', () => {
     const build = readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8');
     const workers = [...build.matchAll(/outfile: 'dist\/main\/([a-z-]+-worker\.mjs)'/g)].map((m) => m[1]);
-    expect(workers.sort()).toEqual(['service-worker.mjs', 'token-worker.mjs', 'watch-worker.mjs']);
+    expect(workers.sort()).toEqual(['search-worker.mjs', 'service-worker.mjs', 'token-worker.mjs', 'watch-worker.mjs']);
     expect(config.asarUnpack).toEqual(['dist/main/*-worker.mjs']);
   });
 

@@ -1,11 +1,12 @@
-import { cpSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { serializeConversation } from '../../src/core/index.js';
 import { searchTree } from '../../src/core/search/index.js';
 import { Roots } from '../../app/main/roots.js';
-import { SearchService } from '../../app/main/search/search-service.js';
-import { FIXTURES, tempDir } from '../helpers.js';
+import { SearchInputError, SearchService } from '../../app/main/search/search-service.js';
+import { FIXTURES, ROOT, tempDir } from '../helpers.js';
 
 const settled = async (s: SearchService) => {
   while (s.status().building || s.status().pending > 0) await new Promise((r) => setTimeout(r, 5));
@@ -110,5 +111,41 @@ describe('the app search service', () => {
     await expect(service.query({ query: 'a(', regex: true })).rejects.toThrow(/regular expression/);
     const answer = await service.query({ query: 'w[ao]mbat|weather', regex: true, limit: 2000 });
     expect(keys(answer.hits)).toEqual(keys(searchTree(dir, 'w[ao]mbat|weather', { regex: true }).hits));
+  });
+});
+
+describe('the search index on a thread of its own (the built worker)', () => {
+  it.skipIf(!existsSync(join(ROOT, 'dist', 'search-worker.mjs')))('answers as the in-process one does, its progress and errors carried across', async () => {
+    const { searchOffThread } = await import('../../app/main/search/search-thread.js');
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats', 'openai'), join(dir, 'openai'), { recursive: true });
+    cpSync(join(FIXTURES, 'formats', 'claude-code'), join(dir, 'claude-code'), { recursive: true });
+    const roots = new Roots([dir]);
+    const off = searchOffThread(roots, join(tempDir(), 'index.v8'), pathToFileURL(join(ROOT, 'dist', 'search-worker.mjs')));
+    const here = new SearchService(roots, false);
+    const statuses: unknown[] = [];
+    off.onProgress = (s) => statuses.push(s);
+    try {
+      expect(off).not.toBeInstanceOf(SearchService);
+      const ask = { query: 'weather', limit: 50, snippetMs: 10_000 };
+      let a = await off.query(ask);
+      // The first answer may come while the index is still being built: asked again once it is done.
+      for (let i = 0; i < 50 && a.status.building; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        a = await off.query(ask);
+      }
+      let b = await here.query(ask);
+      for (let i = 0; i < 50 && b.status.building; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        b = await here.query(ask);
+      }
+      expect(a.hits).toEqual(b.hits);
+      expect(a.hits.length).toBeGreaterThan(0);
+      expect(statuses.length).toBeGreaterThan(0);
+      await expect(off.query({ query: '(', regex: true })).rejects.toThrow(SearchInputError);
+    } finally {
+      off.close();
+      here.close();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { sentText, type MessageView } from '../../../src/core/formats/model.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { oneLine } from '../../../src/core/util/one-line.js';
 import { lineage, markReadAgain, type Message } from '../../../src/core/message.js';
-import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
+import { WriteCancelled, writeFileAtomic, writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { PrivateDirError } from '../../../src/core/storage/private-dir.js';
 import { HandlerError } from '../../shared/errors.js';
 import { viewOf, type Fingerprint, type OpenDocument } from '../documents.js';
@@ -99,7 +99,24 @@ function readAllFd(fd: number): Buffer {
  * the old file in the microseconds between that check and the rename is caught afterwards and put back. The
  * version on disk goes to local history first.
  */
-export function saveDocument(doc: OpenDocument, options: { force?: boolean; acceptProblems?: boolean; history?: LocalHistory; target?: string; displayPath: string }): void {
+/** Where a save is: its step (of four) and, while the file is written, its bytes. */
+export interface SaveProgress {
+  step: 'writing the text' | 'checking it reads back' | 'writing the file' | 'keeping the old version';
+  at: number;
+  of: number;
+  done?: number;
+  total?: number;
+}
+
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export const cancelledError = (displayPath: string) => new HandlerError('CANCELLED', `${displayPath} was not saved: cancelled. The file is as it was; your edits are kept.`);
+
+export async function saveDocument(doc: OpenDocument, options: { force?: boolean; acceptProblems?: boolean; history?: LocalHistory; target?: string; displayPath: string; progress?: (p: SaveProgress) => void; cancelled?: () => boolean }): Promise<void> {
+  const step = (s: SaveProgress['step'], at: number, extra: Partial<SaveProgress> = {}) => options.progress?.({ step: s, at, of: 4, ...extra });
+  const stopIfCancelled = () => {
+    if (options.cancelled?.()) throw cancelledError(options.displayPath);
+  };
   const target = options.target ?? doc.path;
   const inPlace = target === doc.path;
   const guard = inPlace && !options.force;
@@ -114,22 +131,31 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; acce
   let text: string;
   let again: ConversationDocument | undefined;
   const records = fileRecords(doc.conversations);
+  step('writing the text', 1);
+  await pause();
+  stopIfCancelled();
   try {
     // Save As to a new name writes the same format in its own style (the new file has no text of its own).
     ({ text, again } = writeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true }));
   } catch (e) {
     throw ioError(e, options.displayPath);
   }
+  step('checking it reads back', 2);
+  await pause();
+  stopIfCancelled();
   if (again && !options.acceptProblems) {
     const added = newProblems(problemsOfOnce(doc), problemsOf(doc.codec, again));
     if (added.length > 0) throw invalidError(options.displayPath, doc.codec, added, again);
   }
   let held: { fd: number; stat: Stats } | undefined;
   try {
-    writeFileAtomicSync(target, text, {
+    await writeFileAtomic(target, text, {
+      progress: (p) => step('writing the file', 3, p),
+      cancelled: options.cancelled,
       beforeRename: () => {
         if (!inPlace) return;
         // What is about to be replaced goes to local history; then the last check, right before the rename.
+        step('keeping the old version', 4);
         options.history?.record(doc.path);
         if (!guard) return;
         let fd: number;
@@ -148,6 +174,7 @@ export function saveDocument(doc: OpenDocument, options: { force?: boolean; acce
     });
     if (held) putBackALateWrite(doc, held, text, options.displayPath);
   } catch (e) {
+    if (e instanceof WriteCancelled) throw cancelledError(options.displayPath);
     throw ioError(e, options.displayPath);
   } finally {
     if (held) closeSync(held.fd);

@@ -5,7 +5,7 @@ import type { TokenService } from '../token-service.js';
 import type { ListingCache } from '../listing-cache.js';
 import type { SettingsStore } from '../settings-store.js';
 import type { SecretStore } from '../secrets.js';
-import type { SearchService } from '../search/search-service.js';
+import type { Search } from '../search/search-thread.js';
 
 /** What every handler may use; built once by the runtime (Electron main or the browser-mode server). */
 export interface HandlerContext {
@@ -20,6 +20,6 @@ export interface HandlerContext {
   /** What the listing knows of each file by (size, mtime); opening and counting a file add to it. */
   listing: ListingCache;
   /** Search across the opened folders' conversations. */
-  search: SearchService;
+  search: Search;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
 }

@@ -104,7 +104,7 @@ function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Mess
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
 export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }, conversations: ConversationState): Pick<
   Handlers,
-  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'history:diff' | 'edit:compare' | 'edit:merge-preview' | 'edit:merge'
+  'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:cancel-save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'history:diff' | 'edit:compare' | 'edit:merge-preview' | 'edit:merge'
 > {
   const line = (m: unknown) => JSON.stringify(m);
   const state = (doc: OpenDocument, conversation: number): EditState => {
@@ -128,6 +128,8 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     const picked = getTokenizer(model).encoding;
     return rule && rule.encoding !== picked ? { storedCounts: { encoding: rule.encoding, picked, matches: rule.matches, sampled: rule.sampled } } : {};
   };
+  /** Saves under way, by file: a request to cancel marks one, which stops before it replaces anything. */
+  const saving = new Map<string, { cancelled: boolean }>();
   const changed = async (doc: OpenDocument, conversation: number): Promise<EditState> => {
     ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
     return { ...state(doc, conversation), delta: await conversations.changesSinceShown(doc.path, doc, conversation) };
@@ -160,19 +162,31 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
     'edit:save': async ({ path, force, acceptProblems }) => {
       const { doc } = openDocument(ctx, path);
       if (doc.file.readOnly) throw new HandlerError('FORBIDDEN', `not saved in place: ${doc.file.readOnly}`);
-      saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: ctx.roots.display(doc.path) });
+      const display = ctx.roots.display(doc.path);
+      const job = { cancelled: false };
+      saving.set(doc.path, job);
+      try {
+        await saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: display, progress: (p) => ctx.emit('save:progress', { path: display, ...p }), cancelled: () => job.cancelled });
+      } finally {
+        if (saving.get(doc.path) === job) saving.delete(doc.path);
+      }
       const state = await changed(doc, 0);
       conversations.noteListing(doc.path, doc);
       return state;
     },
-    'edit:save-as': ({ path, target }) => {
+    'edit:cancel-save': ({ path }) => {
+      const job = saving.get(ctx.roots.resolve(path));
+      if (job) job.cancelled = true;
+      return { cancelling: job !== undefined };
+    },
+    'edit:save-as': async ({ path, target }) => {
       const { doc } = openDocument(ctx, path);
       if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: convert it (Export) for an editable copy`);
       const absoluteTarget = ctx.roots.resolve(target);
       if (!doc.codec.extensions.includes(extname(absoluteTarget).toLowerCase())) {
         throw new HandlerError('BAD_INPUT', `Save As keeps the format: give the new name the ${doc.codec.extensions.join(' or ')} extension (or use Export)`);
       }
-      saveDocument(doc, { target: absoluteTarget, displayPath: ctx.roots.display(absoluteTarget) });
+      await saveDocument(doc, { target: absoluteTarget, displayPath: ctx.roots.display(absoluteTarget) });
       return { target: ctx.roots.display(absoluteTarget) };
     },
     'edit:revert': ({ path }) => {

@@ -11,7 +11,7 @@ import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { ThreadBar } from './tree/ThreadBar.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView');
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump');
   const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all';
   const searchRef = useRef<HTMLInputElement>(null);
   // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
@@ -65,6 +65,9 @@ export function ConversationView() {
         <p className="banner" role="status" data-testid="reading-banner">
           Reading {formatBytes(provisional.size)}… the first {formatNumber(skeleton.count)} messages are shown from the start of the file
           {provisional.estimated ? ` (about ${formatNumber(provisional.estimated)} in all)` : ''}; editing and counting begin once it is read.{' '}
+          {pendingJump && (
+            <strong data-testid="pending-jump">{pendingJump.to === 'end' ? 'Going to the last message' : `Going to message ${formatNumber(pendingJump.to)}`} when it is read. </strong>
+          )}
           <button className="link" onClick={() => closeConversation()} data-testid="cancel-open">Cancel (Esc)</button>
         </p>
       )}

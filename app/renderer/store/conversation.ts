@@ -34,6 +34,13 @@ export interface ConversationSlice {
   previousOpen: { path: string; conversation: number } | undefined;
   /** The skeleton shown is the file's head, while the whole file is read (a big file). */
   provisional: { size: number; read: number; estimated?: number } | undefined;
+  /**
+   * Where the user asked to go while only the head is shown (End, "go to #N" past it): gone to as soon as the
+   * whole file is read.
+   */
+  pendingJump: { to: 'end' } | { to: number } | undefined;
+  /** Goes to message `to` (or the last): at once when it is shown, else when the file is read. */
+  jumpTo(to: 'end' | number): void;
   openConversation(path: string, conversation?: number): Promise<void>;
   /** Back to no open file (Esc while a big file is read): its answer, when it comes, is dropped. */
   closeConversation(): void;
@@ -52,8 +59,11 @@ const inflight = new Set<string>();
 export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (set, get) => {
   /** A whole skeleton shown: what depends on it (edit state, time order, first rows, counts, search) follows. */
   const show = (skeleton: Skeleton, pages: Map<number, Row[]>) => {
-    set({ skeleton, pages, generation: get().generation + 1, openError: undefined, times: undefined, provisional: undefined });
+    const jump = get().pendingJump;
+    set({ skeleton, pages, generation: get().generation + 1, openError: undefined, times: undefined, provisional: undefined, pendingJump: undefined });
     get().syncEntry();
+    // Where the user asked to go while the file was read.
+    if (jump && skeleton.count > 0) get().select(jump.to === 'end' ? skeleton.count - 1 : Math.min(jump.to, skeleton.count - 1));
     void get().refreshEditState();
     if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);
     // Rows first: counting a long history is long work and must not hold back what the user sees.
@@ -71,13 +81,26 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     generation: 0,
     times: undefined,
     provisional: undefined,
+    pendingJump: undefined,
+    jumpTo: (to) => {
+      const { skeleton, provisional, opening } = get();
+      if (!skeleton) return;
+      const reading = provisional !== undefined && opening;
+      if (reading && (to === 'end' || to >= skeleton.count)) {
+        set({ pendingJump: { to } as { to: 'end' } | { to: number } });
+        // Meanwhile, as far as is read.
+        get().select(skeleton.count - 1);
+        return;
+      }
+      get().select(to === 'end' ? skeleton.count - 1 : Math.min(to, skeleton.count - 1));
+    },
     previousOpen: undefined,
     openConversation: async (path, conversation = 0) => {
       if ((path !== get().openPath || conversation !== get().openConversationIndex) && !get().leaveDraft()) return;
       // What Esc goes back to while this one is read: the file shown before, if it was shown whole.
       const before = get().openPath;
       set({ previousOpen: before && before !== path && get().skeleton && !get().opening ? { path: before, conversation: get().openConversationIndex } : undefined });
-      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, savedAs: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, searchMatches: undefined, provisional: undefined });
+      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, savedAs: undefined, pendingJump: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, searchMatches: undefined, provisional: undefined });
       // A big file shows its first messages from its head while main reads the whole of it (asked first, so
       // that it is answered before the long read begins).
       const entry = get().entries.find((e) => e.path === path);
@@ -111,9 +134,12 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       try {
         const skeleton = await request('conversation:open', { path, conversation: get().openConversationIndex });
         if (get().openPath !== path) return;
-        // The head's rows are the file's first rows: kept, so that nothing blinks empty while the rest come.
+        // The head's rows are the file's first rows: kept, so that nothing blinks empty while the rest come. The
+        // head's last page is cut where the head ended: dropped, so that its other rows are asked for.
         const keep = get().provisional && get().skeleton?.path === skeleton.path && get().skeleton?.conversation === skeleton.conversation;
-        show(skeleton, keep ? new Map(get().pages) : new Map());
+        const pages = keep ? new Map(get().pages) : new Map<number, Row[]>();
+        for (const [k, rows] of pages) if (rows.length < PAGE_SIZE && k * PAGE_SIZE + rows.length < skeleton.count) pages.delete(k);
+        show(skeleton, pages);
       } catch (e) {
         const err = e as RequestError;
         if (get().openPath === path) set({ skeleton: undefined, provisional: undefined, openError: { path, message: err.message, line: err.line, column: err.column, wellFormed: err.wellFormed } });

@@ -19,6 +19,10 @@ export interface EditingSlice {
   dialog: 'history' | 'compare' | 'merge' | undefined;
   /** Save As name being typed, when the prompt is open. */
   saveAsName: string | undefined;
+  /** Where the save under way is (its step, and the bytes of the file written). */
+  saveProgress: { step: string; at: number; of: number; done?: number; total?: number } | undefined;
+  /** Stops the save under way before it replaces the file (it is then as it was). */
+  cancelSave(): void;
   /** The copy a Save As just wrote (said in a banner, with a way to open it). */
   savedAs: string | undefined;
   /** Messages marked with Ctrl/Shift-click: delete, duplicate and move act on all of them. */
@@ -129,7 +133,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
     save: async (force = false, acceptProblems = false) => {
       const path = get().openPath;
       if (!path || get().saving) return;
-      set({ saving: true });
+      set({ saving: true, saveProgress: undefined });
       try {
         const { delta, ...edit } = await request('edit:save', { path, force, acceptProblems });
         set({ edit, saveError: undefined });
@@ -142,8 +146,13 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
         set({ saveError: { code: (e as RequestError).code, message: (e as Error).message, problems: (e as RequestError).problems } });
         await get().refreshEditState();
       } finally {
-        set({ saving: false });
+        set({ saving: false, saveProgress: undefined });
       }
+    },
+    saveProgress: undefined,
+    cancelSave: () => {
+      const path = get().openPath;
+      if (path && get().saving) void request('edit:cancel-save', { path }).catch(() => {});
     },
     saveAs: async (target) => {
       const path = get().openPath;

@@ -121,3 +121,66 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   }
   syncDirectory(dir);
 }
+
+/** How far a long write has gone, in bytes. */
+export interface WriteProgress {
+  done: number;
+  total: number;
+}
+
+/** A save stopped on request before anything was replaced. */
+export class WriteCancelled extends Error {
+  constructor() {
+    super('cancelled before the file was replaced');
+    this.name = 'WriteCancelled';
+  }
+}
+
+const CHUNK = 8 * 1024 * 1024;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * writeFileAtomicSync for long writes: the temp file is written a chunk at a time, with `progress` after each
+ * and room between them for other work (a request to cancel); `cancelled` is asked between chunks and right
+ * before the rename, and a cancel leaves the target as it was (the temp file removed).
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions & { progress?: (p: WriteProgress) => void; cancelled?: () => boolean } = {}): Promise<void> {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  removeStaleTemps(path);
+  let mode: number | undefined;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    // a new file: the default mode under the umask
+  }
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const temp = tempPathFor(path);
+  const fd = openSync(temp, 'wx', mode ?? 0o666);
+  try {
+    try {
+      if (mode !== undefined) fchmodSync(fd, mode);
+      let off = 0;
+      while (off < bytes.length) {
+        const end = Math.min(bytes.length, off + CHUNK);
+        while (off < end) off += writeSync(fd, bytes, off, end - off);
+        options.progress?.({ done: off, total: bytes.length });
+        if (off < bytes.length) {
+          await turn();
+          if (options.cancelled?.()) throw new WriteCancelled();
+        }
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    await turn();
+    if (options.cancelled?.()) throw new WriteCancelled();
+    options.beforeRename?.();
+    renameSync(temp, path);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+  syncDirectory(dir);
+}

@@ -13,7 +13,9 @@ export function Palette() {
   const skeleton = useApp((s) => s.skeleton);
   const openPath = useApp((s) => s.openPath);
   const folderChoices = useApp((s) => s.folderChoices);
-  const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath, folderChoices }), [query, entries, skeleton, openPath, folderChoices]);
+  const provisional = useApp((s) => s.provisional);
+  const opening = useApp((s) => s.opening);
+  const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath, folderChoices, provisional, opening }), [query, entries, skeleton, openPath, folderChoices, provisional, opening]);
   // Only whether each entry can run now, not the whole store: the palette redraws when that changes.
   const enabled = useApp(useShallow((s) => list.map((c) => c.enabled(s))));
   useEffect(() => input.current?.focus(), []);

@@ -16,18 +16,20 @@ const FILES_SHOWN = 8;
  * What the palette offers for a query: "42", "#42" or ":42" goes to message 42 of the open conversation;
  * other text finds commands by name and files by path (the files' names first).
  */
-export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'skeleton' | 'openPath'> & Partial<Pick<AppState, 'folderChoices'>>): PaletteEntry[] {
+export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'skeleton' | 'openPath'> & Partial<Pick<AppState, 'folderChoices' | 'provisional' | 'opening'>>): PaletteEntry[] {
   const q = query.trim().toLowerCase();
   const out: PaletteEntry[] = [];
   const number = /^[#:]?(\d+)$/.exec(q);
   if (number && s.skeleton) {
     const n = Number(number[1]);
     const count = s.skeleton.count;
+    // While a big file is read, a message past its head is gone to when it is read.
+    const reading = s.provisional !== undefined && s.opening === true;
     out.push({
       id: `goto-${n}`,
-      label: n < count ? `Go to message ${n}` : `Go to message ${n} (this conversation has ${count})`,
-      enabled: () => n < count,
-      run: (st) => st.select(n),
+      label: n < count ? `Go to message ${n}` : reading ? `Go to message ${n} (when the file is read: ${count.toLocaleString('en-US')} read so far)` : `Go to message ${n} (this conversation has ${count})`,
+      enabled: () => n < count || reading,
+      run: (st) => st.jumpTo(n),
     });
   } else if (number) {
     out.push({ id: `goto-${number[1]}`, label: `Go to message ${number[1]}: open a conversation first`, enabled: () => false, run: () => {} });

@@ -227,6 +227,8 @@ export function MessageTable() {
     select(order[p]);
     virtualizer.scrollToIndex(p, { align: 'auto' });
   };
+  /** The rows are the file's messages in its order (no sort, no filter): "the end" is the file's end. */
+  const isFileOrder = () => order.length === skeleton?.count && (order.length === 0 || order[order.length - 1] === order.length - 1);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return; // commands (move, undo, …) handle those
     const pos = selected === undefined ? -1 : order.indexOf(selected);
@@ -237,7 +239,8 @@ export function MessageTable() {
       PageDown: () => moveTo(pos + page),
       PageUp: () => moveTo(pos - page),
       Home: () => moveTo(0),
-      End: () => moveTo(order.length - 1),
+      // While a big file is read, the end is where the file ends: gone to when it is read (said in the banner).
+      End: () => (useApp.getState().provisional && useApp.getState().opening && isFileOrder() ? useApp.getState().jumpTo('end') : moveTo(order.length - 1)),
       Enter: () => document.getElementById('detail')?.focus(),
     };
     if (keys[e.key]) {

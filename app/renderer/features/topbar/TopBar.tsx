@@ -1,9 +1,10 @@
 import { useAppPick } from '../../store/index.js';
 import { MODELS } from '../../store/tokens.js';
 import { copyName, shortcutOf } from '../commands/registry.js';
+import { formatBytes } from '../roles.js';
 
 export function TopBar() {
-  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName');
+  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName, saveProgress, cancelSave } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName', 'saveProgress', 'cancelSave');
   return (
     <header className="topbar">
       <span className="folder" title={root}>{root ?? '…'}</span>
@@ -31,6 +32,12 @@ export function TopBar() {
             )
           ) : (
             <button onClick={() => void save()} disabled={!edit?.dirty || saving} data-testid="save" title={edit?.dirty ? `Save (${shortcutOf('save')})` : 'Nothing to save'}>{saving ? 'Saving…' : 'Save'}</button>
+          )}
+          {saving && (
+            <span className="save-progress" role="status" data-testid="save-progress">
+              {saveProgress ? `${saveProgress.step} (${saveProgress.at} of ${saveProgress.of})${saveProgress.total ? `: ${formatBytes(saveProgress.done ?? 0)} of ${formatBytes(saveProgress.total)}` : ''}` : 'starting'}{' '}
+              <button onClick={() => cancelSave()} data-testid="cancel-save" title="Stop the save: the file stays as it was, your edits stay here">Cancel</button>
+            </span>
           )}
           {edit?.dirty && <span className="dirty" data-testid="dirty">● unsaved</span>}
           {edit?.dirty && edit.storedCounts && (

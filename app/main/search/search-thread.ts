@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { HandlerError } from '../../shared/errors.js';
+import type { ErrorCode } from '../../shared/contract.js';
+import type { Roots } from '../roots.js';
+import { SearchInputError, SearchService, type SearchAnswer, type SearchRequest, type SearchStatus } from './search-service.js';
+
+/** What the search service does, wherever it runs. */
+export interface Search {
+  onProgress: (status: SearchStatus) => void;
+  start(): void;
+  changed(events: ReadonlyArray<{ path: string; kind: 'added' | 'changed' | 'removed' }>): void;
+  query(req: SearchRequest): Promise<SearchAnswer>;
+  snippets(req: Parameters<SearchService['snippets']>[0]): ReturnType<SearchService['snippets']>;
+  close(): void;
+}
+
+export type ToSearch =
+  | { type: 'call'; id: number; method: 'query' | 'snippets'; input: unknown }
+  | { type: 'start' }
+  | { type: 'changed'; events: Array<{ path: string; kind: 'added' | 'changed' | 'removed' }> }
+  | { type: 'close' };
+export type FromSearch =
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: { kind: 'input' | 'handler' | 'other'; code?: ErrorCode; message: string } }
+  | { type: 'progress'; status: SearchStatus };
+
+/**
+ * The search index on a thread of its own where the built search worker ships beside this bundle (reading and
+ * indexing 10,000 files then holds up no request of the document service), on this thread otherwise (from
+ * source, in tests). The same answers either way.
+ */
+export function searchOffThread(roots: Roots, keptFile: string | false, url = new URL('./search-worker.mjs', import.meta.url)): Search {
+  if (keptFile === false || !existsSync(fileURLToPath(url))) return new SearchService(roots, keptFile);
+  let worker: Worker | undefined;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const search: Search = {
+    onProgress: () => {},
+    start: () => send({ type: 'start' }),
+    changed: (events) => send({ type: 'changed', events: events.map((e) => ({ path: e.path, kind: e.kind })) }),
+    query: (req) => call('query', req) as Promise<SearchAnswer>,
+    snippets: (req) => call('snippets', req) as ReturnType<SearchService['snippets']>,
+    close: () => {
+      if (!worker) return;
+      worker.postMessage({ type: 'close' } satisfies ToSearch);
+      // It saves its index as it closes; it is not waited for past that.
+      const w = worker;
+      setTimeout(() => void w.terminate(), 2000).unref();
+      worker = undefined;
+    },
+  };
+  function ensure(): Worker {
+    if (worker) return worker;
+    const w = new Worker(url, { workerData: { roots: roots.all(), keptFile } });
+    w.unref();
+    w.on('message', (msg: FromSearch) => {
+      if (msg.type === 'progress') return search.onProgress(msg.status);
+      const p = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      if (!p) return;
+      if (msg.ok) p.resolve(msg.value);
+      else p.reject(msg.error.kind === 'input' ? new SearchInputError(msg.error.message) : msg.error.kind === 'handler' ? new HandlerError(msg.error.code ?? 'INTERNAL', msg.error.message) : new Error(msg.error.message));
+    });
+    // A search thread that dies fails what it was asked; the next request starts another.
+    const fail = (why: string) => {
+      if (worker === w) worker = undefined;
+      for (const [, p] of waiting) p.reject(new HandlerError('INTERNAL', `the search stopped: ${why}`));
+      waiting.clear();
+    };
+    w.on('error', (e) => fail(e.message));
+    w.on('exit', () => fail('its thread ended'));
+    worker = w;
+    return w;
+  }
+  function send(msg: ToSearch): void {
+    ensure().postMessage(msg);
+  }
+  function call(method: 'query' | 'snippets', input: unknown): Promise<unknown> {
+    const id = nextId++;
+    const w = ensure();
+    // Asked, it keeps the process alive until it answers.
+    w.ref();
+    return new Promise<unknown>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      w.postMessage({ type: 'call', id, method, input } satisfies ToSearch);
+    }).finally(() => {
+      if (waiting.size === 0) w.unref();
+    });
+  }
+  return search;
+}

@@ -1,0 +1,28 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import '../../../src/core/formats/all.js';
+import { HandlerError } from '../../shared/errors.js';
+import { Roots } from '../roots.js';
+import { SearchInputError, SearchService } from './search-service.js';
+import type { FromSearch, ToSearch } from './search-thread.js';
+
+// The search index's own thread: it reads and indexes the folders' files, and answers queries.
+const port = parentPort!;
+const { roots, keptFile } = workerData as { roots: string[]; keptFile: string };
+const search = new SearchService(new Roots(roots), keptFile);
+search.onProgress = (status) => port.postMessage({ type: 'progress', status } satisfies FromSearch);
+
+port.on('message', async (msg: ToSearch) => {
+  if (msg.type === 'start') return search.start();
+  if (msg.type === 'changed') return search.changed(msg.events);
+  if (msg.type === 'close') {
+    search.close();
+    return process.exit(0);
+  }
+  try {
+    const value = msg.method === 'query' ? await search.query(msg.input as Parameters<SearchService['query']>[0]) : await search.snippets(msg.input as Parameters<SearchService['snippets']>[0]);
+    port.postMessage({ type: 'result', id: msg.id, ok: true, value } satisfies FromSearch);
+  } catch (e) {
+    const kind = e instanceof SearchInputError ? 'input' : e instanceof HandlerError ? 'handler' : 'other';
+    port.postMessage({ type: 'result', id: msg.id, ok: false, error: { kind, code: e instanceof HandlerError ? e.code : undefined, message: (e as Error).message } } satisfies FromSearch);
+  }
+});
