@@ -10,7 +10,7 @@ const state = mkdtempSync(join(tmpdir(), 'ci-test-state-'));
 // machine no other test file's work lands in its page's tasks.
 const ALONE = ['e2e/specs/scale.e2e.test.ts'];
 
-const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const, env: { XDG_STATE_HOME: state } };
+const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const, env: { XDG_STATE_HOME: state }, setupFiles: ['test/support/formats-ready.ts'] };
 
 export default defineConfig({
   test: {

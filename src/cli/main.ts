@@ -1,3 +1,4 @@
+import { formatsReady } from '../core/formats/containers/index.js';
 import { parseArgs } from 'node:util';
 import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
@@ -100,6 +101,9 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
 }
 
 export async function main(argv: string[], extra: Record<string, ExtraCommand> = {}): Promise<number> {
+  // SQLite's reader is loaded when a database may be read (a file so named, or a folder that may hold one).
+  const named = argv.slice(1).filter((a) => !a.startsWith('-'));
+  await formatsReady(named.length > 0 ? named : undefined);
   // `show big.json | head`: the reader went away, which is not an error of ours.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import '../../../src/core/formats/all.js';
+import { formatsReady } from '../../../src/core/formats/containers/index.js';
 import { HandlerError } from '../../shared/errors.js';
 import { Roots } from '../roots.js';
 import { SearchInputError, SearchService } from './search-service.js';
@@ -11,7 +12,9 @@ const { roots, keptFile } = workerData as { roots: string[]; keptFile: string };
 const search = new SearchService(new Roots(roots), keptFile);
 search.onProgress = (status) => port.postMessage({ type: 'progress', status } satisfies FromSearch);
 
+const ready = formatsReady();
 port.on('message', async (msg: ToSearch) => {
+  await ready;
   if (msg.type === 'start') return search.start();
   if (msg.type === 'changed') return search.changed(msg.events);
   if (msg.type === 'close') {

@@ -7,5 +7,15 @@ import { vscodeChatLogContainer } from './vscode-chat-log.js';
 
 export { containerOf, listContainers, type Container, type ContainerContent } from './container.js';
 export { isOpenCodeStoragePiece } from './opencode.js';
+import { loadSqlite } from './sqlite.js';
+
+/**
+ * Resolves once every reader can read (SQLite's loads its WebAssembly): awaited once by what reads files.
+ * `paths`: only these will be read; SQLite is loaded only when one of them may be a database (a folder may hold one).
+ */
+export function formatsReady(paths?: readonly string[]): Promise<void> {
+  if (paths && !paths.some((p) => !/\.[^/\\.]+$/.test(p) || /\.(db|vscdb)$/i.test(p))) return Promise.resolve();
+  return loadSqlite();
+}
 
 for (const c of [zstdContainer, gzipContainer, inspectEvalContainer, openCodeDbContainer, cursorDbContainer, openCodeStorageContainer, vscodeChatLogContainer]) registerContainer(c);

@@ -1,15 +1,31 @@
 import { existsSync, readFileSync } from 'node:fs';
-import initSqlJs, { type Database } from 'sql.js';
+import type { Database, SqlJsStatic } from 'sql.js';
 import { ConversationFileError } from '../errors.js';
 import { startsWith } from './container.js';
 
 /**
- * SQLite through sql.js (SQLite compiled to WebAssembly: no native build, the same on every platform). It
- * loads once per process, here (a top-level await of ~25 ms), so that reading stays synchronous like every
- * other reader. A database is read from a copy of its bytes in memory: the app never opens another app's live
- * database for writing, and never holds a lock on it.
+ * SQLite through sql.js (SQLite compiled to WebAssembly: no native build, the same on every platform). Its
+ * WebAssembly compiles once per process (~25 ms), when `loadSqlite` is first called; what reads files waits for
+ * it once before it starts (the CLI when a database may be read, the document service, the search thread), so
+ * that reading itself stays synchronous like every other reader. Not a top-level await: that would
+ * hold up the evaluation of every module importing this one (Electron's main must register its scheme before
+ * the app is ready). A database is read from a copy of its bytes in memory: the app never opens another app's
+ * live database for writing, and never holds a lock on it.
  */
-const SQL = await initSqlJs();
+let SQL: SqlJsStatic | undefined;
+let loading: Promise<void> | undefined;
+/** Loads sql.js (once): its module only when first asked, so a process that reads no database never loads it. */
+export function loadSqlite(): Promise<void> {
+  loading ??= import('sql.js').then(
+    async (m) => {
+      SQL = await m.default();
+    },
+    () => {
+      // Left unloaded: a database then says its reader could not load.
+    },
+  );
+  return loading;
+}
 
 export const SQLITE_MAGIC = [...'SQLite format 3\0'].map((c) => c.charCodeAt(0));
 
@@ -95,6 +111,7 @@ export function openDatabase(file: string, bytes: Uint8Array): ReadOnlyDatabase 
   } catch {
     wal = undefined;
   }
+  if (!SQL) throw new ConversationFileError(file, 'the SQLite reader (sql.js) is not loaded: databases cannot be read in this process');
   let db: Database;
   try {
     db = new SQL.Database(withWal(bytes, wal));
