@@ -2,7 +2,8 @@
 // of 10,000 files (filled, filtered, scrolled). The page's long tasks (Chromium's Long Tasks API, observed from
 // before the page loads) are printed per phase; tests do not assert on time (a shared 2-core runner makes any
 // limit a coin toss): `npm run bench` measures responsiveness beside its baselines.
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeConversation } from '../../src/core/index.js';
@@ -25,13 +26,15 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     let session: Session | undefined;
     let dir = '';
     beforeAll(() => {
-      dir = tempDir();
+      // Not tempDir(): that one is removed after each test, and every test here opens this file.
+      dir = mkdtempSync(join(tmpdir(), 'ci-scale-'));
       writeFileSync(join(dir, 'big.json'), serializeConversation(realisticHistory(MESSAGES, 11), { format: 'json' }));
       console.log(`big.json: ${(statSync(join(dir, 'big.json')).size / 1e6).toFixed(0)} MB, ${MESSAGES.toLocaleString('en')} messages`);
     });
     afterAll(async () => {
       await session?.close();
-    });
+      rmSync(dir, { recursive: true, force: true });
+    }, 60_000);
 
     it('opens, scrolls, edits and drags the budget slider, the renderer holding less than the file', async () => {
       // A count cache of its own: the first count is a cold one, as on a new machine.
