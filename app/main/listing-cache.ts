@@ -18,11 +18,20 @@ const same = (a: Stamp, size: number, mtime: number) => a.size === size && a.mti
 /** What a listing learnt of a file somewhere else (a big file's own service read it whole, or counted it). */
 export type ListingNote =
   | { kind: 'summary'; file: string; size: number; mtime: number; summary: Summary; whole: boolean }
-  | { kind: 'tokens'; file: string; size: number; mtime: number; model: string; total: number; perConversation?: number[] };
+  | { kind: 'tokens'; file: string; size: number; mtime: number; model: string; total: number; perConversation?: number[] }
+  | { kind: 'findings'; file: string; size: number; mtime: number; found: FoundKeys };
+
+/** The keys of what a file's scan found (a rule and a hash each, never the text): secrets, and personal data. */
+export interface FoundKeys {
+  secret: string[];
+  personal: string[];
+}
 
 /** What a listing keeps between runs: the summaries of files read whole, and token totals. */
 /** Every format this run reads, and the shape of what a summary holds (bumped when it changes). */
 const SUMMARY_SHAPE = 3;
+/** The scan's rules (bumped when what they find changes): findings of other rules are found again. */
+const FINDINGS_RULES = 1;
 function readersNow(): string {
   return `${SUMMARY_SHAPE}:${listCodecs().map((c) => c.id).join(',')}`;
 }
@@ -33,6 +42,9 @@ export interface ListingSnapshot {
   readers?: string;
   summaries: Array<[file: string, size: number, mtime: number, summary: Summary]>;
   totals: Array<[file: string, size: number, mtime: number, model: string, total: number, perConversation?: number[]]>;
+  /** What each file's scan for secrets found, with the rules of `findingsRules`. */
+  findings?: Array<[file: string, size: number, mtime: number, found: FoundKeys]>;
+  findingsRules?: number;
 }
 
 export class ListingCache {
@@ -46,7 +58,8 @@ export class ListingCache {
     const summaries: ListingSnapshot['summaries'] = [];
     for (const [file, s] of this.summaries) if (s.whole) summaries.push([file, s.size, s.mtime, s.summary]);
     const totals: ListingSnapshot['totals'] = [...this.totals].map(([file, t]) => (t.perConversation ? [file, t.size, t.mtime, t.model, t.total, t.perConversation] : [file, t.size, t.mtime, t.model, t.total]));
-    return { version: 1, readers: readersNow(), summaries, totals };
+    const findings: NonNullable<ListingSnapshot['findings']> = [...this.found].map(([file, f]) => [file, f.size, f.mtime, f.found]);
+    return { version: 1, readers: readersNow(), summaries, totals, findings, findingsRules: FINDINGS_RULES };
   }
 
   /** Takes what an earlier run kept; anything of another shape is ignored (the listing is only a cache). */
@@ -58,6 +71,12 @@ export class ListingCache {
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || !row[3] || typeof row[3] !== 'object') continue;
       if (!this.summaries.has(row[0])) this.summaries.set(row[0], { size: row[1], mtime: row[2], summary: row[3], whole: true });
     }
+    if (s.readers === readersNow() && s.findingsRules === FINDINGS_RULES && Array.isArray(s.findings)) for (const row of s.findings) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number') continue;
+      const f = row[3] as Partial<FoundKeys> | undefined;
+      if (!f || !Array.isArray(f.secret) || !Array.isArray(f.personal)) continue;
+      if (!this.found.has(row[0])) this.found.set(row[0], { size: row[1], mtime: row[2], found: { secret: f.secret.filter((k) => typeof k === 'string'), personal: f.personal.filter((k) => typeof k === 'string') } });
+    }
     for (const row of s.totals) {
       if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || typeof row[2] !== 'number' || typeof row[3] !== 'string' || typeof row[4] !== 'number') continue;
       const per = Array.isArray(row[5]) && row[5].every((n) => typeof n === 'number') ? { perConversation: row[5] } : {};
@@ -67,6 +86,7 @@ export class ListingCache {
 
   private readonly summaries = new Map<string, Stamp & { summary: Summary; whole: boolean }>();
   private readonly totals = new Map<string, Stamp & { model: string; total: number; perConversation?: number[] }>();
+  private readonly found = new Map<string, Stamp & { found: FoundKeys }>();
   /** Each root's files as its last listing found them. */
   private readonly walks = new Map<string, Map<string, Stamp>>();
 
@@ -110,8 +130,21 @@ export class ListingCache {
     const noted = this.noted;
     this.noted = () => {};
     if (note.kind === 'summary') this.setSummary(note.file, note.size, note.mtime, note.summary, note.whole);
+    else if (note.kind === 'findings') this.setFindings(note.file, note.size, note.mtime, note.found);
     else this.setTokens(note.file, note.size, note.mtime, note.model, note.total, note.perConversation);
     this.noted = noted;
+  }
+
+  /** What the file's scan found, while it is as it was scanned. */
+  findings(file: string, size: number, mtime: number): FoundKeys | undefined {
+    const hit = this.found.get(file);
+    return hit && same(hit, size, mtime) ? hit.found : undefined;
+  }
+
+  setFindings(file: string, size: number, mtime: number, found: FoundKeys): void {
+    this.found.set(file, { size, mtime: Math.round(mtime), found });
+    this.noted({ kind: 'findings', file, size, mtime, found });
+    this.changed();
   }
 
   tokens(file: string, size: number, mtime: number, model: string): number | undefined {

@@ -9,6 +9,7 @@ import { Palette } from './features/commands/Palette.js';
 import { SearchAllDialog } from './features/search/SearchAllDialog.js';
 import { Splitter } from './features/Splitter.js';
 import { HistoryDialog } from './features/commands/HistoryDialog.js';
+import { ShareDialog } from './features/secrets/ShareDialog.js';
 import { MergeDialog } from './features/commands/MergeDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
@@ -45,7 +46,7 @@ function useUnsavedGuard(dirty: boolean) {
 }
 
 export function App() {
-  const app = useAppPick('layout', 'resize', 'skeleton', 'windowOpen', 'paletteOpen', 'searchAllOpen', 'dialog', 'folderDialogOpen', 'loadFolderChoices', 'refreshDirectory');
+  const app = useAppPick('layout', 'resize', 'skeleton', 'windowOpen', 'paletteOpen', 'searchAllOpen', 'dialog', 'folderDialogOpen', 'loadFolderChoices', 'refreshDirectory', 'share');
   const dirty = useApp((s) => !!s.edit?.dirty);
   useReadiness();
   useUnsavedGuard(dirty);
@@ -132,6 +133,7 @@ export function App() {
       {app.dialog === 'compare' && <CompareDialog />}
       {app.dialog === 'merge' && <MergeDialog />}
       {app.folderDialogOpen && <OpenFolderDialog />}
+      {app.share && <ShareDialog />}
     </div>
   );
 }

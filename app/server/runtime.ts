@@ -19,6 +19,7 @@ import { watchOffThread } from '../main/watcher-thread.js';
 import { LocalHistory } from '../main/editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from '../main/secrets.js';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
+import { DismissedFindings } from '../../src/core/secrets/dismissed-store.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { persistListing } from '../main/listing-store.js';
 import { searchOffThread } from '../main/search/search-thread.js';
@@ -70,6 +71,8 @@ export interface RuntimeOptions {
   listingFile?: string | false;
   /** Where the search index is kept between runs (default: this user's private state directory; false: nowhere). */
   searchIndexFile?: string | false;
+  /** Where dismissed findings are kept (default: this user's private state directory). */
+  dismissedDir?: string;
 }
 
 const WATCH_DELAY_MS = 1000;
@@ -111,7 +114,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8'))) };
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(userStateDir(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8'))) };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
   // The main service keeps the listing between runs (a big file's own service tells it what it learns).

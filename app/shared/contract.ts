@@ -39,6 +39,9 @@ export const DirEntry = z.object({
   errorColumn: z.number().optional(),
   /** `messages` and `conversations` are scaled from the file's head, not counted (a big file not yet read whole). */
   estimated: z.boolean().optional(),
+  /** Secrets (provider keys, tokens, passwords…) and personal data (e-mail, phone, IP) found in the file, less those dismissed. */
+  secrets: z.number().optional(),
+  personal: z.number().optional(),
   /** More is coming for this file in a `dir:details` event (its format, its counts). */
   pending: z.boolean().optional(),
 });
@@ -299,6 +302,33 @@ export const EditState = z.object({
 });
 export type EditState = z.infer<typeof EditState>;
 
+/** A secret or personal datum in a message: where, by which rule, masked; `key` names it to dismiss it. */
+export const Finding = z.object({
+  index: z.number(),
+  rule: z.string(),
+  label: z.string(),
+  kind: z.enum(['secret', 'personal']),
+  /** Where in the record ("content", "tool_calls[0].function.arguments"). */
+  field: z.string(),
+  key: z.string(),
+  excerpt: z.string(),
+  /** What was found, for marking it in the detail pane (never shown whole elsewhere). */
+  value: z.string(),
+  dismissed: z.boolean(),
+});
+export type Finding = z.infer<typeof Finding>;
+
+const ShareFormat = z.enum(['html', 'markdown']);
+const Shared = z.object({
+  filename: z.string(),
+  text: z.string(),
+  mime: z.string(),
+  /** The redaction report, written beside the transcript. */
+  report: z.object({ filename: z.string(), text: z.string() }).optional(),
+  redacted: z.number(),
+  messages: z.number(),
+});
+
 const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending: z.number(), building: z.boolean() });
 const SearchAnswer = z.object({
   query: z.string(),
@@ -418,6 +448,40 @@ export const requests = {
     input: z.object({ path: relPath, conversation, format: z.string().min(1).max(100) }),
     output: z.object({ filename: z.string(), text: z.string(), mime: z.string() }),
   },
+  /**
+   * Secrets and personal data in the messages a conversation shows (each rule's match, its field and a masked
+   * excerpt; `value` only to mark it on screen), and how many are in the file's records that are not messages.
+   */
+  'secrets:list': {
+    input: z.object({ path: relPath, conversation }),
+    output: z.object({
+      findings: z.array(Finding),
+      /** Past this many findings the rest are not listed (each row still says it has some). */
+      truncated: z.boolean(),
+      /** Found in the file's records that are not messages (they are in no row). */
+      elsewhere: z.number(),
+    }),
+  },
+  /** False positives dismissed (or brought back), kept per file in the state folder; answers the file's figures. */
+  'secrets:dismiss': {
+    input: z.object({ path: relPath, keys: z.array(z.string().min(1).max(200)).min(1).max(100_000), dismissed: z.boolean() }),
+    output: z.object({ secrets: z.number(), personal: z.number() }),
+  },
+  /** Every finding (not dismissed) of these messages, or of all the conversation shows, replaced by [REDACTED:<rule>]: one undoable edit. */
+  'secrets:redact': {
+    input: z.object({ path: relPath, conversation, indexes: z.array(z.number().int().min(0)).max(10_000_000).optional() }),
+    output: EditState.extend({ redacted: z.number() }),
+  },
+  /**
+   * A transcript to share (one self-contained HTML page, or Markdown) of what a conversation shows, the messages
+   * picked, or the whole file (every thread, every conversation), redacted unless asked not to, with its report.
+   */
+  'share:export': {
+    input: z.object({ path: relPath, conversation, to: ShareFormat, scope: z.enum(['conversation', 'selection', 'file']), indexes: z.array(z.number().int().min(0)).max(10_000_000).optional(), redact: z.boolean().default(true) }),
+    output: Shared,
+  },
+  /** Every conversation file of the opened folder in one transcript (each file a part of it). */
+  'share:export-folder': { input: z.object({ to: ShareFormat, redact: z.boolean().default(true) }), output: Shared },
   /** Earlier versions kept before each save, newest first. */
   'history:list': {
     input: z.object({ path: relPath }),

@@ -1,11 +1,13 @@
 import type { DirEntry } from './contract.js';
 
-/** A newer listing of the same file (same size and mtime) keeps a token total the older one had: totals are only known once counted. */
+/** A newer listing of the same file (same size and mtime) keeps a token total and a scan's figures the older one had: they are only known once counted and scanned. */
 function carryTokens(before: DirEntry | undefined, after: DirEntry): DirEntry {
   if (!before || before.bytes !== after.bytes || before.modified !== after.modified) return after;
   const tokens = after.tokens === undefined && before.tokens !== undefined ? { tokens: before.tokens } : {};
   const each = after.conversationTokens === undefined && before.conversationTokens !== undefined ? { conversationTokens: before.conversationTokens } : {};
-  return Object.keys(tokens).length + Object.keys(each).length > 0 ? { ...after, ...tokens, ...each } : after;
+  // What a scan found is known once scanned, as totals are once counted.
+  const found = after.secrets === undefined && before.secrets !== undefined ? { secrets: before.secrets, personal: before.personal } : {};
+  return Object.keys(tokens).length + Object.keys(each).length + Object.keys(found).length > 0 ? { ...after, ...tokens, ...each, ...found } : after;
 }
 
 /** The listed entries with newer details put in by path; entries no longer listed are not brought back. Pure. */

@@ -4,6 +4,7 @@ import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
 import { compactCommand, planCommand } from './window-commands.js';
 import { searchCommand } from './search-command.js';
+import { exportCommand, scanCommand } from './share-commands.js';
 import { join } from 'node:path';
 import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
 import { userStateDir } from '../core/storage/private-dir.js';
@@ -42,6 +43,8 @@ const OPTIONS = {
   thread: { type: 'string' },
   whole: { type: 'boolean', default: false },
   at: { type: 'string' },
+  redact: { type: 'boolean', default: false },
+  'no-redact': { type: 'boolean', default: false },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
@@ -94,6 +97,12 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
         baseUrl: values['base-url'],
         summaryModel: values['summary-model'],
       });
+    case 'scan':
+      if (rest.length !== 1) throw new UsageError('scan takes one DIR or FILE');
+      return scanCommand(rest[0], { json: values.json, format: values.format });
+    case 'export':
+      if (rest.length !== 1) throw new UsageError('export takes one FILE or DIR');
+      return exportCommand(rest[0], { to: values.to, output: values.output, redact: !values['no-redact'], conversation: values.conversation, thread: values.thread, model: values.model, format: values.format });
     default:
       if (Object.hasOwn(extra, command)) return extra[command].run(rest, { port: values.port });
       throw new UsageError(`unknown command "${command}"`);

@@ -31,6 +31,16 @@ Commands:
                                        too: each word of QUERY begins a word of the message, in any case
                                        (--regex: a JavaScript regular expression); --role and --format take
                                        comma-separated lists
+  scan DIR|FILE [--json]
+                                       secrets (provider keys, tokens, private keys, passwords in connection
+                                       strings, JWTs) and personal data (e-mail, phone, public IP) in every
+                                       message, tool call and result, and the records that are not messages
+  export FILE|DIR --to html|md [--no-redact] [--thread ID|all] [--conversation N] [-o OUT]
+                                       a transcript worth reading: one self-contained HTML page (no script,
+                                       nothing fetched) or Markdown, tool calls as cards, reasoning folded, the
+                                       figures and cost on top; a DIR gives one per file and an index (-o OUTDIR);
+                                       redacted by default: each finding replaced by [REDACTED:<rule>], the
+                                       report beside (OUT.redactions.txt); --no-redact keeps them
 %EXTRA%
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,
@@ -45,6 +55,8 @@ Options:
   --model M   model or encoding used to count tokens (default gpt-5.4; e.g. gpt-4o, cl100k_base)
   --format ID read FILE as this format instead of detecting it
   --json      machine-readable output
+  --redact    export: every secret and personal datum found replaced, the report beside (the default)
+  --no-redact export: the transcript as the file has it, findings and all
   --as NAME=ROLE  read the messages spelled NAME as ROLE (user, assistant, system, tool), beside what the
               file declares (a swarms agent's user_name and agent_name); show, tokens, convert
   --summarizer openai reads OPENAI_API_KEY and OPENAI_BASE_URL (or --base-url URL) and --summary-model M

@@ -15,6 +15,7 @@ import { HandlerError } from '../../shared/errors.js';
 import { viewOf, type Fingerprint, type OpenDocument } from '../documents.js';
 import { adoptFileRecords, fileRecords } from '../conversation-views.js';
 import type { LocalHistory } from './local-history.js';
+import { scrubbedForSave } from './scrub.js';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -137,6 +138,8 @@ export async function saveDocument(doc: OpenDocument, options: { force?: boolean
   try {
     // Save As to a new name writes the same format in its own style (the new file has no text of its own).
     ({ text, again } = writeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true }));
+    // Secrets redacted from every message are taken out of the records that are not messages too.
+    ({ text, again } = scrubbedForSave(doc, records, text, again));
   } catch (e) {
     throw ioError(e, options.displayPath);
   }

@@ -6,6 +6,7 @@ import type { ListingCache } from '../listing-cache.js';
 import type { SettingsStore } from '../settings-store.js';
 import type { SecretStore } from '../secrets.js';
 import type { Search } from '../search/search-thread.js';
+import type { DismissedFindings } from '../../../src/core/secrets/dismissed-store.js';
 
 /** What every handler may use; built once by the runtime (Electron main or the browser-mode server). */
 export interface HandlerContext {
@@ -19,6 +20,8 @@ export interface HandlerContext {
   secrets: SecretStore;
   /** What the listing knows of each file by (size, mtime); opening and counting a file add to it. */
   listing: ListingCache;
+  /** Findings the user dismissed as false positives, per file (kept in the state folder). */
+  dismissed: DismissedFindings;
   /** Search across the opened folders' conversations. */
   search: Search;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;

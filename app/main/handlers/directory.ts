@@ -3,6 +3,9 @@ import { walkConversationTree, type TreeFile } from '../../../src/core/storage/l
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
 import { summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../file-summary.js';
+import { findingFigures, foundKeysOf } from '../file-findings.js';
+import type { FoundKeys } from '../listing-cache.js';
+import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import type { HandlerContext } from './context.js';
 
 const VERSION = '0.1.0';
@@ -20,7 +23,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * The folder's tree, answered from `stat` alone (plus what the listing cache already knows); formats and
  * counts follow as `dir:details` events, first from each file's head (its bytes scanned, not parsed), then
- * from whole reads of every file up to 8 MB, smallest first. Nothing is tokenised here: token totals are those of files already counted.
+ * from whole reads of every file up to 8 MB, smallest first; then what each holds of secrets and personal data.
+ * Nothing is tokenised here: token totals are those of files already counted.
  */
 export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list' | 'app:info'> {
   let generation = 0;
@@ -34,6 +38,8 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
     if (tokens !== undefined) entry.tokens = tokens;
     const each = ctx.listing.conversationTokens(f.file, f.bytes, mtime, model);
     if (each) entry.conversationTokens = each;
+    const found = ctx.listing.findings(f.file, f.bytes, mtime);
+    if (found) Object.assign(entry, findingFigures(ctx, f.file, found));
     if (!known || (!known.whole && f.bytes <= WHOLE_READ_LIMIT)) entry.pending = true;
     return entry;
   };
@@ -72,6 +78,26 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
       await send();
     }
     await send(true);
+    // Then what each file holds of secrets and personal data (the sidebar's badge), kept like the counts.
+    for (const f of files) {
+      if (gen !== generation) return;
+      const mtime = f.modified.getTime();
+      if (f.bytes > WHOLE_READ_LIMIT || ctx.listing.findings(f.file, f.bytes, mtime) || ctx.listing.summary(f.file, f.bytes, mtime)?.summary.error) continue;
+      let found: FoundKeys = { secret: [], personal: [] };
+      try {
+        const { doc } = readDocumentFile(f.file);
+        found = await foundKeysOf(doc, doc.conversations.map((c) => c.records), () => gen !== generation);
+      } catch {
+        if (gen !== generation) return;
+        // unreadable now (changed meanwhile): its next listing looks again
+        continue;
+      }
+      ctx.listing.setFindings(f.file, f.bytes, mtime, found);
+      if (found.secret.length + found.personal.length > 0) batch.push(entryOf(f, model));
+      await send();
+      await nextTurn();
+    }
+    await send(true);
   }
 
   return {
@@ -83,7 +109,7 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
       ctx.listing.rememberWalk(dir, tree.files);
       const entries = tree.files.map((f) => entryOf(f, model));
       const gen = ++generation;
-      if (entries.some((e) => e.pending)) {
+      if (entries.some((e) => e.pending) || tree.files.some((f) => f.bytes <= WHOLE_READ_LIMIT && !ctx.listing.findings(f.file, f.bytes, f.modified.getTime()))) {
         // After this answer is sent; a newer listing stops this one.
         setImmediate(() => {
           fill(gen, dir, tree.files, model).catch(() => {});

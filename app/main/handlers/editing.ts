@@ -39,7 +39,7 @@ function storedRuleOf(conv: OpenConversation, model: string): StoredCounts | und
 }
 
 /** What an edited message's token_count is counted with: the file's own encoding where it has one, else the model's. */
-const recounter = (conv: OpenConversation, model: string) => getTokenizer(storedRuleOf(conv, model)?.encoding ?? model);
+export const recounter = (conv: OpenConversation, model: string) => getTokenizer(storedRuleOf(conv, model)?.encoding ?? model);
 
 function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommandInput, model: string): EditCommand {
   const records = conv.records;
@@ -101,39 +101,50 @@ function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Mess
   return opened.doc.conversations.map((c) => c.records as Message[]);
 }
 
+/** Said when the file's counts are in another encoding than the model picked: edits keep the file's. */
+function storedCountsNote(ctx: HandlerContext, conv: OpenConversation | undefined) {
+  const model = ctx.settings.get().model;
+  // Only once an edit has asked (the first recount): a state is never what loads an encoder.
+  const rule = conv && storedRules.has(conv) ? storedRuleOf(conv, model) : undefined;
+  const picked = getTokenizer(model).encoding;
+  return rule && rule.encoding !== picked ? { storedCounts: { encoding: rule.encoding, picked, matches: rule.matches, sampled: rule.sampled } } : {};
+}
+
+/** Where a conversation's editing stands. */
+function stateOf(ctx: HandlerContext, doc: OpenDocument, conversation: number): EditState {
+  const conv = doc.conversations[conversation] ?? doc.conversations[0];
+  return {
+    path: ctx.roots.display(doc.path),
+    conversation,
+    count: conv?.records.length ?? 0,
+    dirty: isDirty(doc),
+    conflict: doc.conflict,
+    canUndo: conv?.history.canUndo,
+    canRedo: conv?.history.canRedo,
+    ...storedCountsNote(ctx, conv),
+  };
+}
+
+/**
+ * The edit state after a change (`changed`: every window is told, and the delta from the skeleton last shown
+ * comes with it), or as it is.
+ */
+export async function editStateOf(ctx: HandlerContext, conversations: ConversationState, doc: OpenDocument, conversation: number, changed: boolean): Promise<EditState> {
+  if (!changed) return stateOf(ctx, doc, conversation);
+  ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
+  return { ...stateOf(ctx, doc, conversation), delta: await conversations.changesSinceShown(doc.path, doc, conversation) };
+}
+
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
 export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }, conversations: ConversationState): Pick<
   Handlers,
   'edit:apply' | 'edit:undo' | 'edit:redo' | 'edit:state' | 'edit:save' | 'edit:cancel-save' | 'edit:save-as' | 'edit:revert' | 'edit:export' | 'history:list' | 'history:restore' | 'history:diff' | 'edit:compare' | 'edit:merge-preview' | 'edit:merge'
 > {
   const line = (m: unknown) => JSON.stringify(m);
-  const state = (doc: OpenDocument, conversation: number): EditState => {
-    const conv = doc.conversations[conversation] ?? doc.conversations[0];
-    return {
-      path: ctx.roots.display(doc.path),
-      conversation,
-      count: conv?.records.length ?? 0,
-      dirty: isDirty(doc),
-      conflict: doc.conflict,
-      canUndo: conv?.history.canUndo,
-      canRedo: conv?.history.canRedo,
-      ...storedCountsNote(conv),
-    };
-  };
-  // Said when the file's counts are in another encoding than the model picked: edits keep the file's.
-  const storedCountsNote = (conv: OpenConversation | undefined) => {
-    const model = ctx.settings.get().model;
-    // Only once an edit has asked (the first recount): a state is never what loads an encoder.
-    const rule = conv && storedRules.has(conv) ? storedRuleOf(conv, model) : undefined;
-    const picked = getTokenizer(model).encoding;
-    return rule && rule.encoding !== picked ? { storedCounts: { encoding: rule.encoding, picked, matches: rule.matches, sampled: rule.sampled } } : {};
-  };
+  const state = (doc: OpenDocument, conversation: number): EditState => stateOf(ctx, doc, conversation);
   /** Saves under way, by file: a request to cancel marks one, which stops before it replaces anything. */
   const saving = new Map<string, { cancelled: boolean }>();
-  const changed = async (doc: OpenDocument, conversation: number): Promise<EditState> => {
-    ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
-    return { ...state(doc, conversation), delta: await conversations.changesSinceShown(doc.path, doc, conversation) };
-  };
+  const changed = (doc: OpenDocument, conversation: number): Promise<EditState> => editStateOf(ctx, conversations, doc, conversation, true);
 
   return {
     'edit:apply': ({ path, conversation, command }) => {

@@ -9,6 +9,8 @@ import { editingHandlers } from './editing.js';
 import { compactHandlers } from './compact.js';
 import { searchHandlers } from './search.js';
 import { sessionLinkHandlers } from './session-links.js';
+import { secretsHandlers } from './secrets.js';
+import { shareHandlers } from './share.js';
 import type { LocalHistory } from '../editing/local-history.js';
 import { formatsReady } from '../../../src/core/formats/containers/index.js';
 
@@ -17,7 +19,7 @@ export type { HandlerContext } from './context.js';
 /** Every request handler, one file per domain; the same map runs in Electron main and behind the server. */
 export function createHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Handlers {
   const state = conversationState(ctx);
-  const handlers: Handlers = { ...directoryHandlers(ctx), ...conversationHandlers(ctx, state), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx, state), ...compactHandlers(ctx, state), ...searchHandlers(ctx), ...sessionLinkHandlers(ctx) };
+  const handlers: Handlers = { ...directoryHandlers(ctx), ...conversationHandlers(ctx, state), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx, state), ...compactHandlers(ctx, state), ...searchHandlers(ctx), ...sessionLinkHandlers(ctx), ...secretsHandlers(ctx, state), ...shareHandlers(ctx) };
   // Every reader loaded (SQLite's WebAssembly compiles in the background as the process starts) before the
   // first request reads a file; after that, one settled promise per request.
   const ready = formatsReady();

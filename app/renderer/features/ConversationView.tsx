@@ -9,10 +9,11 @@ import { Banners } from './commands/Banners.js';
 import { NO_CATEGORY } from './table/order.js';
 import { FLAGS, type Skeleton } from '../../shared/contract.js';
 import { ThreadBar } from './tree/ThreadBar.js';
+import { SecretsBanner, SecretsToggle } from './secrets/SecretsBar.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump');
-  const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all';
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump, secretsOnly } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump', 'secretsOnly');
+  const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all' || secretsOnly;
   const searchRef = useRef<HTMLInputElement>(null);
   // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
   const hasSidechain = useMemo(() => skeleton?.flags.some((f) => f & FLAGS.sidechain) ?? false, [skeleton]);
@@ -76,6 +77,7 @@ export function ConversationView() {
         <button className={`chip-toggle ${windowOpen ? 'on' : ''}`} aria-pressed={windowOpen} onClick={() => toggleWindow()} data-testid="toggle-window" title="Preview a context-window strategy (W)">
           Window (W)
         </button>
+        <SecretsToggle />
         {turnView && (
           <span className="turn-note" data-testid="turn-note" title="The turn slider in the window panel: drag it to its end for the whole conversation">
             the window at turn {formatNumber(turnView.turn)} of {formatNumber(turnView.turns)}: messages from {formatNumber(turnView.end)} on not sent yet
@@ -114,6 +116,7 @@ export function ConversationView() {
           </span>
         )}
       </div>
+      <SecretsBanner />
       <Banners />
       <MessageTable />
       {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={layout.detail} sign={-1} onResize={(px) => resize('detail', px)} onReset={() => resize('detail', DEFAULT_LAYOUT.detail)} testid="split-detail" />}

@@ -10,8 +10,9 @@ import { createSearchSlice, type SearchSlice } from './search.js';
 import { createLayoutSlice, type LayoutSlice } from './layout.js';
 import { createFoldersSlice, type FoldersSlice } from './folders.js';
 import { createLinksSlice, type LinksSlice } from './links.js';
+import { createSecretsSlice, type SecretsSlice } from './secrets.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice & SecretsSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -25,6 +26,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createLayoutSlice(set, get, api),
   ...createFoldersSlice(set, get, api),
   ...createLinksSlice(set, get, api),
+  ...createSecretsSlice(set, get, api),
 }));
 
 // A file's own default strategy, once its skeleton says what it is (until the user picks one).
@@ -40,6 +42,19 @@ useApp.subscribe((s, prev) => {
   if (now && s.links && s.links.path !== s.skeleton.path) useApp.setState({ links: undefined });
   clearTimeout(linksTimer);
   linksTimer = setTimeout(() => void useApp.getState().loadLinks(), now ? 0 : 1000);
+});
+
+// What the conversation shown holds of secrets and personal data: looked for once it is read (not from a
+// file's head), again a moment after it changes (only the records an edit or an append brought are new).
+let findingsTimer: ReturnType<typeof setTimeout> | undefined;
+useApp.subscribe((s, prev) => {
+  const k = s.skeleton;
+  const p = prev.skeleton;
+  if (!k || k.version < 0 || (p && k.path === p.path && k.conversation === p.conversation && k.version === p.version)) return;
+  const moved = !p || k.path !== p.path || k.conversation !== p.conversation;
+  if (moved && (s.findings || s.secretsOnly || s.secretsNote)) useApp.setState({ findings: undefined, findingsError: undefined, secretsOnly: false, secretsNote: undefined });
+  clearTimeout(findingsTimer);
+  findingsTimer = setTimeout(() => void useApp.getState().loadFindings(), moved ? 0 : 800);
 });
 
 // Every edit state names its file: whether that file has unsaved edits follows from it, whoever set it.

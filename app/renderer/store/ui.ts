@@ -100,7 +100,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   shownCount: undefined,
   shownTokens: undefined,
   clearFilters: () => {
-    set({ roleFilter: new Set(), categoryFilter: new Set(), chainFilter: 'all' });
+    set({ roleFilter: new Set(), categoryFilter: new Set(), chainFilter: 'all', secretsOnly: false });
     get().setSearch('');
   },
   toggleRole: (role) => {

@@ -51,6 +51,10 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'export-yaml', enabled: open, run: (s) => void s.exportAs('yaml') },
   { id: 'export-markdown', enabled: open, run: (s) => void s.exportAs('markdown') },
   { id: 'export-text', enabled: open, run: (s) => void s.exportAs('text') },
+  { id: 'share', whileTyping: true, enabled: () => true, run: (s) => s.setShare(s.skeleton ? 'conversation' : 'folder') },
+  { id: 'share-folder', enabled: () => true, run: (s) => s.setShare('folder') },
+  { id: 'secrets', enabled: (s) => (s.findings?.open ?? 0) > 0, run: (s) => s.setSecretsOnly(!s.secretsOnly) },
+  { id: 'redact-all', enabled: (s) => editable(s) && (s.findings?.open ?? 0) > 0, run: (s) => void s.redactFindings() },
 ];
 
 export interface Command extends Behaviour {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
@@ -11,14 +11,20 @@ import { Parts, ToolCallCards } from './Parts.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
 import { useExactCut } from './useExactCut.js';
 import { CutContent } from './CutContent.js';
-import { Highlight } from '../highlight.js';
+import { Highlight, SecretMarks, type SecretMark } from '../highlight.js';
+import { MessageFindings } from '../secrets/MessageFindings.js';
 import { SearchHits } from './SearchHits.js';
 import { describeUsage } from '../../../../src/core/usage.js';
 
 type Detail = RequestOutput<'conversation:message'>;
+const NO_MARKS: readonly SecretMark[] = [];
 
 export function DetailPane() {
-  const { openPath, selected, counts, skeleton, generation } = useAppPick('openPath', 'selected', 'counts', 'skeleton', 'generation');
+  const { openPath, selected, counts, skeleton, generation, findings } = useAppPick('openPath', 'selected', 'counts', 'skeleton', 'generation', 'findings');
+  const marks = useMemo((): readonly SecretMark[] => {
+    const here = selected !== undefined && findings && skeleton && findings.path === skeleton.path && findings.conversation === skeleton.conversation ? findings.byRow.get(selected) : undefined;
+    return here ? here.filter((f) => !f.dismissed).map((f) => ({ value: f.value, label: `${f.label} (${f.field})`, kind: f.kind })) : NO_MARKS;
+  }, [selected, findings, skeleton]);
   const search = useApp((s) => s.search);
   const [detail, setDetail] = useState<Detail | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -100,6 +106,7 @@ export function DetailPane() {
           <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>
         </div>
       </header>
+      {!editing && <MessageFindings index={selected} />}
       {search && !editing && view === 'content' && <SearchHits query={search} message={selected} />}
       {detail.truncated && !editing && (
         <p className="banner" role="status" data-testid="truncated-note">
@@ -107,6 +114,7 @@ export function DetailPane() {
           {full ? <span className="loading">Loading all of it…</span> : <button onClick={() => setFull(true)} data-testid="show-all">Show all</button>}
         </p>
       )}
+      <SecretMarks.Provider value={editing ? NO_MARKS : marks}>
       {editing ? (
         swarms ? (
           <MessageEditor key={`${selected}-${generation}`} index={selected} message={m} onDone={() => setEditing(false)} />
@@ -134,6 +142,7 @@ export function DetailPane() {
       ) : (
         <pre className="json raw" data-testid="detail-raw">{detail.raw}</pre>
       )}
+      </SecretMarks.Provider>
     </section>
   );
 }

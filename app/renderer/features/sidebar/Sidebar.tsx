@@ -56,6 +56,17 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
           </span>
         ) : (
           <span className="file-meta" data-testid="file-meta">
+            {(e.secrets ?? 0) > 0 ? (
+              <span className="file-secrets" data-testid="file-secrets" title={`${e.secrets} secret${e.secrets === 1 ? '' : 's'} (keys, tokens, passwords)${e.personal ? ` and ${e.personal} personal detail${e.personal === 1 ? '' : 's'} (e-mail, phone, IP)` : ''} found: open the file and press the secrets filter`}>
+                {formatNumber(e.secrets!)} secret{e.secrets === 1 ? '' : 's'}
+              </span>
+            ) : null}
+            {(e.secrets ?? 0) > 0 ? ' · ' : null}
+            {(e.secrets ?? 0) > 0 ? null : (e.personal ?? 0) > 0 ? (
+              <span className="file-personal muted" data-testid="file-personal" title={`${e.personal} personal detail${e.personal === 1 ? '' : 's'} (e-mail, phone, IP) found`}>
+                {formatNumber(e.personal!)} personal ·{' '}
+              </span>
+            ) : null}
             {many && <>{formatNumber(e.conversations ?? 0)} conversations · </>}
             {e.messages !== undefined ? (
               <>

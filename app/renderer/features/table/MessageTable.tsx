@@ -1,7 +1,8 @@
 import { createColumnHelper, FlexRender, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { FLAGS } from '../../../shared/contract.js';
+import { FLAGS, type Finding } from '../../../shared/contract.js';
+import { SecretChip } from '../secrets/SecretChip.js';
 import { PAGE_SIZE } from '../../store/conversation.js';
 import { useApp, useAppPick } from '../../store/index.js';
 import type { SortKey } from '../../store/ui.js';
@@ -37,6 +38,8 @@ export interface ViewRow {
   category: string | undefined;
   messageId: string | undefined;
   flags: number;
+  /** Secrets and personal data found in the message (not dismissed). */
+  findings: Finding[] | undefined;
 }
 
 const ROW_HEIGHT = 28;
@@ -53,9 +56,12 @@ function localTime(timestamp: string | undefined): string {
 }
 
 export function MessageTable() {
-  const { skeleton, pages, counts, firstCounts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark, columnWidths, resizeColumn } = useAppPick(
-    'skeleton', 'pages', 'counts', 'firstCounts', 'searchMatches', 'roleFilter', 'categoryFilter', 'chainFilter', 'sort', 'setSort', 'selected', 'select', 'ensureRows', 'search', 'times', 'marked', 'toggleMark', 'columnWidths', 'resizeColumn',
+  const { skeleton, pages, counts, firstCounts, searchMatches, roleFilter, categoryFilter, chainFilter, sort, setSort, selected, select, ensureRows, search, times, marked, toggleMark, columnWidths, resizeColumn, findings, secretsOnly } = useAppPick(
+    'skeleton', 'pages', 'counts', 'firstCounts', 'searchMatches', 'roleFilter', 'categoryFilter', 'chainFilter', 'sort', 'setSort', 'selected', 'select', 'ensureRows', 'search', 'times', 'marked', 'toggleMark', 'columnWidths', 'resizeColumn', 'findings', 'secretsOnly',
   );
+  // Findings of another version (a scan still under way after an edit) still mark their rows: a moment later they are found again.
+  const found = findings && skeleton && findings.path === skeleton.path && findings.conversation === skeleton.conversation ? findings : undefined;
+  const only = secretsOnly && found ? found.rows : undefined;
   const [dropAt, setDropAt] = useState<number | undefined>();
   const scrollRef = useRef<HTMLDivElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
@@ -64,8 +70,8 @@ export function MessageTable() {
   const early = !tokens && firstCounts && skeleton && firstCounts.path === skeleton.path && firstCounts.conversation === skeleton.conversation ? firstCounts : undefined;
   const maxTokens = useMemo(() => (tokens ? maxOf(tokens, 1) : early ? maxOf(early.tokens, 1) : 1), [tokens, early]);
   const order = useMemo(
-    () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, roles: roleFilter, categories: categoryFilter, chain: chainFilter, sort }) : []),
-    [skeleton, tokens, times, searchMatches, roleFilter, categoryFilter, chainFilter, sort],
+    () => (skeleton ? displayOrder(skeleton, { tokens, times, matches: searchMatches, only, roles: roleFilter, categories: categoryFilter, chain: chainFilter, sort }) : []),
+    [skeleton, tokens, times, searchMatches, only, roleFilter, categoryFilter, chainFilter, sort],
   );
   // The toolbar says how many of the messages the filters leave.
   // And how many tokens those messages hold (the header keeps the whole conversation's figure).
@@ -105,9 +111,10 @@ export function MessageTable() {
         category: skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : undefined,
         messageId: row?.messageId,
         flags: skeleton.flags[i],
+        findings: found?.byRow.get(i)?.filter((f) => !f.dismissed),
       };
     });
-  }, [items, order, pages, skeleton, tokens, counts, early]);
+  }, [items, order, pages, skeleton, tokens, counts, early, found]);
 
   const hasTime = skeleton?.has?.time ?? true;
   const hasId = skeleton?.has?.id ?? true;
@@ -139,6 +146,7 @@ export function MessageTable() {
                     {marks}
                   </span>
                 )}
+                {r.findings && r.findings.length > 0 && <SecretChip findings={r.findings} />}
                 {r.flags & FLAGS.unread ? (
                   <span className="unread-chip" title="A part this reader does not know: its raw JSON is in the detail pane" data-testid="unread-chip">
                     unread part

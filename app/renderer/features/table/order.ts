@@ -5,6 +5,8 @@ export interface OrderOptions {
   tokens?: readonly number[];
   times?: readonly number[];
   matches?: ReadonlySet<number>;
+  /** Only these messages (those with a secret or personal datum). */
+  only?: ReadonlySet<number>;
   roles: ReadonlySet<string>;
   categories: ReadonlySet<string>;
   /** 'main': without sub-agent (side chain) messages; 'sidechain': only those. */
@@ -27,6 +29,7 @@ export function displayOrder(skeleton: Skeleton, o: OrderOptions): number[] {
       if (!o.categories.has(c === -1 ? NO_CATEGORY : skeleton.categories[c])) continue;
     }
     if (o.matches && !o.matches.has(i)) continue;
+    if (o.only && !o.only.has(i)) continue;
     if (o.chain === 'main' && skeleton.flags[i] & SIDECHAIN) continue;
     if (o.chain === 'sidechain' && !(skeleton.flags[i] & SIDECHAIN)) continue;
     out.push(i);

@@ -4,7 +4,7 @@ import { copyName, shortcutOf } from '../commands/registry.js';
 import { formatBytes } from '../roles.js';
 
 export function TopBar() {
-  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName, saveProgress, cancelSave } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName', 'saveProgress', 'cancelSave');
+  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName, saveProgress, cancelSave, setShare } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName', 'saveProgress', 'cancelSave', 'setShare');
   return (
     <header className="topbar">
       <span className="folder" title={root}>{root ?? '…'}</span>
@@ -48,6 +48,9 @@ export function TopBar() {
           {saving && <span className="muted" role="status" data-testid="saving">saving…</span>}
         </span>
       )}
+      <button className="palette-button" onClick={() => setShare(skeleton ? 'conversation' : 'folder')} title={`Share a transcript: one HTML page or Markdown, secrets and personal data redacted (${shortcutOf('share')})`} data-testid="share-button">
+        Share…
+      </button>
       <button className="palette-button" onClick={() => setPalette(true)} title={`Commands (${shortcutOf('palette')})`}>{shortcutOf('palette')} commands</button>
       {countProgress && countProgress.total > 0 && (
         <span className="progress" role="progressbar" aria-label="Counting tokens" aria-valuemin={0} aria-valuemax={countProgress.total} aria-valuenow={countProgress.done}>

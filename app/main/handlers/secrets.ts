@@ -1,0 +1,116 @@
+import { basename, extname } from 'node:path';
+import { findingsOfRecords, type RecordFinding } from '../../../src/core/secrets/record-findings.js';
+import { scanOtherRecords } from '../../../src/core/secrets/document-scan.js';
+import { masked } from '../../../src/core/secrets/document-scan.js';
+import { redactValue } from '../../../src/core/secrets/redact.js';
+import { isPlainObject, markDerived, type Message } from '../../../src/core/message.js';
+import type { Finding } from '../../shared/contract.js';
+import { HandlerError } from '../../shared/errors.js';
+import type { Handlers } from '../dispatch.js';
+import { isDirty, type OpenDocument } from '../documents.js';
+import { applyToConversation, fileRecords } from '../conversation-views.js';
+import { findingFigures, foundKeysOf } from '../file-findings.js';
+import { swarmsCodec } from '../skeleton.js';
+import type { HandlerContext } from './context.js';
+import type { ConversationState } from './conversation-state.js';
+import { openConversation, openDocument } from './open-document.js';
+import { editStateOf, recounter } from './editing.js';
+import { carryRedaction } from '../editing/scrub.js';
+
+/** Findings listed at most per conversation (a row past them still says it has some, by its index). */
+const LIST_LIMIT = 20_000;
+
+const fieldOf = (path: ReadonlyArray<string | number>) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || '(the record)';
+
+/**
+ * Secrets and personal data in the open conversations: found per record (an edit has only its new records
+ * looked into), dismissed per file and finding, redacted as one undoable edit.
+ */
+export function secretsHandlers(ctx: HandlerContext, conversations: ConversationState): Pick<Handlers, 'secrets:list' | 'secrets:dismiss' | 'secrets:redact'> {
+  /** What the sidebar says of a file read whole and unchanged: its figures from all its records. */
+  const noteFile = async (absolute: string, doc: OpenDocument) => {
+    if (isDirty(doc)) return;
+    const { size, mtimeMs } = doc;
+    const found = await foundKeysOf(doc.file.doc, fileRecords(doc.conversations));
+    if (isDirty(doc) || doc.size !== size || doc.mtimeMs !== mtimeMs) return;
+    ctx.listing.setFindings(absolute, size, mtimeMs, found);
+    emitFigures(absolute, size, mtimeMs);
+  };
+  const emitFigures = (absolute: string, size: number, mtime: number) => {
+    const found = ctx.listing.findings(absolute, size, mtime);
+    const summary = ctx.listing.summary(absolute, size, mtime)?.summary;
+    if (!found || !summary) return;
+    const path = ctx.roots.display(absolute);
+    const tokens = ctx.listing.tokens(absolute, size, mtime, ctx.settings.get().model);
+    ctx.emit('dir:details', { root: ctx.roots.root(), entries: [{ ...summary, path, name: basename(path, extname(path)), bytes: size, modified: Math.round(mtime), ...(tokens !== undefined ? { tokens } : {}), ...findingFigures(ctx, absolute, found) }] });
+  };
+
+  return {
+    'secrets:list': async ({ path, conversation }) => {
+      const { absolute, doc, conv } = openConversation(ctx, path, conversation);
+      const records = conv.records;
+      const per = await findingsOfRecords(records);
+      const dismissed = ctx.dismissed.of(absolute);
+      const findings: Finding[] = [];
+      let truncated = false;
+      per.forEach((list, index) => {
+        for (const f of list) {
+          if (findings.length >= LIST_LIMIT) {
+            truncated = true;
+            return;
+          }
+          findings.push({ index, rule: f.rule, label: f.label, kind: f.kind, field: fieldOf(f.where), key: f.key, excerpt: masked(f.value), value: f.value, dismissed: dismissed.has(f.key) });
+        }
+      });
+      const elsewhere = (await scanOtherRecords(doc.file.doc)).filter((f) => !dismissed.has(f.key)).length;
+      // The sidebar learns the file's figures from here too (a file too big for the listing's own scan).
+      void noteFile(absolute, doc).catch(() => {});
+      return { findings, truncated, elsewhere };
+    },
+    'secrets:dismiss': ({ path, keys, dismissed }) => {
+      const { absolute, doc } = openDocument(ctx, path);
+      ctx.dismissed.set(absolute, keys, dismissed);
+      const found = ctx.listing.findings(absolute, doc.size, doc.mtimeMs);
+      if (found) emitFigures(absolute, doc.size, doc.mtimeMs);
+      const figures = found ? findingFigures(ctx, absolute, found) : { secrets: 0, personal: 0 };
+      return { secrets: figures.secrets ?? 0, personal: figures.personal ?? 0 };
+    },
+    'secrets:redact': async ({ path, conversation, indexes }) => {
+      const { absolute, doc, conv } = openConversation(ctx, path, conversation);
+      if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: redact in an export instead (Share…), or convert it for an editable copy`);
+      const records = conv.records;
+      const which = indexes ?? records.map((_, i) => i);
+      for (const i of which) if (i >= records.length) throw new HandlerError('BAD_INPUT', `message ${i} does not exist (${records.length} messages)`);
+      const per = await findingsOfRecords(which.map((i) => records[i]));
+      const dismissed = ctx.dismissed.of(absolute);
+      const model = ctx.settings.get().model;
+      const items: Array<{ index: number; message: Message }> = [];
+      let redacted = 0;
+      which.forEach((index, k) => {
+        const kept: RecordFinding[] = per[k].filter((f) => !dismissed.has(f.key));
+        if (kept.length === 0) return;
+        redacted += kept.length;
+        const before = records[index];
+        let next = redactValue(before, kept.map((f) => ({ path: f.where, start: f.start, end: f.end, rule: f.rule })));
+        // A swarms message's stored token_count follows its content, as any edit of it does.
+        if (swarmsCodec(doc) && isPlainObject(next) && isPlainObject(before) && typeof before.token_count === 'number' && next.content !== before.content) {
+          const recounted = { ...next, token_count: recounter(conv, model).countContent(next.content) };
+          markDerived(recounted, before);
+          next = recounted;
+        }
+        items.push({ index, message: next });
+      });
+      if (items.length === 0) return { ...(await editStateOf(ctx, conversations, doc, conversation, false)), redacted: 0 };
+      if (!indexes) {
+        // Redacting all: what was found goes from the file's other records as well when it is saved (the
+        // values those records share with the messages, and their own findings).
+        const values = new Map<string, string>();
+        which.forEach((_, k) => per[k].forEach((f) => !dismissed.has(f.key) && values.set(f.value, f.rule)));
+        for (const f of await scanOtherRecords(doc.file.doc)) if (!dismissed.has(f.key)) values.set(f.value, f.rule);
+        carryRedaction(items.map((x) => x.message), values);
+      }
+      applyToConversation(doc.conversations, conv, { type: 'set', items }, doc.codec, doc.file.doc, `redact ${redacted} finding${redacted === 1 ? '' : 's'} in ${items.length} message${items.length === 1 ? '' : 's'}`);
+      return { ...(await editStateOf(ctx, conversations, doc, conversation, true)), redacted };
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { basename, extname } from 'node:path';
+import { fileThreads, shareTranscript, type Shared, type SharedThread } from '../../../src/core/export/share.js';
+import { readDocumentFile } from '../../../src/core/formats/document-file.js';
+import type { Codec } from '../../../src/core/formats/codec.js';
+import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
+import { threadName } from '../../../src/core/tree/thread-paths.js';
+import { getTokenizer, resolveEncoding } from '../../../src/core/tokenizer/index.js';
+import { countView } from '../../../src/core/views.js';
+import type { RequestOutput } from '../../shared/contract.js';
+import { HandlerError } from '../../shared/errors.js';
+import type { Handlers } from '../dispatch.js';
+import type { OpenDocument } from '../documents.js';
+import type { HandlerContext } from './context.js';
+import { openConversation } from './open-document.js';
+
+/** Messages one transcript holds at most (a page past this is better made by the CLI, a file per conversation). */
+const MESSAGE_LIMIT = 300_000;
+
+const MIME = { html: 'text/html', markdown: 'text/markdown' } as const;
+const EXT = { html: 'html', markdown: 'md' } as const;
+
+/** What a conversation of an open file is called in a transcript: its thread, or its title among the file's. */
+function conversationTitle(doc: OpenDocument, conversation: number): string {
+  const c = doc.conversations[conversation];
+  const fileTitle = doc.file.doc.conversations[c.store?.file ?? conversation]?.title;
+  if (c.view) return c.view.thread === 'main' ? 'Main thread' : threadName(c.view.thread);
+  return fileTitle ?? (doc.conversations.length > 1 ? `Conversation ${conversation + 1}` : 'Conversation');
+}
+
+/** Transcripts to share: of what a conversation shows, of picked messages, of a whole file or folder. */
+export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export' | 'share:export-folder'> {
+  const options = (to: 'html' | 'markdown', redact: boolean, absolute?: string) => {
+    const model = ctx.settings.get().model;
+    const tokenizer = getTokenizer(model);
+    return {
+      to,
+      redact,
+      ...(absolute ? { dismissed: ctx.dismissed.of(absolute) } : {}),
+      count: (v: Parameters<typeof countView>[0]) => countView(v, tokenizer).tokens,
+      countedWith: resolveEncoding(model).encoding,
+      prices: ctx.settings.get().prices ?? {},
+    };
+  };
+  const answer = (shared: Shared, filename: string, to: 'html' | 'markdown', messages: number): RequestOutput<'share:export'> => ({
+    filename,
+    text: shared.text,
+    mime: MIME[to],
+    ...(shared.report !== undefined ? { report: { filename: `${filename}.redactions.txt`, text: shared.report } } : {}),
+    redacted: shared.redactions.length,
+    messages,
+  });
+  const share = async (codec: Codec, threads: SharedThread[], meta: { title: string; source: string; format: string }, opts: ReturnType<typeof options>) => {
+    const messages = threads.reduce((n, t) => n + t.records.length, 0);
+    if (messages > MESSAGE_LIMIT) throw new HandlerError('TOO_LARGE', `${messages.toLocaleString('en')} messages are more than one page can hold; the command line writes a transcript per file: conversation-inspector export ${meta.source} --to ${opts.to === 'html' ? 'html' : 'md'} -o OUT`);
+    return { shared: await shareTranscript(codec, threads, meta, opts), messages };
+  };
+
+  return {
+    'share:export': async ({ path, conversation, to, scope, indexes, redact }) => {
+      const { absolute, doc, conv } = openConversation(ctx, path, conversation);
+      const stem = basename(doc.path, extname(doc.path));
+      let threads: SharedThread[];
+      let suffix = '';
+      if (scope === 'file') threads = doc.conversations.map((c, i) => ({ title: conversationTitle(doc, i), records: c.records }));
+      else if (scope === 'selection') {
+        const picked = [...new Set(indexes ?? [])].sort((a, b) => a - b);
+        if (picked.length === 0) throw new HandlerError('BAD_INPUT', 'no messages picked: select or mark the messages to share');
+        for (const i of picked) if (i >= conv.records.length) throw new HandlerError('BAD_INPUT', `message ${i} does not exist (${conv.records.length} messages)`);
+        threads = [{ title: conversationTitle(doc, conversation), records: picked.map((i) => conv.records[i]), numbers: picked }];
+        suffix = `-${picked.length}-messages`;
+      } else {
+        threads = [{ title: conversationTitle(doc, conversation), records: conv.records }];
+        if (doc.conversations.length > 1) suffix = conv.view ? `-${conv.view.thread.replace(/^side:/, '').replace(/[^\w.-]+/g, '-')}` : `-${conversation + 1}`;
+      }
+      const title = doc.file.doc.conversations[conv.store?.file ?? conversation]?.title ?? basename(doc.path);
+      const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, options(to, redact, absolute));
+      return answer(shared, `${stem}${suffix}.${EXT[to]}`, to, messages);
+    },
+    'share:export-folder': async ({ to, redact }) => {
+      const root = ctx.roots.root();
+      const { files } = walkConversationTree(root);
+      const threads: SharedThread[] = [];
+      const skipped: string[] = [];
+      let codec: Codec | undefined;
+      for (const f of files) {
+        let opened;
+        try {
+          opened = readDocumentFile(f.file);
+        } catch {
+          skipped.push(f.path);
+          continue;
+        }
+        codec ??= opened.codec;
+        for (const t of fileThreads(opened, 'all')) threads.push({ title: `${f.path} · ${t.title}`, records: t.records, codec: opened.codec });
+      }
+      if (!codec) throw new HandlerError('NOT_FOUND', `${root} holds no conversation this tool reads`);
+      const { shared, messages } = await share(codec, threads, { title: basename(root), source: root, format: `${files.length - skipped.length} files${skipped.length ? ` (${skipped.length} not read: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''})` : ''}` }, options(to, redact));
+      return answer(shared, `${basename(root)}.${EXT[to]}`, to, messages);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { StateCreator } from 'zustand';
+import type { Finding, RequestOutput } from '../../shared/contract.js';
+import { request, type RequestError } from '../api/client.js';
+import type { AppState } from './index.js';
+
+/** What was found in the conversation shown, by row (dismissed ones too: the detail pane lists them apart). */
+export interface Findings {
+  path: string;
+  conversation: number;
+  /** The skeleton's version they were found in. */
+  version: number;
+  list: Finding[];
+  byRow: Map<number, Finding[]>;
+  /** Rows with a finding not dismissed (the filter's rows). */
+  rows: Set<number>;
+  /** Findings not dismissed. */
+  open: number;
+  truncated: boolean;
+  elsewhere: number;
+}
+
+export type ShareScope = 'conversation' | 'selection' | 'file' | 'folder';
+
+export interface SecretsSlice {
+  findings: Findings | undefined;
+  findingsError: string | undefined;
+  /** A scan of the conversation shown is under way. */
+  scanning: boolean;
+  /** Only the rows with a secret or personal datum. */
+  secretsOnly: boolean;
+  /** What the last redaction did, said until another file is shown. */
+  secretsNote: string | undefined;
+  setSecretsOnly(on: boolean): void;
+  loadFindings(): Promise<void>;
+  dismissFindings(keys: string[], dismissed: boolean): Promise<void>;
+  /** Every finding not dismissed of these rows (all when none are named) replaced, as one undoable edit. */
+  redactFindings(indexes?: number[]): Promise<number | undefined>;
+  /** The Share dialog, open on a scope. */
+  share: ShareScope | undefined;
+  setShare(scope: ShareScope | undefined): void;
+  exportShared(scope: ShareScope, to: 'html' | 'markdown', redact: boolean): Promise<RequestOutput<'share:export'>>;
+}
+
+function indexed(list: Finding[], meta: Omit<Findings, 'list' | 'byRow' | 'rows' | 'open'>): Findings {
+  const byRow = new Map<number, Finding[]>();
+  const rows = new Set<number>();
+  let open = 0;
+  for (const f of list) {
+    let at = byRow.get(f.index);
+    if (!at) byRow.set(f.index, (at = []));
+    at.push(f);
+    if (!f.dismissed) {
+      rows.add(f.index);
+      open++;
+    }
+  }
+  return { ...meta, list, byRow, rows, open };
+}
+
+/** A file to download (the browser) or save (Electron turns a download into a save dialog). */
+export function download(filename: string, text: string, mime: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export const createSecretsSlice: StateCreator<AppState, [], [], SecretsSlice> = (set, get) => ({
+  findings: undefined,
+  findingsError: undefined,
+  scanning: false,
+  secretsOnly: false,
+  secretsNote: undefined,
+  setSecretsOnly: (secretsOnly) => set({ secretsOnly }),
+  loadFindings: async () => {
+    const skeleton = get().skeleton;
+    if (!skeleton || skeleton.version < 0) return;
+    const { path, conversation, version } = skeleton;
+    set({ scanning: true });
+    try {
+      const answer = await request('secrets:list', { path, conversation });
+      const now = get().skeleton;
+      if (now?.path !== path || now.conversation !== conversation) return;
+      set({ findings: indexed(answer.findings, { path, conversation, version, truncated: answer.truncated, elsewhere: answer.elsewhere }), findingsError: undefined });
+    } catch (e) {
+      if (get().skeleton?.path === path) set({ findingsError: (e as Error).message });
+    } finally {
+      if (get().skeleton?.path === path) set({ scanning: false });
+    }
+  },
+  dismissFindings: async (keys, dismissed) => {
+    const f = get().findings;
+    if (!f || keys.length === 0) return;
+    await request('secrets:dismiss', { path: f.path, keys, dismissed });
+    const wanted = new Set(keys);
+    const now = get().findings;
+    if (now !== f) return;
+    set({ findings: indexed(f.list.map((x) => (wanted.has(x.key) ? { ...x, dismissed } : x)), f) });
+  },
+  redactFindings: async (indexes) => {
+    const path = get().openPath;
+    if (!path) return undefined;
+    try {
+      const state = await request('secrets:redact', { path, conversation: get().openConversationIndex, ...(indexes ? { indexes } : {}) });
+      const { redacted, ...edit } = state;
+      await get().afterEdit(edit);
+      set({ secretsNote: redacted === 0 ? 'Nothing left to redact here.' : `Redacted ${redacted.toLocaleString('en-US')} finding${redacted === 1 ? '' : 's'} in place: Undo puts them back; Save writes the file without them.` });
+      // With every one redacted, the filter would show nothing.
+      if (!indexes) set({ secretsOnly: false });
+      return redacted;
+    } catch (e) {
+      set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
+      return undefined;
+    }
+  },
+  share: undefined,
+  setShare: (share) => set({ share }),
+  exportShared: async (scope, to, redact) => {
+    if (scope === 'folder') return request('share:export-folder', { to, redact });
+    const path = get().openPath;
+    if (!path) throw new Error('no conversation is open');
+    const s = get();
+    return request('share:export', { path, conversation: s.openConversationIndex, to, scope, redact, ...(scope === 'selection' ? { indexes: s.targets() } : {}) });
+  },
+});

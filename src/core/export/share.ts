@@ -1,0 +1,154 @@
+import type { Codec } from '../formats/codec.js';
+import type { OpenedFile } from '../formats/document-file.js';
+import { threadsOf } from '../tree/message-tree.js';
+import { threadName, threadPath } from '../tree/thread-paths.js';
+import type { MessageView, Part } from '../formats/model.js';
+import type { ModelPrice } from '../pricing/prices.js';
+import { linkToolParts } from '../views.js';
+import { findingsOfRecords, findingKey, type RecordFinding } from '../secrets/record-findings.js';
+import { masked } from '../secrets/document-scan.js';
+import { placeholderOf, redactString, redactValue } from '../secrets/redact.js';
+import { scanUnits } from '../secrets/scan.js';
+import { pretty, transcriptHtml, transcriptMarkdown, type Transcript } from './transcript.js';
+
+/** One thread of what is shared: its title and its records as the file holds them. */
+export interface SharedThread {
+  title: string;
+  records: readonly unknown[];
+  /** Each record's number as the reader knows it (its row); its place in `records` when absent. */
+  numbers?: readonly number[];
+  /** The codec its records are of, when not the transcript's (a folder's files are of many formats). */
+  codec?: Codec;
+}
+
+export interface ShareOptions {
+  to: 'html' | 'markdown';
+  /** Every secret and personal datum replaced by [REDACTED:<rule>] (the default of every share). */
+  redact: boolean;
+  /** Findings the user dismissed as false positives (kept as they are). */
+  dismissed?: ReadonlySet<string>;
+  /** Counts each message (the app's and the CLI's tokenizer). */
+  count?: (view: MessageView) => number;
+  countedWith?: string;
+  prices?: Readonly<Record<string, ModelPrice>>;
+}
+
+/** What was redacted: one line per finding, in the order of the transcript. */
+export interface Redaction {
+  thread: string;
+  number: number;
+  field: string;
+  rule: string;
+  label: string;
+  excerpt: string;
+}
+
+export interface Shared {
+  text: string;
+  redactions: Redaction[];
+  /** The report beside the transcript (undefined when nothing was redacted by request). */
+  report?: string;
+}
+
+const fieldOf = (path: ReadonlyArray<string | number>) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || '(the record)';
+
+/** A view's parts with any finding left in their text replaced (what the records' redaction could not reach). */
+async function redactViews(views: MessageView[], dismissed: ReadonlySet<string>, onFound: (i: number, f: RecordFinding) => void): Promise<MessageView[]> {
+  const units: Array<{ text: string; where: { i: number; part: number; field: 'text' | 'arguments' | 'ref' } }> = [];
+  // Arguments as the page shows them (indented, escapes written out): what is looked into is what is written.
+  views = views.map((v) => (v.parts.some((p) => p.kind === 'tool-call') ? { ...v, parts: v.parts.map((p) => (p.kind === 'tool-call' ? { ...p, arguments: pretty(p.arguments) } : p)) } : v));
+  views.forEach((v, i) =>
+    v.parts.forEach((p, part) => {
+      if ('text' in p && typeof p.text === 'string') units.push({ text: p.text, where: { i, part, field: 'text' } });
+      if (p.kind === 'tool-call') units.push({ text: p.arguments, where: { i, part, field: 'arguments' } });
+      if ((p.kind === 'image' || p.kind === 'file') && !p.ref.startsWith('data:')) units.push({ text: p.ref, where: { i, part, field: 'ref' } });
+    }),
+  );
+  const found = (await scanUnits(units)).filter((f) => !dismissed.has(findingKey(f.rule, f.value)));
+  if (found.length === 0) return views;
+  const out = views.map((v) => ({ ...v, parts: v.parts.slice() }));
+  const byUnit = new Map<object, typeof found>();
+  for (const f of found) byUnit.set(f.where, [...(byUnit.get(f.where) ?? []), f]);
+  for (const [where, list] of byUnit) {
+    const w = where as (typeof units)[number]['where'];
+    const part = out[w.i].parts[w.part] as Part & Record<string, unknown>;
+    const text = part[w.field] as string;
+    out[w.i].parts[w.part] = { ...part, [w.field]: redactString(text, list) } as Part;
+    for (const f of list) onFound(w.i, { ...f, where: [w.field], key: findingKey(f.rule, f.value) });
+  }
+  return out;
+}
+
+/**
+ * A transcript of these threads (a self-contained HTML page or Markdown), redacted unless asked otherwise:
+ * each record's findings replaced where they are (so what a view makes of the record carries the placeholder),
+ * then the views' own texts looked into again, so that nothing a rule finds reaches the page. The report
+ * says what was replaced where, each finding masked.
+ */
+export async function shareTranscript(codec: Codec, threads: readonly SharedThread[], meta: { title: string; source: string; format: string }, opts: ShareOptions): Promise<Shared> {
+  const dismissed = opts.dismissed ?? new Set<string>();
+  const redactions: Redaction[] = [];
+  const out: Transcript['threads'][number][] = [];
+  for (const th of threads) {
+    const number = (i: number) => th.numbers?.[i] ?? i;
+    let records = th.records;
+    if (opts.redact) {
+      const findings = await findingsOfRecords(records);
+      records = records.map((r, i) => {
+        const kept = findings[i].filter((f) => !dismissed.has(f.key));
+        for (const f of kept) redactions.push({ thread: th.title, number: number(i), field: fieldOf(f.where), rule: f.rule, label: f.label, excerpt: masked(f.value) });
+        return redactValue(r, kept.map((f) => ({ path: f.where, start: f.start, end: f.end, rule: f.rule })));
+      });
+    }
+    const own = th.codec ?? codec;
+    let views = linkToolParts(records.map((r) => own.view(r)));
+    if (opts.redact) views = await redactViews(views, dismissed, (i, f) => redactions.push({ thread: th.title, number: number(i), field: `shown ${f.where[0]}`, rule: f.rule, label: f.label, excerpt: masked(f.value) }));
+    out.push({ title: th.title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}) });
+  }
+  const byRule: Record<string, number> = {};
+  for (const r of redactions) byRule[r.label] = (byRule[r.label] ?? 0) + 1;
+  const transcript: Transcript = {
+    ...meta,
+    ...(opts.countedWith ? { countedWith: opts.countedWith } : {}),
+    ...(opts.prices ? { prices: opts.prices } : {}),
+    threads: out,
+    ...(opts.redact ? { redacted: { total: redactions.length, byRule, dismissed: dismissed.size } } : {}),
+  };
+  const text = opts.to === 'html' ? transcriptHtml(transcript) : transcriptMarkdown(transcript);
+  return { text, redactions, ...(opts.redact ? { report: redactionReport(meta.source, redactions, threads.length > 1) } : {}) };
+}
+
+/** The report beside a redacted transcript: a line per replacement, its place, rule and a masked excerpt. */
+export function redactionReport(source: string, redactions: readonly Redaction[], threads: boolean): string {
+  const head = `${source}: ${redactions.length} finding${redactions.length === 1 ? '' : 's'} replaced by ${placeholderOf('<rule>')}`;
+  return [head, ...redactions.map((r) => `  ${threads ? `${r.thread}, ` : ''}message ${r.number} (${r.field}): ${r.label} ${r.excerpt}`)].join('\n') + '\n';
+}
+
+/** A thread asked for that the file does not have; `threads` names those it has. */
+export class NoSuchThreadError extends Error {
+  constructor(readonly threads: string[]) {
+    super(`the threads are main, all or one of ${threads.join(', ') || '(no sub-agent threads)'}`);
+  }
+}
+
+/**
+ * The threads of a parsed file to share: for each of its conversations (`conversations`, else all), a session's
+ * main thread (`thread` 'main', its whole path past compactions), every thread ('all') or one sub-agent's; a
+ * flat conversation is its records. Titled by the file's conversation titles where it has several.
+ */
+export function fileThreads(opened: OpenedFile, thread: string = 'main', conversations?: readonly number[]): SharedThread[] {
+  const n = opened.doc.conversations.length;
+  return (conversations ?? Array.from({ length: n }, (_, i) => i)).flatMap((c) => {
+    const records = opened.doc.conversations[c].records;
+    const name = opened.doc.conversations[c]?.title ?? (n > 1 ? `Conversation ${c + 1}` : 'Conversation');
+    const tree = opened.codec.tree?.(opened.doc, c, records);
+    if (!tree) return [{ title: name, records }];
+    const all = threadsOf(tree);
+    const wanted = thread === 'all' ? all : all.filter((t) => t === thread || t === `side:${thread}` || t.startsWith(`side:${thread}`));
+    if (wanted.length === 0) throw new NoSuchThreadError(all.filter((t) => t !== 'main').map((t) => t.replace(/^side:/, '')));
+    return wanted.map((t) => {
+      const title = t === 'main' ? 'Main thread' : threadName(t);
+      return { title: n > 1 ? `${name} · ${title}` : title, records: threadPath(tree, t).whole.map((i) => records[i]) };
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import { isPlainObject } from '../message.js';
+import type { Codec, ConversationDocument } from '../formats/codec.js';
+import { scanUnits, type Finding, type ScanUnit } from './scan.js';
+import { scannedLeaves, type JsonPath } from './leaves.js';
+import { findingKey, findingsOfRecords } from './record-findings.js';
+
+export type { JsonPath };
+
+/**
+ * Where a finding is: in a message (the file's conversation, the record's index among its records, and the
+ * string inside the record), or in a record that is not a message (its line, or its place in the file's JSON).
+ */
+export type Place = { conversation: number; index: number; path: JsonPath } | { other: true; line?: number; path: JsonPath };
+
+export type DocumentFinding = Finding<Place> & { key: string };
+
+function recordUnits(record: unknown, place: (path: JsonPath) => Place): ScanUnit<Place>[] {
+  return scannedLeaves(record).map((l) => ({ text: l.text, where: place(l.path) }));
+}
+
+/** The values of a file that are not message records: JSONL lines, or the rest of a JSON file's root. */
+function otherValues(doc: ConversationDocument): Array<{ value: unknown; line?: number; path: JsonPath }> {
+  const b = doc.baseline as { kind?: string; lines?: { lines: Array<{ value: unknown }> }; root?: unknown } | null;
+  const messages = new Set<unknown>(doc.conversations.flatMap((c) => c.records));
+  if (b && (b.kind === 'records' || b.kind === 'conversations') && b.lines) {
+    // A dataset's lines are its conversations: what they hold beside the messages is looked into too.
+    return b.lines.lines.flatMap((l, i) => (l.value === undefined || messages.has(l.value) ? [] : [{ value: b.kind === 'conversations' ? withoutMessages(l.value, messages) : l.value, line: i + 1, path: [] }]));
+  }
+  if (b && 'root' in b) return [{ value: withoutMessages(b.root, messages), path: [] }];
+  return [];
+}
+
+/** A JSON value with the message records inside it left out (they are looked into as messages). */
+function withoutMessages(value: unknown, messages: ReadonlySet<unknown>, depth = 0): unknown {
+  if (messages.has(value) || depth > 64) return undefined;
+  if (Array.isArray(value)) return value.map((v) => withoutMessages(v, messages, depth + 1));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutMessages(v, messages, depth + 1)]));
+  return value;
+}
+
+/** The findings in a file's records that are not messages (looked into once per parsed file). */
+const othersFound = new WeakMap<object, DocumentFinding[]>();
+export async function scanOtherRecords(doc: ConversationDocument): Promise<DocumentFinding[]> {
+  const hit = othersFound.get(doc);
+  if (hit) return hit;
+  const units: ScanUnit<Place>[] = [];
+  for (const o of otherValues(doc)) for (const u of recordUnits(o.value, (path) => ({ other: true, ...(o.line !== undefined ? { line: o.line } : {}), path: [...o.path, ...path] }))) units.push(u);
+  const found = (await scanUnits(units)).map((f) => ({ ...f, key: findingKey(f.rule, f.value) }));
+  othersFound.set(doc, found);
+  return found;
+}
+
+/**
+ * Every secret and personal datum in a parsed file: in each message record (text, tool arguments and results,
+ * reasoning, metadata: every string the record holds but its structural ids) and in the records that are not
+ * messages.
+ */
+export async function scanDocument(doc: ConversationDocument): Promise<DocumentFinding[]> {
+  const out: DocumentFinding[] = [];
+  for (let conversation = 0; conversation < doc.conversations.length; conversation++) {
+    const per = await findingsOfRecords(doc.conversations[conversation].records);
+    per.forEach((list, index) => list.forEach((f) => out.push({ ...f, where: { conversation, index, path: f.where } })));
+  }
+  for (const f of await scanOtherRecords(doc)) out.push(f);
+  return out;
+}
+
+/** A finding as the user is shown it: its rule and a masked excerpt (the first and last characters only). */
+export function masked(value: string): string {
+  if (value.length <= 8) return '•'.repeat(value.length);
+  const keep = Math.min(4, Math.floor(value.length / 6));
+  return `${value.slice(0, keep)}${'•'.repeat(Math.min(12, value.length - keep * 2))}${value.slice(-keep)}`;
+}
+
+export type { Codec };
