@@ -88,22 +88,41 @@ async function redactViews(views: MessageView[], dismissed: ReadonlySet<string>,
 export async function shareTranscript(codec: Codec, threads: readonly SharedThread[], meta: { title: string; source: string; format: string }, opts: ShareOptions): Promise<Shared> {
   const dismissed = opts.dismissed ?? new Set<string>();
   const redactions: Redaction[] = [];
+  // What the page is headed with (a conversation's title, a thread's) is the file's text too: redacted first,
+  // so that the report names threads by what the page calls them.
+  const titles = threads.map((t) => t.title);
+  let source = meta.source;
+  if (opts.redact) {
+    const heads = [{ text: meta.title, where: -1 }, { text: meta.source, where: -2 }, ...titles.map((text, i) => ({ text, where: i }))];
+    const found = (await scanUnits(heads)).filter((f) => !dismissed.has(findingKey(f.rule, f.value)));
+    for (const h of heads) {
+      const here = found.filter((f) => f.where === h.where);
+      if (here.length === 0) continue;
+      const text = redactString(h.text, here);
+      if (h.where === -1) meta = { ...meta, title: text };
+      else if (h.where === -2) source = text;
+      else titles[h.where] = text;
+      for (const f of here) redactions.push({ thread: h.where === -1 ? '' : h.where === -2 ? '(the source)' : text, number: -1, field: 'title', rule: f.rule, label: f.label, excerpt: masked(f.value) });
+    }
+    meta = { ...meta, source };
+  }
   const out: Transcript['threads'][number][] = [];
-  for (const th of threads) {
+  for (const [k, th] of threads.entries()) {
+    const title = titles[k];
     const number = (i: number) => th.numbers?.[i] ?? i;
     let records = th.records;
     if (opts.redact) {
       const findings = await findingsOfRecords(records);
       records = records.map((r, i) => {
         const kept = findings[i].filter((f) => !dismissed.has(f.key));
-        for (const f of kept) redactions.push({ thread: th.title, number: number(i), field: fieldOf(f.where), rule: f.rule, label: f.label, excerpt: masked(f.value) });
+        for (const f of kept) redactions.push({ thread: title, number: number(i), field: fieldOf(f.where), rule: f.rule, label: f.label, excerpt: masked(f.value) });
         return redactValue(r, kept.map((f) => ({ path: f.where, start: f.start, end: f.end, rule: f.rule })));
       });
     }
     const own = th.codec ?? codec;
     let views = linkToolParts(records.map((r) => own.view(r)));
-    if (opts.redact) views = await redactViews(views, dismissed, (i, f) => redactions.push({ thread: th.title, number: number(i), field: `shown ${f.where[0]}`, rule: f.rule, label: f.label, excerpt: masked(f.value) }));
-    out.push({ title: th.title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}) });
+    if (opts.redact) views = await redactViews(views, dismissed, (i, f) => redactions.push({ thread: title, number: number(i), field: `shown ${f.where[0]}`, rule: f.rule, label: f.label, excerpt: masked(f.value) }));
+    out.push({ title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}) });
   }
   const byRule: Record<string, number> = {};
   for (const r of redactions) byRule[r.label] = (byRule[r.label] ?? 0) + 1;
@@ -121,7 +140,8 @@ export async function shareTranscript(codec: Codec, threads: readonly SharedThre
 /** The report beside a redacted transcript: a line per replacement, its place, rule and a masked excerpt. */
 export function redactionReport(source: string, redactions: readonly Redaction[], threads: boolean): string {
   const head = `${source}: ${redactions.length} finding${redactions.length === 1 ? '' : 's'} replaced by ${placeholderOf('<rule>')}`;
-  return [head, ...redactions.map((r) => `  ${threads ? `${r.thread}, ` : ''}message ${r.number} (${r.field}): ${r.label} ${r.excerpt}`)].join('\n') + '\n';
+  const place = (r: Redaction) => (r.number >= 0 ? `${threads ? `${r.thread}, ` : ''}message ${r.number} (${r.field})` : r.thread === '' ? 'the title' : r.thread === '(the source)' ? 'the name of the file' : `the title of the thread now called ${r.thread}`);
+  return [head, ...redactions.map((r) => `  ${place(r)}: ${r.label} ${r.excerpt}`)].join('\n') + '\n';
 }
 
 /** A thread asked for that the file does not have; `threads` names those it has. */

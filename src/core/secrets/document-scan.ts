@@ -1,7 +1,8 @@
 import { isPlainObject } from '../message.js';
 import type { Codec, ConversationDocument } from '../formats/codec.js';
 import { scanUnits, type Finding, type ScanUnit } from './scan.js';
-import { scannedLeaves, type JsonPath } from './leaves.js';
+import { scannedLeaves, stringLeaves, type JsonPath } from './leaves.js';
+import { codecById } from '../formats/registry.js';
 import { findingKey, findingsOfRecords } from './record-findings.js';
 
 export type { JsonPath };
@@ -20,14 +21,53 @@ function recordUnits(record: unknown, place: (path: JsonPath) => Place): ScanUni
 
 /** The values of a file that are not message records: JSONL lines, or the rest of a JSON file's root. */
 function otherValues(doc: ConversationDocument): Array<{ value: unknown; line?: number; path: JsonPath }> {
-  const b = doc.baseline as { kind?: string; lines?: { lines: Array<{ value: unknown }> }; root?: unknown } | null;
+  const b = doc.baseline as { kind?: string; lines?: { lines: Array<{ value: unknown }> }; root?: unknown; parsed?: { root?: unknown }; json?: unknown } | null;
   const messages = new Set<unknown>(doc.conversations.flatMap((c) => c.records));
   if (b && (b.kind === 'records' || b.kind === 'conversations') && b.lines) {
     // A dataset's lines are its conversations: what they hold beside the messages is looked into too.
     return b.lines.lines.flatMap((l, i) => (l.value === undefined || messages.has(l.value) ? [] : [{ value: b.kind === 'conversations' ? withoutMessages(l.value, messages) : l.value, line: i + 1, path: [] }]));
   }
-  if (b && 'root' in b) return [{ value: withoutMessages(b.root, messages), path: [] }];
-  return [];
+  const root = b && typeof b === 'object' ? (b.root ?? b.parsed?.root) : undefined;
+  if (root !== undefined) return [{ value: withoutMessages(root, messages), path: [] }];
+  return rawOtherValues(doc);
+}
+
+/**
+ * The file's JSON read again, for a reader that keeps no parsed root to tell the messages in it by: every
+ * string the messages do not hold themselves is looked into (a JSONL file's lines, a JSON file's root).
+ */
+function rawOtherValues(doc: ConversationDocument): Array<{ value: unknown; line?: number; path: JsonPath }> {
+  const syntax = codecById(doc.codec)?.syntax;
+  if (syntax !== 'json' && syntax !== 'jsonl') return [];
+  const held = new Set<string>();
+  for (const c of doc.conversations) for (const r of c.records) for (const l of stringLeaves(r)) held.add(l.text);
+  const text = doc.text.replace(/^\uFEFF/, '');
+  const parsed: Array<{ value: unknown; line?: number }> = [];
+  if (syntax === 'json') {
+    try {
+      parsed.push({ value: JSON.parse(text) });
+    } catch {
+      return [];
+    }
+  } else
+    text.split('\n').forEach((line, i) => {
+      if (!line.trim()) return;
+      try {
+        parsed.push({ value: JSON.parse(line), line: i + 1 });
+      } catch {
+        // a line the reader skipped
+      }
+    });
+  return parsed.map((p) => ({ value: withoutStrings(p.value, held), ...(p.line !== undefined ? { line: p.line } : {}), path: [] }));
+}
+
+/** A JSON value with the strings the messages hold left out. */
+function withoutStrings(value: unknown, held: ReadonlySet<string>, depth = 0): unknown {
+  if (typeof value === 'string') return held.has(value) ? undefined : value;
+  if (depth > 64) return undefined;
+  if (Array.isArray(value)) return value.map((v) => withoutStrings(v, held, depth + 1));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutStrings(v, held, depth + 1)]));
+  return value;
 }
 
 /** A JSON value with the message records inside it left out (they are looked into as messages). */

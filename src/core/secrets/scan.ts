@@ -1,6 +1,6 @@
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
-import { findPhoneNumbersInText } from 'libphonenumber-js';
+import { findPhoneNumbersInText, isValidPhoneNumber } from 'libphonenumber-js';
 import { isSecretlintRule, PATTERN_RULES, PHONE_RULE, secretlintRule, type Kind } from './rules.js';
 
 /** One text to look into, and where it is (what a finding says of its place). */
@@ -109,13 +109,25 @@ function patternFindings<W>(unit: ScanUnit<W>): Finding<W>[] {
   }
   // Phone numbers: only where digits are spelt as one (a + and a country, or a national format).
   if (/\d[\d\s().-]{8,}\d/.test(text) && /\+\d|\(\d|\d[\s.-]\d/.test(text)) {
-    for (const p of findPhoneNumbersInText(text, { defaultCountry: 'US', extended: false } as never)) {
+    const seen: Array<[number, number]> = [];
+    const take = (startsAt: number, endsAt: number) => {
+      // An opening bracket the number does not close is the text's, not the number's: "(+49 151 …".
+      if ((text[startsAt] === '(' || text[startsAt] === '[') && !/[)\]]/.test(text.slice(startsAt, endsAt))) startsAt++;
+      const value = text.slice(startsAt, endsAt);
       // A bare run of digits is an id, a count or a timestamp far more often than a phone number: a number
       // is taken when it is written as one (a +, or its groups set apart).
-      if (!/^\+|[\s().-]/.test(text.slice(p.startsAt, p.endsAt))) continue;
+      if (!/^\+|[\s().-]/.test(value)) return;
       // Nor is one that is part of a longer token (the seconds of a timestamp, a version, a path).
-      if (/[\w.:/@#-]/.test(text[p.startsAt - 1] ?? ' ') || /[\w/@]/.test(text[p.endsAt] ?? ' ')) continue;
-      out.push({ rule: PHONE_RULE.id, label: PHONE_RULE.label, kind: PHONE_RULE.kind, where: unit.where, start: p.startsAt, end: p.endsAt, value: text.slice(p.startsAt, p.endsAt) });
+      if (/[\w.:/@#-]/.test(text[startsAt - 1] ?? ' ') || /[\w/@]/.test(text[endsAt] ?? ' ')) return;
+      if (seen.some(([a, b]) => a < endsAt && startsAt < b)) return;
+      seen.push([startsAt, endsAt]);
+      out.push({ rule: PHONE_RULE.id, label: PHONE_RULE.label, kind: PHONE_RULE.kind, where: unit.where, start: startsAt, end: endsAt, value });
+    };
+    for (const p of findPhoneNumbersInText(text, { defaultCountry: 'US', extended: false } as never)) take(p.startsAt, p.endsAt);
+    // The finder passes by an international number a bracket or a letter follows ("+49 151 …[1]"): each
+    // +number is checked against its country's plan on its own too.
+    for (const m of text.matchAll(/\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}/g)) {
+      if (isValidPhoneNumber(m[0])) take(m.index, m.index + m[0].length);
     }
   }
   return out;
