@@ -78,7 +78,7 @@ async function transcriptOf(file: string, shown: string, opts: ExportOptions, di
   const tokenizer = getTokenizer(opts.model);
   let threads: SharedThread[];
   try {
-    threads = fileThreads(opened, opts.thread ?? 'main', which);
+    threads = fileThreads(opened, opts.thread, which);
   } catch (e) {
     if (e instanceof NoSuchThreadError) throw new UsageError(`--thread takes main, all or one of ${e.threads.join(', ') || '(no sub-agent threads)'}`, { brief: true });
     throw e;

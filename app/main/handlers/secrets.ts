@@ -8,7 +8,7 @@ import type { Finding } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty, type OpenDocument } from '../documents.js';
-import { applyToConversation, fileRecords } from '../conversation-views.js';
+import { applyToConversation, fileRecords, fileSideOf, replaceFileRecords } from '../conversation-views.js';
 import { findingFigures, foundKeysOf } from '../file-findings.js';
 import { swarmsCodec } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
@@ -78,7 +78,10 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
     'secrets:redact': async ({ path, conversation, indexes }) => {
       const { absolute, doc, conv } = openConversation(ctx, path, conversation);
       if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: redact in an export instead (Share…), or convert it for an editable copy`);
-      const records = conv.records;
+      // Redacting all takes in every record of the file's conversation: the other threads, sub-agents and what
+      // came before a compaction too, not only the path on screen.
+      const side = fileSideOf(doc.conversations, conv);
+      const records = indexes ? conv.records : side.records;
       const which = indexes ?? records.map((_, i) => i);
       for (const i of which) if (i >= records.length) throw new HandlerError('BAD_INPUT', `message ${i} does not exist (${records.length} messages)`);
       const per = await findingsOfRecords(which.map((i) => records[i]));
@@ -101,15 +104,20 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
         items.push({ index, message: next });
       });
       if (items.length === 0) return { ...(await editStateOf(ctx, conversations, doc, conversation, false)), redacted: 0 };
-      if (!indexes) {
+      const label = `redact ${redacted} finding${redacted === 1 ? '' : 's'} in ${items.length} message${items.length === 1 ? '' : 's'}`;
+      if (indexes) {
+        applyToConversation(doc.conversations, conv, { type: 'set', items }, doc.codec, doc.file.doc, label);
+      } else {
         // Redacting all: what was found goes from the file's other records as well when it is saved (the
         // values those records share with the messages, and their own findings).
         const values = new Map<string, string>();
         which.forEach((_, k) => per[k].forEach((f) => !dismissed.has(f.key) && values.set(f.value, f.rule)));
         for (const f of await scanOtherRecords(doc.file.doc)) if (!dismissed.has(f.key)) values.set(f.value, f.rule);
         carryRedaction(items.map((x) => x.message), values);
+        const next = records.slice();
+        for (const { index, message } of items) next[index] = message;
+        replaceFileRecords(doc.conversations, side.file, next, label, doc.codec, doc.file.doc);
       }
-      applyToConversation(doc.conversations, conv, { type: 'set', items }, doc.codec, doc.file.doc, `redact ${redacted} finding${redacted === 1 ? '' : 's'} in ${items.length} message${items.length === 1 ? '' : 's'}`);
       return { ...(await editStateOf(ctx, conversations, doc, conversation, true)), redacted };
     },
   };

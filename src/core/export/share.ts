@@ -156,7 +156,7 @@ export class NoSuchThreadError extends Error {
  * main thread (`thread` 'main', its whole path past compactions), every thread ('all') or one sub-agent's; a
  * flat conversation is its records. Titled by the file's conversation titles where it has several.
  */
-export function fileThreads(opened: OpenedFile, thread: string = 'main', conversations?: readonly number[]): SharedThread[] {
+export function fileThreads(opened: OpenedFile, thread?: string, conversations?: readonly number[]): SharedThread[] {
   const n = opened.doc.conversations.length;
   return (conversations ?? Array.from({ length: n }, (_, i) => i)).flatMap((c) => {
     const records = opened.doc.conversations[c].records;
@@ -164,7 +164,8 @@ export function fileThreads(opened: OpenedFile, thread: string = 'main', convers
     const tree = opened.codec.tree?.(opened.doc, c, records);
     if (!tree) return [{ title: name, records }];
     const all = threadsOf(tree);
-    const wanted = thread === 'all' ? all : all.filter((t) => t === thread || t === `side:${thread}` || t.startsWith(`side:${thread}`));
+    // Unasked, the main thread; a sub-agent's own file (no main thread in it) is its threads.
+    const wanted = thread === undefined ? (all.includes('main') ? ['main'] : all) : thread === 'all' ? all : all.filter((t) => t === thread || t === `side:${thread}` || t.startsWith(`side:${thread}`));
     if (wanted.length === 0) throw new NoSuchThreadError(all.filter((t) => t !== 'main').map((t) => t.replace(/^side:/, '')));
     return wanted.map((t) => {
       const title = t === 'main' ? 'Main thread' : threadName(t);

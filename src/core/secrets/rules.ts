@@ -76,7 +76,7 @@ export const PATTERN_RULES: PatternRule[] = [
   { id: 'twilio-account', label: 'Twilio account SID', kind: 'secret', pattern: /\bAC[0-9a-f]{32}\b/g },
   { id: 'google-api-key', label: 'Google API key', kind: 'secret', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g },
   // secretlint's SendGrid rule allows one dash in the key's second part; keys have any number (gitleaks' rule).
-  { id: 'sendgrid-key', label: 'SendGrid API key', kind: 'secret', pattern: /(?<![A-Za-z0-9])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
+  { id: 'sendgrid', label: 'SendGrid API key', kind: 'secret', pattern: /(?<![A-Za-z0-9])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
   { id: 'huggingface', label: 'Hugging Face token', kind: 'secret', pattern: /\bhf_[A-Za-z]{34}\b/g },
   {
     id: 'jwt',
