@@ -49,6 +49,7 @@ export const PLANTED: Record<string, fc.Arbitrary<Planted>> = {
   huggingface: chars(UPPER + LOWER, 34).map((s) => `hf_${s}`).map((t) => ({ rule: 'huggingface', text: t, secret: t })),
   npm: chars(ALNUM, 36).map((s) => `npm_${s}`).map((t) => ({ rule: 'npm', text: t, secret: t })),
   sendgrid: fc.tuple(chars(ALNUM, 22), chars(ALNUM + '_-', 43)).map(([a, b]) => `SG.${a}.${b}`).map((t) => ({ rule: 'sendgrid', text: t, secret: t })),
+  'aws-access-key-id': chars(UPPER + DIGITS, 16).map((s) => `AKIA${s}`).map((t) => ({ rule: 'aws-access-key-id', text: t, secret: t })),
   aws: chars(ALNUM + '/+', 40).map((s) => ({ rule: 'aws', text: `AWS_SECRET_ACCESS_KEY=${s}`, secret: s })),
   jwt: fc.tuple(chars(ALNUM + '_-', 30), chars(ALNUM + '_-', 43)).map(([p, s]) => `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ${p}.${s}`).map((t) => ({ rule: 'jwt', text: t, secret: t })),
   'connection-string': chars(ALNUM + '!-', 14).map((pw) => ({ rule: 'connection-string', text: `postgres://app_user:${pw}@db.example-internal.net:5432/app`, secret: pw })),

@@ -72,6 +72,8 @@ export const PATTERN_RULES: PatternRule[] = [
   { id: 'anthropic', label: 'Anthropic API key', kind: 'secret', pattern: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,}/g },
   { id: 'stripe', label: 'Stripe key', kind: 'secret', pattern: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{20,99}\b/g },
   { id: 'gitlab', label: 'GitLab token', kind: 'secret', pattern: /\bgl(?:pat|dt|ptt|rt|cbt)-[A-Za-z0-9_-]{20,}(?![\w-])/g },
+  // secretlint's AWS rule finds the secret access key; the key id beside it is gitleaks' `aws-access-token`.
+  { id: 'aws-access-key-id', label: 'AWS access key ID', kind: 'secret', pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   { id: 'twilio', label: 'Twilio API key', kind: 'secret', pattern: /\bSK[0-9a-f]{32}\b/g },
   { id: 'twilio-account', label: 'Twilio account SID', kind: 'secret', pattern: /\bAC[0-9a-f]{32}\b/g },
   { id: 'google-api-key', label: 'Google API key', kind: 'secret', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g },

@@ -137,9 +137,13 @@ function patternFindings<W>(unit: ScanUnit<W>): Finding<W>[] {
  * Which of two findings of one place is kept: secretlint's rules (each written for its provider), then a secret
  * over personal data (the password of `user:pw@host` over the e-mail-like rest), then the longer.
  */
+const GENERIC = new Set(['assigned-secret', 'assigned-password']);
+
 function outranks<W>(f: Finding<W>, g: Finding<W>): boolean {
   if (isSecretlintRule(f.rule) !== isSecretlintRule(g.rule)) return isSecretlintRule(f.rule);
   if (f.kind !== g.kind) return f.kind === 'secret';
+  // A provider's own format names the secret better than "assigned to a name that says so".
+  if (GENERIC.has(f.rule) !== GENERIC.has(g.rule)) return !GENERIC.has(f.rule);
   return f.end - f.start > g.end - g.start;
 }
 
