@@ -5,6 +5,7 @@ import { uiBench } from './ui.js';
 import { generateHistory } from './generate.js';
 import { tokenizerBench } from './tokenizers.js';
 import { treeBench } from './tree.js';
+import { secretsBench } from './secrets.js';
 import { searchBench } from './search.js';
 
 const quick = process.argv.includes('--quick');
@@ -102,6 +103,10 @@ console.log('\nThe folder tree (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await treeBench(quick)) console.log(line);
+console.log('\nSecrets and personal data (ms)\n');
+console.log('| what | ms | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await secretsBench(quick)) console.log(line);
 console.log('\nSearch across every conversation (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');

@@ -18,11 +18,6 @@ import { plantedText, type Planted } from '../support/planted-secrets.js';
 const FORMATS = join(FIXTURES, 'formats');
 const files = fixtureFiles(FORMATS);
 
-/** Whether any finding covers every byte of the planted secret. */
-function covered(text: string | undefined, findings: readonly DocumentFinding[], secret: string): boolean {
-  return findings.some((f) => f.value.includes(secret) || (text !== undefined && f.value === text));
-}
-
 /** Every way the secret's bytes could be in a written text: as they are, or as a JSON string holds them. */
 const leaks = (text: string, secret: string) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1));
 
