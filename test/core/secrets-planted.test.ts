@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentText, writeDocument, type OpenedFile } from '../../src/core/formats/document-file.js';
 import { newProblems, problemsOf } from '../../src/core/formats/validity.js';
-import { scanDocument, type DocumentFinding } from '../../src/core/secrets/document-scan.js';
+import { scanDocument } from '../../src/core/secrets/document-scan.js';
 import { redactedRecords } from '../../src/core/secrets/redact.js';
 import { scrubFileText } from '../../src/core/secrets/scrub-text.js';
 import { fileThreads, shareTranscript } from '../../src/core/export/share.js';
