@@ -110,7 +110,11 @@ describe.skipIf(reason !== undefined)('secrets in the app: found, marked, shared
     await page.page.waitForSelector('[data-testid="secrets-note"]');
     await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="secret-chip"]').length === 0);
     await page.page.click('[data-testid="save"]');
-    await page.page.waitForSelector('[data-testid="save"]:disabled');
+    // Disabled while saving too: done when it says Save again with nothing to save.
+    await page.page.waitForFunction(() => {
+      const b = document.querySelector<HTMLButtonElement>('[data-testid="save"]');
+      return b?.disabled === true && b.textContent === 'Save';
+    });
     const after = readFileSync(join(dir, LEAK), 'utf8');
     for (const s of SECRETS) expect(after).not.toContain(s);
     expect(walkSession(after)).toEqual(walkSession(before));

@@ -119,4 +119,24 @@ describe(`YAML against PyYAML (${messageCount} generated messages each way)`, ()
     // An untouched neighbour's bytes, exactly: the edit of the first changes one line.
     expect(written[0].split('\n').filter((l, k) => l !== text.split('\n')[k])).toEqual(['    content: changed']);
   });
+
+  withPy('an edit of a file yaml.dump folded (width 80) is laid out as yaml.dump lays it out: long text folded, lines as blank lines', () => {
+    // Text both writers quote (it holds ': '): words, runs of spaces, line breaks, quotes, letters of any script.
+    const word = fc.oneof(fc.stringMatching(/^[A-Za-z0-9.,;!?()'"\-éü日本語]{1,14}$/), fc.constantFrom('😀', 'naïve', '🚀x'));
+    const sep = fc.constantFrom(' ', ' ', ' ', '  ', '\n', '\n\n', ': ');
+    const text = fc.array(fc.tuple(word, sep), { minLength: 3, maxLength: 60 }).map((ws) => `Note: ${ws.map(([w, s]) => w + s).join('')}end`);
+    const cases = fc.sample(fc.tuple(fc.array(text, { minLength: 2, maxLength: 5 }), text), { numRuns: 300, seed: 20261204 });
+    const originals = cases.map(([contents]) => contents.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `${'x'.repeat(90)} ${content}` })));
+    const edits = cases.map(([contents, next], i) => originals[i].map((m, k) => (k === contents.length - 1 ? { ...m, content: next } : m)));
+    const dumped = pyyamlDump(originals.map((value) => ({ value, allow_unicode: true, width: 80 })));
+    const expected = pyyamlDump(edits.map((value) => ({ value, allow_unicode: true, width: 80 })));
+    const failures: string[] = [];
+    cases.forEach((_, i) => {
+      const parsed = parseConversationText(dumped[i], 'x.yaml', 'yaml');
+      const next = parsed.messages.map((m, k) => (k === parsed.messages.length - 1 ? { ...m, content: edits[i][k].content } : m));
+      const ours = serializeConversation(next, { format: 'yaml', baseline: parsed.baseline });
+      if (ours !== expected[i]) failures.push(`case ${i}:\n--- yaml.dump\n${expected[i]}\n--- ours\n${ours}`);
+    });
+    expect(failures.slice(0, 3)).toEqual([]);
+  });
 });

@@ -35,6 +35,8 @@ export interface Baseline {
   jsonStyle: JsonStyle;
   /** Column of the first character of an element (YAML). */
   column: number;
+  /** YAML: the width a PyYAML-dumped file folds its long values at (undefined: values on one line). */
+  width?: number;
   /** The file started with a UTF-8 byte order mark (kept on save). */
   bom?: boolean;
   origin: WeakMap<object, number>;

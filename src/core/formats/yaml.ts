@@ -90,6 +90,8 @@ export function parseYaml(text: string, file: string): ParsedConversation {
   const escape = !/[\u0080-\uffff]/.test(text) && /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})/.test(text);
   const origin = new WeakMap<object, number>();
   messages.forEach((m, i) => origin.set(m, i));
+  // A quoted value that goes on past its line is how yaml.dump (width 80) lays out long text: edits do too.
+  const folds = /^[ \t]*(?:-[ \t]+)?[^\s'"#-][^\n]*?:[ \t]+(?:'(?:[^'\n]|'')*|"(?:[^"\\\n]|\\.)*)$/m.test(text);
   const baseline: Baseline = {
     format: 'yaml',
     shape,
@@ -100,6 +102,7 @@ export function parseYaml(text: string, file: string): ParsedConversation {
     jsonStyle: { ...NEW_JSON_STYLE, escapeNonAscii: escape },
     column,
     origin,
+    ...(folds ? { width: 80 } : {}),
   };
   return { file, format: 'yaml', shape, messages, root: shape === 'list' ? undefined : (root as Record<string, unknown>), baseline };
 }
@@ -193,7 +196,7 @@ export function serializeYaml(messages: readonly Message[], target: YamlWriteTar
   const escape = usable?.jsonStyle.escapeNonAscii ?? false;
   if (usable && usable.elements.length > 0 && messages.length > 0) {
     const { text, elements, separator, column } = usable;
-    const style: YamlEmitStyle = { indent: stepOf(usable), escapeNonAscii: escape };
+    const style: YamlEmitStyle = { indent: stepOf(usable), escapeNonAscii: escape, ...(usable.width !== undefined ? { width: usable.width } : {}) };
     const body = messages
       .map((m) => {
         const k = originIndex(usable, m);

@@ -14,6 +14,11 @@ export interface YamlEmitStyle {
   indent: number;
   /** Write every non-ASCII character as an escape (`\xE9`, `\u2615`), as files dumped without allow_unicode do. */
   escapeNonAscii: boolean;
+  /**
+   * PyYAML's `width` for a file dumped with it (80 by default): long values folded at spaces, multi-line text
+   * single-quoted with its breaks as blank lines, as `yaml.dump` lays them out. Undefined: one line per value.
+   */
+  width?: number;
 }
 
 export const PYYAML_STYLE: YamlEmitStyle = { indent: 4, escapeNonAscii: false };
@@ -88,6 +93,72 @@ function singleQuoted(s: string): string {
   return "'" + s.replace(/'/g, "''") + "'";
 }
 
+/**
+ * PyYAML's `write_single_quoted` / `write_plain`: a single space past `width` becomes a line break and the
+ * indentation (which a reader folds back into that space); a line break in the text is written as two (a blank
+ * line), the next line indented. `start` is the column the scalar begins at.
+ */
+/** PyYAML counts columns in code points: an astral character is one. */
+function codePoints(s: string, from: number, to: number): number {
+  let n = to - from;
+  for (let i = from; i < to; i++) if ((s.charCodeAt(i) & 0xfc00) === 0xd800) n--;
+  return n;
+}
+
+function foldedScalar(s: string, quote: "'" | '', start: number, column: number, width: number): string {
+  const pad = ' '.repeat(column);
+  let out = quote;
+  let col = start + quote.length;
+  let spaces = false;
+  let breaks = false;
+  let st = 0;
+  const n = s.length;
+  for (let end = 0; end <= n; end++) {
+    const ch = end < n ? s[end] : undefined;
+    if (spaces) {
+      if (ch !== ' ') {
+        if (st + 1 === end && col > width && st !== 0 && end !== n) {
+          out += '\n' + pad;
+          col = column;
+        } else {
+          out += s.slice(st, end);
+          col += codePoints(s, st, end);
+        }
+        st = end;
+      }
+    } else if (breaks) {
+      if (ch !== '\n') {
+        out += '\n' + '\n'.repeat(end - st) + pad;
+        col = column;
+        st = end;
+      }
+    } else if (ch === undefined || ch === ' ' || ch === '\n' || (quote && ch === "'")) {
+      if (st < end) {
+        out += s.slice(st, end);
+        col += codePoints(s, st, end);
+        st = end;
+      }
+    }
+    if (quote && ch === "'") {
+      out += "''";
+      col += 2;
+      st = end + 1;
+    }
+    if (ch !== undefined) {
+      spaces = ch === ' ';
+      breaks = ch === '\n';
+    }
+  }
+  return out + quote;
+}
+
+/** Whether PyYAML would single-quote multi-line text (its `analyze_scalar`): no space next to a break, nothing special. */
+function singleQuotable(s: string, escapeNonAscii: boolean): boolean {
+  if (NOT_PRINTABLE.test(s.replace(/\n/g, ' ')) || s.includes('\t') || s.includes('\r')) return false;
+  if (escapeNonAscii && NON_ASCII.test(s)) return false;
+  return !/ \n|\n /.test(s);
+}
+
 /** Can `s` be a literal block (`|`) at any indentation, reading back exactly? */
 function literalSafe(s: string, escapeNonAscii: boolean): boolean {
   if (!s.includes('\n')) return false;
@@ -114,9 +185,11 @@ function literalBlock(s: string, column: number): string {
 }
 
 /** A scalar string as it follows `key: ` or `- ` at `column` (its continuation lines indented to `column`). */
-export function stringScalar(s: string, column: number, style: YamlEmitStyle): string {
+export function stringScalar(s: string, column: number, style: YamlEmitStyle, start?: number): string {
   if (style.escapeNonAscii && NON_ASCII.test(s)) return doubleQuoted(s, true);
-  if (isPlainSafe(s)) return s;
+  const fold = style.width !== undefined && start !== undefined ? style.width : undefined;
+  if (isPlainSafe(s)) return fold !== undefined ? foldedScalar(s, '', start!, column, fold) : s;
+  if (fold !== undefined && singleQuotable(s, style.escapeNonAscii)) return foldedScalar(s, "'", start!, column, fold);
   if (literalSafe(s, style.escapeNonAscii)) return literalBlock(s, column);
   if (!s.includes('\n') && !s.includes('\t') && !NOT_PRINTABLE.test(s)) return singleQuoted(s);
   return doubleQuoted(s, style.escapeNonAscii);
@@ -153,10 +226,10 @@ function isEmptyCollection(v: Record<string, Json> | Json[]): boolean {
 }
 
 /** A value that fits on the indicator's line: a scalar, or an empty collection in flow style. */
-function scalarText(v: Json, column: number, style: YamlEmitStyle): string {
+function scalarText(v: Json, column: number, style: YamlEmitStyle, start?: number): string {
   if (v === null || v === undefined) return 'null';
   if (isCollection(v)) return Array.isArray(v) ? '[]' : '{}';
-  if (typeof v === 'string') return stringScalar(v, column, style);
+  if (typeof v === 'string') return stringScalar(v, column, style, start);
   if (typeof v === 'number') return numberScalar(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'bigint') return String(v);
@@ -181,7 +254,7 @@ function nodeText(value: Json, column: number, style: YamlEmitStyle): string {
           // `-` then spaces up to the next level, where the nested collection's content starts.
           return lead + '-' + ' '.repeat(step - 1) + nodeText(item, column + step, style);
         }
-        return lead + '- ' + scalarText(item, column + step, style);
+        return lead + '- ' + scalarText(item, column + step, style, column + 2);
       })
       .join('\n');
   }
@@ -199,7 +272,7 @@ function nodeText(value: Json, column: number, style: YamlEmitStyle): string {
       const innerPad = ' '.repeat(inner);
       lines.push(lead + head + '\n' + innerPad + nodeText(v, inner, style));
     } else {
-      lines.push(lead + head + ' ' + scalarText(v, column + step, style));
+      lines.push(lead + head + ' ' + scalarText(v, column + step, style, column + head.length + 1));
     }
   }
   return lines.join('\n');
