@@ -82,3 +82,24 @@ describe('known false positives stay unflagged (0 of 2,000 in each class)', () =
     expect(found.map((f) => `${f.rule}: ${units[f.where].text.slice(Math.max(0, f.start - 20), f.end + 20)}`)).toEqual([]);
   });
 });
+
+describe('cases met from outside', () => {
+  const scan = async (text: string) => (await scanUnits([{ text, where: 0 }])).map((f) => ({ rule: f.rule, value: f.value }));
+  it('a token in a URL is the token, not the slashes before it', async () => {
+    const token = 'ghp_sMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8';
+    expect(await scan(`git clone https://${token}@github.com/acme/api.git`)).toEqual([{ rule: 'github', value: token }]);
+    expect(await scan(`https://x-access-token:${token}@github.com/a/b`)).toEqual([{ rule: 'github', value: token }]);
+  });
+  it('an scp-style git remote and a noreply address are no one\'s e-mail; a person\'s is', async () => {
+    expect(await scan('remote git@github.com:acme/api.git, from noreply@github.com and no-reply@accounts.google.com')).toEqual([]);
+    expect(await scan('write to bob.smith@gmail.com: he knows')).toEqual([{ rule: 'email', value: 'bob.smith@gmail.com' }]);
+  });
+  it('OpenAI keys without the marker: legacy sk- + 48, project and service account keys', async () => {
+    const legacy = 'sk-' + 'aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6kL9nP2rS5uV8';
+    const proj = 'sk-proj-' + 'Zx81_Lk2-Qw9Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz9Xc8Vb7Nm6';
+    expect(await scan(`OPENAI_API_KEY=${legacy}`)).toEqual([{ rule: 'openai', value: legacy }]);
+    expect(await scan(`use ${proj} here`)).toEqual([{ rule: 'openai', value: proj }]);
+    // Words joined by dashes are not a key.
+    expect(await scan('see sk-learn-model-selection-and-evaluation-guide-for-beginners')).toEqual([]);
+  });
+});

@@ -72,6 +72,8 @@ export const PATTERN_RULES: PatternRule[] = [
   { id: 'anthropic', label: 'Anthropic API key', kind: 'secret', pattern: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,}/g },
   { id: 'stripe', label: 'Stripe key', kind: 'secret', pattern: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{20,99}\b/g },
   { id: 'gitlab', label: 'GitLab token', kind: 'secret', pattern: /\bgl(?:pat|dt|ptt|rt|cbt)-[A-Za-z0-9_-]{20,}(?![\w-])/g },
+  // OpenAI keys without the T3BlbkFJ marker secretlint's rule needs (legacy `sk-` + 48, project and service keys).
+  { id: 'openai', label: 'OpenAI API key', kind: 'secret', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{40,}(?![\w-])/g, accept: (s) => /\d/.test(s) && /[A-Z]/.test(s) && /[a-z]/.test(s.slice(3)) },
   // secretlint's AWS rule finds the secret access key; the key id beside it is gitleaks' `aws-access-token`.
   { id: 'aws-access-key-id', label: 'AWS access key ID', kind: 'secret', pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   { id: 'twilio', label: 'Twilio API key', kind: 'secret', pattern: /\bSK[0-9a-f]{32}\b/g },
@@ -130,9 +132,11 @@ export const PATTERN_RULES: PatternRule[] = [
     id: 'email',
     label: 'e-mail address',
     kind: 'personal',
-    pattern: /\b[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b/g,
-    // Not the placeholders of docs and tests, nor a package's or image's version tag (name@1.2.3).
-    accept: (s) => !/@(?:example\.(?:com|org|net)|localhost|test|invalid)$/i.test(s) && !/@\d/.test(s) && !/\.(?:png|jpe?g|gif|svg|webp)$/i.test(s),
+    // Not an scp-style remote (git@github.com:org/repo.git): a path follows its colon.
+    pattern: /\b[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b(?!:[\w~./-])/g,
+    // Not the placeholders of docs and tests, nor a package's or image's version tag (name@1.2.3), nor an
+    // address no one reads (noreply@…).
+    accept: (s) => !/@(?:example\.(?:com|org|net)|localhost|test|invalid)$/i.test(s) && !/@\d/.test(s) && !/\.(?:png|jpe?g|gif|svg|webp)$/i.test(s) && !/^(?:no-?reply|do-?not-?reply|mailer-daemon)@/i.test(s),
   },
   {
     id: 'ip-address',

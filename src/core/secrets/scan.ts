@@ -36,8 +36,10 @@ const TOKEN_CHAR = /[A-Za-z0-9+/_~-]/;
  * base64 padding after it.
  */
 function wholeToken(text: string, start: number, end: number): { start: number; end: number } {
-  while (start > 0 && TOKEN_CHAR.test(text[start - 1])) start--;
-  while (end < text.length && (TOKEN_CHAR.test(text[end]) || text[end] === '=')) end++;
+  // A URL's `//` (or `:/`) is where a token in it begins or ends, not part of it.
+  const slashes = (i: number) => text[i] === '/' && (text[i - 1] === '/' || text[i - 1] === ':' || text[i + 1] === '/');
+  while (start > 0 && TOKEN_CHAR.test(text[start - 1]) && !slashes(start - 1)) start--;
+  while (end < text.length && (TOKEN_CHAR.test(text[end]) || text[end] === '=') && !slashes(end)) end++;
   return { start, end };
 }
 
@@ -70,7 +72,13 @@ async function secretlintFindings<W>(units: readonly ScanUnit<W>[]): Promise<Fin
       }
       const unit = units[from + lo];
       let start = s - starts[lo];
-      const end = Math.min(e - starts[lo], unit.text.length);
+      let end = Math.min(e - starts[lo], unit.text.length);
+      // A URL with credentials: the password is the secret, not the scheme, user and host around it.
+      const url = /^[A-Za-z][\w+.-]*:\/\/[^:@/\s]*:([^@\s]+)@/.exec(unit.text.slice(start, end));
+      if (url) {
+        start += url[0].length - 1 - url[1].length;
+        end = start + url[1].length;
+      }
       // Some rules match the whole assignment (AWS_SECRET_ACCESS_KEY=…): the name stays, the value is the secret.
       const assigned = /^[A-Za-z_][\w.-]*\s*[:=](?!\/\/)\s*["']?/.exec(unit.text.slice(start, end));
       if (assigned && end - start - assigned[0].length >= 8) start += assigned[0].length;
@@ -137,7 +145,7 @@ function patternFindings<W>(unit: ScanUnit<W>): Finding<W>[] {
  * Which of two findings of one place is kept: secretlint's rules (each written for its provider), then a secret
  * over personal data (the password of `user:pw@host` over the e-mail-like rest), then the longer.
  */
-const GENERIC = new Set(['assigned-secret', 'assigned-password']);
+const GENERIC = new Set(['assigned-secret', 'assigned-password', 'basicauth']);
 
 function outranks<W>(f: Finding<W>, g: Finding<W>): boolean {
   if (isSecretlintRule(f.rule) !== isSecretlintRule(g.rule)) return isSecretlintRule(f.rule);
