@@ -14,6 +14,13 @@ import { treeFields, type ViewedConversation } from './conversation-views.js';
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string }; conversations: readonly unknown[] };
 
 /** Why the file is not saved in place, whether it takes edits, and the extension a Save As takes. */
+/** The number of a JSONL file's last line that does not parse yet (an agent writing it, or a write cut off). */
+function cutLineOf(doc: { baseline: unknown }): { cutLine?: number } {
+  const b = doc.baseline as { lines?: { partialTail?: number } } | null;
+  const n = b && typeof b === 'object' ? b.lines?.partialTail : undefined;
+  return n !== undefined ? { cutLine: n } : {};
+}
+
 export function readOnlyOf(doc: SkeletonSource): Pick<Skeleton, 'readOnly'> {
   if (!doc.file.readOnly) return {};
   return { readOnly: { reason: doc.file.readOnly, edits: !doc.codec.readOnly, ...(doc.codec.readOnly ? {} : { saveAs: doc.codec.extensions[0] }) } };
@@ -179,6 +186,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     count: records.length,
     bytes: doc.size,
     other: doc.file.doc.otherRecords,
+    ...cutLineOf(doc.file.doc),
     roles: roles.names,
     normalRoles,
     roleOf: roles.of,

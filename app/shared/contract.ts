@@ -72,6 +72,8 @@ export const Skeleton = z.object({
   bytes: z.number(),
   /** Records of the file that are not messages (kept, not shown). */
   other: z.number(),
+  /** A JSONL file's last line that is not whole JSON (cut off, or still being written): its number; kept as it is. */
+  cutLine: z.number().optional(),
   /** Dictionary-coded roles (as the file spells them, with their normalised role) and categories. */
   roles: z.array(z.string()),
   normalRoles: z.array(z.string()),

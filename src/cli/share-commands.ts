@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { countView } from '../core/views.js';
 import { getTokenizer, resolveEncoding } from '../core/tokenizer/index.js';
@@ -6,7 +6,8 @@ import { listConversationFiles } from '../core/storage/list-directory.js';
 import { writeFileAtomicSync } from '../core/storage/atomic-write.js';
 import { ConversationFileError } from '../core/formats/errors.js';
 import type { OpenedFile } from '../core/formats/document-file.js';
-import { masked, scanDocument, type DocumentFinding } from '../core/secrets/document-scan.js';
+import { masked, scanDocument, unescapedJsonText, type DocumentFinding } from '../core/secrets/document-scan.js';
+import { scanUnits } from '../core/secrets/scan.js';
 import { findingsReport } from '../core/secrets/redact.js';
 import { DismissedFindings } from '../core/secrets/dismissed-store.js';
 import { findingKey } from '../core/secrets/record-findings.js';
@@ -21,25 +22,35 @@ const printJson = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2
 export async function scanCommand(target: string, opts: { json?: boolean; format?: string }): Promise<void> {
   const path = resolve(target);
   if (!existsSync(path)) throw new InputError(`${target}: no such file or directory`);
-  const files = statSync(path).isDirectory() ? listConversationFiles(path).entries.filter((e) => !e.error).map((e) => ({ file: e.file, shown: e.path })) : [{ file: path, shown: target }];
+  const files: Array<{ file: string; shown: string; error?: { message: string; line?: number; column?: number } }> = statSync(path).isDirectory()
+    ? listConversationFiles(path).entries.map((e) => ({ file: e.file, shown: e.path, ...(e.error ? { error: { message: e.error, ...(e.errorLine !== undefined ? { line: e.errorLine } : {}), ...(e.errorColumn !== undefined ? { column: e.errorColumn } : {}) } } : {}) }))
+    : [{ file: path, shown: target }];
   const out: Array<{ path: string; conversations: number; findings: DocumentFinding[] }> = [];
-  const errors: Array<{ path: string; message: string }> = [];
+  const errors: Array<{ path: string; message: string; line?: number; column?: number }> = [];
   const dismissals = dismissedFindings();
   let kept = 0;
   for (const f of files) {
-    let opened: OpenedFile;
-    try {
-      opened = open(f.file, opts.format);
-    } catch (e) {
-      errors.push({ path: f.shown, message: e instanceof ConversationFileError ? e.reason : (e as Error).message });
-      continue;
-    }
     const dismissed = dismissals.of(f.file);
-    const all = await scanDocument(opened.doc);
+    let all: DocumentFinding[];
+    let conversations = 0;
+    try {
+      // The listing's own reading of it (the line and column of what is wrong) is what is said.
+      if (f.error) throw new ConversationFileError(f.file, f.error.message, f.error.line !== undefined ? { line: f.error.line, column: f.error.column ?? 1 } : undefined);
+      const opened = open(f.file, opts.format);
+      all = await scanDocument(opened.doc);
+      conversations = opened.doc.conversations.length;
+    } catch (e) {
+      // A file no reader takes may still hold secrets: its text is looked into as it is, and it is said.
+      const err = e instanceof ConversationFileError ? e : undefined;
+      errors.push({ path: f.shown, message: err ? err.reason : (e as Error).message, ...(err?.line !== undefined ? { line: err.line } : {}), ...(err?.column !== undefined ? { column: err.column } : {}) });
+      all = await scanRawFile(f.file);
+    }
     const findings = all.filter((x) => !dismissed.has(findingKey(x.rule, x.value)));
     kept += all.length - findings.length;
-    if (findings.length > 0) out.push({ path: f.shown, conversations: opened.doc.conversations.length, findings });
+    if (findings.length > 0) out.push({ path: f.shown, conversations, findings });
   }
+  // A file that could not be read is a failure of the scan (exit 1), whatever its text held.
+  if (errors.length > 0) process.exitCode = 1;
   if (opts.json) {
     printJson({
       scanned: files.length,
@@ -51,9 +62,26 @@ export async function scanCommand(target: string, opts: { json?: boolean; format
   }
   const total = out.reduce((n, f) => n + f.findings.length, 0);
   for (const f of out) process.stdout.write(findingsReport(f.path, f.findings, f.conversations, false) + '\n');
-  for (const e of errors) process.stderr.write(`${e.path}: not scanned: ${e.message}\n`);
-  process.stdout.write(`${total} finding${total === 1 ? '' : 's'} in ${out.length} of ${files.length} file${files.length === 1 ? '' : 's'} scanned${kept > 0 ? `; ${kept} dismissed in the app as false positives not listed` : ''}${total > 0 ? ' (secrets and personal data, masked; `export` gives a redacted transcript)' : ''}\n`);
+  for (const e of errors) process.stderr.write(`${e.path}${e.line !== undefined ? `:${e.line}${e.column !== undefined ? `:${e.column}` : ''}` : ''}: not read (${e.message}); its text was looked into as it is\n`);
+  process.stdout.write(`${total} finding${total === 1 ? '' : 's'} in ${out.length} of ${files.length} file${files.length === 1 ? '' : 's'} scanned${errors.length > 0 ? ` (${errors.length} not readable as a conversation, their text looked into as it is)` : ''}${kept > 0 ? `; ${kept} dismissed in the app as false positives not listed` : ''}${total > 0 ? ' (secrets and personal data, masked; `export` gives a redacted transcript)' : ''}\n`);
 }
+
+/** What a file no reader takes holds, looked into as its text (each line a place, by its number). */
+async function scanRawFile(file: string): Promise<DocumentFinding[]> {
+  let text: string;
+  try {
+    if (statSync(file).size > RAW_SCAN_LIMIT) return [];
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n');
+  const found = await scanUnits(lines.map((l, i) => ({ text: unescapedJsonText(l), where: i + 1 })));
+  return found.map((f) => ({ ...f, where: { other: true as const, line: f.where, path: [] }, key: findingKey(f.rule, f.value) }));
+}
+
+/** Files past this size that no reader takes are not looked into as text (a binary, a database). */
+const RAW_SCAN_LIMIT = 64 * 1024 * 1024;
 
 interface ExportOptions {
   to?: string;

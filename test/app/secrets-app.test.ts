@@ -138,6 +138,28 @@ describe('secrets in the app: found, shown per file and row, dismissed, redacted
     expect(JSON.parse(event).payload.type).toBe('user_message');
   });
 
+  it('a last line cut off mid-write is said, looked into, and redacted on save with the rest (kept a cut line)', async () => {
+    const { dir, call } = setup();
+    const full = readFileSync(join(dir, LEAK), 'utf8');
+    const lines = full.split('\n');
+    const key = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEA7vQ9'.repeat(4)}\n-----END RSA PRIVATE KEY-----`;
+    const cut = JSON.stringify({ parentUuid: 'c0000008-0000-4000-8000-000000000008', type: 'user', message: { role: 'user', content: `here is the key:\n${key}\nmail bob.smith@gmail.com` }, uuid: 'c0000009' });
+    // The write stopped 20 bytes before the line's end: no newline, not JSON.
+    writeFileSync(join(dir, LEAK), lines.slice(0, 9).join('\n') + '\n' + cut.slice(0, -20));
+    const sk = await call<Skeleton>('conversation:open', { path: LEAK });
+    expect(sk.cutLine).toBe(10);
+    const listed = await call<Listed>('secrets:list', { path: LEAK });
+    expect(listed.elsewhere).toBeGreaterThanOrEqual(2);
+    await call('secrets:redact', { path: LEAK });
+    await call('edit:save', { path: LEAK });
+    const saved = readFileSync(join(dir, LEAK), 'utf8');
+    expect(saved).not.toContain('MIIEowIBAAKCAQEA7vQ9');
+    expect(saved).not.toContain('bob.smith@gmail.com');
+    // Still a cut line: the same bytes but for what was redacted, no newline added.
+    expect(saved.split('\n')[9]).toContain('here is the key:');
+    expect(saved.endsWith('\n')).toBe(false);
+  });
+
   it('redact one message only; a read-only store is refused (redact in an export instead)', async () => {
     const { call } = setup();
     await call('conversation:open', { path: LEAK });

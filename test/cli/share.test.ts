@@ -72,6 +72,24 @@ describe('scan and export through the real bin', () => {
     for (const f of every) for (const s of SECRETS) expect(readFileSync(join(folder, f), 'utf8'), f).not.toContain(s);
   });
 
+  it('a file no reader takes is said with its line and still looked into as text; the scan then exits 1', () => {
+    const dir = tempDir();
+    const token = `ghp_${'Qw3'.repeat(12)}`;
+    writeFileSync(join(dir, 'ok.json'), JSON.stringify([{ role: 'user', content: 'hello' }]));
+    writeFileSync(join(dir, 'broken.json'), `[{"role": "user", "content": "my token ${token}"},\n  {"role": `);
+    const r = cli(tempDir(), 'scan', dir, '--json');
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { scanned: number; files: Array<{ path: string; findings: Array<{ rule: string; where: { line?: number } }> }>; errors: Array<{ path: string; message: string; line?: number }> };
+    expect(out.scanned).toBe(2);
+    expect(out.errors).toEqual([expect.objectContaining({ path: 'broken.json', line: 2 })]);
+    expect(out.errors[0].message).toMatch(/invalid JSON/);
+    expect(out.files).toEqual([{ path: 'broken.json', findings: [expect.objectContaining({ rule: 'github', where: expect.objectContaining({ line: 1 }) })] }]);
+    expect(r.stdout).not.toContain(token);
+    const text = cli(tempDir(), 'scan', dir);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^broken\.json:2:\d+: not read \(invalid JSON/);
+  });
+
   it('bad input is one line: no --to, a missing file, a thread that does not exist', () => {
     const state = tempDir();
     for (const args of [['export', LEAK], ['export', '/no/such/file.jsonl', '--to', 'md'], ['export', LEAK, '--to', 'md', '--thread', 'nope'], ['scan', '/no/such/dir']]) {

@@ -62,6 +62,7 @@ export function ConversationView() {
       </div>
       <ThreadBar skeleton={skeleton} />
       <UnreadNote skeleton={skeleton} />
+      <CutLineNote skeleton={skeleton} />
       {provisional && opening && (
         <p className="banner" role="status" data-testid="reading-banner">
           Reading {formatBytes(provisional.size)}… the first {formatNumber(skeleton.count)} messages are shown from the start of the file
@@ -129,6 +130,16 @@ export function ConversationView() {
         {!detailCollapsed && <DetailPane />}
       </div>
     </main>
+  );
+}
+
+/** A last line that is not whole JSON yet: an agent still writing it, or a write cut off. Said, never silently left out. */
+function CutLineNote({ skeleton }: { skeleton: Skeleton }) {
+  if (skeleton.cutLine === undefined) return null;
+  return (
+    <p className="banner" role="note" data-testid="cut-line-note">
+      Line {formatNumber(skeleton.cutLine)} is not whole JSON (the agent may still be writing it, or the write was cut off): it is not shown, kept as it is on save, and looked into for secrets.
+    </p>
   );
 }
 

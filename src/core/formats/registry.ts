@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { NotThisFormat, type Codec, type ConversationDocument } from './codec.js';
 import { ConversationFileError } from './errors.js';
+import { syntaxError } from './json.js';
 import { markDerived } from '../message.js';
 import { withUnreadPart } from './unread.js';
 
@@ -84,6 +85,14 @@ export function parseWithCodecs(text: string, file: string, formatId?: string, n
     const known = conversationExtensions();
     if (!known.includes(ext)) throw new ConversationFileError(file, `unsupported file type "${ext || '(no extension)'}": expected ${known.join(', ')}`);
     const labels = codecs.filter((c) => c.extensions.includes(ext)).map((c) => c.label);
+    // JSON that does not parse is said as such, where it breaks: no format is the matter with it.
+    if (ext === '.json' && /^\s*[[{]/.test(text)) {
+      try {
+        JSON.parse(text);
+      } catch (e) {
+        throw syntaxError(text, file, (e as Error).message);
+      }
+    }
     throw new ConversationFileError(file, `not a conversation format this tool knows${describeFound(text, ext)}; expected one of: ${labels.join(', ')}`, undefined, describeFound(text, ext) !== '');
   }
   let first: { codec: Codec; error: NotThisFormat } | undefined;

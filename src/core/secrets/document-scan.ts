@@ -21,11 +21,19 @@ function recordUnits(record: unknown, place: (path: JsonPath) => Place): ScanUni
 
 /** The values of a file that are not message records: JSONL lines, or the rest of a JSON file's root. */
 function otherValues(doc: ConversationDocument): Array<{ value: unknown; line?: number; path: JsonPath }> {
-  const b = doc.baseline as { kind?: string; lines?: { lines: Array<{ value: unknown }> }; root?: unknown; parsed?: { root?: unknown }; json?: unknown } | null;
+  const b = doc.baseline as { kind?: string; lines?: { lines: Array<{ value: unknown; start: number; end: number }> }; root?: unknown; parsed?: { root?: unknown }; json?: unknown } | null;
   const messages = new Set<unknown>(doc.conversations.flatMap((c) => c.records));
   if (b && (b.kind === 'records' || b.kind === 'conversations') && b.lines) {
-    // A dataset's lines are its conversations: what they hold beside the messages is looked into too.
-    return b.lines.lines.flatMap((l, i) => (l.value === undefined || messages.has(l.value) ? [] : [{ value: b.kind === 'conversations' ? withoutMessages(l.value, messages) : l.value, line: i + 1, path: [] }]));
+    const text = doc.text;
+    // A dataset's lines are its conversations: what they hold beside the messages is looked into too. A last
+    // line cut off (or still being written) is not read, but it is in the file: its text is looked into.
+    return b.lines.lines.flatMap((l, i) => {
+      if (l.value === undefined) {
+        const raw = typeof text === 'string' ? text.slice(l.start, l.end) : '';
+        return /\S/.test(raw) ? [{ value: unescapedJsonText(raw), line: i + 1, path: [] }] : [];
+      }
+      return messages.has(l.value) ? [] : [{ value: b.kind === 'conversations' ? withoutMessages(l.value, messages) : l.value, line: i + 1, path: [] }];
+    });
   }
   const root = b && typeof b === 'object' ? (b.root ?? b.parsed?.root) : undefined;
   if (root !== undefined) return [{ value: withoutMessages(root, messages), path: [] }];
@@ -55,10 +63,22 @@ function rawOtherValues(doc: ConversationDocument): Array<{ value: unknown; line
       try {
         parsed.push({ value: JSON.parse(line), line: i + 1 });
       } catch {
-        // a line the reader skipped
+        // A line the reader skipped (cut off, still being written): its text is in the file all the same.
+        parsed.push({ value: unescapedJsonText(line), line: i + 1 });
       }
     });
   return parsed.map((p) => ({ value: withoutStrings(p.value, held), ...(p.line !== undefined ? { line: p.line } : {}), path: [] }));
+}
+
+/**
+ * The text of JSON that does not parse (a cut-off line) with its string escapes read, so what is found in it
+ * is what a JSON string holds: the same value a redaction looks for, escaped again, in the file's text.
+ */
+export function unescapedJsonText(raw: string): string {
+  return raw.replace(/\\(["\\/bfnrt]|u[0-9a-fA-F]{4})/g, (_, e: string) => {
+    if (e.length === 5) return String.fromCharCode(parseInt(e.slice(1), 16));
+    return ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e];
+  });
 }
 
 /** A JSON value with the strings the messages hold left out. */

@@ -73,7 +73,7 @@ export const PATTERN_RULES: PatternRule[] = [
   { id: 'stripe', label: 'Stripe key', kind: 'secret', pattern: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{20,99}\b/g },
   { id: 'gitlab', label: 'GitLab token', kind: 'secret', pattern: /\bgl(?:pat|dt|ptt|rt|cbt)-[A-Za-z0-9_-]{20,}(?![\w-])/g },
   // OpenAI keys without the T3BlbkFJ marker secretlint's rule needs (legacy `sk-` + 48, project and service keys).
-  { id: 'openai', label: 'OpenAI API key', kind: 'secret', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{40,}(?![\w-])/g, accept: (s) => /\d/.test(s) && /[A-Z]/.test(s) && /[a-z]/.test(s.slice(3)) },
+  { id: 'openai', label: 'OpenAI API key', kind: 'secret', pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{40,}(?![\w-])/g, accept: (s) => /\d/.test(s) && /[A-Z]/.test(s) && /[a-z]/.test(s.slice(3)) },
   // secretlint's AWS rule finds the secret access key; the key id beside it is gitleaks' `aws-access-token`.
   { id: 'aws-access-key-id', label: 'AWS access key ID', kind: 'secret', pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   { id: 'twilio', label: 'Twilio API key', kind: 'secret', pattern: /\bSK[0-9a-f]{32}\b/g },

@@ -36,10 +36,10 @@ const TOKEN_CHAR = /[A-Za-z0-9+/_~-]/;
  * base64 padding after it.
  */
 function wholeToken(text: string, start: number, end: number): { start: number; end: number } {
-  // A URL's `//` (or `:/`) is where a token in it begins or ends, not part of it.
-  const slashes = (i: number) => text[i] === '/' && (text[i - 1] === '/' || text[i - 1] === ':' || text[i + 1] === '/');
-  while (start > 0 && TOKEN_CHAR.test(text[start - 1]) && !slashes(start - 1)) start--;
-  while (end < text.length && (TOKEN_CHAR.test(text[end]) || text[end] === '=') && !slashes(end)) end++;
+  // A URL's `://` is where a token after it begins, not part of it (a base64 key may hold `//` itself).
+  const scheme = (i: number) => text[i] === '/' && ((text[i - 1] === '/' && text[i - 2] === ':') || (text[i - 1] === ':' && text[i + 1] === '/'));
+  while (start > 0 && TOKEN_CHAR.test(text[start - 1]) && !scheme(start - 1)) start--;
+  while (end < text.length && (TOKEN_CHAR.test(text[end]) || text[end] === '=')) end++;
   return { start, end };
 }
 
