@@ -5,7 +5,6 @@ import { getTokenizer, resolveEncoding } from '../core/tokenizer/index.js';
 import { listConversationFiles } from '../core/storage/list-directory.js';
 import { writeFileAtomicSync } from '../core/storage/atomic-write.js';
 import { ConversationFileError } from '../core/formats/errors.js';
-import type { OpenedFile } from '../core/formats/document-file.js';
 import { masked, scanDocument, unescapedJsonText, type DocumentFinding } from '../core/secrets/document-scan.js';
 import { scanUnits } from '../core/secrets/scan.js';
 import { findingsReport } from '../core/secrets/redact.js';
