@@ -13,9 +13,11 @@ export async function foundKeysOf(doc: ConversationDocument, records: ReadonlyAr
   const found: FoundKeys = { secret: [], personal: [] };
   for (const list of records) {
     const per = await findingsOfRecords(list, undefined, cancelled);
-    for (const fs of per) for (const f of fs) found[f.kind].push(f.key);
+    // Each once per message (a tool's output kept twice in one record is one finding), as the rows count them.
+    for (const fs of per) for (const f of new Map(fs.map((x) => [x.key, x])).values()) found[f.kind].push(f.key);
   }
-  for (const f of await scanOtherRecords(doc)) found[f.kind].push(f.key);
+  const others = new Map((await scanOtherRecords(doc)).map((f) => [`${'line' in f.where ? f.where.line : ''}:${f.key}`, f]));
+  for (const f of others.values()) found[f.kind].push(f.key);
   return found;
 }
 

@@ -1,3 +1,4 @@
+import { maskedLine } from '../../src/core/secrets/mask-line.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConversationFileError } from '../../src/core/formats/errors.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
@@ -52,7 +53,7 @@ function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefi
   for (const r of records.slice(0, TITLE_LOOK)) {
     const v = codec.view(r);
     if (v.normalRole !== 'user' || v.meta || v.sidechain) continue;
-    const text = oneLine(displayText(v), 120);
+    const text = oneLine(maskedLine(oneLine(displayText(v), 400)), 120);
     if (text !== '') return text;
   }
   return undefined;
@@ -63,7 +64,7 @@ function titled(codec: Codec, doc: ConversationDocument): Pick<Summary, 'title'>
   if (doc.conversations.length !== 1) return {};
   const c = doc.conversations[0];
   // A path (Codex names a session by its folder) says where, not what: the first prompt says more.
-  if (c.title && !/^([/~]|[A-Za-z]:[\\/])/.test(c.title)) return { title: oneLine(c.title, 120) };
+  if (c.title && !/^([/~]|[A-Za-z]:[\\/])/.test(c.title)) return { title: oneLine(maskedLine(c.title), 120) };
   const prompt = firstPrompt(codec, c.records);
   return prompt ? { title: prompt } : {};
 }
@@ -74,7 +75,7 @@ export function summaryOf(codec: Codec, doc: ConversationDocument): Summary {
     format: codec.id,
     formatLabel: codec.label,
     conversations: doc.conversations.length,
-    titles: doc.conversations.length > 1 ? doc.conversations.map((c, i) => c.title ?? firstPrompt(codec, c.records) ?? `conversation ${i + 1}`) : undefined,
+    titles: doc.conversations.length > 1 ? doc.conversations.map((c, i) => (c.title !== undefined ? maskedLine(c.title) : undefined) ?? firstPrompt(codec, c.records) ?? `conversation ${i + 1}`) : undefined,
     conversationMessages: doc.conversations.length > 1 ? doc.conversations.map((c) => c.records.length) : undefined,
     ...titled(codec, doc),
     messages: doc.conversations.reduce((n, c) => n + c.records.length, 0),

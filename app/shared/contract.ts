@@ -472,7 +472,8 @@ export const requests = {
   /** Every finding (not dismissed) of these messages, or of all the conversation shows, replaced by [REDACTED:<rule>]: one undoable edit. */
   'secrets:redact': {
     input: z.object({ path: relPath, conversation, indexes: z.array(z.number().int().min(0)).max(10_000_000).optional() }),
-    output: EditState.extend({ redacted: z.number() }),
+    /** `signed`: reasoning blocks the API signed that a redaction changed (the API refuses them when resumed). */
+    output: EditState.extend({ redacted: z.number(), signed: z.number().optional() }),
   },
   /**
    * A transcript to share (one self-contained HTML page, or Markdown) of what a conversation shows, the messages

@@ -61,6 +61,13 @@ describe.skipIf(reason !== undefined)('secrets in the app: found, marked, shared
     await page.page.click(`[data-testid="row"][data-index="${ghRow}"]`);
     await page.page.waitForSelector('[data-testid="secret-mark"]');
     await page.screenshot('browser-secrets-detail');
+    // At 1,100 × 700 the findings keep their buttons in view.
+    await page.page.setViewportSize({ width: 1100, height: 700 });
+    const box = await page.page.locator('[data-testid="dismiss-finding"]').first().boundingBox();
+    const pane = await page.page.locator('[data-testid="message-findings"]').boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(pane!.x + pane!.width + 1);
+    await page.screenshot('browser-secrets-detail-1100');
+    await page.page.setViewportSize({ width: 1440, height: 900 });
 
     // Share: the dialog's default is redacted HTML; the transcript and its report are downloaded.
     await page.page.click('[data-testid="share-redacted"]');

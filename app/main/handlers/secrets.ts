@@ -17,6 +17,13 @@ import { openConversation, openDocument } from './open-document.js';
 import { editStateOf, recounter } from './editing.js';
 import { carryRedaction } from '../editing/scrub.js';
 
+/** Whether a finding lies in a reasoning block the API signed (Claude's `thinking` with its `signature`). */
+function signedBlock(record: unknown, where: ReadonlyArray<string | number>): boolean {
+  let at: unknown = record;
+  for (const k of where.slice(0, -1)) at = isPlainObject(at) || Array.isArray(at) ? (at as Record<string | number, unknown>)[k] : undefined;
+  return isPlainObject(at) && typeof at.signature === 'string' && at.signature !== '' && (at.type === 'thinking' || at.type === 'redacted_thinking');
+}
+
 /** Findings listed at most per conversation (a row past them still says it has some, by its index). */
 const LIST_LIMIT = 20_000;
 
@@ -89,10 +96,12 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
       const model = ctx.settings.get().model;
       const items: Array<{ index: number; message: Message }> = [];
       let redacted = 0;
+      let signed = 0;
       which.forEach((index, k) => {
         const kept: RecordFinding[] = per[k].filter((f) => !dismissed.has(f.key));
         if (kept.length === 0) return;
         redacted += kept.length;
+        signed += new Set(kept.filter((f) => signedBlock(records[index], f.where)).map((f) => f.where.slice(0, -1).join('.'))).size;
         const before = records[index];
         let next = redactValue(before, kept.map((f) => ({ path: f.where, start: f.start, end: f.end, rule: f.rule })));
         // A swarms message's stored token_count follows its content, as any edit of it does.
@@ -118,7 +127,7 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
         for (const { index, message } of items) next[index] = message;
         replaceFileRecords(doc.conversations, side.file, next, label, doc.codec, doc.file.doc);
       }
-      return { ...(await editStateOf(ctx, conversations, doc, conversation, true)), redacted };
+      return { ...(await editStateOf(ctx, conversations, doc, conversation, true)), redacted, ...(signed > 0 ? { signed } : {}) };
     },
   };
 }

@@ -136,7 +136,8 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       set({ saving: true, saveProgress: undefined });
       try {
         const { delta, ...edit } = await request('edit:save', { path, force, acceptProblems });
-        set({ edit, saveError: undefined });
+        // A note of what an unsaved redaction would do is stale once it is written.
+        set({ edit, saveError: undefined, ...(get().secretsNote ? { secretsNote: undefined } : {}) });
         // A save changes no message, but the file's size and what later deltas build on.
         if (delta) await get().applyChange(delta);
         // The watcher does not report our own write: refresh the sidebar's figures for the file ourselves.

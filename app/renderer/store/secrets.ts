@@ -15,6 +15,8 @@ export interface Findings {
   rows: Set<number>;
   /** Findings not dismissed. */
   open: number;
+  /** Findings dismissed as false positives, each once per message. */
+  dismissed: number;
   truncated: boolean;
   elsewhere: number;
 }
@@ -41,20 +43,32 @@ export interface SecretsSlice {
   exportShared(scope: ShareScope, to: 'html' | 'markdown', redact: boolean): Promise<RequestOutput<'share:export'>>;
 }
 
-function indexed(list: Finding[], meta: Omit<Findings, 'list' | 'byRow' | 'rows' | 'open'>): Findings {
+/**
+ * Each finding once per message: a value a message holds twice (Claude Code keeps a tool's output in the
+ * result and again in `toolUseResult`) is one thing to look at, one to redact.
+ */
+export function distinctFindings(list: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return list.filter((f) => {
+    const k = `${f.index}:${f.key}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function indexed(list: Finding[], meta: Omit<Findings, 'list' | 'byRow' | 'rows' | 'open' | 'dismissed'>): Findings {
   const byRow = new Map<number, Finding[]>();
   const rows = new Set<number>();
-  let open = 0;
   for (const f of list) {
     let at = byRow.get(f.index);
     if (!at) byRow.set(f.index, (at = []));
     at.push(f);
-    if (!f.dismissed) {
-      rows.add(f.index);
-      open++;
-    }
+    if (!f.dismissed) rows.add(f.index);
   }
-  return { ...meta, list, byRow, rows, open };
+  const open = distinctFindings(list.filter((f) => !f.dismissed)).length;
+  const dismissed = distinctFindings(list.filter((f) => f.dismissed)).length;
+  return { ...meta, list, byRow, rows, open, dismissed };
 }
 
 /** A file to download (the browser) or save (Electron turns a download into a save dialog). */
@@ -104,9 +118,10 @@ export const createSecretsSlice: StateCreator<AppState, [], [], SecretsSlice> = 
     if (!path) return undefined;
     try {
       const state = await request('secrets:redact', { path, conversation: get().openConversationIndex, ...(indexes ? { indexes } : {}) });
-      const { redacted, ...edit } = state;
+      const { redacted, signed, ...edit } = state;
       await get().afterEdit(edit);
-      set({ secretsNote: redacted === 0 ? 'Nothing left to redact here.' : `Redacted ${redacted.toLocaleString('en-US')} finding${redacted === 1 ? '' : 's'} in place: Undo puts them back; Save writes the file without them.` });
+      const resumable = signed ? ` ${signed} reasoning block${signed === 1 ? '' : 's'} signed by the API changed: resumed, the session is refused there (share it rather than resume it).` : '';
+      set({ secretsNote: redacted === 0 ? 'Nothing left to redact here.' : `Redacted ${redacted.toLocaleString('en-US')} finding${redacted === 1 ? '' : 's'} in place: Undo puts them back until you save; Save writes the file without them.${resumable}` });
       // With every one redacted, the filter would show nothing.
       if (!indexes) set({ secretsOnly: false });
       return redacted;

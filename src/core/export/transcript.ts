@@ -60,7 +60,7 @@ function figures(t: Transcript): string[] {
   if (t.redacted) {
     const rules = Object.entries(t.redacted.byRule).map(([r, k]) => `${r} ${k}`).join(', ');
     const kept = t.redacted.dismissed ? `; ${n(t.redacted.dismissed)} dismissed as false positives kept` : '';
-    out.push(t.redacted.total === 0 ? `Redacted: nothing was found to redact${kept}` : `Redacted: ${n(t.redacted.total)} finding${t.redacted.total === 1 ? '' : 's'} replaced by [REDACTED:<rule>] (${rules}); the report is beside this file${kept}`);
+    out.push(t.redacted.total === 0 ? `Redacted: nothing was found to redact${kept}` : `Redacted: ${n(t.redacted.total)} finding${t.redacted.total === 1 ? '' : 's'} replaced by [REDACTED:<rule>] (${rules}); the report of what was taken out, and where, goes with this file${kept}`);
   }
   return out;
 }

@@ -126,10 +126,6 @@ export async function scanDocument(doc: ConversationDocument): Promise<DocumentF
 }
 
 /** A finding as the user is shown it: its rule and a masked excerpt (the first and last characters only). */
-export function masked(value: string): string {
-  if (value.length <= 8) return '•'.repeat(value.length);
-  const keep = Math.min(4, Math.floor(value.length / 6));
-  return `${value.slice(0, keep)}${'•'.repeat(Math.min(12, value.length - keep * 2))}${value.slice(-keep)}`;
-}
+export { masked } from './mask-line.js';
 
 export type { Codec };

@@ -42,8 +42,8 @@ export function MessageFindings({ index }: { index: number }) {
             <span className="muted small where" title={fields.join(', ')}>
               {count > 1 ? `${count} times, ` : ''}in {fields.join(', ')}
             </span>
-            <button className="link small" onClick={() => void dismissFindings([f.key], !f.dismissed)} data-testid={f.dismissed ? 'undismiss-finding' : 'dismiss-finding'} title={f.dismissed ? 'Treat it as found again' : 'Not a secret: no longer marked, listed or redacted anywhere in this file (kept for this file in the state folder)'}>
-              {f.dismissed ? 'dismissed · bring back' : 'not a secret'}
+            <button className="link small" onClick={() => void dismissFindings([f.key], !f.dismissed)} data-testid={f.dismissed ? 'undismiss-finding' : 'dismiss-finding'} title={f.dismissed ? 'Treat it as found again' : `${f.kind === 'secret' ? 'Not a secret' : 'Fine to share'}: no longer marked, listed or redacted anywhere in this file (kept for this file in the state folder)`}>
+              {f.dismissed ? 'dismissed · bring back' : f.kind === 'secret' ? 'not a secret' : 'fine to share'}
             </button>
           </li>
         ))}

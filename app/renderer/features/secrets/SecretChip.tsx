@@ -1,4 +1,5 @@
 import type { Finding } from '../../../shared/contract.js';
+import { distinctFindings } from '../../store/secrets.js';
 
 /** What a list of findings is, in a few words ("GitHub token, 2 × e-mail address"). */
 export function findingsText(findings: readonly Finding[]): string {
@@ -9,11 +10,12 @@ export function findingsText(findings: readonly Finding[]): string {
 
 /** A row's mark: it holds secrets (a key, a token, a password) or, less alarming, personal details. */
 export function SecretChip({ findings }: { findings: readonly Finding[] }) {
-  const secrets = findings.filter((f) => f.kind === 'secret').length;
-  const personal = findings.length - secrets;
+  const each = distinctFindings(findings);
+  const secrets = each.filter((f) => f.kind === 'secret').length;
+  const personal = each.length - secrets;
   return (
-    <span className={`secret-chip ${secrets > 0 ? 'secret' : 'personal'}`} title={`${findingsText(findings)}: the detail pane marks each, to dismiss or redact`} data-testid="secret-chip">
-      {secrets > 0 ? `${secrets} secret${secrets === 1 ? '' : 's'}` : `${personal} personal`}
+    <span className={`secret-chip ${secrets > 0 ? 'secret' : 'personal'}`} title={`${findingsText(each)}: the detail pane marks each, to dismiss or redact`} data-testid="secret-chip">
+      {secrets > 0 ? `${secrets} secret${secrets === 1 ? '' : 's'}${personal > 0 ? ` +${personal}` : ''}` : `${personal} personal`}
     </span>
   );
 }

@@ -1,4 +1,5 @@
 import { useAppPick } from '../../store/index.js';
+import { distinctFindings } from '../../store/secrets.js';
 import { formatNumber } from '../roles.js';
 import { countsText, findingsText } from './SecretChip.js';
 
@@ -9,7 +10,7 @@ export function SecretsToggle() {
   if (findingsError) return <span className="muted small" title={findingsError} data-testid="secrets-error">secrets not looked for</span>;
   if (!found) return scanning ? <span className="muted small" data-testid="secrets-scanning">looking for secrets…</span> : null;
   if (found.open === 0) return null;
-  const open = found.list.filter((f) => !f.dismissed);
+  const open = distinctFindings(found.list.filter((f) => !f.dismissed));
   const secrets = open.filter((f) => f.kind === 'secret').length;
   const secret = secrets > 0;
   return (
@@ -37,7 +38,7 @@ export function SecretsBanner() {
         {secretsNote}
       </p>
     );
-  const secrets = found.list.filter((f) => !f.dismissed && f.kind === 'secret').length;
+  const secrets = distinctFindings(found.list.filter((f) => !f.dismissed && f.kind === 'secret')).length;
   const personal = found.open - secrets;
   const editable = skeleton?.readOnly?.edits !== false;
   return (
@@ -45,7 +46,7 @@ export function SecretsBanner() {
       <span>
         {countsText(secrets, personal)} in {formatNumber(found.rows.size)} message{found.rows.size === 1 ? '' : 's'}
         {found.elsewhere > 0 ? `, ${formatNumber(found.elsewhere)} more in records of the file that are not messages (an export leaves those out)` : ''}
-        {found.list.length > found.open ? `; ${formatNumber(found.list.length - found.open)} dismissed` : ''}.
+        {found.dismissed > 0 ? `; ${formatNumber(found.dismissed)} dismissed` : ''}.
         {secretsNote && ` ${secretsNote}`}
       </span>
       {editable && (

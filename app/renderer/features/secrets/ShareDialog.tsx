@@ -72,7 +72,7 @@ export function ShareDialog() {
         </fieldset>
         <label>
           <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} data-testid="share-redact" autoFocus /> Redact secrets and personal data: each replaced by [REDACTED:<i>rule</i>], a report of what was taken out downloaded beside
-          {found && scope === 'conversation' ? ` (${formatNumber(found.open)} found in what is shown${found.list.length > found.open ? `; ${formatNumber(found.list.length - found.open)} you dismissed are kept` : ''})` : ''}
+          {found && scope === 'conversation' ? ` (${formatNumber(found.open)} found in what is shown${found.dismissed > 0 ? `; ${formatNumber(found.dismissed)} you dismissed are kept` : ''})` : ''}
         </label>
         {!redact && <p className="banner warn" role="alert" data-testid="share-unredacted">Nothing will be taken out: keys, tokens and passwords the agent read go into the transcript as they are.</p>}
         {error && <p className="error-text" role="alert" data-testid="share-error">{error}</p>}

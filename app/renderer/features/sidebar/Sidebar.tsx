@@ -62,7 +62,7 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
               </span>
             ) : null}
             {(e.secrets ?? 0) > 0 ? ' · ' : null}
-            {(e.secrets ?? 0) > 0 ? null : (e.personal ?? 0) > 0 ? (
+            {(e.personal ?? 0) > 0 ? (
               <span className="file-personal muted" data-testid="file-personal" title={`${e.personal} personal detail${e.personal === 1 ? '' : 's'} (e-mail, phone, IP) found`}>
                 {formatNumber(e.personal!)} personal ·{' '}
               </span>
