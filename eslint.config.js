@@ -75,11 +75,42 @@ export const layerRules = [
     },
   },
   {
-    files: ['app/main/handlers/**/*.ts', 'app/server/**/*.ts'],
+    // The document service (documents, listing, tokens, watcher, search, editing, handlers) runs in a worker
+    // under both shells: it never imports Electron, nor either shell.
+    files: ['app/service/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'Handlers and the server run without Electron.' }],
-        patterns: [{ group: ['electron/*'], message: 'Handlers and the server run without Electron.' }],
+        paths: [{ name: 'electron', message: 'The document service runs without Electron (in a worker, under either shell).' }],
+        patterns: [
+          { group: ['electron/*'], message: 'The document service runs without Electron.' },
+          { group: ['**/main/*', '**/main/**', '**/server/*', '**/server/**', '**/renderer/**'], message: 'The document service never imports a shell (app/main, app/server) or the renderer.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The shells hold wiring only: the engine is reached through the service, never directly (files on disk
+    // through src/core/storage, which the shells need for their own state).
+    files: ['app/main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { regex: 'src/core/(?!storage/)', message: 'A shell holds wiring only: reach the engine through app/service.' },
+          { group: ['**/server/*', '**/server/**', '**/renderer/**'], message: 'The Electron shell imports neither the browser-mode shell nor the renderer.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['app/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The browser-mode server runs without Electron.' }],
+        patterns: [
+          { group: ['electron/*'], message: 'The server runs without Electron.' },
+          { regex: 'src/core/(?!storage/)', message: 'A shell holds wiring only: reach the engine through app/service.' },
+          { group: ['**/main/*', '**/main/**', '**/renderer/**'], message: 'The browser-mode shell imports neither the Electron shell nor the renderer.' },
+        ],
       }],
     },
   },

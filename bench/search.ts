@@ -7,8 +7,8 @@ import { buildSegment, queryTerms, searchableMessages, SearchIndex, serializeCon
 import { readDocumentFile } from '../src/core/formats/document-file.js';
 import { walkConversationTree } from '../src/core/storage/list-directory.js';
 import { realisticHistory } from './corpus.js';
-import { Roots } from '../app/main/roots.js';
-import { SearchService } from '../app/main/search/search-service.js';
+import { Roots } from '../app/service/roots.js';
+import { SearchService } from '../app/service/search/search-service.js';
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 

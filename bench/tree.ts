@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { serviceWorkerUrl, startBackend } from '../app/main/backend/backend.js';
+import { serviceWorkerUrl, startBackend } from '../app/service/backend/backend.js';
 import type { DirEntry } from '../app/shared/contract.js';
 import { serializeConversation } from '../src/core/index.js';
 import { walkConversationTree } from '../src/core/storage/list-directory.js';

@@ -1,9 +1,9 @@
 import { app, BrowserWindow, ipcMain, Menu } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBackend } from './backend/backend.js';
-import { FolderShell } from './folders/folder-shell.js';
-import { RecentFolders } from './folders/recent-folders.js';
+import { startBackend } from '../service/backend/backend.js';
+import { FolderShell } from '../service/folders/folder-shell.js';
+import { RecentFolders } from '../service/folders/recent-folders.js';
 import { openChosen, openFileFolder, pickFolder } from './folders/electron-folders.js';
 import { pushEvent, registerIpc } from './ipc.js';
 import { buildMenu } from './menu.js';

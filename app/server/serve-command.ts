@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { userStateDir } from '../../src/core/storage/private-dir.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../service/package-root.js';
 import type { ExtraCommand } from '../../src/cli/main.js';
 import { InputError, UsageError } from '../../src/cli/usage.js';
 
@@ -15,10 +15,10 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   const staticDir = join(packageRoot(), 'dist', 'renderer');
   if (!existsSync(join(staticDir, 'index.html'))) throw new InputError(`the app is not built (${staticDir} is missing): run npm run build`);
   // Loaded here, not with the bin: `show` and the other commands never load the server, its watcher or zod.
-  const { startBackend } = await import('../main/backend/backend.js');
+  const { startBackend } = await import('../service/backend/backend.js');
   const { startServer } = await import('./server.js');
-  const { FolderShell } = await import('../main/folders/folder-shell.js');
-  const { RecentFolders } = await import('../main/folders/recent-folders.js');
+  const { FolderShell } = await import('../service/folders/folder-shell.js');
+  const { RecentFolders } = await import('../service/folders/recent-folders.js');
   // The document service runs on its own thread; this one only serves the page and routes messages. Open
   // Folder may go anywhere under the home folder (and the folder served), where the user's own files are.
   const shell = new FolderShell(root, {

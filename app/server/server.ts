@@ -7,7 +7,7 @@ import { extname, join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_NAMES, type EventName, type Result } from '../shared/contract.js';
 import { CONTENT_SECURITY_POLICY } from '../shared/csp.js';
-import { dispatch, type Handlers } from '../main/dispatch.js';
+import { dispatch, type Handlers } from '../service/dispatch.js';
 import { encodeAnswer, parseFrame } from './socket-messages.js';
 import { resolveStatic, splitTarget } from '../shared/static-path.js';
 

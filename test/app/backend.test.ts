@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OWN_THREAD_BYTES, serviceWorkerUrl, startBackend, type Backend } from '../../app/main/backend/backend.js';
-import { MemorySecretStore } from '../../app/main/secrets.js';
+import { OWN_THREAD_BYTES, serviceWorkerUrl, startBackend, type Backend } from '../../app/service/backend/backend.js';
+import { MemorySecretStore } from '../../app/service/key-store.js';
 import { ROOT } from '../helpers.js';
 
 // The document service as it ships: the built worker beside dist/cli.mjs (npm test builds first).

@@ -1,9 +1,9 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/main/dispatch.js';
-import { InlineTokenService } from '../../app/main/token-service.js';
-import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import { dispatch } from '../../app/service/dispatch.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { FIXTURES, tempDir } from '../helpers.js';
 import { walkSession } from '../support/claude-code-walker.js';

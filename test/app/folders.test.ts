@@ -1,13 +1,13 @@
-import { agentPlaceCandidates } from '../../app/main/folders/agent-places.js';
+import { agentPlaceCandidates } from '../../app/service/folders/agent-places.js';
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FOLDER_REQUEST_NAMES } from '../../app/shared/channels.js';
-import { browseFolders, MAX_LISTED } from '../../app/main/folders/browse-folders.js';
-import { RecentFolders } from '../../app/main/folders/recent-folders.js';
-import { FolderShell } from '../../app/main/folders/folder-shell.js';
-import type { Backend } from '../../app/main/backend/backend.js';
+import { browseFolders, MAX_LISTED } from '../../app/service/folders/browse-folders.js';
+import { RecentFolders } from '../../app/service/folders/recent-folders.js';
+import { FolderShell } from '../../app/service/folders/folder-shell.js';
+import type { Backend } from '../../app/service/backend/backend.js';
 import type { Result } from '../../app/shared/contract.js';
 import { tempDir } from '../helpers.js';
 

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/main/dispatch.js';
+import { dispatch } from '../../app/service/dispatch.js';
 import fc from 'fast-check';
-import { HEAD_BYTES, headLength, summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../../app/main/file-summary.js';
+import { HEAD_BYTES, headLength, summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../../app/service/file-summary.js';
 import { edgeString } from '../support/edge-arbitraries.js';
-import { InlineTokenService } from '../../app/main/token-service.js';
-import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { DirEntry } from '../../app/shared/contract.js';
 import { tempDir } from '../helpers.js';
 import { listFully } from '../support/listing.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalHistory } from '../../app/main/editing/local-history.js';
+import { LocalHistory } from '../../app/service/editing/local-history.js';
 import { tempDir } from '../helpers.js';
 
 /** A clock a second ahead at each reading: which version is older never depends on the machine's speed. */

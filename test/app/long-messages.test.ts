@@ -3,10 +3,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/main/dispatch.js';
-import { SHOW_LIMIT } from '../../app/main/shown-message.js';
-import { InlineTokenService } from '../../app/main/token-service.js';
-import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import { dispatch } from '../../app/service/dispatch.js';
+import { SHOW_LIMIT } from '../../app/service/shown-message.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { tempDir } from '../helpers.js';
 
 const runtimes: Runtime[] = [];

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LocalHistory } from '../../app/main/editing/local-history.js';
+import { LocalHistory } from '../../app/service/editing/local-history.js';
 import { isOurTempFile, writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
 import { ROOT, tempDir } from '../helpers.js';
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
   saver = join(dir, 'saver.cjs');
   writeFileSync(
     join(dir, 'saver.ts'),
-    `import { LocalHistory } from ${JSON.stringify(join(ROOT, 'app/main/editing/local-history.ts'))};
+    `import { LocalHistory } from ${JSON.stringify(join(ROOT, 'app/service/editing/local-history.ts'))};
      import { writeFileAtomicSync } from ${JSON.stringify(join(ROOT, 'src/core/storage/atomic-write.ts'))};
      const [file, historyDir, a, b] = process.argv.slice(2);
      const history = new LocalHistory(historyDir);

@@ -4,8 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { serializeConversation } from '../../src/core/index.js';
 import { searchTree } from '../../src/core/search/index.js';
-import { Roots } from '../../app/main/roots.js';
-import { SearchInputError, SearchService } from '../../app/main/search/search-service.js';
+import { Roots } from '../../app/service/roots.js';
+import { SearchInputError, SearchService } from '../../app/service/search/search-service.js';
 import { FIXTURES, ROOT, tempDir } from '../helpers.js';
 
 const settled = async (s: SearchService) => {
@@ -116,7 +116,7 @@ describe('the app search service', () => {
 
 describe('the search index on a thread of its own (the built worker)', () => {
   it.skipIf(!existsSync(join(ROOT, 'dist', 'search-worker.mjs')))('answers as the in-process one does, its progress and errors carried across', async () => {
-    const { searchOffThread } = await import('../../app/main/search/search-thread.js');
+    const { searchOffThread } = await import('../../app/service/search/search-thread.js');
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats', 'openai'), join(dir, 'openai'), { recursive: true });
     cpSync(join(FIXTURES, 'formats', 'claude-code'), join(dir, 'claude-code'), { recursive: true });

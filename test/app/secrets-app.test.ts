@@ -1,9 +1,9 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/main/dispatch.js';
-import { InlineTokenService } from '../../app/main/token-service.js';
-import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import { dispatch } from '../../app/service/dispatch.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { EditState, Finding, Result, Skeleton } from '../../app/shared/contract.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { ROOT, tempDir } from '../helpers.js';

@@ -3,8 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { InlineTokenService } from '../../app/main/token-service.js';
-import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { MAX_PAYLOAD_BYTES, startServer, type RunningServer } from '../../app/server/server.js';
 import { SWARMS, tempDir } from '../helpers.js';
 

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/main/dispatch.js';
-import { SettingsStore } from '../../app/main/settings-store.js';
-import { InlineTokenService } from '../../app/main/token-service.js';
-import { createRuntime, type Runtime } from '../../app/server/runtime.js';
+import { dispatch } from '../../app/service/dispatch.js';
+import { SettingsStore } from '../../app/service/settings-store.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result, Settings } from '../../app/shared/contract.js';
 import { tempDir } from '../helpers.js';
 

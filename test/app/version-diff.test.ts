@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { versionDiff } from '../../app/main/editing/version-diff.js';
+import { versionDiff } from '../../app/service/editing/version-diff.js';
 
 const lines = fc.array(fc.constantFrom('    {', '    }', '"role": "user",', '"content": "hi"', '', 'é ✓', '\t"x": 1'), { maxLength: 60 });
 const count = (text: string) => (text === '' ? 0 : text.replace(/\n$/, '').split('\n').length);

@@ -17,11 +17,17 @@ describe('layering of ARCHITECTURE.md, enforced by lint', () => {
     ['src/core/window/x.ts', "import { getTokenizer } from '../tokenizer/index.js';\nexport const a = getTokenizer;"],
     ['app/renderer/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
     ['app/renderer/x.tsx', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;"],
-    ['app/main/handlers/x.ts', "import { dialog } from 'electron';\nexport const a = dialog;"],
+    ['app/service/handlers/x.ts', "import { dialog } from 'electron';\nexport const a = dialog;"],
     ['app/server/x.ts', "import { BrowserWindow } from 'electron';\nexport const a = BrowserWindow;"],
     ['app/shared/x.ts', "import React from 'react';\nexport const a = React;"],
     ['src/cli/x.ts', "import { startServer } from '../../app/server/server.js';\nexport const a = startServer;"],
     ['src/cli/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+    ['app/service/skeleton.ts', "import { app } from 'electron';\nexport const a = app;"],
+    ['app/service/x.ts', "import { createMainWindow } from '../main/window.js';\nexport const a = createMainWindow;"],
+    ['app/service/handlers/x.ts', "import { startServer } from '../../server/server.js';\nexport const a = startServer;"],
+    ['app/main/x.ts', "import { parseWithCodecs } from '../../src/core/formats/registry.js';\nexport const a = parseWithCodecs;"],
+    ['app/server/x.ts', "import { getTokenizer } from '../../src/core/tokenizer/index.js';\nexport const a = getTokenizer;"],
+    ['app/server/x.ts', "import { registerIpc } from '../main/ipc.js';\nexport const a = registerIpc;"],
   ])('%s: a forbidden import is an error', async (file, code) => {
     expect(await violations(file, code)).toHaveLength(1);
   });
@@ -32,6 +38,9 @@ describe('layering of ARCHITECTURE.md, enforced by lint', () => {
     ['app/main/window.ts', "import { BrowserWindow } from 'electron';\nexport const a = BrowserWindow;"],
     ['src/core/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
     ['app/server/x.ts', "import { main } from '../../src/cli/main.js';\nexport const a = main;"],
+    ['app/main/x.ts', "import { startBackend } from '../service/backend/backend.js';\nexport const a = startBackend;"],
+    ['app/main/x.ts', "import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';\nexport const a = writeFileAtomicSync;"],
+    ['app/service/x.ts', "import { parseWithCodecs } from '../../src/core/formats/registry.js';\nexport const a = parseWithCodecs;"],
   ])('%s: an allowed import passes', async (file, code) => {
     expect(await violations(file, code)).toEqual([]);
   });

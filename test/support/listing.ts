@@ -1,5 +1,5 @@
-import { dispatch } from '../../app/main/dispatch.js';
-import type { Runtime } from '../../app/server/runtime.js';
+import { dispatch } from '../../app/service/dispatch.js';
+import type { Runtime } from '../../app/service/runtime.js';
 import type { DirEntry } from '../../app/shared/contract.js';
 import { withDetails } from '../../app/shared/dir-details.js';
 

@@ -1,8 +1,8 @@
 import { dialog, type BrowserWindow } from 'electron';
 import { dirname } from 'node:path';
-import { conversationExtensions } from '../../../src/core/formats/registry.js';
+import { conversationExtensions } from '../../service/folders/browse-folders.js';
 import { HandlerError } from '../../shared/errors.js';
-import type { FolderShell } from './folder-shell.js';
+import type { FolderShell } from '../../service/folders/folder-shell.js';
 
 /** The system's folder dialog, for folder:pick (undefined when cancelled). */
 export async function pickFolder(win: BrowserWindow | undefined): Promise<string | undefined> {

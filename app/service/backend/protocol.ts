@@ -1,7 +1,7 @@
 import type { EventName, Result, Settings } from '../../shared/contract.js';
 import type { WatchEvent } from '../watcher.js';
 import type { ListingNote } from '../listing-cache.js';
-import type { RuntimeOptions } from '../../server/runtime.js';
+import type { RuntimeOptions } from '../runtime.js';
 
 /** What the document service is started with (everything but what cannot cross a thread). */
 export type BackendOptions = Omit<RuntimeOptions, 'secrets' | 'tokens'>;

@@ -4,7 +4,7 @@ import type { Roots } from '../roots.js';
 import type { TokenService } from '../token-service.js';
 import type { ListingCache } from '../listing-cache.js';
 import type { SettingsStore } from '../settings-store.js';
-import type { SecretStore } from '../secrets.js';
+import type { SecretStore } from '../key-store.js';
 import type { Search } from '../search/search-thread.js';
 import type { DismissedFindings } from '../../../src/core/secrets/dismissed-store.js';
 

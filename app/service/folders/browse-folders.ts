@@ -80,3 +80,6 @@ export function isDirectoryAt(path: string): boolean {
 export function agentPlaces(home = homedir(), platform: NodeJS.Platform = process.platform, env: Readonly<Record<string, string | undefined>> = process.env): AgentPlace[] {
   return agentPlaceCandidates({ home, platform, env }).filter((p) => isDirectoryAt(p.path));
 }
+
+/** The extensions of the files the service reads: what an Open File dialog offers. */
+export { conversationExtensions } from '../../../src/core/formats/registry.js';

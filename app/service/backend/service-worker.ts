@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { dispatch } from '../dispatch.js';
-import { createRuntime } from '../../server/runtime.js';
+import { createRuntime } from '../runtime.js';
 import type { BackendOptions, FromService, SecretSnapshot, ToService } from './protocol.js';
 import { RelayedSecretStore } from './relayed-secrets.js';
 

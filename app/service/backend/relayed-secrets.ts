@@ -1,4 +1,4 @@
-import type { SecretStore } from '../secrets.js';
+import type { SecretStore } from '../key-store.js';
 import type { SecretSnapshot } from './protocol.js';
 
 /**
