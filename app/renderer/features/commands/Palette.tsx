@@ -25,6 +25,16 @@ export function Palette() {
     setPalette(false);
     c.run(useApp.getState());
   };
+  const keys = (e: React.KeyboardEvent) => {
+    if (e.key === 'ArrowDown') setActive((a) => Math.min(list.length - 1, a + 1));
+    else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
+    else if (e.key === 'Enter') run(active);
+    else if (e.key === 'Escape') {
+      e.stopPropagation();
+      setPalette(false);
+    } else return;
+    e.preventDefault();
+  };
   return (
     <div className="dialog" role="dialog" aria-modal="true" aria-label="Command palette" onClick={() => setPalette(false)}>
       <div className="dialog-body palette" onClick={(e) => e.stopPropagation()}>
@@ -39,20 +49,16 @@ export function Palette() {
             setQuery(e.target.value);
             setActive(0);
           }}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') setActive((a) => Math.min(list.length - 1, a + 1));
-            else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
-            else if (e.key === 'Enter') run(active);
-            else if (e.key === 'Escape') {
-              e.stopPropagation();
-              setPalette(false);
-            } else return;
-            e.preventDefault();
-          }}
+          role="combobox"
+          aria-expanded={list.length > 0}
+          aria-controls="palette-list"
+          aria-activedescendant={list.length > 0 ? `palette-option-${active}` : undefined}
+          onKeyDown={keys}
         />
-        <ul role="listbox" aria-label="Commands">
+        {/* Focusable too (a scrolled list is reachable by keyboard), with the same keys as the input. */}
+        <ul role="listbox" id="palette-list" aria-label="Commands" tabIndex={0} onKeyDown={keys}>
           {list.map((c, i) => (
-            <li key={c.id} data-testid="palette-entry" role="option" aria-selected={i === active} aria-disabled={!enabled[i]} className={`${i === active ? 'active' : ''} ${enabled[i] ? '' : 'disabled'}`} onClick={() => run(i)}>
+            <li key={c.id} id={`palette-option-${i}`} data-testid="palette-entry" role="option" aria-selected={i === active} aria-disabled={!enabled[i]} className={`${i === active ? 'active' : ''} ${enabled[i] ? '' : 'disabled'}`} onClick={() => run(i)}>
               <span>{c.label}</span>
               {c.shortcut && <kbd>{c.shortcut}</kbd>}
             </li>

@@ -364,6 +364,7 @@ export function MessageTable() {
       {planned && plan && (
         // The whole conversation beside the scrollbar, by fate under the window panel's plan: a click goes there.
         <FateStrip
+          inGrid
           fates={plan.fates}
           n={skeleton.count}
           vertical

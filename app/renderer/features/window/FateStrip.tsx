@@ -8,7 +8,11 @@ const COLOURS = ['#4c8bf5', '#b9bec7', '#e8a33d', '#8a63d2'];
  * strip reads without colour), a dark line where the kept part begins or ends, and, with `at`, the row the
  * table shows. A click selects the message there.
  */
-export function FateStrip({ fates, n, vertical = false, at, onSelect, label, testid }: { fates: ArrayLike<number>; n: number; vertical?: boolean; at?: number; onSelect(i: number): void; label: string; testid?: string }) {
+/**
+ * `inGrid`: drawn inside the message grid, whose rows say each message's fate already: a mouse shortcut hidden
+ * from assistive technology (a grid may own rows only).
+ */
+export function FateStrip({ fates, n, vertical = false, at, onSelect, label, testid, inGrid = false }: { fates: ArrayLike<number>; n: number; vertical?: boolean; at?: number; onSelect(i: number): void; label: string; testid?: string; inGrid?: boolean }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ w: 0, h: 0 });
   useEffect(() => {
@@ -70,8 +74,10 @@ export function FateStrip({ fates, n, vertical = false, at, onSelect, label, tes
     <canvas
       ref={canvas}
       className={vertical ? 'fate-strip vertical' : 'fate-strip'}
-      role="img"
-      aria-label={label}
+      role={inGrid ? undefined : 'img'}
+      aria-label={inGrid ? undefined : label}
+      aria-hidden={inGrid || undefined}
+      title={inGrid ? label : undefined}
       data-testid={testid}
       onClick={(e) => {
         const box = e.currentTarget.getBoundingClientRect();

@@ -1,0 +1,59 @@
+// What a newcomer trips over, each screen checked: the search of one file stays with it, and every screen
+// passes axe-core's WCAG A/AA checks with no serious or critical violation.
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../../test/helpers.js';
+import { InspectorPage } from '../pages/inspector.js';
+import { axeViolations } from '../support/axe.js';
+import { openInspector, unavailable, type Session } from '../support/browsers.js';
+
+const reason = unavailable('browser');
+if (reason) console.log(`newcomer e2e skipped: ${reason}`);
+describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', () => {
+  let session: Session | undefined;
+  afterEach(async () => {
+    await session?.close();
+    session = undefined;
+  });
+
+  async function start(): Promise<InspectorPage> {
+    const dir = tempDir();
+    cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+    session = await openInspector('browser', dir, { XDG_STATE_HOME: tempDir() });
+    const page = new InspectorPage(session.page);
+    await page.ready();
+    return page;
+  }
+
+  it("a file's search does not follow to the next file opened", async () => {
+    const page = await start();
+    await page.open('agents/claude-code/deploy-db-timeout.jsonl');
+    await page.search('database');
+    expect(await page.page.inputValue('[data-testid="search"]')).toBe('database');
+    await page.open('agents/codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+    expect(await page.page.inputValue('[data-testid="search"]')).toBe('');
+    expect(await page.page.$$eval('[data-testid="row"]', (r) => r.length)).toBeGreaterThan(0);
+  });
+
+  it('every screen: no serious or critical accessibility violation (axe-core, WCAG 2.1 A/AA)', async () => {
+    const page = await start();
+    const screens: Record<string, Awaited<ReturnType<typeof axeViolations>>> = {};
+    screens['folder'] = await axeViolations(page.page);
+    await page.open('agents/claude-code/deploy-db-timeout.jsonl');
+    await page.page.click('[data-testid="row"][data-index="2"]');
+    screens['file with detail pane'] = await axeViolations(page.page);
+    await page.page.keyboard.press('w');
+    screens['window panel'] = await axeViolations(page.page);
+    await page.page.keyboard.press('Escape');
+    await page.page.click('[data-testid="share-button"]');
+    await page.page.waitForSelector('[data-testid="share-dialog"]');
+    screens['share dialog'] = await axeViolations(page.page);
+    await page.page.keyboard.press('Escape');
+    await page.page.keyboard.press('Control+k');
+    screens['palette'] = await axeViolations(page.page);
+    await page.page.keyboard.press('Escape');
+    for (const [name, v] of Object.entries(screens)) console.log(`axe ${name}: ${v.length ? JSON.stringify(v, null, 1) : 'none'}`);
+    expect(screens).toEqual(Object.fromEntries(Object.keys(screens).map((k) => [k, []])));
+  });
+});
