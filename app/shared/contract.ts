@@ -148,7 +148,7 @@ export const MergePreview = z.object({
   theirsError: z.string().optional(),
 });
 
-export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256, compaction: 512, unread: 1024 } as const;
+export const FLAGS = { toolCall: 1, toolResult: 2, system: 4, structured: 8, static: 16, sidechain: 32, meta: 64, summary: 128, reasoning: 256, compaction: 512, unread: 1024, toolError: 2048 } as const;
 
 const PartSchema = z.union([
   z.object({ kind: z.literal('text'), text: z.string() }),

@@ -1,6 +1,6 @@
 // What a newcomer trips over, each screen checked: the search of one file stays with it, and every screen
 // passes axe-core's WCAG A/AA checks with no serious or critical violation.
-import { cpSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../../test/helpers.js';
@@ -17,9 +17,10 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     session = undefined;
   });
 
-  async function start(): Promise<InspectorPage> {
+  async function start(extra: Record<string, string> = {}): Promise<InspectorPage> {
     const dir = tempDir();
     cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+    for (const [name, text] of Object.entries(extra)) writeFileSync(join(dir, name), text);
     session = await openInspector('browser', dir, { XDG_STATE_HOME: tempDir() });
     const page = new InspectorPage(session.page);
     await page.ready();
@@ -34,6 +35,21 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     await page.open('agents/codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
     expect(await page.page.inputValue('[data-testid="search"]')).toBe('');
     expect(await page.page.$$eval('[data-testid="row"]', (r) => r.length)).toBeGreaterThan(0);
+  });
+
+  it('a failed tool call looks failed in its row: is_error and <tool_use_error> results get an error chip', async () => {
+    const refused = [
+      { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', timestamp: '2026-12-01T10:00:00Z', message: { role: 'user', content: 'Edit it.' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', timestamp: '2026-12-01T10:00:01Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Edit', input: { file_path: '/x.ts' } }] } },
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's', timestamp: '2026-12-01T10:00:02Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>' }] } },
+    ];
+    const page = await start({ 'refused.jsonl': refused.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    await page.open('agents/claude-code/deploy-db-timeout.jsonl');
+    const errored = await page.page.$$eval('[data-testid="row"]:has([data-testid="tool-error-chip"])', (rows) => rows.map((r) => Number(r.getAttribute('data-index'))));
+    // The psql call timed out (is_error: true); the .env read and the CI answer succeeded.
+    expect(errored).toEqual([4]);
+    await page.open('refused.jsonl');
+    expect(await page.page.$$eval('[data-testid="row"]:has([data-testid="tool-error-chip"])', (rows) => rows.map((r) => Number(r.getAttribute('data-index'))))).toEqual([2]);
   });
 
   it('every screen: no serious or critical accessibility violation (axe-core, WCAG 2.1 A/AA)', async () => {

@@ -56,11 +56,13 @@ function PartView({ part, skeleton, query }: { part: Part; skeleton: Skeleton; q
     case 'tool-result': {
       const body = pretty(part.text);
       const call = callOf(skeleton, part.callId);
+      // Claude Code says a refused or failed call in the result's text, not only by is_error.
+      const failed = part.isError || /^\s*<tool_use_error>/.test(part.text);
       return (
-        <div className={`card tool-result ${part.isError ? 'error' : ''}`} data-testid="tool-result-card">
+        <div className={`card tool-result ${failed ? 'error' : ''}`} data-testid="tool-result-card">
           <div className="card-head">
             <span aria-hidden="true">↩</span> <strong>Tool result</strong>
-            {part.isError && <span className="badge error">error</span>}
+            {failed && <span className="badge error">error</span>}
             {part.callId && <span className="mono muted">{part.callId}</span>}
             <span className="spacer" />
             {call !== undefined ? <Jump to={call} label="call in message" /> : part.callId ? <span className="orphan" data-testid="orphan">its call is not in this conversation</span> : null}

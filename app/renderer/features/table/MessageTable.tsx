@@ -146,6 +146,11 @@ export function MessageTable() {
                     {marks}
                   </span>
                 )}
+                {r.flags & FLAGS.toolError ? (
+                  <span className="tool-error-chip" title="The tool reported a failure: its result is an error" data-testid="tool-error-chip">
+                    error
+                  </span>
+                ) : null}
                 {r.findings && r.findings.length > 0 && <SecretChip findings={r.findings} />}
                 {r.flags & FLAGS.unread ? (
                   <span className="unread-chip" title="A part this reader does not know: its raw JSON is in the detail pane" data-testid="unread-chip">
