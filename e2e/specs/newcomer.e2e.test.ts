@@ -52,6 +52,24 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     expect(await page.page.$$eval('[data-testid="row"]:has([data-testid="tool-error-chip"])', (rows) => rows.map((r) => Number(r.getAttribute('data-index'))))).toEqual([2]);
   });
 
+  it('a summary that would grow the history is said, and Apply is not offered', async () => {
+    const tiny = JSON.stringify([{ role: 'user', content: 'no' }, { role: 'assistant', content: 'On' }, { role: 'user', content: '0777' }, { role: 'assistant', content: '~' }], null, 2);
+    const page = await start({ 'tiny.json': tiny });
+    await page.open('tiny.json');
+    await page.page.keyboard.press('w');
+    await page.page.waitForSelector('[data-testid="window-panel"] [data-testid="plan-totals"]');
+    await page.page.click('[data-testid="compact-all"]');
+    await page.page.selectOption('[data-testid="compact-source"]', 'offline');
+    await page.page.click('[data-testid="compact-preview"]');
+    await page.page.waitForSelector('[data-testid="compact-result"]');
+    // The offline summary quotes what was said, however short: never "no text" for "no" or "0777".
+    const summary = (await page.page.textContent('[data-testid="compact-result"] pre')) ?? '';
+    expect(summary).not.toContain('no text');
+    expect(summary).toMatch(/"no"|"0777"|"On"|"~"/);
+    await page.page.waitForSelector('[data-testid="compact-grows"]');
+    expect(await page.page.isDisabled('[data-testid="compact-apply"]')).toBe(true);
+  });
+
   it('every screen: no serious or critical accessibility violation (axe-core, WCAG 2.1 A/AA)', async () => {
     const page = await start();
     const screens: Record<string, Awaited<ReturnType<typeof axeViolations>>> = {};

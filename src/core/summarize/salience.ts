@@ -18,7 +18,8 @@ export function sentencesOf(text: string, max = 200): string[] {
   const out: string[] = [];
   for (const piece of text.split(/(?<=[.!?])\s+|\n+/)) {
     const s = oneLine(piece, max);
-    if (s.length >= 3 && /\p{L}/u.test(s)) out.push(s);
+    // Short answers say something too ("no", "0777", "On", a date): any text is a candidate, ranked low.
+    if (/\S/.test(s)) out.push(s);
     if (out.length >= 12) break; // what the opening of a long message says is enough to rank it
   }
   return out;

@@ -51,6 +51,8 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
   };
   const ready = source !== 'text' || text.trim().length > 0;
 
+  // A summary that is no shorter than what it replaces gains nothing: said, and not offered.
+  const grows = preview !== undefined && preview.tokensAfter >= preview.tokensBefore;
   return (
     <section className="compact" aria-label="Compact" data-testid="compact">
       <h3>Compact</h3>
@@ -80,7 +82,7 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
       {source === 'text' && <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} aria-label="Summary text" placeholder="What the agent should remember…" data-testid="compact-text" />}
       <div className="editor-row">
         <button className="action" disabled={!ready || busy} onClick={() => void run(false)} data-testid="compact-preview">Preview</button>
-        <button className="action" disabled={!ready || busy || !preview} onClick={() => void run(true)} data-testid="compact-apply">Apply (undoable)</button>
+        <button className="action" disabled={!ready || busy || !preview || grows} onClick={() => void run(true)} data-testid="compact-apply" title={grows ? 'The summary is not shorter than what it replaces' : undefined}>Apply (undoable)</button>
       </div>
       {busy && <p className="loading">Summarising…</p>}
       {error && <p className="error-text" role="alert">{error}</p>}
@@ -90,6 +92,11 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
             {preview.replaced} messages → one summary of {formatNumber(preview.summaryTokens)} tokens: {formatNumber(preview.tokensBefore)} → <strong>{formatNumber(preview.tokensAfter)}</strong> tokens,{' '}
             {preview.messagesAfter} messages.
           </p>
+          {grows && (
+            <p className="banner warn" role="alert" data-testid="compact-grows">
+              The summary is not shorter than the messages it replaces ({formatNumber(preview.tokensBefore)} → {formatNumber(preview.tokensAfter)} tokens): applying it would grow the history. Keep fewer messages out of it, or write the summary yourself.
+            </p>
+          )}
           <pre className="content">{preview.summary}</pre>
           {preview.memory && mode === 'all' && (
             <label className="radio">
