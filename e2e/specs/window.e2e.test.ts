@@ -46,6 +46,14 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await fates(page)).toEqual(['dropped', 'dropped', 'dropped', 'dropped', 'kept', 'kept', 'kept', 'kept']);
       const labels = await page.page.$$eval('[data-testid="row"][data-fate="dropped"]', (rows) => rows.map((r) => r.getAttribute('aria-label')));
       expect(labels[0]).toBe('message 0, dropped');
+      // Its detail pane says its fate, as a cut one's says its cut; a kept one says nothing of it.
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="fate-note"][data-fate="dropped"]');
+      expect(await page.page.textContent('[data-testid="fate-note"]')).toMatch(/Dropped under .*not sent this message/);
+      await page.page.click('[data-testid="row"][data-index="5"]');
+      await page.page.waitForSelector('[data-testid="fate-note"]', { state: 'detached' });
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('[data-testid="fate-note"]');
       await page.screenshot(`${mode}-window-last-n`);
     });
 

@@ -1,3 +1,4 @@
+import { FATES } from '../../../../src/core/window/types.js';
 import { useEffect, useMemo, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { sparseGet } from '../../../shared/sparse.js';
@@ -106,6 +107,7 @@ export function DetailPane() {
           <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>
         </div>
       </header>
+      {!editing && <FateNote selected={selected} />}
       {!editing && <MessageFindings index={selected} />}
       {search && !editing && view === 'content' && <SearchHits query={search} message={selected} />}
       {detail.truncated && !editing && (
@@ -144,5 +146,30 @@ export function DetailPane() {
       )}
       </SecretMarks.Provider>
     </section>
+  );
+}
+
+/**
+ * What the window plan does to this message when it drops or summarises it (a cut one shows its cut): said at
+ * the top of the detail pane, as the row's colour says it in the table.
+ */
+function FateNote({ selected }: { selected: number }) {
+  const { plan, strategy } = useWindowPlan();
+  const turnView = useApp((s) => s.turnView);
+  const shown = turnView?.plan ?? plan;
+  if (!shown || selected >= shown.fates.length) return null;
+  if (turnView && selected >= turnView.end) {
+    return (
+      <p className="banner fate-banner" role="status" data-testid="fate-note" data-fate="future">
+        Not sent yet at turn {turnView.turn}: this message comes later in the conversation.
+      </p>
+    );
+  }
+  const fate = FATES[shown.fates[selected]];
+  if (fate !== 'dropped' && fate !== 'summarised') return null;
+  return (
+    <p className={`banner fate-banner fate-${fate}`} role="status" data-testid="fate-note" data-fate={fate}>
+      {fate === 'dropped' ? `⨯ Dropped under ${strategy.label}: the model is not sent this message.` : `Σ Summarised under ${strategy.label}: the model is sent a summary in its place, not this text.`}
+    </p>
   );
 }
