@@ -13,7 +13,7 @@ import { ShareDialog } from './features/secrets/ShareDialog.js';
 import { MergeDialog } from './features/commands/MergeDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
-import { handleCommandKey, runCommand } from './features/commands/registry.js';
+import { handleCommandKey, runCommand, shortcutOf } from './features/commands/registry.js';
 import { useApp, useAppPick } from './store/index.js';
 import { DEFAULT_LAYOUT } from './store/layout.js';
 
@@ -46,7 +46,7 @@ function useUnsavedGuard(dirty: boolean) {
 }
 
 export function App() {
-  const app = useAppPick('layout', 'resize', 'skeleton', 'windowOpen', 'paletteOpen', 'searchAllOpen', 'dialog', 'folderDialogOpen', 'loadFolderChoices', 'refreshDirectory', 'share');
+  const app = useAppPick('layout', 'resize', 'skeleton', 'windowOpen', 'paletteOpen', 'searchAllOpen', 'dialog', 'folderDialogOpen', 'loadFolderChoices', 'refreshDirectory', 'share', 'tokensHidden', 'setTokensHidden');
   const dirty = useApp((s) => !!s.edit?.dirty);
   useReadiness();
   useUnsavedGuard(dirty);
@@ -117,15 +117,25 @@ export function App() {
       clearInterval(ticking);
     };
   }, []);
+  // The side column: the window panel when open, else the tokens pane unless put away (then a tab to bring it back).
+  const sideShown = (app.windowOpen && app.skeleton !== undefined) || !app.tokensHidden;
   return (
     <div className="app">
       <TopBar />
-      <div className="panes" style={{ gridTemplateColumns: `${app.layout.sidebar}px 5px minmax(0, 1fr) 5px ${app.layout.panel}px` }}>
+      <div className="panes" style={{ gridTemplateColumns: `${app.layout.sidebar}px 5px minmax(0, 1fr) ${sideShown ? `5px ${app.layout.panel}px` : '0 28px'}` }}>
         <Sidebar />
         <Splitter label="Resize the folder list" vertical size={app.layout.sidebar} sign={1} onResize={(px) => app.resize('sidebar', px)} onReset={() => app.resize('sidebar', DEFAULT_LAYOUT.sidebar)} testid="split-sidebar" />
         <ConversationView />
-        <Splitter label="Resize the side panel" vertical size={app.layout.panel} sign={-1} onResize={(px) => app.resize('panel', px)} onReset={() => app.resize('panel', DEFAULT_LAYOUT.panel)} testid="split-panel" />
-        {app.windowOpen && app.skeleton ? <WindowPanel /> : <TokenSummary />}
+        {sideShown ? <Splitter label="Resize the side panel" vertical size={app.layout.panel} sign={-1} onResize={(px) => app.resize('panel', px)} onReset={() => app.resize('panel', DEFAULT_LAYOUT.panel)} testid="split-panel" /> : <span />}
+        {app.windowOpen && app.skeleton ? (
+          <WindowPanel />
+        ) : app.tokensHidden ? (
+          <button className="pane-tab" onClick={() => app.setTokensHidden(false)} title={`Show the tokens pane (${shortcutOf('tokens-pane')})`} aria-label="Show the tokens pane" data-testid="show-tokens">
+            Tokens
+          </button>
+        ) : (
+          <TokenSummary />
+        )}
       </div>
       {app.paletteOpen && <Palette />}
       {app.searchAllOpen && <SearchAllDialog />}

@@ -40,6 +40,7 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'search', label: 'Search Messages', accelerator: '/', menu: 'View' },
   { id: 'search-all', label: 'Search All Conversations…', accelerator: 'CmdOrCtrl+Shift+F', menu: 'View' },
   { id: 'window', label: 'Context Window Panel', accelerator: 'W', menu: 'View' },
+  { id: 'tokens-pane', label: 'Show or Hide the Tokens Pane', accelerator: 'T', menu: 'View' },
   { id: 'compare', label: 'Compare with the File on Disk', menu: 'View' },
 ];
 

@@ -70,6 +70,27 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     expect(await page.page.isDisabled('[data-testid="compact-apply"]')).toBe(true);
   });
 
+  it('at 1,100 × 700 the tokens pane can be put away, the table taking its width; T brings it back (remembered)', async () => {
+    const page = await start();
+    await page.page.setViewportSize({ width: 1100, height: 700 });
+    await page.open('agents/claude-code/deploy-db-timeout.jsonl');
+    await page.page.waitForSelector('[data-testid="summary"]');
+    const before = (await page.page.locator('[data-testid="message-grid"]').boundingBox())!.width;
+    await page.page.click('[data-testid="hide-tokens"]');
+    await page.page.waitForSelector('[data-testid="show-tokens"]');
+    const after = (await page.page.locator('[data-testid="message-grid"]').boundingBox())!.width;
+    expect(after - before).toBeGreaterThan(200);
+    await page.screenshot('browser-tokens-hidden-1100');
+    // Remembered across a reload; T (outside a text field) brings it back.
+    await page.page.reload();
+    await page.ready();
+    await page.open('agents/claude-code/deploy-db-timeout.jsonl');
+    await page.page.waitForSelector('[data-testid="show-tokens"]');
+    await page.page.locator('[data-testid="message-grid"]').focus();
+    await page.page.keyboard.press('t');
+    await page.page.waitForSelector('[data-testid="summary"]');
+  });
+
   it('every screen: no serious or critical accessibility violation (axe-core, WCAG 2.1 A/AA)', async () => {
     const page = await start();
     const screens: Record<string, Awaited<ReturnType<typeof axeViolations>>> = {};

@@ -33,6 +33,7 @@ export const DEFAULT_COLUMNS: Record<ColumnId, number> = { role: 110, tokens: 11
 const COLUMN_LIMITS: [number, number] = [44, 640];
 const COLUMNS_KEY = 'inspector.columns';
 const FOLD_KEY = 'inspector.detailCollapsed';
+const TOKENS_KEY = 'inspector.tokensHidden';
 
 export const clampColumn = (px: number): number => Math.round(Math.max(COLUMN_LIMITS[0], Math.min(COLUMN_LIMITS[1], px)));
 
@@ -69,6 +70,9 @@ export interface LayoutSlice {
   columnWidths: Record<ColumnId, number>;
   /** The detail pane folded to its header line (remembered). */
   detailCollapsed: boolean;
+  /** The tokens pane put away, its width given to the table (remembered); the window panel still opens. */
+  tokensHidden: boolean;
+  setTokensHidden(hidden: boolean): void;
   resize(key: keyof Layout, px: number): void;
   /** A column's width; undefined puts it back to its default. */
   resizeColumn(id: ColumnId, px: number | undefined): void;
@@ -94,6 +98,17 @@ export const createLayoutSlice: StateCreator<AppState, [], [], LayoutSlice> = (s
   layout: remembered(),
   columnWidths: rememberedColumns(),
   detailCollapsed: rememberedFold(),
+  tokensHidden: (() => {
+    try {
+      return globalThis.localStorage?.getItem(TOKENS_KEY) === 'true';
+    } catch {
+      return false;
+    }
+  })(),
+  setTokensHidden: (tokensHidden) => {
+    set({ tokensHidden });
+    keep(TOKENS_KEY, tokensHidden);
+  },
   resize: (key, px) => {
     const layout = { ...get().layout, [key]: clampLayout(key, px) };
     set({ layout });

@@ -52,6 +52,7 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'export-markdown', enabled: open, run: (s) => void s.exportAs('markdown') },
   { id: 'export-text', enabled: open, run: (s) => void s.exportAs('text') },
   { id: 'share', whileTyping: true, enabled: () => true, run: (s) => s.setShare(s.skeleton ? 'conversation' : 'folder') },
+  { id: 'tokens-pane', enabled: () => true, run: (s) => s.setTokensHidden(!s.tokensHidden) },
   { id: 'share-folder', enabled: () => true, run: (s) => s.setShare('folder') },
   { id: 'secrets', enabled: (s) => (s.findings?.open ?? 0) > 0, run: (s) => s.setSecretsOnly(!s.secretsOnly) },
   { id: 'redact-all', enabled: (s) => editable(s) && (s.findings?.open ?? 0) > 0, run: (s) => void s.redactFindings() },

@@ -1,6 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { sumsByCode } from '../code-sums.js';
-import { useAppPick } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
+import { shortcutOf } from '../commands/registry.js';
 import { RoleChip } from '../RoleChip.js';
 import { RoleMapping } from './RoleMapping.js';
 import { ReportedUsage } from './ReportedUsage.js';
@@ -70,7 +71,12 @@ export function TokenSummary() {
   const total = counts.total;
   return (
     <aside className="summary" aria-label="Token summary" data-testid="summary">
-      <h2>Tokens</h2>
+      <h2 className="pane-title">
+        Tokens
+        <button className="link small" onClick={() => useApp.getState().setTokensHidden(true)} title={`Put the tokens pane away: the table takes its width (${shortcutOf('tokens-pane')} brings it back)`} aria-label="Hide the tokens pane" data-testid="hide-tokens">
+          hide
+        </button>
+      </h2>
       <p className="big" data-testid="total-tokens">{formatNumber(total)}</p>
       <p className="muted">{counts.model} · {counts.encoding}{counts.approximate ? ' · approximate' : ''}</p>
       {summary.differs > 0 && <p className="muted">{summary.differs} stored token_count value{summary.differs === 1 ? '' : 's'} differ from the recount (•)</p>}
