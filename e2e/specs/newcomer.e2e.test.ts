@@ -1,6 +1,6 @@
 // What a newcomer trips over, each screen checked: the search of one file stays with it, and every screen
 // passes axe-core's WCAG A/AA checks with no serious or critical violation.
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../../test/helpers.js';
@@ -89,6 +89,19 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     await page.page.locator('[data-testid="message-grid"]').focus();
     await page.page.keyboard.press('t');
     await page.page.waitForSelector('[data-testid="summary"]');
+  });
+
+  it('Raw lays a JSONL line out one key a line, the file\'s own bytes a click away', async () => {
+    const page = await start();
+    await page.open('agents/claude-code/deploy-db-timeout.jsonl');
+    await page.page.click('[data-testid="row"][data-index="1"]');
+    await page.page.click('[role="tab"]:text-is("Raw")');
+    const laid = (await page.page.textContent('[data-testid="detail-raw"]')) ?? '';
+    expect(laid.split('\n').length).toBeGreaterThan(10);
+    expect(laid).toContain('  "parentUuid": "c0000001-0000-4000-8000-000000000001"');
+    await page.page.click('[data-testid="raw-as-file"]');
+    const line = readFileSync(join(ROOT, 'examples', 'agents/claude-code/deploy-db-timeout.jsonl'), 'utf8').split('\n')[2];
+    await page.page.waitForFunction((l) => document.querySelector('[data-testid="detail-raw"]')?.textContent === l, line);
   });
 
   it('every screen: no serious or critical accessibility violation (axe-core, WCAG 2.1 A/AA)', async () => {

@@ -142,7 +142,7 @@ export function DetailPane() {
           )}
         </>
       ) : (
-        <pre className="json raw" data-testid="detail-raw">{detail.raw}</pre>
+        <RawView raw={detail.raw} />
       )}
       </SecretMarks.Provider>
     </section>
@@ -171,5 +171,34 @@ function FateNote({ selected }: { selected: number }) {
     <p className={`banner fate-banner fate-${fate}`} role="status" data-testid="fate-note" data-fate={fate}>
       {fate === 'dropped' ? `⨯ Dropped under ${strategy.label}: the model is not sent this message.` : `Σ Summarised under ${strategy.label}: the model is sent a summary in its place, not this text.`}
     </p>
+  );
+}
+
+/**
+ * The record's text as the file has it. A JSONL line (one long line) is shown laid out, one key a line, with
+ * the file's own bytes a click away; text that is not JSON, or already laid out, is shown as it is.
+ */
+function RawView({ raw }: { raw: string }) {
+  const [asFile, setAsFile] = useState(false);
+  const laidOut = useMemo(() => {
+    if (raw.includes('\n') || raw.length > 4_000_000) return undefined;
+    try {
+      return JSON.stringify(JSON.parse(raw), null, 2);
+    } catch {
+      return undefined;
+    }
+  }, [raw]);
+  return (
+    <>
+      {laidOut !== undefined && (
+        <p className="muted small raw-toggle">
+          {asFile ? 'As the file has it (one line).' : 'Laid out, one key a line.'}{' '}
+          <button className="link small" onClick={() => setAsFile(!asFile)} data-testid="raw-as-file">
+            {asFile ? 'lay it out' : 'as in the file'}
+          </button>
+        </p>
+      )}
+      <pre className="json raw" data-testid="detail-raw">{laidOut !== undefined && !asFile ? laidOut : raw}</pre>
+    </>
   );
 }
