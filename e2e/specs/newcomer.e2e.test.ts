@@ -104,6 +104,27 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     await page.page.waitForFunction((l) => document.querySelector('[data-testid="detail-raw"]')?.textContent === l, line);
   });
 
+  it("a match in a tool card is counted: the detail pane says where, not that the word is absent", async () => {
+    const billing = JSON.stringify([
+      { role: 'user', content: 'Bill the customer for March.', timestamp: '2026-12-01T10:00:00' },
+      { role: 'assistant', content: '', timestamp: '2026-12-01T10:00:01', metadata: { tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'create_invoice', arguments: '{"customer": "acme", "month": "2026-03"}' } }] } },
+      { role: 'tool', content: '{"id": "inv_1"}', timestamp: '2026-12-01T10:00:02', metadata: { tool_call_id: 'call_1' } },
+    ], null, 2);
+    const session = [
+      { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', timestamp: '2026-12-01T10:00:00Z', message: { role: 'user', content: 'Bill acme for March.' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', timestamp: '2026-12-01T10:00:01Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'mcp__billing__create_invoice', input: { customer: 'acme', month: '2026-03' } }] } },
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's', timestamp: '2026-12-01T10:00:02Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '{"id": "inv_1"}' }] } },
+    ];
+    const page = await start({ 'billing.json': billing, 'billing-session.jsonl': session.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    for (const file of ['billing.json', 'billing-session.jsonl']) {
+      await page.open(file);
+      await page.search('invoice');
+      await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForFunction(() => /match 1 of \d+/.test(document.querySelector('[data-testid="detail-hits"]')?.textContent ?? ''));
+      expect(await page.page.$$eval('#detail mark.hit', (m) => m.length), file).toBeGreaterThan(0);
+    }
+  });
+
   it('every screen: no serious or critical accessibility violation (axe-core, WCAG 2.1 A/AA)', async () => {
     const page = await start();
     const screens: Record<string, Awaited<ReturnType<typeof axeViolations>>> = {};

@@ -44,7 +44,7 @@ function PartView({ part, skeleton, query }: { part: Part; skeleton: Skeleton; q
       return (
         <div className="card tool-call" data-testid="tool-call-card">
           <div className="card-head">
-            <span aria-hidden="true">⚙</span> <strong className="mono">{part.name || '(unnamed tool)'}</strong>
+            <span aria-hidden="true">⚙</span> <strong className="mono">{part.name ? <Highlight text={part.name} query={query} /> : '(unnamed tool)'}</strong>
             {part.id && <span className="mono muted">{part.id}</span>}
             <span className="spacer" />
             {result !== undefined ? <Jump to={result} label="result in message" /> : part.id ? <span className="orphan" data-testid="orphan">no result in this conversation</span> : null}

@@ -7,11 +7,16 @@ import { useEffect, useState } from 'react';
 export function SearchHits({ query, message }: { query: string; message: number }) {
   const [count, setCount] = useState(0);
   const [current, setCurrent] = useState(0);
-  // The marks are counted once the detail has drawn them.
+  // The marks are counted as the detail draws them: its cards and long parts come after this line does.
   useEffect(() => {
-    const n = document.querySelectorAll('#detail mark.hit').length;
-    if (n !== count) setCount(n);
-  });
+    const root = document.getElementById('detail');
+    if (!root) return;
+    const recount = () => setCount(root.querySelectorAll('mark.hit').length);
+    recount();
+    const watch = new MutationObserver(recount);
+    watch.observe(root, { subtree: true, childList: true, characterData: true });
+    return () => watch.disconnect();
+  }, [query, message]);
   useEffect(() => setCurrent(0), [query, message]);
   useEffect(() => {
     const marks = document.querySelectorAll('#detail mark.hit');
