@@ -63,9 +63,13 @@ export function SearchAllDialog() {
     return out;
   }, [hits]);
   const multi = useMemo(() => new Set(hits.filter((h) => h.conversation > 0).map((h) => h.path)), [hits]);
+  // While files are still being indexed, none found yet is not none at all.
+  const pending = useApp((s) => s.searchIndex?.pending ?? 0);
   const summary = answer
     ? answer.total === 0
-      ? 'No messages match'
+      ? pending > 0
+        ? `No match yet: ${formatNumber(pending)} file${pending === 1 ? '' : 's'} still to index`
+        : 'No messages match'
       : `${formatNumber(answer.atLeast ? Math.floor(answer.total / 1000) * 1000 : answer.total)}${answer.atLeast ? '+' : ''} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)}${answer.atLeast ? '+' : ''} file${answer.files === 1 ? '' : 's'}${answer.truncated ? ` · the first ${formatNumber(hits.length)} listed` : ''}`
     : '';
   return (
