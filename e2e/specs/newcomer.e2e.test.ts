@@ -125,6 +125,16 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     }
   });
 
+  it("a swarms tool message's result is shown once: its content, and a card that links it to its call", async () => {
+    const page = await start();
+    await page.open('trip_planner_tools.json');
+    await page.page.click('[data-testid="row"][data-index="3"]');
+    await page.page.waitForSelector('[data-testid="tool-result-card"]');
+    expect(await page.page.textContent('[data-testid="detail-content"]')).toContain('Lisbon');
+    expect(await page.page.$$eval('[data-testid="tool-result-card"] pre', (p) => p.length)).toBe(0);
+    expect(await page.page.textContent('[data-testid="tool-result-card"]')).toMatch(/call in message 2/);
+  });
+
   it('every screen: no serious or critical accessibility violation (axe-core, WCAG 2.1 A/AA)', async () => {
     const page = await start();
     const screens: Record<string, Awaited<ReturnType<typeof axeViolations>>> = {};

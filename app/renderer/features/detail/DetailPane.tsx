@@ -133,7 +133,7 @@ export function DetailPane() {
               {structured ? <Highlight text={JSON.stringify(m.content, null, 2)} query={search} /> : detail.text ? <Highlight text={detail.text} query={search} /> : <span className="muted">(empty)</span>}
             </pre>
           )}
-          {swarms && skeleton && <ToolCallCards view={v} skeleton={skeleton} query={search} />}
+          {swarms && skeleton && <ToolCallCards view={v} skeleton={skeleton} query={search} shown={structured ? JSON.stringify(m.content) : detail.text} />}
           {swarms && (metadata !== undefined || Object.keys(extra).length > 0) && (
             <div className="meta">
               <h3>metadata and other keys</h3>

@@ -34,7 +34,8 @@ function Jump({ to, label }: { to: number; label: string }) {
   );
 }
 
-function PartView({ part, skeleton, query }: { part: Part; skeleton: Skeleton; query: string }) {
+/** `headOnly`: a result whose text the pane shows already above (a swarms tool message's content): its card says whose result it is, not the text again. */
+function PartView({ part, skeleton, query, headOnly = false }: { part: Part; skeleton: Skeleton; query: string; headOnly?: boolean }) {
   switch (part.kind) {
     case 'text':
       return <pre className="content part-text" data-testid="detail-content">{part.text ? <Highlight text={part.text} query={query} /> : <span className="muted">(empty)</span>}</pre>;
@@ -67,7 +68,7 @@ function PartView({ part, skeleton, query }: { part: Part; skeleton: Skeleton; q
             <span className="spacer" />
             {call !== undefined ? <Jump to={call} label="call in message" /> : part.callId ? <span className="orphan" data-testid="orphan">its call is not in this conversation</span> : null}
           </div>
-          <pre className={body.json ? 'json' : 'content'}>{body.text ? <Highlight text={body.text} query={query} /> : <span className="muted">(empty)</span>}</pre>
+          {!headOnly && <pre className={body.json ? 'json' : 'content'}>{body.text ? <Highlight text={body.text} query={query} /> : <span className="muted">(empty)</span>}</pre>}
         </div>
       );
     }
@@ -111,13 +112,15 @@ export function Parts({ view, skeleton, query = '' }: { view: View; skeleton: Sk
 }
 
 /** Tool calls a swarms message carries beside its content (OpenAI `tool_calls`, also under `metadata`). */
-export function ToolCallCards({ view, skeleton, query = '' }: { view: View; skeleton: Skeleton; query?: string }) {
+export function ToolCallCards({ view, skeleton, query = '', shown }: { view: View; skeleton: Skeleton; query?: string; shown?: string }) {
   const calls = view.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result');
   if (calls.length === 0) return null;
+  // The message's content is its result: shown once, above; the card links it to its call.
+  const same = (p: Part) => p.kind === 'tool-result' && shown !== undefined && p.text.trim() === shown.trim();
   return (
     <div className="parts">
       {calls.map((p, i) => (
-        <PartView key={i} part={p} skeleton={skeleton} query={query} />
+        <PartView key={i} part={p} skeleton={skeleton} query={query} headOnly={same(p)} />
       ))}
     </div>
   );
