@@ -493,7 +493,7 @@ export const requests = {
   /** What changed from a kept version to the file on disk now, line by line (long unchanged runs folded). */
   'history:diff': {
     input: z.object({ path: relPath, id: z.string().min(1).max(100) }),
-    output: z.object({ lines: z.array(z.object({ kind: z.enum(['same', 'added', 'removed', 'folded']), text: z.string(), count: z.number().optional() })), added: z.number(), removed: z.number(), tooLarge: z.boolean() }),
+    output: z.object({ lines: z.array(z.object({ kind: z.enum(['same', 'added', 'removed', 'folded']), text: z.string(), count: z.number().optional(), changed: z.array(z.tuple([z.number(), z.number()])).optional() })), added: z.number(), removed: z.number(), tooLarge: z.boolean() }),
   },
   /** Restores a version as one undoable edit (nothing is written until Save). */
   'history:restore': { input: z.object({ path: relPath, id: z.string().min(1).max(100) }), output: EditState },

@@ -29,3 +29,24 @@ describe('a kept version beside the file now', () => {
     expect(out.map((l) => (l.kind === 'folded' ? `… ${l.count}` : `${l.kind[0]} ${l.text}`))).toEqual(['… 17', 's line 17', 's line 18', 's line 19', 'r line 20', 'a line 20 changed', 's line 21', 's line 22', 's line 23', '… 16']);
   });
 });
+
+describe('a line changed in place is marked by word', () => {
+  it('only the words that changed, on the removed line and on the added one', () => {
+    const before = '{"role": "user", "content": "Book the 9:40 train to Porto"}\n';
+    const after = '{"role": "user", "content": "Book the 11:05 train to Porto"}\n';
+    const { lines: out } = versionDiff(before, after);
+    const removed = out.find((l) => l.kind === 'removed')!;
+    const added = out.find((l) => l.kind === 'added')!;
+    expect(removed.changed!.map(([a, b]) => removed.text.slice(a, b))).toEqual(['9', '40']);
+    expect(added.changed!.map(([a, b]) => added.text.slice(a, b))).toEqual(['11', '05']);
+  });
+  it('the ranges lie within their line', () => {
+    const line = fc.array(fc.constantFrom('a', 'bb', ' ', '"x"', ':', '9', 'é'), { maxLength: 20 }).map((w) => w.join(''));
+    fc.assert(
+      fc.property(line, line, (x, y) => {
+        const { lines: out } = versionDiff(`${x}\n`, `${y}\n`);
+        for (const l of out) for (const [a, b] of l.changed ?? []) expect(0 <= a && a < b && b <= l.text.length).toBe(true);
+      }),
+    );
+  });
+});

@@ -24,7 +24,7 @@ function VersionDiff({ diff }: { diff: Diff }) {
           ) : (
             <div key={i} className={`diff-line ${l.kind}`} data-kind={l.kind}>
               {l.kind === 'added' ? '+ ' : l.kind === 'removed' ? '− ' : '  '}
-              {l.text}
+              {l.changed ? <ChangedWords text={l.text} ranges={l.changed} /> : l.text}
             </div>
           ),
         )}
@@ -87,4 +87,21 @@ export function HistoryDialog() {
       </div>
     </div>
   );
+}
+
+/** A line changed in place, the words that changed marked (the rest of it is as it was). */
+function ChangedWords({ text, ranges }: { text: string; ranges: ReadonlyArray<readonly [number, number]> }) {
+  const out: React.ReactNode[] = [];
+  let at = 0;
+  ranges.forEach(([a, b], i) => {
+    if (a > at) out.push(text.slice(at, a));
+    out.push(
+      <mark key={i} className="diff-word">
+        {text.slice(a, b)}
+      </mark>,
+    );
+    at = b;
+  });
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
 }
