@@ -250,6 +250,10 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         const drawn = await page.page.$$eval('[data-testid="row"]', (rows) => rows.map((r) => [Number(r.getAttribute('data-index')), r.getAttribute('data-fate')] as [number, string]));
         expect(drawn.length).toBeGreaterThan(0);
         for (const [i, fate] of drawn) expect(fate).toBe(i >= t ? 'future' : cli.messages[i].fate);
+        // The warnings are that turn's: none names a message not sent yet; before the first trim, none at all.
+        const warned = await page.page.$$eval('[data-testid="plan-warnings"] li[data-index]', (li) => li.map((l) => Number(l.getAttribute('data-index'))));
+        expect(warned.filter((i) => i >= t)).toEqual([]);
+        if (turn === first - 1) expect(warned).toEqual([]);
       }
       await page.page.locator('[data-testid="turns"]').scrollIntoViewIfNeeded();
       await page.screenshot(`${mode}-window-turns`);
@@ -262,6 +266,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       }, last);
       await page.page.waitForSelector('[data-testid="turn-note"]', { state: 'detached' });
       expect(await page.page.$$eval('[data-testid="row"][data-fate="future"]', (r) => r.length)).toBe(0);
+      // The last turn's plan has its own warnings (the ones the panel used to show at every turn).
+      expect(await page.page.$$eval('[data-testid="plan-warnings"] li[data-index]', (li) => li.length)).toBeGreaterThan(0);
     });
 
     it('the minimap beside the table shows the plan by fate, and a click goes to the message there', async () => {

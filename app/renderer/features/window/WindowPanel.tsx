@@ -82,7 +82,7 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
 
 /** The window panel: pick a strategy and its parameters; every row shows its fate, live as a slider moves. */
 export function WindowPanel() {
-  const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts } = useAppPick('openPath', 'model', 'strategyId', 'setStrategy', 'setParam', 'toggleWindow', 'select', 'skeleton', 'counts');
+  const { openPath, model, strategyId, setStrategy, setParam, toggleWindow, select, skeleton, counts, turnView } = useAppPick('openPath', 'model', 'strategyId', 'setStrategy', 'setParam', 'toggleWindow', 'select', 'skeleton', 'counts', 'turnView');
   const { plan, strategy, params, total } = useWindowPlan();
   const [preview, setPreview] = useState<Preview | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
@@ -158,16 +158,18 @@ export function WindowPanel() {
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
           {skeleton && counts && skeleton.usage.at.length > 1 && <ContextCurve skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} />}
           {skeleton && counts && <TurnScrubber skeleton={skeleton} input={cachedPlanSkeleton(skeleton, counts)} strategy={strategy} params={params} current={plan} onSelect={select} />}
-          {plan.warnings.length > 0 && (
-            <ul className="warnings" aria-label="Warnings">
-              {plan.warnings.slice(0, 8).map((w) => (
-                <li key={`${w.code}-${w.index}`}>
+          {/* The warnings of the turn shown (the scrubber's), not of the last one, when the run is scrubbed back. */}
+          {(turnView?.plan ?? plan).warnings.length > 0 && (
+            <ul className="warnings" aria-label={turnView ? `Warnings at turn ${turnView.turn}` : 'Warnings'} data-testid="plan-warnings" data-turn={turnView?.turn}>
+              {turnView && <li className="muted small">At turn {formatNumber(turnView.turn)}:</li>}
+              {(turnView?.plan ?? plan).warnings.slice(0, 8).map((w) => (
+                <li key={`${w.code}-${w.index}`} data-index={w.index}>
                   <button className={w.code === 'approximate-cut' ? 'link muted' : 'link'} onClick={() => select(w.index)}>
                     {w.code === 'approximate-cut' ? `✂ message ${w.index} is cut; select it to see where (the detail pane dims what is not sent)` : `⚠ ${w.message}`}
                   </button>
                 </li>
               ))}
-              {plan.warnings.length > 8 && <li className="muted">and {plan.warnings.length - 8} more</li>}
+              {(turnView?.plan ?? plan).warnings.length > 8 && <li className="muted">and {(turnView?.plan ?? plan).warnings.length - 8} more</li>}
             </ul>
           )}
           <button className="action" onClick={() => void showPreview()} data-testid="show-preview">What the model sees</button>
