@@ -31,6 +31,9 @@ export const storeSelectors = {
   },
 };
 
+/** The shells (app/main, app/server) hold wiring only: the engine through the service, files on disk aside. */
+const SHELL_REACHES_CORE = { regex: 'src/core/(?!storage/)', message: 'A shell holds wiring only: reach the engine through app/service.' };
+
 export const layerRules = [
   {
     files: ['src/core/**/*.ts'],
@@ -95,7 +98,7 @@ export const layerRules = [
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { regex: 'src/core/(?!storage/)', message: 'A shell holds wiring only: reach the engine through app/service.' },
+          SHELL_REACHES_CORE,
           { group: ['**/server/*', '**/server/**', '**/renderer/**'], message: 'The Electron shell imports neither the browser-mode shell nor the renderer.' },
         ],
       }],
@@ -108,7 +111,7 @@ export const layerRules = [
         paths: [{ name: 'electron', message: 'The browser-mode server runs without Electron.' }],
         patterns: [
           { group: ['electron/*'], message: 'The server runs without Electron.' },
-          { regex: 'src/core/(?!storage/)', message: 'A shell holds wiring only: reach the engine through app/service.' },
+          SHELL_REACHES_CORE,
           { group: ['**/main/*', '**/main/**', '**/renderer/**'], message: 'The browser-mode shell imports neither the Electron shell nor the renderer.' },
         ],
       }],

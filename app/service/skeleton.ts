@@ -46,9 +46,6 @@ function dictionary(values: Array<string | undefined>): { names: string[]; of: n
   return { names, of };
 }
 
-/** A result that says it failed in its text (Claude Code wraps a refused or failed call's answer so). */
-const TOOL_ERROR_TEXT = /^\s*<tool_use_error>/;
-
 /** `structured`: content a planner must not cut (the swarms rule: content that is not a string; else parts that are not all text). */
 function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number {
   const links = toolLinksOf(v);
@@ -64,7 +61,7 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
   if (v.compaction) f |= FLAGS.compaction;
   if (v.parts.some((p) => p.kind === 'reasoning')) f |= FLAGS.reasoning;
   if (hasUnreadPart(v)) f |= FLAGS.unread;
-  if (v.parts.some((p) => p.kind === 'tool-result' && (p.isError || TOOL_ERROR_TEXT.test(p.text)))) f |= FLAGS.toolError;
+  if (v.parts.some((p) => p.kind === 'tool-result' && p.isError)) f |= FLAGS.toolError;
   return f;
 }
 

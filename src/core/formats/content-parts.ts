@@ -53,8 +53,11 @@ export function blockToPart(block: unknown): Part {
     case 'server_tool_use':
       return { kind: 'tool-call', id: typeof block.id === 'string' ? block.id : undefined, name: String(block.name ?? ''), arguments: argumentsText(block.input) };
     case 'tool_result':
-    case 'web_search_tool_result':
-      return { kind: 'tool-result', callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined, text: looseText(block.content), isError: block.is_error === true || undefined };
+    case 'web_search_tool_result': {
+      const text = looseText(block.content);
+      // Claude Code says a refused or failed call in the result's text (<tool_use_error>), not by is_error.
+      return { kind: 'tool-result', callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined, text, isError: block.is_error === true || /^\s*<tool_use_error>/.test(text) || undefined };
+    }
     case 'thinking':
       return { kind: 'reasoning', text: typeof block.thinking === 'string' ? block.thinking : '', vendor: 'anthropic', ...(typeof block.signature === 'string' ? { signed: block.signature } : {}) };
     case 'reasoning':

@@ -1,4 +1,4 @@
-import { PATTERN_RULES } from './rules.js';
+import { patternFindings } from './scan.js';
 
 /**
  * Tokens by the prefixes their issuers give them (GitHub, Slack, AWS key ids, OpenAI, Stripe, npm, GitLab,
@@ -15,22 +15,17 @@ export function masked(value: string): string {
 
 /**
  * A line of text (a session's title, its first prompt) with the secrets in it masked, synchronously: what a
- * sidebar shows of a file before, and whatever, its scan finds. Personal data is left as it is (a name in a
- * title is what tells sessions apart); keys and tokens never reach the screen whole.
+ * sidebar shows of a file before, and whatever, its scan finds. The pattern rules' secrets and tokens known by
+ * their prefix are masked; personal data is left (a name in a title is what tells sessions apart).
  */
 export function maskedLine(text: string): string {
+  const spans = patternFindings({ text, where: 0 }).filter((f) => f.kind === 'secret').sort((a, b) => b.start - a.start);
   let out = text;
-  for (const rule of PATTERN_RULES) {
-    if (rule.kind !== 'secret') continue;
-    const re = new RegExp(rule.pattern.source, rule.pattern.flags.includes('g') ? rule.pattern.flags : `${rule.pattern.flags}g`);
-    out = out.replace(re, (...args) => {
-      const match = args[0] as string;
-      const value = rule.group !== undefined ? (args[rule.group] as string | undefined) : match;
-      if (!value) return match;
-      const m = Object.assign([match, ...args.slice(1, -2)], { index: args[args.length - 2] as number, input: out }) as unknown as RegExpExecArray;
-      if (rule.accept && !rule.accept(value, m)) return match;
-      return match.replace(value, masked(value));
-    });
+  let before = Infinity;
+  for (const f of spans) {
+    if (f.end > before) continue;
+    out = out.slice(0, f.start) + masked(f.value) + out.slice(f.end);
+    before = f.start;
   }
   return out.replace(PREFIXED, (token) => masked(token));
 }

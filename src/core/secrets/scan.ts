@@ -96,7 +96,7 @@ async function secretlintFindings<W>(units: readonly ScanUnit<W>[]): Promise<Fin
 }
 
 /** The findings of the rules applied here by pattern, and of the phone finder, in one text. */
-function patternFindings<W>(unit: ScanUnit<W>): Finding<W>[] {
+export function patternFindings<W>(unit: ScanUnit<W>): Finding<W>[] {
   const out: Finding<W>[] = [];
   const text = unit.text;
   for (const rule of PATTERN_RULES) {

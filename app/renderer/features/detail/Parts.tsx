@@ -57,8 +57,7 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
     case 'tool-result': {
       const body = pretty(part.text);
       const call = callOf(skeleton, part.callId);
-      // Claude Code says a refused or failed call in the result's text, not only by is_error.
-      const failed = part.isError || /^\s*<tool_use_error>/.test(part.text);
+      const failed = part.isError === true;
       return (
         <div className={`card tool-result ${failed ? 'error' : ''}`} data-testid="tool-result-card">
           <div className="card-head">
