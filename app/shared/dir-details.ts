@@ -20,8 +20,17 @@ export function withDetails(entries: readonly DirEntry[], details: readonly DirE
   });
 }
 
-/** A fresh listing, keeping what the previous one knew of unchanged files that the fresh one does not (token totals). Pure. */
+/**
+ * A file changed or replaced is listed before it is read again: until its details come it keeps the format
+ * (the badge) and the title it had, as an agent rewriting a session does not change what the session is.
+ */
+function carryFormat(before: DirEntry | undefined, after: DirEntry): DirEntry {
+  if (!before?.format || after.format !== undefined || !after.pending || before.error) return after;
+  return { ...after, format: before.format, ...(before.formatLabel ? { formatLabel: before.formatLabel } : {}), ...(before.title && after.title === undefined ? { title: before.title } : {}) };
+}
+
+/** A fresh listing, keeping what the previous one knew of unchanged files that the fresh one does not (token totals), and the badge of files being read again. Pure. */
 export function relisted(previous: readonly DirEntry[], fresh: readonly DirEntry[]): DirEntry[] {
   const byPath = new Map(previous.map((e) => [e.path, e]));
-  return fresh.map((e) => carryTokens(byPath.get(e.path), e));
+  return fresh.map((e) => carryFormat(byPath.get(e.path), carryTokens(byPath.get(e.path), e)));
 }

@@ -9,6 +9,7 @@ import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { DirEntry } from '../../app/shared/contract.js';
 import { tempDir } from '../helpers.js';
+import { DEFAULT_MODEL } from '../../src/core/defaults.js';
 import { listFully } from '../support/listing.js';
 import { relisted, withDetails } from '../../app/shared/dir-details.js';
 
@@ -209,6 +210,18 @@ describe('merging listings in the renderer', () => {
     expect(relisted([e('a.json', 10, 46), e('b.json', 5, 9)], [e('a.json', 10), e('b.json', 6), e('c.json', 1)])).toEqual([e('a.json', 10, 46), e('b.json', 6), e('c.json', 1)]);
     expect(withDetails([e('a.json', 10, 46)], [{ ...e('a.json', 10), format: 'swarms-json', messages: 5 }])).toEqual([{ ...e('a.json', 10, 46), format: 'swarms-json', messages: 5 }]);
   });
+  it('a file replaced on disk keeps its format badge and title while it is read again; its new details then replace them', () => {
+    const before: DirEntry = { ...e('s.jsonl', 10), format: 'claude-code', formatLabel: 'Claude Code session (JSONL)', title: 'fix the parser', messages: 4 };
+    const fresh: DirEntry = { ...e('s.jsonl', 30), pending: true };
+    const [kept] = relisted([before], [fresh]);
+    expect(kept).toMatchObject({ format: 'claude-code', formatLabel: 'Claude Code session (JSONL)', title: 'fix the parser', pending: true, bytes: 30 });
+    // The old count is not the new file's: it is read again.
+    expect(kept.messages).toBeUndefined();
+    const read: DirEntry = { ...e('s.jsonl', 30), format: 'openai-chat-jsonl', messages: 6 };
+    expect(withDetails([kept], [read])).toEqual([read]);
+    // A file that could not be read before has no badge to keep.
+    expect(relisted([{ ...before, error: 'bad line' }], [fresh])[0].format).toBeUndefined();
+  });
 });
 
 describe('the listing kept between runs', () => {
@@ -247,5 +260,41 @@ describe('the listing kept between runs', () => {
     const coldAnswer = await dispatch(cold.handlers, 'dir:list', {});
     if (!coldAnswer.ok) throw new Error(coldAnswer.error.message);
     expect((coldAnswer.value as { entries: DirEntry[] }).entries.every((e) => e.pending)).toBe(true);
+  });
+});
+
+describe('token totals across folders opened in turn', () => {
+  it('a folder opened again keeps the totals counted in it, though the next folder started before it closed and saved after it', async () => {
+    const a = tempDir();
+    const b = tempDir();
+    const kept = join(tempDir(), 'listing.json');
+    writeFileSync(join(a, 'a.json'), history(3, 'alpha'));
+    writeFileSync(join(b, 'b.json'), history(4, 'beta'));
+    const make = (dir: string) => {
+      const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: kept, watchDelayMs: 60_000 });
+      runtimes.push(rt);
+      return rt;
+    };
+    const count = async (rt: Runtime, path: string) => {
+      const opened = await dispatch(rt.handlers, 'conversation:open', { path });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const counted = await dispatch(rt.handlers, 'tokens:count', { path, conversation: 0, model: DEFAULT_MODEL });
+      if (!counted.ok) throw new Error(counted.error.message);
+      return (counted.value as { total: number }).total;
+    };
+    const first = make(a);
+    await listFully(first);
+    const total = await count(first, 'a.json');
+    expect(total).toBeGreaterThan(0);
+    // As the folder shell does it: the next folder's service starts (and reads the kept listing) before this one closes.
+    const next = make(b);
+    await first.close();
+    await listFully(next);
+    await count(next, 'b.json');
+    await next.close();
+
+    const again = make(a);
+    const listed = await listFully(again);
+    expect(listed.find((e) => e.path === 'a.json')?.tokens).toBe(total);
   });
 });

@@ -127,3 +127,30 @@ describe('a dataset’s conversations in the sidebar', () => {
     ]);
   });
 });
+
+describe('long names', () => {
+  const entry = (path: string): DirEntry => ({ path, name: path, bytes: 10, modified: 1_700_000_000_000, format: 'claude-code', messages: 3 });
+  it('a name cut for room keeps in view the part that tells it from its neighbours, not a tail they all share', () => {
+    const names = ['claude-code-session-ALPHA-export-final.jsonl', 'claude-code-session-BETA-export-final.jsonl', 'claude-code-session-GAMMA-export-final.jsonl', 'notes.json'];
+    useApp.setState({ entries: names.map(entry) });
+    render(<Sidebar />);
+    const tails = screen.getAllByTestId('file-tail').map((t) => t.textContent);
+    expect(tails).toEqual(['ALPHA-export-final.jsonl', 'BETA-export-final.jsonl', 'GAMMA-export-final.jsonl']);
+    // Every name is still there whole, stem and tail, for a reader and for the tooltip.
+    for (const name of names.slice(0, 3)) expect(document.querySelector(`[data-path="${name}"] .file-name`)!.textContent).toContain(name);
+  });
+});
+
+describe('the figures of a file edited and not yet saved', () => {
+  it('say the edited conversation: its message count and tokens follow the edits, marked unsaved', () => {
+    const path = 'run.json';
+    useApp.setState({ entries: [{ path, name: 'run', bytes: 100, modified: 1, format: 'swarms-json', messages: 3, tokens: 30 }], openPath: path, root: '/r', unsaved: new Set([path]) });
+    const skeleton = { path, conversation: 0, conversations: 1, count: 2, version: 3, bytes: 100 } as never;
+    useApp.setState({ skeleton, counts: { path, tokens: [10, 9], total: 19 } as never, edit: { dirty: true } as never });
+    useApp.getState().syncEntry();
+    render(<Sidebar />);
+    expect(screen.getByTestId('file-messages').textContent).toBe('2');
+    expect(screen.getByTestId('file-tokens').textContent).toBe('19');
+    expect(screen.getByTestId('file-unsaved')).toBeTruthy();
+  });
+});

@@ -186,10 +186,13 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       const { skeleton, counts, edit, openPath, entries } = get();
       // A session shown as a path of its tree (a view) keeps the file's counts: every thread's messages and tokens.
       const view = skeleton?.whole !== undefined;
-      if (!skeleton || skeleton.path !== openPath || skeleton.version < 0 || (skeleton.conversations !== 1 && !view) || skeleton.conversation !== 0 || edit?.dirty) return;
+      if (!skeleton || skeleton.path !== openPath || skeleton.version < 0 || (skeleton.conversations !== 1 && !view) || skeleton.conversation !== 0) return;
       const mine = counts && counts.path === skeleton.path && counts.tokens.length === skeleton.count ? counts : undefined;
       const total = view ? mine?.fileTotal : mine?.total;
-      set({ entries: entries.map((e) => (e.path === openPath ? { ...e, ...(view ? {} : { messages: skeleton.count, conversations: 1, estimated: false }), bytes: skeleton.bytes, ...(total !== undefined ? { tokens: total } : {}) } : e)) });
+      // Edited and not saved, the figures are the edited conversation's (the row says unsaved); the size stays the disk's.
+      const bytes = edit?.dirty ? {} : { bytes: skeleton.bytes };
+      const next = entries.map((e) => (e.path === openPath ? { ...e, ...(view ? {} : { messages: skeleton.count, conversations: 1, estimated: false }), ...bytes, ...(total !== undefined ? { tokens: total } : {}) } : e));
+      if (next.some((e, i) => e !== entries[i] && (e.messages !== entries[i].messages || e.tokens !== entries[i].tokens || e.bytes !== entries[i].bytes || e.estimated !== entries[i].estimated || e.conversations !== entries[i].conversations))) set({ entries: next });
     },
     ensureRows: (start, end) => {
       const { openPath, skeleton, pages, generation } = get();

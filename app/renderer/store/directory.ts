@@ -37,12 +37,15 @@ export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice
   applyDirDetails: (root, details) => {
     if (root !== get().root) return;
     set({ entries: withDetails(get().entries, details) });
+    // The open file's figures are those of what is shown (its unsaved edits), not the disk's.
+    get().syncEntry();
   },
   refreshDirectory: async () => {
     set({ listing: true });
     try {
       const { root, entries, truncated } = await request('dir:list', {});
       set({ root, entries: root === get().root ? relisted(get().entries, entries) : entries, listTruncated: truncated, listError: undefined });
+      get().syncEntry();
     } catch (e) {
       set({ listError: (e as Error).message });
     } finally {

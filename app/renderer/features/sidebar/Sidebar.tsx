@@ -8,7 +8,7 @@ import { buildTree, flattenTree, FORMAT_BADGE, type FolderNode, type SidebarRow 
 
 // A row reads only what it shows: with thousands of files, a change elsewhere in the store (a page of rows, a
 // count's progress) re-renders none of them, and a filter re-renders only the rows whose entries changed.
-const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEntry; depth: number; expanded: boolean; expand(path: string): void }) {
+const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: { e: DirEntry; depth: number; distinct: number; expanded: boolean; expand(path: string): void }) {
   const active = useApp((s) => s.openPath === e.path);
   const unsaved = useApp((s) => s.unsaved.has(e.path));
   const openConversation = useApp((s) => s.openConversation);
@@ -40,7 +40,7 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
               {shown}
             </span>
           ) : (
-            <NameParts name={`${e.error ? '⚠ ' : ''}${name}`} />
+            <NameParts name={name} warn={!!e.error} distinct={distinct} />
           )}
           {unsaved && (
             <span className="unsaved-mark" data-testid="file-unsaved" title="Edited, not saved yet" aria-label="unsaved edits">
@@ -70,7 +70,7 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
             {many && <>{formatNumber(e.conversations ?? 0)} conversations · </>}
             {e.messages !== undefined ? (
               <>
-                <span data-testid="file-messages" title={e.estimated ? 'Estimated from the start of the file; counted when it is read whole or opened' : undefined}>
+                <span data-testid="file-messages" title={unsaved ? 'As edited, not saved yet' : e.estimated ? 'Estimated from the start of the file; counted when it is read whole or opened' : undefined}>
                   {e.estimated ? '≈' : ''}
                   {formatNumber(e.messages)}
                 </span>{' '}
@@ -85,7 +85,7 @@ const FileRow = memo(function FileRow({ e, depth, expanded, expand }: { e: DirEn
             )}
             {e.tokens !== undefined && (
               <>
-                <span data-testid="file-tokens">{formatNumber(e.tokens)}</span> tok ·{' '}
+                <span data-testid="file-tokens" title={unsaved ? 'As edited, not saved yet' : undefined}>{formatNumber(e.tokens)}</span> tok ·{' '}
               </>
             )}
             <span title={new Date(e.modified).toLocaleString()}>modified {age(e.modified, now)} ago</span>
@@ -129,7 +129,7 @@ const LINE_HEIGHT: Record<SidebarRow['kind'], number> = { file: 46, folder: 26, 
 
 const rowKey = (r: SidebarRow) => (r.kind === 'folder' ? `d:${r.node.path}` : r.kind === 'file' ? `f:${r.entry.path}` : `c:${r.entry.path}:${r.index}`);
 
-/** Names end where they differ (rollout-2026-…-<id>.jsonl): a long one gives way in the middle, its end shown. */
+/** A long name gives way before the part that tells it from its neighbours, and before at least its last characters (rollout-2026-…-<id>.jsonl). */
 const TAIL = 12;
 /** A file name that is an id (a UUID, a long hex run): a session's, which says nothing of what it holds. */
 export function idNamed(name: string): boolean {
@@ -137,12 +137,15 @@ export function idNamed(name: string): boolean {
   return /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-|(^|[-_.])[0-9a-f]{8,}([-_.]|$)|^ses_[0-9A-Za-z]{12,}/i.test(name);
 }
 
-function NameParts({ name }: { name: string }) {
-  if (name.length <= TAIL * 2) return <span className="file-stem">{name}</span>;
+function NameParts({ name, warn, distinct }: { name: string; warn: boolean; distinct: number }) {
+  const mark = warn ? '⚠ ' : '';
+  if (name.length <= TAIL * 2) return <span className="file-stem">{mark + name}</span>;
+  const cut = Math.min(distinct, name.length - TAIL);
+  // The stem gives way first; the tail then gives up its own end (what the neighbours share), never its start.
   return (
     <>
-      <span className="file-stem">{name.slice(0, -TAIL)}</span>
-      <span className="file-tail">{name.slice(-TAIL)}</span>
+      <span className="file-stem">{mark + name.slice(0, cut)}</span>
+      <span className="file-tail" data-testid="file-tail">{name.slice(cut)}</span>
     </>
   );
 }
@@ -207,7 +210,7 @@ export function Sidebar() {
                 {r.kind === 'folder' ? (
                   <FolderRow node={r.node} depth={r.depth} closed={collapsed.has(r.node.path)} toggle={toggle} />
                 ) : r.kind === 'file' ? (
-                  <FileRow e={r.entry} depth={r.depth} expanded={r.entry.path === openPath || expandedFiles.has(r.entry.path)} expand={expand} />
+                  <FileRow e={r.entry} depth={r.depth} distinct={r.distinct} expanded={r.entry.path === openPath || expandedFiles.has(r.entry.path)} expand={expand} />
                 ) : (
                   <ConversationRow e={r.entry} index={r.index} title={r.title} depth={r.depth} />
                 )}

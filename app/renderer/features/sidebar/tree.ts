@@ -108,7 +108,7 @@ export const FORMAT_BADGE: Record<string, string> = {
 /** One line of the sidebar's list: a folder, a file, or one conversation of a file that holds several. */
 export type SidebarRow =
   | { kind: 'folder'; node: FolderNode; depth: number }
-  | { kind: 'file'; entry: DirEntry; depth: number }
+  | { kind: 'file'; entry: DirEntry; depth: number; /** Where the part of its name that tells it from its neighbours starts. */ distinct: number }
   | { kind: 'conversation'; entry: DirEntry; index: number; title: string; depth: number };
 
 /**
@@ -122,11 +122,38 @@ export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, ex
       rows.push({ kind: 'folder', node: f, depth });
       if (!collapsed.has(f.path)) walk(f, depth + 1);
     }
+    const distinct = distinctStarts(node.files.map((e) => baseName(e.path)));
     for (const e of node.files) {
-      rows.push({ kind: 'file', entry: e, depth });
+      rows.push({ kind: 'file', entry: e, depth, distinct: distinct.get(baseName(e.path)) ?? 0 });
       if ((e.conversations ?? 1) > 1 && expanded(e)) for (const index of conversationOrder(e, sort)) rows.push({ kind: 'conversation', entry: e, index, title: e.titles?.[index] ?? `conversation ${index + 1}`, depth });
     }
   };
   walk(root, 0);
   return rows;
+}
+
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * For each of a folder's names, where the part that tells it from the others starts: the word in which it
+ * first differs from its nearest neighbours (`session-ALPHA-export.jsonl` and `session-BETA-export.jsonl` differ
+ * at ALPHA and BETA). A cut name keeps that part and what follows it in view. Pure.
+ */
+export function distinctStarts(names: readonly string[]): Map<string, number> {
+  const sorted = [...new Set(names)].sort();
+  const common = (a: string | undefined, b: string) => {
+    if (a === undefined) return 0;
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return i;
+  };
+  const out = new Map<string, number>();
+  sorted.forEach((name, i) => {
+    const shared = Math.max(common(sorted[i - 1], name), common(sorted[i + 1], name));
+    // Back to the start of the word it differs in: "run-1" and "run-10" differ in "1…", shown whole.
+    let start = shared;
+    while (start > 0 && !/[-_. /]/.test(name[start - 1])) start--;
+    out.set(name, start);
+  });
+  return out;
 }
