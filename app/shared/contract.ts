@@ -399,7 +399,7 @@ export const requests = {
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
   'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },
   'conversation:search': {
-    input: z.object({ path: relPath, conversation, query: z.string().max(1000), caseSensitive: z.boolean().default(false) }),
+    input: z.object({ path: relPath, conversation, query: z.string().max(1000) }),
     output: z.object({ matches: z.array(z.number()) }),
   },
   'tokens:count': { input: z.object({ path: relPath, conversation, model }), output: TokenCounts },

@@ -118,6 +118,24 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.$$eval('.search-all-file .name', (els) => els.map((e) => e.textContent))).toEqual(['runs/late.json']);
     });
 
+    it('a query of several words opens its hit with the whole query in the file search, which finds the same messages', { timeout: 60_000 }, async () => {
+      const word = `zq${Math.random().toString(36).slice(2, 10).replace(/\d/g, 'x')}`;
+      writeFileSync(join(dir, 'runs', 'words.json'), serializeConversation([{ role: 'user', content: `Rollout ${word} plan` }, { role: 'assistant', content: `Noted.` }, { role: 'assistant', content: `The plans: ${word.toUpperCase()} first.` }, { role: 'user', content: `Only ${word} here` }], { format: 'json' }));
+      await page.page.waitForFunction(() => /indexed$/.test(document.querySelector('[data-testid="search-all-status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      const query = `${word} plan`;
+      await searchFor(query);
+      await page.page.waitForFunction(() => /^2 messages in 1 file/.test(document.querySelector('[data-testid="search-all-summary"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
+      expect(await page.page.inputValue('[data-testid="search"]')).toBe(query);
+      // The file's search shows the two messages the search across conversations found, every word marked.
+      await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="row"]').length === 2);
+      expect(await page.page.$$eval('[data-testid="row"]', (rows) => rows.map((r) => Number(r.getAttribute('data-index'))).sort())).toEqual([0, 2]);
+      await page.page.waitForSelector('#detail mark.hit');
+      expect(await page.page.$$eval('#detail mark.hit', (ms) => ms.map((m) => m.textContent?.toLowerCase()))).toEqual([word, 'plan']);
+      await page.page.click('[data-testid="clear-filters"]');
+    });
+
     it('says what is wrong with a regular expression, and searches with one', async () => {
       await searchFor('zzz');
       await page.page.check('.search-all-bar input[type="checkbox"]');

@@ -1,4 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
+import { termMatches } from '../../../src/core/search/snippet.js';
+import { queryTerms } from '../../../src/core/search/words.js';
 
 /** Secrets and personal data found in the message shown, marked wherever its text shows them (the detail pane). */
 export interface SecretMark {
@@ -8,18 +10,15 @@ export interface SecretMark {
 }
 export const SecretMarks = createContext<readonly SecretMark[]>([]);
 
-/** The text with every case-insensitive occurrence of `query` marked (the file's search, as main runs it). */
+/** The text with the words the file's search matched marked: each word beginning with a word of the query, the rule that found the message. */
 function QueryHighlight({ text, query }: { text: string; query: string }) {
-  if (!query) return <>{text}</>;
+  const terms = query ? queryTerms(query) : [];
+  if (terms.length === 0) return <>{text}</>;
   const parts: ReactNode[] = [];
-  const lower = text.toLowerCase();
-  const q = query.toLowerCase();
-  // Lowercasing that changes lengths (İ) would put marks in the wrong place: then nothing is marked.
-  if (lower.length !== text.length) return <>{text}</>;
   let at = 0;
-  for (let i = lower.indexOf(q); i !== -1 && q; i = lower.indexOf(q, at)) {
-    parts.push(text.slice(at, i), <mark key={i} className="hit">{text.slice(i, i + q.length)}</mark>);
-    at = i + q.length;
+  for (const [start, end] of termMatches(text, terms)) {
+    parts.push(text.slice(at, start), <mark key={start} className="hit">{text.slice(start, end)}</mark>);
+    at = end;
   }
   parts.push(text.slice(at));
   return <>{parts}</>;

@@ -92,8 +92,10 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     else if (where.delta) await s.applyChange(where.delta);
     const now = get();
     if (now.openPath !== hit.path) return;
-    // The matched word, found in this message by the file's own search (a substring); for a regex, the text it matched.
-    const word = hit.snippet !== undefined && hit.match ? hit.snippet.slice(hit.match[0], hit.match[1]) : '';
+    // The file's search follows the same rule as this one: the whole query goes in, every word of it marked.
+    // A regular expression is not the file search's: the text it matched here goes in instead.
+    const regexMatch = hit.snippet !== undefined && hit.match ? hit.snippet.slice(hit.match[0], hit.match[1]) : '';
+    const word = get().searchAllRegex ? regexMatch : get().searchAllQuery.trim();
     // The file's search filters the rows: its matches are in before the row is chosen, so the table scrolls to
     // the row where the filtered list has it.
     if (word) {

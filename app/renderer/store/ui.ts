@@ -94,7 +94,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
       return;
     }
     // The search runs in main over full contents, so it finds rows that are not loaded or not rendered.
-    const { matches } = await request('conversation:search', { path, conversation: get().openConversationIndex, query, caseSensitive: false });
+    const { matches } = await request('conversation:search', { path, conversation: get().openConversationIndex, query });
     if (seq === searchSeq) set({ searchMatches: new Set(matches) });
   },
   shownCount: undefined,

@@ -7,6 +7,7 @@ import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
+import { queryTerms, textMatches } from '../../../src/core/search/words.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { branchLeaf, revealRecord, showPath } from '../conversation-views.js';
@@ -177,15 +178,16 @@ export function conversationHandlers(
       const whole = { message: (isPlainObject(record) ? record : { value: record }) as Record<string, unknown>, view, text: displayText(view), raw };
       return { index, editableText, ...shownMessage(whole, full) };
     },
-    'conversation:search': ({ path, conversation, query, caseSensitive }) => {
+    'conversation:search': ({ path, conversation, query }) => {
       const { doc, conv } = open(path, conversation);
-      if (query === '') return { matches: [] };
-      const needle = caseSensitive ? query : query.toLowerCase();
+      // The rule of the search across conversations: every word of the query begins a word of the message.
+      const terms = queryTerms(query);
+      if (terms.length === 0) return { matches: [] };
       const matches: number[] = [];
       conv.records.forEach((m, i) => {
         const v = viewOf(doc.codec, m);
-        const hay = [sentText(v), reasoningText(v)].join('\n');
-        if ((caseSensitive ? hay : hay.toLowerCase()).includes(needle)) matches.push(i);
+        const reasoning = reasoningText(v);
+        if (textMatches(reasoning ? `${sentText(v)}\n${reasoning}` : sentText(v), terms)) matches.push(i);
       });
       return { matches };
     },

@@ -17,9 +17,19 @@ const PIECE_END = /[ \n]/g;
  * σ in the text, ς alone), and a message `textMatches` accepts must have its match found.
  */
 export function firstTermMatch(text: string, terms: readonly string[]): [number, number] | undefined {
+  return termMatches(text, terms, 1)[0];
+}
+
+/**
+ * Every word beginning with one of the terms, as [start, end) of the text as written, in order (at most
+ * `limit`): what a search marks in the text it found, by the same rule that found it.
+ */
+export function termMatches(text: string, terms: readonly string[], limit = Infinity): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  if (terms.length === 0) return out;
   const n = text.length;
   let base = 0;
-  while (base < n) {
+  while (base < n && out.length < limit) {
     // Lowercased a piece at a time, each ending after a space or newline: case mapping looks across neither,
     // and a long message whose match is near its start is not lowercased whole.
     let cut = n;
@@ -29,35 +39,40 @@ export function firstTermMatch(text: string, terms: readonly string[]): [number,
       if (m) cut = m.index + 1;
     }
     const piece = base === 0 && cut === n ? text : text.slice(base, cut);
-    const found = firstIn(piece, terms);
-    if (found) return [base + found[0], base + found[1]];
+    for (const [a, b] of matchesIn(piece, terms, limit - out.length)) out.push([base + a, base + b]);
     base = cut;
   }
-  return undefined;
+  return out;
 }
 
-function firstIn(text: string, terms: readonly string[]): [number, number] | undefined {
+function matchesIn(text: string, terms: readonly string[], limit: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
   const lower = text.toLowerCase();
   const n = lower.length;
+  let origin: Int32Array | undefined;
   let i = 0;
-  while (i < n) {
+  while (i < n && out.length < limit) {
     while (i < n && !isWordUnit(lower.charCodeAt(i))) i++;
     const start = i;
     while (i < n && isWordUnit(lower.charCodeAt(i))) i++;
     if (i === start) break;
     const word = lower.slice(start, Math.min(i, start + MAX_WORD));
-    for (const t of terms) {
-      if (!word.startsWith(t)) continue;
-      const end = start + t.length;
-      if (lower.length === text.length) return [start, end];
-      // Some letters lowercase longer (İ is i and a dot): back to the text as written.
-      const origin = originsOf(text, lower);
-      let k = end;
-      while (k < n && origin[k] === origin[end - 1]) k++;
-      return [origin[start], origin[k]];
+    // The longest term the word begins with is marked (`inv invoice` marks all of "invoice").
+    let len = 0;
+    for (const t of terms) if (t.length > len && word.startsWith(t)) len = t.length;
+    if (len === 0) continue;
+    const end = start + len;
+    if (lower.length === text.length) {
+      out.push([start, end]);
+      continue;
     }
+    // Some letters lowercase longer (İ is i and a dot): back to the text as written.
+    origin ??= originsOf(text, lower);
+    let k = end;
+    while (k < n && origin[k] === origin[end - 1]) k++;
+    out.push([origin[start], origin[k]]);
   }
-  return undefined;
+  return out;
 }
 
 /** For each unit of `lower` (`text` lowercased), where its character is in `text`; `text.length` after the last. */

@@ -1,0 +1,64 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../app/service/dispatch.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { searchTree } from '../../src/core/search/scan.js';
+import { termMatches } from '../../src/core/search/snippet.js';
+import { queryTerms } from '../../src/core/search/words.js';
+import { tempDir } from '../helpers.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  while (runtimes.length) await runtimes.pop()!.close();
+});
+
+const MESSAGES = [
+  { role: 'system', content: 'You are the billing agent.' },
+  { role: 'user', content: 'Fix the parser: it drops the last invoice line.' },
+  { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'create_invoice', arguments: '{"amount": 12}' } }] },
+  { role: 'tool', tool_call_id: 'c1', content: 'Invoice INV-0042 created' },
+  { role: 'assistant', content: 'The parser is fixed; the speed of parsing is unchanged.' },
+  { role: 'user', content: 'Does it handle "voice" memos and ÉCOLE names? Speedy please.' },
+];
+
+describe('one search rule for a file and across conversations', () => {
+  it('the file search (/) finds exactly the messages the search across conversations finds in that file, for any query', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'billing.json'), JSON.stringify(MESSAGES, null, 2));
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, watch: false });
+    runtimes.push(rt);
+    const fileSearch = async (query: string) => {
+      const r = await dispatch(rt.handlers, 'conversation:search', { path: 'billing.json', conversation: 0, query });
+      if (!r.ok) throw new Error(r.error.message);
+      return (r.value as { matches: number[] }).matches;
+    };
+    const across = (query: string) => searchTree(dir, query).hits.map((h) => h.index);
+    // The cases newcomers met: words in another order, a tool's name, a word's start, another case.
+    for (const query of ['parser fix', 'fix parser', 'invoice', 'INVOICE create', 'speed', 'voice', 'école', 'inv', 'the parser is', '']) {
+      expect(await fileSearch(query), query).toEqual(across(query));
+    }
+    expect(await fileSearch('parser fix')).toEqual([1, 4]);
+    expect(await fileSearch('invoice')).toEqual([1, 2, 3]);
+    // "voice" is a word of message 5, not the end of "invoice".
+    expect(await fileSearch('voice')).toEqual([5]);
+    const words = MESSAGES.flatMap((m) => JSON.stringify(m).split(/[^A-Za-zÉé_]+/)).filter(Boolean);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom(...words), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 3 }), async (parts) => {
+        const query = parts.join(' ');
+        expect(await fileSearch(query)).toEqual(across(query));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('marks what it found by the same rule: each word beginning with a word of the query, in any order and case', () => {
+    const text = 'Fixed the Parser; create_invoice ran. The parser_fix is in.';
+    const marked = (query: string) => termMatches(text, queryTerms(query)).map(([a, b]) => text.slice(a, b));
+    expect(marked('parser fix')).toEqual(['Fix', 'Parser', 'parser', 'fix']);
+    expect(marked('invoice')).toEqual(['invoice']);
+    expect(marked('voice')).toEqual([]);
+  });
+});
