@@ -128,6 +128,30 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // Folded: the dropped middle is one line that says how many rows agree.
       expect(await page.page.$$eval('[data-testid="lane-run"]', (runs) => runs.map((r) => r.textContent))).toContainEqual(expect.stringMatching(/^1–[\d,]+ · [\d,]+ rows agree: ⨯ dropped in every lane$/));
       expect(await page.page.$$eval('[data-testid="lane-row"], [data-testid="lane-run"]', (r) => r.length)).toBeLessThan(200);
+      // At 1,100 px with four lanes, each heading keeps to its column: no text runs into its neighbour's.
+      await page.page.setViewportSize({ width: 1100, height: 700 });
+      await page.page.click('[data-testid="lane-toggle-summarizing"]');
+      await page.page.click('[data-testid="lane-toggle-dynamic-context-window"]');
+      await page.page.waitForSelector('[data-testid="lane-head-summarizing"]');
+      await page.page.waitForSelector('[data-testid="lane-head-dynamic-context-window"]');
+      const heads = await page.page.$$eval('.lanes-head > span', (spans) =>
+        spans.map((s) => {
+          const range = document.createRange();
+          range.selectNodeContents(s);
+          const text = [...range.getClientRects()];
+          const box = s.getBoundingClientRect();
+          return { left: box.left, right: box.right, textLeft: Math.min(...text.map((r) => r.left)), textRight: Math.max(...text.map((r) => r.right)), overflows: s.scrollWidth > s.clientWidth + 1 };
+        }),
+      );
+      expect(heads.length).toBe(8);
+      for (const [i, h] of heads.entries()) {
+        expect(h.overflows, `heading ${i}`).toBe(false);
+        if (i > 0) expect(h.textLeft - heads[i - 1].textRight, `space between heading ${i - 1} and heading ${i}`).toBeGreaterThanOrEqual(6);
+      }
+      await page.screenshot(`${mode}-compare-lanes-1100`);
+      await page.page.click('[data-testid="lane-toggle-summarizing"]');
+      await page.page.click('[data-testid="lane-toggle-dynamic-context-window"]');
+      await page.page.setViewportSize({ width: 1440, height: 900 });
       // N goes to each difference in turn (wrapping), centred and marked; P goes back.
       await page.page.focus('[data-testid="lanes-next"]');
       for (const k of [0, 1, 2]) {

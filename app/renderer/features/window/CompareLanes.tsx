@@ -127,7 +127,10 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
                 <span key={id} className="lane-head" data-testid={`lane-head-${id}`}>
                   {strategies.get(id)!.label}
                   <small title={plan.unit === 'rendered' ? 'tokens of the rendered history ([time] role: content blocks)' : 'tokens of message contents'}>
-                    {formatNumber(plan.totalBefore)} → {formatNumber(plan.totalAfter)} {plan.unit === 'rendered' ? 'rendered' : 'contents'} · ⨯{formatNumber(plan.counts.dropped)} ✂{formatNumber(plan.counts.cut)} Σ{formatNumber(plan.counts.summarised)}
+                    {formatNumber(plan.totalBefore)} → {formatNumber(plan.totalAfter)} {plan.unit === 'rendered' ? 'rendered' : 'contents'}
+                  </small>
+                  <small title="dropped, cut, summarised">
+                    ⨯{formatNumber(plan.counts.dropped)} ✂{formatNumber(plan.counts.cut)} Σ{formatNumber(plan.counts.summarised)}
                   </small>
                 </span>
               ))}
