@@ -55,6 +55,8 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
   it('a summary that would grow the history is said, and Apply is not offered', async () => {
     const tiny = JSON.stringify([{ role: 'user', content: 'no' }, { role: 'assistant', content: 'On' }, { role: 'user', content: '0777' }, { role: 'assistant', content: '~' }], null, 2);
     const page = await start({ 'tiny.json': tiny });
+    // On a laptop's window: the preview is read whole, in view, not in the bottom of the narrow panel.
+    await page.page.setViewportSize({ width: 1100, height: 700 });
     await page.open('tiny.json');
     await page.page.keyboard.press('w');
     await page.page.waitForSelector('[data-testid="window-panel"] [data-testid="plan-totals"]');
@@ -68,6 +70,16 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     expect(summary).toMatch(/"no"|"0777"|"On"|"~"/);
     await page.page.waitForSelector('[data-testid="compact-grows"]');
     expect(await page.page.isDisabled('[data-testid="compact-apply"]')).toBe(true);
+    const box = (await page.page.locator('[data-testid="compact-result"]').boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(600);
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(700);
+    expect(box.x + box.width).toBeLessThanOrEqual(1100);
+    await page.screenshot('newcomer-compact-preview-1100');
+    // Escape closes the preview and leaves the conversation as it was.
+    await page.page.keyboard.press('Escape');
+    await page.page.waitForSelector('[data-testid="compact-result"]', { state: 'detached' });
+    expect(await page.page.isVisible('[data-testid="window-panel"]')).toBe(true);
   });
 
   it('at 1,100 × 700 the tokens pane can be put away, the table taking its width; T brings it back (remembered)', async () => {

@@ -3,6 +3,8 @@ import type { RequestOutput } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { useApp, useAppPick } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
+import { closeOnEscape } from '../close-on-escape.js';
+import { useModalFocus } from '../modal-focus.js';
 
 type Result = RequestOutput<'window:compact'>;
 
@@ -81,30 +83,55 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
       )}
       {source === 'text' && <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} aria-label="Summary text" placeholder="What the agent should remember…" data-testid="compact-text" />}
       <div className="editor-row">
-        <button className="action" disabled={!ready || busy} onClick={() => void run(false)} data-testid="compact-preview">Preview</button>
-        <button className="action" disabled={!ready || busy || !preview || grows} onClick={() => void run(true)} data-testid="compact-apply" title={grows ? 'The summary is not shorter than what it replaces' : undefined}>Apply (undoable)</button>
+        <button className="action" disabled={!ready || busy} onClick={() => void run(false)} data-testid="compact-preview" title="Shows the summary and what it saves, before anything changes">
+          Preview…
+        </button>
       </div>
-      {busy && <p className="loading">Summarising…</p>}
-      {error && <p className="error-text" role="alert">{error}</p>}
-      {preview && (
-        <div className="compact-preview" data-testid="compact-result">
-          <p>
-            {preview.replaced} messages → one summary of {formatNumber(preview.summaryTokens)} tokens: {formatNumber(preview.tokensBefore)} → <strong>{formatNumber(preview.tokensAfter)}</strong> tokens,{' '}
-            {preview.messagesAfter} messages.
-          </p>
-          {grows && (
-            <p className="banner warn" role="alert" data-testid="compact-grows">
-              The summary is not shorter than the messages it replaces ({formatNumber(preview.tokensBefore)} → {formatNumber(preview.tokensAfter)} tokens): applying it would grow the history. Keep fewer messages out of it, or write the summary yourself.
-            </p>
-          )}
-          <pre className="content">{preview.summary}</pre>
-          {preview.memory && mode === 'all' && (
-            <label className="radio">
-              <input type="checkbox" checked={archiveMemory} onChange={(e) => setArchiveMemory(e.target.checked)} /> archive {preview.memory.path} and start it afresh (as the spec's compact does)
-            </label>
-          )}
-        </div>
-      )}
+      {busy && !preview && <p className="loading">Summarising…</p>}
+      {error && !preview && <p className="error-text" role="alert">{error}</p>}
+      {preview && <CompactPreview preview={preview} grows={grows} busy={busy} error={error} archive={preview.memory && mode === 'all' ? { path: preview.memory.path, on: archiveMemory, set: setArchiveMemory } : undefined} apply={() => void run(true)} close={() => setPreview(undefined)} />}
     </section>
+  );
+}
+
+/**
+ * The preview in a dialog of its own, over the page at its full height: the summary is read whole, beside what
+ * it saves, and applied (or not) from there, rather than in the bottom of a narrow panel.
+ */
+function CompactPreview({ preview, grows, busy, error, archive, apply, close }: { preview: Result; grows: boolean; busy: boolean; error: string | undefined; archive?: { path: string; on: boolean; set(on: boolean): void }; apply(): void; close(): void }) {
+  const dialog = useModalFocus<HTMLDivElement>();
+  return (
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Compaction preview" onKeyDown={closeOnEscape(close)} ref={dialog}>
+      <div className="dialog-body wide compact-preview" data-testid="compact-result">
+        <div className="panel-head">
+          <h2>Compaction preview</h2>
+          <button onClick={close} aria-label="Close">×</button>
+        </div>
+        <p className="compact-figures">
+          {formatNumber(preview.replaced)} messages → one summary of {formatNumber(preview.summaryTokens)} tokens: {formatNumber(preview.tokensBefore)} → <strong>{formatNumber(preview.tokensAfter)}</strong> tokens, {formatNumber(preview.messagesAfter)} messages.
+        </p>
+        {grows && (
+          <p className="banner warn" role="alert" data-testid="compact-grows">
+            The summary is not shorter than the messages it replaces ({formatNumber(preview.tokensBefore)} → {formatNumber(preview.tokensAfter)} tokens): applying it would grow the history. Keep fewer messages out of it, or write the summary yourself.
+          </p>
+        )}
+        <pre className="content">{preview.summary}</pre>
+        {archive && (
+          <label className="radio">
+            <input type="checkbox" checked={archive.on} onChange={(e) => archive.set(e.target.checked)} /> archive {archive.path} and start it afresh (as the spec's compact does)
+          </label>
+        )}
+        {error && <p className="error-text" role="alert">{error}</p>}
+        <div className="editor-row">
+          <button className="action" autoFocus={!grows} disabled={busy || grows} onClick={apply} data-testid="compact-apply" title={grows ? 'The summary is not shorter than what it replaces' : 'One edit: undo takes it back'}>
+            Apply (undoable)
+          </button>
+          <button className="action" autoFocus={grows} onClick={close}>
+            Cancel
+          </button>
+          {busy && <span className="loading">Applying…</span>}
+        </div>
+      </div>
+    </div>
   );
 }
