@@ -52,6 +52,23 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     expect(await page.page.$$eval('[data-testid="row"]:has([data-testid="tool-error-chip"])', (rows) => rows.map((r) => Number(r.getAttribute('data-index'))))).toEqual([2]);
   });
 
+  it('Content and Raw keep the reader as far through a long message as they were', async () => {
+    const body = Array.from({ length: 240 }, (_, i) => `Step ${i + 1}: checked the deploy log for the database timeout and noted the pool size.`).join('\n');
+    const page = await start({ 'long.json': JSON.stringify([{ role: 'user', content: 'What happened?' }, { role: 'assistant', content: body }], null, 2) });
+    await page.open('long.json');
+    await page.page.click('[data-testid="row"][data-index="1"]');
+    await page.page.waitForSelector('[data-testid="detail-content"]');
+    const share = () => page.page.$eval('[data-testid="detail"]', (el) => el.scrollTop / (el.scrollHeight - el.clientHeight));
+    await page.page.$eval('[data-testid="detail"]', (el) => (el.scrollTop = (el.scrollHeight - el.clientHeight) / 2));
+    await page.page.click('[data-testid="view-raw"]');
+    await page.page.waitForSelector('[data-testid="detail-raw"]');
+    // Raw is the JSON line (its line breaks escaped): much shorter; the same pixel would be its end.
+    expect(await share()).toBeCloseTo(0.5, 1);
+    await page.page.click('[data-testid="view-content"]');
+    await page.page.waitForSelector('[data-testid="detail-content"]');
+    expect(await share()).toBeCloseTo(0.5, 1);
+  });
+
   it('a summary that would grow the history is said, and Apply is not offered', async () => {
     const tiny = JSON.stringify([{ role: 'user', content: 'no' }, { role: 'assistant', content: 'On' }, { role: 'user', content: '0777' }, { role: 'assistant', content: '~' }], null, 2);
     const page = await start({ 'tiny.json': tiny });

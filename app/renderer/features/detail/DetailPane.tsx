@@ -1,5 +1,5 @@
 import { FATES } from '../../../../src/core/window/types.js';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
@@ -30,6 +30,24 @@ export function DetailPane() {
   const [detail, setDetail] = useState<Detail | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [view, setView] = useState<'content' | 'raw'>('content');
+  // Content and Raw lay the same message out at different lengths: a switch keeps the reader as far through it
+  // as they were (a share of the way down), not at the same pixel, which lands elsewhere or at the end.
+  const pane = useRef<HTMLElement>(null);
+  const place = useRef<number | undefined>(undefined);
+  const switchView = (next: 'content' | 'raw') => {
+    const el = pane.current;
+    if (el && next !== view) {
+      const room = el.scrollHeight - el.clientHeight;
+      place.current = room > 0 ? el.scrollTop / room : 0;
+    }
+    setView(next);
+  };
+  useLayoutEffect(() => {
+    const el = pane.current;
+    if (!el || place.current === undefined) return;
+    el.scrollTop = place.current * Math.max(0, el.scrollHeight - el.clientHeight);
+    place.current = undefined;
+  }, [view]);
   const editing = useApp((st) => st.editing !== undefined && st.editing === st.selected);
   const setEditing = (on: boolean) => useApp.getState().setEditing(on ? useApp.getState().selected : undefined);
   const { plan, strategy, params } = useWindowPlan();
@@ -80,7 +98,7 @@ export function DetailPane() {
   const cut = exact ? (exact.cut ? { keep: exact.cut.keep, offset: exact.cut.offset, approximate: false } : plan?.cuts[selected]) : plan?.cuts[selected];
   const { role: _r, content: _c, timestamp: _ts, message_id: _id, category: _cat, metadata, token_count: _t, ...extra } = m;
   return (
-    <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" data-testid="detail">
+    <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" data-testid="detail" ref={pane}>
       <header className="detail-head">
         <strong>message {selected}</strong>
         <RoleChip role={v.role} normal={v.normalRole} />
@@ -103,8 +121,8 @@ export function DetailPane() {
         <span className="spacer" />
         {!editing && useApp.getState().skeleton?.readOnly?.edits !== false && <button onClick={() => setEditing(true)} data-testid="edit-button" title="Edit (E)">Edit</button>}
         <div role="tablist" aria-label="Detail view">
-          <button role="tab" aria-selected={view === 'content'} onClick={() => setView('content')}>Content</button>
-          <button role="tab" aria-selected={view === 'raw'} onClick={() => setView('raw')}>Raw</button>
+          <button role="tab" aria-selected={view === 'content'} onClick={() => switchView('content')} data-testid="view-content">Content</button>
+          <button role="tab" aria-selected={view === 'raw'} onClick={() => switchView('raw')} data-testid="view-raw">Raw</button>
         </div>
       </header>
       {!editing && <FateNote selected={selected} />}
