@@ -9,7 +9,8 @@ import type { Summarizer } from './types.js';
 /** Where a summary comes from: text given, the offline extractive summary, or an OpenAI-compatible endpoint. */
 export type SummarizerChoice =
   | { kind: 'text'; text: string }
-  | { kind: 'offline'; maxTokens?: number }
+  /** `maxTokens` left out: a budget that scales with the range; `refuseLonger`: refuse a summary that would grow the history. */
+  | { kind: 'offline'; maxTokens?: number; refuseLonger?: boolean }
   | { kind: 'openai'; baseUrl?: string; model?: string; apiKey?: string };
 
 export interface SummarizerContext {
@@ -24,7 +25,7 @@ export interface SummarizerContext {
 /** The one place a summariser is made, for the CLI and the app alike (defaults from defaults.ts). */
 export function summarizerFrom(choice: SummarizerChoice, context: SummarizerContext): Summarizer {
   if (choice.kind === 'text') return new TextSummarizer(choice.text);
-  if (choice.kind === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(context.model), maxTokens: choice.maxTokens, describe: context.describe });
+  if (choice.kind === 'offline') return new ExtractiveSummarizer({ measure: getTokenizer(context.model), maxTokens: choice.maxTokens, describe: context.describe, refuseLonger: choice.refuseLonger });
   const env = context.env ?? process.env;
   return new OpenAICompatibleSummarizer({ baseUrl: choice.baseUrl || env.OPENAI_BASE_URL || DEFAULT_SUMMARY_BASE_URL, model: choice.model || DEFAULT_SUMMARY_MODEL, apiKey: choice.apiKey ?? env.OPENAI_API_KEY });
 }

@@ -10,7 +10,7 @@ export interface Summarizer {
   summarize(messages: readonly Message[], options?: SummarizeOptions): Promise<string>;
 }
 
-export type SummarizerErrorCode = 'auth' | 'http' | 'timeout' | 'malformed' | 'network' | 'cancelled' | 'empty';
+export type SummarizerErrorCode = 'auth' | 'http' | 'timeout' | 'malformed' | 'network' | 'cancelled' | 'empty' | 'grows';
 
 /** A summary that could not be produced; the message says why in words a user can act on. */
 export class SummarizerError extends Error {
