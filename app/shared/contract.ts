@@ -570,7 +570,8 @@ export const requests = {
       params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
       summarizer: z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('text'), text: z.string().min(1).max(1_000_000) }),
-        z.object({ kind: z.literal('offline'), maxTokens: z.number().int().min(16).max(100_000).default(400) }),
+        /** `maxTokens` left out: the summary's budget scales with what it replaces (5%, 400 to 4,000 tokens). */
+        z.object({ kind: z.literal('offline'), maxTokens: z.number().int().min(16).max(100_000).optional() }),
         z.object({ kind: z.literal('openai') }),
       ]),
       apply: z.boolean().default(false),

@@ -192,4 +192,6 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
   if (!target) process.stdout.write(text);
   else writeFileAtomicSync(target, text);
   process.stderr.write(`Compacted ${p.path.length} → ${count} messages, ${plan.totalBefore} → ${after} tokens${target ? `; wrote ${target}` : ''}\n`);
+  // Written as asked (nothing is lost: the messages are in the input), but a summary that saves nothing is said.
+  if (after >= plan.totalBefore) process.stderr.write(`warning: the summary is not shorter than the messages it replaces (${plan.totalBefore} → ${after} tokens): compacting grew the history\n`);
 }

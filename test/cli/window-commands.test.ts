@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConversationFile, strategies } from '../../src/core/index.js';
@@ -142,6 +142,16 @@ describe('compact', () => {
     const firstElement = before.slice(0, before.indexOf('    },') + 6);
     expect(after.startsWith(firstElement)).toBe(true);
     expect(readConversationFile(input).messages.map((m) => m.content)).toEqual(['You can call get_weather(city).', 'Weather checked.', 'Tokyo is clear at 18 °C; Osaka has rain at 20 °C.']);
+  });
+
+  it('says so when the summary is not shorter than what it replaces', async () => {
+    const input = join(tempDir(), 'tiny.json');
+    writeFileSync(input, JSON.stringify([{ role: 'user', content: 'no' }, { role: 'assistant', content: 'On' }], null, 2));
+    const r = await cli(['compact', input, '--summary', 'The user said no, and the assistant answered with the single word On, which is all that happened here.']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: the summary is not shorter than the messages it replaces \(\d+ → \d+ tokens\)/m);
+    const shorter = await cli(['compact', fixtureCopy('swarms/conversation_demo.json'), '--summary', 'Paris.']);
+    expect(shorter.stderr).not.toMatch(/warning/);
   });
 
   it('--summarizer openai uses an OpenAI-compatible endpoint; a refused key changes nothing', async () => {

@@ -38,7 +38,7 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
     setError(undefined);
     try {
       const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
-      const summarizer = source === 'text' ? { kind: 'text' as const, text } : source === 'offline' ? { kind: 'offline' as const, maxTokens: 400 } : { kind: 'openai' as const };
+      const summarizer = source === 'text' ? { kind: 'text' as const, text } : source === 'offline' ? { kind: 'offline' as const } : { kind: 'openai' as const };
       const r = await request('window:compact', { path: openPath, conversation: useApp.getState().openConversationIndex, model, mode, strategy, params: clean, summarizer, apply, archiveMemory });
       setPreview(r);
       if (apply) {
