@@ -220,3 +220,12 @@ describe('SumBasic words', () => {
     expect(contentWords('On')).toEqual([]);
   });
 });
+
+describe('sentences of a numbered list', () => {
+  it('a list item is one sentence with its number, never the number alone', async () => {
+    const { sentencesOf } = await import('../../src/core/summarize/salience.js');
+    expect(sentencesOf('The failure only happens when the queue is long.\n1. Retries make it worse. 2. A fix is to cap concurrency at 8.')).toEqual(['The failure only happens when the queue is long.', '1. Retries make it worse.', '2. A fix is to cap concurrency at 8.']);
+    // A number said alone is still what was said.
+    expect(sentencesOf('0777')).toEqual(['0777']);
+  });
+});

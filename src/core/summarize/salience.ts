@@ -12,7 +12,8 @@ export function sentencesOf(text: string, max = 200): string[] {
   // "Here is what I found: The cache…" is two sentences: the introduction and what it introduces.
   // A long message is read by its opening, as a reader skims it: a 10 MB tool output costs what a page does.
   const opening = text.length > 30 * max ? text.slice(0, 30 * max) : text;
-  for (const piece of opening.split(/(?<=[.!?])\s+|(?<=:)\s+(?=\p{Lu})|\n+/u)) {
+  // A list's number ("1. Retries…") starts its sentence rather than being one.
+  for (const piece of opening.split(/(?<=[.!?])(?<!(?:^|\s)\d{1,3}\.)\s+|(?<=:)\s+(?=\p{Lu})|\n+/u)) {
     const s = oneLine(piece, max);
     // Short answers say something too ("no", "0777", "On", a date): any text is a candidate, ranked low.
     if (/\S/.test(s)) out.push(s);
