@@ -61,9 +61,11 @@ export function App() {
       subscribe('dir:changed', (e) => {
         void useApp.getState().refreshDirectory();
         const s = useApp.getState();
-        if (e.path === s.openPath && e.kind !== 'removed') void s.refreshConversation();
+        // A part of a file read a part at a time changes with its file.
+        const mine = e.path === s.openPath || (!!s.openPath && s.openPath.startsWith(`${e.path}#part-`));
+        if (mine && e.kind !== 'removed') void s.refreshConversation();
         // The open file was deleted or renamed: say so rather than keep showing what is no longer on disk.
-        if (e.path === s.openPath && e.kind === 'removed') {
+        if (mine && e.kind === 'removed') {
           useApp.setState({ skeleton: undefined, openError: { path: e.path, message: `${e.path} was removed or renamed on disk.` } });
         }
       }),

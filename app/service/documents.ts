@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
-import { appendToFile, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
+import { appendToFile, parseDocumentText, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
+import { decodeText } from '../../src/core/formats/read.js';
+import { candidates, codecById } from '../../src/core/formats/registry.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../src/core/formats/types.js';
+import { filePartsOf, partPath, partTitle, readPart, splitPartPath, type FilePart } from '../../src/core/storage/file-parts.js';
+import { existsSync } from 'node:fs';
+import { HandlerError } from '../shared/errors.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
 
@@ -126,14 +132,77 @@ function statOf(path: string): Pick<Stats, 'mtimeMs' | 'size'> {
   }
 }
 
+/** A part of a file read a part at a time is about this big (a 107 MB line makes its part longer). */
+export const PART_BYTES = 96 * 1024 * 1024;
+
+/** A file read a part at a time: its parts, while its size and time stay. */
+interface Parted {
+  size: number;
+  mtimeMs: number;
+  parts: FilePart[];
+  /** The codec the first part was read with: every part is read with it. */
+  codec?: string;
+}
+
 export class DocumentStore {
   /** In order of use, the most recent last. */
   private readonly docs = new Map<string, OpenDocument>();
+  private readonly parted = new Map<string, Parted>();
 
   constructor(
-    private readonly maxFileBytes?: number,
+    private readonly maxFileBytes = DEFAULT_MAX_FILE_BYTES,
     private readonly keepCleanBytes = KEEP_CLEAN_BYTES,
+    private readonly partBytes = PART_BYTES,
   ) {}
+
+  /**
+   * The parts of a file too big to read whole, for a format whose lines are its records and that holds one
+   * conversation (a session log): undefined for any other file. Cheap: a few reads around each cut, kept.
+   */
+  partsOf(file: string, size: number, mtimeMs: number, format: string | undefined): FilePart[] | undefined {
+    if (size <= this.maxFileBytes || !format) return undefined;
+    const codec = codecById(format);
+    if (!codec || codec.syntax !== 'jsonl' || codec.capabilities.conversations !== 'one') return undefined;
+    const known = this.parted.get(file);
+    if (known && known.size === size && known.mtimeMs === mtimeMs) return known.parts;
+    const parts = filePartsOf(file, size, this.partBytes);
+    this.parted.set(file, { size, mtimeMs, parts, codec: known?.codec ?? format });
+    return parts;
+  }
+
+  /** A part of a file read a part at a time: a document of its own, read-only in place (Save As writes a copy). */
+  private loadPart(path: string, file: string, number: number): OpenDocument {
+    const stat = statSync(file);
+    const known = this.parted.get(file);
+    let format = known?.codec;
+    if (!format) {
+      // The format of the file, as its first part reads.
+      const first = filePartsOf(file, stat.size, this.partBytes)[0];
+      format = first ? parseDocumentText(decodeText(readPart(file, first), file), file).codec.id : undefined;
+    }
+    const parts = this.partsOf(file, stat.size, stat.mtimeMs, format);
+    const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+    if (!parts) throw new HandlerError('NOT_FOUND', `${name} is read whole, not a part at a time: open ${name}`);
+    const part = parts[number - 1];
+    if (!part) throw new HandlerError('NOT_FOUND', `${name} has ${parts.length} parts; there is no part ${number}`);
+    const parsed = parseDocumentText(decodeText(readPart(file, part), file), file, format);
+    const reason = `${partTitle(part, parts.length)} of ${name}: a file this big is read a part at a time, each part whole lines of the file (a thread that began in an earlier part starts here without its beginning). Save As writes this part as a file of its own; the file itself is not written here.`;
+    const opened: OpenedFile = { ...parsed, readOnly: reason };
+    const doc: OpenDocument = {
+      path,
+      codec: opened.codec,
+      file: opened,
+      conversations: conversationsOf(opened),
+      // The whole file's size and time: a change to the file is a change to its parts.
+      fingerprint: { ...fingerprintOf(opened, stat.mtimeMs, stat.size) },
+      mtimeMs: stat.mtimeMs,
+      size: stat.size,
+      conflict: false,
+    };
+    this.touch(path, doc);
+    this.evict();
+    return doc;
+  }
 
   private touch(path: string, doc: OpenDocument): OpenDocument {
     this.docs.delete(path);
@@ -156,7 +225,16 @@ export class DocumentStore {
   }
 
   private load(path: string): OpenDocument {
+    const part = splitPartPath(path);
+    if (part && !existsSync(path)) return this.loadPart(path, part.file, part.number);
     const stat = statOf(path);
+    if (stat.size > this.maxFileBytes) {
+      // A session log too big to read whole is read a part at a time: said, with the parts' names.
+      const head = readRange(path, 0, Math.min(stat.size, 1 << 16))?.toString('latin1').replace(/^\xEF\xBB\xBF/, '') ?? '';
+      const parts = this.partsOf(path, stat.size, stat.mtimeMs, candidates(path, head)[0]?.id);
+      const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+      if (parts) throw new HandlerError('BAD_INPUT', `${name} is too big to read whole (over ${Math.round(this.maxFileBytes / 1048576)} MB): it is read a part at a time, ${partPath(name, 1)} to ${partPath(name, parts.length)}`);
+    }
     const file = readDocumentFile(path, { maxFileBytes: this.maxFileBytes });
     const doc: OpenDocument = {
       path,
@@ -178,7 +256,7 @@ export class DocumentStore {
     if (!cached) return this.load(path);
     let stat;
     try {
-      stat = statOf(path);
+      stat = statOf(this.fileOf(path));
     } catch (e) {
       // A dirty document outlives its file: the edits are still here to save elsewhere.
       if (isDirty(cached)) return cached;
@@ -254,7 +332,14 @@ export class DocumentStore {
 
   forget(path: string): void {
     const doc = this.docs.get(path);
-    if (doc && isDirty(doc)) return;
-    this.docs.delete(path);
+    if (!doc || !isDirty(doc)) this.docs.delete(path);
+    // A file read a part at a time: its parts are read again too.
+    for (const [key, d] of this.docs) if (splitPartPath(key)?.file === path && !isDirty(d)) this.docs.delete(key);
+  }
+
+  /** The file on disk behind a path: a part's file, or the path itself. */
+  fileOf(path: string): string {
+    const part = splitPartPath(path);
+    return part && !existsSync(path) ? part.file : path;
   }
 }

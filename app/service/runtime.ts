@@ -53,6 +53,10 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   dirs: string[];
+  /** Files bigger than this are not read whole; a session log is read a part at a time (default 256 MB). */
+  wholeReadBytes?: number;
+  /** The size of such a part (default 96 MB). */
+  partBytes?: number;
   mode: 'electron' | 'browser';
   settingsFile?: string;
   /** Where earlier versions are kept before each save (default: this user's private state directory). */
@@ -83,7 +87,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     if (!existsSync(d) || !statSync(d).isDirectory()) throw new Error(`${d}: no such directory`);
   }
   const roots = new Roots(options.dirs.map((d) => resolve(d)));
-  const documents = new DocumentStore();
+  const documents = new DocumentStore(options.wholeReadBytes, undefined, options.partBytes);
   const tokens = options.tokens ?? tokenService(options.tokenCacheDir ?? join(userStateDir(), 'token-cache'));
   let keptListing: { flush(): void } | undefined;
   const runtime: Runtime = {

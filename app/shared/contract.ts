@@ -27,6 +27,8 @@ export const DirEntry = z.object({
   /** Beside `titles`: each conversation's messages, and its tokens once the file has been counted. */
   conversationMessages: z.array(z.number()).optional(),
   conversationTokens: z.array(z.number()).optional(),
+  /** A session log too big to read whole: the parts it is read in, each opened as a file of its own (`<path>#part-<n>`). */
+  parts: z.array(z.object({ path: z.string(), title: z.string() })).optional(),
   /** A one-conversation file's title, or its first prompt: what a session named by its id is shown as. */
   title: z.string().optional(),
   messages: z.number().optional(),

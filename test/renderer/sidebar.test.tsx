@@ -154,3 +154,24 @@ describe('the figures of a file edited and not yet saved', () => {
     expect(screen.getByTestId('file-unsaved')).toBeTruthy();
   });
 });
+
+describe('a session read a part at a time', () => {
+  it('opens its first part when clicked, and lists its parts, the open one marked', async () => {
+    const parts = [1, 2, 3].map((n) => ({ path: `big.jsonl#part-${n}`, title: `part ${n} of 3 · ${(n - 1) * 96} MB–${n * 96} MB` }));
+    useApp.setState({ entries: [{ path: 'big.jsonl', name: 'big', bytes: 300 * 1048576, modified: 1, format: 'claude-code', messages: 90_000, estimated: true, parts }], openPath: undefined, root: '/r' });
+    render(<Sidebar />);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('file'));
+    });
+    expect(useApp.getState().openPath).toBe('big.jsonl#part-1');
+    const items = screen.getAllByTestId('conversation-item');
+    expect(items.map((b) => b.textContent)).toEqual(parts.map((p) => p.title));
+    expect(items[0].getAttribute('aria-current')).toBe('true');
+    await act(async () => {
+      fireEvent.click(items[2]);
+    });
+    expect(useApp.getState().openPath).toBe('big.jsonl#part-3');
+    expect(screen.getAllByTestId('conversation-item')[2].getAttribute('aria-current')).toBe('true');
+    expect(screen.getByTestId('file').getAttribute('aria-current')).toBe('true');
+  });
+});

@@ -105,7 +105,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       if (before !== path && get().search !== '') set({ search: '' });
       // A big file shows its first messages from its head while main reads the whole of it (asked first, so
       // that it is answered before the long read begins).
-      const entry = get().entries.find((e) => e.path === path);
+      // A part of a file read a part at a time is as big as the file says (its first part shows the file's head).
+      const entry = get().entries.find((e) => e.path === path || e.parts?.some((p) => p.path === path));
       if (entry && entry.bytes >= PEEK_MIN_BYTES) {
         request('conversation:peek', { path, conversation })
           .then((peek) => {

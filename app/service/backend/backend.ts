@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { splitPartPath } from '../../../src/core/storage/file-parts.js';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -216,7 +217,9 @@ class WorkerBackend implements Backend {
     if (held) return held;
     let size = 0;
     try {
-      size = statSync(file).size;
+      // A part of a file read a part at a time is read in a service of its own, as a big file is.
+      const part = splitPartPath(file);
+      size = statSync(part && !existsSync(file) ? part.file : file).size;
     } catch {
       // not there (yet): the main service answers
     }

@@ -7,6 +7,7 @@ import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
+import { splitPartPath } from '../../../src/core/storage/file-parts.js';
 import { queryTerms, textMatches } from '../../../src/core/search/words.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
@@ -67,7 +68,10 @@ export function conversationHandlers(
       try {
         // A document read already opens at once: nothing to peek at.
         if (ctx.documents.peek(absolute)) return { rows: [], size: 0, read: 0 };
-        head = peekHead(absolute);
+        // A file's first part begins where the file does: its head is the file's. Other parts are read whole.
+        const part = splitPartPath(absolute);
+        if (part && ctx.documents.fileOf(absolute) !== absolute && part.number !== 1) return { rows: [], size: 0, read: 0 };
+        head = peekHead(ctx.documents.fileOf(absolute));
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new HandlerError('NOT_FOUND', `${path} does not exist (any more)`);
         throw new HandlerError('IO', `${path} could not be read: ${(e as Error).message}`);
@@ -79,7 +83,8 @@ export function conversationHandlers(
       const views = linkToolParts(records.map((r) => head.codec.view(r)));
       const source = { codec: head.codec, size: head.size, file: { doc: head.doc }, conversations: head.doc.conversations };
       const skeleton = buildSkeleton(ctx.roots.display(absolute), source, conversation, records, views, -1);
-      const estimated = head.doc.conversations.length === 1 ? Math.round((all.length * head.size) / Math.max(1, head.read)) : undefined;
+      // A part's count is not the file's: it is known once the part is read (soon: a part is some 100 MB).
+      const estimated = head.doc.conversations.length === 1 && ctx.documents.fileOf(absolute) === absolute ? Math.round((all.length * head.size) / Math.max(1, head.read)) : undefined;
       return { skeleton, rows: views.map((v, i) => tableRow(v, i)), size: head.size, read: head.read, estimated };
     },
     'conversation:update': async ({ path, conversation, since, model }) => {

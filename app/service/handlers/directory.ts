@@ -6,6 +6,7 @@ import { summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../file-summary
 import { findingFigures, foundKeysOf } from '../file-findings.js';
 import type { FoundKeys } from '../listing-cache.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
+import { partPath, partTitle } from '../../../src/core/storage/file-parts.js';
 import type { HandlerContext } from './context.js';
 
 const VERSION = '0.1.0';
@@ -34,6 +35,8 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
     const entry: DirEntry = { path: f.path, name: basename(f.path, extname(f.path)), bytes: f.bytes, modified: mtime };
     const known = ctx.listing.summary(f.file, f.bytes, mtime);
     if (known) Object.assign(entry, known.summary);
+    const parts = ctx.documents.partsOf(f.file, f.bytes, mtime, entry.format);
+    if (parts) entry.parts = parts.map((p) => ({ path: partPath(f.path, p.number), title: partTitle(p, parts.length) }));
     const tokens = ctx.listing.tokens(f.file, f.bytes, mtime, model);
     if (tokens !== undefined) entry.tokens = tokens;
     const each = ctx.listing.conversationTokens(f.file, f.bytes, mtime, model);

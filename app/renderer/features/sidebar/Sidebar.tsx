@@ -9,12 +9,13 @@ import { buildTree, flattenTree, FORMAT_BADGE, type FolderNode, type SidebarRow 
 // A row reads only what it shows: with thousands of files, a change elsewhere in the store (a page of rows, a
 // count's progress) re-renders none of them, and a filter re-renders only the rows whose entries changed.
 const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: { e: DirEntry; depth: number; distinct: number; expanded: boolean; expand(path: string): void }) {
-  const active = useApp((s) => s.openPath === e.path);
+  // A file read a part at a time is the open one while any of its parts is.
+  const active = useApp((s) => s.openPath === e.path || (!!e.parts && !!s.openPath?.startsWith(`${e.path}#part-`)));
   const unsaved = useApp((s) => s.unsaved.has(e.path));
   const openConversation = useApp((s) => s.openConversation);
   // Ages move on: a row shown for a while says how long ago its file changed, not how long ago it was drawn.
   const now = useApp((s) => s.clock);
-  const many = (e.conversations ?? 1) > 1;
+  const many = (e.conversations ?? 1) > 1 || (e.parts?.length ?? 0) > 0;
   const name = e.path.slice(e.path.lastIndexOf('/') + 1);
   // A session named by its id is told apart by what it is about: its title, or its first prompt.
   const shown = e.title && !e.error && idNamed(name) ? e.title : undefined;
@@ -31,7 +32,8 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
         aria-expanded={many ? expanded : undefined}
         onClick={() => {
           if (many) expand(e.path);
-          void openConversation(e.path, 0);
+          // Too big to read whole: its first part opens (its head shows at once, as a big file's does).
+          void openConversation(e.parts?.[0]?.path ?? e.path, 0);
         }}
       >
         <span className="file-name">
@@ -96,13 +98,13 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
   );
 });
 
-const ConversationRow = memo(function ConversationRow({ e, index, title, depth }: { e: DirEntry; index: number; title: string; depth: number }) {
-  const active = useApp((s) => s.openPath === e.path && s.openConversationIndex === index);
+const ConversationRow = memo(function ConversationRow({ e, index, title, depth, part }: { e: DirEntry; index: number; title: string; depth: number; part?: string }) {
+  const active = useApp((s) => (part ? s.openPath === part : s.openPath === e.path && s.openConversationIndex === index));
   const openConversation = useApp((s) => s.openConversation);
   const messages = e.conversationMessages?.[index];
   const tokens = e.conversationTokens?.[index];
   return (
-    <button className={`conversation ${active ? 'active' : ''}`} style={{ paddingLeft: 20 + depth * 12 }} data-testid="conversation-item" data-index={index} aria-current={active ? 'true' : undefined} title={title} onClick={() => void openConversation(e.path, index)}>
+    <button className={`conversation ${active ? 'active' : ''}`} style={{ paddingLeft: 20 + depth * 12 }} data-testid="conversation-item" data-index={index} aria-current={active ? 'true' : undefined} title={title} onClick={() => void (part ? openConversation(part, 0) : openConversation(e.path, index))}>
       <span className="conversation-title">{title}</span>
       {messages !== undefined && (
         <span className="conversation-meta muted" data-testid="conversation-meta">
@@ -163,7 +165,7 @@ export function Sidebar() {
     const f = filter.toLowerCase();
     return buildTree(f ? entries.filter((e) => e.path.toLowerCase().includes(f) || (e.title?.toLowerCase().includes(f) ?? false)) : entries, fileSort);
   }, [entries, filter, fileSort]);
-  const rows = useMemo(() => flattenTree(tree, collapsed, (e) => e.path === openPath || expandedFiles.has(e.path), fileSort), [tree, collapsed, expandedFiles, openPath, fileSort]);
+  const rows = useMemo(() => flattenTree(tree, collapsed, (e) => e.path === openPath || expandedFiles.has(e.path) || (!!e.parts && !!openPath?.startsWith(`${e.path}#part-`)), fileSort), [tree, collapsed, expandedFiles, openPath, fileSort]);
   const toggle = useCallback(
     (path: string) =>
       setCollapsed((c) => {
@@ -210,9 +212,9 @@ export function Sidebar() {
                 {r.kind === 'folder' ? (
                   <FolderRow node={r.node} depth={r.depth} closed={collapsed.has(r.node.path)} toggle={toggle} />
                 ) : r.kind === 'file' ? (
-                  <FileRow e={r.entry} depth={r.depth} distinct={r.distinct} expanded={r.entry.path === openPath || expandedFiles.has(r.entry.path)} expand={expand} />
+                  <FileRow e={r.entry} depth={r.depth} distinct={r.distinct} expanded={r.entry.path === openPath || expandedFiles.has(r.entry.path) || (!!r.entry.parts && !!openPath?.startsWith(`${r.entry.path}#part-`))} expand={expand} />
                 ) : (
-                  <ConversationRow e={r.entry} index={r.index} title={r.title} depth={r.depth} />
+                  <ConversationRow e={r.entry} index={r.index} title={r.title} depth={r.depth} part={r.part} />
                 )}
               </li>
             );

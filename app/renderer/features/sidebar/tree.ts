@@ -109,7 +109,7 @@ export const FORMAT_BADGE: Record<string, string> = {
 export type SidebarRow =
   | { kind: 'folder'; node: FolderNode; depth: number }
   | { kind: 'file'; entry: DirEntry; depth: number; /** Where the part of its name that tells it from its neighbours starts. */ distinct: number }
-  | { kind: 'conversation'; entry: DirEntry; index: number; title: string; depth: number };
+  | { kind: 'conversation'; entry: DirEntry; index: number; title: string; depth: number; /** A part of a file read a part at a time: the path it opens as. */ part?: string };
 
 /**
  * The tree as the lines it shows, in order: what a virtual list renders a window of. A collapsed folder shows
@@ -125,7 +125,8 @@ export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, ex
     const distinct = distinctStarts(node.files.map((e) => baseName(e.path)));
     for (const e of node.files) {
       rows.push({ kind: 'file', entry: e, depth, distinct: distinct.get(baseName(e.path)) ?? 0 });
-      if ((e.conversations ?? 1) > 1 && expanded(e)) for (const index of conversationOrder(e, sort)) rows.push({ kind: 'conversation', entry: e, index, title: e.titles?.[index] ?? `conversation ${index + 1}`, depth });
+      if (e.parts && expanded(e)) e.parts.forEach((p, index) => rows.push({ kind: 'conversation', entry: e, index, title: p.title, depth, part: p.path }));
+      else if ((e.conversations ?? 1) > 1 && expanded(e)) for (const index of conversationOrder(e, sort)) rows.push({ kind: 'conversation', entry: e, index, title: e.titles?.[index] ?? `conversation ${index + 1}`, depth });
     }
   };
   walk(root, 0);

@@ -1,0 +1,109 @@
+// A session log too big to read whole is read a part at a time: every line in exactly one part, each part a
+// document of its own (read-only in place), the first rows from the file's head, the last part without the middle.
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../app/service/dispatch.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import type { DirEntry, Skeleton } from '../../app/shared/contract.js';
+import { filePartsOf, readPart, splitPartPath, partPath } from '../../src/core/storage/file-parts.js';
+import { tempDir } from '../helpers.js';
+import { listFully } from '../support/listing.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  while (runtimes.length) await runtimes.pop()!.close();
+});
+
+/** A Claude Code session of `n` turns; turn 40 carries a line far longer than a part. */
+function session(n: number, from = 0): string {
+  const lines: string[] = [];
+  for (let i = from; i < from + n; i++) {
+    const text = i === 40 ? `A long tool output ${'x'.repeat(150_000)}` : `Turn ${i}: checked the deploy log, "quoted" {braces} ünïcödé 🎉 and moved on.`;
+    lines.push(JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u${i}`, parentUuid: i ? `u${i - 1}` : null, sessionId: 's1', timestamp: `2026-12-01T10:00:${String(i % 60).padStart(2, '0')}Z`, message: i % 2 ? { id: `m${i}`, role: 'assistant', content: [{ type: 'text', text }] } : { role: 'user', content: text } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+function runtime(dir: string): { rt: Runtime; call: <T>(channel: string, input: unknown) => Promise<T> } {
+  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, watch: false, wholeReadBytes: 200_000, partBytes: 64_000 });
+  runtimes.push(rt);
+  const call = async <T>(channel: string, input: unknown): Promise<T> => {
+    const r = await dispatch(rt.handlers, channel, input);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    return r.value as T;
+  };
+  return { rt, call };
+}
+
+describe('the parts of a file', () => {
+  it('cover it byte for byte, each ending after a line break, whatever the lines', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 300 }).map((s) => s.replace(/\n/g, ' ')), { maxLength: 60 }), fc.integer({ min: 1, max: 500 }), fc.boolean(), (lines, partBytes, lastNewline) => {
+        const dir = tempDir();
+        const file = join(dir, 's.jsonl');
+        const text = lines.join('\n') + (lastNewline ? '\n' : '');
+        writeFileSync(file, text);
+        const bytes = readFileSync(file);
+        const parts = filePartsOf(file, bytes.length, partBytes);
+        expect(Buffer.concat(parts.map((p) => readPart(file, p)))).toEqual(bytes);
+        parts.forEach((p, k) => {
+          expect(p.number).toBe(k + 1);
+          if (k < parts.length - 1) expect(bytes[p.end - 1]).toBe(0x0a);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+  it('are named as paths of their own, and only those names are parts', () => {
+    expect(splitPartPath(partPath('/a/b.jsonl', 3))).toEqual({ file: '/a/b.jsonl', number: 3 });
+    for (const p of ['/a/b.jsonl', '/a/b.jsonl#part-0', '/a/b.jsonl#part-x', '/a/b.jsonl#part-', '/a/b.jsonl#part-01']) expect(splitPartPath(p)).toBeUndefined();
+  });
+});
+
+describe('a session too big to read whole', () => {
+  it('is listed with its parts; each opens as a read-only document of whole lines; together they hold every message once', async () => {
+    const dir = tempDir();
+    const text = session(1400);
+    writeFileSync(join(dir, 'big.jsonl'), text);
+    const { rt, call } = runtime(dir);
+    const [entry] = (await listFully(rt)).filter((e) => e.path === 'big.jsonl') as DirEntry[];
+    expect(entry.format).toBe('claude-code');
+    expect(entry.parts!.length).toBeGreaterThan(3);
+    expect(entry.parts![0]).toEqual({ path: 'big.jsonl#part-1', title: expect.stringMatching(/^part 1 of \d+ · 0 MB–0 MB$/) });
+    // The file itself is not read whole: said, with the names of its parts.
+    await expect(call('conversation:open', { path: 'big.jsonl' })).rejects.toThrow(/read a part at a time, big\.jsonl#part-1 to big\.jsonl#part-\d+/);
+    const seen: string[] = [];
+    for (const part of entry.parts!) {
+      const skeleton = await call<Skeleton>('conversation:open', { path: part.path, conversation: 0 });
+      expect(skeleton.readOnly?.reason).toMatch(/read a part at a time/);
+      const { rows } = await call<{ rows: Array<{ preview: string }> }>('conversation:rows', { path: part.path, conversation: 0, start: 0, count: skeleton.count });
+      for (const r of rows) seen.push(r.preview.match(/^(Turn \d+|A long tool output)/)?.[0] ?? r.preview.slice(0, 20));
+    }
+    expect(seen).toEqual(Array.from({ length: 1400 }, (_, i) => (i === 40 ? 'A long tool output' : `Turn ${i}`)));
+    // A part is not written in place (its file is the whole file).
+    await call('edit:apply', { path: entry.parts![1].path, conversation: 0, command: { type: 'delete', indexes: [0] } }).catch(() => undefined);
+    await expect(call('edit:save', { path: entry.parts![1].path })).rejects.toThrow();
+    expect(readFileSync(join(dir, 'big.jsonl'), 'utf8')).toBe(text);
+  });
+
+  it("the first part's rows come from the file's head; the last part opens without reading the middle; an append reaches the last part", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'big.jsonl'), session(1400));
+    const { rt, call } = runtime(dir);
+    const [entry] = (await listFully(rt)).filter((e) => e.path === 'big.jsonl');
+    const peek = await call<{ rows: Array<{ preview: string }>; estimated?: number }>('conversation:peek', { path: entry.parts![0].path, conversation: 0 });
+    expect(peek.rows[0].preview).toMatch(/^Turn 0:/);
+    expect(peek.estimated).toBeUndefined();
+    const last = entry.parts![entry.parts!.length - 1].path;
+    const before = await call<Skeleton>('conversation:open', { path: last, conversation: 0 });
+    appendFileSync(join(dir, 'big.jsonl'), session(3, 1400));
+    const after = await call<Skeleton>('conversation:open', { path: last, conversation: 0 });
+    expect(after.count).toBe(before.count + 3);
+    // Another part, listed again, keeps its bounds: the same lines.
+    const again = (await listFully(rt)).find((e) => e.path === 'big.jsonl')!;
+    expect(again.parts!.slice(0, -1)).toEqual(entry.parts!.slice(0, -1));
+  });
+});
