@@ -7,6 +7,7 @@ import { tokenizerBench } from './tokenizers.js';
 import { treeBench } from './tree.js';
 import { secretsBench } from './secrets.js';
 import { searchBench } from './search.js';
+import { hugeBench } from './huge.js';
 
 const quick = process.argv.includes('--quick');
 
@@ -111,6 +112,11 @@ console.log('\nSearch across every conversation (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await searchBench(quick)) console.log(line);
+
+console.log('\nA session too big to read whole, read a part at a time (ms)\n');
+console.log('| what | ms | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await hugeBench(quick)) console.log(line);
 
 // 5. The window panel in a real browser: frames while the budget slider is dragged.
 console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-render rows, chart and totals)\n');

@@ -186,7 +186,7 @@ export class DocumentStore {
     const part = parts[number - 1];
     if (!part) throw new HandlerError('NOT_FOUND', `${name} has ${parts.length} parts; there is no part ${number}`);
     const parsed = parseDocumentText(decodeText(readPart(file, part), file), file, format);
-    const reason = `${partTitle(part, parts.length)} of ${name}: a file this big is read a part at a time, each part whole lines of the file (a thread that began in an earlier part starts here without its beginning). Save As writes this part as a file of its own; the file itself is not written here.`;
+    const reason = `${partTitle(part, parts.length)} of ${name}: a file this big is read a part at a time, each part whole lines of the file (a thread that began in an earlier part starts here without its beginning). Save As writes this part as a file of its own; the file itself is not written here`;
     const opened: OpenedFile = { ...parsed, readOnly: reason };
     const doc: OpenDocument = {
       path,

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT, tempDir } from '../../test/helpers.js';
+import { termMatches } from '../../src/core/search/snippet.js';
+import { queryTerms, textMatches } from '../../src/core/search/words.js';
 import { InspectorPage } from '../pages/inspector.js';
 import { openInspector, unavailable, type Mode, type Session } from '../support/browsers.js';
 
@@ -189,9 +191,10 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const page = await start(dir);
       await page.open('support_thread_long.json');
       await page.search('timezone handling');
-      const expected = cliJson('show', join(dir, 'support_thread_long.json')).messages.filter((m: { content: unknown }) =>
-        (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)).toLowerCase().includes('timezone handling'),
-      );
+      // The rule of every search here: each word of the query begins a word of the message.
+      const terms = queryTerms('timezone handling');
+      const textOf = (m: { content: unknown }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+      const expected = cliJson('show', join(dir, 'support_thread_long.json')).messages.filter((m: { content: unknown }) => textMatches(textOf(m), terms));
       expect(await page.page.textContent('[data-testid="match-count"]')).toBe(`${expected.length.toLocaleString('en-US')} matches`);
       const rows = await page.visibleRows();
       expect(rows.length).toBeGreaterThan(0);
@@ -205,9 +208,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // In the detail pane, the matches of the open message are marked, counted and stepped through.
       await page.page.click(`[data-testid="row"][data-index="${rows[0].index}"]`);
       await page.page.waitForSelector('[data-testid="detail-hits"]');
-      const inMessage = (expected.find((m: { index: number }) => m.index === rows[0].index).content as string).toLowerCase().split('timezone handling').length - 1;
+      const opened = textOf(expected.find((m: { index: number }) => m.index === rows[0].index));
+      const marks = termMatches(opened, terms).map(([a, b]) => opened.slice(a, b).toLowerCase());
+      const inMessage = marks.length;
       expect(await page.page.textContent('[data-testid="detail-hits"]')).toContain(`match 1 of ${inMessage} in this message`);
-      expect(await page.page.$$eval('#detail mark.hit', (m) => m.map((x) => x.textContent?.toLowerCase()))).toEqual(Array(inMessage).fill('timezone handling'));
+      expect(await page.page.$$eval('#detail mark.hit', (m) => m.map((x) => x.textContent?.toLowerCase()))).toEqual(marks);
       if (inMessage > 1) {
         await page.page.click('[data-testid="hit-next"]');
         await page.page.waitForFunction(() => document.querySelectorAll('#detail mark.hit')[1]?.classList.contains('current'));

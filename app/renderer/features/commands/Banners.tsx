@@ -25,6 +25,7 @@ export function Banners() {
           <span>
             <strong>Read-only:</strong> {readOnly.reason}.
           </span>
+          <PartSteps />
         </div>
       )}
       {conflict && (
@@ -94,5 +95,21 @@ export function Banners() {
         </div>
       )}
     </>
+  );
+}
+
+/** A part of a file read a part at a time: the parts before and after it, and the last (where an agent writes). */
+function PartSteps() {
+  const openPath = useApp((s) => s.openPath);
+  const parts = useApp((s) => s.entries.find((e) => e.parts?.some((p) => p.path === s.openPath))?.parts);
+  if (!parts || !openPath) return null;
+  const at = parts.findIndex((p) => p.path === openPath);
+  const go = (k: number) => void useApp.getState().openConversation(parts[k].path, 0);
+  return (
+    <span className="part-steps">
+      <button disabled={at <= 0} onClick={() => go(at - 1)} data-testid="part-previous">← part {at}</button>
+      <button disabled={at >= parts.length - 1} onClick={() => go(at + 1)} data-testid="part-next">part {at + 2} →</button>
+      <button disabled={at === parts.length - 1} onClick={() => go(parts.length - 1)} data-testid="part-last">last part ({parts.length})</button>
+    </span>
   );
 }
