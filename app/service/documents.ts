@@ -337,6 +337,16 @@ export class DocumentStore {
     for (const [key, d] of this.docs) if (splitPartPath(key)?.file === path && !isDirty(d)) this.docs.delete(key);
   }
 
+  /** Where a part's path lies in its file, and the codec its file is read with (undefined for other paths). */
+  partRange(path: string): { file: string; start: number; end: number; codec?: string } | undefined {
+    const named = splitPartPath(path);
+    if (!named || existsSync(path)) return undefined;
+    const known = this.parted.get(named.file);
+    if (!known) return undefined;
+    const part = known.parts[named.number - 1];
+    return part && { file: named.file, start: part.start, end: part.end, codec: known.codec };
+  }
+
   /** The file on disk behind a path: a part's file, or the path itself. */
   fileOf(path: string): string {
     const part = splitPartPath(path);

@@ -16,12 +16,12 @@ export interface HeadPeek {
 }
 
 /** A file's first `limit` bytes (all of a smaller one), with its size. */
-export function readHead(file: string, limit = PEEK_BYTES): { bytes: Buffer; size: number } {
+export function readHead(file: string, limit = PEEK_BYTES, from = 0): { bytes: Buffer; size: number } {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.min(size, limit));
-    const n = readSync(fd, buf, 0, buf.length, 0);
+    const buf = Buffer.alloc(Math.max(0, Math.min(size - from, limit)));
+    const n = readSync(fd, buf, 0, buf.length, from);
     return { bytes: buf.subarray(0, n), size };
   } finally {
     closeSync(fd);
@@ -44,8 +44,9 @@ export function closedHead(bytes: Buffer): string | undefined {
  * elements a JSON file's list completes. Undefined for what a head cannot tell (YAML, Markdown, a head that
  * completes nothing).
  */
-export function peekHead(file: string, codecId?: string): HeadPeek | undefined {
-  const { bytes, size } = readHead(file);
+export function peekHead(file: string, codecId?: string, from = 0, to = Infinity): HeadPeek | undefined {
+  // From `from` to `to`: a part of a file read a part at a time begins where a line does, as a file of its own.
+  const { bytes, size } = readHead(file, Math.min(PEEK_BYTES, to - from), from);
   // A character cut at the end of the head only reaches the sniffers (the records before it are what is read).
   const codec = candidates(file, decoded(bytes)).find((c) => codecId === undefined || c.id === codecId);
   if (!codec) return undefined;

@@ -97,6 +97,14 @@ describe('a session too big to read whole', () => {
     const peek = await call<{ rows: Array<{ preview: string }>; estimated?: number }>('conversation:peek', { path: entry.parts![0].path, conversation: 0 });
     expect(peek.rows[0].preview).toMatch(/^Turn 0:/);
     expect(peek.estimated).toBeUndefined();
+    // Any part's first rows come from its own head, before it is read.
+    const second = entry.parts![1].path;
+    const secondPeek = await call<{ rows: Array<{ preview: string }>; size: number }>('conversation:peek', { path: second, conversation: 0 });
+    expect(secondPeek.rows.length).toBeGreaterThan(0);
+    const secondOpen = await call<Skeleton>('conversation:open', { path: second, conversation: 0 });
+    const secondRows = await call<{ rows: Array<{ preview: string }> }>('conversation:rows', { path: second, conversation: 0, start: 0, count: secondPeek.rows.length });
+    expect(secondPeek.rows.map((r) => r.preview)).toEqual(secondRows.rows.map((r) => r.preview));
+    expect(secondOpen.count).toBeGreaterThanOrEqual(secondPeek.rows.length);
     const last = entry.parts![entry.parts!.length - 1].path;
     const before = await call<Skeleton>('conversation:open', { path: last, conversation: 0 });
     appendFileSync(join(dir, 'big.jsonl'), session(3, 1400));

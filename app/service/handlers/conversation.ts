@@ -7,7 +7,6 @@ import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
-import { splitPartPath } from '../../../src/core/storage/file-parts.js';
 import { queryTerms, textMatches } from '../../../src/core/search/words.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
@@ -68,10 +67,13 @@ export function conversationHandlers(
       try {
         // A document read already opens at once: nothing to peek at.
         if (ctx.documents.peek(absolute)) return { rows: [], size: 0, read: 0 };
-        // A file's first part begins where the file does: its head is the file's. Other parts are read whole.
-        const part = splitPartPath(absolute);
-        if (part && ctx.documents.fileOf(absolute) !== absolute && part.number !== 1) return { rows: [], size: 0, read: 0 };
-        head = peekHead(ctx.documents.fileOf(absolute));
+        // A part of a file read a part at a time has a head of its own, where its first line starts.
+        const part = ctx.documents.partRange(absolute);
+        if (part) {
+          const peeked = peekHead(part.file, part.codec, part.start, part.end);
+          head = peeked && { ...peeked, size: part.end - part.start };
+        } else if (ctx.documents.fileOf(absolute) !== absolute) return { rows: [], size: 0, read: 0 };
+        else head = peekHead(absolute);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new HandlerError('NOT_FOUND', `${path} does not exist (any more)`);
         throw new HandlerError('IO', `${path} could not be read: ${(e as Error).message}`);
