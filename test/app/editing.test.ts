@@ -219,6 +219,19 @@ describe('compaction', () => {
     expect(await call('edit:state', { path })).toMatchObject({ count: 5 });
   });
 
+  it('a Claude Code session: the preview measures what the model is sent after the boundary, not the file that keeps its history', async () => {
+    const { dir, call } = setup();
+    cpSync(join(ROOT, 'examples', 'agents', 'claude-code', 'deploy-db-timeout.jsonl'), join(dir, 'session.jsonl'));
+    const path = 'session.jsonl';
+    const before = await call<{ count: number }>('conversation:open', { path });
+    const preview = await call<{ replaced: number; messagesAfter: number; tokensBefore: number; tokensAfter: number; summaryTokens: number }>('window:compact', { path, model: 'gpt-5.4', mode: 'all', strategy: 'null', params: {}, summarizer: { kind: 'text', text: 'Deploy failed on a DB timeout; the pool was raised to 20.' } });
+    expect(preview.replaced).toBeGreaterThan(2);
+    // Sent after: the static context and the summary, not the history the file keeps before the boundary.
+    expect(preview.messagesAfter).toBeLessThan(before.count);
+    expect(preview.tokensAfter).toBeLessThan(preview.tokensBefore);
+    expect(preview.tokensAfter).toBeLessThanOrEqual(preview.tokensBefore - preview.replaced + preview.summaryTokens + 40);
+  });
+
   it('summarises only what a strategy drops, in its place, with the offline summariser', async () => {
     const { call } = setup();
     const path = 'tool_calls.json';

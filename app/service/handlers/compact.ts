@@ -70,14 +70,17 @@ export function compactHandlers(ctx: HandlerContext, conversations: Conversation
         throw e;
       }
       const after = build(summary);
+      // What the model is sent after it, as before it: a Claude Code session keeps its history before the
+      // boundary in the file, but sends only what follows (the file grows; the context shrinks).
+      const sent = swarms ? after : (applyPlanToRecords(doc.codec, records, views, plan, [summary], { sent: true }) as Message[]);
       const count = (list: Message[]) => list.reduce((n, m) => n + countView(viewOf(doc.codec, m), tokenizer).tokens, 0);
       const result = {
         summary,
         summaryTokens: tokenizer.countContent(summary),
         replaced: replaced.length,
-        messagesAfter: after.length,
+        messagesAfter: sent.length,
         tokensBefore: count(records),
-        tokensAfter: count(after),
+        tokensAfter: count(sent),
       };
       const memoryPath = join(dirname(doc.path), 'MEMORY.md');
       const memory = existsSync(memoryPath) && memoryPath !== doc.path ? { path: ctx.roots.display(memoryPath) } : undefined;
