@@ -175,3 +175,19 @@ describe('a session read a part at a time', () => {
     expect(screen.getByTestId('file').getAttribute('aria-current')).toBe('true');
   });
 });
+
+describe('the figures of a session shown as one of its threads, edited and not saved', () => {
+  it("move the file's count (every thread's) by the messages the edits removed, as the header's does", () => {
+    const path = 'session.jsonl';
+    useApp.setState({ entries: [{ path, name: 'session', bytes: 100, modified: 1, format: 'claude-code', messages: 66 }], openPath: path, root: '/r', unsaved: new Set<string>(), edit: undefined, counts: undefined });
+    const view = (count: number) => ({ path, conversation: 0, conversations: 2, count, version: count, bytes: 100, whole: true }) as never;
+    useApp.setState({ skeleton: view(64) });
+    useApp.getState().syncEntry();
+    expect(useApp.getState().entries[0].messages).toBe(66);
+    // Two messages deleted (a call and its result), not saved: 66 → 64 in the sidebar, 64 → 62 in the header.
+    useApp.setState({ skeleton: view(62), edit: { dirty: true } as never, unsaved: new Set([path]) });
+    useApp.getState().syncEntry();
+    render(<Sidebar />);
+    expect(screen.getByTestId('file-messages').textContent).toBe('64');
+  });
+});

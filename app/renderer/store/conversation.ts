@@ -56,6 +56,9 @@ export interface ConversationSlice {
 
 const inflight = new Set<string>();
 
+/** A session's file count and its view's, as they were when it was last clean: edits move the file's count by as much as the view's. */
+let viewBase: { path: string; count: number; messages: number } | undefined;
+
 export const createConversationSlice: StateCreator<AppState, [], [], ConversationSlice> = (set, get) => {
   /** A whole skeleton shown: what depends on it (edit state, time order, first rows, counts, search) follows. */
   const show = (skeleton: Skeleton, pages: Map<number, Row[]>) => {
@@ -192,7 +195,11 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       const total = view ? mine?.fileTotal : mine?.total;
       // Edited and not saved, the figures are the edited conversation's (the row says unsaved); the size stays the disk's.
       const bytes = edit?.dirty ? {} : { bytes: skeleton.bytes };
-      const next = entries.map((e) => (e.path === openPath ? { ...e, ...(view ? {} : { messages: skeleton.count, conversations: 1, estimated: false }), ...bytes, ...(total !== undefined ? { tokens: total } : {}) } : e));
+      // A view of a session's threads: the file's count (every thread's) moves by what the edits add or remove.
+      const entry = entries.find((e) => e.path === openPath);
+      if (view && entry?.messages !== undefined && (!edit?.dirty || viewBase?.path !== openPath)) viewBase = { path: openPath, count: skeleton.count, messages: entry.messages };
+      const viewMessages = view && viewBase?.path === openPath ? { messages: viewBase.messages + skeleton.count - viewBase.count } : {};
+      const next = entries.map((e) => (e.path === openPath ? { ...e, ...(view ? viewMessages : { messages: skeleton.count, conversations: 1, estimated: false }), ...bytes, ...(total !== undefined ? { tokens: total } : {}) } : e));
       if (next.some((e, i) => e !== entries[i] && (e.messages !== entries[i].messages || e.tokens !== entries[i].tokens || e.bytes !== entries[i].bytes || e.estimated !== entries[i].estimated || e.conversations !== entries[i].conversations))) set({ entries: next });
     },
     ensureRows: (start, end) => {
