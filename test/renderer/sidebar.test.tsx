@@ -131,13 +131,18 @@ describe('a dataset’s conversations in the sidebar', () => {
 describe('long names', () => {
   const entry = (path: string): DirEntry => ({ path, name: path, bytes: 10, modified: 1_700_000_000_000, format: 'claude-code', messages: 3 });
   it('a name cut for room keeps in view the part that tells it from its neighbours, not a tail they all share', () => {
-    const names = ['claude-code-session-ALPHA-export-final.jsonl', 'claude-code-session-BETA-export-final.jsonl', 'claude-code-session-GAMMA-export-final.jsonl', 'notes.json'];
+    const names = ['claude-code-session-ALPHA-export-final.json', 'claude-code-session-ALPHA-export-final.jsonl', 'claude-code-session-BETA-export-final.jsonl', 'claude-code-session-GAMMA-export-final.jsonl', 'notes.json'];
     useApp.setState({ entries: names.map(entry) });
     render(<Sidebar />);
-    const tails = screen.getAllByTestId('file-tail').map((t) => t.textContent);
-    expect(tails).toEqual(['ALPHA-export-final.jsonl', 'BETA-export-final.jsonl', 'GAMMA-export-final.jsonl']);
-    // Every name is still there whole, stem and tail, for a reader and for the tooltip.
-    for (const name of names.slice(0, 3)) expect(document.querySelector(`[data-path="${name}"] .file-name`)!.textContent).toContain(name);
+    const parts = (name: string) => [...document.querySelectorAll(`[data-path="${name}"] .file-name > span`)].filter((s) => !s.classList.contains('badge')).map((s) => [s.className, s.textContent]);
+    // The part that tells it apart starts its own span (which gives way from its end), and the ending never gives way.
+    expect(parts(names[2])).toEqual([['file-stem', 'claude-code-session-'], ['file-tail', 'BETA-export-'], ['file-end', 'final.jsonl']]);
+    expect(parts(names[3])).toEqual([['file-stem', 'claude-code-session-'], ['file-tail', 'GAMMA-export-'], ['file-end', 'final.jsonl']]);
+    // .json beside .jsonl: their endings tell them apart.
+    expect(parts(names[0]).at(-1)).toEqual(['file-end', 'final.json']);
+    expect(parts(names[1]).at(-1)).toEqual(['file-end', 'final.jsonl']);
+    // Every name is still there whole, for a reader and for the tooltip.
+    for (const name of names) expect(document.querySelector(`[data-path="${name}"] .file-name`)!.textContent).toContain(name);
   });
 });
 

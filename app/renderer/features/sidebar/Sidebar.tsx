@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { DirEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { age, formatBytes, formatNumber } from '../roles.js';
-import { buildTree, flattenTree, FORMAT_BADGE, type FolderNode, type SidebarRow } from './tree.js';
+import { buildTree, endingStart, flattenTree, FORMAT_BADGE, type FolderNode, type SidebarRow } from './tree.js';
 
 // A row reads only what it shows: with thousands of files, a change elsewhere in the store (a page of rows, a
 // count's progress) re-renders none of them, and a filter re-renders only the rows whose entries changed.
@@ -142,12 +142,19 @@ export function idNamed(name: string): boolean {
 function NameParts({ name, warn, distinct }: { name: string; warn: boolean; distinct: number }) {
   const mark = warn ? '⚠ ' : '';
   if (name.length <= TAIL * 2) return <span className="file-stem">{mark + name}</span>;
-  const cut = Math.min(distinct, name.length - TAIL);
-  // The stem gives way first; the tail then gives up its own end (what the neighbours share), never its start.
+  // Three parts, giving way in this order: what the neighbours share at the start, then the end of the part
+  // that tells this name apart (its start stays), never the ending (`.json` and `.jsonl` stay told apart).
+  const endAt = Math.max(distinct, endingStart(name));
+  const cut = Math.min(distinct, endAt);
   return (
     <>
-      <span className="file-stem">{mark + name.slice(0, cut)}</span>
-      <span className="file-tail" data-testid="file-tail">{name.slice(cut)}</span>
+      {cut > 0 || mark ? <span className="file-stem">{mark + name.slice(0, cut)}</span> : null}
+      {endAt > cut && (
+        <span className="file-tail" data-testid="file-tail">
+          {name.slice(cut, endAt)}
+        </span>
+      )}
+      <span className="file-end" data-testid="file-end">{name.slice(endAt)}</span>
     </>
   );
 }

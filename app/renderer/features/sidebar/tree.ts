@@ -141,7 +141,10 @@ const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
  * at ALPHA and BETA). A cut name keeps that part and what follows it in view. Pure.
  */
 export function distinctStarts(names: readonly string[]): Map<string, number> {
-  const sorted = [...new Set(names)].sort();
+  // The endings are always shown: names are told apart by what comes before them (ALPHA.json beside ALPHA.jsonl
+  // is told from BETA.json by ALPHA; the two ALPHAs by their endings).
+  const bodyOf = (name: string) => name.slice(0, endingStart(name));
+  const sorted = [...new Set(names.map(bodyOf))].sort();
   const common = (a: string | undefined, b: string) => {
     if (a === undefined) return 0;
     let i = 0;
@@ -156,5 +159,14 @@ export function distinctStarts(names: readonly string[]): Map<string, number> {
     while (start > 0 && !/[-_. /]/.test(name[start - 1])) start--;
     out.set(name, start);
   });
-  return out;
+  return new Map(names.map((name) => [name, out.get(bodyOf(name)) ?? 0]));
+}
+
+/** Where a name's ending starts: its extension and the word before it (`final.jsonl`), shown whatever the width. */
+export function endingStart(name: string): number {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return Math.max(0, name.length - 10);
+  let k = dot;
+  while (k > 0 && !/[-_. ]/.test(name[k - 1])) k--;
+  return name.length - k <= 16 ? k : Math.max(dot, name.length - 10);
 }
