@@ -6,7 +6,7 @@ import { dispatch } from '../../app/service/dispatch.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { searchTree } from '../../src/core/search/scan.js';
-import { termMatches } from '../../src/core/search/snippet.js';
+import { bestTermMatch, snippetAround, termMatches } from '../../src/core/search/snippet.js';
 import { queryTerms } from '../../src/core/search/words.js';
 import { tempDir } from '../helpers.js';
 
@@ -61,4 +61,16 @@ describe('one search rule for a file and across conversations', () => {
     expect(marked('invoice')).toEqual(['invoice']);
     expect(marked('voice')).toEqual([]);
   });
+
+  it('a hit shows the line where the query\'s rarest word is, its other words beside it: not the first of many', () => {
+    const text = Array.from({ length: 300 }, (_, i) => `Paragraph ${i}: the notes of Marker-${i} and more text.`).join('\n');
+    const at = bestTermMatch(text, queryTerms('marker-137'))!;
+    expect(snippetAround(text, at).text).toContain('Marker-137');
+    expect(text.slice(at[0], at[1])).toBe('137');
+    // Credit NOTE: both words, where they are together.
+    const notes = 'A note about the weather, and another note.\nThe Credit Note for invoice 9 was issued.';
+    const both = bestTermMatch(notes, queryTerms('Credit NOTE'))!;
+    expect(snippetAround(notes, both).text).toBe('The Credit Note for invoice 9 was issued.');
+  });
 });
+

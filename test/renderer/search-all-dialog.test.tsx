@@ -23,4 +23,12 @@ describe('search across conversations while the index is built', () => {
     act(() => useApp.setState({ searchAllAnswer: none(0), searchIndex: none(0).status }));
     expect(summary()).toBe('No messages match');
   });
+
+  it("marks every word of the query in a hit's line, not only the first", () => {
+    const answer: SearchAnswer = { ...none(0), query: 'Credit NOTE', total: 1, files: 1, fileTotals: { 'a.json': 1 }, hits: [{ path: 'a.json', format: 'openai-chat', conversation: 0, index: 3, role: 'user', snippet: 'The Credit Note for invoice 9 was issued.', match: [4, 10] }] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'Credit NOTE', searchAllRegex: false, searchAllAnswer: answer, searchIndex: answer.status });
+    render(<SearchAllDialog />);
+    expect([...screen.getByTestId('search-snippet').querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Credit', 'Note']);
+  });
 });
+

@@ -3,7 +3,7 @@ import { deserialize, serialize } from 'node:v8';
 import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
-import { buildSegment, comparePaths, firstTermMatch, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
+import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
 import type { Roots } from '../roots.js';
 
 export interface SearchRequest {
@@ -225,7 +225,7 @@ export class SearchService {
       const hit: FoundMessage = { path: this.roots.display(h.path), format: h.format, conversation: h.conversation, index: h.index, role: h.role };
       // Past the deadline, only files read already give their lines now; the others follow on request.
       if (performance.now() < deadline || this.cached(h.path)) {
-        const line = this.lineOf(h.path, h.conversation, h.index, (text) => firstTermMatch(text, terms));
+        const line = this.lineOf(h.path, h.conversation, h.index, (text) => bestTermMatch(text, terms));
         // Changed since it was indexed and the words are gone: the watcher's report will take it out.
         if (line === null) continue;
         Object.assign(hit, line);
@@ -240,7 +240,7 @@ export class SearchService {
   async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<{ path: string; conversation: number; index: number; snippet?: string; match?: [number, number] }>> {
     let find: (text: string) => [number, number] | undefined;
     try {
-      find = req.regex ? matcherOf(req.query, true) : ((terms) => (text: string) => firstTermMatch(text, terms))(queryTerms(req.query));
+      find = req.regex ? matcherOf(req.query, true) : ((terms) => (text: string) => bestTermMatch(text, terms))(queryTerms(req.query));
     } catch (e) {
       throw new SearchInputError((e as Error).message);
     }

@@ -3,7 +3,7 @@ import { ConversationFileError } from '../formats/errors.js';
 import type { Codec, ConversationDocument } from '../formats/codec.js';
 import { walkConversationTree } from '../storage/list-directory.js';
 import { searchableMessages } from './searchable.js';
-import { firstRegexMatch, firstTermMatch, snippetAround, type Snippet } from './snippet.js';
+import { bestTermMatch, firstRegexMatch, snippetAround, type Snippet } from './snippet.js';
 import { queryTerms, textMatches } from './words.js';
 import { comparePaths } from './search-index.js';
 
@@ -43,7 +43,7 @@ export function matcherOf(query: string, regex = false): Matcher {
   }
   const terms = queryTerms(query);
   if (terms.length === 0) return () => undefined;
-  return (text) => (textMatches(text, terms) ? firstTermMatch(text, terms) : undefined);
+  return (text) => (textMatches(text, terms) ? bestTermMatch(text, terms) : undefined);
 }
 
 /** The messages of one parsed file that match. */

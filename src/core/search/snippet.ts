@@ -20,6 +20,35 @@ export function firstTermMatch(text: string, terms: readonly string[]): [number,
   return termMatches(text, terms, 1)[0];
 }
 
+/** How near the other words of a query must be for a place to show them together (a snippet's reach). */
+const TOGETHER = 80;
+
+/**
+ * Where a snippet of the text best shows why it matched: at the query's rarest word (`137` of `marker 137`,
+ * not the first of many `Marker`s), the first place where every other word is near it, else its first place.
+ */
+export function bestTermMatch(text: string, terms: readonly string[]): [number, number] | undefined {
+  if (terms.length <= 1) return firstTermMatch(text, terms);
+  const all = termMatches(text, terms, 20_000);
+  if (all.length === 0) return undefined;
+  const termOf = ([a, b]: [number, number]) => {
+    const word = text.slice(a, b).toLowerCase();
+    return terms.reduce((best, t) => (word.startsWith(t) && t.length > best.length ? t : best), '');
+  };
+  const byTerm = new Map<string, Array<[number, number]>>();
+  for (const m of all) {
+    const t = termOf(m);
+    const list = byTerm.get(t);
+    if (list) list.push(m);
+    else byTerm.set(t, [m]);
+  }
+  let rarest: Array<[number, number]> | undefined;
+  for (const [t, list] of byTerm) if (!rarest || list.length < rarest.length || (list.length === rarest.length && t.length > termOf(rarest[0]).length)) rarest = list;
+  const others = [...byTerm.values()].filter((l) => l !== rarest);
+  for (const m of rarest!) if (others.every((l) => l.some(([a]) => Math.abs(a - m[0]) <= TOGETHER))) return m;
+  return rarest![0];
+}
+
 /**
  * Every word beginning with one of the terms, as [start, end) of the text as written, in order (at most
  * `limit`): what a search marks in the text it found, by the same rule that found it.

@@ -1,4 +1,6 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { termMatches } from '../../../../src/core/search/snippet.js';
+import { queryTerms } from '../../../../src/core/search/words.js';
 import type { SearchHitRow } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { closeOnEscape } from '../close-on-escape.js';
@@ -8,16 +10,22 @@ import { RoleChip } from '../RoleChip.js';
 const ROLES = ['user', 'assistant', 'system', 'tool', 'other'] as const;
 const TYPING_MS = 120;
 
-function Snippet({ hit }: { hit: SearchHitRow }) {
+function Snippet({ hit, query, regex }: { hit: SearchHitRow; query: string; regex: boolean }) {
   if (hit.snippet === undefined || hit.match === undefined) return <span className="search-snippet muted">…</span>;
-  const [a, b] = hit.match;
-  return (
-    <span className="search-snippet">
-      {hit.snippet.slice(0, a)}
-      <mark>{hit.snippet.slice(a, b)}</mark>
-      {hit.snippet.slice(b)}
-    </span>
-  );
+  const text = hit.snippet;
+  // Every word of the query the line shows is marked, as the file's search marks them; a regex, its match.
+  const marks = regex ? [hit.match] : termMatches(text, queryTerms(query));
+  if (!marks.some(([a, b]) => a === hit.match![0] && b === hit.match![1])) marks.push(hit.match);
+  marks.sort((x, y) => x[0] - y[0]);
+  const parts: ReactNode[] = [];
+  let at = 0;
+  for (const [a, b] of marks) {
+    if (a < at) continue;
+    parts.push(text.slice(at, a), <mark key={a}>{text.slice(a, b)}</mark>);
+    at = b;
+  }
+  parts.push(text.slice(at));
+  return <span className="search-snippet" data-testid="search-snippet">{parts}</span>;
 }
 
 /** The index's state in words: how much of the folders it holds, and whether it is still reading. */
@@ -126,7 +134,7 @@ export function SearchAllDialog() {
                   <div key={i} data-hit={i} role="option" aria-selected={i === active} className={`search-all-hit ${i === active ? 'active' : ''}`} onMouseEnter={() => setActive(i)} onClick={() => void openHit(h)}>
                     <span className="index">{multi.has(h.path) ? `${h.conversation}:${h.index}` : h.index}</span>
                     <RoleChip role={h.role} normal={h.role} />
-                    <Snippet hit={h} />
+                    <Snippet hit={h} query={answer?.query ?? ""} regex={regex} />
                   </div>
                 );
               })}
