@@ -148,7 +148,7 @@ describe('ExtractiveSummarizer on a long session (coverage and size)', () => {
 
   it.each([undefined, 2000, 4000])('chatter repeated word for word across the session is quoted at most once (budget %s)', (maxTokens) => {
     const summary = new ExtractiveSummarizer({ measure: t, maxTokens }).summarizeSync(messages);
-    const quotes = [...summary.matchAll(/(?:user|assistant|system|tool result): "(.*?)"(?= →|$)/gm)].map((q) => q[1]);
+    const quotes = [...summary.matchAll(/(?:user|assistant|system|tool result): "(.*?)"(?= \(#?\d+\)| →| ·|$)/gm)].map((q) => q[1]);
     expect(quotes.length).toBeGreaterThan(40);
     for (const chatter of [...CHATTER_USER, ...CHATTER_ASSISTANT]) expect(quotes.filter((q) => q === chatter).length).toBeLessThanOrEqual(1);
     // No sentence is quoted twice.
@@ -229,3 +229,23 @@ describe('sentences of a numbered list', () => {
     expect(sentencesOf('0777')).toEqual(['0777']);
   });
 });
+
+describe('numbers and pairs', () => {
+  it('numbers lines and quotes as the reader numbers the messages, and joins with → only an answer of the request\'s own turn', async () => {
+    const { getTokenizer } = await import('../../src/core/tokenizer/index.js');
+    const { ExtractiveSummarizer } = await import('../../src/core/summarize/offline.js');
+    const messages = [
+      { role: 'user', content: 'Any update on the nightly backup job?' },
+      { role: 'user', content: 'Also check the billing export for the duplicate rows issue.' },
+      { role: 'assistant', content: 'The billing export duplicates rows because the cursor restarts after a timeout.' },
+      { role: 'user', content: 'Thanks.' },
+    ];
+    const summary = new ExtractiveSummarizer({ measure: getTokenizer('gpt-4o'), maxTokens: 60, numbers: [40, 41, 42, 43] }).summarizeSync(messages);
+    const line = summary.split('\n').find((l) => l.startsWith('- '))!;
+    expect(line).toMatch(/^- #40–#43: /);
+    for (const quoted of line.matchAll(/"[^"]*" \((#\d+)\)/g)) expect(['#40', '#41', '#42', '#43']).toContain(quoted[1]);
+    // A request quoted with an answer from another turn is not shown as answered by it.
+    if (line.includes('"Any update on the nightly backup job?"') && line.includes('billing export duplicates')) expect(line).not.toContain(' → ');
+  });
+});
+

@@ -223,7 +223,8 @@ describe('ExtractiveSummarizer', () => {
     ];
     const summary = new ExtractiveSummarizer({ measure: t, maxTokens: 60 }).summarizeSync(messages);
     expect(summary).toContain('Tools: search_logs ×2 (ok).');
-    expect(summary).toContain('user: "Can you look into the login redirect loop?" → assistant: "The root cause is a cookie set for the wrong domain after the deploy."');
+    // Each quote says which message it is from; "→" marks the answer to that request (its turn).
+    expect(summary).toContain('user: "Can you look into the login redirect loop?" (1) → assistant: "The root cause is a cookie set for the wrong domain after the deploy." (3)');
   });
 
   it('a long run is told from its beginning to its end, not its first messages and a count', () => {

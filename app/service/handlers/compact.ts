@@ -26,9 +26,9 @@ import { replaceShown } from '../conversation-views.js';
 
 type Input = ParsedInput<'window:compact'>;
 
-function summarizerFor(input: Input, ctx: HandlerContext, model: string, describe: (m: Message) => SummaryItem): Summarizer {
+function summarizerFor(input: Input, ctx: HandlerContext, model: string, describe: (m: Message) => SummaryItem, numbers: readonly number[]): Summarizer {
   const s = input.summarizer;
-  if (s.kind !== 'openai') return summarizerFrom(s, { model, describe });
+  if (s.kind !== 'openai') return summarizerFrom(s, { model, describe, numbers });
   const settings = ctx.settings.get();
   // The API key stays in main: from the environment, never stored in plain text, never sent to the renderer.
   return summarizerFrom({ kind: 'openai', baseUrl: settings.summaryBaseUrl, model: settings.summaryModel, apiKey: ctx.secrets.get(API_KEY) }, { model, describe });
@@ -64,7 +64,8 @@ export function compactHandlers(ctx: HandlerContext, conversations: Conversation
         // The offline summary reads each message by its view: calls, results and text in any format.
         const viewOfReadable = new Map(readable.map((m, i) => [m, views[i]] as const));
         const describe = (m: Message) => summaryItemOfView(viewOfReadable.get(m) ?? viewOf(doc.codec, m));
-        summary = (await summarizerFor(input, ctx, input.model, describe).summarize(replaced)).trim();
+        // Its lines number the messages as the table does.
+        summary = (await summarizerFor(input, ctx, input.model, describe, plan.inserted[0].replaces).summarize(replaced)).trim();
       } catch (e) {
         if (e instanceof SummarizerError) throw new HandlerError('IO', `No summary: ${e.message}. Nothing was changed.`);
         throw e;

@@ -21,6 +21,11 @@ export interface ExtractiveOptions {
    * caller, which sees what the history costs before and after, says so.
    */
   refuseLonger?: boolean;
+  /**
+   * What each message of the range is numbered where the reader sees it (the app's table numbers from 0, and a
+   * range may start anywhere): lines and quotes say `#12`. Default: the range's own order, `Message 1` on.
+   */
+  numbers?: readonly number[];
 }
 
 /** The default budget: 5% of the range's tokens, between 400 and 4,000. */
@@ -142,9 +147,11 @@ function best(sentences: readonly Sentence[], weigh: (s: Sentence) => number): S
  * segment where the turn has none not yet quoted). "Tells" is SumBasic's weight over the segment's own words,
  * times the sentence's salience; what earlier lines told weighs less.
  */
-function segmentLine(reading: Reading, from: number, to: number, cap: number, told: Told, specificity: (word: string) => number): string {
+function segmentLine(reading: Reading, from: number, to: number, cap: number, told: Told, specificity: (word: string) => number, numbers?: readonly number[]): string {
   const { items } = reading;
-  const where = to - from === 1 ? `Message ${from + 1}` : `Messages ${from + 1}–${to}`;
+  const where = numbers ? (to - from === 1 ? `#${numbers[from]}` : `#${numbers[from]}–#${numbers[to - 1]}`) : to - from === 1 ? `Message ${from + 1}` : `Messages ${from + 1}–${to}`;
+  // Where the line stands for several messages, each quote says which one it is from.
+  const whose = (at: number) => (to - from === 1 ? '' : numbers ? ` (#${numbers[at]})` : ` (${at + 1})`);
   // No room for words: the line still says which messages the summary stands for.
   if (cap === 0) return `- ${where}: …`;
   const here = reading.sentences.slice(reading.first[from], reading.first[to]);
@@ -188,15 +195,17 @@ function segmentLine(reading: Reading, from: number, to: number, cap: number, to
   const parts: string[] = [];
   // In the order they were said (an answer from before the request, where its turn had none, comes first).
   for (const s of [asked, said].filter((x) => x !== undefined).sort((a, b) => a.at - b.at)) {
-    parts.push(`${s.kind === 'request' ? 'user' : s.kind === 'system' ? 'system' : 'assistant'}: ${quote(s)}`);
+    parts.push(`${s.kind === 'request' ? 'user' : s.kind === 'system' ? 'system' : 'assistant'}: ${quote(s)}${whose(s.at)}`);
   }
+  // "→" only where the answer is the request's own (its turn); an answer from elsewhere is not its reply.
+  const replied = !!asked && !!said && turn.includes(said);
   if (parts.length === 0) {
     // Only tools spoke here: what they were, or what the first of them answered.
     const tools = toolLine(toolActivity(items.slice(from, to)), 3);
     const answered = best(here, (s) => s.worth);
     parts.push(tools ? tools.replace(/^Tools: /, 'tool calls ').replace(/\.$/, '') : answered ? `tool result: ${quote(answered)}` : 'no text');
   }
-  return `- ${where}: ${parts.join(' → ')}`;
+  return `- ${where}: ${parts.join(replied ? ' → ' : ' · ')}`;
 }
 
 /** The tokens a range costs, near enough to set a budget by: its texts, and the names of the tools it calls. */
@@ -227,8 +236,10 @@ export class ExtractiveSummarizer implements Summarizer {
   private readonly maxTokens: number | undefined;
   private readonly describe: (m: Message) => SummaryItem;
   private readonly refuseLonger: boolean;
+  private readonly numbers: readonly number[] | undefined;
 
   constructor(options: ExtractiveOptions) {
+    this.numbers = options.numbers;
     this.measure = options.measure;
     this.maxTokens = options.maxTokens;
     this.describe = options.describe ?? summaryItemOf;
@@ -274,7 +285,7 @@ export class ExtractiveSummarizer implements Summarizer {
       const told: Told = { words: new Map(), sentences: new Set() };
       const cuts = boundaries(n, segments, reading.requests);
       const specificity = specificityOver(reading, cuts);
-      for (let j = 0; j < segments; j++) lines.push(segmentLine(reading, cuts[j], cuts[j + 1], cap, told, specificity));
+      for (let j = 0; j < segments; j++) lines.push(segmentLine(reading, cuts[j], cuts[j + 1], cap, told, specificity, this.numbers?.length === n ? this.numbers : undefined));
       return lines.join('\n');
     };
     const fits = (text: string) => this.measure.count(text) <= budget;
