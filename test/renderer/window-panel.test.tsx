@@ -128,4 +128,16 @@ describe('CompareLanes', () => {
     expect(screen.queryByTestId('lane-head-dynamic-context-window')).toBeNull();
     expect(screen.getByTestId('lane-head-sliding-window')).toBeTruthy();
   });
+
+  it('a fifth strategy is not taken silently: it says four is the most, until one is put away', () => {
+    useApp.setState({ strategyId: 'last-n', windowParams: { 'last-n': { limit: 2 } } });
+    render(<CompareLanes onClose={() => {}} />);
+    const on = () => screen.getAllByRole('button', { pressed: true }).length;
+    for (const id of ['summarizing', 'null', 'auto-compact']) fireEvent.click(screen.getByTestId(`lane-toggle-${id}`));
+    expect(on()).toBe(4);
+    expect(screen.getByTestId('lanes-full').textContent).toMatch(/Four lanes at most/);
+    fireEvent.click(screen.getByTestId('lane-toggle-summarizing'));
+    expect(screen.queryByTestId('lanes-full')).toBeNull();
+  });
 });
+

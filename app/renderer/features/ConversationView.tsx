@@ -123,7 +123,7 @@ export function ConversationView() {
       {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={layout.detail} sign={-1} onResize={(px) => resize('detail', px)} onReset={() => resize('detail', DEFAULT_LAYOUT.detail)} testid="split-detail" />}
       <div className={`detail-slot ${selected === undefined ? 'idle' : detailCollapsed ? 'collapsed' : ''}`} style={selected !== undefined && !detailCollapsed ? { height: layout.detail } : undefined}>
         {selected !== undefined && (
-          <button className="detail-fold" onClick={() => setDetailCollapsed(!detailCollapsed)} aria-expanded={!detailCollapsed} data-testid="detail-fold" title={detailCollapsed ? 'Show the message detail' : 'Fold the message detail'}>
+          <button className="detail-fold" onClick={() => setDetailCollapsed(!detailCollapsed)} aria-expanded={!detailCollapsed} data-testid="detail-fold" title={detailCollapsed ? 'Show the message detail' : 'Fold the message detail'} aria-label={detailCollapsed ? 'Show the message detail' : 'Fold the message detail'}>
             {detailCollapsed ? `▸ message ${selected}` : '▾'}
           </button>
         )}

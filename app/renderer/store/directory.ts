@@ -22,6 +22,18 @@ export interface DirectorySlice {
   applyDirDetails(root: string, details: readonly DirEntry[]): void;
 }
 
+const SORT_KEY = 'inspector.fileSort';
+const SORTS = ['name', 'messages', 'tokens', 'modified'] as const;
+
+function rememberedSort(): DirectorySlice['fileSort'] {
+  try {
+    const kept = globalThis.localStorage?.getItem(SORT_KEY);
+    return SORTS.find((s) => s === kept) ?? 'name';
+  } catch {
+    return 'name';
+  }
+}
+
 export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice> = (set, get) => ({
   root: undefined,
   clock: Date.now(),
@@ -31,9 +43,17 @@ export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice
   listing: true,
   listError: undefined,
   fileFilter: '',
-  fileSort: 'name',
+  // The order chosen stays when another folder opens (the page starts over) and at the next start.
+  fileSort: rememberedSort(),
   setFileFilter: (fileFilter) => set({ fileFilter }),
-  setFileSort: (fileSort) => set({ fileSort }),
+  setFileSort: (fileSort) => {
+    set({ fileSort });
+    try {
+      globalThis.localStorage?.setItem(SORT_KEY, fileSort);
+    } catch {
+      // storage refused (private window): the order holds for this page
+    }
+  },
   applyDirDetails: (root, details) => {
     if (root !== get().root) return;
     set({ entries: withDetails(get().entries, details) });

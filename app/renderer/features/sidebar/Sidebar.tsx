@@ -203,7 +203,7 @@ export function Sidebar() {
           <option value="name">name</option>
           <option value="modified">modified</option>
           <option value="messages">messages</option>
-          <option value="tokens">tokens</option>
+          <option value="tokens" title="Files are counted when opened: those not counted yet come after">tokens (counted first)</option>
         </select>
       </div>
       <input className="filter" type="search" placeholder="Filter files" aria-label="Filter conversations" value={fileFilter} onChange={(e) => setFileFilter(e.target.value)} />

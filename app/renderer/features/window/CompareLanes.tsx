@@ -80,7 +80,13 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, []);
-  const toggle = (id: string) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : c.length < 4 ? [...c, id] : c));
+  const [full, setFull] = useState(false);
+  // A fifth is not taken silently: said, until one is put away.
+  const toggle = (id: string) => {
+    const c = chosen;
+    setFull(!c.includes(id) && c.length >= 4);
+    setChosen(c.includes(id) ? c.filter((x) => x !== id) : c.length < 4 ? [...c, id] : c);
+  };
   const cols = `56px 100px 64px minmax(160px, 2fr) repeat(${plans.length}, minmax(90px, 1fr))`;
   const diffLabel = starts.length === 0 ? 'the lanes agree on every message' : `${formatNumber(differing)} message${differing === 1 ? '' : 's'} differ, in ${formatNumber(starts.length)} place${starts.length === 1 ? '' : 's'}`;
   const position = current === undefined || current < 0 ? undefined : starts.indexOf(current);
@@ -104,6 +110,11 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
             </button>
           ))}
         </div>
+        {full && (
+          <p className="muted small" role="status" data-testid="lanes-full">
+            Four lanes at most: put one away to compare another.
+          </p>
+        )}
         <div className="lanes-nav">
           <span data-testid="lanes-differences">{diffLabel}</span>
           <button onClick={() => go(-1)} disabled={starts.length === 0} data-testid="lanes-prev" title="Previous difference (P or Shift+F7)">

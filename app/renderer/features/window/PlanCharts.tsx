@@ -72,6 +72,8 @@ export function PlanCharts({ plan, skeleton, counts, onSelect }: { plan: WindowP
             className={`bar fate-${b.fate}`}
             style={{ height: `${Math.max(2, (100 * b.before) / data.peak)}%`, ['--hue' as string]: 210 }}
             aria-label={`message ${b.at}: ${b.before} tokens, ${b.fate}`}
+            // A bar per message is a mouse's way to a row; the keyboard's is the table (one Tab stop, not hundreds).
+            tabIndex={-1}
             title={`message ${b.at}: ${b.before} → ${b.after} tokens (${b.fate})`}
             onClick={() => onSelect(b.at)}
           />
