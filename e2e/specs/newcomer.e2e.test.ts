@@ -105,6 +105,16 @@ describe.skipIf(reason !== undefined)('the screens a newcomer meets (browser)', 
     await page.open('agents/claude-code/deploy-db-timeout.jsonl');
     await page.page.waitForSelector('[data-testid="summary"]');
     const before = (await page.page.locator('[data-testid="message-grid"]').boundingBox())!.width;
+    // With a message open below, a screen of rows still shows above it, the title on one line.
+    await page.page.click('[data-testid="row"][data-index="1"]');
+    await page.page.waitForSelector('[data-testid="detail"]');
+    const rowsInView = await page.page.$$eval('[data-testid="row"]', (rows) => {
+      const body = document.querySelector('[data-testid="grid-body"]')!.getBoundingClientRect();
+      return rows.filter((r) => r.getBoundingClientRect().top >= body.top - 1 && r.getBoundingClientRect().bottom <= body.bottom + 1).length;
+    });
+    expect(rowsInView).toBeGreaterThanOrEqual(8);
+    const title = (await page.page.locator('[data-testid="conv-title"]').boundingBox())!;
+    expect(title.height).toBeLessThan(30);
     await page.page.click('[data-testid="hide-tokens"]');
     await page.page.waitForSelector('[data-testid="show-tokens"]');
     const after = (await page.page.locator('[data-testid="message-grid"]').boundingBox())!.width;

@@ -53,7 +53,10 @@ export function ConversationView() {
   return (
     <main className="main">
       <div className="conv-head">
-        <h1 data-testid="conv-title">{skeleton.path}</h1>
+        {/* One line, cut at its start: the folders give way before the file's own name does. */}
+        <h1 data-testid="conv-title" title={skeleton.path}>
+          {skeleton.path}
+        </h1>
         <span className="muted">
           {skeleton.threads ? `${skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread'} · ` : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''} · ` : skeleton.title ? `${skeleton.title} · ` : ''}
           {provisional && opening ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
@@ -120,8 +123,8 @@ export function ConversationView() {
       <SecretsBanner />
       <Banners />
       <MessageTable />
-      {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={layout.detail} sign={-1} onResize={(px) => resize('detail', px)} onReset={() => resize('detail', DEFAULT_LAYOUT.detail)} testid="split-detail" />}
-      <div className={`detail-slot ${selected === undefined ? 'idle' : detailCollapsed ? 'collapsed' : ''}`} style={selected !== undefined && !detailCollapsed ? { height: layout.detail } : undefined}>
+      {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={detailHeight(layout.detail)} sign={-1} onResize={(px) => resize('detail', px)} onReset={() => resize('detail', DEFAULT_LAYOUT.detail)} testid="split-detail" />}
+      <div className={`detail-slot ${selected === undefined ? 'idle' : detailCollapsed ? 'collapsed' : ''}`} style={selected !== undefined && !detailCollapsed ? { height: detailHeight(layout.detail) } : undefined}>
         {selected !== undefined && (
           <button className="detail-fold" onClick={() => setDetailCollapsed(!detailCollapsed)} aria-expanded={!detailCollapsed} data-testid="detail-fold" title={detailCollapsed ? 'Show the message detail' : 'Fold the message detail'} aria-label={detailCollapsed ? 'Show the message detail' : 'Fold the message detail'}>
             {detailCollapsed ? `▸ message ${selected}` : '▾'}
@@ -152,4 +155,13 @@ function UnreadNote({ skeleton }: { skeleton: Skeleton }) {
       {formatNumber(unread)} of {formatNumber(skeleton.count)} message{skeleton.count === 1 ? ' has' : 's have'} parts this reader does not know: each is shown as an unread part with its raw JSON, kept as it is on save.
     </p>
   );
+}
+
+/**
+ * The detail pane's height: the one the user dragged it to, or by default at most 38% of the window, so that a
+ * laptop's window (700 px) still shows a screen of rows above it.
+ */
+function detailHeight(chosen: number): number {
+  if (chosen !== DEFAULT_LAYOUT.detail) return chosen;
+  return Math.min(chosen, Math.max(160, Math.round((globalThis.innerHeight || 900) * 0.38)));
 }

@@ -199,11 +199,11 @@ export function Sidebar() {
     <nav className="sidebar" aria-label="Conversations">
       <div className="sidebar-head">
         <h2>Conversations</h2>
-        <select aria-label="Sort conversations" value={fileSort} onChange={(e) => setFileSort(e.target.value as typeof fileSort)}>
+        <select aria-label="Sort conversations" title={fileSort === 'tokens' ? 'By tokens: files are counted when opened, and those not counted yet come after the counted ones' : undefined} value={fileSort} onChange={(e) => setFileSort(e.target.value as typeof fileSort)}>
           <option value="name">name</option>
           <option value="modified">modified</option>
           <option value="messages">messages</option>
-          <option value="tokens" title="Files are counted when opened: those not counted yet come after">tokens (counted first)</option>
+          <option value="tokens">tokens</option>
         </select>
       </div>
       <input className="filter" type="search" placeholder="Filter files" aria-label="Filter conversations" value={fileFilter} onChange={(e) => setFileFilter(e.target.value)} />
