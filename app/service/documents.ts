@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
 import { appendToFile, parseDocumentText, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
 import { decodeText } from '../../src/core/formats/read.js';
 import { candidates, codecById } from '../../src/core/formats/registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../src/core/formats/types.js';
 import { filePartsOf, partPath, partTitle, readPart, splitPartPath, type FilePart } from '../../src/core/storage/file-parts.js';
-import { existsSync } from 'node:fs';
 import { HandlerError } from '../shared/errors.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
@@ -175,11 +174,8 @@ export class DocumentStore {
     const stat = statSync(file);
     const known = this.parted.get(file);
     let format = known?.codec;
-    if (!format) {
-      // The format of the file, as its first part reads.
-      const first = filePartsOf(file, stat.size, this.partBytes)[0];
-      format = first ? parseDocumentText(decodeText(readPart(file, first), file), file).codec.id : undefined;
-    }
+    // The file's format, as its head tells it (the listing tells it the same way).
+    format ??= candidates(file, readRange(file, 0, Math.min(stat.size, 1 << 16))?.toString('latin1').replace(/^\xEF\xBB\xBF/, '') ?? '')[0]?.id;
     const parts = this.partsOf(file, stat.size, stat.mtimeMs, format);
     const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
     if (!parts) throw new HandlerError('NOT_FOUND', `${name} is read whole, not a part at a time: open ${name}`);
@@ -194,7 +190,7 @@ export class DocumentStore {
       file: opened,
       conversations: conversationsOf(opened),
       // The whole file's size and time: a change to the file is a change to its parts.
-      fingerprint: { ...fingerprintOf(opened, stat.mtimeMs, stat.size) },
+      fingerprint: fingerprintOf(opened, stat.mtimeMs, stat.size),
       mtimeMs: stat.mtimeMs,
       size: stat.size,
       conflict: false,

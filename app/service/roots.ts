@@ -1,4 +1,5 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { partPath, splitPartPath } from '../../src/core/storage/file-parts.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HandlerError } from '../shared/errors.js';
 
@@ -55,8 +56,13 @@ export class Roots {
     if (path.includes('\0')) throw new HandlerError('FORBIDDEN', 'invalid path');
     const base = this.root();
     const candidate = isAbsolute(path) ? resolve(path) : resolve(base, path);
-    const target = real(candidate);
-    if (!this.list.some((r) => inside(r, target))) throw new HandlerError('FORBIDDEN', `${path} is outside the opened folders`);
+    let target = real(candidate);
+    // A part of a file read a part at a time names no file of its own: the file it is part of is what is read,
+    // and it is confined as any file is (a symlink named like a session may point anywhere).
+    const part = splitPartPath(target);
+    if (part && !existsSync(target)) target = partPath(real(part.file), part.number);
+    const file = part && !existsSync(target) ? splitPartPath(target)!.file : target;
+    if (!this.list.some((r) => inside(r, file))) throw new HandlerError('FORBIDDEN', `${path} is outside the opened folders`);
     return target;
   }
 

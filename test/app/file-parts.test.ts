@@ -1,6 +1,6 @@
 // A session log too big to read whole is read a part at a time: every line in exactly one part, each part a
 // document of its own (read-only in place), the first rows from the file's head, the last part without the middle.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,4 +114,18 @@ describe('a session too big to read whole', () => {
     const again = (await listFully(rt)).find((e) => e.path === 'big.jsonl')!;
     expect(again.parts!.slice(0, -1)).toEqual(entry.parts!.slice(0, -1));
   });
+
+  it('a part is confined as its file is: a link named like a session that leads out of the folder reads nothing', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'secret.jsonl'), session(1400));
+    const dir = tempDir();
+    symlinkSync(join(outside, 'secret.jsonl'), join(dir, 'link.jsonl'));
+    const { call } = runtime(dir);
+    for (const channel of ['conversation:open', 'conversation:peek']) {
+      const r = await call(channel, { path: 'link.jsonl#part-1', conversation: 0 }).then(() => undefined, (e: { code: string }) => e.code);
+      expect(r, channel).toBe('FORBIDDEN');
+    }
+    await expect(call('conversation:open', { path: '../' + outside.split('/').pop() + '/secret.jsonl#part-1' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
 });
+
