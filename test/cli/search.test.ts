@@ -129,7 +129,8 @@ describe('search --json', () => {
     ]);
     const call = json('get_weather', 'osaka');
     expect(where(call)).toEqual(['a-swarms/tool_calls.json#0:2:assistant']);
-    expect(call.hits[0].snippet).toBe('get_weather');
+    // The line shown is the rarest word's (two get_weather calls, one of them for Osaka): that call's arguments.
+    expect(call.hits[0].snippet).toBe('{"city": "Osaka"}');
     // A tool result (JSON text) and a Claude Code tool call (Read with its file path).
     expect(where(json('temp_c', 'rain'))).toEqual(['a-swarms/tool_calls.json#0:4:tool']);
     expect(where(json('read', 'date', 'test'))).toContain('claude/session.jsonl#0:2:assistant');
