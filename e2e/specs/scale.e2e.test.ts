@@ -84,6 +84,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       phases.scroll = await longTasks();
 
       await page.page.keyboard.press('Home');
+      // The rows of the top are drawn a frame after the scroll: the click is for the row drawn there.
+      await page.page.waitForSelector('[data-testid="row"][data-index="3"]');
       await page.page.click('[data-testid="row"][data-index="3"]');
       await page.page.click('[data-testid="edit-button"]');
       await page.page.fill('[data-testid="edit-content"]', 'Edited in a file of a hundred megabytes.');
