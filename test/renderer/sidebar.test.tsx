@@ -169,6 +169,7 @@ describe('a session read a part at a time', () => {
       fireEvent.click(screen.getByTestId('file'));
     });
     expect(useApp.getState().openPath).toBe('big.jsonl#part-1');
+    expect(screen.getByTestId('file-meta').textContent).toMatch(/^3 parts · ≈90,000 msgs/);
     const items = screen.getAllByTestId('conversation-item');
     expect(items.map((b) => b.textContent)).toEqual(parts.map((p) => p.title));
     expect(items[0].getAttribute('aria-current')).toBe('true');

@@ -107,9 +107,9 @@ function PartSteps() {
   const go = (k: number) => void useApp.getState().openConversation(parts[k].path, 0);
   return (
     <span className="part-steps">
-      <button disabled={at <= 0} onClick={() => go(at - 1)} data-testid="part-previous">← part {at}</button>
-      <button disabled={at >= parts.length - 1} onClick={() => go(at + 1)} data-testid="part-next">part {at + 2} →</button>
-      <button disabled={at === parts.length - 1} onClick={() => go(parts.length - 1)} data-testid="part-last">last part ({parts.length})</button>
+      {at > 0 && <button onClick={() => go(at - 1)} data-testid="part-previous">← part {at}</button>}
+      {at < parts.length - 1 && <button onClick={() => go(at + 1)} data-testid="part-next">part {at + 2} →</button>}
+      {at < parts.length - 2 && <button onClick={() => go(parts.length - 1)} data-testid="part-last">last part ({parts.length})</button>}
     </span>
   );
 }

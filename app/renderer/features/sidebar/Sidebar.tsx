@@ -69,7 +69,7 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
                 {formatNumber(e.personal!)} personal ·{' '}
               </span>
             ) : null}
-            {many && <>{formatNumber(e.conversations ?? 0)} conversations · </>}
+            {e.parts ? <>{formatNumber(e.parts.length)} parts · </> : many && <>{formatNumber(e.conversations ?? 0)} conversations · </>}
             {e.messages !== undefined ? (
               <>
                 <span data-testid="file-messages" title={unsaved ? 'As edited, not saved yet' : e.estimated ? 'Estimated from the start of the file; counted when it is read whole or opened' : undefined}>
