@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
@@ -131,6 +132,12 @@ function statOf(path: string): Pick<Stats, 'mtimeMs' | 'size'> {
   }
 }
 
+/** The format a file's head sniffs as (its first 64 KB; the listing tells it the same way). */
+function headFormat(file: string, size: number): string | undefined {
+  const head = readRange(file, 0, Math.min(size, 1 << 16))?.toString('latin1').replace(/^\xEF\xBB\xBF/, '') ?? '';
+  return candidates(file, head)[0]?.id;
+}
+
 /** A part of a file read a part at a time is about this big (a 107 MB line makes its part longer). */
 export const PART_BYTES = 96 * 1024 * 1024;
 
@@ -174,27 +181,21 @@ export class DocumentStore {
     const stat = statSync(file);
     const known = this.parted.get(file);
     let format = known?.codec;
-    // The file's format, as its head tells it (the listing tells it the same way).
-    format ??= candidates(file, readRange(file, 0, Math.min(stat.size, 1 << 16))?.toString('latin1').replace(/^\xEF\xBB\xBF/, '') ?? '')[0]?.id;
+    format ??= headFormat(file, stat.size);
     const parts = this.partsOf(file, stat.size, stat.mtimeMs, format);
-    const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+    const name = basename(file);
     if (!parts) throw new HandlerError('NOT_FOUND', `${name} is read whole, not a part at a time: open ${name}`);
     const part = parts[number - 1];
     if (!part) throw new HandlerError('NOT_FOUND', `${name} has ${parts.length} parts; there is no part ${number}`);
     const parsed = parseDocumentText(decodeText(readPart(file, part), file), file, format);
     const reason = `${partTitle(part, parts.length)} of ${name}: a file this big is read a part at a time, each part whole lines of the file (a thread that began in an earlier part starts here without its beginning). Save As writes this part as a file of its own; the file itself is not written here`;
-    const opened: OpenedFile = { ...parsed, readOnly: reason };
-    const doc: OpenDocument = {
-      path,
-      codec: opened.codec,
-      file: opened,
-      conversations: conversationsOf(opened),
-      // The whole file's size and time: a change to the file is a change to its parts.
-      fingerprint: fingerprintOf(opened, stat.mtimeMs, stat.size),
-      mtimeMs: stat.mtimeMs,
-      size: stat.size,
-      conflict: false,
-    };
+    // The whole file's size and time: a change to the file is a change to its parts.
+    return this.keep(path, { ...parsed, readOnly: reason }, stat);
+  }
+
+  /** A document just read from disk, kept (and the least recently used let go past the budget). */
+  private keep(path: string, file: OpenedFile, stat: Pick<Stats, 'mtimeMs' | 'size'>): OpenDocument {
+    const doc: OpenDocument = { path, codec: file.codec, file, conversations: conversationsOf(file), fingerprint: fingerprintOf(file, stat.mtimeMs, stat.size), mtimeMs: stat.mtimeMs, size: stat.size, conflict: false };
     this.touch(path, doc);
     this.evict();
     return doc;
@@ -226,25 +227,11 @@ export class DocumentStore {
     const stat = statOf(path);
     if (stat.size > this.maxFileBytes) {
       // A session log too big to read whole is read a part at a time: said, with the parts' names.
-      const head = readRange(path, 0, Math.min(stat.size, 1 << 16))?.toString('latin1').replace(/^\xEF\xBB\xBF/, '') ?? '';
-      const parts = this.partsOf(path, stat.size, stat.mtimeMs, candidates(path, head)[0]?.id);
-      const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+      const parts = this.partsOf(path, stat.size, stat.mtimeMs, headFormat(path, stat.size));
+      const name = basename(path);
       if (parts) throw new HandlerError('BAD_INPUT', `${name} is too big to read whole (over ${Math.round(this.maxFileBytes / 1048576)} MB): it is read a part at a time, ${partPath(name, 1)} to ${partPath(name, parts.length)}`);
     }
-    const file = readDocumentFile(path, { maxFileBytes: this.maxFileBytes });
-    const doc: OpenDocument = {
-      path,
-      codec: file.codec,
-      file,
-      conversations: conversationsOf(file),
-      fingerprint: fingerprintOf(file, stat.mtimeMs, stat.size),
-      mtimeMs: stat.mtimeMs,
-      size: stat.size,
-      conflict: false,
-    };
-    this.touch(path, doc);
-    this.evict();
-    return doc;
+    return this.keep(path, readDocumentFile(path, { maxFileBytes: this.maxFileBytes }), stat);
   }
 
   get(path: string): OpenDocument {

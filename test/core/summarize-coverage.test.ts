@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExtractiveSummarizer, getTokenizer, SummarizerError, summarizerFrom, type Message } from '../../src/core/index.js';
 import { contentWords } from '../../src/core/summarize/sumbasic.js';
+import { sentencesOf } from '../../src/core/summarize/salience.js';
 
 const t = getTokenizer('gpt-4o');
 
@@ -222,8 +223,7 @@ describe('SumBasic words', () => {
 });
 
 describe('sentences of a numbered list', () => {
-  it('a list item is one sentence with its number, never the number alone', async () => {
-    const { sentencesOf } = await import('../../src/core/summarize/salience.js');
+  it('a list item is one sentence with its number, never the number alone', () => {
     expect(sentencesOf('The failure only happens when the queue is long.\n1. Retries make it worse. 2. A fix is to cap concurrency at 8.')).toEqual(['The failure only happens when the queue is long.', '1. Retries make it worse.', '2. A fix is to cap concurrency at 8.']);
     // A number said alone is still what was said.
     expect(sentencesOf('0777')).toEqual(['0777']);
@@ -231,16 +231,14 @@ describe('sentences of a numbered list', () => {
 });
 
 describe('numbers and pairs', () => {
-  it('numbers lines and quotes as the reader numbers the messages, and joins with → only an answer of the request\'s own turn', async () => {
-    const { getTokenizer } = await import('../../src/core/tokenizer/index.js');
-    const { ExtractiveSummarizer } = await import('../../src/core/summarize/offline.js');
+  it('numbers lines and quotes as the reader numbers the messages, and joins with → only an answer of the request\'s own turn', () => {
     const messages = [
       { role: 'user', content: 'Any update on the nightly backup job?' },
       { role: 'user', content: 'Also check the billing export for the duplicate rows issue.' },
       { role: 'assistant', content: 'The billing export duplicates rows because the cursor restarts after a timeout.' },
       { role: 'user', content: 'Thanks.' },
     ];
-    const summary = new ExtractiveSummarizer({ measure: getTokenizer('gpt-4o'), maxTokens: 60, numbers: [40, 41, 42, 43] }).summarizeSync(messages);
+    const summary = new ExtractiveSummarizer({ measure: t, maxTokens: 60, numbers: [40, 41, 42, 43] }).summarizeSync(messages);
     const line = summary.split('\n').find((l) => l.startsWith('- '))!;
     expect(line).toMatch(/^- #40–#43: /);
     for (const quoted of line.matchAll(/"[^"]*" \((#\d+)\)/g)) expect(['#40', '#41', '#42', '#43']).toContain(quoted[1]);
