@@ -10,6 +10,7 @@ import { InlineTokenService } from '../../app/service/token-service.js';
 import type { DirEntry, Skeleton } from '../../app/shared/contract.js';
 import { filePartsOf, readPart, splitPartPath, partPath } from '../../src/core/storage/file-parts.js';
 import { tempDir } from '../helpers.js';
+import { edgeString } from '../support/edge-arbitraries.js';
 import { listFully } from '../support/listing.js';
 
 const runtimes: Runtime[] = [];
@@ -55,6 +56,21 @@ describe('the parts of a file', () => {
         });
       }),
       { numRuns: 200 },
+    );
+  });
+  it('of a JSONL file of edge-biased records (CRLF or LF, blank lines, BOM): every line lands whole in one part, and JSON.parse reads the same records from the parts as from the file', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: edgeString }), { minLength: 1, maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.boolean(), fc.integer({ min: 1, max: 300 }), (records, eol, blank, bom, partBytes) => {
+        const file = join(tempDir(), 's.jsonl');
+        const lines = records.map((r) => JSON.stringify(r));
+        writeFileSync(file, (bom ? '\uFEFF' : '') + lines.join(blank ? eol + eol : eol) + eol);
+        const bytes = readFileSync(file);
+        const parts = filePartsOf(file, bytes.length, partBytes);
+        expect(Buffer.concat(parts.map((p) => readPart(file, p)))).toEqual(bytes);
+        const read = (text: string) => text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+        expect(parts.flatMap((p) => read(readPart(file, p).toString('utf8')))).toEqual(records);
+      }),
+      { numRuns: 150 },
     );
   });
   it('are named as paths of their own, and only those names are parts', () => {
