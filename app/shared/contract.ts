@@ -60,6 +60,9 @@ export const NormalRole = z.enum(['system', 'user', 'assistant', 'tool', 'other'
 /** A name that is not a role, with the role it is read as and why (the file's declaration, a guess, the user). */
 export const RoleMappingEntry = z.object({ role: z.string(), normalRole: NormalRole, from: z.string() });
 
+/** The role of a message a skeleton places before the file is read (between the ends of a big file). */
+export const UNREAD_ROLE = '…';
+
 export const Skeleton = z.object({
   path: z.string(),
   /** Which conversation of the file this is, and how many it has. */
@@ -368,8 +371,13 @@ export const requests = {
    * the head tells nothing (YAML, Markdown) or the file is open already.
    */
   'conversation:peek': {
-    input: z.object({ path: relPath, conversation }),
-    output: z.object({ skeleton: Skeleton.optional(), rows: z.array(Row), size: z.number(), read: z.number(), estimated: z.number().optional() }),
+    input: z.object({ path: relPath, conversation, /** Both ends: every message's place, the first and last read (see `ends`). */ ends: z.boolean().optional() }),
+    /**
+     * With `ends`, a file whose records are its list's elements or its lines (no tree): a skeleton of all its
+     * messages, those between the ends unread (role UNREAD_ROLE), `rows` the tail's from `from`, after `head`
+     * messages of the head. No skeleton where the ends cannot tell the whole.
+     */
+    output: z.object({ skeleton: Skeleton.optional(), rows: z.array(Row), size: z.number(), read: z.number(), estimated: z.number().optional(), from: z.number().optional(), head: z.number().optional() }),
   },
   /**
    * The conversation as it is now (after a change on disk or in another window), as a delta from the skeleton

@@ -9,10 +9,11 @@ import { serviceWorkerUrl, startBackend, type Backend } from '../../app/service/
 import { dispatch } from '../../app/service/dispatch.js';
 import { DocumentStore } from '../../app/service/documents.js';
 import { closedHead, PEEK_BYTES } from '../../app/service/head-peek.js';
+import { lastListElements } from '../../src/core/formats/syntax/list-scan.js';
 import { MemorySecretStore } from '../../app/service/key-store.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
-import type { Row, Skeleton } from '../../app/shared/contract.js';
+import { UNREAD_ROLE, type Row, type Skeleton } from '../../app/shared/contract.js';
 import { ROOT, tempDir } from '../helpers.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
@@ -39,7 +40,79 @@ function setup(files: Record<string, string>) {
 const text = (i: number) => `Message ${i}: "quoted" [brackets] {braces} \\ back\\slash, ünïcödé 🎉 and a tab\there. `.repeat(1 + (i % 7));
 const messages = (n: number) => Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: text(i), timestamp: `2026-11-30T10:${String(i % 60).padStart(2, '0')}:00` }));
 
-type Peek = { skeleton?: Skeleton; rows: Row[]; size: number; read: number; estimated?: number };
+type Peek = { skeleton?: Skeleton; rows: Row[]; size: number; read: number; estimated?: number; from?: number; head?: number };
+
+describe('both ends of a big file, while it is read', () => {
+  const many = messages(9000).map((m, i) => (i % 5 === 3 ? { ...m, role: 'tool', tool_call_id: `c${i}`, content: `result ${i} ]}"` } : m));
+  const cases: Record<string, string> = {
+    'list.json': JSON.stringify(many, null, 2),
+    'tight.json': JSON.stringify(many),
+    'wrapped.json': JSON.stringify({ metadata: { name: 'agent', tags: { a: '[' } }, conversation_history: many }, null, 4),
+  };
+
+  it('places every message: the first and last as the whole read gives them, those between unread, the count exact', async () => {
+    const { call } = setup(cases);
+    for (const path of Object.keys(cases)) {
+      const both = await call<Peek>('conversation:peek', { path, conversation: 0, ends: true });
+      expect(both.skeleton, path).toBeDefined();
+      const ends = both.skeleton!;
+      const head = both.head!;
+      const from = both.from!;
+      expect(head, path).toBeGreaterThan(100);
+      expect(from, path).toBeGreaterThan(head);
+      expect(ends.version).toBe(-1);
+      const full = await call<Skeleton>('conversation:open', { path, conversation: 0 });
+      expect(ends.count, path).toBe(full.count);
+      const roles = (s: Skeleton) => s.roleOf.map((k) => s.roles[k]);
+      expect(roles(ends).slice(0, head), path).toEqual(roles(full).slice(0, head));
+      expect(roles(ends).slice(from), path).toEqual(roles(full).slice(from));
+      expect(roles(ends).slice(head, from).every((r) => r === UNREAD_ROLE), path).toBe(true);
+      for (const key of ['lengths', 'storedTokens'] as const) {
+        expect(ends[key].slice(0, head), `${path} ${key}`).toEqual(full[key].slice(0, head));
+        expect(ends[key].slice(from), `${path} ${key}`).toEqual(full[key].slice(from));
+      }
+      // The tail's rows are the rows the whole read gives there.
+      const rows = (await call<{ rows: Row[] }>('conversation:rows', { path, conversation: 0, start: from, count: full.count - from })).rows;
+      expect(both.rows, path).toEqual(rows);
+      // Once read, nothing to peek at.
+      expect((await call<Peek>('conversation:peek', { path, conversation: 0, ends: true })).skeleton).toBeUndefined();
+    }
+  });
+
+  it('tells nothing where the ends cannot tell the whole: a tree, a dataset, a list not closed, records that are not its elements', async () => {
+    const { call } = setup({
+      'session.jsonl': messages(6000)
+        .map((m, i) => JSON.stringify({ type: m.role, uuid: `u${i}`, parentUuid: i ? `u${i - 1}` : null, sessionId: 's', timestamp: '2026-11-30T10:00:00Z', message: { role: m.role, content: m.content } }))
+        .join('\n'),
+      'chat.jsonl': messages(6000)
+        .map((m) => JSON.stringify({ messages: [{ role: 'user', content: m.content }, { role: 'assistant', content: 'ok' }] }))
+        .join('\n'),
+      'unclosed.json': JSON.stringify(many, null, 2).slice(0, -40),
+      // Anthropic's system blocks come first: the first list of the file is not its messages.
+      'anthropic.json': JSON.stringify({ model: 'claude', system: [{ type: 'text', text: 'Be brief.' }], messages: many.map((m, i) => ({ role: i % 2 ? 'assistant' : 'user', content: m.content })) }, null, 2),
+    });
+    for (const path of ['session.jsonl', 'chat.jsonl', 'unclosed.json', 'anthropic.json']) {
+      const both = await call<Peek>('conversation:peek', { path, conversation: 0, ends: true });
+      expect(both.skeleton, path).toBeUndefined();
+    }
+  });
+
+  it('lastListElements: the last elements of any list, found without parsing, are what JSON.parse reads there', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: edgeString }), { minLength: 1, maxLength: 14 }), fc.boolean(), fc.nat({ max: 4 }), fc.integer({ min: 1, max: 6 }), (list, wrapped, indent, keep) => {
+        const text = JSON.stringify(wrapped ? { meta: { a: [1, { b: '[' }] }, history: list } : list, null, indent);
+        const seen = lastListElements(Buffer.from(text), keep)!;
+        expect(seen.closed).toBe(true);
+        expect(seen.count).toBe(list.length);
+        const bytes = Buffer.from(text);
+        const got = seen.last.map((r) => JSON.parse(bytes.subarray(r.start, r.end).toString('utf8')) as unknown);
+        expect(got).toEqual(list.slice(-keep));
+        expect(bytes.toString('utf8', seen.open, seen.open + 1)).toBe('[');
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
 
 describe('the head of a big file', () => {
   const bigList = JSON.stringify(messages(6000), null, 4);

@@ -7,7 +7,7 @@ import { formatBytes, formatNumber } from './roles.js';
 import { MessageTable } from './table/MessageTable.js';
 import { Banners } from './commands/Banners.js';
 import { NO_CATEGORY } from './table/order.js';
-import { FLAGS, type Skeleton } from '../../shared/contract.js';
+import { FLAGS, UNREAD_ROLE, type Skeleton } from '../../shared/contract.js';
 import { ThreadBar } from './tree/ThreadBar.js';
 import { SecretsBanner, SecretsToggle } from './secrets/SecretsBar.js';
 
@@ -59,7 +59,7 @@ export function ConversationView() {
         </h1>
         <span className="muted">
           {skeleton.threads ? `${skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread'} · ` : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''} · ` : skeleton.title ? `${skeleton.title} · ` : ''}
-          {provisional && opening ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
+          {provisional && opening && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
           {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other records` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
         </span>
       </div>
@@ -68,8 +68,16 @@ export function ConversationView() {
       <CutLineNote skeleton={skeleton} />
       {provisional && opening && (
         <p className="banner" role="status" data-testid="reading-banner">
-          Reading {formatBytes(provisional.size)}… the first {formatNumber(skeleton.count)} messages are shown from the start of the file
-          {provisional.estimated ? ` (about ${formatNumber(provisional.estimated)} in all)` : ''}; editing and counting begin once it is read.{' '}
+          {provisional.ends ? (
+            <>
+              Reading {formatBytes(provisional.size)}… of its {formatNumber(provisional.ends.count)} messages the first {formatNumber(provisional.ends.head)} and the last {formatNumber(provisional.ends.count - provisional.ends.from)} are shown; those between (…) come once it is read, and editing and counting begin then.{' '}
+            </>
+          ) : (
+            <>
+              Reading {formatBytes(provisional.size)}… the first {formatNumber(skeleton.count)} messages are shown from the start of the file
+              {provisional.estimated ? ` (about ${formatNumber(provisional.estimated)} in all)` : ''}; editing and counting begin once it is read.{' '}
+            </>
+          )}
           {pendingJump && (
             <strong data-testid="pending-jump">{pendingJump.to === 'end' ? 'Going to the last message' : `Going to message ${formatNumber(pendingJump.to)}`} when it is read. </strong>
           )}
@@ -98,7 +106,7 @@ export function ConversationView() {
           </span>
         )}
         <span className="filters" role="group" aria-label="Filter by role">
-          {skeleton.roles.map((r) => (
+          {skeleton.roles.filter((r) => !(provisional?.ends && r === UNREAD_ROLE)).map((r) => (
             <button key={r} className={`chip-toggle ${roleFilter.has(r) ? 'on' : ''}`} aria-pressed={roleFilter.has(r)} onClick={() => toggleRole(r)}>{r}</button>
           ))}
         </span>

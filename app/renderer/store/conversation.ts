@@ -8,6 +8,8 @@ import type { AppState } from './index.js';
 export const PAGE_SIZE = 200;
 /** Files this big show their head's messages while they are read whole. */
 export const PEEK_MIN_BYTES = 4 * 1024 * 1024;
+/** Files this big also show their last messages, every message placed, while they are read whole. */
+export const ENDS_MIN_BYTES = 16 * 1024 * 1024;
 
 export interface OpenError {
   path: string;
@@ -32,8 +34,11 @@ export interface ConversationSlice {
   times: number[] | undefined;
   /** The file that was open before the one being read (Esc goes back to it). */
   previousOpen: { path: string; conversation: number } | undefined;
-  /** The skeleton shown is the file's head, while the whole file is read (a big file). */
-  provisional: { size: number; read: number; estimated?: number } | undefined;
+  /**
+   * The skeleton shown is the file's head, while the whole file is read (a big file). `ends`: it places every
+   * message, the first `head` and those from `from` read, the rest unread, `count` in all.
+   */
+  provisional: { size: number; read: number; estimated?: number; ends?: { head: number; from: number; count: number } } | undefined;
   /**
    * Where the user asked to go while only the head is shown (End, "go to #N" past it): gone to as soon as the
    * whole file is read.
@@ -74,6 +79,23 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     void get().countTokens();
     if (get().search) void get().runSearch(get().search);
   };
+  /** The file's last messages and its count while it is read (see ENDS_MIN_BYTES), and the jump asked meanwhile. */
+  const peekEnds = async (path: string, conversation: number) => {
+    const both = await request('conversation:peek', { path, conversation, ends: true }).catch(() => undefined);
+    const s = get();
+    if (!both?.skeleton || both.from === undefined || both.head === undefined || s.openPath !== path || s.openConversationIndex !== conversation || !s.provisional || !s.opening || s.skeleton?.version !== -1) return;
+    const count = both.skeleton.count;
+    const pages = new Map(s.pages);
+    // Whole pages only: a page the tail starts in the middle of is asked for once the file is read.
+    for (let k = Math.ceil(both.from / PAGE_SIZE); k * PAGE_SIZE < count; k++) pages.set(k, both.rows.slice(k * PAGE_SIZE - both.from, (k + 1) * PAGE_SIZE - both.from));
+    set({ skeleton: both.skeleton, pages, provisional: { size: s.provisional.size, read: s.provisional.read, ends: { head: both.head, from: both.from, count } } });
+    set({ entries: get().entries.map((e) => (e.path === path ? { ...e, messages: count, estimated: false } : e)) });
+    const jump = s.pendingJump;
+    if (jump) {
+      set({ pendingJump: undefined });
+      get().select(jump.to === 'end' ? count - 1 : Math.min(jump.to, count - 1));
+    }
+  };
   return {
     openPath: undefined,
     openConversationIndex: 0,
@@ -88,7 +110,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     jumpTo: (to) => {
       const { skeleton, provisional, opening } = get();
       if (!skeleton) return;
-      const reading = provisional !== undefined && opening;
+      const reading = provisional !== undefined && opening && !provisional.ends;
       if (reading && (to === 'end' || to >= skeleton.count)) {
         set({ pendingJump: { to } as { to: 'end' } | { to: number } });
         // Meanwhile, as far as is read.
@@ -120,6 +142,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
             set({ skeleton: peek.skeleton, pages, provisional: { size: peek.size, read: peek.read, estimated: peek.estimated } });
             // The sidebar's estimate (from 64 KB) gives way to this one (from 512 KB): one figure on the screen.
             if (peek.estimated !== undefined) set({ entries: get().entries.map((e) => (e.path === path && e.estimated ? { ...e, messages: peek.estimated } : e)) });
+            // Then its end: every message placed, so that End, the scrollbar and "go to" land before the parse ends.
+            if (entry.bytes >= ENDS_MIN_BYTES) void peekEnds(path, conversation);
           })
           .catch(() => {});
       }
@@ -145,6 +169,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         const keep = get().provisional && get().skeleton?.path === skeleton.path && get().skeleton?.conversation === skeleton.conversation;
         const pages = keep ? new Map(get().pages) : new Map<number, Row[]>();
         for (const [k, rows] of pages) if (rows.length < PAGE_SIZE && k * PAGE_SIZE + rows.length < skeleton.count) pages.delete(k);
+        // The tail's rows are where the file ended then: kept only if it still ends there.
+        const ends = keep ? get().provisional?.ends : undefined;
+        if (ends && ends.count !== skeleton.count) for (const k of [...pages.keys()]) if (k * PAGE_SIZE >= ends.head) pages.delete(k);
         show(skeleton, pages);
       } catch (e) {
         const err = e as RequestError;
@@ -205,19 +232,26 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     ensureRows: (start, end) => {
       const { openPath, skeleton, pages, generation } = get();
       if (!openPath || !skeleton) return;
+      const ends = get().provisional?.ends;
       for (let page = Math.floor(start / PAGE_SIZE); page * PAGE_SIZE < Math.min(end, skeleton.count); page++) {
         const key = `${generation}:${page}`;
         if (pages.has(page) || inflight.has(key)) continue;
+        // Rows between the ends are there once the file is read: asking now would wait for that anyway.
+        if (ends && get().opening) continue;
         inflight.add(key);
-        // While the whole conversation is being counted, the rows come with their counts (those on screen first).
+        const ask = { path: openPath, conversation: get().openConversationIndex, start: page * PAGE_SIZE, count: PAGE_SIZE };
+        const keep = (rows: Row[], counted: boolean) => {
+          if (get().generation !== generation || (!counted && get().pages.has(page))) return;
+          const next = new Map(get().pages);
+          next.set(page, rows);
+          set({ pages: next });
+        };
+        // While the whole conversation is being counted, the rows on screen are counted first; their content
+        // comes at once, not after the count (the counter is busy with the rest).
         const counting = !get().counts && get().countProgress !== undefined && get().provisional === undefined;
-        request('conversation:rows', { path: openPath, conversation: get().openConversationIndex, start: page * PAGE_SIZE, count: PAGE_SIZE, model: counting ? get().model : undefined })
-          .then(({ rows }) => {
-            if (get().generation !== generation) return;
-            const next = new Map(get().pages);
-            next.set(page, rows);
-            set({ pages: next });
-          })
+        const plain = request('conversation:rows', ask).then(({ rows }) => keep(rows, false));
+        const counted = counting ? request('conversation:rows', { ...ask, model: get().model }).then(({ rows }) => keep(rows, true)) : undefined;
+        Promise.all([plain, counted])
           .catch(() => {})
           .finally(() => inflight.delete(key));
       }

@@ -7,6 +7,8 @@ import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
+import { peekEnds } from '../ends-peek.js';
+import { endsSkeleton } from '../ends-skeleton.js';
 import { queryTerms, textMatches } from '../../../src/core/search/words.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
@@ -61,12 +63,19 @@ export function conversationHandlers(
       state.noteListing(absolute, doc);
       return state.skeleton(absolute, doc, conversation);
     },
-    'conversation:peek': ({ path, conversation }) => {
+    'conversation:peek': ({ path, conversation, ends }) => {
       const absolute = ctx.roots.resolve(path);
       let head;
       try {
         // A document read already opens at once: nothing to peek at.
         if (ctx.documents.peek(absolute)) return { rows: [], size: 0, read: 0 };
+        if (ends) {
+          // A part is read whole soon enough; a dataset's conversations are not its lines.
+          const both = conversation === 0 && ctx.documents.fileOf(absolute) === absolute ? peekEnds(absolute) : undefined;
+          if (!both) return { rows: [], size: 0, read: 0 };
+          const { skeleton, rows, from, head: headRows } = endsSkeleton(ctx.roots.display(absolute), both, PEEK_ROWS);
+          return { skeleton, rows, from, head: headRows, size: both.size, read: both.size };
+        }
         // A part of a file read a part at a time has a head of its own, where its first line starts.
         const part = ctx.documents.partRange(absolute);
         if (part) {

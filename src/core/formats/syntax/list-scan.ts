@@ -35,11 +35,37 @@ export interface ListElements {
  * conversation is inside strings, so the scan jumps from quote to quote (a native search), not byte by byte.
  */
 export function completedListElements(bytes: Buffer): ListElements | undefined {
+  return scanList(bytes, 0);
+}
+
+export interface ListTail extends ListElements {
+  /** Where the list's own `[` is. */
+  open: number;
+  /** The byte ranges of the last elements (up to the number asked for), in order. */
+  last: Array<{ start: number; end: number }>;
+}
+
+/** The first list's elements, and where the last `keep` of them are (a file's end read without parsing the rest). */
+export function lastListElements(bytes: Buffer, keep: number): ListTail | undefined {
+  return scanList(bytes, keep);
+}
+
+function scanList(bytes: Buffer, keep: number): ListTail | undefined {
   const stack: number[] = [];
   let listDepth = -1;
+  let open = -1;
   let count = 0;
   let end = 0;
   let closers = '';
+  // A ring of the last `keep` elements' bounds.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let start = 0;
+  const result = (closed: boolean): ListTail => {
+    const last: ListTail['last'] = [];
+    for (let k = Math.max(0, count - keep); k < count; k++) last.push({ start: starts[k % keep], end: ends[k % keep] });
+    return { count, end, closers, closed, open, last };
+  };
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
     if (c === QUOTE) {
@@ -47,20 +73,28 @@ export function completedListElements(bytes: Buffer): ListElements | undefined {
       if (q === -1) break;
       i = q;
     } else if (c === 0x5b || c === 0x7b) {
-      if (c === 0x5b && listDepth === -1 && stack.length <= 1) listDepth = stack.length + 1;
+      if (c === 0x5b && listDepth === -1 && stack.length <= 1) {
+        listDepth = stack.length + 1;
+        open = i;
+      }
       stack.push(c);
+      if (stack.length === listDepth + 1) start = i;
     } else if (c === 0x5d || c === 0x7d) {
       stack.pop();
       if (stack.length === listDepth && listDepth !== -1) {
+        if (keep > 0) {
+          starts[count % keep] = start;
+          ends[count % keep] = i + 1;
+        }
         count++;
         end = i + 1;
         closers = '';
         for (let k = stack.length - 1; k >= 0; k--) closers += stack[k] === 0x5b ? ']' : '}';
       }
-      if (listDepth !== -1 && stack.length < listDepth) return { count, end, closers, closed: true };
+      if (listDepth !== -1 && stack.length < listDepth) return result(true);
     }
   }
-  return count > 0 ? { count, end, closers, closed: false } : undefined;
+  return count > 0 ? result(false) : undefined;
 }
 
 /** Lines that hold something (not only whitespace), and the byte just after the last complete one. */

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
+import { completedListElements, lastListElements } from '../../src/core/formats/syntax/list-scan.js';
+import { PEEK_BYTES, peekHead } from './head-peek.js';
+
+/** How many of a file's last records its end shows while the whole file is read (two pages of rows and more). */
+export const TAIL_RECORDS = 600;
+/** A wrapper's keys before its list are read with the tail; past this the end is not peeked at. */
+const MAX_PREFIX = 1024 * 1024;
+
+export interface EndsPeek {
+  codec: Codec;
+  /** The first records, as the head peek reads them. */
+  head: ConversationDocument;
+  /** The last records, read as a file of their own (the list's last elements). */
+  tail: ConversationDocument;
+  /** The index among all records of the tail's first one, and how many records the file holds. */
+  from: number;
+  count: number;
+  size: number;
+}
+
+const decoded = (bytes: Buffer) => bytes.toString('utf8').replace(/^\uFEFF/, '');
+
+const records = (doc: ConversationDocument) => doc.conversations[0]?.records.length ?? 0;
+
+/**
+ * A big file's first and last records and how many it holds, from one pass over its bytes (a count of the
+ * list's elements, with no parse): what lets End, the scrollbar and "go to" land where asked while the whole
+ * file is still being parsed. Only where a record is an element of the file's list, as both ends confirm: a
+ * one-conversation JSON file that is no tree. Undefined for anything else.
+ */
+export function peekEnds(file: string, keep = TAIL_RECORDS): EndsPeek | undefined {
+  const head = peekHead(file);
+  if (!head) return undefined;
+  const { codec, doc } = head;
+  // A log's lines are records only in flat formats with no header line, and every such log here is a tree.
+  if (codec.syntax !== 'json' || codec.capabilities.conversations !== 'one' || codec.tree || doc.conversations.length !== 1 || doc.otherRecords !== 0) return undefined;
+  const bytes = readFileSync(file);
+  // Every element the head completes is a record: the rule the count of the whole list relies on.
+  if (records(doc) !== completedListElements(bytes.subarray(0, PEEK_BYTES))?.count) return undefined;
+  const seen = lastListElements(bytes, keep);
+  if (!seen?.closed || seen.last.length === 0 || seen.open > MAX_PREFIX) return undefined;
+  // The wrapper's keys before the list, the last elements, and what closes them: a small file of the same shape.
+  const text = decoded(bytes.subarray(0, seen.open + 1)) + bytes.subarray(seen.last[0].start, seen.end).toString('utf8') + seen.closers;
+  const { count } = seen;
+  const elements = seen.last.length;
+  let tail: ConversationDocument;
+  try {
+    tail = codec.parse(text, file);
+  } catch {
+    return undefined;
+  }
+  if (tail.conversations.length !== 1 || tail.otherRecords !== 0 || records(tail) !== elements || count < records(doc)) return undefined;
+  return { codec, head: doc, tail, from: count - elements, count, size: bytes.length };
+}
