@@ -104,6 +104,12 @@ export interface Codec {
    * means not this format; among codecs that accept a file, the highest score reads it.
    */
   sniff(head: string, name: string): number;
+  /**
+   * Strings at least one of which the head holds in quotes (`"sessionId"`) whenever `sniff` says more than 0:
+   * a listing of thousands of files asks the sniffer only of heads that hold one (found in one pass for all
+   * codecs). Each must be necessary; a codec whose sniff can pass on its name alone has none.
+   */
+  sniffNeeds?: readonly string[];
   /** Throws ConversationFileError (with the line and column) for text that is not this format. */
   parse(text: string, file: string): ConversationDocument;
   /** The text of the file holding these records; records the document holds unchanged keep their bytes. */

@@ -26,6 +26,7 @@ export function registerCodec(codec: Codec): void {
     codec.view = guarded;
   }
   extensions = undefined;
+  needs = undefined;
   const i = codecs.findIndex((c) => c.id === codec.id);
   if (i === -1) codecs.push(codec);
   else codecs[i] = codec;
@@ -45,13 +46,37 @@ export function conversationExtensions(): string[] {
   return extensions.slice();
 }
 
-/** The codecs that may read a file of this name, most specific first for this head of the file. */
-export function candidates(name: string, head: string): Codec[] {
+// Every codec's sniffNeeds as one pattern: a quote, one of them, and a quote after it (looked ahead, not taken,
+// so that a closing quote can open the next string).
+let needs: RegExp | undefined;
+
+/** Which of the codecs' sniffNeeds the head holds in quotes: one pass for all of them. */
+function neededIn(head: string): Set<string> {
+  if (!needs) {
+    const all = [...new Set(codecs.flatMap((c) => c.sniffNeeds ?? []))].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    needs = new RegExp(`"(${all.join('|') || '(?!)'})(?=")`, 'g');
+  }
+  const found = new Set<string>();
+  needs.lastIndex = 0;
+  for (let m = needs.exec(head); m; m = needs.exec(head)) found.add(m[1]);
+  return found;
+}
+
+/**
+ * The codecs that may read a file of this name, most specific first for this head of the file. `gated`: a codec
+ * whose sniffNeeds the head lacks is not asked (false only to test that the gate never changes the answer).
+ */
+export function candidates(name: string, head: string, gated = true): Codec[] {
   const ext = extname(name).toLowerCase();
   // Asked for each of a listing's thousands of files: one pass, no intermediate lists.
   const scored: { c: Codec; score: number }[] = [];
+  let found: Set<string> | undefined;
   for (const c of codecs) {
     if (!c.extensions.includes(ext)) continue;
+    if (gated && c.sniffNeeds) {
+      found ??= neededIn(head);
+      if (!c.sniffNeeds.some((k) => found!.has(k))) continue;
+    }
     const score = c.sniff(head, name);
     if (score > 0) scored.push({ c, score });
   }

@@ -73,6 +73,7 @@ export const aiStudioPrompt: Codec = {
   // downloaded `.json` (or a file opened with this format named) is read.
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: false, reasoning: true, otherRecords: true, timestamps: false, toolParts: 'one' },
+  sniffNeeds: ['chunkedPrompt', 'runSettings'],
   sniff: (head) => (/"chunkedPrompt"\s*:\s*\{/.test(head) ? 60 : /"runSettings"\s*:\s*\{/.test(head) && /"chunks"\s*:\s*\[/.test(head) ? 45 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'ai-studio-prompt', (root, f, at) => {

@@ -102,6 +102,7 @@ export const anthropicMessages: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false, toolParts: 'any' },
+  sniffNeeds: ['role'],
   sniff(head, name) {
     if (!/"role"\s*:/.test(head)) return 0;
     const start = head.trimStart()[0];

@@ -132,6 +132,7 @@ export const atifTrajectory: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'turn' },
+  sniffNeeds: ['schema_version', 'steps'],
   sniff(head) {
     if (!head.trimStart().startsWith('{')) return 0;
     if (/"schema_version"\s*:\s*"ATIF-v/.test(head)) return 70;

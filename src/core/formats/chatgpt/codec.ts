@@ -91,6 +91,7 @@ export const chatGptExport: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'one' },
+  sniffNeeds: ['mapping'],
   sniff: (head) => (head.includes('"mapping"') && (head.includes('"current_node"') || head.includes('"children"')) ? 45 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'chatgpt-export', (root) => {

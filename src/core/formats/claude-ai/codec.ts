@@ -23,6 +23,7 @@ export const claudeAiExport: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'any' },
+  sniffNeeds: ['chat_messages'],
   sniff: (head) => (head.includes('"chat_messages"') && (/"chat_messages"\s*:\s*\[/.test(head) || /"uuid"\s*:/.test(head)) ? 40 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'claude-ai-export', (root) => {

@@ -85,6 +85,7 @@ export const claudeCode: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'any' },
+  sniffNeeds: ['sessionId', 'leafUuid', 'message'],
   sniff(head, name) {
     const sessionish = head.includes('"sessionId"') && /"sessionId"\s*:/.test(head) && /"(parentUuid|isSidechain|leafUuid)"\s*:/.test(head);
     if (sessionish) return 40;

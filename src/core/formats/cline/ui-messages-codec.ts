@@ -77,6 +77,7 @@ export const clineUiMessages: Codec = {
   extensions: ['.json'],
   // Calls are shown, but the panel's log links no result to its call (no ids): a conversion into it keeps them as text.
   capabilities: { conversations: 'one', toolCalls: false, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'one' },
+  sniffNeeds: ['ts'],
   sniff(head, name) {
     if (!head.trimStart().startsWith('[')) return 0;
     const shaped = /"ts"\s*:\s*\d/.test(head) && /"type"\s*:\s*"(say|ask)"/.test(head);

@@ -127,6 +127,7 @@ export const codexRollout: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'one' },
+  sniffNeeds: ['payload'],
   sniff: (head) => (head.includes('"payload"') && /"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head) ? 40 : 0),
   parse: (text, file) => withUsage(parseJsonlRecords(text, file, 'codex-rollout', isRolloutRecord, rolloutTitle, rolloutMeta)),
   // Codex appends each item and event as the session goes on.

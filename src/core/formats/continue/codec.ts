@@ -159,6 +159,7 @@ export const continueSession: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false },
+  sniffNeeds: ['sessionId', 'message'],
   sniff(head, name) {
     if (basename(name) === 'sessions.json' && /^\s*\[/.test(head) && /"sessionId"\s*:/.test(head)) return 60;
     if (/"sessionId"\s*:/.test(head) && /"history"\s*:\s*\[/.test(head) && (/"workspaceDirectory"\s*:/.test(head) || /"contextItems"\s*:/.test(head))) return 55;

@@ -168,6 +168,7 @@ export const copilotCliEvents: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'calls' },
+  sniffNeeds: ['data'],
   sniff(head) {
     const line = firstLine(head);
     if (!/"data"\s*:\s*\{/.test(line)) return 0;

@@ -18,6 +18,7 @@ export const copilotCliSession: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: true, timestamps: false },
+  sniffNeeds: ['chatMessages'],
   sniff(head) {
     return /"chatMessages"\s*:\s*\[/.test(head) && /"(sessionId|startTime|timeline)"\s*:/.test(head) ? 45 : 0;
   },

@@ -54,6 +54,7 @@ export const geminiCliSession: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'turn' },
+  sniffNeeds: ['sessionId', 'messages'],
   sniff: (head) => (/"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head) ? 50 : /"messages"\s*:\s*\[/.test(head) && /"type"\s*:\s*"gemini"/.test(head) ? 40 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'gemini-cli', (root, f, at) => {

@@ -32,6 +32,7 @@ export const geminiContents: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false, toolParts: 'calls' },
+  sniffNeeds: ['parts'],
   sniff(head) {
     if (!/"parts"\s*:\s*\[/.test(head) || !/"role"\s*:\s*"(user|model)"/.test(head)) return 0;
     return /"contents"\s*:\s*\[/.test(head) ? 45 : head.trimStart().startsWith('[') ? 40 : 0;

@@ -200,6 +200,7 @@ export const geminiCliJsonl: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'turn' },
+  sniffNeeds: ['sessionId', 'id'],
   sniff(head) {
     const line = firstLine(head);
     if (/"sessionId"\s*:/.test(line) && /"projectHash"\s*:/.test(line)) return 50;

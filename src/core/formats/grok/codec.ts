@@ -197,6 +197,7 @@ export const grokExport: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: false, reasoning: true, otherRecords: true, timestamps: true },
+  sniffNeeds: ['conversations'],
   sniff: (head, name) => (/"conversations"\s*:\s*\[/.test(head) && /"conversation"\s*:\s*\{/.test(head) && /"responses"\s*:\s*\[/.test(head) ? (/"sender"\s*:/.test(head) || /grok-backend/i.test(name) ? 55 : 35) : 0),
   parse: (text, file) => restyle(parseJsonDocument(text, file, 'grok-export', extract)),
   serialize: (doc, conversations) =>

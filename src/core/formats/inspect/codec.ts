@@ -186,6 +186,7 @@ export const inspectEvalLog: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: true, timestamps: false, toolParts: 'calls' },
+  sniffNeeds: ['eval'],
   sniff(head) {
     if (!head.trimStart().startsWith('{') || !/"eval"\s*:\s*\{/.test(head)) return 0;
     return /"version"\s*:\s*\d/.test(head) && /"task"\s*:\s*"/.test(head) && /"(run_id|eval_id|task_id|plan|samples)"\s*:/.test(head) ? 65 : 0;

@@ -40,6 +40,7 @@ export const langchainHistory: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },
+  sniffNeeds: ['data'],
   sniff: (head) => (head.trimStart().startsWith('[') && head.includes('"data"') && /"type"\s*:\s*"(human|ai|system|tool|chat|function|AIMessageChunk)"/.test(head) && /"data"\s*:\s*\{/.test(head) ? 35 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'langchain', (root, f, at) => {

@@ -57,6 +57,7 @@ export const llamaFactoryV1: Codec = {
   label: 'LLaMA-Factory v1 messages (JSONL)',
   tool: 'LLaMA-Factory',
   capabilities: { ...openAiChatJsonl.capabilities, reasoning: true },
+  sniffNeeds: ['messages'],
   sniff(head) {
     const line = firstLine(head);
     if (!/"messages"\s*:\s*\[/.test(line)) return 0;

@@ -106,6 +106,7 @@ export const oasstTrees: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'many', toolCalls: false, reasoning: false, otherRecords: false, timestamps: true },
+  sniffNeeds: ['message_tree_id'],
   sniff: (head) => (/"message_tree_id"/.test(firstLine(head)) && /"prompt"\s*:\s*\{/.test(firstLine(head)) ? 45 : 0),
   parse(text, file) {
     return parseJsonlConversations(text, file, 'oasst-trees', (line, n) => {

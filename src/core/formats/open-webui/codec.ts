@@ -236,6 +236,7 @@ export const openWebUiExport: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'turn' },
+  sniffNeeds: ['childrenIds', 'chat'],
   sniff: (head) => (/"childrenIds"\s*:/.test(head) && /"parentId"\s*:/.test(head) && /"history"\s*:\s*\{/.test(head) ? 55 : /"chat"\s*:\s*\{/.test(head) && /"user_id"\s*:/.test(head) && /"messages"\s*:\s*\[/.test(head) ? 30 : 0),
   parse: (text, file) => restyle(parseJsonDocument(text, file, 'open-webui-export', extract)),
   serialize: (doc, conversations) => serializeJsonDocument(doc, (root) => (root as unknown[]).map((entry, i) => assemble(doc, i, entry, conversations[i] ?? []))),

@@ -17,6 +17,7 @@ export const openAiChatDataset: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },
+  sniffNeeds: ['messages'],
   sniff(head) {
     const start = head.trimStart();
     return start[0] === '[' && /^\[\s*\{\s*("[^"]*"\s*:\s*[^{[]*,\s*)*"messages"\s*:\s*\[/.test(start) && /"role"\s*:/.test(head) ? 32 : 0;

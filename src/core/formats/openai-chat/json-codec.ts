@@ -20,6 +20,7 @@ export const openAiChatJson: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },
+  sniffNeeds: ['role'],
   sniff(head) {
     const start = head.trimStart()[0];
     if (start === '{' && /"messages"\s*:\s*\[/.test(head) && /"role"\s*:/.test(head)) return 25;

@@ -14,6 +14,7 @@ export const openAiChatJsonl: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },
+  sniffNeeds: ['messages'],
   sniff: (head) => (/^\s*\{\s*"messages"\s*:\s*\[/.test(head) || (/"messages"\s*:\s*\[/.test(firstLine(head)) && /"role"\s*:/.test(firstLine(head))) ? 30 : 0),
   parse(text, file) {
     return parseJsonlConversations(text, file, 'openai-chat-jsonl', (line, n) => {

@@ -187,6 +187,7 @@ export const openCodeExport: Codec = {
   extensions: ['.json'],
   // A tool part holds the call and its result, in the assistant's message: a model turn holds its results.
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'turn' },
+  sniffNeeds: ['info'],
   sniff(head) {
     if (!/"info"\s*:\s*\{/.test(head) || !/"parts"\s*:\s*\[/.test(head) || !/"role"\s*:\s*"(user|assistant)"/.test(head)) return 0;
     if (/"sessionID"\s*:/.test(head) || /"messages"\s*:\s*\[/.test(head)) return 45;

@@ -207,6 +207,7 @@ export const openHandsTrajectory: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: false, timestamps: true, toolParts: 'one' },
+  sniffNeeds: ['action', 'observation'],
   sniff(head) {
     if (!/^\s*\[\s*(\{|\])/.test(head)) return 0;
     const event = /"(action|observation)"\s*:\s*"[a-z_]+"/.test(head) && /"source"\s*:\s*"(user|agent|environment)"/.test(head);

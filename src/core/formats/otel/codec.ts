@@ -270,6 +270,7 @@ export const otelGenAi: Codec = {
   extensions: ['.json', '.jsonl'],
   readOnly: 'a trace records what each model call was sent; it is read, not edited: Export (Ctrl+K) or the CLI’s `convert` gives an editable copy',
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true },
+  sniffNeeds: ['resourceSpans', 'attributes'],
   sniff(head) {
     if (/"resourceSpans"\s*:/.test(head) && /gen_ai\./.test(head)) return 55;
     if (/"resourceSpans"\s*:/.test(head)) return 30;

@@ -36,6 +36,7 @@ export const shareGptJson: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities,
+  sniffNeeds: ['conversations'],
   sniff: (head) => (head.includes('"conversations"') && /"conversations"\s*:\s*\[/.test(head) && /"from"\s*:/.test(head) ? 30 : 0),
   parse(text, file) {
     return parseJsonDocument(text, file, 'sharegpt', (root, f, at) => {
@@ -77,6 +78,7 @@ export const shareGptJsonl: Codec = {
   label: 'ShareGPT dataset (JSONL)',
   syntax: 'jsonl',
   extensions: ['.jsonl'],
+  sniffNeeds: ['conversations'],
   sniff: (head) => (head.includes('"conversations"') && /"conversations"\s*:\s*\[/.test(firstLine(head)) && /"from"\s*:/.test(head) ? 30 : 0),
   parse(text, file) {
     return parseJsonlConversations(text, file, 'sharegpt-jsonl', (line, n) => {

@@ -158,6 +158,7 @@ export const sillyTavernChat: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: false, reasoning: true, otherRecords: true, timestamps: true },
+  sniffNeeds: ['user_name', 'mes'],
   sniff(head) {
     const first = firstLine(head);
     if (/"user_name"\s*:/.test(first) && /"character_name"\s*:/.test(first)) return 60;

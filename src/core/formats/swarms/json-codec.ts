@@ -49,6 +49,7 @@ export const swarmsJson: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities,
+  sniffNeeds: ['conversation_history', 'history', 'role'],
   sniff(head) {
     const start = head.trimStart()[0];
     if (start === '{') {

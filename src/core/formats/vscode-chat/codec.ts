@@ -226,6 +226,7 @@ export const vscodeChat: Codec = {
   syntax: 'json',
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: true, toolParts: 'turn' },
+  sniffNeeds: ['requests', 'requestId'],
   sniff(head) {
     const requests = /"requests"\s*:\s*\[/.test(head);
     if (requests && /"re(quester|sponder)Username"\s*:/.test(head)) return 60;
