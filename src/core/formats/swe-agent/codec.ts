@@ -50,11 +50,10 @@ export const sweAgentTrajectory: Codec = {
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: true, timestamps: false },
   sniff(head, name) {
     if (/\.traj$/i.test(name) && head.trimStart().startsWith('{')) return 60;
-    // One pass over the head for what most files lack (a listing asks this of every JSON file).
-    const first = /"trajectory_format"\s*:\s*"mini-swe-agent|"mini_version"\s*:|minisweagent\.|"history"\s*:\s*\[/.exec(head);
-    if (!first) return 0;
-    if (!first[0].startsWith('"history"') || /"trajectory_format"\s*:\s*"mini-swe-agent|"mini_version"\s*:|minisweagent\./.test(head)) return 55;
-    return /"trajectory"\s*:\s*\[/.test(head) ? 55 : 0;
+    // A listing asks this of every JSON file: a plain search first for what most files lack (each mark of
+    // mini-swe-agent holds "mini"), the patterns only where it is found.
+    if (head.includes('mini') && /"trajectory_format"\s*:\s*"mini-swe-agent|"mini_version"\s*:|minisweagent\./.test(head)) return 55;
+    return head.includes('"history"') && /"history"\s*:\s*\[/.test(head) && /"trajectory"\s*:\s*\[/.test(head) ? 55 : 0;
   },
   parse(text, file) {
     return parseJsonDocument(text, file, 'swe-agent-traj', (root, f, at) => {
