@@ -3,11 +3,10 @@ import { basename } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
-import { appendToFile, parseDocumentText, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
-import { decodeText } from '../../src/core/formats/read.js';
-import { candidates, codecById } from '../../src/core/formats/registry.js';
+import { appendToFile, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../src/core/formats/types.js';
-import { filePartsOf, partPath, partTitle, readPart, splitPartPath, type FilePart } from '../../src/core/storage/file-parts.js';
+import { filePartsOf, partPath, partTitle, splitPartPath, type FilePart } from '../../src/core/storage/file-parts.js';
+import { headFormat, PART_BYTES, readPartDocument, readsInParts } from './parted-files.js';
 import { HandlerError } from '../shared/errors.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
@@ -132,15 +131,6 @@ function statOf(path: string): Pick<Stats, 'mtimeMs' | 'size'> {
   }
 }
 
-/** The format a file's head sniffs as (its first 64 KB; the listing tells it the same way). */
-function headFormat(file: string, size: number): string | undefined {
-  const head = readRange(file, 0, Math.min(size, 1 << 16))?.toString('latin1').replace(/^\xEF\xBB\xBF/, '') ?? '';
-  return candidates(file, head)[0]?.id;
-}
-
-/** A part of a file read a part at a time is about this big (a 107 MB line makes its part longer). */
-export const PART_BYTES = 96 * 1024 * 1024;
-
 /** A file read a part at a time: its parts, while its size and time stay. */
 interface Parted {
   size: number;
@@ -166,9 +156,7 @@ export class DocumentStore {
    * conversation (a session log): undefined for any other file. Cheap: a few reads around each cut, kept.
    */
   partsOf(file: string, size: number, mtimeMs: number, format: string | undefined): FilePart[] | undefined {
-    if (size <= this.maxFileBytes || !format) return undefined;
-    const codec = codecById(format);
-    if (!codec || codec.syntax !== 'jsonl' || codec.capabilities.conversations !== 'one') return undefined;
+    if (size <= this.maxFileBytes || !format || !readsInParts(format)) return undefined;
     const known = this.parted.get(file);
     if (known && known.size === size && known.mtimeMs === mtimeMs) return known.parts;
     const parts = filePartsOf(file, size, this.partBytes);
@@ -187,7 +175,7 @@ export class DocumentStore {
     if (!parts) throw new HandlerError('NOT_FOUND', `${name} is read whole, not a part at a time: open ${name}`);
     const part = parts[number - 1];
     if (!part) throw new HandlerError('NOT_FOUND', `${name} has ${parts.length} parts; there is no part ${number}`);
-    const parsed = parseDocumentText(decodeText(readPart(file, part), file), file, format);
+    const parsed = readPartDocument(file, part, format!);
     const reason = `${partTitle(part, parts.length)} of ${name}: a file this big is read a part at a time, each part whole lines of the file (a thread that began in an earlier part starts here without its beginning). Save As writes this part as a file of its own; the file itself is not written here`;
     // The whole file's size and time: a change to the file is a change to its parts.
     return this.keep(path, { ...parsed, readOnly: reason }, stat);

@@ -23,6 +23,8 @@ import { DismissedFindings } from '../../src/core/secrets/dismissed-store.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { persistListing } from './listing-store.js';
 import { searchOffThread } from './search/search-thread.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../src/core/formats/types.js';
+import { PART_BYTES } from './parted-files.js';
 export { packageRoot } from './package-root.js';
 
 /**
@@ -118,7 +120,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(userStateDir(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8'))) };
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(userStateDir(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8')), { maxFileBytes: options.wholeReadBytes ?? DEFAULT_MAX_FILE_BYTES, partBytes: options.partBytes ?? PART_BYTES }) };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
   // The main service keeps the listing between runs (a big file's own service tells it what it learns).

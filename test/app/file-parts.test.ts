@@ -131,6 +131,39 @@ describe('a session too big to read whole', () => {
     expect(again.parts!.slice(0, -1)).toEqual(entry.parts!.slice(0, -1));
   });
 
+  it('search across conversations finds words in every part; a hit names its part, gives its line, and opens there', async () => {
+    const dir = tempDir();
+    const text = session(1400).replace('Turn 1300: checked', 'Turn 1300: quixotic walrus checked').replace('Turn 7: checked', 'Turn 7: quixotic gazelle checked');
+    writeFileSync(join(dir, 'big.jsonl'), text);
+    writeFileSync(join(dir, 'small.jsonl'), session(5).replace('Turn 2: checked', 'Turn 2: quixotic heron checked'));
+    const { rt, call } = runtime(dir);
+    const [entry] = (await listFully(rt)).filter((e) => e.path === 'big.jsonl');
+    type Answer = { hits: Array<{ path: string; conversation: number; index: number; snippet?: string }>; total: number; status: { pending: number; building: boolean } };
+    let answer: Answer;
+    // The index is built between requests: asked again (a timer apart, so that it gets its turns) until it is.
+    do {
+      answer = await call<Answer>('search:query', { query: 'quixotic' });
+      await new Promise((r) => setTimeout(r, 20));
+    } while (answer.status.pending > 0 || answer.status.building);
+    expect(answer.total).toBe(3);
+    const paths = answer.hits.map((h) => h.path).sort();
+    expect(paths[0]).toMatch(/^big\.jsonl#part-\d+$/);
+    expect(paths[1]).toMatch(/^big\.jsonl#part-\d+$/);
+    expect(paths[2]).toBe('small.jsonl');
+    for (const h of answer.hits) {
+      expect(entry.parts!.map((p) => p.path).concat('small.jsonl')).toContain(h.path);
+      expect(h.snippet).toMatch(/quixotic (walrus|gazelle|heron)/);
+      // The hit opens at its message: the part, and the message's place in it.
+      await call('conversation:open', { path: h.path, conversation: h.conversation });
+      const message = await call<{ text: string }>('conversation:message', { path: h.path, conversation: h.conversation, index: h.index });
+      expect(message.text).toContain('quixotic');
+    }
+    // Turn 1300 is far past the head: its hit is in a later part than turn 7's.
+    const partOf = (word: string) => answer.hits.find((h) => h.snippet?.includes(word))!.path;
+    expect(partOf('walrus')).not.toBe(partOf('gazelle'));
+    expect(partOf('gazelle')).toBe(entry.parts![0].path);
+  });
+
   it('a part is confined as its file is: a link named like a session that leads out of the folder reads nothing', async () => {
     const outside = tempDir();
     writeFileSync(join(outside, 'secret.jsonl'), session(1400));

@@ -5,6 +5,10 @@ import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
 import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
 import type { Roots } from '../roots.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
+import { codecById } from '../../../src/core/formats/registry.js';
+import { filePartsOf, partPath, splitPartPath } from '../../../src/core/storage/file-parts.js';
+import { headFormat, PART_BYTES, readPartDocument, readsInParts } from '../parted-files.js';
 
 export interface SearchRequest {
   query: string;
@@ -25,6 +29,12 @@ export interface FoundMessage {
   /** The matching line, where it is known yet (see `snippets`). */
   snippet?: string;
   match?: [number, number];
+}
+
+/** Where the document service reads files a part at a time, and how big the parts are. */
+export interface Parting {
+  maxFileBytes: number;
+  partBytes: number;
 }
 
 export interface SearchStatus {
@@ -96,10 +106,28 @@ export class SearchService {
   private readonly texts = new Map<string, { size: number; mtimeMs: number; messages: SearchableMessage[] }>();
   onProgress: (status: SearchStatus) => void = () => {};
 
+  /** How many parts each file read a part at a time has in the index (its segments are its parts'). */
+  private readonly parted = new Map<string, number>();
+
   constructor(
     private readonly roots: Roots,
     private readonly keptFile: string | false,
+    /** Past `maxFileBytes` a session log is read a part at a time, as the document service reads it. */
+    private readonly parting: Parting = { maxFileBytes: DEFAULT_MAX_FILE_BYTES, partBytes: PART_BYTES },
   ) {}
+
+  /** Whether the index holds the file as it is now (a file read a part at a time: its first part's segment). */
+  private indexed(file: string, size: number, mtimeMs: number): boolean {
+    return this.index.has(size > this.parting.maxFileBytes ? partPath(file, 1) : file, size, mtimeMs);
+  }
+
+  /** Drops a file's segments, its parts' too. */
+  private drop(file: string): boolean {
+    let had = this.index.remove(file);
+    for (let n = 1; n <= (this.parted.get(file) ?? 0); n++) had = this.index.remove(partPath(file, n)) || had;
+    this.parted.delete(file);
+    return had;
+  }
 
   status(): SearchStatus {
     const { files, messages } = this.index.size;
@@ -115,11 +143,11 @@ export class SearchService {
     for (const root of this.roots.all()) {
       for (const f of walkConversationTree(root).files) {
         seen.add(f.file);
-        if (!this.index.has(f.file, f.bytes, f.modified.getTime())) this.pending.add(f.file);
+        if (!this.indexed(f.file, f.bytes, f.modified.getTime())) this.pending.add(f.file);
       }
     }
     // Kept from a run over other folders, or gone since: not searched.
-    for (const path of this.index.paths()) if (!seen.has(path) && this.index.remove(path)) this.dirty = true;
+    for (const path of this.index.paths()) if (!seen.has(splitPartPath(path)?.file ?? path) && this.index.remove(path)) this.dirty = true;
     this.drain();
   }
 
@@ -130,7 +158,7 @@ export class SearchService {
       this.texts.delete(e.path);
       if (e.kind === 'removed') {
         this.pending.delete(e.path);
-        if (this.index.remove(e.path)) this.changedIndex();
+        if (this.drop(e.path)) this.changedIndex();
       } else this.pending.add(e.path);
     }
     this.drain();
@@ -169,10 +197,15 @@ export class SearchService {
     try {
       st = statSync(file);
     } catch {
-      if (this.index.remove(file)) this.dirty = true;
+      if (this.drop(file)) this.dirty = true;
       return;
     }
-    if (this.index.has(file, st.size, st.mtimeMs)) return;
+    if (this.indexed(file, st.size, st.mtimeMs)) return;
+    this.drop(file);
+    if (st.size > this.parting.maxFileBytes) {
+      this.addParts(file, st);
+      return;
+    }
     try {
       const { codec, doc } = readDocumentFile(file);
       const { messages, conversationSizes } = searchableMessages(codec, doc);
@@ -184,7 +217,29 @@ export class SearchService {
     this.dirty = true;
   }
 
+  /**
+   * A session too big to read whole, indexed a part at a time as the app opens it: each part a segment of its
+   * own, named as the part is (a hit opens that part). Other files that big are left out, as the app refuses them.
+   */
+  private addParts(file: string, st: { size: number; mtimeMs: number }): void {
+    const format = headFormat(file, st.size);
+    if (format === undefined || !readsInParts(format)) return;
+    const codec = codecById(format)!;
+    const parts = filePartsOf(file, st.size, this.parting.partBytes);
+    this.parted.set(file, parts.length);
+    for (const part of parts) {
+      try {
+        const { messages, conversationSizes } = searchableMessages(codec, readPartDocument(file, part, format).doc);
+        this.index.put(buildSegment({ path: partPath(file, part.number), format, size: st.size, mtimeMs: st.mtimeMs, messages, conversationSizes }, this.index.dictionary, this.index.roleCode));
+      } catch {
+        // A part that does not read (changed meanwhile): the watcher's report brings the file back.
+      }
+    }
+  }
+
   private remember(file: string, size: number, mtimeMs: number, messages: SearchableMessage[]): void {
+    // A part's text is some 100 MB: one is kept, for the lines of its hits.
+    if (splitPartPath(file)) for (const kept of [...this.texts.keys()]) if (splitPartPath(kept)) this.texts.delete(kept);
     this.texts.delete(file);
     this.texts.set(file, { size, mtimeMs, messages });
     while (this.texts.size > TEXT_CACHE_FILES) this.texts.delete(this.texts.keys().next().value as string);
@@ -192,22 +247,31 @@ export class SearchService {
 
   /** The messages of a file as search sees them, from the cache while the file is unchanged. */
   private messagesOf(file: string): SearchableMessage[] | undefined {
+    const part = existsSync(file) ? undefined : splitPartPath(file);
     let st;
     try {
-      st = statSync(file);
+      st = statSync(part?.file ?? file);
     } catch {
       return undefined;
     }
     const cached = this.texts.get(file);
     if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.messages;
     try {
-      const { codec, doc } = readDocumentFile(file);
+      const { codec, doc } = part ? this.partOf(part.file, part.number, st.size) : readDocumentFile(file);
       const { messages } = searchableMessages(codec, doc);
       this.remember(file, st.size, st.mtimeMs, messages);
       return messages;
     } catch {
       return undefined;
     }
+  }
+
+  /** Part `number` of a file read a part at a time, read as it is now. */
+  private partOf(file: string, number: number, size: number) {
+    const format = headFormat(file, size);
+    const part = filePartsOf(file, size, this.parting.partBytes)[number - 1];
+    if (format === undefined || !readsInParts(format) || !part) throw new Error(`${file} has no part ${number}`);
+    return readPartDocument(file, part, format);
   }
 
   async query(req: SearchRequest): Promise<SearchAnswer> {
@@ -329,6 +393,10 @@ export class SearchService {
     try {
       const kept = deserialize(readFileSync(this.keptFile)) as { version: number; index: KeptIndex };
       if (kept.version === KEPT_VERSION) this.index = SearchIndex.from(kept.index);
+      for (const path of this.index.paths()) {
+        const part = splitPartPath(path);
+        if (part) this.parted.set(part.file, Math.max(part.number, this.parted.get(part.file) ?? 0));
+      }
     } catch {
       // A damaged index is rebuilt from the files.
     }

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { HandlerError } from '../../shared/errors.js';
 import type { ErrorCode } from '../../shared/contract.js';
 import type { Roots } from '../roots.js';
-import { SearchInputError, SearchService, type SearchAnswer, type SearchRequest, type SearchStatus } from './search-service.js';
+import { SearchInputError, SearchService, type Parting, type SearchAnswer, type SearchRequest, type SearchStatus } from './search-service.js';
 
 /** What the search service does, wherever it runs. */
 export interface Search {
@@ -31,8 +31,8 @@ export type FromSearch =
  * indexing 10,000 files then holds up no request of the document service), on this thread otherwise (from
  * source, in tests). The same answers either way.
  */
-export function searchOffThread(roots: Roots, keptFile: string | false, url = new URL('./search-worker.mjs', import.meta.url)): Search {
-  if (keptFile === false || !existsSync(fileURLToPath(url))) return new SearchService(roots, keptFile);
+export function searchOffThread(roots: Roots, keptFile: string | false, parting?: Parting, url = new URL('./search-worker.mjs', import.meta.url)): Search {
+  if (keptFile === false || !existsSync(fileURLToPath(url))) return new SearchService(roots, keptFile, parting);
   let worker: Worker | undefined;
   let nextId = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -53,7 +53,7 @@ export function searchOffThread(roots: Roots, keptFile: string | false, url = ne
   };
   function ensure(): Worker {
     if (worker) return worker;
-    const w = new Worker(url, { workerData: { roots: roots.all(), keptFile } });
+    const w = new Worker(url, { workerData: { roots: roots.all(), keptFile, parting } });
     w.unref();
     w.on('message', (msg: FromSearch) => {
       if (msg.type === 'progress') return search.onProgress(msg.status);

@@ -3,13 +3,13 @@ import '../../../src/core/formats/all.js';
 import { formatsReady } from '../../../src/core/formats/containers/index.js';
 import { HandlerError } from '../../shared/errors.js';
 import { Roots } from '../roots.js';
-import { SearchInputError, SearchService } from './search-service.js';
+import { SearchInputError, SearchService, type Parting } from './search-service.js';
 import type { FromSearch, ToSearch } from './search-thread.js';
 
 // The search index's own thread: it reads and indexes the folders' files, and answers queries.
 const port = parentPort!;
-const { roots, keptFile } = workerData as { roots: string[]; keptFile: string };
-const search = new SearchService(new Roots(roots), keptFile);
+const { roots, keptFile, parting } = workerData as { roots: string[]; keptFile: string; parting?: Parting };
+const search = new SearchService(new Roots(roots), keptFile, parting);
 search.onProgress = (status) => port.postMessage({ type: 'progress', status } satisfies FromSearch);
 
 const ready = formatsReady();
