@@ -1,7 +1,7 @@
 // UI figures for `npm run bench` (where Chromium exists): open a generated history in the real app and drag
 // the window panel's budget slider with the mouse, measuring each input's time to its paint and the frames.
 // Printed only; never asserted.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -55,6 +55,12 @@ export async function uiBench(n: number): Promise<string[]> {
     await page.waitForSelector('[data-testid="reading-banner"]', { state: 'detached', timeout: 120_000 });
     lines.push(`| every row there (the whole file read) | ${Date.now() - t} ms | read + JSON.parse: ${baseline.toFixed(0)} ms | ${((Date.now() - t) / baseline).toFixed(2)}x |`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
+    // What the renderer holds with every row placed (the file read, its last rows on screen), after a collection.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const fileBytes = statSync(join(dir, 'big.json')).size;
+    lines.push(`| the renderer's JS heap, the file read and its last rows on screen (after a collection) | ${(usedSize / 1e6).toFixed(0)} MB | the file: ${(fileBytes / 1e6).toFixed(0)} MB | ${(usedSize / fileBytes).toFixed(2)}x (goal: the rows on screen and the per-message skeleton, not the file) |`);
     await page.keyboard.press('w');
     await page.waitForSelector('[data-testid="plan-totals"]');
     for (const strategy of ['dynamic-context-window', 'truncate', 'sliding-window']) {

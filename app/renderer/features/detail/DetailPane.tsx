@@ -49,6 +49,7 @@ export function DetailPane() {
     place.current = undefined;
   }, [view]);
   const editing = useApp((st) => st.editing !== undefined && st.editing === st.selected);
+  const reading = useApp((st) => st.provisional !== undefined && st.opening);
   const setEditing = (on: boolean) => useApp.getState().setEditing(on ? useApp.getState().selected : undefined);
   const { plan, strategy, params } = useWindowPlan();
   const exact = useExactCut(plan, strategy, params, selected);
@@ -80,7 +81,7 @@ export function DetailPane() {
   if (!detail || detail.index !== selected || (editing && detail.truncated))
     return (
       <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail">
-        <p className="loading">{detail?.index === selected && detail.truncated ? `Loading all ${formatBytes(detail.truncated.raw)} of message ${selected}…` : `Loading message ${selected}…`}</p>
+        <p className="loading">{detail?.index === selected && detail.truncated ? `Loading all ${formatBytes(detail.truncated.raw)} of message ${selected}…` : `Loading message ${selected}…${reading ? ' It shows in full once the whole file is read.' : ''}`}</p>
       </section>
     );
 
