@@ -160,15 +160,17 @@ export async function appBench(quick: boolean): Promise<string[]> {
     lines.push(`| all rows: open the ${jsonlMb} JSONL (skeleton + 200 rows) | ${ms(jsonlOpens.sort((a, b) => a - b)[1])} | read + JSON.parse of each line: ${ms(lineBaseline)} | ${(jsonlOpens[1] / lineBaseline).toFixed(2)}x (goal ≤ 1.5x) |`);
 
     // An agent appends to the session on screen: the change as the app takes it (stat, the new bytes read, the
-    // delta of the rows they add with their counts), against a whole read of the file (median of 5 appends).
+    // delta of the rows they add with their counts), against a whole read of the file (median of 7 appends).
+    // On screen: opened and counted, as the app counts a file it opens (else the first append counts it all).
     {
       const runtime = createRuntime({ dirs: [dir], mode: 'browser', watch: false });
       const open = await dispatch(runtime.handlers, 'conversation:open', { path: 'big.jsonl' });
       if (!open.ok) throw new Error('open failed');
+      await dispatch(runtime.handlers, 'tokens:count', { path: 'big.jsonl', conversation: 0, model: 'gpt-5.4' });
       let version = (open.value as { version: number }).version;
       const appends: number[] = [];
-      const more = realisticHistory(6, 99);
-      for (let k = 0; k < 5; k++) {
+      const more = realisticHistory(8, 99);
+      for (let k = 0; k < 7; k++) {
         // What a turn of Claude Code writes: one line, its parent the session's last line.
         const m = more[k];
         const role = k % 2 ? 'assistant' : 'user';
@@ -183,7 +185,7 @@ export async function appBench(quick: boolean): Promise<string[]> {
         version = (r.value as { delta: { file: { version: number } } }).delta.file.version;
       }
       await runtime.close();
-      const append = appends.sort((a, b) => a - b)[2];
+      const append = appends.sort((a, b) => a - b)[3];
       lines.push(`| a line appended to the ${n.toLocaleString('en')}-line JSONL on screen: its rows and counts (conversation:update) | ${ms(append)} | read + JSON.parse of each line: ${ms(lineBaseline)} | ${(append / lineBaseline).toFixed(3)}x (goal ≤ 50 ms, ≤ 0.05x) |`);
     }
 

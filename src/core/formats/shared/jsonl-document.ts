@@ -34,18 +34,18 @@ export function parseJsonlRecords(text: string, file: string, codec: string, isM
 }
 
 function recordsDocument(text: string, lines: JsonlBaseline, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined, before?: { doc: ConversationDocument; keep: number }): ConversationDocument {
-  const slots: number[] = [];
-  const records: unknown[] = [];
+  let slots: number[] = [];
+  let records: unknown[] = [];
   let other = 0;
   let first = 0;
   if (before) {
-    // The lines kept from before are the same lines with the same values: their records are the same objects.
+    // The lines kept from before are the same lines with the same values: their records are the same objects
+    // (copied whole: an agent's append to a session of 150,000 lines copies them at every line it writes).
     const b = before.doc.baseline as JsonlRecordsBaseline;
-    const old = before.doc.conversations[0].records;
-    for (let k = 0; k < b.slots.length && b.slots[k] < before.keep; k++) {
-      slots.push(b.slots[k]);
-      records.push(old[k]);
-    }
+    let kept = b.slots.length;
+    while (kept > 0 && b.slots[kept - 1] >= before.keep) kept--;
+    slots = b.slots.slice(0, kept);
+    records = before.doc.conversations[0].records.slice(0, kept);
     other = before.doc.otherRecords - b.lines.lines.slice(before.keep).filter((l) => l.value !== undefined && !isMessage(l.value)).length;
     first = before.keep;
   }
