@@ -1,30 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Skeleton } from '../../app/shared/contract.js';
+import { swarmsSkeleton } from '../support/skeleton.js';
 import { displayOrder } from '../../app/renderer/features/table/order.js';
 
-const skeleton: Skeleton = {
-  path: 'x.json',
-  conversation: 0,
-  conversations: 1,
-  format: 'swarms-json',
-  formatLabel: 'swarms conversation (JSON)',
-  swarms: true,
-  other: 0,
-  usage: { at: [], values: [] },
-  version: 1,
-  count: 5,
-  bytes: 1,
+const skeleton = swarmsSkeleton(5, {
   roles: ['System', 'user', 'assistant'],
   normalRoles: ['system', 'user', 'assistant'],
   roleOf: [0, 1, 2, 1, 2],
   categories: ['input', 'output'],
   categoryOf: [-1, 0, 1, 0, 1],
-  flags: [0, 0, 0, 0, 0],
-  storedTokens: [-1, -1, -1, -1, -1],
-  lengths: [1, 1, 1, 1, 1],
-  toolCalls: { at: [], values: [] },
-  toolResults: { at: [], values: [] },
-};
+});
 const times = [5, 4, 3, 2, 1];
 const none = new Set<string>();
 

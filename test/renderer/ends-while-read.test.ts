@@ -7,32 +7,19 @@ import { UNREAD_ROLE } from '../../app/shared/contract.js';
 import { setBridge } from '../../app/renderer/api/client.js';
 import { PAGE_SIZE } from '../../app/renderer/store/conversation.js';
 import { useApp } from '../../app/renderer/store/index.js';
+import { swarmsSkeleton } from '../support/skeleton.js';
 
 function skeletonOf(count: number, version: number, unread: [number, number] = [count, count]): Skeleton {
   const inside = (i: number) => i >= unread[0] && i < unread[1];
-  return {
+  return swarmsSkeleton(count, {
     path: 'big.json',
-    conversation: 0,
-    conversations: 1,
-    format: 'swarms-json',
-    formatLabel: 'swarms conversation (JSON)',
-    swarms: true,
-    other: 0,
-    usage: { at: [], values: [] },
     version,
-    count,
     bytes: 50 * 1024 * 1024,
     roles: ['user', 'assistant', UNREAD_ROLE],
     normalRoles: ['user', 'assistant', 'other'],
     roleOf: Array.from({ length: count }, (_, i) => (inside(i) ? 2 : i % 2)),
-    categories: [],
-    categoryOf: new Array(count).fill(-1),
-    flags: new Array(count).fill(0),
-    storedTokens: new Array(count).fill(-1),
     lengths: new Array(count).fill(10),
-    toolCalls: { at: [], values: [] },
-    toolResults: { at: [], values: [] },
-  };
+  });
 }
 
 const rows = (from: number, to: number, tag = ''): Row[] => Array.from({ length: to - from }, (_, k) => ({ index: from + k, role: (from + k) % 2 ? 'assistant' : 'user', preview: `message ${from + k}${tag}` }));

@@ -7,6 +7,7 @@ import { MessageTable } from '../../app/renderer/features/table/MessageTable.js'
 import { TokenSummary } from '../../app/renderer/features/summary/TokenSummary.js';
 import { WindowPanel } from '../../app/renderer/features/window/WindowPanel.js';
 import { useApp } from '../../app/renderer/store/index.js';
+import { swarmsSkeleton } from '../support/skeleton.js';
 
 // A million messages: past ~150k, any `Math.max(...tokens)` or `push(...rows)` throws RangeError.
 const N = 1_000_000;
@@ -17,29 +18,16 @@ beforeAll(() => {
   const tokens = new Array<number>(N);
   for (let i = 0; i < N; i++) tokens[i] = 1 + ((i * 7919) % 400);
   tokens[N - 1] = 5000;
-  skeleton = {
+  skeleton = swarmsSkeleton(N, {
     path: 'big.json',
-    conversation: 0,
-    conversations: 1,
-    format: 'swarms-json',
-    formatLabel: 'swarms conversation (JSON)',
-    swarms: true,
-    other: 0,
-    usage: { at: [], values: [] },
-    version: 1,
-    count: N,
     bytes: 100 * 1024 * 1024,
     roles: ['system', 'user', 'assistant'],
     normalRoles: ['system', 'user', 'assistant'],
     roleOf: Array.from({ length: N }, (_, i) => (i === 0 ? 0 : 1 + (i % 2))),
-    categories: [],
-    categoryOf: new Array(N).fill(-1),
     flags: Array.from({ length: N }, (_, i) => (i === 0 ? 20 : 0)),
-    storedTokens: new Array(N).fill(-1),
     lengths: new Array(N).fill(400),
-    toolCalls: { at: [], values: [] },
-    toolResults: { at: [], values: [] },
-  };
+  });
+
   let total = 0;
   for (const t of tokens) total += t;
   counts = { path: 'big.json', conversation: 0, model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens, toolTokens: new Array(N).fill(0), reasoningTokens: new Array(N).fill(0), renderedTokens: tokens.map((t) => t + 3), total };

@@ -1,36 +1,23 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Skeleton, TokenCounts } from '../../app/shared/contract.js';
+import type { TokenCounts } from '../../app/shared/contract.js';
+import { swarmsSkeleton } from '../support/skeleton.js';
 import { setBridge } from '../../app/renderer/api/client.js';
 import { CompareLanes } from '../../app/renderer/features/window/CompareLanes.js';
 import { WindowPanel } from '../../app/renderer/features/window/WindowPanel.js';
 import { useApp } from '../../app/renderer/store/index.js';
 
 // Ten messages: a system prompt, then a tool exchange (2 calls 3,4), then chat.
-const skeleton: Skeleton = {
-  path: 'x.json',
-  conversation: 0,
-  conversations: 1,
-  format: 'swarms-json',
-  formatLabel: 'swarms conversation (JSON)',
-  swarms: true,
-  other: 0,
-  usage: { at: [], values: [] },
-  version: 1,
-  count: 10,
-  bytes: 1,
+const skeleton = swarmsSkeleton(10, {
   roles: ['System', 'user', 'assistant', 'tool'],
   normalRoles: ['system', 'user', 'assistant', 'tool'],
   roleOf: [0, 1, 2, 3, 3, 2, 1, 2, 1, 2],
-  categories: [],
-  categoryOf: Array(10).fill(-1),
   flags: [20, 0, 1, 2, 2, 0, 0, 0, 0, 0],
-  storedTokens: Array(10).fill(-1),
   lengths: Array(10).fill(40),
   toolCalls: { at: [2], values: [['c1', 'c2']] },
   toolResults: { at: [3, 4], values: ['c1', 'c2'] },
-};
+});
 const counts: TokenCounts = { path: 'x.json', conversation: 0, model: 'gpt-5.4', encoding: 'o200k_base', approximate: false, tokens: [5, 10, 10, 20, 20, 10, 10, 10, 10, 10], toolTokens: Array(10).fill(0), reasoningTokens: Array(10).fill(0), renderedTokens: [8, 13, 13, 23, 23, 13, 13, 13, 13, 12], total: 115 };
 
 beforeEach(() => {
