@@ -146,7 +146,8 @@ export class DocumentStore {
   private readonly parted = new Map<string, Parted>();
 
   constructor(
-    private readonly maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+    /** Files past this are not read whole (a session log is read a part at a time; anything else is refused). */
+    readonly maxFileBytes = DEFAULT_MAX_FILE_BYTES,
     private readonly keepCleanBytes = KEEP_CLEAN_BYTES,
     private readonly partBytes = PART_BYTES,
   ) {}

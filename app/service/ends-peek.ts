@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { completedListElements, lastListElements } from '../../src/core/formats/syntax/list-scan.js';
 import { PEEK_BYTES, peekHead } from './head-peek.js';
@@ -30,7 +30,9 @@ const records = (doc: ConversationDocument) => doc.conversations[0]?.records.len
  * file is still being parsed. Only where a record is an element of the file's list, as both ends confirm: a
  * one-conversation JSON file that is no tree. Undefined for anything else.
  */
-export function peekEnds(file: string, keep = TAIL_RECORDS): EndsPeek | undefined {
+export function peekEnds(file: string, maxBytes: number, keep = TAIL_RECORDS): EndsPeek | undefined {
+  // A file the app does not read whole is not read whole for its ends either.
+  if (statSync(file).size > maxBytes) return undefined;
   const head = peekHead(file);
   if (!head) return undefined;
   const { codec, doc } = head;

@@ -24,10 +24,10 @@ afterEach(async () => {
   while (backends.length) await backends.pop()!.close();
 });
 
-function setup(files: Record<string, string>) {
+function setup(files: Record<string, string>, wholeReadBytes?: number) {
   const dir = tempDir();
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
+  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), wholeReadBytes });
   runtimes.push(rt);
   const call = async <T>(channel: string, input: unknown): Promise<T> => {
     const r = await dispatch(rt.handlers, channel, input);
@@ -95,6 +95,10 @@ describe('both ends of a big file, while it is read', () => {
       const both = await call<Peek>('conversation:peek', { path, conversation: 0, ends: true });
       expect(both.skeleton, path).toBeUndefined();
     }
+    // Nor a file too big to read whole: its ends are not read whole either.
+    const tooBig = setup({ 'list.json': cases['list.json'] }, 1_000_000);
+    expect((await tooBig.call<Peek>('conversation:peek', { path: 'list.json', conversation: 0, ends: true })).skeleton).toBeUndefined();
+    expect((await setup({ 'list.json': cases['list.json'] }).call<Peek>('conversation:peek', { path: 'list.json', conversation: 0, ends: true })).skeleton).toBeDefined();
   });
 
   it('lastListElements: the last elements of any list, found without parsing, are what JSON.parse reads there', () => {
