@@ -1,10 +1,13 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { completedListElements, lastListElements } from '../../src/core/formats/syntax/list-scan.js';
 import { PEEK_BYTES, peekHead } from './head-peek.js';
 
 /** How many of a file's last records its end shows while the whole file is read (two pages of rows and more). */
 export const TAIL_RECORDS = 600;
+/** How much of the file is scanned between the turns other requests get (some 5 ms of work). */
+const SCAN_STEP = 4 * 1024 * 1024;
 /** A wrapper's keys before its list are read with the tail; past this the end is not peeked at. */
 const MAX_PREFIX = 1024 * 1024;
 
@@ -30,7 +33,7 @@ const records = (doc: ConversationDocument) => doc.conversations[0]?.records.len
  * file is still being parsed. Only where a record is an element of the file's list, as both ends confirm: a
  * one-conversation JSON file that is no tree. Undefined for anything else.
  */
-export function peekEnds(file: string, maxBytes: number, keep = TAIL_RECORDS): EndsPeek | undefined {
+export async function peekEnds(file: string, maxBytes: number, keep = TAIL_RECORDS): Promise<EndsPeek | undefined> {
   // A file the app does not read whole is not read whole for its ends either.
   if (statSync(file).size > maxBytes) return undefined;
   const head = peekHead(file);
@@ -38,10 +41,17 @@ export function peekEnds(file: string, maxBytes: number, keep = TAIL_RECORDS): E
   const { codec, doc } = head;
   // A log's lines are records only in flat formats with no header line, and every such log here is a tree.
   if (codec.syntax !== 'json' || codec.capabilities.conversations !== 'one' || codec.tree || doc.conversations.length !== 1 || doc.otherRecords !== 0) return undefined;
-  const bytes = readFileSync(file);
+  // Read off this thread, and scanned a few megabytes at a time: the service answers other requests meanwhile.
+  const bytes = await readFile(file);
   // Every element the head completes is a record: the rule the count of the whole list relies on.
   if (records(doc) !== completedListElements(bytes.subarray(0, PEEK_BYTES))?.count) return undefined;
-  const seen = lastListElements(bytes, keep);
+  const steps = lastListElements(bytes, keep, SCAN_STEP);
+  let next = steps.next();
+  while (!next.done) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    next = steps.next();
+  }
+  const seen = next.value;
   if (!seen?.closed || seen.last.length === 0 || seen.open > MAX_PREFIX) return undefined;
   // The wrapper's keys before the list, the last elements, and what closes them: a small file of the same shape.
   const text = decoded(bytes.subarray(0, seen.open + 1)) + bytes.subarray(seen.last[0].start, seen.end).toString('utf8') + seen.closers;

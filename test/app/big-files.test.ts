@@ -9,7 +9,7 @@ import { serviceWorkerUrl, startBackend, type Backend } from '../../app/service/
 import { dispatch } from '../../app/service/dispatch.js';
 import { DocumentStore } from '../../app/service/documents.js';
 import { closedHead, PEEK_BYTES } from '../../app/service/head-peek.js';
-import { lastListElements } from '../../src/core/formats/syntax/list-scan.js';
+import { finish, lastListElements } from '../../src/core/formats/syntax/list-scan.js';
 import { MemorySecretStore } from '../../app/service/key-store.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
@@ -79,6 +79,16 @@ describe('both ends of a big file, while it is read', () => {
     }
   });
 
+  it('lets other requests in while it reads and scans the file', async () => {
+    const { call } = setup(cases);
+    const order: string[] = [];
+    const both = call<Peek>('conversation:peek', { path: 'list.json', conversation: 0, ends: true }).then((p) => order.push(`ends ${p.skeleton?.count}`));
+    await call('settings:get', {});
+    order.push('settings');
+    await both;
+    expect(order).toEqual(['settings', `ends ${many.length}`]);
+  });
+
   it('tells nothing where the ends cannot tell the whole: a tree, a dataset, a list not closed, records that are not its elements', async () => {
     const { call } = setup({
       'session.jsonl': messages(6000)
@@ -105,7 +115,7 @@ describe('both ends of a big file, while it is read', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: edgeString }), { minLength: 1, maxLength: 14 }), fc.boolean(), fc.nat({ max: 4 }), fc.integer({ min: 1, max: 6 }), (list, wrapped, indent, keep) => {
         const text = JSON.stringify(wrapped ? { meta: { a: [1, { b: '[' }] }, history: list } : list, null, indent);
-        const seen = lastListElements(Buffer.from(text), keep)!;
+        const seen = finish(lastListElements(Buffer.from(text), keep, 7))!;
         expect(seen.closed).toBe(true);
         expect(seen.count).toBe(list.length);
         const bytes = Buffer.from(text);

@@ -63,7 +63,7 @@ export function conversationHandlers(
       state.noteListing(absolute, doc);
       return state.skeleton(absolute, doc, conversation);
     },
-    'conversation:peek': ({ path, conversation, ends }) => {
+    'conversation:peek': async ({ path, conversation, ends }) => {
       const absolute = ctx.roots.resolve(path);
       let head;
       try {
@@ -71,7 +71,7 @@ export function conversationHandlers(
         if (ctx.documents.peek(absolute)) return { rows: [], size: 0, read: 0 };
         if (ends) {
           // A part is read whole soon enough; a dataset's conversations are not its lines.
-          const both = conversation === 0 && ctx.documents.fileOf(absolute) === absolute ? peekEnds(absolute, ctx.documents.maxFileBytes) : undefined;
+          const both = conversation === 0 && ctx.documents.fileOf(absolute) === absolute ? await peekEnds(absolute, ctx.documents.maxFileBytes) : undefined;
           if (!both) return { rows: [], size: 0, read: 0 };
           const { skeleton, rows, from, head: headRows } = endsSkeleton(ctx.roots.display(absolute), both, PEEK_ROWS);
           return { skeleton, rows, from, head: headRows, size: both.size, read: both.size };
