@@ -106,9 +106,9 @@ export function App() {
       }
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
       if (e.key === 'Escape' && !typing) {
-        // Esc while a file is being read stops waiting for it; otherwise it closes the window panel.
-        if (useApp.getState().opening) useApp.getState().closeConversation();
-        else useApp.getState().toggleWindow(false);
+        // Esc closes the window panel when it is open; else, while a file is being read, it stops waiting for it.
+        if (useApp.getState().windowOpen) useApp.getState().toggleWindow(false);
+        else if (useApp.getState().opening) useApp.getState().closeConversation();
       }
     };
     window.addEventListener('keydown', onKey);

@@ -179,7 +179,7 @@ export class DocumentStore {
     const parsed = readPartDocument(file, part, format!);
     const reason = `${partTitle(part, parts.length)} of ${name}: a file this big is read a part at a time, each part whole lines of the file (a thread that began in an earlier part starts here without its beginning). Save As writes this part as a file of its own; the file itself is not written here`;
     // The whole file's size and time: a change to the file is a change to its parts.
-    return this.keep(path, { ...parsed, readOnly: reason }, stat);
+    return this.keep(path, { ...parsed, readOnly: reason, partBytes: part.end - part.start }, stat);
   }
 
   /** A document just read from disk, kept (and the least recently used let go past the budget). */

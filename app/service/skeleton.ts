@@ -11,7 +11,7 @@ import { viewOf, type OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
-export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string }; conversations: readonly unknown[] };
+export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string; partBytes?: number }; conversations: readonly unknown[] };
 
 /** Why the file is not saved in place, whether it takes edits, and the extension a Save As takes. */
 /** The number of a JSONL file's last line that does not parse yet (an agent writing it, or a write cut off). */
@@ -185,7 +185,8 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     formatLabel: doc.codec.label,
     swarms,
     count: records.length,
-    bytes: doc.size,
+    // A part's own bytes: the file's size would read as the part's.
+    bytes: doc.file.partBytes ?? doc.size,
     other: doc.file.doc.otherRecords,
     ...cutLineOf(doc.file.doc),
     roles: roles.names,

@@ -48,9 +48,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // Its parts are listed under it, the first one open.
       const parts = await page.page.$$eval('[data-testid="conversation-item"]', (items) => items.map((i) => ({ title: i.textContent ?? '', current: i.getAttribute('aria-current') === 'true' })));
       expect(parts.length).toBe(4);
-      expect(parts[0]).toEqual({ title: expect.stringMatching(/^part 1 of 4 · 0 MB–9\d MB$/), current: true });
+      expect(parts[0]).toEqual({ title: expect.stringMatching(/^part 1 of 4 · 0 MiB–9\d MiB$/), current: true });
       await page.page.waitForSelector('[data-testid="read-only-banner"]', { timeout: 120_000 });
-      expect(await page.page.textContent('[data-testid="read-only-banner"]')).toMatch(/part 1 of 4 · 0 MB–9\d MB of session\.jsonl: a file this big is read a part at a time/);
+      expect(await page.page.textContent('[data-testid="read-only-banner"]')).toMatch(/part 1 of 4 · 0 MiB–9\d MiB of session\.jsonl: a file this big is read a part at a time/);
       const firstPart = Date.now() - clicked;
       const stepped = Date.now();
       await page.page.click('[data-testid="part-last"]');

@@ -145,6 +145,15 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const last = MESSAGES - 1;
       await page.page.waitForSelector(`[data-testid="row"][data-index="${last}"][aria-selected="true"]`, { timeout: 120_000 });
       console.log(`End during the read: on the last message ${Date.now() - clicked} ms after the click`);
+      // Esc with the window panel open closes the panel, not the file being read.
+      await page.page.keyboard.press('w');
+      await page.page.waitForSelector('[data-testid="plan-totals"], [data-testid="window-panel"]');
+      const stillReading = (await page.page.$('[data-testid="reading-banner"]')) !== null;
+      await page.page.keyboard.press('Escape');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="toggle-window"]')?.getAttribute('aria-pressed') === 'false');
+      if (stillReading) expect(await page.page.$('[data-testid="row"][data-index="0"]'), 'the file stays open').not.toBeNull();
+      else console.log('(the file was read before Esc: the panel closed; whether the read went on was not seen)');
+      await page.page.focus('[data-testid="message-grid"]');
       await page.page.waitForFunction(() => (window as unknown as { __lastSeen?: unknown }).__lastSeen !== undefined, undefined, { timeout: 120_000 });
       const seen = (await page.page.evaluate('window.__lastSeen')) as { reading: string | null };
       console.log(`when the last message showed: ${seen.reading ?? '(the file was read)'}`);

@@ -88,7 +88,7 @@ describe('a session too big to read whole', () => {
     const [entry] = (await listFully(rt)).filter((e) => e.path === 'big.jsonl') as DirEntry[];
     expect(entry.format).toBe('claude-code');
     expect(entry.parts!.length).toBeGreaterThan(3);
-    expect(entry.parts![0]).toEqual({ path: 'big.jsonl#part-1', title: expect.stringMatching(/^part 1 of \d+ · 0 MB–0 MB$/) });
+    expect(entry.parts![0]).toEqual({ path: 'big.jsonl#part-1', title: expect.stringMatching(/^part 1 of \d+ · 0 MiB–0 MiB$/) });
     // The file itself is not read whole: said, with the names of its parts.
     await expect(call('conversation:open', { path: 'big.jsonl' })).rejects.toThrow(/read a part at a time, big\.jsonl#part-1 to big\.jsonl#part-\d+/);
     const seen: string[] = [];
@@ -146,6 +146,8 @@ describe('a session too big to read whole', () => {
       await new Promise((r) => setTimeout(r, 20));
     } while (answer.status.pending > 0 || answer.status.building);
     expect(answer.total).toBe(3);
+    // Two files, however many parts the big one has.
+    expect((answer.status as unknown as { files: number }).files).toBe(2);
     const paths = answer.hits.map((h) => h.path).sort();
     expect(paths[0]).toMatch(/^big\.jsonl#part-\d+$/);
     expect(paths[1]).toMatch(/^big\.jsonl#part-\d+$/);

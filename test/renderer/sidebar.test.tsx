@@ -162,7 +162,7 @@ describe('the figures of a file edited and not yet saved', () => {
 
 describe('a session read a part at a time', () => {
   it('opens its first part when clicked, and lists its parts, the open one marked', async () => {
-    const parts = [1, 2, 3].map((n) => ({ path: `big.jsonl#part-${n}`, title: `part ${n} of 3 · ${(n - 1) * 96} MB–${n * 96} MB` }));
+    const parts = [1, 2, 3].map((n) => ({ path: `big.jsonl#part-${n}`, title: `part ${n} of 3 · ${(n - 1) * 96} MiB–${n * 96} MiB` }));
     useApp.setState({ entries: [{ path: 'big.jsonl', name: 'big', bytes: 300 * 1048576, modified: 1, format: 'claude-code', messages: 90_000, estimated: true, parts }], openPath: undefined, root: '/r' });
     render(<Sidebar />);
     await act(async () => {

@@ -14,6 +14,9 @@ import { SecretsBanner, SecretsToggle } from './secrets/SecretsBar.js';
 export function ConversationView() {
   const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump, secretsOnly } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump', 'secretsOnly');
   const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all' || secretsOnly;
+  // While a big file is read, filters count only the messages read so far (its head, and its end where shown).
+  const reading = provisional !== undefined && opening;
+  const readSoFar = provisional?.ends ? provisional.ends.head + provisional.ends.count - provisional.ends.from : (skeleton?.count ?? 0);
   const searchRef = useRef<HTMLInputElement>(null);
   // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
   const hasSidechain = useMemo(() => skeleton?.flags.some((f) => f & FLAGS.sidechain) ?? false, [skeleton]);
@@ -98,7 +101,9 @@ export function ConversationView() {
         {searchMatches && <span className="muted" data-testid="match-count">{formatNumber(searchMatches.size)} match{searchMatches.size === 1 ? '' : 'es'}</span>}
         {filtered && shownCount !== undefined && (
           <span className="muted" data-testid="shown-count">
-            {formatNumber(shownCount)} of {formatNumber(skeleton.count)} shown
+            {reading
+              ? [search !== '' && !searchMatches && 'the search runs once the file is read', (roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all' || secretsOnly) && `${formatNumber(shownCount)} of the ${formatNumber(readSoFar)} read so far shown`].filter(Boolean).join(' · ')
+              : `${formatNumber(shownCount)} of ${formatNumber(skeleton.count)} shown`}
             {shownTokens !== undefined && counts && <span data-testid="shown-tokens">{` · ${formatNumber(shownTokens)} of ${formatNumber(counts.total)} tok`}</span>} ·{' '}
             <button className="link muted" onClick={() => clearFilters()} data-testid="clear-filters">
               clear filters

@@ -60,6 +60,18 @@ export interface ConversationSlice {
 }
 
 const inflight = new Set<string>();
+/** The row requests on their way. */
+const rowsComing = new Set<Promise<unknown>>();
+
+/** Runs `then` once the table has drawn (and asked for its rows) and the rows asked for have come. */
+function afterRows(then: () => void): void {
+  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
+  frame(() =>
+    setTimeout(() => {
+      void Promise.allSettled([...rowsComing]).then(then);
+    }, 0),
+  );
+}
 
 /** A session's file count and its view's, as they were when it was last clean: edits move the file's count by as much as the view's. */
 let viewBase: { path: string; count: number; messages: number } | undefined;
@@ -77,7 +89,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     // Rows first: counting a long history is long work and must not hold back what the user sees.
     get().ensureRows(0, PAGE_SIZE);
     void get().countTokens();
-    if (get().search) void get().runSearch(get().search);
+    // A search typed while the file was read runs after the rows on screen are asked for and come (the table
+    // asks once it has drawn): a search of a long file would hold them back.
+    if (get().search) afterRows(() => void get().runSearch(get().search));
   };
   /** The file's last messages and its count while it is read (see ENDS_MIN_BYTES), and the jump asked meanwhile. */
   const peekEnds = async (path: string, conversation: number) => {
@@ -251,9 +265,13 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         const counting = !get().counts && get().countProgress !== undefined && get().provisional === undefined;
         const plain = request('conversation:rows', ask).then(({ rows }) => keep(rows, false));
         const counted = counting ? request('conversation:rows', { ...ask, model: get().model }).then(({ rows }) => keep(rows, true)) : undefined;
+        rowsComing.add(plain);
         Promise.all([plain, counted])
           .catch(() => {})
-          .finally(() => inflight.delete(key));
+          .finally(() => {
+            inflight.delete(key);
+            rowsComing.delete(plain);
+          });
       }
     },
   };

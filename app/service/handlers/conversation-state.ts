@@ -199,7 +199,7 @@ export function conversationState(ctx: HandlerContext) {
     for (let i = start; i < n - t; i++) rows.push(skeletonRowOf(doc, records[i], v(records[i]), i < s1));
     const { format, formatLabel, swarms } = before.base;
     const has = columnsOf(n, (i) => v(records[i]));
-    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has, ...readOnlyOf(doc) };
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.file.partBytes ?? doc.size, other: doc.file.doc.otherRecords, version, has, ...readOnlyOf(doc) };
     return { from: before.version, file, start, deleteCount, rows };
   };
 
@@ -256,7 +256,7 @@ export function conversationState(ctx: HandlerContext) {
     const had = before.pending.length > 0 ? before.pending[before.pending.length - 1].file.has : base.has;
     const has = had?.time && had.id ? had : columnsOf(n, (i) => v(records[i]));
     const tree = treeFields(doc.conversations as ViewedConversation[], conversation, (r) => viewOf(doc.codec, r));
-    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.size, other: doc.file.doc.otherRecords, version, has, ...tree, ...readOnlyOf(doc) };
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.file.partBytes ?? doc.size, other: doc.file.doc.otherRecords, version, has, ...tree, ...readOnlyOf(doc) };
     appendedUsage.set(records, seen);
     return { from: before.version, file, start, deleteCount: m - start, rows };
   };

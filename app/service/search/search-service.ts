@@ -131,7 +131,10 @@ export class SearchService {
 
   status(): SearchStatus {
     const { files, messages } = this.index.size;
-    return { files, messages, pending: this.pending.size, building: this.building !== undefined };
+    // A file read a part at a time is one file, however many parts' segments it has.
+    let parts = 0;
+    for (const n of this.parted.values()) parts += n - 1;
+    return { files: files - parts, messages, pending: this.pending.size, building: this.building !== undefined };
   }
 
   /** Starts the index (once): the kept one loaded, then every file not in it as it is read. */

@@ -26,6 +26,8 @@ export interface OpenedFile extends ParsedFile {
    * any edit; a conversion or Save As writes an editable copy.
    */
   readOnly?: string;
+  /** A part of a file read a part at a time: how many of the file's bytes it holds (the file's size is the file's). */
+  partBytes?: number;
   /**
    * The same for every version of a file read by appends from one read: a version read by an append is that
    * read's with records after, its first records the very same objects.

@@ -83,9 +83,10 @@ export function readPart(file: string, part: FilePart): Buffer {
 }
 
 const MB = 1024 * 1024;
-const size = (bytes: number) => (bytes >= 1024 * MB ? `${(bytes / (1024 * MB)).toFixed(1)} GB` : `${Math.round(bytes / MB)} MB`);
+// Binary units, as the app gives sizes everywhere (MiB): a part of "96 MB" would be 100 MB by the decimal unit.
+const size = (bytes: number) => (bytes >= 1024 * MB ? `${(bytes / (1024 * MB)).toFixed(1)} GiB` : `${Math.round(bytes / MB)} MiB`);
 
-/** How a part is named in the sidebar: `part 3 of 19 · 192–288 MB`. */
+/** How a part is named in the sidebar: `part 3 of 19 · 192 MiB–288 MiB`. */
 export function partTitle(part: FilePart, of: number): string {
   return `part ${part.number} of ${of} · ${size(part.start)}–${size(part.end)}`;
 }

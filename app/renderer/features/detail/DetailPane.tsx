@@ -4,6 +4,7 @@ import type { RequestOutput } from '../../../shared/contract.js';
 import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
 import { useApp, useAppPick } from '../../store/index.js';
+import { PAGE_SIZE } from '../../store/conversation.js';
 import { RoleChip } from '../RoleChip.js';
 import { formatBytes, formatNumber } from '../roles.js';
 import { MessageEditor } from './MessageEditor.js';
@@ -50,6 +51,8 @@ export function DetailPane() {
   }, [view]);
   const editing = useApp((st) => st.editing !== undefined && st.editing === st.selected);
   const reading = useApp((st) => st.provisional !== undefined && st.opening);
+  // While the file is read, what the table already has of the message (its row) is shown meanwhile.
+  const rowPreview = useApp((st) => (st.selected === undefined ? undefined : st.pages.get(Math.floor(st.selected / PAGE_SIZE))?.[st.selected % PAGE_SIZE]?.preview));
   const setEditing = (on: boolean) => useApp.getState().setEditing(on ? useApp.getState().selected : undefined);
   const { plan, strategy, params } = useWindowPlan();
   const exact = useExactCut(plan, strategy, params, selected);
@@ -81,7 +84,8 @@ export function DetailPane() {
   if (!detail || detail.index !== selected || (editing && detail.truncated))
     return (
       <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail">
-        <p className="loading">{detail?.index === selected && detail.truncated ? `Loading all ${formatBytes(detail.truncated.raw)} of message ${selected}…` : `Loading message ${selected}…${reading ? ' It shows in full once the whole file is read.' : ''}`}</p>
+        {reading && rowPreview !== undefined && <p data-testid="detail-preview">{rowPreview}</p>}
+        <p className="loading">{detail?.index === selected && detail.truncated ? `Loading all ${formatBytes(detail.truncated.raw)} of message ${selected}…` : reading ? `Message ${selected} shows in full once the whole file is read.` : `Loading message ${selected}…`}</p>
       </section>
     );
 

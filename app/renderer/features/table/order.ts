@@ -1,4 +1,4 @@
-import type { Skeleton } from '../../../shared/contract.js';
+import { UNREAD_ROLE, type Skeleton } from '../../../shared/contract.js';
 import type { SortKey } from '../../store/ui.js';
 
 export interface OrderOptions {
@@ -21,8 +21,12 @@ export const NO_CATEGORY = '(none)';
 /** Message indexes in display order: filtered by role, category and search, then sorted (stable). */
 export function displayOrder(skeleton: Skeleton, o: OrderOptions): number[] {
   const roleOk = o.roles.size === 0 ? undefined : new Set(skeleton.roles.map((r, k) => (o.roles.has(r) ? k : -1)).filter((k) => k >= 0));
+  // A filter shows what is read: the messages a file being read has placed but not read yet match none.
+  const filtering = roleOk !== undefined || o.categories.size > 0 || o.matches !== undefined || o.only !== undefined || (o.chain ?? 'all') !== 'all';
+  const unread = filtering && skeleton.version < 0 ? skeleton.roles.indexOf(UNREAD_ROLE) : -1;
   const out: number[] = [];
   for (let i = 0; i < skeleton.count; i++) {
+    if (unread !== -1 && skeleton.roleOf[i] === unread) continue;
     if (roleOk && !roleOk.has(skeleton.roleOf[i])) continue;
     if (o.categories.size > 0) {
       const c = skeleton.categoryOf[i];
