@@ -70,10 +70,10 @@ export function ConversationView() {
       <UnreadNote skeleton={skeleton} />
       <CutLineNote skeleton={skeleton} />
       {provisional && opening && (
-        <p className="banner" role="status" data-testid="reading-banner">
+        <p className="banner reading" role="status" data-testid="reading-banner">
           {provisional.ends ? (
             <>
-              Reading {formatBytes(provisional.size)}… of its {formatNumber(provisional.ends.count)} messages the first {formatNumber(provisional.ends.head)} and the last {formatNumber(provisional.ends.count - provisional.ends.from)} are shown; those between (…) come once it is read, and editing and counting begin then.{' '}
+              Reading {formatBytes(provisional.size)}… the first {formatNumber(provisional.ends.head)} and the last {formatNumber(provisional.ends.count - provisional.ends.from)} of its {formatNumber(provisional.ends.count)} messages are shown; those between (…), editing and counting come once it is read.{' '}
             </>
           ) : (
             <>

@@ -52,7 +52,9 @@ export function DetailPane() {
   const editing = useApp((st) => st.editing !== undefined && st.editing === st.selected);
   const reading = useApp((st) => st.provisional !== undefined && st.opening);
   // While the file is read, what the table already has of the message (its row) is shown meanwhile.
-  const rowPreview = useApp((st) => (st.selected === undefined ? undefined : st.pages.get(Math.floor(st.selected / PAGE_SIZE))?.[st.selected % PAGE_SIZE]?.preview));
+  // The row also has the message's counts before the whole conversation is counted (rows on screen come counted).
+  const selectedRow = useApp((st) => (st.selected === undefined ? undefined : st.pages.get(Math.floor(st.selected / PAGE_SIZE))?.[st.selected % PAGE_SIZE]));
+  const rowPreview = selectedRow?.preview;
   const setEditing = (on: boolean) => useApp.getState().setEditing(on ? useApp.getState().selected : undefined);
   const { plan, strategy, params } = useWindowPlan();
   const exact = useExactCut(plan, strategy, params, selected);
@@ -93,9 +95,10 @@ export function DetailPane() {
   const v = detail.view;
   const swarms = skeleton?.swarms ?? true;
   const usage = skeleton ? sparseGet(skeleton.usage, selected) : undefined;
-  const reasoningTokens = counts?.reasoningTokens?.[selected] ?? 0;
-  const recount = counts?.tokens[selected];
-  const toolTokens = counts?.toolTokens?.[selected] ?? 0;
+  const row = selectedRow?.index === selected ? selectedRow : undefined;
+  const reasoningTokens = counts?.reasoningTokens?.[selected] ?? row?.reasoningTokens ?? 0;
+  const recount = counts?.tokens[selected] ?? row?.tokens;
+  const toolTokens = counts?.toolTokens?.[selected] ?? row?.toolTokens ?? 0;
   const contentRecount = recount === undefined ? undefined : recount - toolTokens;
   const stored = skeleton?.storedTokens[selected] ?? -1;
   const structured = swarms ? typeof m.content !== 'string' : !v.parts.every((p) => p.kind === 'text');
