@@ -5,8 +5,8 @@ import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
 import { appendToFile, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../src/core/formats/types.js';
-import { filePartsOf, partPath, partTitle, splitPartPath, type FilePart } from '../../src/core/storage/file-parts.js';
-import { headFormat, PART_BYTES, readPartDocument, readsInParts } from './parted-files.js';
+import { partPath, partTitle, splitPartPath, type FilePart } from '../../src/core/storage/file-parts.js';
+import { headFormat, PART_BYTES, partsToRead, readPartDocument, readsInParts } from './parted-files.js';
 import { HandlerError } from '../shared/errors.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
@@ -160,7 +160,7 @@ export class DocumentStore {
     if (size <= this.maxFileBytes || !format || !readsInParts(format)) return undefined;
     const known = this.parted.get(file);
     if (known && known.size === size && known.mtimeMs === mtimeMs) return known.parts;
-    const parts = filePartsOf(file, size, this.partBytes);
+    const { parts } = partsToRead(file, size, this.partBytes, format)!;
     this.parted.set(file, { size, mtimeMs, parts, codec: known?.codec ?? format });
     return parts;
   }

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { parseDocumentText, type OpenedFile } from '../../src/core/formats/document-file.js';
 import { decodeText } from '../../src/core/formats/read.js';
 import { candidates, codecById } from '../../src/core/formats/registry.js';
-import { readPart, type FilePart } from '../../src/core/storage/file-parts.js';
+import { filePartsOf, readPart, type FilePart } from '../../src/core/storage/file-parts.js';
 
 /** A part of a file read a part at a time is about this big (a 107 MB line makes its part longer). */
 export const PART_BYTES = 96 * 1024 * 1024;
@@ -31,4 +31,10 @@ export function readsInParts(format: string | undefined): boolean {
 /** One part of such a file, read as a file of its own in the format of the file's head. */
 export function readPartDocument(file: string, part: FilePart, format: string): OpenedFile {
   return parseDocumentText(decodeText(readPart(file, part), file), file, format);
+}
+
+/** A file too big to read whole, as it is read: its format (its head's, unless known) and its parts; undefined when it is not read in parts. */
+export function partsToRead(file: string, size: number, partBytes: number, format = headFormat(file, size)): { format: string; parts: FilePart[] } | undefined {
+  if (format === undefined || !readsInParts(format)) return undefined;
+  return { format, parts: filePartsOf(file, size, partBytes) };
 }

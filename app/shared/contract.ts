@@ -373,7 +373,7 @@ export const requests = {
   'conversation:peek': {
     input: z.object({ path: relPath, conversation, /** Both ends: every message's place, the first and last read (see `ends`). */ ends: z.boolean().optional() }),
     /**
-     * With `ends`, a file whose records are its list's elements or its lines (no tree): a skeleton of all its
+     * With `ends`, a JSON file whose records are its list's elements (one conversation, no tree): a skeleton of all its
      * messages, those between the ends unread (role UNREAD_ROLE), `rows` the tail's from `from`, after `head`
      * messages of the head. No skeleton where the ends cannot tell the whole.
      */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendToFile, parseDocumentText, type OpenedFile } from '../../src/core/formats/document-file.js';
 import { FIXTURES } from '../helpers.js';
+import { edgeString } from '../support/edge-arbitraries.js';
 
 const F = join(FIXTURES, 'formats');
 const FILES = ['claude-code/session.jsonl', 'claude-code/cart-rewind-compact.jsonl', 'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl', 'copilot-cli/events.jsonl'];
@@ -50,5 +51,29 @@ describe('a session that grew is read as an append', () => {
     const opened = parseDocumentText(text, name);
     const lines = text.split('\n').length;
     expect(() => appendToFile(opened, '{"type": "user", oops}\n{}\n', name)).toThrow(new RegExp(`invalid JSON on line ${lines}`));
+  });
+
+  it('a session of edge-biased text (CRLF or LF, blank lines, whitespace, separators, syntax characters) grown line by line reads as JSON.parse reads each line, and writes back byte for byte (property)', () => {
+    const line = fc.tuple(fc.boolean(), edgeString, fc.constantFrom('', ' ', '\t')).map(([assistant, text, pad]) => ({ assistant, text, pad }));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 2, maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.nat(), (lines, eol, blank, cutAt) => {
+        const records = lines.map((l, i) => ({ type: l.assistant ? 'assistant' : 'user', uuid: `u${i}`, parentUuid: i ? `u${i - 1}` : null, sessionId: 's', timestamp: '2026-12-01T10:00:00Z', message: l.assistant ? { role: 'assistant', content: [{ type: 'text', text: l.text }] } : { role: 'user', content: l.text } }));
+        const text = records.map((r, i) => lines[i].pad + JSON.stringify(r) + eol + (blank && i === 1 ? eol : '')).join('');
+        // Cut where a line ends, then the rest appended a line at a time, as an agent writes it.
+        const ends = [...text.matchAll(/\n/g)].map((m) => m.index + 1);
+        const cut = ends[cutAt % ends.length];
+        let opened = parseDocumentText(text.slice(0, cut), 'session.jsonl', 'claude-code');
+        for (let at = cut; at < text.length; ) {
+          const next = text.indexOf('\n', at) + 1;
+          opened = appendToFile(opened, text.slice(at, next), 'session.jsonl')!;
+          at = next;
+        }
+        // An independent reader: JSON.parse of each line that holds something.
+        const byJson = text.split(/\r?\n/).filter((x) => x.trim() !== '').map((x) => JSON.parse(x) as unknown);
+        expect(opened.doc.conversations[0].records).toEqual(byJson);
+        expect(opened.codec.serialize(opened.doc, opened.doc.conversations.map((c) => c.records))).toBe(text);
+      }),
+      { numRuns: 200, seed: 11 },
+    );
   });
 });

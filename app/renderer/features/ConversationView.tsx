@@ -53,6 +53,8 @@ export function ConversationView() {
       </main>
     );
   const categories = [...skeleton.categories, ...(skeleton.categoryOf.includes(-1) ? [NO_CATEGORY] : [])];
+  // Which conversation of the file this is: its thread, its place in a dataset, its title.
+  const which = skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title;
   return (
     <main className="main">
       <div className="conv-head">
@@ -60,11 +62,11 @@ export function ConversationView() {
         <h1 data-testid="conv-title" title={skeleton.path}>
           {skeleton.path}
         </h1>
-        {/* The counts first: on a narrow window the line is cut at its end, where the titles are. */}
-        <span className="muted">
+        {/* The counts first: on a narrow window the line is cut at its end, where the titles are (whole on hover). */}
+        <span className="muted" title={which}>
           {provisional && opening && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
           {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other records` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
-          {skeleton.threads ? ` · ${skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread'}` : skeleton.conversations > 1 ? ` · conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title ? ` · ${skeleton.title}` : ''}
+          {which ? ` · ${which}` : ''}
         </span>
       </div>
       <ThreadBar skeleton={skeleton} />

@@ -102,8 +102,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     const pages = new Map(s.pages);
     // Whole pages only: a page the tail starts in the middle of is asked for once the file is read.
     for (let k = Math.ceil(both.from / PAGE_SIZE); k * PAGE_SIZE < count; k++) pages.set(k, both.rows.slice(k * PAGE_SIZE - both.from, (k + 1) * PAGE_SIZE - both.from));
-    set({ skeleton: both.skeleton, pages, provisional: { size: s.provisional.size, read: s.provisional.read, ends: { head: both.head, from: both.from, count } } });
-    set({ entries: get().entries.map((e) => (e.path === path ? { ...e, messages: count, estimated: false } : e)) });
+    // The sidebar's count is exact now: the list's elements were counted.
+    const entries = s.entries.map((e) => (e.path === path ? { ...e, messages: count, estimated: false } : e));
+    set({ skeleton: both.skeleton, pages, entries, provisional: { size: s.provisional.size, read: s.provisional.read, ends: { head: both.head, from: both.from, count } } });
     const jump = s.pendingJump;
     if (jump) {
       set({ pendingJump: undefined });

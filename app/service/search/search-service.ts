@@ -7,8 +7,8 @@ import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, searc
 import type { Roots } from '../roots.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
 import { codecById } from '../../../src/core/formats/registry.js';
-import { filePartsOf, partPath, splitPartPath } from '../../../src/core/storage/file-parts.js';
-import { headFormat, PART_BYTES, readPartDocument, readsInParts } from '../parted-files.js';
+import { partPath, splitPartPath } from '../../../src/core/storage/file-parts.js';
+import { PART_BYTES, partsToRead, readPartDocument } from '../parted-files.js';
 
 export interface SearchRequest {
   query: string;
@@ -225,10 +225,10 @@ export class SearchService {
    * own, named as the part is (a hit opens that part). Other files that big are left out, as the app refuses them.
    */
   private addParts(file: string, st: { size: number; mtimeMs: number }): void {
-    const format = headFormat(file, st.size);
-    if (format === undefined || !readsInParts(format)) return;
+    const read = partsToRead(file, st.size, this.parting.partBytes);
+    if (!read) return;
+    const { format, parts } = read;
     const codec = codecById(format)!;
-    const parts = filePartsOf(file, st.size, this.parting.partBytes);
     this.parted.set(file, parts.length);
     for (const part of parts) {
       try {
@@ -271,10 +271,10 @@ export class SearchService {
 
   /** Part `number` of a file read a part at a time, read as it is now. */
   private partOf(file: string, number: number, size: number) {
-    const format = headFormat(file, size);
-    const part = filePartsOf(file, size, this.parting.partBytes)[number - 1];
-    if (format === undefined || !readsInParts(format) || !part) throw new Error(`${file} has no part ${number}`);
-    return readPartDocument(file, part, format);
+    const read = partsToRead(file, size, this.parting.partBytes);
+    const part = read?.parts[number - 1];
+    if (!read || !part) throw new Error(`${file} has no part ${number}`);
+    return readPartDocument(file, part, read.format);
   }
 
   async query(req: SearchRequest): Promise<SearchAnswer> {

@@ -105,7 +105,7 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
                 open {links.continues.path.replace(/^.*\//, '')}
               </button>
             </>
-          ) : /#part-(\d+)$/.test(skeleton.path) && !skeleton.path.endsWith('#part-1') ? (
+          ) : Number(/#part-(\d+)$/.exec(skeleton.path)?.[1] ?? 0) > 1 ? (
             // A part of a file read a part at a time begins mid-thread: what it goes on from is in the part before.
             `Goes on from message ${links.continues.uuid.slice(0, 8)}…, in the part before this one`
           ) : (
