@@ -62,6 +62,12 @@ export interface WriteOptions {
 
 export type Syntax = 'json' | 'jsonl' | 'yaml' | 'markdown';
 
+/** Whether a head holds `"word"`. */
+export type Quoted = (word: string) => boolean;
+
+/** `quoted` where the registry gave one, else a plain search of the head. */
+export const quotedIn = (head: string, quoted: Quoted | undefined, word: string): boolean => (quoted ? quoted(word) : head.includes(`"${word}"`));
+
 export interface CodecCapabilities {
   /** Whether a file of this format can hold several conversations (a dataset, an export). */
   conversations: 'one' | 'many';
@@ -101,9 +107,13 @@ export interface Codec {
   capabilities: CodecCapabilities;
   /**
    * How specifically `head` (the file's first bytes) and `name` (its file name) look like this format: 0
-   * means not this format; among codecs that accept a file, the highest score reads it.
+   * means not this format; among codecs that accept a file, the highest score reads it. `quoted(word)` says
+   * whether the head holds `"word"` (a string of exactly that): the registry answers the codecs' `sniffMarks`
+   * from the one pass it makes over each head, where a plain search would cost a pass of its own.
    */
-  sniff(head: string, name: string): number;
+  sniff(head: string, name: string, quoted?: Quoted): number;
+  /** Words this codec's sniffer asks `quoted` about (answered from the registry's one pass over the head). */
+  sniffMarks?: readonly string[];
   /**
    * Strings at least one of which the head holds in quotes (`"sessionId"`) whenever `sniff` says more than 0:
    * a listing of thousands of files asks the sniffer only of heads that hold one (found in one pass for all

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { NotThisFormat, type Codec, type ConversationDocument } from './codec.js';
+import { NotThisFormat, type Codec, type ConversationDocument, type Quoted } from './codec.js';
 import { ConversationFileError } from './errors.js';
 import { syntaxError } from './json.js';
 import { markDerived } from '../message.js';
@@ -26,7 +26,7 @@ export function registerCodec(codec: Codec): void {
     codec.view = guarded;
   }
   extensions = undefined;
-  needs = undefined;
+  marks = undefined;
   const i = codecs.findIndex((c) => c.id === codec.id);
   if (i === -1) codecs.push(codec);
   else codecs[i] = codec;
@@ -46,38 +46,42 @@ export function conversationExtensions(): string[] {
   return extensions.slice();
 }
 
-// Every codec's sniffNeeds as one pattern: a quote, one of them, and a quote after it (looked ahead, not taken,
-// so that a closing quote can open the next string).
-let needs: RegExp | undefined;
+// Every codec's sniffNeeds and sniffMarks as one pattern: a quote, one of them, and a quote after it (looked
+// ahead, not taken, so that a closing quote can open the next string).
+let marks: { pattern: RegExp; words: Set<string> } | undefined;
 
-/** Which of the codecs' sniffNeeds the head holds in quotes: one pass for all of them. */
-function neededIn(head: string): Set<string> {
-  if (!needs) {
-    const all = [...new Set(codecs.flatMap((c) => c.sniffNeeds ?? []))].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    needs = new RegExp(`"(${all.join('|') || '(?!)'})(?=")`, 'g');
+/** Which of the codecs' sniffNeeds and sniffMarks the head holds in quotes: one pass for all of them. */
+function quotedWordsIn(head: string): { found: Set<string>; words: Set<string> } {
+  if (!marks) {
+    const words = new Set(codecs.flatMap((c) => [...(c.sniffNeeds ?? []), ...(c.sniffMarks ?? [])]));
+    const all = [...words].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    marks = { pattern: new RegExp(`"(${all.join('|') || '(?!)'})(?=")`, 'g'), words };
   }
   const found = new Set<string>();
-  needs.lastIndex = 0;
-  for (let m = needs.exec(head); m; m = needs.exec(head)) found.add(m[1]);
-  return found;
+  const pattern = marks.pattern;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(head); m; m = pattern.exec(head)) found.add(m[1]);
+  return { found, words: marks.words };
 }
 
 /**
  * The codecs that may read a file of this name, most specific first for this head of the file. `gated`: a codec
- * whose sniffNeeds the head lacks is not asked (false only to test that the gate never changes the answer).
+ * whose sniffNeeds the head lacks is not asked, and sniffers' marks come from one pass over the head (false
+ * only to test that neither changes the answer: each sniffer then searches the head itself).
  */
 export function candidates(name: string, head: string, gated = true): Codec[] {
   const ext = extname(name).toLowerCase();
   // Asked for each of a listing's thousands of files: one pass, no intermediate lists.
   const scored: { c: Codec; score: number }[] = [];
-  let found: Set<string> | undefined;
+  let seen: { found: Set<string>; words: Set<string> } | undefined;
+  const quoted: Quoted | undefined = gated ? (word) => ((seen ??= quotedWordsIn(head)).words.has(word) ? seen.found.has(word) : head.includes(`"${word}"`)) : undefined;
   for (const c of codecs) {
     if (!c.extensions.includes(ext)) continue;
     if (gated && c.sniffNeeds) {
-      found ??= neededIn(head);
-      if (!c.sniffNeeds.some((k) => found!.has(k))) continue;
+      seen ??= quotedWordsIn(head);
+      if (!c.sniffNeeds.some((k) => seen!.found.has(k))) continue;
     }
-    const score = c.sniff(head, name);
+    const score = c.sniff(head, name, quoted);
     if (score > 0) scored.push({ c, score });
   }
   if (scored.length > 1) scored.sort((a, b) => b.score - a.score);

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { isPlainObject, lineage } from '../../message.js';
 import { contentToParts } from '../content-parts.js';
-import { NotThisFormat, type Codec } from '../codec.js';
+import { NotThisFormat, quotedIn, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { normalizeRole, type MessageView, type Part } from '../model.js';
 import { toolSchemas } from '../tools.js';
@@ -103,10 +103,11 @@ export const anthropicMessages: Codec = {
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: false, timestamps: false, toolParts: 'any' },
   sniffNeeds: ['role'],
-  sniff(head, name) {
+  sniffMarks: ['type'],
+  sniff(head, name, quoted) {
     if (!/"role"\s*:/.test(head)) return 0;
     const start = head.trimStart()[0];
-    const blocks = head.includes('"type"') && /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"/.test(head);
+    const blocks = quotedIn(head, quoted, 'type') && /"type"\s*:\s*"(tool_use|tool_result|thinking|redacted_thinking)"/.test(head);
     if (basename(name) === 'api_conversation_history.json') return 45;
     if (start === '[' && blocks) return 18;
     if (start === '{' && blocks && /"messages"\s*:\s*\[/.test(head)) return 26;

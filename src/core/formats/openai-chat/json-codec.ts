@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../message.js';
-import { NotThisFormat, type Codec } from '../codec.js';
+import { NotThisFormat, quotedIn, type Codec, type Quoted } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { jsonRawText, parseJsonDocument, replaceAt, serializeJsonDocument } from '../shared/json-document.js';
 import { toolSchemas } from '../tools.js';
@@ -13,6 +13,20 @@ function checkMessages(list: unknown[], file: string, at: (path: (string | numbe
 }
 
 /** A list of Chat Completions messages, or a request body `{model, messages: [...], tools}`. */
+/**
+ * A mark only OpenAI's chat format makes: tool calls, a tool result's call id, image or audio parts, a function
+ * call. One pattern per mark, each behind a plain search (one alternation of them cost a listing 2 µs a file, a plain search 1 µs).
+ */
+function openAiMarks(head: string, quoted: Quoted | undefined): boolean {
+  const has = (word: string) => quotedIn(head, quoted, word);
+  return (
+    (has('tool_calls') && /"tool_calls"\s*:\s*\[\s*\{\s*"(id|type|function)"/.test(head)) ||
+    (has('tool_call_id') && /"tool_call_id"\s*:/.test(head)) ||
+    ((has('image_url') || has('input_audio')) && /"type"\s*:\s*"(image_url|input_audio)"/.test(head)) ||
+    (has('function_call') && /"function_call"\s*:/.test(head))
+  );
+}
+
 export const openAiChatJson: Codec = {
   id: 'openai-chat',
   label: 'OpenAI chat messages (JSON)',
@@ -21,10 +35,11 @@ export const openAiChatJson: Codec = {
   extensions: ['.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false },
   sniffNeeds: ['role'],
-  sniff(head) {
+  sniffMarks: ['tool_calls', 'tool_call_id', 'image_url', 'input_audio', 'function_call'],
+  sniff(head, _name, quoted) {
     const start = head.trimStart()[0];
     if (start === '{' && /"messages"\s*:\s*\[/.test(head) && /"role"\s*:/.test(head)) return 25;
-    if (start === '[' && /"role"\s*:/.test(head) && (head.includes('"tool_call') || head.includes('"type"') || head.includes('"function_call"')) && /"tool_calls"\s*:\s*\[\s*\{\s*"(id|type|function)"|"tool_call_id"\s*:|"type"\s*:\s*"(image_url|input_audio)"|"function_call"\s*:/.test(head)) return 15;
+    if (start === '[' && /"role"\s*:/.test(head) && openAiMarks(head, quoted)) return 15;
     return 0;
   },
   parse(text, file) {

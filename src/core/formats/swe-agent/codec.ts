@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../message.js';
-import { NotThisFormat, type Codec } from '../codec.js';
+import { NotThisFormat, quotedIn, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import type { MessageView } from '../model.js';
 import { openAiFromView, openAiView, openAiWithText } from '../openai-chat/view.js';
@@ -48,12 +48,14 @@ export const sweAgentTrajectory: Codec = {
   syntax: 'json',
   extensions: ['.traj', '.json'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: true, timestamps: false },
-  sniff(head, name) {
+  sniffMarks: ['trajectory_format', 'mini_version', 'history'],
+  sniff(head, name, quoted) {
     if (/\.traj$/i.test(name) && head.trimStart().startsWith('{')) return 60;
-    // A listing asks this of every JSON file: a plain search first for what most files lack (each mark of
-    // mini-swe-agent holds "mini"), the patterns only where it is found.
-    if (head.includes('mini') && /"trajectory_format"\s*:\s*"mini-swe-agent|"mini_version"\s*:|minisweagent\./.test(head)) return 55;
-    return head.includes('"history"') && /"history"\s*:\s*\[/.test(head) && /"trajectory"\s*:\s*\[/.test(head) ? 55 : 0;
+    // A listing asks this of every JSON file: the marks first (from the registry's one pass over the head), the
+    // patterns only where they are found. Each mark of mini-swe-agent holds one of them.
+    const has = (word: string) => quotedIn(head, quoted, word);
+    if ((has('trajectory_format') || has('mini_version') || head.includes('minisweagent.')) && /"trajectory_format"\s*:\s*"mini-swe-agent|"mini_version"\s*:|minisweagent\./.test(head)) return 55;
+    return has('history') && /"history"\s*:\s*\[/.test(head) && /"trajectory"\s*:\s*\[/.test(head) ? 55 : 0;
   },
   parse(text, file) {
     return parseJsonDocument(text, file, 'swe-agent-traj', (root, f, at) => {

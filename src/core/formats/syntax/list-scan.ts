@@ -35,7 +35,9 @@ export interface ListElements {
  * conversation is inside strings, so the scan jumps from quote to quote (a native search), not byte by byte.
  */
 export function completedListElements(bytes: Buffer): ListElements | undefined {
-  return finish(scanList(bytes, 0, Infinity));
+  const s = scanState(0);
+  scanRange(s, bytes, bytes.length);
+  return scanResult(s);
 }
 
 export interface ListTail extends ListElements {
@@ -61,56 +63,90 @@ export function finish<T>(steps: Generator<void, T>): T {
   }
 }
 
-function* scanList(bytes: Buffer, keep: number, step: number): Generator<void, ListTail | undefined> {
-  let pause = step;
-  const stack: number[] = [];
-  let listDepth = -1;
-  let open = -1;
-  let count = 0;
-  let end = 0;
-  let closers = '';
-  // A ring of the last `keep` elements' bounds.
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let start = 0;
-  const result = (closed: boolean): ListTail => {
-    const last: ListTail['last'] = [];
-    for (let k = Math.max(0, count - keep); k < count; k++) last.push({ start: starts[k % keep], end: ends[k % keep] });
-    return { count, end, closers, closed, open, last };
-  };
-  for (let i = 0; i < bytes.length; i++) {
-    if (i >= pause) {
-      yield;
-      pause = i + step;
-    }
+interface ScanState {
+  stack: number[];
+  listDepth: number;
+  open: number;
+  count: number;
+  end: number;
+  /** What closes the brackets around the list, fixed once it opens. */
+  closers: string;
+  keep: number;
+  /** A ring of the last `keep` elements' bounds. */
+  starts: number[];
+  ends: number[];
+  start: number;
+  /** The next byte to look at. */
+  at: number;
+  /** The list closed, or a string ran past the bytes: nothing more to scan. */
+  done: boolean;
+  closed: boolean;
+}
+
+/** Scans `bytes` from `s.at` up to `until`; a listing calls this for thousands of heads, so no generator here. */
+function scanRange(s: ScanState, bytes: Buffer, until: number): void {
+  const stack = s.stack;
+  const keep = s.keep;
+  let i = s.at;
+  for (; i < until; i++) {
     const c = bytes[i];
+    // Whitespace, commas and colons are most of what lies between strings.
+    if (c <= 0x20 || c === 0x2c || c === 0x3a) continue;
     if (c === QUOTE) {
       const q = stringEnd(bytes, i + 1);
-      if (q === -1) break;
+      if (q === -1) {
+        s.done = true;
+        break;
+      }
       i = q;
     } else if (c === 0x5b || c === 0x7b) {
-      if (c === 0x5b && listDepth === -1 && stack.length <= 1) {
-        listDepth = stack.length + 1;
-        open = i;
-      }
+      const opensList = c === 0x5b && s.listDepth === -1 && stack.length <= 1;
       stack.push(c);
-      if (stack.length === listDepth + 1) start = i;
+      if (opensList) {
+        s.listDepth = stack.length;
+        s.open = i;
+        s.closers = '';
+        for (let k = stack.length - 1; k >= 0; k--) s.closers += stack[k] === 0x5b ? ']' : '}';
+      } else if (stack.length === s.listDepth + 1) s.start = i;
     } else if (c === 0x5d || c === 0x7d) {
       stack.pop();
-      if (stack.length === listDepth && listDepth !== -1) {
+      if (stack.length === s.listDepth) {
         if (keep > 0) {
-          starts[count % keep] = start;
-          ends[count % keep] = i + 1;
+          s.starts[s.count % keep] = s.start;
+          s.ends[s.count % keep] = i + 1;
         }
-        count++;
-        end = i + 1;
-        closers = '';
-        for (let k = stack.length - 1; k >= 0; k--) closers += stack[k] === 0x5b ? ']' : '}';
+        s.count++;
+        s.end = i + 1;
+      } else if (s.listDepth !== -1 && stack.length < s.listDepth) {
+        s.done = true;
+        s.closed = true;
+        break;
       }
-      if (listDepth !== -1 && stack.length < listDepth) return result(true);
     }
   }
-  return count > 0 ? result(false) : undefined;
+  // Past a break the scan is done; otherwise `i` is the next byte to look at.
+  s.at = i;
+  if (i >= bytes.length) s.done = true;
+}
+
+function scanResult(s: ScanState): ListTail | undefined {
+  if (s.count === 0 && !s.closed) return undefined;
+  const last: ListTail['last'] = [];
+  for (let k = Math.max(0, s.count - s.keep); k < s.count; k++) last.push({ start: s.starts[k % s.keep], end: s.ends[k % s.keep] });
+  return { count: s.count, end: s.end, closers: s.count > 0 ? s.closers : '', closed: s.closed, open: s.open, last };
+}
+
+function scanState(keep: number): ScanState {
+  return { stack: [], listDepth: -1, open: -1, count: 0, end: 0, closers: '', keep, starts: [], ends: [], start: 0, at: 0, done: false, closed: false };
+}
+
+function* scanList(bytes: Buffer, keep: number, step: number): Generator<void, ListTail | undefined> {
+  const s = scanState(keep);
+  for (;;) {
+    scanRange(s, bytes, Math.min(bytes.length, s.at + step));
+    if (s.done || s.at >= bytes.length) return scanResult(s);
+    yield;
+  }
 }
 
 /** Lines that hold something (not only whitespace), and the byte just after the last complete one. */
