@@ -1,5 +1,5 @@
 import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { basename, extname, join, relative, sep } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { ConversationFileError } from '../formats/errors.js';
 import { readDocumentFile } from '../formats/document-file.js';
 import { countView } from '../views.js';
@@ -94,7 +94,9 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
   const files: TreeFile[] = [];
   let truncated = false;
   let tooDeep = 0;
-  const visit = (dir: string, level: number) => {
+  // Each folder's path from the root, built as the walk goes down (path.relative for each of 10,000 files cost
+  // a listing 13 ms).
+  const visit = (dir: string, level: number, under: string) => {
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -119,14 +121,14 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
       if (st.isDirectory()) {
         if (!visitFolder(name)) continue;
         if (level >= depth) tooDeep++;
-        else visit(full, level + 1);
+        else visit(full, level + 1, `${under}${name}/`);
         continue;
       }
       if (!st.isFile() || !isConversationFileName(full)) continue;
-      files.push({ path: relative(root, full).split(sep).join('/'), file: full, bytes: st.size, modified: st.mtime });
+      files.push({ path: under + name, file: full, bytes: st.size, modified: st.mtime });
     }
   };
-  visit(root, 0);
+  visit(root, 0, '');
   return { files, truncated, tooDeep };
 }
 
