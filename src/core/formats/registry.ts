@@ -109,7 +109,9 @@ export function parseWithCodecs(text: string, file: string, formatId?: string, n
     }
   }
   const ext = extname(name).toLowerCase();
-  const list = candidates(name, text.slice(0, 65536));
+  let list = candidates(name, text.slice(0, 65536));
+  // Keys spelled with escapes ("r\u006fle") are the same keys to JSON: sniffed again as JSON.parse reads them.
+  if (list.length === 0 && text.slice(0, 65536).includes('\\u')) list = candidates(name, unescapedHead(text, ext));
   if (list.length === 0) {
     const known = conversationExtensions();
     if (!known.includes(ext)) throw new ConversationFileError(file, `unsupported file type "${ext || '(no extension)'}": expected ${known.join(', ')}`);
@@ -137,6 +139,25 @@ export function parseWithCodecs(text: string, file: string, formatId?: string, n
   const others = list.filter((c) => c !== first!.codec).map((c) => c.label);
   const tried = others.length > 0 ? `; also tried: ${others.join(', ')}` : '';
   throw new ConversationFileError(file, `${first!.error.message} (reading it as ${first!.codec.label}${tried})${describeFound(text, ext)}`, first!.error.position, true);
+}
+
+/** A JSON or JSONL head as JSON.stringify writes what JSON.parse reads there ('' where it does not parse). */
+function unescapedHead(text: string, ext: string): string {
+  try {
+    if (ext === '.json') return JSON.stringify(JSON.parse(text), null, 2).slice(0, 65536);
+    if (ext !== '.jsonl') return '';
+    const lines: string[] = [];
+    let length = 0;
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      lines.push(JSON.stringify(JSON.parse(line)));
+      length += lines[lines.length - 1].length;
+      if (length >= 65536) break;
+    }
+    return lines.join('\n').slice(0, 65536);
+  } catch {
+    return '';
+  }
 }
 
 /** A few words on what a JSON file holds, for the error that says it is no format known here. */
