@@ -39,6 +39,8 @@ describe.skipIf(reason !== undefined)('secrets in the app: found, marked, shared
     expect(await page.file(LEAK).locator('[data-testid="file-secrets"]').textContent()).toMatch(/^\d+ secrets?$/);
     await page.open(LEAK);
     await page.page.waitForSelector('[data-testid="secrets-filter"]');
+    // The chip that comes when the scan ends is the toolbar's last: nothing before it moved when it came.
+    expect(await page.page.$eval('[data-testid="secrets-filter"]', (el) => el === el.parentElement!.lastElementChild)).toBe(true);
     const rows = await page.page.$$eval('[data-testid="row"]', (els) => els.length);
     const flagged = await page.page.$$eval('[data-testid="row"]:has([data-testid="secret-chip"])', (els) => els.map((e) => Number(e.getAttribute('data-index'))));
     expect(flagged.length).toBeGreaterThan(2);

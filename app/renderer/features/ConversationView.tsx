@@ -95,7 +95,6 @@ export function ConversationView() {
         <button className={`chip-toggle ${windowOpen ? 'on' : ''}`} aria-pressed={windowOpen} onClick={() => toggleWindow()} data-testid="toggle-window" title="Preview a context-window strategy (W)">
           Window (W)
         </button>
-        <SecretsToggle />
         {turnView && (
           <span className="turn-note" data-testid="turn-note" title="The turn slider in the window panel: drag it to its end for the whole conversation">
             the window at turn {formatNumber(turnView.turn)} of {formatNumber(turnView.turns)}: messages from {formatNumber(turnView.end)} on not sent yet
@@ -135,6 +134,8 @@ export function ConversationView() {
             ))}
           </span>
         )}
+        {/* Last: it comes and goes as the scan runs, and nothing after it moves when it does. */}
+        <SecretsToggle />
       </div>
       <SecretsBanner />
       <Banners />
