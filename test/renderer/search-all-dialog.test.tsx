@@ -30,5 +30,22 @@ describe('search across conversations while the index is built', () => {
     render(<SearchAllDialog />);
     expect([...screen.getByTestId('search-snippet').querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Credit', 'Note']);
   });
-});
 
+  it("names a file's group by its format's name, and a part of a file by its place in the file", () => {
+    const hit = (path: string, format: string) => ({ path, format, conversation: 0, index: 1, role: 'user', snippet: 'an invoice', match: [3, 10] as [number, number] });
+    const answer: SearchAnswer = { ...none(0), total: 2, files: 2, fileTotals: {}, hits: [hit('chat.json', 'openai-chat'), hit('big/session.jsonl#part-4', 'claude-code')] };
+    useApp.setState({
+      searchAllOpen: true,
+      searchAllQuery: 'invoice',
+      searchAllAnswer: answer,
+      searchIndex: answer.status,
+      entries: [
+        { path: 'chat.json', name: 'chat', bytes: 10, modified: 0, format: 'openai-chat', formatLabel: 'OpenAI chat messages (JSON)' },
+        { path: 'big/session.jsonl', name: 'session', bytes: 4e8, modified: 0, format: 'claude-code', formatLabel: 'Claude Code session (JSONL)', parts: [{ path: 'big/session.jsonl#part-4', title: 'part 4 of 4 (288–381 MiB)' }] },
+      ],
+    });
+    render(<SearchAllDialog />);
+    expect(screen.getAllByTestId('search-all-file-name').map((e) => e.textContent)).toEqual(['chat.json', 'big/session.jsonl · part 4 of 4 (288–381 MiB)']);
+    expect(screen.getAllByTestId('search-all-file-count').map((e) => e.textContent)).toEqual(['1 · OpenAI chat messages (JSON)', '1 · Claude Code session (JSONL)']);
+  });
+});

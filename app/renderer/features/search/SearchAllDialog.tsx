@@ -61,15 +61,25 @@ export function SearchAllDialog() {
   useEffect(() => {
     list.current?.querySelector(`[data-hit="${active}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [active]);
+  const entries = useApp((s) => s.entries);
+  // What the sidebar calls each file and each part of one: its format's name, a part's place in its file.
+  const named = useMemo(() => {
+    const m = new Map<string, { name: string; format?: string }>();
+    for (const e of entries) {
+      m.set(e.path, { name: e.path, format: e.formatLabel });
+      for (const p of e.parts ?? []) m.set(p.path, { name: `${e.path} · ${p.title}`, format: e.formatLabel });
+    }
+    return m;
+  }, [entries]);
   const groups = useMemo(() => {
-    const out: Array<{ path: string; format: string; first: number; count: number }> = [];
+    const out: Array<{ path: string; name: string; format: string; first: number; count: number }> = [];
     hits.forEach((h, i) => {
       const last = out[out.length - 1];
       if (last && last.path === h.path) last.count++;
-      else out.push({ path: h.path, format: h.format, first: i, count: 1 });
+      else out.push({ path: h.path, name: named.get(h.path)?.name ?? h.path, format: named.get(h.path)?.format ?? h.format, first: i, count: 1 });
     });
     return out;
-  }, [hits]);
+  }, [hits, named]);
   const multi = useMemo(() => new Set(hits.filter((h) => h.conversation > 0).map((h) => h.path)), [hits]);
   // While files are still being indexed, none found yet is not none at all.
   const pending = useApp((s) => s.searchIndex?.pending ?? 0);
@@ -123,7 +133,7 @@ export function SearchAllDialog() {
           {groups.map((g) => (
             <Fragment key={g.path}>
               <div className="search-all-file" title={g.path}>
-                <span className="name">{g.path}</span>
+                <span className="name" data-testid="search-all-file-name">{g.name}</span>
                 <span className="muted" data-testid="search-all-file-count">
                   {answer && answer.fileTotals[g.path] !== undefined && answer.fileTotals[g.path] > g.count ? `${formatNumber(g.count)} of ${formatNumber(answer.fileTotals[g.path])}` : formatNumber(g.count)} · {g.format}
                 </span>
