@@ -50,7 +50,9 @@ export const sweAgentTrajectory: Codec = {
   capabilities: { conversations: 'one', toolCalls: true, reasoning: false, otherRecords: true, timestamps: false },
   sniffMarks: ['trajectory_format', 'mini_version', 'history'],
   sniff(head, name, quoted) {
-    if (/\.traj$/i.test(name) && head.trimStart().startsWith('{')) return 60;
+    // Both SWE-agent and mini-SWE-agent write one object; a list (most JSON files a listing meets) is neither.
+    if (!head.trimStart().startsWith('{')) return 0;
+    if (/\.traj$/i.test(name)) return 60;
     // A listing asks this of every JSON file: the marks first (from the registry's one pass over the head), the
     // patterns only where they are found. Each mark of mini-swe-agent holds one of them.
     const has = (word: string) => quotedIn(head, quoted, word);
