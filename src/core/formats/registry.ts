@@ -146,13 +146,16 @@ function unescapedHead(text: string, ext: string): string {
   try {
     if (ext === '.json') return JSON.stringify(JSON.parse(text), null, 2).slice(0, 65536);
     if (ext !== '.jsonl') return '';
+    // Line by line up to 64 KB of it: a log of 100 MB is not split whole to be refused.
     const lines: string[] = [];
     let length = 0;
-    for (const line of text.split('\n')) {
+    for (let start = 0; start < text.length && length < 65536; ) {
+      const nl = text.indexOf('\n', start);
+      const line = text.slice(start, nl === -1 ? text.length : nl);
+      start = nl === -1 ? text.length : nl + 1;
       if (line.trim() === '') continue;
       lines.push(JSON.stringify(JSON.parse(line)));
       length += lines[lines.length - 1].length;
-      if (length >= 65536) break;
     }
     return lines.join('\n').slice(0, 65536);
   } catch {
