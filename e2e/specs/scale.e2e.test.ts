@@ -64,6 +64,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const last = `[data-testid="row"][data-index="${MESSAGES - 1}"] [data-testid="row-tokens"]`;
       await page.page.waitForFunction((sel) => /\d/.test(document.querySelector(sel)?.textContent ?? ''), last, { timeout: 240_000 });
       const counting = await page.page.$('[role="progressbar"][aria-label="Counting tokens"]');
+
       console.log(`the last row counted after ${Date.now() - clicked} ms, ${counting ? 'while the whole count was still running' : 'after the whole count'}`);
       await page.page.keyboard.press('Home');
       // Every count is in once the progress is gone and the first row has its figure.
@@ -118,6 +119,20 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(usedSize, 'the renderer heap, at most the file size').toBeLessThanOrEqual(fileBytes);
 
       console.log(`long tasks (ms) by phase: ${JSON.stringify(phases)}`);
+
+      // Another model counts the 200,000 messages again: its progress comes and goes without moving anything in
+      // the top bar (it used to push the bar's buttons aside, and at 1,100 px wrap them onto a second line).
+      const bar = () => page.page.evaluate(() => ({ height: document.querySelector('.topbar')!.getBoundingClientRect().height, share: document.querySelector('[data-testid="share-button"]')!.getBoundingClientRect().x, open: document.querySelector('[data-testid="open-folder-button"]')!.getBoundingClientRect().x }));
+      for (const width of [1440, 1100]) {
+        await page.page.setViewportSize({ width, height: 800 });
+        const idle = await bar();
+        const select = page.page.locator('select[aria-label="Model or encoding for token counts"]');
+        const other = await select.evaluate((el: HTMLSelectElement) => [...el.options].map((o) => o.value).find((v) => v !== el.value)!);
+        await select.selectOption(other);
+        await page.page.waitForSelector('[data-testid="count-progress"]', { timeout: 60_000 });
+        expect(await bar(), `at ${width} px`).toEqual(idle);
+        await page.page.waitForSelector('[data-testid="count-progress"]', { state: 'detached', timeout: 240_000 });
+      }
     }, 600_000);
 
     it('End pressed as soon as the first rows show lands on the last message while the file is still read; the rows past the head get their content', async () => {

@@ -7,7 +7,16 @@ export function TopBar() {
   const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName, saveProgress, cancelSave, setShare } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName', 'saveProgress', 'cancelSave', 'setShare');
   return (
     <header className="topbar">
-      <span className="folder" title={root}>{root ?? '…'}</span>
+      {/* The count's progress lies over the end of the folder's slot: nothing in the bar moves when it comes and goes. */}
+      <span className="folder-slot">
+        <span className="folder" title={root}>{root ?? '…'}</span>
+        {countProgress && countProgress.total > 0 && (
+          <span className="progress" data-testid="count-progress" role="progressbar" aria-label="Counting tokens" aria-valuemin={0} aria-valuemax={countProgress.total} aria-valuenow={countProgress.done}>
+            <span className="progress-fill" style={{ width: `${(100 * countProgress.done) / countProgress.total}%` }} />
+            <span className="progress-text">counting {countProgress.done.toLocaleString('en-US')} / {countProgress.total.toLocaleString('en-US')}</span>
+          </span>
+        )}
+      </span>
       <button className="open-folder-button" onClick={() => void chooseFolder()} title={`Open another folder (${shortcutOf('open-folder')})`} data-testid="open-folder-button">
         Open…
       </button>
@@ -52,12 +61,6 @@ export function TopBar() {
         Share…
       </button>
       <button className="palette-button" onClick={() => setPalette(true)} title={`Commands (${shortcutOf('palette')})`}>{shortcutOf('palette')} commands</button>
-      {countProgress && countProgress.total > 0 && (
-        <span className="progress" role="progressbar" aria-label="Counting tokens" aria-valuemin={0} aria-valuemax={countProgress.total} aria-valuenow={countProgress.done}>
-          <span className="progress-fill" style={{ width: `${(100 * countProgress.done) / countProgress.total}%` }} />
-          <span className="progress-text">counting {countProgress.done.toLocaleString('en-US')} / {countProgress.total.toLocaleString('en-US')}</span>
-        </span>
-      )}
     </header>
   );
 }
