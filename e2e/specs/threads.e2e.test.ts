@@ -148,6 +148,16 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-table-1100-window`);
     });
 
+    it('with 500 px for the table (a 1,070 px window), a forked conversation shows each row\'s tokens without scrolling sideways; the content column gives way', async () => {
+      const { page } = await start();
+      await page.page.setViewportSize({ width: 1070, height: 700 });
+      await page.open('chatgpt/conversations.json');
+      const body = (await page.page.locator('[data-testid="grid-body"]').boundingBox())!;
+      expect(Math.round(body.width)).toBe(500);
+      const cell = (await page.page.locator('[data-testid="row"][data-index="3"] [data-testid="row-tokens"]').boundingBox())!;
+      expect(cell.x + cell.width).toBeLessThanOrEqual(body.x + body.width);
+    });
+
     it('a fork arrow from the keyboard: Enter on it switches the branch, not opens the row', async () => {
       const { page } = await start();
       await page.open('chatgpt/conversations.json');

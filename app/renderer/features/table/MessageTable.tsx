@@ -203,7 +203,7 @@ export function MessageTable() {
     if (shows.id) fixed.push(columnWidths.messageId);
     const [index, role, ...rest] = fixed.map((w) => `${w}px`);
     // As wide as its columns at their least: a narrow window scrolls sideways, every row drawn the whole way.
-    return { gridColumns: [index, role, 'minmax(200px, 1fr)', ...rest].join(' '), gridMinWidth: `${fixed.reduce((a, b) => a + b, 200)}px` };
+    return { gridColumns: [index, role, 'minmax(140px, 1fr)', ...rest].join(' '), gridMinWidth: `${fixed.reduce((a, b) => a + b, 140)}px` };
   }, [skeleton?.count, skeleton?.forks, shows, columnWidths]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const { plan: ownPlan } = useWindowPlan();
