@@ -7,6 +7,8 @@ import { EVENT_NAMES, REQUEST_NAMES, type EventName, type RequestName } from './
  * and over the browser-mode WebSocket alike.
  */
 
+/** Where the table shows a message found by search, where that is not the file's order. */
+const shownRow = z.object({ conversation: z.number(), index: z.number() }).nullable().optional();
 const relPath = z.string().min(1).max(4096);
 /** Which conversation of a file (datasets and exports hold several); 0 for the rest. */
 const conversation = z.number().int().min(0).max(10_000_000).default(0);
@@ -340,7 +342,8 @@ const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending
 const SearchAnswer = z.object({
   query: z.string(),
   /** Hits without a snippet yet get theirs from `search:snippets`. */
-  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional() })),
+  /** `shown`: where the table shows the message when that is not the file's order (a thread's row; null: on no thread shown until asked). */
+  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow })),
   total: z.number(),
   files: z.number(),
   /** Counting stopped: total and files are at least these. */
@@ -429,7 +432,7 @@ export const requests = {
   /** The matching lines of hits an answer listed without one (their files not read in its time). */
   'search:snippets': {
     input: z.object({ query: z.string().max(1000), regex: z.boolean().default(false), hits: z.array(z.object({ path: relPath, conversation, index: z.number().int().min(0) })).max(500) }),
-    output: z.object({ hits: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional() })) }),
+    output: z.object({ hits: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow })) }),
   },
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {

@@ -109,6 +109,29 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       }, second.index);
     });
 
+    it("numbers each hit of a session shown by threads as the row it opens at", { timeout: 90_000 }, async () => {
+      await searchFor('the');
+      const hits = await page.page.$$eval('[data-hit]', (els) =>
+        els.map((el) => {
+          let head = el.previousElementSibling;
+          while (head && !head.classList.contains('search-all-file')) head = head.previousElementSibling;
+          return { i: Number(el.getAttribute('data-hit')), file: head?.getAttribute('title') ?? '', number: el.querySelector('[data-testid="search-hit-number"]')?.textContent ?? '' };
+        }),
+      );
+      // Sessions and exports whose table shows a thread: their rows are not numbered as the file holds them.
+      const threaded = hits.filter((h) => /claude-code|chatgpt|codex/.test(h.file) && /^\d+$/.test(h.number));
+      expect(threaded.length).toBeGreaterThan(2);
+      const picked = [...new Map(threaded.map((h) => [h.file, h])).values()].slice(0, 4);
+      for (const h of picked) {
+        await searchFor('the');
+        await page.page.click(`[data-hit="${h.i}"]`);
+        await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
+        await page.page.waitForFunction((path) => document.querySelector('[data-testid="conv-title"]')?.textContent === path, h.file);
+        await page.page.waitForSelector('[data-testid="row"][aria-selected="true"]');
+        expect(await page.page.getAttribute('[data-testid="row"][aria-selected="true"]', 'data-index'), `${h.file}, hit ${h.number}`).toBe(h.number);
+      }
+    });
+
     it('finds a file an agent writes while the search is open', { timeout: 60_000 }, async () => {
       // A word made now: the generated tree's text comes from node_modules, which holds this repository too.
       const word = `zq${Math.random().toString(36).slice(2, 10).replace(/\d/g, 'x')}`;

@@ -48,4 +48,13 @@ describe('search across conversations while the index is built', () => {
     expect(screen.getAllByTestId('search-all-file-name').map((e) => e.textContent)).toEqual(['chat.json', 'big/session.jsonl · part 4 of 4 (288–381 MiB)']);
     expect(screen.getAllByTestId('search-all-file-count').map((e) => e.textContent)).toEqual(['1 · OpenAI chat messages (JSON)', '1 · Claude Code session (JSONL)']);
   });
+
+  it("numbers a hit as the table will: its thread's row, or none where it is on a path the table does not show", () => {
+    const hit = (index: number, shown: { conversation: number; index: number } | null | undefined) => ({ path: 'session.jsonl', format: 'claude-code', conversation: 0, index, role: 'user', snippet: 'an invoice', match: [3, 10] as [number, number], ...(shown !== undefined ? { shown } : {}) });
+    const answer: SearchAnswer = { ...none(0), total: 3, files: 1, fileTotals: {}, hits: [hit(6, { conversation: 0, index: 3 }), hit(9, null), hit(12, { conversation: 0, index: 7 })] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
+    render(<SearchAllDialog />);
+    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['3', '⤷', '7']);
+    expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toMatch(/message 9 of the file, on another branch/);
+  });
 });

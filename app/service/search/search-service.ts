@@ -4,6 +4,7 @@ import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
 import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
+import { markShownRows } from './shown-rows.js';
 import type { Roots } from '../roots.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
 import { codecById } from '../../../src/core/formats/registry.js';
@@ -29,6 +30,8 @@ export interface FoundMessage {
   /** The matching line, where it is known yet (see `snippets`). */
   snippet?: string;
   match?: [number, number];
+  /** Where the table shows it, where that differs from the file's order (known with the line). */
+  shown?: { conversation: number; index: number } | null;
 }
 
 /** Where the document service reads files a part at a time, and how big the parts are. */
@@ -212,6 +215,7 @@ export class SearchService {
     try {
       const { codec, doc } = readDocumentFile(file);
       const { messages, conversationSizes } = searchableMessages(codec, doc);
+      markShownRows(codec, doc, messages);
       this.index.put(buildSegment({ path: file, format: codec.id, size: st.size, mtimeMs: st.mtimeMs, messages, conversationSizes }, this.index.dictionary, this.index.roleCode));
       this.remember(file, st.size, st.mtimeMs, messages);
     } catch {
@@ -262,6 +266,7 @@ export class SearchService {
     try {
       const { codec, doc } = part ? this.partOf(part.file, part.number, st.size) : readDocumentFile(file);
       const { messages } = searchableMessages(codec, doc);
+      markShownRows(codec, doc, messages);
       this.remember(file, st.size, st.mtimeMs, messages);
       return messages;
     } catch {
@@ -304,7 +309,7 @@ export class SearchService {
   }
 
   /** The matching lines of hits an answer listed without them. */
-  async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<{ path: string; conversation: number; index: number; snippet?: string; match?: [number, number] }>> {
+  async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<Pick<FoundMessage, 'path' | 'conversation' | 'index' | 'snippet' | 'match' | 'shown'>>> {
     let find: (text: string) => [number, number] | undefined;
     try {
       find = req.regex ? matcherOf(req.query, true) : ((terms) => (text: string) => bestTermMatch(text, terms))(queryTerms(req.query));
@@ -329,12 +334,12 @@ export class SearchService {
   }
 
   /** The line of a message where `find` finds its match: null when the message (or the match) is gone. */
-  private lineOf(file: string, conversation: number, index: number, find: (text: string) => [number, number] | undefined): { snippet: string; match: [number, number] } | null {
+  private lineOf(file: string, conversation: number, index: number, find: (text: string) => [number, number] | undefined): Pick<FoundMessage, 'snippet' | 'match' | 'shown'> | null {
     const m = messageAt(this.messagesOf(file) ?? [], conversation, index);
     const at = m ? find(m.text) : undefined;
     if (!m || !at) return null;
     const s = snippetAround(m.text, at);
-    return { snippet: s.text, match: s.match };
+    return { snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}) };
   }
 
   /** A regular expression: every indexed file read in turn, until the limit or the time is reached. */
@@ -368,7 +373,7 @@ export class SearchService {
         files.add(path);
         if (hits.length < limit) {
           const s = snippetAround(m.text, at);
-          hits.push({ path: this.roots.display(path), format, conversation: m.conversation, index: m.index, role: m.role, snippet: s.text, match: s.match });
+          hits.push({ path: this.roots.display(path), format, conversation: m.conversation, index: m.index, role: m.role, snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}) });
         }
       }
       if (performance.now() - since > 12) {

@@ -28,6 +28,26 @@ function Snippet({ hit, query, regex }: { hit: SearchHitRow; query: string; rege
   return <span className="search-snippet" data-testid="search-snippet">{parts}</span>;
 }
 
+/**
+ * A hit's number as the table numbers it: its thread's row in a session shown by threads (the file's order
+ * otherwise), with the conversation or thread first where the file has several. A message on no thread the
+ * table shows until asked (another branch, before a compaction) has none: opening it shows its path.
+ */
+function HitNumber({ hit, multi }: { hit: SearchHitRow; multi: boolean }) {
+  if (hit.shown === null)
+    return (
+      <span className="index muted" data-testid="search-hit-number" title={`message ${hit.index} of the file, on another branch or before a compaction: opening it shows that path`}>
+        ⤷
+      </span>
+    );
+  const { conversation, index } = hit.shown ?? hit;
+  return (
+    <span className="index" data-testid="search-hit-number">
+      {multi ? `${conversation}:${index}` : index}
+    </span>
+  );
+}
+
 /** The index's state in words: how much of the folders it holds, and whether it is still reading. */
 function IndexStatus() {
   const status = useApp((s) => s.searchIndex);
@@ -80,7 +100,7 @@ export function SearchAllDialog() {
     });
     return out;
   }, [hits, named]);
-  const multi = useMemo(() => new Set(hits.filter((h) => h.conversation > 0).map((h) => h.path)), [hits]);
+  const multi = useMemo(() => new Set(hits.filter((h) => (h.shown ? h.shown.conversation : h.conversation) > 0).map((h) => h.path)), [hits]);
   // While files are still being indexed, none found yet is not none at all.
   const pending = useApp((s) => s.searchIndex?.pending ?? 0);
   const summary = answer
@@ -142,7 +162,7 @@ export function SearchAllDialog() {
                 const i = g.first + k;
                 return (
                   <div key={i} data-hit={i} role="option" aria-selected={i === active} className={`search-all-hit ${i === active ? 'active' : ''}`} onMouseEnter={() => setActive(i)} onClick={() => void openHit(h)}>
-                    <span className="index">{multi.has(h.path) ? `${h.conversation}:${h.index}` : h.index}</span>
+                    <HitNumber hit={h} multi={multi.has(h.path)} />
                     <RoleChip role={h.role} normal={h.role} />
                     <Snippet hit={h} query={answer?.query ?? ""} regex={regex} />
                   </div>

@@ -1,0 +1,82 @@
+// A search hit is numbered as the table numbers it: the row of its thread that opening it lands on.
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import '../../src/core/index.js';
+import { readDocumentFile } from '../../src/core/formats/document-file.js';
+import { searchableMessages } from '../../src/core/search/index.js';
+import { dispatch } from '../../app/service/dispatch.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { markShownRows } from '../../app/service/search/shown-rows.js';
+import { FIXTURES, ROOT, tempDir } from '../helpers.js';
+import { fixtureFiles } from '../support/fixture-files.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  while (runtimes.length) await runtimes.pop()!.close();
+});
+
+describe("search hits numbered as the table's rows", () => {
+  // Every example and fixture whose conversations are trees (sessions with rewinds and compactions, exports with branches).
+  const files = [...fixtureFiles(join(ROOT, 'examples')).map((f) => join(ROOT, 'examples', f)), ...fixtureFiles(FIXTURES).map((f) => join(FIXTURES, f))].filter((f) => {
+    try {
+      return readDocumentFile(f).codec.tree !== undefined;
+    } catch {
+      return false;
+    }
+  });
+
+  it('give each message the thread and row that revealing it opens at, or none where it is on no thread shown', async () => {
+    expect(files.length).toBeGreaterThan(3);
+    let moved = 0;
+    let hidden = 0;
+    for (const file of files) {
+      const { codec, doc } = readDocumentFile(file);
+      const { messages } = searchableMessages(codec, doc);
+      markShownRows(codec, doc, messages);
+      const dir = join(file, '..');
+      const rt = createRuntime({ dirs: [dir], mode: 'browser', watch: false, tokens: new InlineTokenService(), historyDir: tempDir() });
+      runtimes.push(rt);
+      const path = relative(dir, file);
+      for (const m of messages) {
+        if (m.shown === null) {
+          hidden++;
+          continue;
+        }
+        expect(m.shown, `${file} ${m.conversation}:${m.index}`).toBeDefined();
+        const r = await dispatch(rt.handlers, 'conversation:reveal', { path, conversation: m.conversation, index: m.index });
+        expect(r.ok).toBe(true);
+        const at = r.ok ? (r.value as { conversation: number; index: number }) : undefined;
+        expect({ conversation: at?.conversation, index: at?.index }, `${file} ${m.conversation}:${m.index}`).toEqual(m.shown);
+        if (m.shown!.index !== m.index || m.shown!.conversation !== m.conversation) moved++;
+      }
+    }
+    // The files do number their rows otherwise than their records, and hold messages off the threads shown.
+    expect(moved).toBeGreaterThan(5);
+    expect(hidden).toBeGreaterThan(0);
+  });
+
+  it('the search answers with them: a hit of a compacted session names the row it opens at', async () => {
+    const dir = join(ROOT, 'examples', 'agents', 'claude-code');
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', watch: false, tokens: new InlineTokenService(), historyDir: tempDir() });
+    runtimes.push(rt);
+    const { codec, doc } = readDocumentFile(join(dir, 'cart-rewind-compact.jsonl'));
+    const { messages } = searchableMessages(codec, doc);
+    markShownRows(codec, doc, messages);
+    // A word of a message the table shows at another row than the file's.
+    const m = messages.find((x) => x.shown && x.shown.index !== x.index && /\b[a-z]{6,}\b/i.test(x.text))!;
+    const word = m.text.match(/\b[a-z]{6,}\b/i)![0];
+    let answer;
+    // The index is built at the first search; asked again until it holds the folder.
+    for (let k = 0; k < 100; k++) {
+      const r = await dispatch(rt.handlers, 'search:query', { query: word, limit: 2000 });
+      answer = r.ok ? (r.value as { hits: Array<{ path: string; conversation: number; index: number; shown?: unknown }>; status: { pending: number } }) : undefined;
+      if (answer && answer.status.pending === 0 && answer.hits.length > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const hit = answer!.hits.find((h) => h.path === 'cart-rewind-compact.jsonl' && h.conversation === m.conversation && h.index === m.index);
+    expect(hit?.shown).toEqual(m.shown);
+    const lines = await dispatch(rt.handlers, 'search:snippets', { query: word, hits: [{ path: 'cart-rewind-compact.jsonl', conversation: m.conversation, index: m.index }] });
+    expect(lines.ok && (lines.value as { hits: Array<{ shown?: unknown }> }).hits[0].shown).toEqual(m.shown);
+  });
+});
