@@ -227,6 +227,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         await page.page.waitForSelector('[data-testid="conv-title"]:text-is("agent-99/run-9999.json")');
         const scrolling = await page.page.evaluate(() => window.__longTasks.splice(0));
         await page.screenshot(`${mode}-10k-tree`);
+        // A filter typed with the list scrolled far down shows its first matches, not the place it was scrolled to.
+        await page.page.fill('[aria-label="Filter conversations"]', 'run-42');
+        await page.page.waitForFunction(() => document.querySelector('[data-testid="file-list"]')!.scrollTop === 0 && !!document.querySelector('[data-testid="file"][data-path="agent-0/run-42.json"]'), undefined, { timeout: 10_000 });
         console.log(`10,000-file tree, long tasks (ms): filling ${JSON.stringify(filling)}, typing ${JSON.stringify(typing)}, scrolling ${JSON.stringify(scrolling)}`);
       } finally {
         await s.close();

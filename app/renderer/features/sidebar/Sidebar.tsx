@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DirEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
@@ -194,6 +194,10 @@ export function Sidebar() {
     overscan: 16,
     initialRect: { width: 260, height: 800 },
   });
+  // A new filter shows its first matches: the list goes back to its top (where the user scrolled was another list).
+  useEffect(() => {
+    listRef.current?.scrollTo({ top: 0 });
+  }, [filter]);
 
   return (
     <nav className="sidebar" aria-label="Conversations">
