@@ -3,7 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Skeleton } from '../../app/shared/contract.js';
-import { CHART_H, CHART_W, compact, CumulativeChart, logY } from '../../app/renderer/features/window/CumulativeChart.js';
+import { CHART_H, CHART_W, compact, CumulativeChart, logY, TICK_CLEAR } from '../../app/renderer/features/window/CumulativeChart.js';
 import { PlanCharts } from '../../app/renderer/features/window/PlanCharts.js';
 import { strategies } from '../../src/core/window/registry.js';
 import { FATES, type WindowSkeleton } from '../../src/core/window/types.js';
@@ -111,6 +111,8 @@ describe('the plan charts, computed apart from what a slider step changes', () =
           const v = [10, 100, 1e3, 1e4, 1e5, 1e6, 1e7].find((p) => compact(p) === tick.textContent)!;
           expect(v).toBeLessThanOrEqual(top);
           expect(parseFloat(tick.style.top)).toBeCloseTo((100 * logY(v, top)) / CHART_H, 5);
+          // Never under the budget's value, which is written at its line.
+          if (shown !== undefined) expect(Math.abs(logY(v, top) - logY(shown, top))).toBeGreaterThanOrEqual(TICK_CLEAR);
         }
         expect(view.getByTestId('axis-x').textContent).toContain(`#${(rows.length - 1).toLocaleString('en-US')}`);
         const firstKept = [...plan.fates].findIndex((f) => FATES[f] === 'kept' || FATES[f] === 'cut');

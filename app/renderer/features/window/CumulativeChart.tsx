@@ -7,6 +7,8 @@ const CUT = FATE_CODE.cut;
 
 export const CHART_W = 300;
 export const CHART_H = 90;
+/** How far apart (in the chart's units) two values on the y axis are written: a line of text at the chart's height. */
+export const TICK_CLEAR = 10;
 const PAD = 4;
 
 /** Height on a log scale from 1 token to `top`: an 8k budget and a 20-million-token history both show. */
@@ -67,7 +69,8 @@ export function CumulativeChart({ plan, tokens, budget, onSelect }: { plan: Wind
   // Tick values at powers of ten under the top (log scale), and the x axis in message numbers.
   const ticks: number[] = [];
   for (let v = 10; v <= top; v *= 10) ticks.push(v);
-  const shownTicks = ticks.length > 4 ? ticks.filter((_, k) => (ticks.length - 1 - k) % 2 === 0) : ticks;
+  // A tick as near the budget as a line of text is tall would be written over by the budget's value: it gives way.
+  const shownTicks = (ticks.length > 4 ? ticks.filter((_, k) => (ticks.length - 1 - k) % 2 === 0) : ticks).filter((v) => budget === undefined || Math.abs(logY(v, top) - logY(budget, top)) >= TICK_CLEAR);
   const pct = (y: number) => `${(100 * y) / CHART_H}%`;
   return (
     <div className="chart-frame" data-testid="cumulative-frame">
