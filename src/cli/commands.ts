@@ -14,6 +14,9 @@ import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
 import { selectRecords, type Selection } from './thread-selection.js';
 
+/** `1 message`, `2 messages`. */
+const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export interface CommonOptions {
   json: boolean;
   model: string;
@@ -165,9 +168,9 @@ export function showCommand(file: string, opts: CommonOptions): void {
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');
   const approx = resolveEncoding(opts.model).approximate ? ' (approximate)' : '';
   const encoding = getTokenizer(opts.model).encoding;
-  const other = opened.doc.otherRecords ? `, ${opened.doc.otherRecords} other records` : '';
+  const other = opened.doc.otherRecords ? `, ${counted(opened.doc.otherRecords, 'other record')}` : '';
   printNotes(selections);
-  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${messages.length} messages${other}, ${total} tokens (${encoding === opts.model ? opts.model : `${opts.model}, ${encoding}`}${approx})\n`);
+  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${counted(messages.length, 'message')}${other}, ${counted(total, 'token')} (${encoding === opts.model ? opts.model : `${opts.model}, ${encoding}`}${approx})\n`);
 }
 
 export function tokensCommand(file: string, opts: CommonOptions): void {
@@ -216,7 +219,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   }
   printNotes(selections);
   const section = (title: string, counts: Record<string, number>) => `${title}\n` + table(['', 'TOKENS'], Object.entries(counts).map(([k, v]) => [k, v])).replace(/^.*\n/, '') + '\n';
-  process.stdout.write(`${messages.length} messages, ${total} tokens${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
+  process.stdout.write(`${counted(messages.length, 'message')}, ${counted(total, 'token')}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');
   process.stdout.write(section('By category', byCategory) + '\n');
   if (reported) {

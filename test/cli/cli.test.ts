@@ -76,6 +76,12 @@ describe('show', () => {
     expect(r.stdout).toContain('5 messages, 46 tokens (gpt-5.4, o200k_base)');
   });
 
+  it('says one message and one token in the singular', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'one.json'), '[{"role": "user", "content": "hi"}]');
+    expect(cli('show', join(dir, 'one.json')).stdout).toContain('1 message, 1 token (gpt-5.4, o200k_base)');
+  });
+
   it.each(readdirSync(MALFORMED))('%s: one line on stderr naming the file, exit 1', (file) => {
     const r = cli('show', join(MALFORMED, file));
     expect(r.code).toBe(1);

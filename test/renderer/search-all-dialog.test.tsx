@@ -46,7 +46,7 @@ describe('search across conversations while the index is built', () => {
     });
     render(<SearchAllDialog />);
     expect(screen.getAllByTestId('search-all-file-name').map((e) => e.textContent)).toEqual(['chat.json', 'big/session.jsonl · part 4 of 4 (288–381 MiB)']);
-    expect(screen.getAllByTestId('search-all-file-count').map((e) => e.textContent)).toEqual(['1 · OpenAI chat messages (JSON)', '1 · Claude Code session (JSONL)']);
+    expect(screen.getAllByTestId('search-all-file-count').map((e) => e.textContent)).toEqual(['1 match · OpenAI chat messages (JSON)', '1 match · Claude Code session (JSONL)']);
   });
 
   it("numbers a hit as the table will: its thread's row, or none where it is on a path the table does not show", () => {

@@ -155,7 +155,7 @@ export function SearchAllDialog() {
               <div className="search-all-file" title={g.path}>
                 <span className="name" data-testid="search-all-file-name">{g.name}</span>
                 <span className="muted" data-testid="search-all-file-count">
-                  {answer && answer.fileTotals[g.path] !== undefined && answer.fileTotals[g.path] > g.count ? `${formatNumber(g.count)} of ${formatNumber(answer.fileTotals[g.path])}` : formatNumber(g.count)} · {g.format}
+                  {answer && answer.fileTotals[g.path] !== undefined && answer.fileTotals[g.path] > g.count ? `${formatNumber(g.count)} of ${formatNumber(answer.fileTotals[g.path])} matches` : `${formatNumber(g.count)} match${g.count === 1 ? '' : 'es'}`} · {g.format}
                 </span>
               </div>
               {hits.slice(g.first, g.first + g.count).map((h, k) => {
