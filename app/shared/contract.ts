@@ -342,8 +342,12 @@ const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending
 const SearchAnswer = z.object({
   query: z.string(),
   /** Hits without a snippet yet get theirs from `search:snippets`. */
-  /** `shown`: where the table shows the message when that is not the file's order (a thread's row; null: on no thread shown until asked). */
-  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow })),
+  /**
+   * `shown`: where the table shows the message when that is not the file's order (a thread's row; null: on no
+   * thread shown until asked). `spelled`: its role as the file and the table spell it, where `role` (by which
+   * search filters) is the normalised one.
+   */
+  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow, spelled: z.string().optional() })),
   total: z.number(),
   files: z.number(),
   /** Counting stopped: total and files are at least these. */
@@ -432,7 +436,7 @@ export const requests = {
   /** The matching lines of hits an answer listed without one (their files not read in its time). */
   'search:snippets': {
     input: z.object({ query: z.string().max(1000), regex: z.boolean().default(false), hits: z.array(z.object({ path: relPath, conversation, index: z.number().int().min(0) })).max(500) }),
-    output: z.object({ hits: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow })) }),
+    output: z.object({ hits: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow, spelled: z.string().optional() })) }),
   },
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {

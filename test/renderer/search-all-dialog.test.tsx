@@ -57,4 +57,11 @@ describe('search across conversations while the index is built', () => {
     expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['3', '⤷', '7']);
     expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toMatch(/message 9 of the file, on another branch/);
   });
+
+  it('shows a hit\'s role as the file spells it, as the table does', () => {
+    const answer: SearchAnswer = { ...none(0), total: 1, files: 1, fileTotals: {}, hits: [{ path: '.aider.chat.history.md', format: 'aider-chat', conversation: 0, index: 4, role: 'other', spelled: 'tool', snippet: 'Applied edit', match: [0, 7] }] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'applied', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
+    render(<SearchAllDialog />);
+    expect(document.querySelector('.search-all-hit .role-chip')?.textContent).toBe('tool');
+  });
 });

@@ -32,6 +32,8 @@ export interface FoundMessage {
   match?: [number, number];
   /** Where the table shows it, where that differs from the file's order (known with the line). */
   shown?: { conversation: number; index: number } | null;
+  /** The role as the file (and the table) spells it, where it is not `role` (known with the line). */
+  spelled?: string;
 }
 
 /** Where the document service reads files a part at a time, and how big the parts are. */
@@ -309,7 +311,7 @@ export class SearchService {
   }
 
   /** The matching lines of hits an answer listed without them. */
-  async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<Pick<FoundMessage, 'path' | 'conversation' | 'index' | 'snippet' | 'match' | 'shown'>>> {
+  async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<Pick<FoundMessage, 'path' | 'conversation' | 'index' | 'snippet' | 'match' | 'shown' | 'spelled'>>> {
     let find: (text: string) => [number, number] | undefined;
     try {
       find = req.regex ? matcherOf(req.query, true) : ((terms) => (text: string) => bestTermMatch(text, terms))(queryTerms(req.query));
@@ -334,12 +336,12 @@ export class SearchService {
   }
 
   /** The line of a message where `find` finds its match: null when the message (or the match) is gone. */
-  private lineOf(file: string, conversation: number, index: number, find: (text: string) => [number, number] | undefined): Pick<FoundMessage, 'snippet' | 'match' | 'shown'> | null {
+  private lineOf(file: string, conversation: number, index: number, find: (text: string) => [number, number] | undefined): Pick<FoundMessage, 'snippet' | 'match' | 'shown' | 'spelled'> | null {
     const m = messageAt(this.messagesOf(file) ?? [], conversation, index);
     const at = m ? find(m.text) : undefined;
     if (!m || !at) return null;
     const s = snippetAround(m.text, at);
-    return { snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}) };
+    return { snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}), ...(m.spelled !== undefined ? { spelled: m.spelled } : {}) };
   }
 
   /** A regular expression: every indexed file read in turn, until the limit or the time is reached. */
@@ -373,7 +375,7 @@ export class SearchService {
         files.add(path);
         if (hits.length < limit) {
           const s = snippetAround(m.text, at);
-          hits.push({ path: this.roots.display(path), format, conversation: m.conversation, index: m.index, role: m.role, snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}) });
+          hits.push({ path: this.roots.display(path), format, conversation: m.conversation, index: m.index, role: m.role, snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}), ...(m.spelled !== undefined ? { spelled: m.spelled } : {}) });
         }
       }
       if (performance.now() - since > 12) {

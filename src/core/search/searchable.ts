@@ -10,7 +10,7 @@ export function searchableMessages(codec: Codec, doc: ConversationDocument): { m
       const view = codec.view(record);
       const reasoning = reasoningText(view);
       const sent = sentText(view);
-      messages.push({ conversation, index, role: view.normalRole, text: reasoning ? `${sent}\n${reasoning}` : sent });
+      messages.push({ conversation, index, role: view.normalRole, text: reasoning ? `${sent}\n${reasoning}` : sent, ...(view.role !== view.normalRole ? { spelled: view.role } : {}) });
     });
   });
   return { messages, conversationSizes: doc.conversations.map((c) => c.records.length) };

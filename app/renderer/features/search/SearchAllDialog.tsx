@@ -163,7 +163,7 @@ export function SearchAllDialog() {
                 return (
                   <div key={i} data-hit={i} role="option" aria-selected={i === active} className={`search-all-hit ${i === active ? 'active' : ''}`} onMouseEnter={() => setActive(i)} onClick={() => void openHit(h)}>
                     <HitNumber hit={h} multi={multi.has(h.path)} />
-                    <RoleChip role={h.role} normal={h.role} />
+                    <RoleChip role={h.spelled ?? h.role} normal={h.role} />
                     <Snippet hit={h} query={answer?.query ?? ""} regex={regex} />
                   </div>
                 );
