@@ -131,7 +131,8 @@ export function showPath(conversations: readonly ViewedConversation[], c: Viewed
 
 /**
  * The view and row that show record `record` of the file's conversation `file` (as the file holds it: a
- * search hit), the view's path moved onto it when it is on another branch or before a compaction.
+ * search hit): its thread's path as the file opens when the record is on it (the row search numbered it by),
+ * else the path shown now, else the view's path moved onto it (another branch, before a compaction).
  */
 export function revealRecord(conversations: readonly ViewedConversation[], file: number, record: number): { conversation: number; index: number } | undefined {
   const flat = conversations.every((c) => !c.store);
@@ -139,6 +140,15 @@ export function revealRecord(conversations: readonly ViewedConversation[], file:
   const views = conversations.map((c, k) => ({ c, k })).filter(({ c }) => c.store?.file === file && c.view);
   const store = views[0]?.c.store;
   if (!store || record < 0 || record >= store.all.length) return undefined;
+  // On a thread's path as the file opens (what search numbers its hits by): that path, whatever is shown now.
+  for (const { c, k } of views) {
+    const view = c.view!;
+    const leaf = defaultLeaf(store.tree, view.thread);
+    const index = leaf >= 0 ? pathTo(store.tree, leaf, false).indexOf(record) : -1;
+    if (index < 0) continue;
+    if (view.leaf !== leaf || view.whole) show(c, store, { ...view, leaf, whole: false });
+    return { conversation: k, index };
+  }
   const shown = views.find(({ c }) => c.view!.path.includes(record));
   if (shown) return { conversation: shown.k, index: shown.c.view!.path.indexOf(record) };
   const thread = store.tree.thread[record];

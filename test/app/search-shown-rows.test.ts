@@ -26,7 +26,7 @@ describe("search hits numbered as the table's rows", () => {
     }
   });
 
-  it('give each message the thread and row that revealing it opens at, or none where it is on no thread shown', async () => {
+  it('give each message the thread and row that revealing it opens at, whatever was revealed before, or none where it is on no thread shown', async () => {
     expect(files.length).toBeGreaterThan(3);
     let moved = 0;
     let hidden = 0;
@@ -38,9 +38,12 @@ describe("search hits numbered as the table's rows", () => {
       const rt = createRuntime({ dirs: [dir], mode: 'browser', watch: false, tokens: new InlineTokenService(), historyDir: tempDir() });
       runtimes.push(rt);
       const path = relative(dir, file);
+      // In the file's order, off-thread ones too: revealing one of those moves its view (to a branch, or to the
+      // whole session), and a hit opened after it must still land on the row it was numbered by.
       for (const m of messages) {
         if (m.shown === null) {
           hidden++;
+          await dispatch(rt.handlers, 'conversation:reveal', { path, conversation: m.conversation, index: m.index });
           continue;
         }
         expect(m.shown, `${file} ${m.conversation}:${m.index}`).toBeDefined();

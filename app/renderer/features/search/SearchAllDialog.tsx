@@ -36,13 +36,13 @@ function Snippet({ hit, query, regex }: { hit: SearchHitRow; query: string; rege
 function HitNumber({ hit, multi }: { hit: SearchHitRow; multi: boolean }) {
   if (hit.shown === null)
     return (
-      <span className="index muted" data-testid="search-hit-number" title={`message ${hit.index} of the file, on another branch or before a compaction: opening it shows that path`}>
+      <span className="index muted" data-testid="search-hit-number" title="On another branch, or before a compaction: opening it shows that path">
         ⤷
       </span>
     );
   const { conversation, index } = hit.shown ?? hit;
   return (
-    <span className="index" data-testid="search-hit-number">
+    <span className="index" data-testid="search-hit-number" title={multi ? `row ${index} of the file's conversation ${conversation + 1}` : `row ${index}`}>
       {multi ? `${conversation}:${index}` : index}
     </span>
   );
