@@ -8,6 +8,7 @@ import type { FoundKeys } from '../listing-cache.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { partPath, partTitle } from '../../../src/core/storage/file-parts.js';
 import type { HandlerContext } from './context.js';
+import { nextTurn } from '../next-turn.js';
 
 const VERSION = '0.1.0';
 
@@ -19,7 +20,6 @@ export function appInfo(roots: readonly string[], mode: 'electron' | 'browser', 
 const BATCH = 250;
 const BATCH_MS = 80;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The folder's tree, answered from `stat` alone (plus what the listing cache already knows); formats and

@@ -4,12 +4,14 @@ import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
 import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
-import { markShownRows } from './shown-rows.js';
+import { scanWithRegex } from './regex-scan.js';
+import { searchableAsShown, shownFields } from './shown-rows.js';
 import type { Roots } from '../roots.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
 import { codecById } from '../../../src/core/formats/registry.js';
 import { partPath, splitPartPath } from '../../../src/core/storage/file-parts.js';
 import { PART_BYTES, partsToRead, readPartDocument } from '../parted-files.js';
+import { nextTurn } from '../next-turn.js';
 
 export interface SearchRequest {
   query: string;
@@ -66,8 +68,6 @@ export interface SearchAnswer {
 
 // 2: `_` separates words.
 const KEPT_VERSION = 2;
-/** A regular expression is a scan of every file, not an index lookup: it stops after this long with what it found. */
-const REGEX_SCAN_MS = 4000;
 /** Texts of files read for snippets, kept for the next query (typing asks again at every key). */
 const TEXT_CACHE_FILES = 64;
 
@@ -93,7 +93,6 @@ function messageAt(messages: readonly SearchableMessage[], conversation: number,
   return undefined;
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Search across every conversation under the opened folders: an index built in the background at the first
@@ -216,8 +215,7 @@ export class SearchService {
     }
     try {
       const { codec, doc } = readDocumentFile(file);
-      const { messages, conversationSizes } = searchableMessages(codec, doc);
-      markShownRows(codec, doc, messages);
+      const { messages, conversationSizes } = searchableAsShown(codec, doc);
       this.index.put(buildSegment({ path: file, format: codec.id, size: st.size, mtimeMs: st.mtimeMs, messages, conversationSizes }, this.index.dictionary, this.index.roleCode));
       this.remember(file, st.size, st.mtimeMs, messages);
     } catch {
@@ -267,8 +265,7 @@ export class SearchService {
     if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.messages;
     try {
       const { codec, doc } = part ? this.partOf(part.file, part.number, st.size) : readDocumentFile(file);
-      const { messages } = searchableMessages(codec, doc);
-      markShownRows(codec, doc, messages);
+      const { messages } = searchableAsShown(codec, doc);
       this.remember(file, st.size, st.mtimeMs, messages);
       return messages;
     } catch {
@@ -341,7 +338,7 @@ export class SearchService {
     const at = m ? find(m.text) : undefined;
     if (!m || !at) return null;
     const s = snippetAround(m.text, at);
-    return { snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}), ...(m.spelled !== undefined ? { spelled: m.spelled } : {}) };
+    return { snippet: s.text, match: s.match, ...shownFields(m) };
   }
 
   /** A regular expression: every indexed file read in turn, until the limit or the time is reached. */
@@ -352,40 +349,13 @@ export class SearchService {
     } catch (e) {
       throw new SearchInputError((e as Error).message);
     }
-    const roles = req.roles?.length ? new Set(req.roles) : undefined;
-    const hits: FoundMessage[] = [];
-    const files = new Set<string>();
-    let total = 0;
-    let truncated = false;
-    const start = performance.now();
-    let since = start;
-    const exported = this.index.export();
-    const paths = exported.segments.filter((s) => !req.formats?.length || req.formats.includes(s.format)).map((s) => ({ path: s.path, format: s.format })).sort((a, b) => comparePaths(a.path, b.path));
-    for (const { path, format } of paths) {
-      if (performance.now() - start > REGEX_SCAN_MS) {
-        truncated = true;
-        break;
-      }
-      const messages = this.messagesOf(path) ?? [];
-      for (const m of messages) {
-        if (roles && !roles.has(m.role)) continue;
-        const at = matcher(m.text);
-        if (!at) continue;
-        total++;
-        files.add(path);
-        if (hits.length < limit) {
-          const s = snippetAround(m.text, at);
-          hits.push({ path: this.roots.display(path), format, conversation: m.conversation, index: m.index, role: m.role, snippet: s.text, match: s.match, ...(m.shown !== undefined ? { shown: m.shown } : {}), ...(m.spelled !== undefined ? { spelled: m.spelled } : {}) });
-        }
-      }
-      if (performance.now() - since > 12) {
-        await nextTurn();
-        since = performance.now();
-      }
-    }
-    const fileTotals: Record<string, number> = {};
-    for (const h of hits) fileTotals[h.path] = (fileTotals[h.path] ?? 0) + 1;
-    return { query: req.query, hits, total, files: files.size, atLeast: truncated, fileTotals, truncated: truncated || total > hits.length, status: this.status() };
+    const files = this.index
+      .export()
+      .segments.filter((s) => !req.formats?.length || req.formats.includes(s.format))
+      .map((s) => ({ path: s.path, format: s.format }))
+      .sort((a, b) => comparePaths(a.path, b.path));
+    const found = await scanWithRegex(files, matcher, req.roles?.length ? new Set(req.roles) : undefined, limit, (path) => this.messagesOf(path) ?? [], (path) => this.roots.display(path));
+    return { query: req.query, ...found, status: this.status() };
   }
 
   private changedIndex(): void {

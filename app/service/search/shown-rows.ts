@@ -1,4 +1,5 @@
 import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
+import { searchableMessages } from '../../../src/core/search/searchable.js';
 import type { SearchableMessage } from '../../../src/core/search/segment.js';
 import { viewsOf } from '../conversation-views.js';
 
@@ -19,4 +20,16 @@ export function markShownRows(codec: Codec, doc: ConversationDocument, messages:
     });
   });
   for (const m of messages) m.shown = rows[m.conversation]?.[m.index] ?? null;
+}
+
+/** A parsed file's messages as search sees them, each with the row the table shows it at. */
+export function searchableAsShown(codec: Codec, doc: ConversationDocument): ReturnType<typeof searchableMessages> {
+  const found = searchableMessages(codec, doc);
+  markShownRows(codec, doc, found.messages);
+  return found;
+}
+
+/** What a hit says beyond the file's order: the row the table shows it at, and its role as the table spells it. */
+export function shownFields(m: SearchableMessage): Pick<SearchableMessage, 'shown' | 'spelled'> {
+  return { ...(m.shown !== undefined ? { shown: m.shown } : {}), ...(m.spelled !== undefined ? { spelled: m.spelled } : {}) };
 }

@@ -42,7 +42,7 @@ function HitNumber({ hit, multi }: { hit: SearchHitRow; multi: boolean }) {
     );
   const { conversation, index } = hit.shown ?? hit;
   return (
-    <span className="index" data-testid="search-hit-number" title={multi ? `row ${index} of the file's conversation ${conversation + 1}` : `row ${index}`}>
+    <span className="index" data-testid="search-hit-number" title={multi ? `conversation ${conversation}, row ${index} (both counted from 0, as the table numbers its rows)` : `row ${index}`}>
       {multi ? `${conversation}:${index}` : index}
     </span>
   );

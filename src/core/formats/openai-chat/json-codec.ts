@@ -12,10 +12,10 @@ function checkMessages(list: unknown[], file: string, at: (path: (string | numbe
   });
 }
 
-/** A list of Chat Completions messages, or a request body `{model, messages: [...], tools}`. */
 /**
  * A mark only OpenAI's chat format makes: tool calls, a tool result's call id, image or audio parts, a function
- * call. One pattern per mark, each behind a plain search (one alternation of them cost a listing 2 µs a file, a plain search 1 µs).
+ * call. One pattern per mark, each behind its word from the registry's pass over the head (one alternation of
+ * them cost a listing 2 µs a file, a plain search 1 µs).
  */
 function openAiMarks(head: string, quoted: Quoted | undefined): boolean {
   const has = (word: string) => quotedIn(head, quoted, word);
@@ -27,6 +27,7 @@ function openAiMarks(head: string, quoted: Quoted | undefined): boolean {
   );
 }
 
+/** A list of Chat Completions messages, or a request body `{model, messages: [...], tools}`. */
 export const openAiChatJson: Codec = {
   id: 'openai-chat',
   label: 'OpenAI chat messages (JSON)',
