@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -34,12 +35,27 @@ if (!existsSync(electron) && !process.env.ELECTRON_PATH && !process.env.ELECTRON
     if (!existsSync(electron)) writeFileSync(failedMark, `${new Date().toISOString()}\n`);
   }
 }
-if (existsSync(electron)) {
-  const child = spawn(electron, [join(root, 'dist', 'main', 'index.mjs'), dir], { stdio: 'inherit', env: { ...process.env, INSPECTOR_DIR: dir } });
-  child.on('exit', (code) => process.exit(code ?? 0));
-} else {
-  console.log(`No Electron binary on this machine (${existsSync(failedMark) ? 'fetching it failed; ' : ''}set ELECTRON_PATH to use one), so the inspector opens in browser mode: open the URL below.`);
-  const child = spawn(process.execPath, [join(root, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: 'inherit' });
+/**
+ * The app ends with what started it: signals are passed on, and when the process that ran this script is gone
+ * (npm's shell dies of a SIGTERM without passing it on) the app is stopped too. The browser-mode server also
+ * watches this script itself, in case it is killed outright.
+ */
+function endWithParent(child) {
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
+  const parent = process.ppid;
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch (e) {
+      if (e.code !== 'EPERM') child.kill('SIGTERM');
+    }
+  }, 1000).unref();
+}
+
+if (existsSync(electron)) {
+  endWithParent(spawn(electron, [join(root, 'dist', 'main', 'index.mjs'), dir], { stdio: 'inherit', env: { ...process.env, INSPECTOR_DIR: dir } }));
+} else {
+  console.log(`No Electron binary on this machine (${existsSync(failedMark) ? 'fetching it failed; ' : ''}set ELECTRON_PATH to use one), so the inspector opens in browser mode: open the URL below.`);
+  endWithParent(spawn(process.execPath, [join(root, 'bin', 'conversation-inspector.mjs'), 'serve', dir], { stdio: 'inherit', env: { ...process.env, INSPECTOR_EXIT_WITH: String(process.pid) } }));
 }

@@ -5,6 +5,7 @@ import { userStateDir } from '../../src/core/storage/private-dir.js';
 import { packageRoot } from '../service/package-root.js';
 import type { ExtraCommand } from '../../src/cli/main.js';
 import { InputError, UsageError } from '../../src/cli/usage.js';
+import { exitWithFromEnv, whenProcessEnds } from './parent-watch.js';
 
 /** `serve [DIR] [--port N]`: browser mode on 127.0.0.1 until interrupted. */
 export async function serveCommand(dir: string, port: string | undefined): Promise<void> {
@@ -34,6 +35,8 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
     const stop = () => resolveStop();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    const starter = exitWithFromEnv();
+    if (starter !== undefined) whenProcessEnds(starter, stop);
   });
   await server.close();
   await shell.close();
