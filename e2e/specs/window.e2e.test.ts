@@ -330,6 +330,27 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="window-panel"]', { state: 'detached' });
     });
 
+    it('the chart stays put while a slider moves, as the plan gains and loses its summary message', async () => {
+      const { page } = await openWindow('support_thread_long.json');
+      for (const strategy of ['summarizing', 'auto-compact']) {
+        await page.page.selectOption('[data-testid="strategy"]', strategy);
+        const inserted = new Set<string>();
+        const tops = new Set<number>();
+        for (const range of await page.page.$$('[data-testid="window-panel"] input[type="range"]')) {
+          const box = (await range.boundingBox())!;
+          for (let f = 0; f <= 1; f += 0.1) {
+            await page.page.mouse.click(box.x + 2 + f * (box.width - 4), box.y + box.height / 2);
+            await page.ready();
+            inserted.add(await page.page.evaluate(() => /\+ 1 summary message/.test(document.querySelector('[data-testid="plan-totals"]')!.textContent ?? '') ? 'one' : 'none'));
+            tops.add(await page.page.evaluate(() => Math.round(document.querySelector('[data-testid="cumulative-frame"]')!.getBoundingClientRect().top)));
+          }
+        }
+        // The sliders did reach settings with a summary and without one.
+        expect([...inserted].sort()).toEqual(['none', 'one']);
+        expect([...tops]).toHaveLength(1);
+      }
+    }, 90_000);
+
     it('the panel names the basis of its figures: the rendered history beside the contents\' total', async () => {
       const { page } = await openWindow('trip_planner_tools.json');
       await page.page.selectOption('[data-testid="strategy"]', 'dynamic-context-window');

@@ -128,5 +128,7 @@ export interface WindowStrategy<P extends Record<string, unknown> = Record<strin
   label: string;
   description: string;
   params: readonly ParamSpec[];
+  /** Its plans may insert summary messages (at some budgets, not others): a view keeps room to say how many. */
+  summarises?: boolean;
   plan(skeleton: WindowSkeleton, params: Partial<P>): WindowPlan;
 }

@@ -150,7 +150,12 @@ export function WindowPanel() {
             <div className="fate-counts">
               <span data-testid="count-kept">{formatNumber(plan.counts.kept)} kept</span> · <span data-testid="count-dropped">⨯ {formatNumber(plan.counts.dropped)} dropped</span> · <span>✂ {formatNumber(plan.counts.cut)} cut</span> · <span>Σ {formatNumber(plan.counts.summarised)} summarised</span>
             </div>
-            {plan.inserted.length > 0 && <div className="muted small">+ {plan.inserted.length} summary message; its tokens count once its text exists</div>}
+            {/* Always there for a strategy that summarises: the chart below stays put as a slider moves. */}
+            {(strategy.summarises || plan.inserted.length > 0) && (
+              <div className="muted small inserted-line" data-testid="plan-inserted">
+                {plan.inserted.length === 0 ? 'no summary message at these settings' : `+ ${formatNumber(plan.inserted.length)} summary ${plan.inserted.length === 1 ? 'message; its tokens count once its text exists' : 'messages; their tokens count once their text exists'}`}
+              </div>
+            )}
           </div>
           {counts && <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />}
           <ChartLegend />

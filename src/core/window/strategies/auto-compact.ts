@@ -13,6 +13,7 @@ export const autoCompact: WindowStrategy = {
   id: 'auto-compact',
   label: 'Auto-compact (as the agent does)',
   description: 'Everything is sent until the conversation nears the model’s window; then it all becomes one summary, as Claude Code and Codex compact.',
+  summarises: true,
   params: [
     { key: 'contextWindowTokens', label: 'Model window (tokens)', kind: 'tokens', default: AUTO_COMPACT_DEFAULTS.contextWindowTokens, min: 1 },
     { key: 'compactAt', label: 'Compacts at (share of the window)', kind: 'choice', choices: ['0.8', '0.85', '0.9', '0.92', '0.95'], default: String(AUTO_COMPACT_DEFAULTS.compactAt) },

@@ -31,6 +31,7 @@ export const summarizing: WindowStrategy<SummarizingParams> = {
   id: 'summarizing',
   label: 'Summarizing',
   description: 'Past a soft threshold, older messages (not the static context or the most recent ones) become one summary.',
+  summarises: true,
   params: [
     { key: 'contextWindowTokens', label: 'Context window (tokens)', kind: 'tokens', default: SUMMARIZING_DEFAULTS.contextWindowTokens, min: 1 },
     { key: 'keepRecentMessages', label: 'Keep recent messages', kind: 'count', default: SUMMARIZING_DEFAULTS.keepRecentMessages, min: 0 },
