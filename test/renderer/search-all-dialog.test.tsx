@@ -58,6 +58,15 @@ describe('search across conversations while the index is built', () => {
     expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toMatch(/^On another branch, or before a compaction/);
   });
 
+  it("numbers a hit of a file of several conversations as the header counts them (from 1), its row as the table (from 0)", () => {
+    const hit = (conversation: number, index: number) => ({ path: 'dataset.jsonl', format: 'sharegpt-jsonl', conversation, index, role: 'user', snippet: 'an invoice', match: [3, 10] as [number, number] });
+    const answer: SearchAnswer = { ...none(0), total: 2, files: 1, fileTotals: {}, hits: [hit(0, 3), hit(1, 0)] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
+    render(<SearchAllDialog />);
+    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['1:3', '2:0']);
+    expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toBe('conversation 2 of the file, row 0 (rows counted from 0, as the table numbers them)');
+  });
+
   it('shows a hit\'s role as the file spells it, as the table does', () => {
     const answer: SearchAnswer = { ...none(0), total: 1, files: 1, fileTotals: {}, hits: [{ path: '.aider.chat.history.md', format: 'aider-chat', conversation: 0, index: 4, role: 'other', spelled: 'tool', snippet: 'Applied edit', match: [0, 7] }] };
     useApp.setState({ searchAllOpen: true, searchAllQuery: 'applied', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });

@@ -42,8 +42,9 @@ function HitNumber({ hit, multi }: { hit: SearchHitRow; multi: boolean }) {
     );
   const { conversation, index } = hit.shown ?? hit;
   return (
-    <span className="index" data-testid="search-hit-number" title={multi ? `conversation ${conversation}, row ${index} (both counted from 0, as the table numbers its rows)` : `row ${index}`}>
-      {multi ? `${conversation}:${index}` : index}
+    // The conversation as the header counts it ("conversation 2 of 3"), the row as the table numbers it (#0 first).
+    <span className="index" data-testid="search-hit-number" title={multi ? `conversation ${conversation + 1} of the file, row ${index} (rows counted from 0, as the table numbers them)` : `row ${index}`}>
+      {multi ? `${conversation + 1}:${index}` : index}
     </span>
   );
 }
