@@ -21,7 +21,10 @@ function listOption(value: string | undefined, known: readonly string[], flag: s
   return items;
 }
 
-/** Messages matching QUERY in every conversation file under DIR, grouped by file, with the matching line. */
+/**
+ * Messages matching QUERY in every conversation file under DIR, grouped by file, with the matching line; each
+ * numbered as `show` numbers its rows (a session's by its thread since the last compaction).
+ */
 export function searchCommand(dir: string, query: string, opts: SearchCommandOptions): void {
   const path = resolve(dir);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
@@ -41,6 +44,7 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
     return;
   }
   writeGrouped(found.hits);
+  if (found.hits.some((h) => h.shown === null)) process.stderr.write('⤷N: on no thread `show` shows by default (another branch, or before a compaction); N is its record in `show FILE --thread all`\n');
   const n = found.hits.length;
   process.stderr.write(`${n === 0 ? 'no matches' : `${n.toLocaleString('en')} ${n === 1 ? 'match' : 'matches'} in ${found.files.toLocaleString('en')} ${found.files === 1 ? 'file' : 'files'}`}\n`);
   for (const e of found.errors) process.stderr.write(`error: ${e.path}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
@@ -58,7 +62,9 @@ function writeGrouped(hits: readonly SearchHit[]): void {
       out.push(h.path);
       last = h.path;
     }
-    const where = multi.has(h.path) ? `${h.conversation}:${h.index}` : `${h.index}`;
+    // The row `show` lists it at: a sub-agent's as `show --thread ID` does.
+    const row = h.shown === undefined ? `${h.index}` : h.shown === null ? `⤷${h.index}` : h.shown.thread === 'main' ? `${h.shown.index}` : `${h.shown.thread}:${h.shown.index}`;
+    const where = multi.has(h.path) ? `${h.conversation}:${row}` : row;
     out.push(`  ${where.padStart(5)}  ${h.role.padEnd(9)} ${h.snippet}`);
   }
   if (out.length) process.stdout.write(out.join('\n') + '\n');

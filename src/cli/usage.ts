@@ -30,7 +30,8 @@ Commands:
                                        messages matching QUERY in every file under DIR, tool calls and results
                                        too: each word of QUERY begins a word of the message, in any case
                                        (--regex: a JavaScript regular expression); --role and --format take
-                                       comma-separated lists
+                                       comma-separated lists; each hit numbered as show lists it (a
+                                       sub-agent's as ID:row, ⤷ for one show does not list by default)
   scan DIR|FILE [--json]
                                        secrets (provider keys, tokens, private keys, passwords in connection
                                        strings, JWTs) and personal data (e-mail, phone, public IP) in every

@@ -8,6 +8,8 @@ import { dispatch } from '../../app/service/dispatch.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { markShownRows } from '../../app/service/search/shown-rows.js';
+import { viewsOf } from '../../app/service/conversation-views.js';
+import { threadRows } from '../../src/core/tree/thread-rows.js';
 import { FIXTURES, ROOT, tempDir } from '../helpers.js';
 import { fixtureFiles } from '../support/fixture-files.js';
 
@@ -24,6 +26,24 @@ describe("search hits numbered as the table's rows", () => {
     } catch {
       return false;
     }
+  });
+
+  it('the CLI numbers them as the app does: the same thread and row, or none, for every message', () => {
+    let compared = 0;
+    for (const file of files) {
+      const { codec, doc } = readDocumentFile(file);
+      const { messages } = searchableMessages(codec, doc);
+      markShownRows(codec, doc, messages);
+      const views = viewsOf(codec, doc);
+      const rows = threadRows(codec, doc)!;
+      for (const m of messages) {
+        const cli = rows[m.conversation][m.index];
+        const app = m.shown ? { thread: views[m.shown.conversation].view!.thread.replace(/^side:/, ''), index: m.shown.index } : null;
+        expect(cli, `${file} ${m.conversation}:${m.index}`).toEqual(app);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
   });
 
   it('give each message the thread and row that revealing it opens at, whatever was revealed before, or none where it is on no thread shown', async () => {

@@ -51,6 +51,7 @@ interface Hit {
   index: number;
   role: string;
   snippet: string;
+  shown?: { thread: string; index: number } | null;
 }
 interface Out {
   query: string;
@@ -79,7 +80,8 @@ describe('search --json', () => {
     expect(out.directory).toBe(tree);
     expect(out.hits.length).toBeGreaterThan(0);
     for (const h of out.hits) {
-      expect(Object.keys(h)).toEqual(['path', 'conversation', 'index', 'role', 'snippet']);
+      // A session's hits say where `show` lists them too.
+      expect(Object.keys(h)).toEqual(h.path === 'claude/session.jsonl' ? ['path', 'conversation', 'index', 'role', 'snippet', 'shown'] : ['path', 'conversation', 'index', 'role', 'snippet']);
       expect(typeof h.path).toBe('string');
       expect(Number.isInteger(h.conversation) && Number.isInteger(h.index)).toBe(true);
       expect(['system', 'user', 'assistant', 'tool', 'other']).toContain(h.role);
@@ -260,5 +262,65 @@ describe('search, bad usage', () => {
       expect(r.stderr).toContain('Usage: conversation-inspector');
       expect(r.stderr).toContain('search DIR QUERY');
     }
+  });
+});
+
+describe('search numbers a session\'s hits as show lists them', () => {
+  // Every session of the examples and fixtures: Claude Code (sub-agents, rewinds, compactions), Codex, ChatGPT.
+  const sessions = mkdtempSync(join(tmpdir(), 'ci-search-sessions-'));
+  afterAll(() => rmSync(sessions, { recursive: true, force: true }));
+  cpSync(join(ROOT, 'examples', 'agents'), join(sessions, 'examples'), { recursive: true });
+  cpSync(join(FORMATS, 'claude-code'), join(sessions, 'fixtures', 'claude-code'), { recursive: true });
+  cpSync(join(FORMATS, 'codex'), join(sessions, 'fixtures', 'codex'), { recursive: true });
+  cpSync(join(FORMATS, 'chatgpt'), join(sessions, 'fixtures', 'chatgpt'), { recursive: true });
+
+  const search = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, 'search', sessions, ...args], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: join(sessions, '.state') } });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  type Shown = { conversation: number; index: number; record?: number };
+  const shows = new Map<string, Shown[]>();
+  /** What `show FILE --thread T --json` lists: each row with the record it is. */
+  const show = (path: string, thread: string): Shown[] => {
+    const key = `${path}\0${thread}`;
+    if (!shows.has(key)) {
+      const r = spawnSync(process.execPath, [BIN, 'show', join(sessions, path), '--thread', thread, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, XDG_STATE_HOME: join(sessions, '.state') } });
+      expect(r.status, r.stderr).toBe(0);
+      shows.set(key, (JSON.parse(r.stdout) as { messages: Shown[] }).messages);
+    }
+    return shows.get(key)!;
+  };
+  const threadsOf = (path: string) => {
+    const r = spawnSync(process.execPath, [BIN, 'show', join(sessions, path), '--json'], { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, XDG_STATE_HOME: join(sessions, '.state') } });
+    return ((JSON.parse(r.stdout) as { threads?: Array<{ thread: string }> }).threads ?? []).map((t) => t.thread.replace(/^side:/, ''));
+  };
+
+  it('every hit of every session: its row in `show` (its thread\'s), or ⤷ exactly where no default thread lists it', () => {
+    const out = JSON.parse(search('.', '--regex', '--json').stdout) as Out;
+    const sessionHits = out.hits.filter((h) => h.shown !== undefined);
+    expect(new Set(sessionHits.map((h) => h.path)).size).toBeGreaterThanOrEqual(6);
+    expect(sessionHits.some((h) => h.shown === null)).toBe(true);
+    expect(sessionHits.some((h) => h.shown && h.shown.thread !== 'main')).toBe(true);
+    for (const h of sessionHits) {
+      if (h.shown) {
+        const row = show(h.path, h.shown.thread).find((m) => m.conversation === h.conversation && m.index === h.shown!.index);
+        expect(row?.record ?? row?.index, `${h.path} ${h.conversation}:${h.index}`).toBe(h.index);
+      } else {
+        for (const thread of threadsOf(h.path)) expect(show(h.path, thread).some((m) => m.conversation === h.conversation && (m.record ?? m.index) === h.index), `${h.path} ${h.index} on ${thread}`).toBe(false);
+      }
+    }
+    // Files shown as stored keep their place in the file.
+    for (const h of out.hits.filter((x) => x.shown === undefined)) expect(h.path).not.toMatch(/claude-code|codex|chatgpt/);
+  }, 120_000);
+
+  it('the text output numbers them so, and says what ⤷ means', () => {
+    const r = search('tax line');
+    expect(r.code).toBe(0);
+    const block = r.stdout.split('\n\n').find((b) => b.startsWith('examples/claude-code/cart-rewind-compact.jsonl'))!;
+    // The prompt after the compaction is row 2 of `show` (record 15 of the file).
+    expect(block.split('\n')).toContain('      2  user      Now do the same for the tax line.');
+    const all = search('cart');
+    expect(all.stdout).toMatch(/^ +⤷\d+ +user +The cart total is off by a cent/m);
+    expect(all.stderr).toContain('⤷N: on no thread `show` shows by default');
   });
 });

@@ -6,6 +6,7 @@ import { searchableMessages } from './searchable.js';
 import { bestTermMatch, firstRegexMatch, snippetAround, type Snippet } from './snippet.js';
 import { queryTerms, textMatches } from './words.js';
 import { comparePaths } from './search-index.js';
+import { threadRows, type ThreadRow } from '../tree/thread-rows.js';
 
 export interface SearchOptions {
   /** QUERY is a regular expression (JavaScript syntax, case-insensitive) instead of words. */
@@ -25,6 +26,11 @@ export interface SearchHit {
   snippet: string;
   /** Where the match is in `snippet`. */
   match: [number, number];
+  /**
+   * For a file whose records make threads (`index` is then the record's place in the file, as `show --thread
+   * all` numbers it): the thread and row `show` shows it at, or null when no thread shown by default holds it.
+   */
+  shown?: ThreadRow | null;
 }
 
 /** A query made once: where its first match is in a text, or nothing. */
@@ -51,12 +57,16 @@ export function searchDocument(path: string, codec: Codec, doc: ConversationDocu
   if (options.formats?.length && !options.formats.includes(codec.id)) return [];
   const roles = options.roles?.length ? new Set(options.roles) : undefined;
   const hits: SearchHit[] = [];
+  let rows: ReturnType<typeof threadRows>;
   for (const m of searchableMessages(codec, doc).messages) {
     if (roles && !roles.has(m.role)) continue;
     const at = matcher(m.text);
     if (!at) continue;
     const snippet: Snippet = snippetAround(m.text, at);
-    hits.push({ path, conversation: m.conversation, index: m.index, role: m.role, snippet: snippet.text, match: snippet.match });
+    const hit: SearchHit = { path, conversation: m.conversation, index: m.index, role: m.role, snippet: snippet.text, match: snippet.match };
+    // Worked out once a file has a hit: most files searched have none.
+    if (codec.tree) hit.shown = (rows ??= threadRows(codec, doc))?.[m.conversation]?.[m.index] ?? null;
+    hits.push(hit);
   }
   return hits;
 }

@@ -1,0 +1,28 @@
+import type { Codec, ConversationDocument } from '../formats/codec.js';
+import { threadPaths } from './thread-paths.js';
+
+/** A record's place as `show` (and the app, as the file opens) shows it: its thread (as `--thread` names it) and row. */
+export interface ThreadRow {
+  thread: string;
+  index: number;
+}
+
+/**
+ * For a file whose records make threads (a session's sub-agents, rewinds and compactions), where each record of
+ * each conversation is shown by default: the first thread (the main one first) whose path since its last
+ * compaction holds it, and its row there; null for a record on none of them (another branch, before a
+ * compaction). Undefined for a file shown as stored, where a record's row is its place in the file.
+ */
+export function threadRows(codec: Codec, doc: ConversationDocument): Array<Array<ThreadRow | null>> | undefined {
+  if (!codec.tree) return undefined;
+  return doc.conversations.map((c, k) => {
+    const rows = new Array<ThreadRow | null>(c.records.length).fill(null);
+    for (const p of threadPaths(codec, doc, k) ?? []) {
+      const thread = p.thread.replace(/^side:/, '');
+      p.current.forEach((record, index) => {
+        rows[record] ??= { thread, index };
+      });
+    }
+    return rows;
+  });
+}
