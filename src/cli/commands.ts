@@ -198,6 +198,9 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     input = reported.input;
     output = reported.output;
   }
+  // A figure no call recorded is unknown, not 0 (Copilot CLI keeps only the output per call).
+  const inputKnown = !reported || reported.inputCalls !== 0;
+  const outputKnown = !reported || reported.outputCalls !== 0;
   const result = {
     file: resolve(file),
     format: opened.codec.id,
@@ -208,10 +211,10 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     reasoningTokens: reasoning,
     byRole,
     byCategory,
-    input_tokens: input,
-    output_tokens: output,
-    total_tokens: input + output,
-    ...(reported ? { reported: { ...reported, cost: cost && { usd: Number(cost.usd.toFixed(6)), unpriced: cost.unpriced, pricesDated: cost.dated } } } : {}),
+    input_tokens: inputKnown ? input : null,
+    output_tokens: outputKnown ? output : null,
+    total_tokens: inputKnown && outputKnown ? input + output : null,
+    ...(reported ? { reported: { ...reported, cost: cost && { usd: Number(cost.usd.toFixed(6)), unpriced: cost.unpriced, pricesDated: cost.dated, missingInput: cost.missingInput } } } : {}),
   };
   if (opts.json) {
     printJson(result);
@@ -235,7 +238,8 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     if (all) process.stdout.write(`No model call reported usage in what is shown (the file reports ${all.calls} call${all.calls === 1 ? '' : 's'} in all, its sub-agents' too: --whole, --thread)\n`);
     return;
   }
-  process.stdout.write(`input_tokens ${input}, output_tokens ${output}, total_tokens ${input + output}${reported ? ' (as the API reported them)' : ''}\n`);
+  const figure = (name: string, value: number, known: boolean) => (known ? `${name} ${value}` : `${name} not recorded`);
+  process.stdout.write(`${[figure('input_tokens', input, inputKnown), figure('output_tokens', output, outputKnown), ...(inputKnown && outputKnown ? [`total_tokens ${input + output}`] : [])].join(', ')}${reported ? ' (as the API reported them)' : ''}\n`);
 }
 
 /** The formats a conversion can write. */

@@ -9,6 +9,9 @@ import { priceOf, PRICES_DATED, type ModelPrice } from './pricing/prices.js';
 export interface UsageTotals {
   /** Model calls that reported usage (a call written as several lines counts once). */
   calls: number;
+  /** Of them, those that recorded their input, and their output (all of them when not given). */
+  inputCalls?: number;
+  outputCalls?: number;
   input: number;
   cacheRead: number;
   cacheWrite: number;
@@ -20,10 +23,13 @@ export interface UsageReport extends UsageTotals {
   byModel: Record<string, UsageTotals>;
 }
 
-const zero = (): UsageTotals => ({ calls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
+const zero = (): UsageTotals => ({ calls: 0, inputCalls: 0, outputCalls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
 
+// A figure a call does not record is counted as missing, not as 0 (a file may keep only the output per call).
 function add(t: UsageTotals, u: NonNullable<MessageView['usage']>): void {
   t.calls++;
+  if (u.input !== undefined) t.inputCalls = (t.inputCalls ?? 0) + 1;
+  if (u.output !== undefined) t.outputCalls = (t.outputCalls ?? 0) + 1;
   t.input += u.input ?? 0;
   t.cacheRead += u.cacheRead ?? 0;
   t.cacheWrite += u.cacheWrite ?? 0;
@@ -53,7 +59,7 @@ export function addUp(calls: ReadonlyArray<NonNullable<MessageView['usage']>>): 
   const byModel: Record<string, UsageTotals> = {};
   for (const u of calls) {
     add(total, u);
-    add((byModel[u.model ?? '(model not recorded)'] ??= zero()), u);
+    add((byModel[u.model ?? NO_MODEL] ??= zero()), u);
   }
   return total.calls === 0 ? undefined : { ...total, byModel };
 }
@@ -64,11 +70,14 @@ export interface Cost {
   unpriced: string[];
   /** The date of the price table. */
   dated: string;
+  /** Priced calls that record no input: `usd` is then a floor. */
+  missingInput: number;
 }
 
 /** What the usage cost at list prices: uncached input, cache reads and writes, and output, each at its rate. */
 export function costOf(report: UsageReport, overrides: Readonly<Record<string, ModelPrice>> = {}): Cost {
   let usd = 0;
+  let missingInput = 0;
   const unpriced: string[] = [];
   for (const [model, t] of Object.entries(report.byModel)) {
     const row = priceOf(model, overrides);
@@ -76,18 +85,29 @@ export function costOf(report: UsageReport, overrides: Readonly<Record<string, M
       unpriced.push(model);
       continue;
     }
+    missingInput += t.calls - (t.inputCalls ?? t.calls);
     const p = row.price;
     const uncached = Math.max(0, t.input - t.cacheRead - t.cacheWrite);
     usd += (uncached * p.input + t.cacheRead * p.cacheRead + t.cacheWrite * (p.cacheWrite ?? p.input) + t.output * p.output) / 1e6;
   }
-  return { usd, unpriced, dated: PRICES_DATED };
+  return { usd, unpriced, dated: PRICES_DATED, missingInput };
+}
+
+const NO_MODEL = '(model not recorded)';
+/** Models without a price, for people (calls of no recorded model said so). */
+export const priceless = (models: readonly string[]): string => models.map((m) => (m === NO_MODEL ? 'calls whose model is not recorded' : m)).join(', ');
+
+/** What a cost leaves out, for people: "at least: 2 calls record no input", or nothing. */
+export function costFloorText(cost: Cost): string {
+  return cost.missingInput > 0 ? `at least: ${cost.missingInput.toLocaleString('en-US')} call${cost.missingInput === 1 ? '' : 's'} record${cost.missingInput === 1 ? 's' : ''} no input` : '';
 }
 
 /** What a cost says for people: the sum and the models without a price, or only those when none has one. */
 export function costText(cost: Cost, models: number): string {
   const none = cost.unpriced.length > 0 && cost.unpriced.length === models;
-  if (none) return `no list price for ${cost.unpriced.join(', ')} (prices of ${cost.dated})`;
-  return `${formatUsd(cost.usd)} at list prices (${cost.dated})${cost.unpriced.length ? `; no price for ${cost.unpriced.join(', ')}` : ''}`;
+  if (none) return `no list price for ${priceless(cost.unpriced)} (prices of ${cost.dated})`;
+  const floor = costFloorText(cost);
+  return `${formatUsd(cost.usd)} at list prices (${cost.dated})${floor ? `, ${floor}` : ''}${cost.unpriced.length ? `; no price for ${priceless(cost.unpriced)}` : ''}`;
 }
 
 /** "$1.23", or "$0.0042" for small sums. */
@@ -97,10 +117,17 @@ export function formatUsd(usd: number): string {
 
 const n = (x: number) => x.toLocaleString('en-US');
 
-/** One call's (or a total's) reported usage in words: "44,218 in (42,880 of them cached) · 410 out (256 of them reasoning)". */
-export function describeUsage(u: { input?: number; cacheRead?: number; cacheWrite?: number; output?: number; reasoning?: number }): string {
-  const cache = [u.cacheRead ? `${n(u.cacheRead)} of them read from the cache` : '', u.cacheWrite ? `${n(u.cacheWrite)} written to it` : ''].filter(Boolean).join(', ');
-  const input = u.input !== undefined ? `${n(u.input)} in${cache ? ` (${cache})` : ''}` : '';
-  const output = u.output !== undefined ? `${n(u.output)} out${u.reasoning ? ` (${n(u.reasoning)} of them reasoning)` : ''}` : '';
+/**
+ * One call's (or a total's) reported usage in words: "44,218 in (42,880 of them cached) · 410 out (256 of them
+ * reasoning)"; "input not recorded" where no call recorded it, and how many did where only some did.
+ */
+export function describeUsage(u: { input?: number; cacheRead?: number; cacheWrite?: number; output?: number; reasoning?: number; calls?: number; inputCalls?: number; outputCalls?: number }): string {
+  const recorded = (k: number | undefined) => (u.calls === undefined || k === undefined || k === u.calls ? '' : `recorded by ${n(k)} of ${n(u.calls)} calls`);
+  const cache = [recorded(u.inputCalls), u.cacheRead ? `${n(u.cacheRead)} of them read from the cache` : '', u.cacheWrite ? `${n(u.cacheWrite)} written to it` : ''].filter(Boolean).join(', ');
+  const written = [recorded(u.outputCalls), u.reasoning ? `${n(u.reasoning)} of them reasoning` : ''].filter(Boolean).join(', ');
+  const noInput = u.input === undefined || u.inputCalls === 0;
+  const noOutput = u.output === undefined || u.outputCalls === 0;
+  const input = noInput ? (noOutput ? '' : 'input not recorded') : `${n(u.input!)} in${cache ? ` (${cache})` : ''}`;
+  const output = noOutput ? (noInput ? '' : 'output not recorded') : `${n(u.output!)} out${written ? ` (${written})` : ''}`;
   return [input, output].filter(Boolean).join(' · ');
 }

@@ -288,6 +288,17 @@ describe('a session as its threads', () => {
     expect(cli('tokens', SESSION, '--whole').stdout).toMatch(/Reported by the API \(2 model calls\)/);
   });
 
+  it('tokens of a file that records output but no input per call say the input is not recorded, never 0', () => {
+    const COPILOT = join(ROOT, 'examples', 'agents', 'copilot-cli', 'events.jsonl');
+    const text = cli('tokens', COPILOT, '--whole').stdout;
+    expect(text).toMatch(/^Reported by the API \(7 model calls\): input not recorded · 550 out$/m);
+    expect(text).toMatch(/^Cost: \$\S+ at list prices \([\d-]+\), at least: 7 calls record no input$/m);
+    expect(text).toContain('input_tokens not recorded, output_tokens 550 (as the API reported them)');
+    const out = JSON.parse(cli('tokens', COPILOT, '--whole', '--json').stdout);
+    expect([out.input_tokens, out.output_tokens, out.total_tokens]).toEqual([null, 550, null]);
+    expect([out.reported.calls, out.reported.inputCalls, out.reported.outputCalls, out.reported.cost.missingInput]).toEqual([7, 0, 7, 7]);
+  });
+
   it('--at shows the branch through a message: a rewind’s abandoned path, then back past the compaction', () => {
     const CART = join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'cart-rewind-compact.jsonl');
     const current = cli('show', CART);

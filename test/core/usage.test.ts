@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseDocumentText, readDocumentFile } from '../../src/core/formats/document-file.js';
 import { priceOf } from '../../src/core/pricing/prices.js';
 import { getTokenizer } from '../../src/core/tokenizer/index.js';
-import { costOf, describeUsage, reportedUsage } from '../../src/core/usage.js';
+import { costOf, costText, describeUsage, reportedUsage } from '../../src/core/usage.js';
+import { ROOT } from '../paths.js';
 import { countView } from '../../src/core/views.js';
 import { FIXTURES } from '../helpers.js';
 
@@ -45,6 +46,27 @@ describe('reported usage, in one meaning for every provider', () => {
     expect(cost.usd).toBeCloseTo(0.9 + 0.18 + 0.375 + 1.5, 6);
     expect(cost.unpriced).toEqual(['llama-3']);
     expect(costOf(report, { 'claude-sonnet-4-5': { input: 1, cacheRead: 0, cacheWrite: 0, output: 0 } }).usd).toBeCloseTo(0.3, 6);
+  });
+
+  it('input a file does not record is said to be missing, never added as 0, and the cost says it is a floor', () => {
+    // Copilot CLI records output per call (its input only in the shutdown summary); SillyTavern only the output.
+    for (const file of ['copilot-cli/events.jsonl', 'sillytavern/Quartermaster - 2025-11-30@19h02m11s.jsonl']) {
+      const r = reportedUsage(views(readDocumentFile(join(ROOT, 'examples', 'agents', file))))!;
+      expect(r.calls, file).toBeGreaterThan(0);
+      expect(r.inputCalls, file).toBe(0);
+      expect(describeUsage(r), file).toMatch(/^input not recorded · [\d,]+ out$/);
+    }
+    const some = { calls: 3, inputCalls: 2, outputCalls: 3, input: 1200, cacheRead: 0, cacheWrite: 0, output: 300, reasoning: 0 };
+    expect(describeUsage(some)).toBe('1,200 in (recorded by 2 of 3 calls) · 300 out');
+    const report = { ...some, byModel: { 'gpt-5': some } };
+    const cost = costOf(report);
+    expect(cost.missingInput).toBe(1);
+    expect(costText(cost, 1)).toMatch(/^\$\S+ at list prices \([\d-]+\), at least: 1 call records no input$/);
+    // A call of no recorded model is said so, not named "(model not recorded)".
+    const unnamed = { ...some, byModel: { '(model not recorded)': some } };
+    expect(costText(costOf(unnamed), 1)).toMatch(/^no list price for calls whose model is not recorded \(prices of [\d-]+\)$/);
+    // One call's own usage without input.
+    expect(describeUsage({ output: 27 })).toBe('input not recorded · 27 out');
   });
 
   it('white space that is sent is counted as the tokenizer counts it', () => {

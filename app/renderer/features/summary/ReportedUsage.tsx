@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
-import { addUp, costOf, costText, describeUsage, formatUsd } from '../../../../src/core/usage.js';
+import { addUp, costFloorText, costOf, costText, describeUsage, formatUsd, priceless } from '../../../../src/core/usage.js';
 import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
 
 /**
@@ -31,7 +31,8 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
           <span data-testid="reported-cost">{costText(cost, models.length)}</span>
         ) : (
           <>
-            <strong data-testid="reported-cost">{formatUsd(cost.usd)}</strong> at list prices ({cost.dated}){cost.unpriced.length ? ` · no price for ${cost.unpriced.join(', ')}` : ''}
+            <strong data-testid="reported-cost">{formatUsd(cost.usd)}</strong> at list prices ({cost.dated}){costFloorText(cost) ? `, ${costFloorText(cost)}` : ''}
+            {cost.unpriced.length ? ` · no price for ${priceless(cost.unpriced)}` : ''}
           </>
         )}
       </p>
