@@ -71,6 +71,28 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-conversation`);
     });
 
+    it('a message whose content is empty shows it empty, its tool calls as cards only; a search in its reasoning opens the reasoning', async () => {
+      const dir = workspace();
+      const page = await start(dir);
+      await page.open('trip_planner_tools.json');
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.waitForSelector('[data-testid="tool-call-card"]');
+      expect(await page.page.textContent('[data-testid="detail-content"]')).toBe('(empty)');
+      expect(await page.page.$$eval('[data-testid="tool-call-card"] strong', (els) => els.map((e) => e.textContent))).toEqual(['get_weather', 'get_weather']);
+      // A Codex rollout's reasoning, found by the file's search: open, the word marked and counted.
+      await page.open('agents/codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+      await page.page.click('[data-testid="show-whole"]');
+      await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="row"]').length > 5);
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.waitForSelector('[data-testid="reasoning"]');
+      const reasoning = await page.page.$eval('[data-testid="reasoning"] pre', (e) => e.textContent ?? '');
+      const word = /[A-Za-z]{6,}/.exec(reasoning)![0];
+      await page.search(word);
+      await page.page.click('[data-testid="row"][data-index="2"]');
+      await page.page.waitForSelector('[data-testid="reasoning"][open] mark.hit');
+      await page.page.waitForFunction(() => /^match 1 of \d+ in this message/.test(document.querySelector('[data-testid="detail-hits"]')?.textContent ?? ''));
+    });
+
     it('the column headers stand over their columns, with or without a scrollbar', async () => {
       const dir = workspace();
       const page = await start(dir);

@@ -102,6 +102,9 @@ export function DetailPane() {
   const contentRecount = recount === undefined ? undefined : recount - toolTokens;
   const stored = skeleton?.storedTokens[selected] ?? -1;
   const structured = swarms ? typeof m.content !== 'string' : !v.parts.every((p) => p.kind === 'text');
+  // A message of tool calls alone has an empty content: shown empty, its calls as the cards below (the text the
+  // table shows for it is those calls).
+  const ownText = swarms && m.content === '' ? '' : detail.text;
   // The exact cut once main has answered (it can differ from the estimate by a message); the estimate until then.
   const cut = exact ? (exact.cut ? { keep: exact.cut.keep, offset: exact.cut.offset, approximate: false } : plan?.cuts[selected]) : plan?.cuts[selected];
   const { role: _r, content: _c, timestamp: _ts, message_id: _id, category: _cat, metadata, token_count: _t, ...extra } = m;
@@ -156,10 +159,10 @@ export function DetailPane() {
           {(cut && !structured) || exact?.cut ? (
             <CutContent estimate={cut ?? { keep: 'end', offset: 0, approximate: true }} text={detail.text} length={detail.truncated?.text ?? detail.text.length} exact={exact} />          ) : (
             <pre className={`content ${structured ? 'json' : ''}`} data-testid="detail-content">
-              {structured ? <Highlight text={JSON.stringify(m.content, null, 2)} query={search} /> : detail.text ? <Highlight text={detail.text} query={search} /> : <span className="muted">(empty)</span>}
+              {structured ? <Highlight text={JSON.stringify(m.content, null, 2)} query={search} /> : ownText ? <Highlight text={ownText} query={search} /> : <span className="muted">(empty)</span>}
             </pre>
           )}
-          {swarms && skeleton && <ToolCallCards view={v} skeleton={skeleton} query={search} shown={structured ? JSON.stringify(m.content) : detail.text} />}
+          {swarms && skeleton && <ToolCallCards view={v} skeleton={skeleton} query={search} shown={structured ? JSON.stringify(m.content) : ownText} />}
           {swarms && (metadata !== undefined || Object.keys(extra).length > 0) && (
             <div className="meta">
               <h3>metadata and other keys</h3>

@@ -1,4 +1,6 @@
 import { Highlight } from '../highlight.js';
+import { termMatches } from '../../../../src/core/search/snippet.js';
+import { queryTerms } from '../../../../src/core/search/words.js';
 import type { RequestOutput, Skeleton } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 
@@ -71,13 +73,22 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
         </div>
       );
     }
-    case 'reasoning':
+    case 'reasoning': {
+      // Folded, unless the search found the message by words in it: then open, the words marked.
+      const found = !part.encrypted && query !== '' && termMatches(part.text, queryTerms(query), 1).length > 0;
       return (
-        <details className="card reasoning" data-testid="reasoning">
+        <details className="card reasoning" data-testid="reasoning" open={found || undefined}>
           <summary>{part.encrypted ? 'Encrypted reasoning (shown as such, not counted)' : 'Reasoning'}</summary>
-          {part.encrypted ? <p className="mono muted">{part.text.length.toLocaleString('en-US')} characters of encrypted content</p> : <pre className="content">{part.text}</pre>}
+          {part.encrypted ? (
+            <p className="mono muted">{part.text.length.toLocaleString('en-US')} characters of encrypted content</p>
+          ) : (
+            <pre className="content">
+              <Highlight text={part.text} query={query} />
+            </pre>
+          )}
         </details>
       );
+    }
     case 'image':
     case 'file':
       return (

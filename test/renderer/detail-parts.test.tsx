@@ -1,0 +1,28 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RequestOutput, Skeleton } from '../../app/shared/contract.js';
+import { Parts } from '../../app/renderer/features/detail/Parts.js';
+
+type View = RequestOutput<'conversation:message'>['view'];
+const skeleton = { toolCalls: { at: [], values: [] }, toolResults: { at: [], values: [] } } as unknown as Skeleton;
+const view = (parts: unknown[]) => ({ parts }) as unknown as View;
+
+afterEach(cleanup);
+
+describe('the detail pane’s parts', () => {
+  it('a search that matches inside the reasoning opens it, its words marked (the table found the message by them)', () => {
+    render(<Parts view={view([{ kind: 'text', text: 'Pinned it.' }, { kind: 'reasoning', text: 'Check the version before pinning.' }])} skeleton={skeleton} query="version" />);
+    const reasoning = screen.getByTestId('reasoning') as HTMLDetailsElement;
+    expect(reasoning.open).toBe(true);
+    expect([...reasoning.querySelectorAll('mark.hit')].map((m) => m.textContent)).toEqual(['version']);
+  });
+
+  it('reasoning stays folded when the search matches elsewhere, or there is none', () => {
+    for (const query of ['pinned', '']) {
+      render(<Parts view={view([{ kind: 'text', text: 'Pinned it.' }, { kind: 'reasoning', text: 'Check the version before pinning.' }])} skeleton={skeleton} query={query} />);
+      expect((screen.getByTestId('reasoning') as HTMLDetailsElement).open, query).toBe(false);
+      cleanup();
+    }
+  });
+});
