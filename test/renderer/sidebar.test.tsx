@@ -84,6 +84,25 @@ describe('the sidebar at 10,000 files', () => {
     expect(items[1].getAttribute('aria-current')).toBe('true');
   });
 
+  it("conversations whose titles share a long start are told apart by the rest, the whole title on hover", () => {
+    const titles = ['aider chat started at 2025-03-15 14:30:55', 'aider chat started at 2025-03-16 09:12:00', 'aider chat started'];
+    useApp.setState({ entries: [{ path: '.aider.chat.history.md', name: '.aider.chat.history', bytes: 1, modified: 1, format: 'aider-chat', conversations: 3, titles, messages: 9 }], openPath: '.aider.chat.history.md', openConversationIndex: 0 });
+    render(<Sidebar />);
+    const items = screen.getAllByTestId('conversation-item');
+    // The start all three share goes (by whole words); the third, all start, keeps its title.
+    expect(items.map((b) => b.textContent)).toEqual(['… at 2025-03-15 14:30:55', '… at 2025-03-16 09:12:00', 'aider chat started']);
+    expect(items.map((b) => b.getAttribute('title'))).toEqual(titles);
+    cleanup();
+    useApp.setState({ entries: [{ path: 'a.md', name: 'a', bytes: 1, modified: 1, format: 'aider-chat', conversations: 2, titles: titles.slice(0, 2), messages: 9 }], openPath: 'a.md', openConversationIndex: 0 });
+    render(<Sidebar />);
+    expect(screen.getAllByTestId('conversation-item').map((b) => b.textContent)).toEqual(['… 2025-03-15 14:30:55', '… 2025-03-16 09:12:00']);
+    cleanup();
+    // A short shared start ("Lisbon in") says something: kept.
+    useApp.setState({ entries: [{ path: 'conversations.json', name: 'conversations', bytes: 1, modified: 1, format: 'chatgpt-export', conversations: 2, titles: ['Lisbon in March', 'Lisbon in May'], messages: 9 }], openPath: 'conversations.json', openConversationIndex: 0 });
+    render(<Sidebar />);
+    expect(screen.getAllByTestId('conversation-item').map((b) => b.textContent)).toEqual(['Lisbon in March', 'Lisbon in May']);
+  });
+
   it('orders names as people number runs: run2 before run10', () => {
     useApp.setState({ entries: ['run10.json', 'run2.json', 'run1.json'].map((path) => ({ path, name: path.slice(0, -5), bytes: 1, modified: 1 })) });
     render(<Sidebar />);

@@ -98,14 +98,14 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
   );
 });
 
-const ConversationRow = memo(function ConversationRow({ e, index, title, depth, part }: { e: DirEntry; index: number; title: string; depth: number; part?: string }) {
+const ConversationRow = memo(function ConversationRow({ e, index, title, label, depth, part }: { e: DirEntry; index: number; title: string; label: string; depth: number; part?: string }) {
   const active = useApp((s) => (part ? s.openPath === part : s.openPath === e.path && s.openConversationIndex === index));
   const openConversation = useApp((s) => s.openConversation);
   const messages = e.conversationMessages?.[index];
   const tokens = e.conversationTokens?.[index];
   return (
     <button className={`conversation ${active ? 'active' : ''}`} style={{ paddingLeft: 20 + depth * 12 }} data-testid="conversation-item" data-index={index} aria-current={active ? 'true' : undefined} title={title} onClick={() => void (part ? openConversation(part, 0) : openConversation(e.path, index))}>
-      <span className="conversation-title">{title}</span>
+      <span className="conversation-title">{label}</span>
       {messages !== undefined && (
         <span className="conversation-meta muted" data-testid="conversation-meta">
           {formatNumber(messages)} msgs{tokens !== undefined ? ` · ${formatNumber(tokens)} tok` : ''}
@@ -225,7 +225,7 @@ export function Sidebar() {
                 ) : r.kind === 'file' ? (
                   <FileRow e={r.entry} depth={r.depth} distinct={r.distinct} expanded={r.entry.path === openPath || expandedFiles.has(r.entry.path) || (!!r.entry.parts && !!openPath?.startsWith(`${r.entry.path}#part-`))} expand={expand} />
                 ) : (
-                  <ConversationRow e={r.entry} index={r.index} title={r.title} depth={r.depth} part={r.part} />
+                  <ConversationRow e={r.entry} index={r.index} title={r.title} label={r.label} depth={r.depth} part={r.part} />
                 )}
               </li>
             );

@@ -109,7 +109,31 @@ export const FORMAT_BADGE: Record<string, string> = {
 export type SidebarRow =
   | { kind: 'folder'; node: FolderNode; depth: number }
   | { kind: 'file'; entry: DirEntry; depth: number; /** Where the part of its name that tells it from its neighbours starts. */ distinct: number }
-  | { kind: 'conversation'; entry: DirEntry; index: number; title: string; depth: number; /** A part of a file read a part at a time: the path it opens as. */ part?: string };
+  | { kind: 'conversation'; entry: DirEntry; index: number; title: string; /** What the line shows of the title (its start shared with its siblings left out). */ label: string; depth: number; /** A part of a file read a part at a time: the path it opens as. */ part?: string };
+
+/** A start of titles this long (or longer) says little the line has room for: it gives way to the rest. */
+const SHARED_START = 12;
+
+/**
+ * Titles as a narrow list shows them: the whole words every title starts with left out ("… 2025-03-16 09:12"
+ * for "aider chat started at 2025-03-16 09:12") when they are long enough to fill the line, a title that is
+ * nothing but them kept whole. Pure.
+ */
+export function distinctTitles(titles: readonly string[]): string[] {
+  if (titles.length < 2) return titles.slice();
+  let shared = titles[0];
+  for (const t of titles) {
+    let k = 0;
+    while (k < shared.length && k < t.length && shared[k] === t[k]) k++;
+    shared = shared.slice(0, k);
+  }
+  // Back to the end of a whole word that every title continues past (or ends at).
+  let cut = shared.length;
+  while (cut > 0 && !titles.every((t) => t.length === cut || /\s/.test(t[cut]))) cut--;
+  while (cut > 0 && /\s/.test(shared[cut - 1])) cut--;
+  if (cut < SHARED_START) return titles.slice();
+  return titles.map((t) => (t.slice(cut).trim() === '' ? t : `… ${t.slice(cut).trim()}`));
+}
 
 /**
  * The tree as the lines it shows, in order: what a virtual list renders a window of. A collapsed folder shows
@@ -125,8 +149,12 @@ export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, ex
     const distinct = distinctStarts(node.files.map((e) => baseName(e.path)));
     for (const e of node.files) {
       rows.push({ kind: 'file', entry: e, depth, distinct: distinct.get(baseName(e.path)) ?? 0 });
-      if (e.parts && expanded(e)) e.parts.forEach((p, index) => rows.push({ kind: 'conversation', entry: e, index, title: p.title, depth, part: p.path }));
-      else if ((e.conversations ?? 1) > 1 && expanded(e)) for (const index of conversationOrder(e, sort)) rows.push({ kind: 'conversation', entry: e, index, title: e.titles?.[index] ?? `conversation ${index + 1}`, depth });
+      if (e.parts && expanded(e)) e.parts.forEach((p, index) => rows.push({ kind: 'conversation', entry: e, index, title: p.title, label: p.title, depth, part: p.path }));
+      else if ((e.conversations ?? 1) > 1 && expanded(e)) {
+        const titles = Array.from({ length: e.conversations ?? 0 }, (_, index) => e.titles?.[index] ?? `conversation ${index + 1}`);
+        const labels = distinctTitles(titles);
+        for (const index of conversationOrder(e, sort)) rows.push({ kind: 'conversation', entry: e, index, title: titles[index], label: labels[index], depth });
+      }
     }
   };
   walk(root, 0);
