@@ -133,6 +133,24 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('show-branch-tree');
     });
 
+    it("a session's header says how its thread's count stands to the file's, which the sidebar counts", async () => {
+      const { page, dir } = await start();
+      const file = 'claude-code/cart-rewind-compact.jsonl';
+      await page.open(file);
+      const all = cliJson('show', join(dir, file), '--thread', 'all').messages.length;
+      const shown = cliJson('show', join(dir, file)).messages.length;
+      expect(shown).toBeLessThan(all);
+      const sidebar = Number((await page.file(file).locator('[data-testid="file-messages"]').textContent())!.replace(/,/g, ''));
+      expect(sidebar).toBe(all);
+      const head = page.page.locator('[data-testid="file-count-note"]');
+      expect(await head.textContent()).toBe(` (of the file's ${all})`);
+      expect(await head.getAttribute('title')).toMatch(/^The file holds \d+ messages/);
+      expect(await page.page.textContent('.conv-head')).toContain(`${shown} msgs (of the file's ${all})`);
+      // The whole session shown: as many as the file holds less what is on no path of it (other branches).
+      await page.page.click('[data-testid="show-whole"]');
+      await page.page.waitForFunction((n) => document.querySelectorAll('[data-testid="row"]').length > n, shown);
+    });
+
     it('at 1,100 × 700 with the window panel open, the table scrolls sideways to its last columns', async () => {
       const { page } = await start();
       await page.page.setViewportSize({ width: 1100, height: 700 });
