@@ -45,6 +45,22 @@ describe('WindowPanel', () => {
     expect(screen.getByText(/static context\) is dropped/)).toBeTruthy();
   });
 
+  it('a plan left over its budget says so at its total, in the totals\' place (nothing below it moves)', () => {
+    // Summarising all but the last 3 at a 20-token window leaves 35 tokens (the system prompt too): over.
+    useApp.setState({ strategyId: 'summarizing', windowParams: { summarizing: { contextWindowTokens: 20, keepRecentMessages: 3, softThresholdTokens: 0 } } });
+    render(<WindowPanel />);
+    const after = screen.getByTestId('total-after');
+    expect(after.textContent).toBe('35');
+    expect(after.classList.contains('over')).toBe(true);
+    expect(after.getAttribute('title')).toBe('15 tok over the budget of 20');
+    expect(screen.getByTestId('over-budget').textContent).toBe(' (over the budget)');
+    cleanup();
+    useApp.setState({ windowParams: { summarizing: { contextWindowTokens: 200, keepRecentMessages: 3, softThresholdTokens: 0 } } });
+    render(<WindowPanel />);
+    expect(screen.getByTestId('total-after').classList.contains('over')).toBe(false);
+    expect(screen.queryByTestId('over-budget')).toBeNull();
+  });
+
   it('warns about a tool result left without its call, and lists it by name', () => {
     useApp.setState({ windowParams: { 'last-n': { limit: 6 } } });
     render(<WindowPanel />);

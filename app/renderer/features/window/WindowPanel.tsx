@@ -89,6 +89,8 @@ export function WindowPanel() {
   const [lanes, setLanes] = useState(false);
   const [large, setLarge] = useState(false);
   const budgetKey = strategy.params.find((p) => p.kind === 'tokens')?.key;
+  const budget = budgetKey ? Number(params[budgetKey]) : undefined;
+  const over = plan !== undefined && budget !== undefined && Number.isFinite(budget) && plan.totalAfter > budget;
   // Budgets are measured in the plan's basis: its total is where a budget keeps everything.
   const basisTotal = plan?.totalBefore ?? total;
 
@@ -139,7 +141,12 @@ export function WindowPanel() {
       ) : (
         <>
           <div className="plan-totals" data-testid="plan-totals" aria-live="polite">
-            <strong data-testid="total-before">{formatNumber(plan.totalBefore)}</strong> → <strong data-testid="total-after">{formatNumber(plan.totalAfter)}</strong> tok
+            <strong data-testid="total-before">{formatNumber(plan.totalBefore)}</strong> →{' '}
+            {/* Over its budget: said in colour and on hover, and in words to a screen reader; nothing moves. */}
+            <strong data-testid="total-after" className={over ? 'over' : undefined} title={over ? `${formatNumber(plan.totalAfter - budget!)} tok over the budget of ${formatNumber(budget!)}` : undefined}>
+              {formatNumber(plan.totalAfter)}
+            </strong>
+            {over && <span className="sr-only" data-testid="over-budget"> (over the budget)</span>} tok
             {plan.unit === 'rendered' ? (
               <div className="muted small" data-testid="plan-basis">
                 of the rendered history: each message as <code>[time] role: content</code>, {skeleton?.swarms === false ? 'the swarms history string’s rendering, applied to this file' : 'what the swarms history string sends'}. The contents alone are {formatNumber(counts?.total ?? 0)} tok, the header&apos;s figure.
@@ -157,7 +164,7 @@ export function WindowPanel() {
               </div>
             )}
           </div>
-          {counts && <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={select} />}
+          {counts && <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budget} onSelect={select} />}
           <ChartLegend />
           <button className="link small" onClick={() => setLarge(true)} data-testid="enlarge-chart">⤢ larger view</button>
           {skeleton && counts && <PlanCharts plan={plan} skeleton={skeleton} counts={counts} onSelect={select} />}
@@ -193,7 +200,7 @@ export function WindowPanel() {
               </h2>
               <button autoFocus onClick={() => setLarge(false)} aria-label="Close">×</button>
             </div>
-            <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budgetKey ? Number(params[budgetKey]) : undefined} onSelect={(i) => { setLarge(false); select(i); }} />
+            <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budget} onSelect={(i) => { setLarge(false); select(i); }} />
             {skeleton && <FateStrip fates={plan.fates} n={skeleton.count} onSelect={(i) => { setLarge(false); select(i); }} label="The conversation by fate" />}
             <ChartLegend />
           </div>
