@@ -23,6 +23,9 @@ export interface UsageReport extends UsageTotals {
   byModel: Record<string, UsageTotals>;
 }
 
+/** What calls of no recorded model are added up under. */
+const NO_MODEL = '(model not recorded)';
+
 const zero = (): UsageTotals => ({ calls: 0, inputCalls: 0, outputCalls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
 
 // A figure a call does not record is counted as missing, not as 0 (a file may keep only the output per call).
@@ -93,7 +96,6 @@ export function costOf(report: UsageReport, overrides: Readonly<Record<string, M
   return { usd, unpriced, dated: PRICES_DATED, missingInput };
 }
 
-const NO_MODEL = '(model not recorded)';
 /** Models without a price, for people (calls of no recorded model said so). */
 export const priceless = (models: readonly string[]): string => models.map((m) => (m === NO_MODEL ? 'calls whose model is not recorded' : m)).join(', ');
 
