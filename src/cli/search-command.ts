@@ -40,10 +40,10 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
     throw e;
   }
   if (opts.json) {
-    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, ...h }) => h), errors: found.errors, truncated: found.truncated, tooDeep: found.tooDeep });
+    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, onDefaultThread: _d, ...h }) => h), errors: found.errors, truncated: found.truncated, tooDeep: found.tooDeep });
     return;
   }
-  writeGrouped(found.hits);
+  writeGrouped(found.hits, found.multi);
   if (found.hits.some((h) => h.shown === null)) process.stderr.write('⤷N: on no thread `show` shows by default (another branch, or before a compaction); N is its record in `show FILE --thread all`\n');
   const n = found.hits.length;
   process.stderr.write(`${n === 0 ? 'no matches' : `${n.toLocaleString('en')} ${n === 1 ? 'match' : 'matches'} in ${found.files.toLocaleString('en')} ${found.files === 1 ? 'file' : 'files'}`}\n`);
@@ -52,10 +52,10 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
   if (found.tooDeep) process.stderr.write(`note: ${found.tooDeep} folders deeper than the depth limit were not searched\n`);
 }
 
-function writeGrouped(hits: readonly SearchHit[]): void {
+/** `multi`: the files of several conversations, whose every hit says its conversation (whichever the query found). */
+function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): void {
   const out: string[] = [];
   let last: string | undefined;
-  const multi = new Set(hits.filter((h) => h.conversation > 0).map((h) => h.path));
   for (const h of hits) {
     if (h.path !== last) {
       if (last !== undefined) out.push('');
@@ -63,7 +63,7 @@ function writeGrouped(hits: readonly SearchHit[]): void {
       last = h.path;
     }
     // The row `show` lists it at: a sub-agent's as `show --thread ID` does.
-    const row = h.shown === undefined ? `${h.index}` : h.shown === null ? `⤷${h.index}` : h.shown.thread === 'main' ? `${h.shown.index}` : `${h.shown.thread}:${h.shown.index}`;
+    const row = h.shown === undefined ? `${h.index}` : h.shown === null ? `⤷${h.index}` : h.onDefaultThread ? `${h.shown.index}` : `${h.shown.thread}:${h.shown.index}`;
     const where = multi.has(h.path) ? `${h.conversation}:${row}` : row;
     out.push(`  ${where.padStart(5)}  ${h.role.padEnd(9)} ${h.snippet}`);
   }

@@ -26,7 +26,7 @@ export interface Selection {
 
 function pick(paths: ThreadPath[], wanted: string): ThreadPath {
   const found = paths.find((p) => p.thread === wanted || p.thread === `side:${wanted}`) ?? paths.filter((p) => p.thread.startsWith(`side:${wanted}`)).at(0);
-  if (!found) throw new UsageError(`--thread takes main, all or one of ${paths.filter((p) => p.thread !== 'main').map((p) => p.thread.replace(/^side:/, '')).join(', ') || '(no sub-agent threads)'}, not "${wanted}"`, { brief: true });
+  if (!found) throw new UsageError(`--thread takes all or one of ${paths.map((p) => p.thread.replace(/^side:/, '')).join(', ')}, not "${wanted}"`, { brief: true });
   return found;
 }
 
@@ -47,7 +47,8 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
     return { records: every };
   }
   if (through !== undefined && opts.thread === undefined) opts = { ...opts, thread: tree!.thread[through] };
-  const chosen = pick(paths, opts.thread ?? 'main');
+  // The main thread by default; a sub-agent's own file (Claude Code's `subagents/agent-*.jsonl`) has only its own.
+  const chosen = pick(paths, opts.thread ?? (paths.some((p) => p.thread === 'main') ? 'main' : paths[0].thread));
   // A branch through a message before the last compaction is shown whole, or the message would not be in it.
   const whole = opts.whole === true || (through !== undefined && !chosen.current.includes(through));
   const records = whole ? chosen.whole : chosen.current;

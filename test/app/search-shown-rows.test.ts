@@ -37,7 +37,7 @@ describe("search hits numbered as the table's rows", () => {
       const views = viewsOf(codec, doc);
       const rows = threadRows(codec, doc)!;
       for (const m of messages) {
-        const cli = rows[m.conversation][m.index];
+        const cli = rows[m.conversation].rows[m.index];
         const app = m.shown ? { thread: views[m.shown.conversation].view!.thread.replace(/^side:/, ''), index: m.shown.index } : null;
         expect(cli, `${file} ${m.conversation}:${m.index}`).toEqual(app);
         compared++;

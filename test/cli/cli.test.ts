@@ -288,6 +288,22 @@ describe('a session as its threads', () => {
     expect(cli('tokens', SESSION, '--whole').stdout).toMatch(/Reported by the API \(2 model calls\)/);
   });
 
+  it("a sub-agent's own file (Claude Code's subagents/agent-*.jsonl) is shown, counted, planned and exported as its thread, by default", () => {
+    const AGENT = join(ROOT, 'examples', 'agents', 'claude-code', 'b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13', 'subagents', 'agent-a3f9e1d2b7c40815.jsonl');
+    const shown = JSON.parse(cli('show', AGENT, '--json').stdout);
+    expect(shown.messages.length).toBeGreaterThan(2);
+    expect(shown.thread).toBe('side:a3f9e1d2b7c40815');
+    expect(JSON.parse(cli('show', AGENT, '--thread', 'a3f9e1d2b7c40815', '--json').stdout).messages).toEqual(shown.messages);
+    expect(cli('tokens', AGENT).code).toBe(0);
+    expect(cli('plan', AGENT, '--strategy', 'truncate').code).toBe(0);
+    const r = cli('export', AGENT, '--to', 'md');
+    expect(r.code, r.stderr).toBe(0);
+    // A thread it does not have is refused with the ones it has.
+    const bad = cli('show', AGENT, '--thread', 'main');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')[0]).toBe('conversation-inspector: --thread takes all or one of a3f9e1d2b7c40815, not "main"');
+  });
+
   it('tokens of a file that records output but no input per call say the input is not recorded, never 0', () => {
     const COPILOT = join(ROOT, 'examples', 'agents', 'copilot-cli', 'events.jsonl');
     const text = cli('tokens', COPILOT, '--whole').stdout;

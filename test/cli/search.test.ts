@@ -322,5 +322,18 @@ describe('search numbers a session\'s hits as show lists them', () => {
     const all = search('cart');
     expect(all.stdout).toMatch(/^ +⤷\d+ +user +The cart total is off by a cent/m);
     expect(all.stderr).toContain('⤷N: on no thread `show` shows by default');
+    // A sub-agent's own file: its thread is what `show` shows by default, so its rows go bare.
+    const agent = all.stdout.split('\n\n').find((b) => b.includes('subagents/agent-a3f9e1d2b7c40815.jsonl'))!;
+    for (const line of agent.split('\n').slice(1)) expect(line).toMatch(/^ +\d+ {2}/);
+  });
+
+  it('a file of several conversations numbers every hit conversation:row, whichever conversations the query finds', () => {
+    // "Lisbon" is only in the ChatGPT export's first conversation.
+    const out = JSON.parse(search('Lisbon', '--json').stdout) as Out;
+    const chatgpt = out.hits.filter((h) => h.path === 'examples/chatgpt/conversations.json');
+    expect(chatgpt.length).toBeGreaterThan(0);
+    expect(new Set(chatgpt.map((h) => h.conversation))).toEqual(new Set([0]));
+    const block = search('Lisbon').stdout.split('\n\n').find((b) => b.startsWith('examples/chatgpt/conversations.json'))!;
+    for (const line of block.split('\n').slice(1)) expect(line).toMatch(/^ +0:(⤷)?\d+ {2}/);
   });
 });

@@ -65,6 +65,11 @@ describe('search across conversations while the index is built', () => {
     render(<SearchAllDialog />);
     expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['1:3', '2:0']);
     expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toBe('conversation 2 of the file, row 0 (rows counted from 0, as the table numbers them)');
+    cleanup();
+    // Found in the first conversation only, a file of two still says which.
+    useApp.setState({ searchAllAnswer: { ...answer, total: 1, hits: [hit(0, 3)] }, entries: [{ path: 'dataset.jsonl', name: 'dataset', bytes: 10, modified: 0, conversations: 2 }] });
+    render(<SearchAllDialog />);
+    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['1:3']);
   });
 
   it('shows a hit\'s role as the file spells it, as the table does', () => {

@@ -31,6 +31,8 @@ export interface SearchHit {
    * all` numbers it): the thread and row `show` shows it at, or null when no thread shown by default holds it.
    */
   shown?: ThreadRow | null;
+  /** The hit is on the thread `show` shows without `--thread` (for people's output; not part of --json). */
+  onDefaultThread?: boolean;
 }
 
 /** A query made once: where its first match is in a text, or nothing. */
@@ -65,7 +67,11 @@ export function searchDocument(path: string, codec: Codec, doc: ConversationDocu
     const snippet: Snippet = snippetAround(m.text, at);
     const hit: SearchHit = { path, conversation: m.conversation, index: m.index, role: m.role, snippet: snippet.text, match: snippet.match };
     // Worked out once a file has a hit: most files searched have none.
-    if (codec.tree) hit.shown = (rows ??= threadRows(codec, doc))?.[m.conversation]?.[m.index] ?? null;
+    if (codec.tree) {
+      const conv = (rows ??= threadRows(codec, doc))?.[m.conversation];
+      hit.shown = conv?.rows[m.index] ?? null;
+      if (hit.shown && hit.shown.thread === conv?.byDefault) hit.onDefaultThread = true;
+    }
     hits.push(hit);
   }
   return hits;
@@ -80,6 +86,8 @@ export interface TreeSearch {
   truncated: boolean;
   /** Folders deeper than the walk's depth limit, not searched. */
   tooDeep: number;
+  /** Files with hits that hold several conversations (their hits are numbered conversation:row). */
+  multi: Set<string>;
 }
 
 /** Every conversation file under `dir`, read and searched one after another (no index: one pass). */
@@ -88,6 +96,7 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
   const hits: SearchHit[] = [];
   const errors: TreeSearch['errors'] = [];
   let files = 0;
+  const multi = new Set<string>();
   const tree = walkConversationTree(dir);
   for (const f of tree.files.sort((a, b) => comparePaths(a.path, b.path))) {
     let parsed;
@@ -100,7 +109,8 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     }
     const found = searchDocument(f.path, parsed.codec, parsed.doc, matcher, options);
     if (found.length) files++;
+    if (found.length && parsed.doc.conversations.length > 1) multi.add(f.path);
     for (const h of found) hits.push(h);
   }
-  return { hits, files, errors, truncated: tree.truncated, tooDeep: tree.tooDeep };
+  return { hits, files, errors, truncated: tree.truncated, tooDeep: tree.tooDeep, multi };
 }

@@ -7,22 +7,32 @@ export interface ThreadRow {
   index: number;
 }
 
+export interface ConversationRows {
+  /** Per record of the conversation: where it is shown, or null. */
+  rows: Array<ThreadRow | null>;
+  /** The thread `show` shows without `--thread`: the main one, or a sub-agent file's own. */
+  byDefault?: string;
+}
+
 /**
  * For a file whose records make threads (a session's sub-agents, rewinds and compactions), where each record of
  * each conversation is shown by default: the first thread (the main one first) whose path since its last
  * compaction holds it, and its row there; null for a record on none of them (another branch, before a
  * compaction). Undefined for a file shown as stored, where a record's row is its place in the file.
  */
-export function threadRows(codec: Codec, doc: ConversationDocument): Array<Array<ThreadRow | null>> | undefined {
+export function threadRows(codec: Codec, doc: ConversationDocument): ConversationRows[] | undefined {
   if (!codec.tree) return undefined;
   return doc.conversations.map((c, k) => {
     const rows = new Array<ThreadRow | null>(c.records.length).fill(null);
-    for (const p of threadPaths(codec, doc, k) ?? []) {
+    const paths = threadPaths(codec, doc, k) ?? [];
+    // The main thread first; a sub-agent's own file has only its own, which `show` then shows by default.
+    const ordered = [...paths.filter((p) => p.thread === 'main'), ...paths.filter((p) => p.thread !== 'main')];
+    for (const p of ordered) {
       const thread = p.thread.replace(/^side:/, '');
       p.current.forEach((record, index) => {
         rows[record] ??= { thread, index };
       });
     }
-    return rows;
+    return { rows, byDefault: ordered[0]?.thread.replace(/^side:/, '') };
   });
 }

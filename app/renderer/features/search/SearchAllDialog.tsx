@@ -101,7 +101,11 @@ export function SearchAllDialog() {
     });
     return out;
   }, [hits, named]);
-  const multi = useMemo(() => new Set(hits.filter((h) => (h.shown ? h.shown.conversation : h.conversation) > 0).map((h) => h.path)), [hits]);
+  // A file of several conversations numbers every hit conversation:row, whichever conversations the query found.
+  const multi = useMemo(() => {
+    const several = new Set(entries.filter((e) => (e.conversations ?? 1) > 1).map((e) => e.path));
+    return new Set(hits.filter((h) => several.has(h.path) || (h.shown ? h.shown.conversation : h.conversation) > 0).map((h) => h.path));
+  }, [hits, entries]);
   // While files are still being indexed, none found yet is not none at all.
   const pending = useApp((s) => s.searchIndex?.pending ?? 0);
   const summary = answer
