@@ -52,13 +52,19 @@ describe('WindowPanel', () => {
     const after = screen.getByTestId('total-after');
     expect(after.textContent).toBe('35');
     expect(after.classList.contains('over')).toBe(true);
-    expect(after.getAttribute('title')).toBe('15 tok over the budget of 20');
+    expect(after.getAttribute('title')).toBe('after summarising, 35 tokens still exceed the 20-token window');
     expect(screen.getByTestId('over-budget').textContent).toBe(' (over the budget)');
     cleanup();
     useApp.setState({ windowParams: { summarizing: { contextWindowTokens: 200, keepRecentMessages: 3, softThresholdTokens: 0 } } });
     render(<WindowPanel />);
     expect(screen.getByTestId('total-after').classList.contains('over')).toBe(false);
     expect(screen.queryByTestId('over-budget')).toBeNull();
+    cleanup();
+    // Auto-compact: a window of 100 with 90 of system prompt and tools leaves room for 10; the plan says it is over.
+    useApp.setState({ strategyId: 'auto-compact', windowParams: { 'auto-compact': { contextWindowTokens: 100, fixedTokens: 90, keepRecentMessages: 2 } } });
+    render(<WindowPanel />);
+    expect(screen.getByTestId('total-after').classList.contains('over')).toBe(true);
+    expect(screen.getByTestId('total-after').getAttribute('title')).toMatch(/^after compacting, \d+ tokens and the 90 of the system prompt and tools exceed the 100-token window$/);
   });
 
   it('warns about a tool result left without its call, and lists it by name', () => {

@@ -270,6 +270,16 @@ describe('auto-compact counts what a request holds beside the messages', () => {
     expect(plan.inserted.length).toBe(1);
     expect(plan.params).toMatchObject({ fixedTokens: Math.ceil(window / 10) });
   });
+
+  it('a request still over the window after compacting is warned of with the window as set, the system prompt and tools named', () => {
+    const messages: Message[] = Array.from({ length: 10 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} `.repeat(20) }));
+    const sk = skeletonOf(messages);
+    const plan = strategies.plan('auto-compact', sk, { contextWindowTokens: 100, fixedTokens: 250, keepRecentMessages: 1 });
+    const warning = plan.warnings.find((w) => w.code === 'budget-exceeded');
+    expect(warning?.message).toBe(`after compacting, ${plan.totalAfter} tokens and the 250 of the system prompt and tools exceed the 100-token window`);
+    const bare = strategies.plan('auto-compact', sk, { contextWindowTokens: 20, keepRecentMessages: 1 });
+    expect(bare.warnings.find((w) => w.code === 'budget-exceeded')?.message).toBe(`after compacting, ${bare.totalAfter} tokens still exceed the 20-token window`);
+  });
 });
 
 describe('applyPlan', () => {

@@ -90,7 +90,9 @@ export function WindowPanel() {
   const [large, setLarge] = useState(false);
   const budgetKey = strategy.params.find((p) => p.kind === 'tokens')?.key;
   const budget = budgetKey ? Number(params[budgetKey]) : undefined;
-  const over = plan !== undefined && budget !== undefined && Number.isFinite(budget) && plan.totalAfter > budget;
+  // Over when the total passes the budget, or the planner says so (auto-compact's window holds the system prompt too).
+  const overWarning = plan?.warnings.find((w) => w.code === 'budget-exceeded');
+  const over = plan !== undefined && (overWarning !== undefined || (budget !== undefined && Number.isFinite(budget) && plan.totalAfter > budget));
   // Budgets are measured in the plan's basis: its total is where a budget keeps everything.
   const basisTotal = plan?.totalBefore ?? total;
 
@@ -143,7 +145,7 @@ export function WindowPanel() {
           <div className="plan-totals" data-testid="plan-totals" aria-live="polite">
             <strong data-testid="total-before">{formatNumber(plan.totalBefore)}</strong> →{' '}
             {/* Over its budget: said in colour and on hover, and in words to a screen reader; nothing moves. */}
-            <strong data-testid="total-after" className={over ? 'over' : undefined} title={over ? `${formatNumber(plan.totalAfter - budget!)} tok over the budget of ${formatNumber(budget!)}` : undefined}>
+            <strong data-testid="total-after" className={over ? 'over' : undefined} title={overWarning ? overWarning.message : over ? `${formatNumber(plan.totalAfter - budget!)} tok over the budget of ${formatNumber(budget!)}` : undefined}>
               {formatNumber(plan.totalAfter)}
             </strong>
             {over && <span className="sr-only" data-testid="over-budget"> (over the budget)</span>} tok

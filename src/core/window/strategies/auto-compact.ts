@@ -30,6 +30,11 @@ export const autoCompact: WindowStrategy = {
     // The messages get what the window leaves beside the system prompt and tools.
     const room = Math.max(1, window - fixed);
     const plan = summarizing.plan(skeleton, { contextWindowTokens: room, softThresholdTokens: Math.max(1, Math.floor(window * at) - fixed), keepRecentMessages, summaryRole: 'user' });
+    // Said with the window as set (the planner saw only the room the system prompt and tools leave).
+    for (const w of plan.warnings) {
+      if (w.code !== 'budget-exceeded') continue;
+      w.message = fixed > 0 ? `after compacting, ${plan.totalAfter} tokens and the ${fixed} of the system prompt and tools exceed the ${window}-token window` : `after compacting, ${plan.totalAfter} tokens still exceed the ${window}-token window`;
+    }
     // The plan is fresh and its messages are made on first read: named as this strategy's, not copied.
     return Object.assign(plan, { strategy: 'auto-compact', params: { contextWindowTokens: window, compactAt: at, keepRecentMessages, fixedTokens: fixed } });
   },
