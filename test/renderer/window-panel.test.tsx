@@ -67,6 +67,21 @@ describe('WindowPanel', () => {
     expect(screen.getByTestId('total-after').getAttribute('title')).toMatch(/^after compacting, \d+ tokens and the 90 of the system prompt and tools exceed the 100-token window$/);
   });
 
+  it("a budget slider's end is past the conversation's total, far enough that auto-compact (at 80–95% of its window) sends it all", () => {
+    useApp.setState({ strategyId: 'auto-compact', windowParams: {} });
+    render(<WindowPanel />);
+    // Down the track (the default 200,000 is past its end), then to its end.
+    act(() => {
+      fireEvent.change(screen.getByTestId('slider-contextWindowTokens'), { target: { value: '500' } });
+    });
+    expect(screen.getByTestId('plan-inserted').textContent).toMatch(/^\+ 1 summary message/);
+    act(() => {
+      fireEvent.change(screen.getByTestId('slider-contextWindowTokens'), { target: { value: '1000' } });
+    });
+    expect(screen.getByTestId('plan-inserted').textContent).toBe('no summary message at these settings');
+    expect(screen.getByTestId('total-after').textContent).toBe('115');
+  });
+
   it('warns about a tool result left without its call, and lists it by name', () => {
     useApp.setState({ windowParams: { 'last-n': { limit: 6 } } });
     render(<WindowPanel />);

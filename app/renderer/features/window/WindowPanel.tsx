@@ -15,7 +15,7 @@ import { PlanCharts } from './PlanCharts.js';
 import { useWindowPlan } from './useWindowPlan.js';
 import { closeOnEscape } from '../close-on-escape.js';
 import { useModalFocus } from '../modal-focus.js';
-import { budgetAt, nudged, positionOf, SLIDER_STEPS, stepped } from './budget-scale.js';
+import { budgetAt, budgetHigh, nudged, positionOf, SLIDER_STEPS, stepped } from './budget-scale.js';
 import { NumberField } from './NumberField.js';
 
 function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamSpec; value: unknown; total: number; messages: number; onChange(v: unknown): void }) {
@@ -47,8 +47,8 @@ function ParamControl({ spec, value, total, messages, onChange }: { spec: ParamS
     );
   }
   const n = typeof value === 'number' ? value : Number(value ?? 0);
-  // The track ends where everything fits: the plan's own total for a budget, the history's length for a count.
-  const high = Math.max(spec.kind === 'tokens' ? 100 : 10, spec.kind === 'tokens' ? total : messages);
+  // The track ends past where everything fits for a budget, at the history's length for a count.
+  const high = spec.kind === 'tokens' ? budgetHigh(total) : Math.max(10, messages);
   const low = spec.kind === 'tokens' ? undefined : 1;
   return (
     <label className="param" htmlFor={id}>
@@ -104,7 +104,7 @@ export function WindowPanel() {
       const s = useApp.getState();
       const spec = strategy.params.find((p) => p.key === budgetKey);
       const current = Number(s.windowParams[strategy.id]?.[budgetKey] ?? spec?.default ?? 0);
-      setParam(budgetKey, nudged(current, basisTotal, e.key === ']'));
+      setParam(budgetKey, nudged(current, budgetHigh(basisTotal), e.key === ']'));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -3,6 +3,12 @@
  * 128k each get room on the track whatever the file's size, and every position reads as a round number.
  */
 export const SLIDER_STEPS = 1000;
+/**
+ * Where a budget's track ends for a plan of this total: a quarter past it, so that its end sends everything even
+ * under auto-compact, which acts at 80–95% of its window (a window of the total alone still compacts).
+ */
+export const budgetHigh = (total: number): number => Math.max(100, Math.ceil(total * 1.25));
+
 /** The smallest budget past 0 a position gives (a count's is 1). */
 const LOW_TOKENS = 16;
 
