@@ -143,9 +143,19 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const sidebar = Number((await page.file(file).locator('[data-testid="file-messages"]').textContent())!.replace(/,/g, ''));
       expect(sidebar).toBe(all);
       const head = page.page.locator('[data-testid="file-count-note"]');
-      expect(await head.textContent()).toBe(` (of the file's ${all})`);
+      // The file's tokens once the sidebar has them (the file is counted as it opens).
+      await page.page.waitForFunction((p) => !!document.querySelector(`[data-testid="file"][data-path="${p}"] [data-testid="file-tokens"]`), file);
+      const tokens = await page.file(file).locator('[data-testid="file-tokens"]').textContent();
+      await page.page.waitForFunction((t) => (document.querySelector('[data-testid="file-count-note"]')?.textContent ?? '').includes(`${t} tok`), tokens);
+      expect(await head.textContent()).toBe(` (the file: ${all} msgs · ${tokens} tok)`);
       expect(await head.getAttribute('title')).toMatch(/^The file holds \d+ messages/);
-      expect(await page.page.textContent('.conv-head')).toContain(`${shown} msgs (of the file's ${all})`);
+      expect(await page.page.textContent('.conv-head')).toMatch(new RegExp(`^${file}${shown} msgs · [\\d,]+ tok \\(the file: ${all} msgs`));
+      // A conversation of a file of several (a ChatGPT export): the sidebar's line for that conversation.
+      await page.open('chatgpt/conversations.json');
+      const line = await page.page.locator('[data-testid="conversation-item"][aria-current="true"] [data-testid="conversation-meta"]').textContent();
+      const msgs = /^([\d,]+) msgs/.exec(line ?? '')![1];
+      expect(await page.page.textContent('[data-testid="file-count-note"]')).toMatch(new RegExp(`^ \\(this conversation: ${msgs} msgs`));
+      await page.open(file);
       // The whole session shown: as many as the file holds less what is on no path of it (other branches).
       await page.page.click('[data-testid="show-whole"]');
       await page.page.waitForFunction((n) => document.querySelectorAll('[data-testid="row"]').length > n, shown);

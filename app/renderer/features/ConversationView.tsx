@@ -65,7 +65,8 @@ export function ConversationView() {
         </h1>
         {/* The counts first: on a narrow window the line is cut at its end, where the titles are (whole on hover). */}
         <span className="muted" title={which}>
-          {provisional && opening && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs<FileCountNote skeleton={skeleton} /> ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
+          {provisional && opening && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
+          <FileCountNote skeleton={skeleton} />
           {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other record${skeleton.other === 1 ? '' : 's'}` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
           {which ? ` · ${which}` : ''}
         </span>
