@@ -8,6 +8,7 @@ import type { Codec, ConversationDocument } from '../../src/core/formats/codec.j
 import { completedListElements, completeLines } from '../../src/core/formats/syntax/list-scan.js';
 import { displayText } from '../../src/core/formats/model.js';
 import { oneLine } from '../../src/core/util/one-line.js';
+import { sharedStart } from '../../src/core/util/shared-start.js';
 
 /** How much of a file the listing reads for its format and a first count. */
 export const HEAD_BYTES = 64 * 1024;
@@ -69,13 +70,24 @@ function titled(codec: Codec, doc: ConversationDocument): Pick<Summary, 'title'>
   return prompt ? { title: prompt } : {};
 }
 
+/**
+ * The conversations' titles in a file of several: the file's own, else each first prompt. Titles the tool
+ * writes alike ("aider chat started at 2025-03-15 14:30:55" for each of Aider's) tell the conversations apart
+ * only at their end, which a sidebar line cuts: their first prompts then, where they have one.
+ */
+function titlesOf(codec: Codec, doc: ConversationDocument): string[] {
+  const own = doc.conversations.map((c, i) => (c.title !== undefined ? maskedLine(c.title) : undefined) ?? firstPrompt(codec, c.records) ?? `conversation ${i + 1}`);
+  if (sharedStart(own) === 0) return own;
+  return doc.conversations.map((c, i) => firstPrompt(codec, c.records) ?? own[i]);
+}
+
 /** What the listing shows of a parsed file. */
 export function summaryOf(codec: Codec, doc: ConversationDocument): Summary {
   return {
     format: codec.id,
     formatLabel: codec.label,
     conversations: doc.conversations.length,
-    titles: doc.conversations.length > 1 ? doc.conversations.map((c, i) => (c.title !== undefined ? maskedLine(c.title) : undefined) ?? firstPrompt(codec, c.records) ?? `conversation ${i + 1}`) : undefined,
+    titles: doc.conversations.length > 1 ? titlesOf(codec, doc) : undefined,
     conversationMessages: doc.conversations.length > 1 ? doc.conversations.map((c) => c.records.length) : undefined,
     ...titled(codec, doc),
     messages: doc.conversations.reduce((n, c) => n + c.records.length, 0),

@@ -226,9 +226,9 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   process.stdout.write(section('By role', byRole) + '\n');
   process.stdout.write(section('By category', byCategory) + '\n');
   if (reported) {
-    process.stdout.write(`Reported by the API (${reported.calls} model calls): ${describeUsage(reported)}\n`);
+    process.stdout.write(`Reported by the API (${counted(reported.calls, 'model call')}): ${describeUsage(reported)}\n`);
     const models = Object.entries(reported.byModel);
-    if (models.length > 1) for (const [model, t] of models) process.stdout.write(`  ${model}: ${t.calls} calls, ${describeUsage(t)}\n`);
+    if (models.length > 1) for (const [model, t] of models) process.stdout.write(`  ${model}: ${counted(t.calls, 'call')}, ${describeUsage(t)}\n`);
     if (cost) process.stdout.write(`Cost: ${costText(cost, models.length)}\n`);
   }
   // A compacted session's part since its compaction may hold no call yet: say so, not input_tokens 0.

@@ -5,7 +5,7 @@ import '../../src/core/formats/all.js';
 import { summarizeHead, summarizeWhole } from '../../app/service/file-summary.js';
 import { ListingCache } from '../../app/service/listing-cache.js';
 import { idNamed } from '../../app/renderer/features/sidebar/Sidebar.js';
-import { FIXTURES } from '../helpers.js';
+import { FIXTURES, ROOT } from '../helpers.js';
 
 const fixture = (p: string) => join(FIXTURES, 'formats', p);
 
@@ -27,6 +27,15 @@ describe('a session is listed by what it is about, not its id', () => {
     const export_ = summarizeWhole(fixture('claude-ai/conversations.json'));
     expect(export_.title).toBeUndefined();
     expect(export_.titles?.length).toBe(2);
+  });
+
+  it("conversations the tool titles alike (Aider's 'aider chat started at …') are listed by their first prompts", () => {
+    const aider = summarizeWhole(join(ROOT, 'examples', 'agents', 'aider', '.aider.chat.history.md'));
+    expect(aider.titles).toHaveLength(2);
+    for (const t of aider.titles!) expect(t).not.toMatch(/^aider chat started/);
+    expect(aider.titles![1]).toBe('Write a short README section for the greet module. Keep it to two sentences.');
+    // Titles that differ early stay the file's own.
+    expect(summarizeWhole(join(ROOT, 'examples', 'agents', 'chatgpt', 'conversations.json')).titles).toEqual(['Lisbon in March', 'Bird photo']);
   });
 
   it('names that are ids are told from names that say something', () => {

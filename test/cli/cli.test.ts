@@ -313,6 +313,8 @@ describe('a session as its threads', () => {
     const out = JSON.parse(cli('tokens', COPILOT, '--whole', '--json').stdout);
     expect([out.input_tokens, out.output_tokens, out.total_tokens]).toEqual([null, 550, null]);
     expect([out.reported.calls, out.reported.inputCalls, out.reported.outputCalls, out.reported.cost.missingInput]).toEqual([7, 0, 7, 7]);
+    // One call is one call.
+    expect(cli('tokens', join(ROOT, 'examples', 'agents', 'sillytavern', 'Quartermaster - 2025-11-30@19h02m11s.jsonl')).stdout).toMatch(/^Reported by the API \(1 model call\): input not recorded · 27 out$/m);
   });
 
   it('--at shows the branch through a message: a rewind’s abandoned path, then back past the compaction', () => {

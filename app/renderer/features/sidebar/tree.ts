@@ -1,4 +1,5 @@
 import type { DirEntry } from '../../../shared/contract.js';
+import { distinctTitles } from '../../../../src/core/util/shared-start.js';
 
 /** Names as people number their runs: run2 before run10. */
 const byName = new Intl.Collator(undefined, { numeric: true });
@@ -110,30 +111,6 @@ export type SidebarRow =
   | { kind: 'folder'; node: FolderNode; depth: number }
   | { kind: 'file'; entry: DirEntry; depth: number; /** Where the part of its name that tells it from its neighbours starts. */ distinct: number }
   | { kind: 'conversation'; entry: DirEntry; index: number; title: string; /** What the line shows of the title (its start shared with its siblings left out). */ label: string; depth: number; /** A part of a file read a part at a time: the path it opens as. */ part?: string };
-
-/** A start of titles this long (or longer) says little the line has room for: it gives way to the rest. */
-const SHARED_START = 12;
-
-/**
- * Titles as a narrow list shows them: the whole words every title starts with left out ("… 2025-03-16 09:12"
- * for "aider chat started at 2025-03-16 09:12") when they are long enough to fill the line, a title that is
- * nothing but them kept whole. Pure.
- */
-export function distinctTitles(titles: readonly string[]): string[] {
-  if (titles.length < 2) return titles.slice();
-  let shared = titles[0];
-  for (const t of titles) {
-    let k = 0;
-    while (k < shared.length && k < t.length && shared[k] === t[k]) k++;
-    shared = shared.slice(0, k);
-  }
-  // Back to the end of a whole word that every title continues past (or ends at).
-  let cut = shared.length;
-  while (cut > 0 && !titles.every((t) => t.length === cut || /\s/.test(t[cut]))) cut--;
-  while (cut > 0 && /\s/.test(shared[cut - 1])) cut--;
-  if (cut < SHARED_START) return titles.slice();
-  return titles.map((t) => (t.slice(cut).trim() === '' ? t : `… ${t.slice(cut).trim()}`));
-}
 
 /**
  * The tree as the lines it shows, in order: what a virtual list renders a window of. A collapsed folder shows
