@@ -1,23 +1,23 @@
 import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
 import { searchableMessages } from '../../../src/core/search/searchable.js';
 import type { SearchableMessage } from '../../../src/core/search/segment.js';
-import { viewsOf } from '../conversation-views.js';
+import { threadRows } from '../../../src/core/tree/thread-rows.js';
 
 /**
  * Where the table shows each message of a file whose conversations are trees (a session's threads, an export's
- * branches) when it opens: the thread (as the app numbers its conversations) and the row on it, or null where
- * no thread shows it until it is asked for (another branch, before a compaction); the same rule as
- * `revealRecord`, so that a hit's number is the row it opens at. Files shown as stored are left as they are.
+ * branches) when it opens: the thread (as the app numbers its conversations: each conversation's threads in
+ * turn) and the row on it, or null where no thread shows it until it is asked for (another branch, before a
+ * compaction); the rule of `revealRecord` and of the CLI's `show`, so that a hit's number is the row it opens
+ * at. Files shown as stored are left as they are.
  */
 export function markShownRows(codec: Codec, doc: ConversationDocument, messages: SearchableMessage[]): void {
-  if (!codec.tree) return;
-  const rows = doc.conversations.map((c) => new Array<SearchableMessage['shown']>(c.records.length).fill(null));
-  viewsOf(codec, doc).forEach((v, k) => {
-    if (!v.store || !v.view) return;
-    const shown = rows[v.store.file];
-    v.view.path.forEach((record, index) => {
-      if (shown[record] === null) shown[record] = { conversation: k, index };
-    });
+  const conversations = threadRows(codec, doc);
+  if (!conversations) return;
+  let first = 0;
+  const rows = conversations.map((c) => {
+    const out = c.rows.map((r): SearchableMessage['shown'] => r && { conversation: first + c.threads.indexOf(r.thread), index: r.index });
+    first += c.threads.length;
+    return out;
   });
   for (const m of messages) m.shown = rows[m.conversation]?.[m.index] ?? null;
 }

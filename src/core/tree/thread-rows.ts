@@ -10,6 +10,8 @@ export interface ThreadRow {
 export interface ConversationRows {
   /** Per record of the conversation: where it is shown, or null. */
   rows: Array<ThreadRow | null>;
+  /** Its threads in order, the main one first (the app shows each as a conversation of its own, in this order). */
+  threads: string[];
   /** The thread `show` shows without `--thread`: the main one, or a sub-agent file's own. */
   byDefault?: string;
 }
@@ -24,15 +26,14 @@ export function threadRows(codec: Codec, doc: ConversationDocument): Conversatio
   if (!codec.tree) return undefined;
   return doc.conversations.map((c, k) => {
     const rows = new Array<ThreadRow | null>(c.records.length).fill(null);
+    // The main thread comes first; a sub-agent's own file has only its own, which `show` then shows by default.
     const paths = threadPaths(codec, doc, k) ?? [];
-    // The main thread first; a sub-agent's own file has only its own, which `show` then shows by default.
-    const ordered = [...paths.filter((p) => p.thread === 'main'), ...paths.filter((p) => p.thread !== 'main')];
-    for (const p of ordered) {
-      const thread = p.thread.replace(/^side:/, '');
+    const threads = paths.map((p) => p.thread.replace(/^side:/, ''));
+    paths.forEach((p, t) => {
       p.current.forEach((record, index) => {
-        rows[record] ??= { thread, index };
+        rows[record] ??= { thread: threads[t], index };
       });
-    }
-    return { rows, byDefault: ordered[0]?.thread.replace(/^side:/, '') };
+    });
+    return { rows, threads, byDefault: threads[0] };
   });
 }
