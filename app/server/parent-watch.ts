@@ -17,14 +17,13 @@ function alive(pid: number): boolean {
  * launched it when that script is killed outright (nothing then passes a signal on). The timer never keeps this
  * process alive by itself.
  */
-export function whenProcessEnds(pid: number, gone: () => void): () => void {
+export function whenProcessEnds(pid: number, gone: () => void): void {
   const timer = setInterval(() => {
     if (alive(pid)) return;
     clearInterval(timer);
     gone();
   }, CHECK_MS);
   timer.unref();
-  return () => clearInterval(timer);
 }
 
 /** The process this one was told to end with (`INSPECTOR_EXIT_WITH`, set by scripts/start.mjs), if any. */
