@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { FIXTURES } from './paths.js';
 
-export { ROOT, FIXTURES, SWARMS, MALFORMED } from './paths.js';
+export { ROOT, FIXTURES, SWARMS, MALFORMED, REALFILES } from './paths.js';
 
 const dirs: string[] = [];
 afterEach(() => {

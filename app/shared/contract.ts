@@ -53,7 +53,7 @@ export type DirEntry = z.infer<typeof DirEntry>;
 
 export const FileError = z.object({ message: z.string(), line: z.number().optional(), column: z.number().optional() });
 
-export const Usage = z.object({ input: z.number().optional(), output: z.number().optional(), cacheRead: z.number().optional(), cacheWrite: z.number().optional(), reasoning: z.number().optional(), model: z.string().optional() });
+export const Usage = z.object({ input: z.number().optional(), output: z.number().optional(), cacheRead: z.number().optional(), cacheWrite: z.number().optional(), cacheWrite1h: z.number().optional(), reasoning: z.number().optional(), model: z.string().optional(), /** Calls this reports, added up, where more than one. */ calls: z.number().optional() });
 
 /** Values for a few message indexes: `at` ascending, `values` beside it. */
 const sparse = <T extends z.ZodType>(value: T) => z.object({ at: z.array(z.number()), values: z.array(value) });

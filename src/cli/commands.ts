@@ -8,7 +8,10 @@ import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
 import { convert } from '../core/formats/convert.js';
-import { costOf, costText, describeUsage, reportedUsage } from '../core/usage.js';
+import { costOf, costText, describeUsage, priceSourcesText, reportedUsage } from '../core/usage.js';
+import { countingModel, sessionModel } from '../core/models.js';
+import { SESSION_MODEL } from '../core/defaults.js';
+import { standsIn } from '../core/tokenizer/estimate.js';
 import { humanBytes, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
@@ -19,7 +22,10 @@ const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 export interface CommonOptions {
   json: boolean;
+  /** The model tokens are counted for (where `sessionModel`, only for a file that names none). */
   model: string;
+  /** No --model: a session is counted for the model it ran on. */
+  sessionModel?: boolean;
   format?: string;
   depth?: string;
   /** `--as NAME=ROLE`: who speaks under a name, beside what the file declares. */
@@ -29,9 +35,30 @@ export interface CommonOptions {
   whole?: boolean;
 }
 
-function modelInfo(model: string) {
+/** What a count was made with; where the model's own tokenizer is not public, which encoding stands in for it. */
+function modelInfo(model: string, source?: 'session' | 'option' | 'default') {
   const choice = resolveEncoding(model);
-  return { model: choice.model, encoding: choice.encoding, approximate: choice.approximate };
+  const note = standsIn(choice);
+  return { model: choice.model, encoding: choice.encoding, approximate: choice.approximate, ...(note ? { encodingStandsIn: note } : {}), ...(source ? { modelSource: source } : {}) };
+}
+
+/**
+ * The options a file is counted with: without --model, the model the session ran on (its own tokenizer where
+ * public, else an estimate that says so), DEFAULT_MODEL where the file names none.
+ */
+function forFile(opened: OpenedFile, opts: CommonOptions): { opts: CommonOptions; source: 'session' | 'option' | 'default' } {
+  if (!opts.sessionModel) return { opts, source: 'option' };
+  const named = sessionModel(opened.doc.conversations.flatMap((c) => c.records.map((r) => opened.codec.view(r))));
+  return { opts: { ...opts, model: countingModel(SESSION_MODEL, named) }, source: named ? 'session' : 'default' };
+}
+
+/** "46 tokens (gpt-5.4, o200k_base)", or for an estimate "≈ 11,533 tokens (o200k_base stands in for claude-opus-4-6)". */
+function tokensLine(total: number, model: string): string {
+  const choice = resolveEncoding(model);
+  const note = standsIn(choice);
+  const n = `${total.toLocaleString('en-US')} token${total === 1 ? '' : 's'}`;
+  if (note) return `≈ ${n} (${note})`;
+  return `${n} (${choice.encoding === model ? model : `${model}, ${choice.encoding}`})`;
 }
 
 function checkFormat(format: string | undefined): void {
@@ -145,11 +172,12 @@ function printNotes(selections: readonly Selection[]): void {
   for (const s of selections) if (s.note) process.stderr.write(`note: ${s.note}\n`);
 }
 
-export function showCommand(file: string, opts: CommonOptions): void {
-  const opened = open(file, opts.format, opts.as);
+export function showCommand(file: string, options: CommonOptions): void {
+  const opened = open(file, options.format, options.as);
+  const { opts, source } = forFile(opened, options);
   const { messages, total, selections } = shown(opened, opts);
   if (opts.json) {
-    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model), conversations: opened.doc.conversations.length, ...threadFields(selections), messages, other: opened.doc.otherRecords, totalTokens: total });
+    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model, source), conversations: opened.doc.conversations.length, ...threadFields(selections), messages, other: opened.doc.otherRecords, totalTokens: total });
     return;
   }
   const many = opened.doc.conversations.length > 1;
@@ -166,15 +194,14 @@ export function showCommand(file: string, opts: CommonOptions): void {
     return [many ? `${m.conversation}:${m.index}` : m.index, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview];
   });
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');
-  const approx = resolveEncoding(opts.model).approximate ? ' (approximate)' : '';
-  const encoding = getTokenizer(opts.model).encoding;
   const other = opened.doc.otherRecords ? `, ${counted(opened.doc.otherRecords, 'other record')}` : '';
   printNotes(selections);
-  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${counted(messages.length, 'message')}${other}, ${counted(total, 'token')} (${encoding === opts.model ? opts.model : `${opts.model}, ${encoding}`}${approx})\n`);
+  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${counted(messages.length, 'message')}${other}, ${tokensLine(total, opts.model)}\n`);
 }
 
-export function tokensCommand(file: string, opts: CommonOptions): void {
-  const opened = open(file, opts.format, opts.as);
+export function tokensCommand(file: string, options: CommonOptions): void {
+  const opened = open(file, options.format, options.as);
+  const { opts, source } = forFile(opened, options);
   const { messages, total, selections } = shown(opened, opts);
   const byRole: Record<string, number> = {};
   const byCategory: Record<string, number> = {};
@@ -204,7 +231,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   const result = {
     file: resolve(file),
     format: opened.codec.id,
-    ...modelInfo(opts.model),
+    ...modelInfo(opts.model, source),
     ...threadFields(selections),
     messages: messages.length,
     totalTokens: total,
@@ -214,7 +241,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     input_tokens: inputKnown ? input : null,
     output_tokens: outputKnown ? output : null,
     total_tokens: inputKnown && outputKnown ? input + output : null,
-    ...(reported ? { reported: { ...reported, cost: cost && { usd: Number(cost.usd.toFixed(6)), unpriced: cost.unpriced, pricesDated: cost.dated, missingInput: cost.missingInput } } } : {}),
+    ...(reported ? { reported: { ...reported, cost: cost && { usd: Number(cost.usd.toFixed(6)), unpriced: cost.unpriced, pricesDated: cost.dated, missingInput: cost.missingInput, sources: cost.sources } } } : {}),
   };
   if (opts.json) {
     printJson(result);
@@ -222,15 +249,21 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   }
   printNotes(selections);
   const section = (title: string, counts: Record<string, number>) => `${title}\n` + table(['', 'TOKENS'], Object.entries(counts).map(([k, v]) => [k, v])).replace(/^.*\n/, '') + '\n';
-  process.stdout.write(`${counted(messages.length, 'message')}, ${counted(total, 'token')}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
-  process.stdout.write(section('By role', byRole) + '\n');
-  process.stdout.write(section('By category', byCategory) + '\n');
+  // What the file records the API reported leads; the count made here follows, named for what it is.
   if (reported) {
     process.stdout.write(`Reported by the API (${counted(reported.calls, 'model call')}): ${describeUsage(reported)}\n`);
     const models = Object.entries(reported.byModel);
     if (models.length > 1) for (const [model, t] of models) process.stdout.write(`  ${model}: ${counted(t.calls, 'call')}, ${describeUsage(t)}\n`);
-    if (cost) process.stdout.write(`Cost: ${costText(cost, models.length)}\n`);
+    if (cost) {
+      process.stdout.write(`Cost: ${costText(cost, models.length)}\n`);
+      const sources = priceSourcesText(cost);
+      if (sources) process.stdout.write(`  prices: ${sources.split('\n').join('\n          ')}\n`);
+    }
+    process.stdout.write('\n');
   }
+  process.stdout.write(`Counted here: ${counted(messages.length, 'message')}, ${tokensLine(total, opts.model)}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
+  process.stdout.write(section('By role', byRole) + '\n');
+  process.stdout.write(section('By category', byCategory) + '\n');
   // A compacted session's part since its compaction may hold no call yet: say so, not input_tokens 0.
   const categorized = Object.keys(byCategory).some((k) => k !== '(none)');
   if (!reported && !categorized) {

@@ -20,7 +20,8 @@ export interface ExtraCommand {
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
-  model: { type: 'string', default: DEFAULT_MODEL },
+  // Unset: show and tokens count for the session's own model (DEFAULT_MODEL where it names none).
+  model: { type: 'string' },
   to: { type: 'string' },
   output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -63,8 +64,9 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
-  const common = { json: values.json, model: values.model, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as, thread: values.thread, whole: values.whole, at: values.at };
-  if (!isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
+  const model = values.model ?? DEFAULT_MODEL;
+  const common = { json: values.json, model, sessionModel: values.model === undefined, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as, thread: values.thread, whole: values.whole, at: values.at };
+  if (values.model !== undefined && !isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
   const needFile = () => {
     if (rest.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);
     return rest[0];
@@ -93,7 +95,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
         output: values.output,
         inPlace: values['in-place'],
         keepRecent: values['keep-recent'],
-        model: values.model,
+        model,
         baseUrl: values['base-url'],
         summaryModel: values['summary-model'],
       });
@@ -102,7 +104,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       return scanCommand(rest[0], { json: values.json, format: values.format });
     case 'export':
       if (rest.length !== 1) throw new UsageError('export takes one FILE or DIR');
-      return exportCommand(rest[0], { to: values.to, output: values.output, redact: !values['no-redact'], conversation: values.conversation, thread: values.thread, model: values.model, format: values.format });
+      return exportCommand(rest[0], { to: values.to, output: values.output, redact: !values['no-redact'], conversation: values.conversation, thread: values.thread, model, format: values.format });
     default:
       if (Object.hasOwn(extra, command)) return extra[command].run(rest, { port: values.port });
       throw new UsageError(`unknown command "${command}"`);

@@ -1,3 +1,29 @@
+import type { MessageView } from './formats/model.js';
+import { DEFAULT_MODEL, SESSION_MODEL } from './defaults.js';
+
+/** Not a model: what Claude Code names the replies it writes itself. */
+const NOT_A_MODEL = new Set(['<synthetic>']);
+
+/**
+ * The model a session ran on, as its file records it: the one most of its messages and calls name (the first
+ * named on a tie); undefined when none is named.
+ */
+export function sessionModel(views: Iterable<Pick<MessageView, 'model' | 'usage'>>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of views) {
+    const m = v.model ?? v.usage?.model;
+    if (m && !NOT_A_MODEL.has(m)) counts.set(m, (counts.get(m) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [m, n] of counts) if (best === undefined || n > counts.get(best)!) best = m;
+  return best;
+}
+
+/** The model tokens are counted for: the one picked, or, where the pick is the session's own, the session's (else the default). */
+export function countingModel(picked: string | undefined, session: string | undefined): string {
+  return picked === undefined || picked === SESSION_MODEL ? (session ?? DEFAULT_MODEL) : picked;
+}
+
 /**
  * How many tokens a model takes in one call, by model name prefix (the longest that matches): what an agent
  * compacts against. Published figures; a model this table does not know has no window here.

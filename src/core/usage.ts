@@ -1,5 +1,5 @@
 import type { MessageView } from './formats/model.js';
-import { priceOf, PRICES_DATED, type ModelPrice } from './pricing/prices.js';
+import { priceOf, priceRowOf, PRICES_DATED, type ModelPrice, type Rates } from './pricing/prices.js';
 
 /**
  * What the APIs reported for a conversation's model calls, added up once per call. Every format's usage is
@@ -15,9 +15,18 @@ export interface UsageTotals {
   input: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `cacheWrite`, what was written to Anthropic's 1-hour cache (charged more than its 5-minute one). */
+  cacheWrite1h?: number;
   output: number;
   reasoning: number;
+  /**
+   * Of these calls, those whose prompt was over the tier their model's list price changes at (Gemini 2.5 Pro
+   * over 200k tokens): the whole of such a call is charged at the higher rates.
+   */
+  longPrompt?: LongPromptTotals;
 }
+
+export type LongPromptTotals = Omit<UsageTotals, 'longPrompt'> & { above: number };
 
 export interface UsageReport extends UsageTotals {
   byModel: Record<string, UsageTotals>;
@@ -29,15 +38,24 @@ const NO_MODEL = '(model not recorded)';
 const zero = (): UsageTotals => ({ calls: 0, inputCalls: 0, outputCalls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
 
 // A figure a call does not record is counted as missing, not as 0 (a file may keep only the output per call).
-function add(t: UsageTotals, u: NonNullable<MessageView['usage']>): void {
-  t.calls++;
-  if (u.input !== undefined) t.inputCalls = (t.inputCalls ?? 0) + 1;
-  if (u.output !== undefined) t.outputCalls = (t.outputCalls ?? 0) + 1;
+function add(t: Omit<UsageTotals, 'longPrompt'>, u: NonNullable<MessageView['usage']>): void {
+  const n = u.calls ?? 1;
+  t.calls += n;
+  if (u.input !== undefined) t.inputCalls = (t.inputCalls ?? 0) + n;
+  if (u.output !== undefined) t.outputCalls = (t.outputCalls ?? 0) + n;
   t.input += u.input ?? 0;
   t.cacheRead += u.cacheRead ?? 0;
   t.cacheWrite += u.cacheWrite ?? 0;
+  if (u.cacheWrite1h) t.cacheWrite1h = (t.cacheWrite1h ?? 0) + u.cacheWrite1h;
   t.output += u.output ?? 0;
   t.reasoning += u.reasoning ?? 0;
+}
+
+/** A call of a model priced higher past a prompt size, whose prompt was past it: added up apart too. */
+function addLong(t: UsageTotals, u: NonNullable<MessageView['usage']>): void {
+  const above = u.model === undefined ? undefined : priceRowOf(u.model)?.long?.above;
+  if (above === undefined || (u.input ?? 0) <= above) return;
+  add((t.longPrompt ??= { ...zero(), above }), u);
 }
 
 /** The usage the file records, each call once (by its key), by model; undefined when it records none. */
@@ -62,9 +80,19 @@ export function addUp(calls: ReadonlyArray<NonNullable<MessageView['usage']>>): 
   const byModel: Record<string, UsageTotals> = {};
   for (const u of calls) {
     add(total, u);
-    add((byModel[u.model ?? NO_MODEL] ??= zero()), u);
+    const t = (byModel[u.model ?? NO_MODEL] ??= zero());
+    add(t, u);
+    addLong(t, u);
   }
   return total.calls === 0 ? undefined : { ...total, byModel };
+}
+
+/** Where a model's price came from: the table's row (its page and the day it was read), or the user's settings. */
+export interface PriceSource {
+  model: string;
+  label: string;
+  source: string;
+  read?: string;
 }
 
 export interface Cost {
@@ -75,25 +103,56 @@ export interface Cost {
   dated: string;
   /** Priced calls that record no input: `usd` is then a floor. */
   missingInput: number;
+  /** What each priced model's rates were taken from. */
+  sources: PriceSource[];
 }
 
-/** What the usage cost at list prices: uncached input, cache reads and writes, and output, each at its rate. */
+/** Usage at one set of rates: uncached input, cache reads, 5-minute and 1-hour cache writes, and output. */
+function usdAt(t: Omit<UsageTotals, 'longPrompt'>, p: Rates): number {
+  const uncached = Math.max(0, t.input - t.cacheRead - t.cacheWrite);
+  const hour = Math.min(t.cacheWrite1h ?? 0, t.cacheWrite);
+  const write = p.cacheWrite ?? p.input;
+  return (uncached * p.input + t.cacheRead * p.cacheRead + (t.cacheWrite - hour) * write + hour * (p.cacheWrite1h ?? write) + t.output * p.output) / 1e6;
+}
+
+const minus = (a: Omit<UsageTotals, 'longPrompt'>, b: Omit<UsageTotals, 'longPrompt'>): Omit<UsageTotals, 'longPrompt'> => ({
+  calls: a.calls - b.calls,
+  input: a.input - b.input,
+  cacheRead: a.cacheRead - b.cacheRead,
+  cacheWrite: a.cacheWrite - b.cacheWrite,
+  cacheWrite1h: (a.cacheWrite1h ?? 0) - (b.cacheWrite1h ?? 0),
+  output: a.output - b.output,
+  reasoning: a.reasoning - b.reasoning,
+});
+
+/**
+ * What the usage cost at list prices, each model at its own row's rates: uncached input, cache reads and
+ * writes (Anthropic's 1-hour writes at theirs), and output; a call past its model's long-prompt tier wholly at
+ * the tier's rates (a price of the user's own has no tier: all at its rates).
+ */
 export function costOf(report: UsageReport, overrides: Readonly<Record<string, ModelPrice>> = {}): Cost {
   let usd = 0;
   let missingInput = 0;
   const unpriced: string[] = [];
+  const sources: PriceSource[] = [];
   for (const [model, t] of Object.entries(report.byModel)) {
-    const row = priceOf(model, overrides);
-    if (!row) {
+    const found = priceOf(model, overrides);
+    if (!found) {
       unpriced.push(model);
       continue;
     }
     missingInput += t.calls - (t.inputCalls ?? t.calls);
-    const p = row.price;
-    const uncached = Math.max(0, t.input - t.cacheRead - t.cacheWrite);
-    usd += (uncached * p.input + t.cacheRead * p.cacheRead + t.cacheWrite * (p.cacheWrite ?? p.input) + t.output * p.output) / 1e6;
+    const p = found.price;
+    const long = p.long && t.longPrompt && t.longPrompt.above === p.long.above ? t.longPrompt : undefined;
+    usd += long ? usdAt(minus(t, long), p) + usdAt(long, p.long!) : usdAt(t, p);
+    sources.push(found.row ? { model, label: found.row.label, source: found.row.source, read: found.row.read } : { model, label: found.key, source: 'your settings' });
   }
-  return { usd, unpriced, dated: PRICES_DATED, missingInput };
+  return { usd, unpriced, dated: PRICES_DATED, missingInput, sources };
+}
+
+/** Where a cost's rates come from, for people: "Claude Opus 4.6: https://…, read 2026-12-05", one per line. */
+export function priceSourcesText(cost: Cost): string {
+  return cost.sources.map((s) => `${s.model === s.label ? s.model : `${s.model} (${s.label})`}: ${s.source}${s.read ? `, read ${s.read}` : ''}`).join('\n');
 }
 
 /** Models without a price, for people (calls of no recorded model said so). */

@@ -37,8 +37,9 @@ describe('reported usage, in one meaning for every provider', () => {
   });
 
   it('the cost at list prices: uncached input, cache reads and writes, and output each at its rate; unknown models said', () => {
-    expect(priceOf('claude-sonnet-4-5-20250929')?.key).toBe('claude-sonnet-4');
-    expect(priceOf('gpt-5-codex')?.key).toBe('gpt-5');
+    // Each model at its own row (a snapshot date aside), never a neighbour's by prefix.
+    expect(priceOf('claude-sonnet-4-5-20250929')?.key).toBe('claude-sonnet-4-5');
+    expect(priceOf('gpt-5-codex')?.key).toBe('gpt-5-codex');
     expect(priceOf('gpt-5-mini-2025-08-07')?.key).toBe('gpt-5-mini');
     const report = { calls: 1, input: 1_000_000, cacheRead: 600_000, cacheWrite: 100_000, output: 100_000, reasoning: 0, byModel: { 'claude-sonnet-4-5': { calls: 1, input: 1_000_000, cacheRead: 600_000, cacheWrite: 100_000, output: 100_000, reasoning: 0 }, 'llama-3': { calls: 1, input: 10, cacheRead: 0, cacheWrite: 0, output: 10, reasoning: 0 } } };
     const cost = costOf(report);

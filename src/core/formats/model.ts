@@ -29,9 +29,13 @@ export interface ReportedUsage {
   output?: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Of `cacheWrite`, the tokens written to Anthropic's 1-hour cache (Claude Code's `cache_creation.ephemeral_1h_input_tokens`). */
+  cacheWrite1h?: number;
   reasoning?: number;
   /** The model of the call, where the usage record names it apart from the message (Codex's turn context). */
   model?: string;
+  /** How many calls this reports, added up, where more than one (a Codex call that wrote no item of its own). */
+  calls?: number;
   /** Several records can report the same call (Claude Code writes a line per content block): count once. */
   key?: string;
 }

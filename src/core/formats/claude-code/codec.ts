@@ -55,7 +55,8 @@ function view(record: unknown): MessageView {
     summary: r.isCompactSummary === true || undefined,
     model: typeof message.model === 'string' ? message.model : undefined,
     // Anthropic reports cache reads and writes apart from input_tokens: the prompt was all three.
-    usage: u ? { input: (n(u.input_tokens) ?? 0) + (n(u.cache_read_input_tokens) ?? 0) + (n(u.cache_creation_input_tokens) ?? 0), output: n(u.output_tokens), cacheRead: n(u.cache_read_input_tokens), cacheWrite: n(u.cache_creation_input_tokens), key: typeof message.id === 'string' ? message.id : typeof r.requestId === 'string' ? r.requestId : undefined } : undefined,
+    // Of the cache writes, those for an hour are charged more (cache_creation splits them by lifetime).
+    usage: u ? { input: (n(u.input_tokens) ?? 0) + (n(u.cache_read_input_tokens) ?? 0) + (n(u.cache_creation_input_tokens) ?? 0), output: n(u.output_tokens), cacheRead: n(u.cache_read_input_tokens), cacheWrite: n(u.cache_creation_input_tokens), ...(isPlainObject(u.cache_creation) && n(u.cache_creation.ephemeral_1h_input_tokens) ? { cacheWrite1h: n(u.cache_creation.ephemeral_1h_input_tokens) } : {}), key: typeof message.id === 'string' ? message.id : typeof r.requestId === 'string' ? r.requestId : undefined } : undefined,
   };
 }
 

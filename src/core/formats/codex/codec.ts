@@ -94,26 +94,81 @@ const rolloutMeta = (values: unknown[]): ConversationMeta | undefined => {
   return { sessionId: s(p.id), cwd: s(p.cwd), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined };
 };
 
-/** Each model call's reported usage, from the token_count events after its items. */
+type TokenUsage = Record<string, unknown>;
+const FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens'] as const;
+const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+
+/** One call's usage from a running total and the one before it (older Codex wrote only the total); a total that went down started over. */
+function sinceLast(total: TokenUsage, before: TokenUsage | undefined): TokenUsage {
+  if (!before || FIELDS.some((f) => (num(total[f]) ?? 0) < (num(before[f]) ?? 0))) return total;
+  return Object.fromEntries(FIELDS.filter((f) => num(total[f]) !== undefined).map((f) => [f, num(total[f])! - (num(before[f]) ?? 0)]));
+}
+
+/** A call's usage in ReportedUsage's meaning: OpenAI counts cached input (and cache writes) inside input_tokens, reasoning inside output_tokens, as ReportedUsage does. */
+const reported = (u: TokenUsage, model: string | undefined, key: string): NonNullable<MessageView['usage']> => ({
+  input: num(u.input_tokens),
+  output: num(u.output_tokens),
+  cacheRead: num(u.cached_input_tokens),
+  ...(num(u.cache_write_input_tokens) ? { cacheWrite: num(u.cache_write_input_tokens) } : {}),
+  reasoning: num(u.reasoning_output_tokens),
+  model,
+  key,
+});
+
+/** Two calls' usage on one item (a call that wrote nothing of its own): added up, and said to be two. */
+function merged(a: NonNullable<MessageView['usage']>, b: NonNullable<MessageView['usage']>): NonNullable<MessageView['usage']> {
+  const sum = (x?: number, y?: number) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
+  return { input: sum(a.input, b.input), output: sum(a.output, b.output), cacheRead: sum(a.cacheRead, b.cacheRead), cacheWrite: sum(a.cacheWrite, b.cacheWrite), reasoning: sum(a.reasoning, b.reasoning), model: a.model === b.model ? a.model : (b.model ?? a.model), key: a.key, calls: (a.calls ?? 1) + (b.calls ?? 1) };
+}
+
+/**
+ * Each model call's reported usage, from the `token_count` event Codex writes after the call: its
+ * `info.last_token_usage` is the call's own (older Codex wrote only `total_token_usage`: the call is what the
+ * total grew by). Codex writes the event again with the same totals when nothing new was used: one call, once.
+ * The call's model is the one the `turn_context` before it names; its usage belongs to the last item the model
+ * wrote (not to a tool's output), or, where it wrote none since the call before, to the next it writes.
+ */
 function withUsage(doc: ConversationDocument): ConversationDocument {
-  // Token counts come as event_msg lines after a turn's items: each is that turn's reported usage.
   const b = doc.baseline as JsonlRecordsBaseline;
-  // OpenAI counts cached input inside input_tokens and reasoning inside output_tokens, as ReportedUsage does.
-  // Codex repeats a token_count when nothing new was used (its running total unchanged): one call, once.
   let last: object | undefined;
+  let owned = false;
+  let pending: NonNullable<MessageView['usage']> | undefined;
   let model: string | undefined;
+  let total: string | undefined;
+  let before: TokenUsage | undefined;
+  const attach = (item: object, u: NonNullable<MessageView['usage']>) => {
+    const had = usageOf.get(item);
+    usageOf.set(item, had ? merged(had, u) : u);
+  };
   b.lines.lines.forEach((line, i) => {
     const v = line.value;
     if (!isPlainObject(v)) return;
-    // The usage is the model call's: it belongs to the last item the model wrote, not to a tool's output.
-    if (v.type === 'response_item' && isPlainObject(v.payload) && MODEL_ITEMS.has(String(v.payload.type)) && (v.payload.type !== 'message' || v.payload.role === 'assistant')) last = v;
     const p = isPlainObject(v.payload) ? v.payload : undefined;
+    if (v.type === 'response_item' && p && MODEL_ITEMS.has(String(p.type)) && (p.type !== 'message' || p.role === 'assistant')) {
+      last = v;
+      owned = false;
+      usageOf.delete(v);
+      if (pending) {
+        attach(v, pending);
+        pending = undefined;
+        owned = true;
+      }
+    }
     if (v.type === 'turn_context' && typeof p?.model === 'string') model = p.model;
-    if (v.type === 'event_msg' && p?.type === 'token_count' && isPlainObject(p.info) && isPlainObject(p.info.last_token_usage) && last) {
-      const u = p.info.last_token_usage;
-      const n = (x: unknown) => (typeof x === 'number' ? x : undefined);
-      const running = isPlainObject(p.info.total_token_usage) ? n(p.info.total_token_usage.total_tokens) : undefined;
-      usageOf.set(last, { input: n(u.input_tokens), output: n(u.output_tokens), cacheRead: n(u.cached_input_tokens), reasoning: n(u.reasoning_output_tokens), model, key: running !== undefined ? `total ${running}` : `line ${i}` });
+    if (v.type !== 'event_msg' || p?.type !== 'token_count' || !isPlainObject(p.info)) return;
+    const running = isPlainObject(p.info.total_token_usage) ? p.info.total_token_usage : undefined;
+    const seen = running ? JSON.stringify(running) : undefined;
+    if (seen !== undefined && seen === total) return;
+    total = seen;
+    const call = isPlainObject(p.info.last_token_usage) ? p.info.last_token_usage : running ? sinceLast(running, before) : undefined;
+    before = running ?? before;
+    if (!call) return;
+    const u = reported(call, model, `line ${i}`);
+    if (!last) pending = pending ? merged(pending, u) : u;
+    else if (owned) attach(last, u);
+    else {
+      usageOf.set(last, u);
+      owned = true;
     }
   });
   return doc;
