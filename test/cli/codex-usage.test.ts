@@ -97,7 +97,7 @@ describe('Codex usage per call, as the bin reports it', () => {
     expect([out.model, out.approximate, out.modelSource]).toEqual([model, false, 'session']);
     expect(out.reported.cost.unpriced).toEqual([]);
     expect(out.reported.cost.usd).toBeCloseTo(listCost(sum), 5);
-  });
+  }, 120_000);
 
   it.skipIf(!python)('a call that wrote nothing of its own, a repeated total and totals alone (older Codex) are each read once', () => {
     const at = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}Z`;
@@ -131,5 +131,5 @@ describe('Codex usage per call, as the bin reports it', () => {
     const out = JSON.parse(cli('tokens', file, '--whole', '--json').stdout);
     expect(out.reported).toMatchObject({ calls: 3, input: sum.input, cacheRead: sum.cacheRead, output: sum.output, reasoning: sum.reasoning });
     expect([sum.input, sum.output]).toEqual([t3.input_tokens, t3.output_tokens]);
-  });
+  }, 120_000);
 });
