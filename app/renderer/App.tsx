@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { countingModel } from '../../src/core/models.js';
 import { request, subscribe } from './api/client.js';
 import { ConversationView } from './features/ConversationView.js';
 import { Sidebar } from './features/sidebar/Sidebar.js';
@@ -54,7 +55,7 @@ export function App() {
     void app.loadFolderChoices();
     void request('settings:get', {})
       .then((s) => {
-        useApp.setState({ model: s.model });
+        useApp.setState({ modelChoice: s.model, model: countingModel(s.model, useApp.getState().skeleton?.model) });
         useApp.getState().applyUiPrefs(s.ui);
       }).catch(() => {}).finally(() => void app.refreshDirectory());
     const offs = [

@@ -1,4 +1,5 @@
 import { maskedLine } from '../../src/core/secrets/mask-line.js';
+import { sessionModel } from '../../src/core/models.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConversationFileError } from '../../src/core/formats/errors.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
@@ -25,7 +26,7 @@ const ROUGH_HEAD_BYTES = 16 * 1024;
 /** How much of a file of this size its listing's first pass reads. */
 export const headLength = (bytes: number): number => (bytes <= WHOLE_READ_LIMIT ? ROUGH_HEAD_BYTES : HEAD_BYTES);
 
-export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'conversationMessages' | 'title' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
+export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'conversationMessages' | 'title' | 'model' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
 
 // One buffer for every head a listing reads (a listing reads them one after another).
 const headBuffer = Buffer.allocUnsafe(HEAD_BYTES);
@@ -90,9 +91,16 @@ export function summaryOf(codec: Codec, doc: ConversationDocument): Summary {
     titles: doc.conversations.length > 1 ? titlesOf(codec, doc) : undefined,
     conversationMessages: doc.conversations.length > 1 ? doc.conversations.map((c) => c.records.length) : undefined,
     ...titled(codec, doc),
+    ...modelOf(codec, doc),
     messages: doc.conversations.reduce((n, c) => n + c.records.length, 0),
     other: doc.otherRecords,
   };
+}
+
+/** The model the file's session ran on, where it names one (a file of several: the one most of them name). */
+function modelOf(codec: Codec, doc: ConversationDocument): Pick<Summary, 'model'> {
+  const model = sessionModel(doc.conversations.flatMap((c) => c.records.map((r) => codec.view(r))));
+  return model ? { model } : {};
 }
 
 /** Everything the listing shows, from a whole read of the file: exact counts, or the error with its position. */
@@ -159,7 +167,7 @@ function jsonlCount(codec: Codec, file: string, head: Buffer, bytes: number, who
     const last = head.subarray(all.end).toString('latin1').trim() ? 1 : 0;
     scale = (all.lines + last) / sample.lines;
   }
-  const out: Summary = { messages: Math.round(messages * scale), ...titled(codec, doc) };
+  const out: Summary = { messages: Math.round(messages * scale), ...titled(codec, doc), ...modelOf(codec, doc) };
   if (doc.conversations.length > 1) out.conversations = Math.round(doc.conversations.length * scale);
   if (scale !== 1) out.estimated = true;
   return out;

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { DEFAULT_MODEL, DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL } from '../../src/core/defaults.js';
+import { DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL, SESSION_MODEL } from '../../src/core/defaults.js';
 import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
 import { Settings } from '../shared/contract.js';
 
-const DEFAULTS: Settings = { model: DEFAULT_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL, ui: {}, roleOverrides: {}, prices: {} };
+// Each session is counted for its own model until the user picks one for all.
+const DEFAULTS: Settings = { model: SESSION_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL, ui: {}, roleOverrides: {}, prices: {} };
 
 /** Only the keys a patch really carries: an absent or undefined key leaves the setting as it is. */
 function present(patch: Partial<Settings>): Partial<Settings> {

@@ -1,4 +1,5 @@
 import { compactionText, displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../src/core/formats/model.js';
+import { sessionModel } from '../../src/core/models.js';
 import { isPlainObject, type Message } from '../../src/core/message.js';
 import { staticPrefixLength } from '../../src/core/window/skeleton.js';
 import { staticViewPrefix, toolCallText } from '../../src/core/views.js';
@@ -156,6 +157,12 @@ export function columnsOf(count: number, viewAt: (i: number) => MessageView): { 
   return { time, id };
 }
 
+/** The model the conversation ran on, where its file names one. */
+function modelField(views: readonly MessageView[]): Pick<Skeleton, 'model'> {
+  const model = sessionModel(views);
+  return model ? { model } : {};
+}
+
 export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversation: number, records: readonly Message[], views: readonly MessageView[], version: number): Skeleton {
   const swarms = swarmsCodec(doc);
   // The swarms rule (system/developer roles, the MEMORY.md preamble) keeps the app and the library in step.
@@ -181,6 +188,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     conversation,
     conversations: doc.conversations.length,
     title: doc.file.doc.conversations[conversation]?.title,
+    ...modelField(views),
     format: doc.codec.id,
     formatLabel: doc.codec.label,
     swarms,

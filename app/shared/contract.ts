@@ -33,6 +33,8 @@ export const DirEntry = z.object({
   parts: z.array(z.object({ path: z.string(), title: z.string() })).optional(),
   /** A one-conversation file's title, or its first prompt: what a session named by its id is shown as. */
   title: z.string().optional(),
+  /** The model the session ran on, as the file records it (most of its calls'): what `tokens` are an estimate for, where its tokenizer is not public. */
+  model: z.string().optional(),
   messages: z.number().optional(),
   tokens: z.number().optional(),
   /** Records that are not messages (session metadata, events). */
@@ -73,6 +75,8 @@ export const Skeleton = z.object({
   title: z.string().optional(),
   format: z.string(),
   formatLabel: z.string(),
+  /** The model the conversation ran on, as its file records it (most of its calls'): the one counted for when the setting is the session's own. */
+  model: z.string().optional(),
   /** The swarms formats: their messages have the swarms keys (role, content, category, metadata…). */
   swarms: z.boolean(),
   count: z.number(),
@@ -216,7 +220,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true, threads: true, forks: true, whole: true, earlier: true, readOnly: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true, threads: true, forks: true, whole: true, earlier: true, readOnly: true, model: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),

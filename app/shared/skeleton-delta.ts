@@ -78,8 +78,8 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
 type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'has' | 'readOnly'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, threads, forks, whole, earlier, readOnly } = sk;
-  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}), ...(readOnly ? { readOnly } : {}) };
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, threads, forks, whole, earlier, readOnly, model } = sk;
+  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}), ...(readOnly ? { readOnly } : {}), ...(model ? { model } : {}) };
   return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, ...tree };
 }
 

@@ -248,7 +248,9 @@ describe('a Gemini CLI session, as the real bin reads it', () => {
     expect(search.stdout).toContain("'offset' is assigned a value but never used");
     const tokens = cli('tokens', FILE);
     expect(tokens.stdout).toMatch(/Reported by the API \(3 model calls\)/);
-    expect(tokens.stdout).toContain('no list price for gemini-2.5-pro, gemini-2.5-flash');
+    // Each model at its own row of the dated table, whose page the output names.
+    expect(tokens.stdout).toMatch(/^Cost: \$0\.015 at list prices \(\d{4}-\d{2}-\d{2}\)$/m);
+    expect(tokens.stdout).toContain('gemini-2.5-flash (Gemini 2.5 Flash): https://ai.google.dev/gemini-api/docs/pricing, read ');
   });
 });
 

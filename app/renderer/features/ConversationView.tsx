@@ -1,6 +1,8 @@
 import { Splitter } from './Splitter.js';
 import { useEffect, useMemo, useRef } from 'react';
-import { useAppPick } from '../store/index.js';
+import { useApp, useAppPick } from '../store/index.js';
+import { addUp, describeUsage } from '../../../src/core/usage.js';
+import { estimateNote } from '../../../src/core/tokenizer/estimate.js';
 import { FileCountNote } from './tree/FileCountNote.js';
 import { DEFAULT_LAYOUT } from '../store/layout.js';
 import { DetailPane } from './detail/DetailPane.js';
@@ -65,7 +67,7 @@ export function ConversationView() {
         </h1>
         {/* The counts first: on a narrow window the line is cut at its end, where the titles are (whole on hover). */}
         <span className="muted" title={which}>
-          {provisional && opening && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<span data-testid="token-total">{counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? `${formatNumber(counts.total)} tok` : '… tok'}</span>
+          {provisional && opening && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<CountedTotal skeleton={skeleton} />
           <FileCountNote skeleton={skeleton} />
           {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other record${skeleton.other === 1 ? '' : 's'}` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
           {which ? ` · ${which}` : ''}
@@ -183,4 +185,33 @@ function UnreadNote({ skeleton }: { skeleton: Skeleton }) {
 function detailHeight(chosen: number): number {
   if (chosen !== DEFAULT_LAYOUT.detail) return chosen;
   return Math.min(chosen, Math.max(160, Math.round((globalThis.innerHeight || 900) * 0.38)));
+}
+
+/**
+ * The header's token figure: what the file records the API reported leads (the last call's prompt and what was
+ * written, with the cost at list prices), then the count made here, "≈" where it is an estimate, with the
+ * encoding that stands in on hover.
+ */
+export function CountedTotal({ skeleton }: { skeleton: Skeleton }) {
+  const counts = useApp((s) => s.counts);
+  const report = useMemo(() => addUp(skeleton.usage.values), [skeleton.usage]);
+  const mine = counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? counts : undefined;
+  const note = mine ? estimateNote(mine.model, skeleton.model) : undefined;
+  return (
+    <>
+      {report && (
+        <span data-testid="header-reported" title={`Reported by the API for ${formatNumber(report.calls)} model call${report.calls === 1 ? '' : 's'}: ${describeUsage(report)}`}>
+          {report.inputCalls === 0 ? 'input not recorded' : `${formatNumber(report.input)} in`} · {report.outputCalls === 0 ? 'output not recorded' : `${formatNumber(report.output)} out`} reported ·{' '}
+        </span>
+      )}
+      {note && (
+        <span data-testid="token-estimate" title={`An estimate: ${note}`}>
+          ≈{' '}
+        </span>
+      )}
+      <span data-testid="token-total" title={note ? `Counted here, an estimate: ${note}` : mine ? `Counted here for ${mine.model} (${mine.encoding})` : undefined}>
+        {mine ? `${formatNumber(mine.total)} tok` : '… tok'}
+      </span>
+    </>
+  );
 }

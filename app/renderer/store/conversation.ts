@@ -81,6 +81,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
   const show = (skeleton: Skeleton, pages: Map<number, Row[]>) => {
     const jump = get().pendingJump;
     set({ skeleton, pages, generation: get().generation + 1, openError: undefined, times: undefined, provisional: undefined, pendingJump: undefined });
+    // Counted for the model the session ran on, where the pick is the session's own.
+    get().followSession(skeleton.model);
     get().syncEntry();
     // Where the user asked to go while the file was read.
     if (jump && skeleton.count > 0) get().select(jump.to === 'end' ? skeleton.count - 1 : Math.min(jump.to, skeleton.count - 1));
@@ -155,6 +157,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
             const pages = new Map<number, Row[]>();
             for (let k = 0; k * PAGE_SIZE < peek.rows.length; k++) pages.set(k, peek.rows.slice(k * PAGE_SIZE, (k + 1) * PAGE_SIZE));
             set({ skeleton: peek.skeleton, pages, provisional: { size: peek.size, read: peek.read, estimated: peek.estimated } });
+            get().followSession(peek.skeleton.model);
             // The sidebar's estimate (from 64 KB) gives way to this one (from 512 KB): one figure on the screen.
             if (peek.estimated !== undefined) set({ entries: get().entries.map((e) => (e.path === path && e.estimated ? { ...e, messages: peek.estimated } : e)) });
             // Then its end: every message placed, so that End, the scrollbar and "go to" land before the parse ends.

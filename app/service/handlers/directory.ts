@@ -9,6 +9,7 @@ import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { partPath, partTitle } from '../../../src/core/storage/file-parts.js';
 import type { HandlerContext } from './context.js';
 import { nextTurn } from '../next-turn.js';
+import { countingModel } from '../../../src/core/models.js';
 
 const VERSION = '0.1.0';
 
@@ -30,11 +31,13 @@ const BATCH_MS = 80;
 export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list' | 'app:info'> {
   let generation = 0;
 
-  const entryOf = (f: TreeFile, model: string): DirEntry => {
+  const entryOf = (f: TreeFile, picked: string): DirEntry => {
     const mtime = f.modified.getTime();
     const entry: DirEntry = { path: f.path, name: basename(f.path, extname(f.path)), bytes: f.bytes, modified: mtime };
     const known = ctx.listing.summary(f.file, f.bytes, mtime);
     if (known) Object.assign(entry, known.summary);
+    // The totals kept are those counted for the model the file is counted for (its session's, by default).
+    const model = countingModel(picked, known?.summary.model);
     const parts = ctx.documents.partsOf(f.file, f.bytes, mtime, entry.format);
     if (parts) entry.parts = parts.map((p) => ({ path: partPath(f.path, p.number), title: partTitle(p, parts.length) }));
     const tokens = ctx.listing.tokens(f.file, f.bytes, mtime, model);

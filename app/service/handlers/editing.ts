@@ -1,4 +1,5 @@
 import { DIFF_LIMIT_BYTES, versionDiff } from '../editing/version-diff.js';
+import { conversationModel } from '../counting-model.js';
 import { storedCountEncoding, type StoredCounts } from '../editing/stored-counts.js';
 import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -102,10 +103,11 @@ function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Mess
 }
 
 /** Said when the file's counts are in another encoding than the model picked: edits keep the file's. */
-function storedCountsNote(ctx: HandlerContext, conv: OpenConversation | undefined) {
-  const model = ctx.settings.get().model;
+function storedCountsNote(ctx: HandlerContext, doc: OpenDocument, conv: OpenConversation | undefined) {
   // Only once an edit has asked (the first recount): a state is never what loads an encoder.
-  const rule = conv && storedRules.has(conv) ? storedRuleOf(conv, model) : undefined;
+  if (!conv || !storedRules.has(conv)) return {};
+  const model = conversationModel(ctx, doc, conv);
+  const rule = storedRuleOf(conv, model);
   const picked = getTokenizer(model).encoding;
   return rule && rule.encoding !== picked ? { storedCounts: { encoding: rule.encoding, picked, matches: rule.matches, sampled: rule.sampled } } : {};
 }
@@ -121,7 +123,7 @@ function stateOf(ctx: HandlerContext, doc: OpenDocument, conversation: number): 
     conflict: doc.conflict,
     canUndo: conv?.history.canUndo,
     canRedo: conv?.history.canRedo,
-    ...storedCountsNote(ctx, conv),
+    ...storedCountsNote(ctx, doc, conv),
   };
 }
 
@@ -151,7 +153,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       const { doc, conv } = openConversation(ctx, path, conversation);
       if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: ${doc.codec.readOnly}`);
       try {
-        const edit = toCommand(doc, conv, command, ctx.settings.get().model);
+        const edit = toCommand(doc, conv, command, conversationModel(ctx, doc, conv));
         applyToConversation(doc.conversations, conv, edit, doc.codec, doc.file.doc, describeEdit(edit));
       } catch (e) {
         if (e instanceof EditError) throw new HandlerError('BAD_INPUT', e.message);

@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import { conversationModel, fileModel } from '../counting-model.js';
 import { findingsOfRecords, type RecordFinding } from '../../../src/core/secrets/record-findings.js';
 import { scanOtherRecords } from '../../../src/core/secrets/document-scan.js';
 import { masked } from '../../../src/core/secrets/document-scan.js';
@@ -48,7 +49,7 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
     const summary = ctx.listing.summary(absolute, size, mtime)?.summary;
     if (!found || !summary) return;
     const path = ctx.roots.display(absolute);
-    const tokens = ctx.listing.tokens(absolute, size, mtime, ctx.settings.get().model);
+    const tokens = ctx.listing.tokens(absolute, size, mtime, fileModel(ctx, summary.model));
     ctx.emit('dir:details', { root: ctx.roots.root(), entries: [{ ...summary, path, name: basename(path, extname(path)), bytes: size, modified: Math.round(mtime), ...(tokens !== undefined ? { tokens } : {}), ...findingFigures(ctx, absolute, found) }] });
   };
 
@@ -93,7 +94,7 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
       for (const i of which) if (i >= records.length) throw new HandlerError('BAD_INPUT', `message ${i} does not exist (${records.length} messages)`);
       const per = await findingsOfRecords(which.map((i) => records[i]));
       const dismissed = ctx.dismissed.of(absolute);
-      const model = ctx.settings.get().model;
+      const model = conversationModel(ctx, doc, conv);
       const items: Array<{ index: number; message: Message }> = [];
       let redacted = 0;
       let signed = 0;

@@ -1,4 +1,6 @@
 import { basename, extname } from 'node:path';
+import { conversationModel } from '../counting-model.js';
+import { countingModel } from '../../../src/core/models.js';
 import { fileThreads, shareTranscript, type Shared, type SharedThread } from '../../../src/core/export/share.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
@@ -29,8 +31,8 @@ function conversationTitle(doc: OpenDocument, conversation: number): string {
 
 /** Transcripts to share: of what a conversation shows, of picked messages, of a whole file or folder. */
 export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export' | 'share:export-folder'> {
-  const options = (to: 'html' | 'markdown', redact: boolean, absolute?: string) => {
-    const model = ctx.settings.get().model;
+  // Counted for the conversation's model where the setting is the session's own (a folder: the default).
+  const options = (to: 'html' | 'markdown', redact: boolean, absolute?: string, model = countingModel(ctx.settings.get().model, undefined)) => {
     const tokenizer = getTokenizer(model);
     return {
       to,
@@ -73,7 +75,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         if (doc.conversations.length > 1) suffix = conv.view ? `-${conv.view.thread.replace(/^side:/, '').replace(/[^\w.-]+/g, '-')}` : `-${conversation + 1}`;
       }
       const title = doc.file.doc.conversations[conv.store?.file ?? conversation]?.title ?? basename(doc.path);
-      const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, options(to, redact, absolute));
+      const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, options(to, redact, absolute, conversationModel(ctx, doc, conv)));
       return answer(shared, `${stem}${suffix}.${EXT[to]}`, to, messages);
     },
     'share:export-folder': async ({ to, redact }) => {

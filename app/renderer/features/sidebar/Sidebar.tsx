@@ -4,6 +4,8 @@ import { useShallow } from 'zustand/react/shallow';
 import type { DirEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { age, formatBytes, formatNumber } from '../roles.js';
+import { countingModel } from '../../../../src/core/models.js';
+import { estimateNote } from '../../../../src/core/tokenizer/estimate.js';
 import { buildTree, endingStart, flattenTree, FORMAT_BADGE, type FolderNode, type SidebarRow } from './tree.js';
 
 // A row reads only what it shows: with thousands of files, a change elsewhere in the store (a page of rows, a
@@ -13,6 +15,8 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
   const active = useApp((s) => s.openPath === e.path || (!!e.parts && !!s.openPath?.startsWith(`${e.path}#part-`)));
   const unsaved = useApp((s) => s.unsaved.has(e.path));
   const openConversation = useApp((s) => s.openConversation);
+  // A session's figure is counted for the model picked, or its own: an estimate where that tokenizer is not public.
+  const estimate = useApp((s) => (e.tokens === undefined ? undefined : estimateNote(countingModel(s.modelChoice, e.model), e.model)));
   // Ages move on: a row shown for a while says how long ago its file changed, not how long ago it was drawn.
   const now = useApp((s) => s.clock);
   const many = (e.conversations ?? 1) > 1 || (e.parts?.length ?? 0) > 0;
@@ -87,7 +91,12 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
             )}
             {e.tokens !== undefined && (
               <>
-                <span data-testid="file-tokens" title={unsaved ? 'As edited, not saved yet' : undefined}>{formatNumber(e.tokens)}</span> tok ·{' '}
+                {estimate && (
+                  <span data-testid="file-tokens-estimate" title={`An estimate: ${estimate}`}>
+                    ≈
+                  </span>
+                )}
+                <span data-testid="file-tokens" title={unsaved ? 'As edited, not saved yet' : estimate ? `An estimate: ${estimate}` : undefined}>{formatNumber(e.tokens)}</span> tok ·{' '}
               </>
             )}
             <span title={new Date(e.modified).toLocaleString()}>modified {age(e.modified, now)} ago</span>

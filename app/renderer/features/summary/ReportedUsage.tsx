@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
-import { addUp, costFloorText, costOf, costText, describeUsage, formatUsd, priceless } from '../../../../src/core/usage.js';
+import { addUp, costFloorText, costOf, costText, describeUsage, formatUsd, priceless, priceSourcesText } from '../../../../src/core/usage.js';
 import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
 
 /**
@@ -26,7 +26,7 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
       <p>
         {report.calls.toLocaleString('en-US')} model call{report.calls === 1 ? '' : 's'}: {describeUsage(report)}
       </p>
-      <p title={`List prices of ${cost.dated}${models.length ? ` for ${models.join(', ')}` : ''}; settings can override a row`}>
+      <p data-testid="reported-cost-line" title={`${cost.sources.length ? `List prices, each from its provider's page as read on the day given:\n${priceSourcesText(cost)}` : `List prices of ${cost.dated}`}${cost.unpriced.length ? `\nNo price for ${priceless(cost.unpriced)}` : ''}\nSettings can put a price of your own in place of a row`}>
         {cost.unpriced.length === models.length && models.length > 0 ? (
           <span data-testid="reported-cost">{costText(cost, models.length)}</span>
         ) : (

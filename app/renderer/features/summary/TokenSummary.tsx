@@ -7,6 +7,7 @@ import { RoleMapping } from './RoleMapping.js';
 import { ReportedUsage } from './ReportedUsage.js';
 import { formatNumber, roleHue } from '../roles.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
+import { estimateNote } from '../../../../src/core/tokenizer/estimate.js';
 
 const BINS = 120;
 
@@ -69,6 +70,7 @@ export function TokenSummary() {
       </aside>
     );
   const total = counts.total;
+  const note = estimateNote(counts.model, skeleton.model);
   return (
     <aside className="summary" aria-label="Token summary" data-testid="summary">
       <h2 className="pane-title">
@@ -77,8 +79,14 @@ export function TokenSummary() {
           hide
         </button>
       </h2>
-      <p className="big" data-testid="total-tokens">{formatNumber(total)}</p>
-      <p className="muted">{counts.model} · {counts.encoding}{counts.approximate ? ' · approximate' : ''}</p>
+      {/* What the file records the API reported leads; the count made here follows, named for what it is. */}
+      <ReportedUsage skeleton={skeleton} />
+      <h3>Counted here</h3>
+      <p className="big" data-testid="total-tokens">
+        {note ? <span title={`An estimate: ${note}`}>≈ </span> : null}
+        {formatNumber(total)}
+      </p>
+      <p className="muted" data-testid="count-basis">{note ? `estimate: ${note}` : `${counts.model} · ${counts.encoding}`}</p>
       {summary.differs > 0 && <p className="muted">{summary.differs} stored token_count value{summary.differs === 1 ? '' : 's'} differ from the recount (•)</p>}
       <h3>Per message{summary.perBin > 1 ? ` (max of every ${summary.perBin})` : ''}</h3>
       <div className="bars" role="group" aria-label="Tokens per message">
@@ -96,7 +104,6 @@ export function TokenSummary() {
       <h3>By role</h3>
       <Totals rows={summary.byRole} total={total} label={(role) => <RoleChip role={role} normal={skeleton.normalRoles[skeleton.roles.indexOf(role)]} />} />
       <RoleMapping skeleton={skeleton} />
-      <ReportedUsage skeleton={skeleton} />
       <h3>By category</h3>
       <Totals rows={summary.byCategory} total={total} label={(c) => c} />
     </aside>

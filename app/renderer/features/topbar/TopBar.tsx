@@ -1,10 +1,13 @@
 import { useAppPick } from '../../store/index.js';
 import { MODELS } from '../../store/tokens.js';
+import { SESSION_MODEL } from '../../../../src/core/defaults.js';
+import { resolveEncoding } from '../../../../src/core/tokenizer/encoding.js';
+import { standsIn } from '../../../../src/core/tokenizer/estimate.js';
 import { copyName, shortcutOf } from '../commands/registry.js';
 import { formatBytes } from '../roles.js';
 
 export function TopBar() {
-  const { root, model, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName, saveProgress, cancelSave, setShare } = useAppPick('root', 'model', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName', 'saveProgress', 'cancelSave', 'setShare');
+  const { root, model, modelChoice, setModel, countProgress, edit, save, saving, undo, redo, setPalette, skeleton, chooseFolder, setSaveAsName, saveProgress, cancelSave, setShare } = useAppPick('root', 'model', 'modelChoice', 'setModel', 'countProgress', 'edit', 'save', 'saving', 'undo', 'redo', 'setPalette', 'skeleton', 'chooseFolder', 'setSaveAsName', 'saveProgress', 'cancelSave', 'setShare');
   return (
     <header className="topbar">
       {/* The count's progress lies over the end of the folder's slot: nothing in the bar moves when it comes and goes. */}
@@ -22,12 +25,13 @@ export function TopBar() {
       </button>
       <label className="model">
         model
-        <select aria-label="Model or encoding for token counts" value={model} onChange={(e) => void setModel(e.target.value)}>
+        <select aria-label="Model or encoding for token counts" value={modelChoice} onChange={(e) => void setModel(e.target.value)}>
           {MODELS.map((m) => (
-            <option key={m} value={m}>{m}</option>
+            <option key={m} value={m}>{m === SESSION_MODEL ? `session's (${skeleton ? model : 'each its own'})` : m}</option>
           ))}
         </select>
       </label>
+      <EncodingNote model={model} />
       {skeleton && (
         <span className="edit-controls">
           <button onClick={() => void undo()} disabled={!edit?.canUndo} title={edit?.canUndo ? `Undo ${edit.canUndo} (${shortcutOf('undo')})` : 'Nothing to undo'} aria-label="Undo">↶</button>
@@ -62,5 +66,16 @@ export function TopBar() {
       </button>
       <button className="palette-button" onClick={() => setPalette(true)} title={`Commands (${shortcutOf('palette')})`}>{shortcutOf('palette')} commands</button>
     </header>
+  );
+}
+
+/** The encoding counts are made in, and for a model whose tokenizer is not public, that it only stands in: "≈ o200k_base". */
+function EncodingNote({ model }: { model: string }) {
+  const choice = resolveEncoding(model);
+  const note = standsIn(choice);
+  return (
+    <span className="muted small" data-testid="model-encoding" data-approximate={choice.approximate ? 'true' : undefined} title={note ? `${note}: its own tokenizer is not public, so counts here are estimates` : `${model}'s own tokenizer`}>
+      {note ? `≈ ${choice.encoding}` : choice.encoding}
+    </span>
   );
 }
