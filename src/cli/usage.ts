@@ -53,7 +53,8 @@ Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), 
 Formats (--format ID, --to ID): %FORMATS%
 
 Options:
-  --model M   model or encoding used to count tokens (default gpt-5.4; e.g. gpt-4o, cl100k_base)
+  --model M   model or encoding used to count tokens (default: the session's own model, gpt-5.4 where the
+              file names none; e.g. gpt-4o, cl100k_base)
   --format ID read FILE as this format instead of detecting it
   --json      machine-readable output
   --redact    export: every secret and personal datum found replaced, the report beside (the default)
