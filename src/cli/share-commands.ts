@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { standsIn } from '../core/tokenizer/estimate.js';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { countView } from '../core/views.js';
 import { getTokenizer, resolveEncoding } from '../core/tokenizer/index.js';
@@ -116,7 +117,7 @@ async function transcriptOf(file: string, shown: string, opts: ExportOptions, di
     redact: opts.redact !== false,
     dismissed: dismissed.of(file),
     count: (v) => countView(v, tokenizer).tokens,
-    countedWith: resolveEncoding(opts.model).encoding,
+    countedWith: standsIn(resolveEncoding(opts.model)) ?? resolveEncoding(opts.model).encoding,
   });
   return { text: shared.text, ...(shared.report !== undefined ? { report: shared.report } : {}) };
 }

@@ -1,4 +1,5 @@
 import { basename, extname } from 'node:path';
+import { standsIn } from '../../../src/core/tokenizer/estimate.js';
 import { conversationModel } from '../counting-model.js';
 import { countingModel } from '../../../src/core/models.js';
 import { fileThreads, shareTranscript, type Shared, type SharedThread } from '../../../src/core/export/share.js';
@@ -39,7 +40,8 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
       redact,
       ...(absolute ? { dismissed: ctx.dismissed.of(absolute) } : {}),
       count: (v: Parameters<typeof countView>[0]) => countView(v, tokenizer).tokens,
-      countedWith: resolveEncoding(model).encoding,
+      // An estimate says so: "o200k_base stands in for claude-opus-4-6".
+      countedWith: standsIn(resolveEncoding(model)) ?? resolveEncoding(model).encoding,
       prices: ctx.settings.get().prices ?? {},
     };
   };

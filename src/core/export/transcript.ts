@@ -1,5 +1,5 @@
 import type { MessageView, Part } from '../formats/model.js';
-import { addUp, costOf, costText, describeUsage, formatUsd, reportedUsage } from '../usage.js';
+import { addUp, costOf, costText, describeUsage, formatUsd, priceSourcesText, reportedUsage } from '../usage.js';
 import type { ModelPrice } from '../pricing/prices.js';
 
 /** One thread of what is exported (a session's main thread, each sub-agent's), its messages seen and counted. */
@@ -55,7 +55,9 @@ function figures(t: Transcript): string[] {
   const usage = reportedUsage(views);
   if (usage) {
     out.push(`Reported by the API: ${n(usage.calls)} model call${usage.calls === 1 ? '' : 's'}, ${describeUsage(usage)}`);
-    out.push(`Cost: ${costText(costOf(usage, t.prices), Object.keys(usage.byModel).length)}`);
+    const cost = costOf(usage, t.prices);
+    out.push(`Cost: ${costText(cost, Object.keys(usage.byModel).length)}`);
+    if (cost.sources.length) out.push(`Prices: ${priceSourcesText(cost).split('\n').join('; ')}`);
   }
   if (t.redacted) {
     const rules = Object.entries(t.redacted.byRule).map(([r, k]) => `${r} ${k}`).join(', ');
