@@ -90,14 +90,22 @@ export function lsCommand(dir: string, opts: CommonOptions): void {
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
   const depth = opts.depth === undefined ? undefined : Number(opts.depth);
   if (depth !== undefined && (!Number.isInteger(depth) || depth < 0)) throw new UsageError(`--depth takes a whole number, not "${opts.depth}"`);
-  const { entries, truncated, tooDeep } = listConversationFiles(path, getTokenizer(opts.model), { depth });
+  // Without --model, each file is counted for its session's model, as show and tokens count it.
+  const counter = opts.sessionModel
+    ? (named: string | undefined) => {
+        const model = countingModel(SESSION_MODEL, named);
+        return { model, tokenizer: getTokenizer(model) };
+      }
+    : getTokenizer(opts.model);
+  const { entries, truncated, tooDeep } = listConversationFiles(path, counter, { depth });
+  const estimates = entries.filter((e) => e.model && resolveEncoding(e.model).approximate).length;
   if (opts.json) {
     printJson({
       directory: path,
-      ...modelInfo(opts.model),
+      ...(opts.sessionModel ? { modelSource: 'session' } : modelInfo(opts.model, 'option')),
       truncated,
       tooDeep,
-      files: entries.map(({ file: _f, name: _n, formatLabel: _l, ...e }) => ({ ...e, modified: e.modified.toISOString() })),
+      files: entries.map(({ file: _f, name: _n, formatLabel: _l, ...e }) => ({ ...e, ...(e.model ? { approximate: resolveEncoding(e.model).approximate, ...(standsIn(resolveEncoding(e.model)) ? { encodingStandsIn: standsIn(resolveEncoding(e.model)) } : {}) } : {}), modified: e.modified.toISOString() })),
     });
     return;
   }
@@ -108,6 +116,7 @@ export function lsCommand(dir: string, opts: CommonOptions): void {
   const rows = entries.map((e) => [e.path, e.format ?? 'error', e.conversations ?? '', e.messages ?? '', e.tokens ?? '', humanBytes(e.bytes), e.modified.toISOString().replace('T', ' ').slice(0, 19)]);
   process.stdout.write(table(['PATH', 'FORMAT', 'CONVERSATIONS', 'MESSAGES', 'TOKENS', 'SIZE', 'MODIFIED'], rows) + '\n');
   for (const e of entries.filter((x) => x.error)) process.stderr.write(`error: ${e.path}${e.errorLine ? `:${e.errorLine}:${e.errorColumn ?? 1}` : ''}: ${e.error}\n`);
+  if (estimates) process.stderr.write(`note: ${estimates === 1 ? '1 file is' : `${estimates} files are`} counted for a model whose tokenizer is not public (Claude, Gemini, …): o200k_base stands in, its TOKENS are estimates (--json says which)\n`);
   if (truncated) process.stderr.write('note: the listing stopped at its cap; there are more files\n');
   if (tooDeep) process.stderr.write(`note: ${tooDeep} folders deeper than the depth limit were not looked into (--depth N)\n`);
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, SWARMS, tempDir } from '../helpers.js';
@@ -38,5 +39,18 @@ describe('token counts say when they are estimates', () => {
     expect(picked).toMatchObject({ model: 'gpt-4o', approximate: false, modelSource: 'option' });
     // A file that names no model: the default, said so.
     expect(JSON.parse(cli('show', join(SWARMS, 'conversation_demo.json'), '--json').stdout)).toMatchObject({ model: 'gpt-5.4', approximate: false, modelSource: 'default' });
+  }, 180_000);
+
+  it('ls counts each file for its session\'s model as show does, and says which totals are estimates', () => {
+    const dir = tempDir();
+    cpSync(CLAUDE, join(dir, 'claude.jsonl'));
+    cpSync(join(SWARMS, 'conversation_demo.json'), join(dir, 'demo.json'));
+    const r = cli('ls', dir, '--json');
+    const files = JSON.parse(r.stdout).files as Array<{ path: string; tokens: number; model?: string; approximate?: boolean; encodingStandsIn?: string }>;
+    const claude = files.find((f) => f.path === 'claude.jsonl')!;
+    expect(claude).toMatchObject({ model: 'claude-sonnet-4-5-20250929', approximate: true, encodingStandsIn: 'o200k_base stands in for claude-sonnet-4-5-20250929' });
+    expect(claude.tokens).toBe(JSON.parse(cli('show', join(dir, 'claude.jsonl'), '--thread', 'all', '--json').stdout).totalTokens);
+    expect(files.find((f) => f.path === 'demo.json')).toMatchObject({ model: 'gpt-5.4', approximate: false });
+    expect(cli('ls', dir).stderr).toContain('note: 1 file is counted for a model whose tokenizer is not public (Claude, Gemini, …): o200k_base stands in, its TOKENS are estimates');
   }, 180_000);
 });

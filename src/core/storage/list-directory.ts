@@ -3,6 +3,7 @@ import { basename, extname, join } from 'node:path';
 import { ConversationFileError } from '../formats/errors.js';
 import { readDocumentFile } from '../formats/document-file.js';
 import { countView } from '../views.js';
+import { sessionModel } from '../models.js';
 import { conversationExtensions } from '../formats/registry.js';
 import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../formats/aider/names.js';
 import { isOpenCodeStoragePiece, listContainers } from '../formats/containers/index.js';
@@ -148,6 +149,8 @@ export interface DirectoryEntry {
   /** Records that are not messages (session metadata, events). */
   other?: number;
   tokens?: number;
+  /** The model `tokens` were counted for, where it is the session's own (see TokenizerFor). */
+  model?: string;
   /** Why the file could not be read; such files are listed, never skipped. */
   error?: string;
   errorLine?: number;
@@ -155,7 +158,10 @@ export interface DirectoryEntry {
 }
 
 /** One file of the tree described: its format and counts, or the reason it cannot be read. */
-export function describeConversationFile(f: TreeFile, tokenizer?: Tokenizer): DirectoryEntry {
+/** Each file counted for the model its session ran on: the tokenizer for that model (the session names none: undefined). */
+export type TokenizerFor = (sessionModel: string | undefined) => { model: string; tokenizer: Tokenizer };
+
+export function describeConversationFile(f: TreeFile, counter?: Tokenizer | TokenizerFor): DirectoryEntry {
   const entry: DirectoryEntry = { path: f.path, name: basename(f.path, extname(f.path)), file: f.file, bytes: f.bytes, modified: f.modified };
   try {
     const { codec, doc } = readDocumentFile(f.file);
@@ -164,10 +170,14 @@ export function describeConversationFile(f: TreeFile, tokenizer?: Tokenizer): Di
     entry.conversations = doc.conversations.length;
     entry.messages = doc.conversations.reduce((n, c) => n + c.records.length, 0);
     entry.other = doc.otherRecords;
-    if (tokenizer) {
+    if (counter) {
+      const views = doc.conversations.flatMap((c) => c.records.map((r) => codec.view(r)));
+      const picked = typeof counter === 'function' ? counter(sessionModel(views)) : undefined;
+      const tokenizer = picked?.tokenizer ?? (counter as Tokenizer);
+      if (picked) entry.model = picked.model;
       let tokens = 0;
       // Part by part, as `show` and the app count a message.
-      for (const c of doc.conversations) for (const r of c.records) tokens += countView(codec.view(r), tokenizer).tokens;
+      for (const v of views) tokens += countView(v, tokenizer).tokens;
       entry.tokens = tokens;
     }
   } catch (e) {
@@ -181,7 +191,7 @@ export function describeConversationFile(f: TreeFile, tokenizer?: Tokenizer): Di
 }
 
 /** The conversation files under `dir` (recursively, as walkConversationTree), each read and counted. */
-export function listConversationFiles(dir: string, tokenizer?: Tokenizer, options: TreeOptions = {}): { entries: DirectoryEntry[]; truncated: boolean; tooDeep: number } {
+export function listConversationFiles(dir: string, counter?: Tokenizer | TokenizerFor, options: TreeOptions = {}): { entries: DirectoryEntry[]; truncated: boolean; tooDeep: number } {
   const tree = walkConversationTree(dir, options);
-  return { entries: tree.files.map((f) => describeConversationFile(f, tokenizer)), truncated: tree.truncated, tooDeep: tree.tooDeep };
+  return { entries: tree.files.map((f) => describeConversationFile(f, counter)), truncated: tree.truncated, tooDeep: tree.tooDeep };
 }
