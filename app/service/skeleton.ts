@@ -1,5 +1,5 @@
 import { compactionText, displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../src/core/formats/model.js';
-import { sessionModel } from '../../src/core/models.js';
+import { shownSessionModel } from '../../src/core/models.js';
 import { isPlainObject, type Message } from '../../src/core/message.js';
 import { staticPrefixLength } from '../../src/core/window/skeleton.js';
 import { staticViewPrefix, toolCallText } from '../../src/core/views.js';
@@ -157,9 +157,9 @@ export function columnsOf(count: number, viewAt: (i: number) => MessageView): { 
   return { time, id };
 }
 
-/** The model the conversation ran on, where its file names one. */
-function modelField(views: readonly MessageView[]): Pick<Skeleton, 'model'> {
-  const model = sessionModel(views);
+/** The model the conversation ran on, where its file names one (a part since a compaction with no call yet: the file's). */
+function modelField(doc: SkeletonSource, views: readonly MessageView[]): Pick<Skeleton, 'model'> {
+  const model = shownSessionModel(views, () => doc.file.doc.conversations.flatMap((c) => c.records.map((r) => viewOf(doc.codec, r))));
   return model ? { model } : {};
 }
 
@@ -188,7 +188,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     conversation,
     conversations: doc.conversations.length,
     title: doc.file.doc.conversations[conversation]?.title,
-    ...modelField(views),
+    ...modelField(doc, views),
     format: doc.codec.id,
     formatLabel: doc.codec.label,
     swarms,

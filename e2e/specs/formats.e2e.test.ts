@@ -58,6 +58,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const session = expected.find((f) => f.path === 'claude-code/session.jsonl')!;
       await page.open(session.path);
       await page.page.waitForFunction((want) => document.querySelector('[data-testid="file"][data-path="claude-code/session.jsonl"] [data-testid="file-tokens"]')?.textContent === want, session.tokens.toLocaleString('en-US'));
+      // Its model's tokenizer is not public: its figures say they are estimates, and what stands in for it.
+      const standsIn = /o200k_base stands in for claude-/;
+      expect(await page.page.getAttribute('[data-testid="file"][data-path="claude-code/session.jsonl"] [data-testid="file-tokens-estimate"]', 'title')).toMatch(standsIn);
+      expect(await page.page.textContent('[data-testid="model-encoding"]')).toBe('≈ o200k_base');
+      expect(await page.page.getAttribute('[data-testid="token-estimate"]', 'title')).toMatch(standsIn);
       // Folders are rows of the (virtual) list: those near the session are drawn; memory/empty's file is among those compared above.
       expect(await page.page.$$eval('[data-testid="folder"]', (els) => els.map((e) => e.getAttribute('data-path')))).toEqual(expect.arrayContaining(['claude-code', 'claude-code/subagents']));
       expect(files.some((f) => f.path === 'memory/empty/MEMORY.md')).toBe(true);

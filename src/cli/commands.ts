@@ -9,7 +9,7 @@ import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
 import { convert } from '../core/formats/convert.js';
 import { costOf, costText, describeUsage, priceSourcesText, reportedUsage } from '../core/usage.js';
-import { countingModel, sessionModel } from '../core/models.js';
+import { countingModel, shownSessionModel } from '../core/models.js';
 import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
 import { humanBytes, printJson, table } from './output.js';
@@ -43,13 +43,17 @@ function modelInfo(model: string, source?: 'session' | 'option' | 'default') {
 }
 
 /**
- * The options a file is counted with: without --model, the model the session ran on (its own tokenizer where
- * public, else an estimate that says so), DEFAULT_MODEL where the file names none.
+ * The model a file's shown records are counted for: without --model, the model the session ran on (its own
+ * tokenizer where public, else an estimate that says so), DEFAULT_MODEL where the file names none.
  */
-function forFile(opened: OpenedFile, opts: CommonOptions): { opts: CommonOptions; source: 'session' | 'option' | 'default' } {
-  if (!opts.sessionModel) return { opts, source: 'option' };
-  const named = sessionModel(opened.doc.conversations.flatMap((c) => c.records.map((r) => opened.codec.view(r))));
-  return { opts: { ...opts, model: countingModel(SESSION_MODEL, named) }, source: named ? 'session' : 'default' };
+function countedFor(opened: OpenedFile, selections: readonly Selection[], opts: CommonOptions): { model: string; source: 'session' | 'option' | 'default' } {
+  if (!opts.sessionModel) return { model: opts.model, source: 'option' };
+  const view = (c: number, i: number) => opened.codec.view(opened.doc.conversations[c].records[i]);
+  const named = shownSessionModel(
+    selections.flatMap((s, c) => s.records.map((i) => view(c, i))),
+    () => opened.doc.conversations.flatMap((conv) => conv.records.map((r) => opened.codec.view(r))),
+  );
+  return { model: countingModel(SESSION_MODEL, named), source: named ? 'session' : 'default' };
 }
 
 /** "46 tokens (gpt-5.4, o200k_base)", or for an estimate "≈ 11,533 tokens (o200k_base stands in for claude-opus-4-6)". */
@@ -144,10 +148,11 @@ interface ShownMessage {
  * The messages of the file, across its conversations, with their tokens: of a session, the path the app
  * shows (its main thread since the last compaction, unless `--thread`/`--whole` say otherwise).
  */
-function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessage[]; total: number; selections: Selection[] } {
-  const tokenizer = getTokenizer(opts.model);
+function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessage[]; total: number; selections: Selection[]; model: string; source: 'session' | 'option' | 'default' } {
   const messages: ShownMessage[] = [];
   const selections = opened.doc.conversations.map((_, conversation) => selectRecords(opened, conversation, opts));
+  const { model, source } = countedFor(opened, selections, opts);
+  const tokenizer = getTokenizer(model);
   let total = 0;
   opened.doc.conversations.forEach((c, conversation) =>
     selections[conversation].records.forEach((fileIndex, index) => {
@@ -168,7 +173,7 @@ function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessag
       messages.push(m);
     }),
   );
-  return { messages, total, selections };
+  return { messages, total, selections, model, source };
 }
 
 /** What a command says of the path it shows, in its JSON: the thread, and the others there are. */
@@ -181,12 +186,11 @@ function printNotes(selections: readonly Selection[]): void {
   for (const s of selections) if (s.note) process.stderr.write(`note: ${s.note}\n`);
 }
 
-export function showCommand(file: string, options: CommonOptions): void {
-  const opened = open(file, options.format, options.as);
-  const { opts, source } = forFile(opened, options);
-  const { messages, total, selections } = shown(opened, opts);
+export function showCommand(file: string, opts: CommonOptions): void {
+  const opened = open(file, opts.format, opts.as);
+  const { messages, total, selections, model, source } = shown(opened, opts);
   if (opts.json) {
-    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(opts.model, source), conversations: opened.doc.conversations.length, ...threadFields(selections), messages, other: opened.doc.otherRecords, totalTokens: total });
+    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(model, source), conversations: opened.doc.conversations.length, ...threadFields(selections), messages, other: opened.doc.otherRecords, totalTokens: total });
     return;
   }
   const many = opened.doc.conversations.length > 1;
@@ -205,13 +209,12 @@ export function showCommand(file: string, options: CommonOptions): void {
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');
   const other = opened.doc.otherRecords ? `, ${counted(opened.doc.otherRecords, 'other record')}` : '';
   printNotes(selections);
-  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${counted(messages.length, 'message')}${other}, ${tokensLine(total, opts.model)}\n`);
+  process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${counted(messages.length, 'message')}${other}, ${tokensLine(total, model)}\n`);
 }
 
-export function tokensCommand(file: string, options: CommonOptions): void {
-  const opened = open(file, options.format, options.as);
-  const { opts, source } = forFile(opened, options);
-  const { messages, total, selections } = shown(opened, opts);
+export function tokensCommand(file: string, opts: CommonOptions): void {
+  const opened = open(file, opts.format, opts.as);
+  const { messages, total, selections, model, source } = shown(opened, opts);
   const byRole: Record<string, number> = {};
   const byCategory: Record<string, number> = {};
   let input = 0;
@@ -240,7 +243,7 @@ export function tokensCommand(file: string, options: CommonOptions): void {
   const result = {
     file: resolve(file),
     format: opened.codec.id,
-    ...modelInfo(opts.model, source),
+    ...modelInfo(model, source),
     ...threadFields(selections),
     messages: messages.length,
     totalTokens: total,
@@ -270,7 +273,7 @@ export function tokensCommand(file: string, options: CommonOptions): void {
     }
     process.stdout.write('\n');
   }
-  process.stdout.write(`Counted here: ${counted(messages.length, 'message')}, ${tokensLine(total, opts.model)}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
+  process.stdout.write(`Counted here: ${counted(messages.length, 'message')}, ${tokensLine(total, model)}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');
   process.stdout.write(section('By category', byCategory) + '\n');
   // A compacted session's part since its compaction may hold no call yet: say so, not input_tokens 0.

@@ -19,6 +19,11 @@ export function sessionModel(views: Iterable<Pick<MessageView, 'model' | 'usage'
   return best;
 }
 
+/** A shown part's model, else (a part since a compaction that holds no call yet) the whole file's. */
+export function shownSessionModel(shown: Iterable<Pick<MessageView, 'model' | 'usage'>>, whole: () => Iterable<Pick<MessageView, 'model' | 'usage'>>): string | undefined {
+  return sessionModel(shown) ?? sessionModel(whole());
+}
+
 /** The model tokens are counted for: the one picked, or, where the pick is the session's own, the session's (else the default). */
 export function countingModel(picked: string | undefined, session: string | undefined): string {
   return picked === undefined || picked === SESSION_MODEL ? (session ?? DEFAULT_MODEL) : picked;

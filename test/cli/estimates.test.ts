@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SWARMS, tempDir } from '../helpers.js';
+import { FIXTURES, ROOT, SWARMS, tempDir } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
 const STATE = tempDir();
@@ -37,6 +37,8 @@ describe('token counts say when they are estimates', () => {
     expect(cli('show', CODEX).stdout).toMatch(/, [\d,]+ tokens? \(gpt-5-codex, o200k_base\)\n$/);
     const picked = JSON.parse(cli('show', CLAUDE, '--model', 'gpt-4o', '--json').stdout);
     expect(picked).toMatchObject({ model: 'gpt-4o', approximate: false, modelSource: 'option' });
+    // A session shown since a compaction that holds no call yet: the model the rest of the file ran on.
+    expect(JSON.parse(cli('show', join(FIXTURES, 'formats', 'claude-code', 'session.jsonl'), '--json').stdout)).toMatchObject({ model: 'claude-sonnet-4-5-20250929', approximate: true, modelSource: 'session' });
     // A file that names no model: the default, said so.
     expect(JSON.parse(cli('show', join(SWARMS, 'conversation_demo.json'), '--json').stdout)).toMatchObject({ model: 'gpt-5.4', approximate: false, modelSource: 'default' });
   }, 180_000);
