@@ -27,7 +27,8 @@ function startShell(): FolderShell {
   const start = (dir: string) => startBackend({ dirs: [dir], mode: 'electron', settingsFile: join(data, 'settings.json'), historyDir: join(data, 'history'), tokenCacheDir: join(data, 'token-cache') }, safeStorageSecrets(join(data, 'secrets')));
   const s = new FolderShell(startDir, { start, scope: null, pick: () => pickFolder(win), recents: new RecentFolders(join(data, 'recent-folders.json')) });
   s.onEvent = (event, payload) => {
-    pushEvent(win, event, payload);
+    // Every window of the app is told (a change made in one is news in the others).
+    for (const w of BrowserWindow.getAllWindows()) pushEvent(w, event, payload);
     if (event === 'folder:opened') setMenu();
   };
   return s;

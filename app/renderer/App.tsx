@@ -66,11 +66,15 @@ export function App() {
         const mine = e.path === s.openPath || (!!s.openPath && s.openPath.startsWith(`${e.path}#part-`));
         if (mine && e.kind !== 'removed') void s.refreshConversation();
         // The open file was deleted or renamed: say so rather than keep showing what is no longer on disk.
-        if (mine && e.kind === 'removed') {
+        // With unsaved edits, they stay on screen and the banner offers to save them again or elsewhere.
+        if (mine && e.kind === 'removed' && s.edit?.dirty) useApp.setState({ saveError: { code: 'GONE', message: `${e.path} was removed or renamed on disk.` } });
+        else if (mine && e.kind === 'removed') {
           useApp.setState({ skeleton: undefined, openError: { path: e.path, message: `${e.path} was removed or renamed on disk.` } });
         }
       }),
       subscribe('dir:details', ({ root, entries }) => useApp.getState().applyDirDetails(root, entries)),
+      // Another window's change to a file shown here (an edit, undo, reload, save): shown here too.
+      subscribe('conversation:changed', ({ path, version }) => void useApp.getState().changedElsewhere(path, version)),
       subscribe('save:progress', ({ path, ...p }) => {
         if (path === useApp.getState().openPath && useApp.getState().saving) useApp.setState({ saveProgress: p });
       }),

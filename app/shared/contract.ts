@@ -106,6 +106,12 @@ export const Skeleton = z.object({
   /** Which state of the conversation this is: a delta applies to the version it was made from. */
   version: z.number(),
   /**
+   * Which state of the document's edits these rows show (see EditState.version): an edit, undo, redo, reload or
+   * save names it, and one made on a state that has changed since (in another window, or by a read from disk)
+   * is refused with STALE. Absent where nothing can be edited yet (a file's head, shown while it is read).
+   */
+  editVersion: z.number().optional(),
+  /**
    * For a file whose messages make a tree (a Claude Code session): the conversations it shows (its main thread
    * and each sub-agent's), where this path could have gone otherwise (a rewind: "2 of 3"), and whether it
    * shows the whole session or only since its last compaction (`earlier`: how many messages came before).
@@ -220,7 +226,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, has: true, threads: true, forks: true, whole: true, earlier: true, readOnly: true, model: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, whole: true, earlier: true, readOnly: true, model: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),
@@ -300,9 +306,21 @@ export const EditCommandInput = z.discriminatedUnion('type', [
 ]);
 export type EditCommandInput = z.infer<typeof EditCommandInput>;
 
+/**
+ * The state of a document's edits a request was made on (EditState.version, Skeleton.editVersion). Several
+ * windows share one document: a request on a state that has changed since is refused with STALE.
+ */
+const editVersion = z.number().int();
+
 export const EditState = z.object({
   path: z.string(),
   conversation: z.number(),
+  /**
+   * Which state of the document's edits this is: it changes with every change to the records any of its
+   * conversations shows (an edit, undo, redo, reload, merge, another path of a tree, a read from disk), in any
+   * window, and never repeats.
+   */
+  version: z.number(),
   count: z.number(),
   dirty: z.boolean(),
   conflict: z.boolean(),
@@ -451,22 +469,30 @@ export const requests = {
      */
     output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages', 'openai-responses']).optional(), system: z.boolean().optional(), /** Compactions the planned messages run through: no request ever held them all. */ compactions: z.number().optional() }),
   },
-  'edit:apply': { input: z.object({ path: relPath, conversation, command: EditCommandInput }), output: EditState },
-  'edit:undo': { input: z.object({ path: relPath, conversation }), output: EditState },
-  'edit:redo': { input: z.object({ path: relPath, conversation }), output: EditState },
+  /** `version`: the state the command's indexes were computed on (STALE when the document has changed since). */
+  'edit:apply': { input: z.object({ path: relPath, conversation, version: editVersion, command: EditCommandInput }), output: EditState },
+  'edit:undo': { input: z.object({ path: relPath, conversation, version: editVersion }), output: EditState },
+  'edit:redo': { input: z.object({ path: relPath, conversation, version: editVersion }), output: EditState },
   'edit:state': { input: z.object({ path: relPath, conversation }), output: EditState },
   /** CONFLICT when the file changed on disk since it was read, unless force (Keep mine). */
   /**
    * `force` overwrites a file that changed on disk (Keep mine); `acceptProblems` writes a file its tool would
    * no longer read whole (INVALID says what first).
    */
-  'edit:save': { input: z.object({ path: relPath, force: z.boolean().default(false), acceptProblems: z.boolean().default(false) }), output: EditState },
-  /** Save As: a new file inside the opened folders; the open document stays as it is. */
-  'edit:save-as': { input: z.object({ path: relPath, target: relPath }), output: z.object({ target: z.string() }) },
+  'edit:save': { input: z.object({ path: relPath, version: editVersion, force: z.boolean().default(false), acceptProblems: z.boolean().default(false) }), output: EditState },
+  /**
+   * Save As: a new file inside the opened folders; the open document stays as it is. With `version`, refused
+   * (STALE) when the document changed since. Edits whose file was swapped for a link out of the opened folders
+   * can still be saved this way.
+   */
+  'edit:save-as': { input: z.object({ path: relPath, target: relPath, version: editVersion.optional() }), output: z.object({ target: z.string() }) },
   /** Stops a save under way before it replaces anything (it answers CANCELLED); nothing when none is. */
   'edit:cancel-save': { input: z.object({ path: relPath }), output: z.object({ cancelling: z.boolean() }) },
-  /** Revert or Reload: the file as it is on disk; unsaved edits and the undo history are dropped. */
-  'edit:revert': { input: z.object({ path: relPath }), output: EditState },
+  /**
+   * Revert or Reload: the file as it is on disk; unsaved edits and the undo history are dropped. Refused (STALE)
+   * when the edits changed since `version`: a window never drops edits it has not shown.
+   */
+  'edit:revert': { input: z.object({ path: relPath, version: editVersion }), output: EditState },
   'edit:export': {
     input: z.object({ path: relPath, conversation, format: z.string().min(1).max(100) }),
     output: z.object({ filename: z.string(), text: z.string(), mime: z.string() }),
@@ -492,7 +518,7 @@ export const requests = {
   },
   /** Every finding (not dismissed) of these messages, or of all the conversation shows, replaced by [REDACTED:<rule>]: one undoable edit. */
   'secrets:redact': {
-    input: z.object({ path: relPath, conversation, indexes: z.array(z.number().int().min(0)).max(10_000_000).optional() }),
+    input: z.object({ path: relPath, conversation, version: editVersion, indexes: z.array(z.number().int().min(0)).max(10_000_000).optional() }),
     /** `signed`: reasoning blocks the API signed that a redaction changed (the API refuses them when resumed). */
     output: EditState.extend({ redacted: z.number(), signed: z.number().optional() }),
   },
@@ -517,7 +543,7 @@ export const requests = {
     output: z.object({ lines: z.array(z.object({ kind: z.enum(['same', 'added', 'removed', 'folded']), text: z.string(), count: z.number().optional(), changed: z.array(z.tuple([z.number(), z.number()])).optional() })), added: z.number(), removed: z.number(), tooLarge: z.boolean() }),
   },
   /** Restores a version as one undoable edit (nothing is written until Save). */
-  'history:restore': { input: z.object({ path: relPath, id: z.string().min(1).max(100) }), output: EditState },
+  'history:restore': { input: z.object({ path: relPath, id: z.string().min(1).max(100), version: editVersion }), output: EditState },
   /** Where the plan made with the full text cuts one message: the text the cut is made in, and the offset. */
   'window:cut': {
     input: z.object({ path: relPath, conversation, model, strategy: z.string().min(1).max(100), params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])), index: z.number().int().min(0) }),
@@ -576,7 +602,7 @@ export const requests = {
   'conversation:set-role': { input: z.object({ path: relPath, conversation, role: z.string().min(1).max(200), normalRole: NormalRole.nullable() }), output: z.object({ delta: SkeletonDelta.optional(), roleMapping: z.array(RoleMappingEntry) }) },
   'edit:merge-preview': { input: z.object({ path: relPath }), output: MergePreview },
   /** The merge applied (as one undoable edit on the file as it is on disk now); `choices` settle the conflicts in order. */
-  'edit:merge': { input: z.object({ path: relPath, choices: z.array(z.enum(['mine', 'theirs'])).max(100_000).default([]) }), output: EditState },
+  'edit:merge': { input: z.object({ path: relPath, version: editVersion, choices: z.array(z.enum(['mine', 'theirs'])).max(100_000).default([]) }), output: EditState },
   /**
    * Compaction: 'dropped' summarises what the strategy drops (kept messages stay, cuts apply); 'all' is the
    * spec's compact (static context, then one summary). Preview first; apply is one undoable edit.
@@ -596,6 +622,8 @@ export const requests = {
         z.object({ kind: z.literal('openai') }),
       ]),
       apply: z.boolean().default(false),
+      /** The state the plan was made on: an applied compaction names it (STALE when the document changed since). */
+      version: editVersion.optional(),
       /** Archive and re-seed the MEMORY.md next to the conversation (the spec's compact), when there is one. */
       archiveMemory: z.boolean().default(false),
     }),
@@ -641,7 +669,11 @@ export const events = {
   /** Where a save is: its step of four, and the bytes written while it writes the file. */
   'save:progress': z.object({ path: z.string(), step: z.string(), at: z.number(), of: z.number(), done: z.number().optional(), total: z.number().optional() }),
   'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),
-  'conversation:changed': z.object({ path: z.string() }),
+  /**
+   * A document changed: by a request of some window (`version`, its edits' state now: a window showing another
+   * one asks for the change), or on disk.
+   */
+  'conversation:changed': z.object({ path: z.string(), version: z.number().optional() }),
   /** The first screen's counts, sent before the rest of a long count is done. */
   'tokens:partial': z.object({ path: z.string(), conversation: z.number(), model: z.string(), start: z.number(), tokens: z.array(z.number()), toolTokens: z.array(z.number()), reasoningTokens: z.array(z.number()) }),
   'tokens:progress': z.object({ path: z.string(), done: z.number(), total: z.number() }),
@@ -663,7 +695,7 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 export { REQUEST_NAMES, EVENT_NAMES };
 export type { RequestName, EventName };
 
-export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO', 'INVALID', 'CANCELLED'] as const;
+export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO', 'INVALID', 'CANCELLED', 'STALE'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface AppError {

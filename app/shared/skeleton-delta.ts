@@ -75,11 +75,11 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
   return { start, deleteCount, insertCount };
 }
 
-type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'has' | 'readOnly'>;
+type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'editVersion' | 'has' | 'readOnly'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, threads, forks, whole, earlier, readOnly, model } = sk;
-  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}), ...(readOnly ? { readOnly } : {}), ...(model ? { model } : {}) };
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, whole, earlier, readOnly, model } = sk;
+  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}), ...(readOnly ? { readOnly } : {}), ...(model ? { model } : {}), ...(editVersion !== undefined ? { editVersion } : {}) };
   return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, ...tree };
 }
 

@@ -53,3 +53,27 @@ export async function openInspector(mode: Mode, dir: string, env: NodeJS.Process
   await page.setViewportSize({ width: 1440, height: 900 });
   return { page, close: () => app.close() };
 }
+
+export interface Windows {
+  pages: Page[];
+  close(): Promise<void>;
+}
+
+/** Browser mode with `count` pages on one server: windows sharing its documents, as two tabs do. */
+export async function openWindows(dir: string, count: number, env: NodeJS.ProcessEnv = {}): Promise<Windows> {
+  const served: Served = await serve(dir, env);
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, ignoreDefaultArgs: ['--hide-scrollbars'] });
+  const pages: Page[] = [];
+  for (let k = 0; k < count; k++) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(served.url);
+    pages.push(page);
+  }
+  return {
+    pages,
+    close: async () => {
+      await browser.close();
+      await served.stop();
+    },
+  };
+}

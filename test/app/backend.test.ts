@@ -122,7 +122,8 @@ async function until(check: () => boolean, what: string): Promise<void> {
     expect(entry).toMatchObject({ messages });
     expect(entry!.estimated).toBeUndefined();
     // Later requests for it go to the service that holds it: no second parse, the same document.
-    expect(await backend.request('edit:apply', { path: 'huge.json', command: { type: 'delete', indexes: [0] } })).toMatchObject({ ok: true, value: { dirty: true } });
+    const version = (opened as unknown as { value: { editVersion: number } }).value.editVersion;
+    expect(await backend.request('edit:apply', { path: 'huge.json', version, command: { type: 'delete', indexes: [0] } })).toMatchObject({ ok: true, value: { dirty: true } });
     expect(await backend.request('conversation:open', { path: 'huge.json' })).toMatchObject({ ok: true, value: { count: messages - 1 } });
   }, 120_000);
 
@@ -141,12 +142,13 @@ async function until(check: () => boolean, what: string): Promise<void> {
     };
     // As the app does: the folder listed first, then the file opened.
     await backend.request('dir:list', {});
-    await backend.request('conversation:open', { path: 'huge.json' });
+    const opened = (await backend.request('conversation:open', { path: 'huge.json' })) as { value: { editVersion: number } };
     // The watcher is ready once a file written now is reported.
     writeFileSync(join(dir, 'probe.json'), '[]');
     await until(() => listed.includes('probe.json'), 'the watcher');
-    expect(await backend.request('edit:apply', { path: 'huge.json', command: { type: 'delete', indexes: [0] } })).toMatchObject({ ok: true });
-    expect(await backend.request('edit:save', { path: 'huge.json' })).toMatchObject({ ok: true, value: { dirty: false } });
+    const edited = (await backend.request('edit:apply', { path: 'huge.json', version: opened.value.editVersion, command: { type: 'delete', indexes: [0] } })) as { ok: boolean; value: { version: number } };
+    expect(edited).toMatchObject({ ok: true });
+    expect(await backend.request('edit:save', { path: 'huge.json', version: edited.value.version })).toMatchObject({ ok: true, value: { dirty: false } });
     writeFileSync(join(dir, 'probe2.json'), '[]');
     await until(() => listed.includes('probe2.json'), 'a later event');
     expect(onDisk).toEqual([]);

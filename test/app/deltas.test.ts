@@ -5,7 +5,8 @@ import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch, type Handlers } from '../../app/service/dispatch.js';
+import type { Handlers } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { createHandlers } from '../../app/service/handlers/index.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
@@ -24,7 +25,7 @@ afterEach(async () => {
 });
 
 async function call<T>(handlers: Handlers, channel: string, input: unknown): Promise<T> {
-  const r = await dispatch(handlers, channel, input);
+  const r = await dispatchNow(handlers, channel, input);
   if (!r.ok) throw Object.assign(new Error(`${channel}: ${r.error.message}`), { code: r.error.code });
   return r.value as T;
 }

@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import type { DirEntry, Skeleton } from '../../app/shared/contract.js';
@@ -32,7 +32,7 @@ function runtime(dir: string): { rt: Runtime; call: <T>(channel: string, input: 
   const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, watch: false, wholeReadBytes: 200_000, partBytes: 64_000 });
   runtimes.push(rt);
   const call = async <T>(channel: string, input: unknown): Promise<T> => {
-    const r = await dispatch(rt.handlers, channel, input);
+    const r = await dispatchNow(rt.handlers, channel, input);
     if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
     return r.value as T;
   };

@@ -2,7 +2,7 @@ import { diffLines } from 'diff';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { DirEntry, Result, Skeleton } from '../../app/shared/contract.js';
@@ -24,7 +24,7 @@ function setup() {
   const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
   runtimes.push(rt);
   const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
-    const r: Result<unknown> = await dispatch(rt.handlers, channel, input);
+    const r: Result<unknown> = await dispatchNow(rt.handlers, channel, input);
     if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
     return r.value as T;
   };

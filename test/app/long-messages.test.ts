@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { SHOW_LIMIT } from '../../app/service/shown-message.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
@@ -28,7 +28,7 @@ describe('a message of many megabytes', () => {
     const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
     runtimes.push(rt);
     const call = async <T>(channel: string, input: unknown) => {
-      const r = await dispatch(rt.handlers, channel, input);
+      const r = await dispatchNow(rt.handlers, channel, input);
       if (!r.ok) throw new Error(r.error.message);
       return r.value as T;
     };

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
@@ -29,7 +29,7 @@ function setup() {
   rt.onEvent = (event, payload) => {
     if (event === 'save:progress') events.push(payload as (typeof events)[number]);
   };
-  const call = (channel: string, input: unknown): Promise<Result<unknown>> => dispatch(rt.handlers, channel, input);
+  const call = (channel: string, input: unknown): Promise<Result<unknown>> => dispatchNow(rt.handlers, channel, input);
   return { dir, file, call, events };
 }
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
@@ -19,7 +19,7 @@ function setup(name: string, text: string) {
   writeFileSync(join(dir, name), text);
   const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
   runtimes.push(rt);
-  const call = async (channel: string, input: unknown): Promise<Result<unknown>> => dispatch(rt.handlers, channel, input);
+  const call = async (channel: string, input: unknown): Promise<Result<unknown>> => dispatchNow(rt.handlers, channel, input);
   return { dir, file: join(dir, name), call };
 }
 

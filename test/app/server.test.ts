@@ -111,7 +111,8 @@ describe('browser-mode server', () => {
     const text = 'a line of a file the agent read\n'.repeat(400_000);
     expect(JSON.stringify(text).length).toBeGreaterThan(12_000_000);
     expect(JSON.stringify(text).length).toBeLessThan(MAX_PAYLOAD_BYTES);
-    const answer = await ask(ws, 'edit:apply', { path: 'conversation_demo.json', command: { type: 'set-text', index: 1, text } });
+    const opened = (await ask(ws, 'conversation:open', { path: 'conversation_demo.json' })) as { value?: { editVersion: number } };
+    const answer = await ask(ws, 'edit:apply', { path: 'conversation_demo.json', version: opened.value!.editVersion, command: { type: 'set-text', index: 1, text } });
     expect(answer).toMatchObject({ ok: true, value: { dirty: true } });
     ws.close();
   });

@@ -10,6 +10,7 @@ import { TokenPool } from '../../app/service/token-pool.js';
 import { InlineTokenService, type Progress, type TokenService } from '../../app/service/token-service.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { createRuntime } from '../../app/service/runtime.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -210,14 +211,14 @@ describe('tokens:count after an edit', () => {
     await count();
     expect(recording.asked.length).toBeGreaterThanOrEqual(100);
     recording.asked.length = 0;
-    const edited = await dispatch(rt.handlers, 'edit:apply', { path: 'h.json', command: { type: 'set-text', index: 7, text: 'a much longer message in place of message seven, edited by hand' } });
+    const edited = await dispatchNow(rt.handlers, 'edit:apply', { path: 'h.json', command: { type: 'set-text', index: 7, text: 'a much longer message in place of message seven, edited by hand' } });
     expect(edited.ok).toBe(true);
     const after = await count();
     expect(recording.asked.every((t) => t.includes('edited by hand'))).toBe(true);
     expect(recording.asked.length).toBeGreaterThan(0);
     // The same as counting the edited conversation from nothing.
     const fresh = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
-    await dispatch(fresh.handlers, 'edit:apply', { path: 'h.json', command: { type: 'set-text', index: 7, text: 'a much longer message in place of message seven, edited by hand' } });
+    await dispatchNow(fresh.handlers, 'edit:apply', { path: 'h.json', command: { type: 'set-text', index: 7, text: 'a much longer message in place of message seven, edited by hand' } });
     expect(after).toEqual(await count(fresh));
     await rt.close();
     await fresh.close();

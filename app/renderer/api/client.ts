@@ -83,11 +83,30 @@ function current(): Bridge {
   return (bridge ??= window.bridge ?? webSocketBridge());
 }
 
+/** Requests that change a document (main tells every window of it: `conversation:changed`). */
+const CHANGING: ReadonlySet<string> = new Set<RequestName>(['edit:apply', 'edit:undo', 'edit:redo', 'edit:save', 'edit:revert', 'edit:merge', 'history:restore', 'secrets:redact', 'window:compact', 'conversation:path', 'conversation:reveal', 'conversation:set-role']);
+const changing = new Set<Promise<unknown>>();
+
 /** A typed request; failures become RequestError with the code and position main sent. */
 export async function request<N extends RequestName>(channel: N, input: RequestInput<N>): Promise<RequestOutput<N>> {
-  const result = await current().request(channel, input);
+  const asked = current().request(channel, input);
+  if (CHANGING.has(channel)) {
+    changing.add(asked);
+    void asked.finally(() => changing.delete(asked)).catch(() => {});
+  }
+  const result = await asked;
   if (!result.ok) throw new RequestError(result.error.code, result.error.message, result.error.line, result.error.column, result.error.problems, result.error.wellFormed);
   return result.value as RequestOutput<N>;
+}
+
+/**
+ * Resolves once this window's own changes under way are answered and shown: a change another window hears
+ * of is news there, and here only when it is not this window's own (main tells before it answers).
+ */
+export async function ownChangesShown(): Promise<void> {
+  while (changing.size > 0) await Promise.allSettled([...changing]);
+  // The answers' handlers show them in the turn after.
+  await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 export function subscribe<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {

@@ -80,7 +80,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
   /** A whole skeleton shown: what depends on it (edit state, time order, first rows, counts, search) follows. */
   const show = (skeleton: Skeleton, pages: Map<number, Row[]>) => {
     const jump = get().pendingJump;
-    set({ skeleton, pages, generation: get().generation + 1, openError: undefined, times: undefined, provisional: undefined, pendingJump: undefined });
+    // An editor with nothing typed starts over on its row as it is now; a draft keeps the state it was made on.
+    const restart = get().editing !== undefined && !get().draftDirty ? { editingVersion: skeleton.editVersion, editingSession: get().editingSession + 1 } : {};
+    set({ skeleton, pages, generation: get().generation + 1, openError: undefined, times: undefined, provisional: undefined, pendingJump: undefined, ...restart });
     // Counted for the model the session ran on, where the pick is the session's own.
     get().followSession(skeleton.model);
     get().syncEntry();
@@ -213,7 +215,14 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         }
         set({ counts: undefined });
         show(answer.skeleton, new Map());
-      } catch {
+      } catch (e) {
+        // Unsaved edits of a file that can no longer be read here (swapped for a link out of the folder): they
+        // stay on screen, and Save As keeps them.
+        const code = (e as RequestError).code;
+        if (get().edit?.dirty && (code === 'FORBIDDEN' || code === 'NOT_FOUND')) {
+          set({ saveError: { code, message: `${(e as Error).message}. Your edits are kept here: Save As writes them to a file inside the folder.` } });
+          return;
+        }
         await get().reloadConversation();
       }
     },
@@ -223,8 +232,16 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       const next = applyDelta({ skeleton, pages, counts }, delta, PAGE_SIZE);
       carryPlanSkeleton({ skeleton, counts }, next, delta);
       const changed = delta.rows.length > 0 || delta.deleteCount > 0;
+      const { editing, editingVersion, marked, draftDirty } = get();
+      const touched = (i: number) => i >= delta.start && i < delta.start + delta.deleteCount;
+      // An open editor follows its message: nothing typed yet, it starts over on it as it is now; with a draft,
+      // the draft stays, and its edit is of the state shown now unless its message is what changed.
+      const restart = editing !== undefined && !draftDirty;
+      const follows = restart || (editing !== undefined && editingVersion !== undefined && editingVersion === skeleton.editVersion && !touched(editing));
+      // Messages marked stay marked where they went; those the change replaced are unmarked.
+      const remarked = marked.size === 0 || !changed ? marked : new Set([...marked].flatMap((i) => (touched(i) ? [] : [movedIndex(i, delta) ?? -1]).filter((j) => j >= 0)));
       // Rows still on their way were asked for before the change: the generation drops them.
-      set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), editing: movedIndex(get().editing, delta), times: changed ? undefined : get().times });
+      set({ skeleton: next.skeleton, pages: new Map(next.pages), counts: next.counts, generation: get().generation + 1, selected: movedIndex(get().selected, delta), editing: movedIndex(editing, delta), editingVersion: follows ? next.skeleton.editVersion : editingVersion, ...(restart ? { editingSession: get().editingSession + 1 } : {}), marked: remarked, times: changed ? undefined : get().times });
       get().syncEntry();
       if (!changed) return;
       if (get().sort.key === 'time') void get().setSort('time', get().sort.desc);

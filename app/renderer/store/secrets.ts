@@ -117,7 +117,7 @@ export const createSecretsSlice: StateCreator<AppState, [], [], SecretsSlice> = 
     const path = get().openPath;
     if (!path) return undefined;
     try {
-      const state = await request('secrets:redact', { path, conversation: get().openConversationIndex, ...(indexes ? { indexes } : {}) });
+      const state = await request('secrets:redact', { path, conversation: get().openConversationIndex, version: get().skeleton?.editVersion ?? -1, ...(indexes ? { indexes } : {}) });
       const { redacted, signed, ...edit } = state;
       await get().afterEdit(edit);
       const resumable = signed ? ` ${signed} reasoning block${signed === 1 ? '' : 's'} signed by the API changed: resumed, the session is refused there (share it rather than resume it).` : '';
@@ -126,7 +126,7 @@ export const createSecretsSlice: StateCreator<AppState, [], [], SecretsSlice> = 
       if (!indexes) set({ secretsOnly: false });
       return redacted;
     } catch (e) {
-      set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
+      if (!(await get().refusedAsStale(e))) set({ saveError: { code: (e as RequestError).code, message: (e as Error).message } });
       return undefined;
     }
   },

@@ -25,6 +25,13 @@ export interface UiSlice {
   editing: number | undefined;
   /** Opens the editor on a message (selecting it), or closes it. */
   setEditing(index: number | undefined): void;
+  /**
+   * The state of the document the open editor's message index is of: its edit names it. It follows changes
+   * that leave the message where the editor knows it to be (see applyChange), and not the others.
+   */
+  editingVersion: number | undefined;
+  /** Which opening of the editor this is: its draft lives as long as it does, whatever is fetched meanwhile. */
+  editingSession: number;
   /** The message being edited was just added (N): cancelling its editor takes it away again. */
   editingAdded: boolean;
   /** Leaves the editor without applying: a message added only to be edited goes too (its insert undone). */
@@ -68,6 +75,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   },
   editing: undefined,
   editingAdded: false,
+  editingVersion: undefined,
+  editingSession: 0,
   setEditing: (editing) => {
     // Another app's store is read, not edited (the detail pane says why).
     if (editing !== undefined && get().skeleton?.readOnly?.edits === false) return;
@@ -75,11 +84,13 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
       get().select(editing);
       if (get().selected !== editing) return;
     }
+    if (editing === undefined) return set({ editing, editingAdded: false, editingVersion: undefined });
+    if (editing !== get().editing) set({ editingVersion: get().skeleton?.editVersion, editingSession: get().editingSession + 1 });
     set({ editing, editingAdded: false });
   },
   cancelEditing: () => {
     const added = get().editingAdded;
-    set({ editing: undefined, editingAdded: false });
+    set({ editing: undefined, editingAdded: false, editingVersion: undefined });
     if (added) void get().undo();
   },
   setSearch: (search) => {

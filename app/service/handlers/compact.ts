@@ -9,7 +9,9 @@ import { compactAllPlan, compactDroppedPlan } from '../../../src/core/window/com
 import type { ParsedInput } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty, viewOf } from '../documents.js';
+import { viewOf } from '../documents.js';
+import { checkStill, checkVersion } from '../edit-version.js';
+import { editStateOf } from './editing.js';
 import { sentText } from '../../../src/core/formats/model.js';
 import { applyPlanToRecords, countView } from '../../../src/core/views.js';
 import type { WindowPlan } from '../../../src/core/window/types.js';
@@ -39,7 +41,10 @@ export function compactHandlers(ctx: HandlerContext, conversations: Conversation
   const cache = new SkeletonCache();
   return {
     'window:compact': async (input) => {
-      const { doc, conv } = openConversation(ctx, input.path, input.conversation);
+      const { absolute, doc, conv } = openConversation(ctx, input.path, input.conversation);
+      const display = ctx.roots.display(absolute);
+      if (input.apply && input.version === undefined) throw new HandlerError('BAD_INPUT', 'an applied compaction names the version of the document it was planned on');
+      if (input.apply) checkVersion(doc, input.version!, display, 'the compaction');
       const tokenizer = getTokenizer(input.model);
       const records = conv.records;
       const swarms = swarmsCodec(doc);
@@ -86,23 +91,15 @@ export function compactHandlers(ctx: HandlerContext, conversations: Conversation
       const memoryPath = join(dirname(doc.path), 'MEMORY.md');
       const memory = existsSync(memoryPath) && memoryPath !== doc.path ? { path: ctx.roots.display(memoryPath) } : undefined;
       if (!input.apply) return { ...result, memory };
+      // The summary took a while: it replaces the messages as they were when it was asked for.
+      checkStill(ctx.documents.peek(absolute), doc, input.version!, display, 'the compaction');
       // The spec's compact archives MEMORY.md (and re-seeds it) so the log does not keep growing.
       const archived = memory && input.archiveMemory ? archiveAndReseedMemory(memoryPath, basename(doc.path, extname(doc.path))) : undefined;
       replaceShown(doc.conversations, conv, after, `compact ${replaced.length} messages into a summary`, doc.codec, doc.file.doc);
-      ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
       return {
         ...result,
         memory: memory && { ...memory, archivedTo: archived && ctx.roots.display(archived) },
-        state: {
-          path: ctx.roots.display(doc.path),
-          conversation: input.conversation,
-          count: conv.records.length,
-          dirty: isDirty(doc),
-          conflict: doc.conflict,
-          canUndo: conv.history.canUndo,
-          canRedo: conv.history.canRedo,
-          delta: await conversations.changesSinceShown(doc.path, doc, input.conversation),
-        },
+        state: await editStateOf(ctx, conversations, doc, input.conversation, true),
       };
     },
   };

@@ -14,6 +14,7 @@ import { buildSkeleton, columnsOf, needsLinking, readOnlyOf, skeletonRowOf, stat
 import { treeFields, type ViewedConversation } from '../conversation-views.js';
 import { FLAGS } from '../../shared/contract.js';
 import type { HandlerContext } from './context.js';
+import { editVersion } from '../edit-version.js';
 
 export interface Counted {
   model: string;
@@ -54,6 +55,12 @@ function skeletonOf(entry: Shown): Skeleton {
 
 /** Shown skeletons kept (each is a few MB at 200k messages). */
 const SHOWN_LIMIT = 6;
+/**
+ * Per conversation, the skeletons shown before the last one, kept so that a window still showing one of them
+ * (another window made the change) is sent the change as a delta: its selection and open editor follow their
+ * messages, and the row indexes it edits by stay the ones it shows.
+ */
+const EARLIER_LIMIT = 2;
 /** A delta brings table rows and counts for at most this many messages; past that the renderer asks. */
 const DELTA_ROWS_LIMIT = 2000;
 const DELTA_COUNT_LIMIT = 20_000;
@@ -87,10 +94,19 @@ export function conversationState(ctx: HandlerContext) {
   const counted = new WeakMap<object, Counted>();
   const shown = new Map<string, Shown>();
   const keyOf = (absolute: string, conversation: number) => `${absolute}\0${conversation}`;
+  const earlier = new Map<string, Shown[]>();
   const remember = (key: string, entry: Shown) => {
+    const previous = shown.get(key);
+    // Only skeletons of the same read of the file: one read again holds the whole old document otherwise.
+    if (previous && previous !== entry && previous.file === entry.file) earlier.set(key, [previous, ...(earlier.get(key) ?? []).filter((e) => e.file === entry.file)].slice(0, EARLIER_LIMIT));
+    else if (previous?.file !== entry.file) earlier.delete(key);
     shown.delete(key);
     shown.set(key, entry);
-    if (shown.size > SHOWN_LIMIT) shown.delete(shown.keys().next().value!);
+    if (shown.size > SHOWN_LIMIT) {
+      const oldest = shown.keys().next().value!;
+      shown.delete(oldest);
+      earlier.delete(oldest);
+    }
   };
 
   /** The count of message i remembered for its record, in this model and place (last or not). */
@@ -362,7 +378,7 @@ export function conversationState(ctx: HandlerContext) {
    * What changed since the skeleton of version `since` (the last one shown), as a delta with the table rows
    * and counts of the rows it brings; the whole skeleton when that version is not the last one shown.
    */
-  const changes = async (absolute: string, doc: OpenDocument, conversation: number, since: number | undefined, model?: string): Promise<{ delta: SkeletonDelta } | { skeleton: Skeleton }> => {
+  const changesOf = async (absolute: string, doc: OpenDocument, conversation: number, since: number | undefined, model?: string): Promise<{ delta: SkeletonDelta } | { skeleton: Skeleton }> => {
     const key = keyOf(absolute, conversation);
     const before = shown.get(key);
     const records = doc.conversations[conversation].records;
@@ -370,6 +386,14 @@ export function conversationState(ctx: HandlerContext) {
     if (before && before.records === records && before.file === doc.file && before.version === since) {
       const sk = skeletonOf(before);
       return { delta: { ...skeletonDelta(sk, sk, { start: 0, deleteCount: 0, insertCount: 0 }), previews: [], ...(await sessionFigures(doc, countModel)) } };
+    }
+    // Another window was shown the change already: this one gets it from the skeleton it still shows.
+    const behind = before && before.records === records && before.file === doc.file ? earlier.get(key)?.find((e) => e.version === since) : undefined;
+    if (before && behind && behind.file.codec.id === doc.codec.id) {
+      const old = skeletonOf(behind);
+      const now = skeletonOf(before);
+      const splice = spliceBetween(old, now, (i, j) => behind.records[i] === records[j]);
+      return { delta: await withRowsAndCounts(skeletonDelta(old, now, splice), doc, records, before.linkFree, countModel) };
     }
     // A file that grew, read as an append: its new rows alone.
     if (before && before.version === since) {
@@ -418,6 +442,17 @@ export function conversationState(ctx: HandlerContext) {
       for (let k = 1; k <= tail; k++) carry(old.count - k, skeleton.count - k);
     }
     return { delta: await withRowsAndCounts(skeletonDelta(old, skeleton, splice), doc, records, entry.linkFree, countModel) };
+  };
+
+  /** The changes, with the state of the document's edits they show (taken with the records they are made of). */
+  const changes = async (absolute: string, doc: OpenDocument, conversation: number, since: number | undefined, model?: string): Promise<{ delta: SkeletonDelta } | { skeleton: Skeleton }> => {
+    const stamp = editVersion(doc);
+    const answer = await changesOf(absolute, doc, conversation, since, model);
+    if ('delta' in answer) {
+      answer.delta.file = { ...answer.delta.file, editVersion: stamp };
+      return answer;
+    }
+    return { skeleton: { ...answer.skeleton, editVersion: stamp } };
   };
 
   return {
@@ -478,10 +513,11 @@ export function conversationState(ctx: HandlerContext) {
       const key = keyOf(absolute, conversation);
       const before = shown.get(key);
       const records = doc.conversations[conversation].records;
-      if (before && before.records === records && before.file === doc.file) return skeletonOf(before);
+      const stamp = editVersion(doc);
+      if (before && before.records === records && before.file === doc.file) return { ...skeletonOf(before), editVersion: stamp };
       const entry = build(absolute, doc, conversation, before?.model);
       remember(key, entry);
-      return entry.base;
+      return { ...entry.base, editVersion: stamp };
     },
 
     changes,

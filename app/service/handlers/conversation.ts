@@ -13,6 +13,7 @@ import { queryTerms, textMatches } from '../../../src/core/search/words.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { branchLeaf, revealRecord, showPath } from '../conversation-views.js';
+import { editVersion } from '../edit-version.js';
 import { branchOutline } from '../../../src/core/tree/branch-outline.js';
 import { newestLeafUnder, pathTo } from '../../../src/core/tree/message-tree.js';
 import { shownMessage } from '../shown-message.js';
@@ -119,8 +120,8 @@ export function conversationHandlers(
       ctx.settings.set({ roleOverrides: all });
       // Opened again, the document takes the new roles (its codec, views and skeleton made anew).
       const { doc } = open(path, conversation);
-      ctx.emit('conversation:changed', { path: ctx.roots.display(absolute) });
       const delta = await state.changesSinceShown(absolute, doc, conversation);
+      ctx.emit('conversation:changed', { path: ctx.roots.display(absolute), version: editVersion(doc) });
       return { ...(delta ? { delta } : {}), roleMapping: roleMappingOf(doc, conversation) };
     },
     'conversation:path': async ({ path, conversation, at, option, whole, leaf: asked }) => {
@@ -141,6 +142,8 @@ export function conversationHandlers(
       showPath(doc.conversations, conv, leaf, whole ?? conv.view.whole);
       const delta = await state.changesSinceShown(absolute, doc, conversation);
       if (!delta) throw new HandlerError('BAD_INPUT', `open ${path} first`);
+      // Every window showing the thread shows it on this path now (its rows are other messages).
+      ctx.emit('conversation:changed', { path: ctx.roots.display(absolute), version: delta.file.editVersion });
       return { delta };
     },
     'conversation:outline': ({ path, conversation }) => {
@@ -161,9 +164,13 @@ export function conversationHandlers(
     'conversation:reveal': async ({ path, conversation, index }) => {
       const { absolute, doc } = open(path, 0);
       // Unsaved edits move records: the file's index is then its own, as the search read it.
+      const was = editVersion(doc);
       const found = isDirty(doc) ? undefined : revealRecord(doc.conversations, conversation, index);
       if (!found) return { conversation, index };
       const delta = await state.changesSinceShown(absolute, doc, found.conversation);
+      // Another path shown: every window showing the file learns its edits' state moved on.
+      const now = editVersion(doc);
+      if (now !== was) ctx.emit('conversation:changed', { path: ctx.roots.display(absolute), version: now });
       return { ...found, ...(delta ? { delta } : {}) };
     },
     'conversation:roles': ({ path, conversation }) => {

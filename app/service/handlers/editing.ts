@@ -23,7 +23,8 @@ import { exportText, saveDocument, TRANSCRIPT_FORMATS } from '../editing/save.js
 import type { HandlerContext } from './context.js';
 import { swarmsCodec } from '../skeleton.js';
 import type { ConversationState } from './conversation-state.js';
-import { openConversation, openDocument } from './open-document.js';
+import { documentWithEdits, openConversation, openDocument } from './open-document.js';
+import { checkVersion, editVersion, whileSaving } from '../edit-version.js';
 
 /** A message the renderer sends ({role, content}) as a record of the document's format. */
 function recordFor(doc: OpenDocument, m: Record<string, unknown>, near: unknown): Message {
@@ -118,6 +119,7 @@ function stateOf(ctx: HandlerContext, doc: OpenDocument, conversation: number): 
   return {
     path: ctx.roots.display(doc.path),
     conversation,
+    version: editVersion(doc),
     count: conv?.records.length ?? 0,
     dirty: isDirty(doc),
     conflict: doc.conflict,
@@ -132,9 +134,12 @@ function stateOf(ctx: HandlerContext, doc: OpenDocument, conversation: number): 
  * comes with it), or as it is.
  */
 export async function editStateOf(ctx: HandlerContext, conversations: ConversationState, doc: OpenDocument, conversation: number, changed: boolean): Promise<EditState> {
-  if (!changed) return stateOf(ctx, doc, conversation);
-  ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
-  return { ...stateOf(ctx, doc, conversation), delta: await conversations.changesSinceShown(doc.path, doc, conversation) };
+  const state = stateOf(ctx, doc, conversation);
+  if (!changed) return state;
+  const delta = await conversations.changesSinceShown(doc.path, doc, conversation);
+  // Told once the delta is made: a window that asks for the change then gets it as a delta too.
+  ctx.emit('conversation:changed', { path: state.path, version: state.version });
+  return { ...state, delta };
 }
 
 /** Editing: commands applied in main, undo/redo, save (atomic, in the file's style), Save As, Revert, Export. */
@@ -149,9 +154,10 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
   const changed = (doc: OpenDocument, conversation: number): Promise<EditState> => editStateOf(ctx, conversations, doc, conversation, true);
 
   return {
-    'edit:apply': ({ path, conversation, command }) => {
+    'edit:apply': ({ path, conversation, version, command }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
       if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: ${doc.codec.readOnly}`);
+      checkVersion(doc, version, ctx.roots.display(doc.path), 'the edit');
       try {
         const edit = toCommand(doc, conv, command, conversationModel(ctx, doc, conv));
         applyToConversation(doc.conversations, conv, edit, doc.codec, doc.file.doc, describeEdit(edit));
@@ -161,25 +167,29 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       }
       return changed(doc, conversation);
     },
-    'edit:undo': ({ path, conversation }) => {
+    'edit:undo': ({ path, conversation, version }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
+      checkVersion(doc, version, ctx.roots.display(doc.path), 'Undo');
       stepHistory(doc.conversations, conv, 'undo', doc.codec, doc.file.doc);
       return changed(doc, conversation);
     },
-    'edit:redo': ({ path, conversation }) => {
+    'edit:redo': ({ path, conversation, version }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
+      checkVersion(doc, version, ctx.roots.display(doc.path), 'Redo');
       stepHistory(doc.conversations, conv, 'redo', doc.codec, doc.file.doc);
       return changed(doc, conversation);
     },
     'edit:state': ({ path, conversation }) => state(openConversation(ctx, path, conversation).doc, conversation),
-    'edit:save': async ({ path, force, acceptProblems }) => {
+    'edit:save': async ({ path, version, force, acceptProblems }) => {
       const { doc } = openDocument(ctx, path);
       if (doc.file.readOnly) throw new HandlerError('FORBIDDEN', `not saved in place: ${doc.file.readOnly}`);
       const display = ctx.roots.display(doc.path);
+      // Only what this window has shown is written: not another window's edits it has not seen.
+      checkVersion(doc, version, display, 'the save');
       const job = { cancelled: false };
       saving.set(doc.path, job);
       try {
-        await saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: display, progress: (p) => ctx.emit('save:progress', { path: display, ...p }), cancelled: () => job.cancelled });
+        await whileSaving(doc, () => saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: display, progress: (p) => ctx.emit('save:progress', { path: display, ...p }), cancelled: () => job.cancelled }));
       } finally {
         if (saving.get(doc.path) === job) saving.delete(doc.path);
       }
@@ -192,8 +202,10 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       if (job) job.cancelled = true;
       return { cancelling: job !== undefined };
     },
-    'edit:save-as': async ({ path, target }) => {
-      const { doc } = openDocument(ctx, path);
+    'edit:save-as': async ({ path, target, version }) => {
+      // Edits whose file was swapped for a link out of the folders are still written here (to a file inside).
+      const { doc } = documentWithEdits(ctx, path);
+      if (version !== undefined) checkVersion(doc, version, ctx.roots.display(doc.path), 'Save As');
       if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: convert it (Export) for an editable copy`);
       const absoluteTarget = ctx.roots.resolve(target);
       if (!doc.codec.extensions.includes(extname(absoluteTarget).toLowerCase())) {
@@ -202,8 +214,10 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       await saveDocument(doc, { target: absoluteTarget, displayPath: ctx.roots.display(absoluteTarget) });
       return { target: ctx.roots.display(absoluteTarget) };
     },
-    'edit:revert': ({ path }) => {
-      const { absolute } = openDocument(ctx, path);
+    'edit:revert': ({ path, version }) => {
+      const { absolute, doc } = openDocument(ctx, path);
+      // Edits made in another window since this one showed the document are never dropped unseen.
+      checkVersion(doc, version, ctx.roots.display(doc.path), 'Reload');
       return changed(ctx.documents.reload(absolute), 0);
     },
     'history:list': ({ path }) => {
@@ -234,8 +248,9 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       if (before.length > DIFF_LIMIT_BYTES || now.length > DIFF_LIMIT_BYTES) return { lines: [], added: 0, removed: 0, tooLarge: true };
       return { ...versionDiff(decodeText(before, `local history ${id}`), decodeText(now, path)), tooLarge: false };
     },
-    'history:restore': ({ path, id }) => {
+    'history:restore': ({ path, id, version }) => {
       const { doc } = openDocument(ctx, path);
+      checkVersion(doc, version, ctx.roots.display(doc.path), 'the restore');
       if (!ctx.localHistory) throw new HandlerError('NOT_FOUND', 'no local history is kept here');
       let versions: Message[][];
       try {
@@ -285,8 +300,9 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       });
       return { applied, onDisk, conflicts };
     },
-    'edit:merge': async ({ path, choices }) => {
+    'edit:merge': async ({ path, version, choices }) => {
       const { doc: before, absolute } = openDocument(ctx, path);
+      checkVersion(before, version, ctx.roots.display(before.path), 'the merge');
       const mine = fileRecordsWithSaved(before).map(({ records, saved }) => ({ base: saved, records }));
       let doc: OpenDocument;
       try {
@@ -303,8 +319,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
         k += r.conflicts.length;
         replaceFileRecords(doc.conversations, ci, merged, 'merge my edits onto the file on disk', doc.codec, doc.file.doc);
       });
-      ctx.emit('conversation:changed', { path: ctx.roots.display(doc.path) });
-      return { ...state(doc, 0), delta: await conversations.changesSinceShown(doc.path, doc, 0) };
+      return changed(doc, 0);
     },
     'edit:export': ({ path, conversation, format }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);

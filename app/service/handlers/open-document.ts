@@ -1,7 +1,10 @@
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { HandlerError } from '../../shared/errors.js';
+import { inside } from '../roots.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { codecWithRoles, mergeRoles, rolesOf, type RoleDeclaration } from '../../../src/core/formats/roles.js';
-import type { OpenConversation, OpenDocument } from '../documents.js';
+import { isDirty, type OpenConversation, type OpenDocument } from '../documents.js';
 import type { HandlerContext } from './context.js';
 
 /**
@@ -36,6 +39,37 @@ export function openDocument(ctx: HandlerContext, path: string): { absolute: str
     if (code === 'EISDIR') throw new HandlerError('BAD_INPUT', `${path} is a folder, not a conversation file`);
     throw e;
   }
+}
+
+/**
+ * The open document behind a path, or, when the path now leads out of the opened folders (its file was swapped
+ * for a link to elsewhere), the document with unsaved edits still held under its name: those edits stay
+ * reachable (Save As writes them inside the folders). Nothing is read through the link.
+ */
+export function documentWithEdits(ctx: HandlerContext, path: string): { absolute: string; doc: OpenDocument } {
+  try {
+    return openDocument(ctx, path);
+  } catch (e) {
+    if (!(e instanceof HandlerError) || e.code !== 'FORBIDDEN') throw e;
+    const held = heldUnder(ctx, path);
+    if (!held) throw e;
+    return held;
+  }
+}
+
+/** The document with unsaved edits held under a path's own name (its folder resolved, not the file itself). */
+function heldUnder(ctx: HandlerContext, path: string): { absolute: string; doc: OpenDocument } | undefined {
+  if (path.includes('\0')) return undefined;
+  const named = isAbsolute(path) ? resolve(path) : resolve(ctx.roots.root(), path);
+  let absolute: string;
+  try {
+    absolute = join(realpathSync(dirname(named)), basename(named));
+  } catch {
+    return undefined;
+  }
+  if (!ctx.roots.all().some((r) => inside(r, absolute) && r !== absolute)) return undefined;
+  const doc = ctx.documents.peek(absolute);
+  return doc && isDirty(doc) ? { absolute, doc } : undefined;
 }
 
 /** One conversation of an open document (0 for files that hold one). */

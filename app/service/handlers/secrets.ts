@@ -17,6 +17,7 @@ import type { ConversationState } from './conversation-state.js';
 import { openConversation, openDocument } from './open-document.js';
 import { editStateOf, recounter } from './editing.js';
 import { carryRedaction } from '../editing/scrub.js';
+import { checkStill, checkVersion } from '../edit-version.js';
 
 /** Whether a finding lies in a reasoning block the API signed (Claude's `thinking` with its `signature`). */
 function signedBlock(record: unknown, where: ReadonlyArray<string | number>): boolean {
@@ -83,9 +84,11 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
       const figures = found ? findingFigures(ctx, absolute, found) : { secrets: 0, personal: 0 };
       return { secrets: figures.secrets ?? 0, personal: figures.personal ?? 0 };
     },
-    'secrets:redact': async ({ path, conversation, indexes }) => {
+    'secrets:redact': async ({ path, conversation, version, indexes }) => {
       const { absolute, doc, conv } = openConversation(ctx, path, conversation);
       if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: redact in an export instead (Share…), or convert it for an editable copy`);
+      const display = ctx.roots.display(absolute);
+      checkVersion(doc, version, display, 'the redaction');
       // Redacting all takes in every record of the file's conversation: the other threads, sub-agents and what
       // came before a compaction too, not only the path on screen.
       const side = fileSideOf(doc.conversations, conv);
@@ -114,6 +117,9 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
         items.push({ index, message: next });
       });
       if (items.length === 0) return { ...(await editStateOf(ctx, conversations, doc, conversation, false)), redacted: 0 };
+      const others = indexes ? [] : await scanOtherRecords(doc.file.doc);
+      // The scans took a while: what they found is of the records as they were then.
+      checkStill(ctx.documents.peek(absolute), doc, version, display, 'the redaction');
       const label = `redact ${redacted} finding${redacted === 1 ? '' : 's'} in ${items.length} message${items.length === 1 ? '' : 's'}`;
       if (indexes) {
         applyToConversation(doc.conversations, conv, { type: 'set', items }, doc.codec, doc.file.doc, label);
@@ -122,7 +128,7 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
         // values those records share with the messages, and their own findings).
         const values = new Map<string, string>();
         which.forEach((_, k) => per[k].forEach((f) => !dismissed.has(f.key) && values.set(f.value, f.rule)));
-        for (const f of await scanOtherRecords(doc.file.doc)) if (!dismissed.has(f.key)) values.set(f.value, f.rule);
+        for (const f of others) if (!dismissed.has(f.key)) values.set(f.value, f.rule);
         carryRedaction(items.map((x) => x.message), values);
         const next = records.slice();
         for (const { index, message } of items) next[index] = message;

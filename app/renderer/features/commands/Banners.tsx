@@ -1,4 +1,5 @@
 import { withPartners } from '../../store/editing.js';
+import { copyName } from './registry.js';
 import { useApp, useAppPick } from '../../store/index.js';
 
 /** Conflicts, failed saves and tool-call integrity questions: nothing is overwritten or orphaned silently. */
@@ -9,8 +10,25 @@ export function Banners() {
   const invalid = saveError?.code === 'INVALID';
   const readOnly = useApp((s) => s.skeleton?.readOnly);
   const savedAs = useApp((s) => s.savedAs);
+  const staleNotice = useApp((s) => s.staleNotice);
+  const confirmReload = useApp((s) => s.confirmReload);
   return (
     <>
+      {staleNotice && (
+        <div className="banner info" role="status" data-testid="stale-notice">
+          <span>{staleNotice}</span>
+          <button onClick={() => useApp.setState({ staleNotice: undefined })} aria-label="Dismiss">×</button>
+        </div>
+      )}
+      {confirmReload && (
+        <div className="banner warn" role="alertdialog" aria-label="Reload over another window's edits" data-testid="reload-others">
+          <span>
+            <strong>{openPath} has unsaved edits made in another window.</strong> Reload reads the file as it is on disk and drops them there too.
+          </span>
+          <button onClick={() => void revert(true)} data-testid="reload-others-confirm">Reload and drop them</button>
+          <button onClick={() => useApp.setState({ confirmReload: false })} data-testid="reload-others-keep" autoFocus>Keep them</button>
+        </div>
+      )}
       {savedAs && (
         <div className="banner info" role="status" data-testid="saved-as-banner">
           <span>
@@ -62,6 +80,7 @@ export function Banners() {
       {saveError && saveError.code !== 'CONFLICT' && saveError.code !== 'GONE' && !invalid && (
         <div className="banner error" role="alert" data-testid="save-error">
           {saveError.message}
+          {saveError.code === 'FORBIDDEN' && edit?.dirty && <button onClick={() => setSaveAsName(copyName(openPath, readOnly?.saveAs))} data-testid="save-error-save-as">Save as…</button>}
           <button onClick={() => useApp.setState({ saveError: undefined })} aria-label="Dismiss">×</button>
         </div>
       )}
@@ -85,10 +104,10 @@ export function Banners() {
           Message{pendingDelete.indexes.length > 1 ? 's' : ''} {pendingDelete.indexes.join(', ')} belong{pendingDelete.indexes.length > 1 ? '' : 's'} to a tool exchange with message
           {pendingDelete.partners.length > 1 ? 's' : ''} {pendingDelete.partners.join(', ')}; {pendingDelete.moveTo === undefined ? 'deleting' : 'moving'} alone would
           separate a tool call from its result.
-          <button data-testid="with-partners" onClick={() => { const p = pendingDelete; setPendingDelete(undefined); void applyEdit(withPartners(p, true)); }}>
+          <button data-testid="with-partners" onClick={() => { const p = pendingDelete; setPendingDelete(undefined); void applyEdit(withPartners(p, true), p.version); }}>
             {pendingDelete.moveTo === undefined ? 'Delete' : 'Move'} with {pendingDelete.partners.length > 1 ? 'them' : 'it'}
           </button>
-          <button onClick={() => { const p = pendingDelete; setPendingDelete(undefined); void applyEdit(withPartners(p, false)); }}>
+          <button onClick={() => { const p = pendingDelete; setPendingDelete(undefined); void applyEdit(withPartners(p, false), p.version); }}>
             {pendingDelete.moveTo === undefined ? 'Delete' : 'Move'} only the selected
           </button>
           <button onClick={() => setPendingDelete(undefined)}>Cancel</button>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
-import { useAppPick } from '../../store/index.js';
+import { useApp, useAppPick } from '../../store/index.js';
 import { closeOnEscape } from '../close-on-escape.js';
 import { withMod } from '../platform.js';
 
@@ -35,7 +35,7 @@ function VersionDiff({ diff }: { diff: Diff }) {
 
 /** Earlier versions of the open file (kept before each save); restoring one is an undoable edit. */
 export function HistoryDialog() {
-  const { openPath, setDialog, afterEdit } = useAppPick('openPath', 'setDialog', 'afterEdit');
+  const { openPath, setDialog, afterEdit, refusedAsStale } = useAppPick('openPath', 'setDialog', 'afterEdit', 'refusedAsStale');
   const [versions, setVersions] = useState<Versions | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [diff, setDiff] = useState<{ id: string; diff: Diff } | undefined>();
@@ -52,9 +52,14 @@ export function HistoryDialog() {
   }, [openPath]);
   const restore = async (id: string) => {
     if (!openPath) return;
-    const state = await request('history:restore', { path: openPath, id });
-    setDialog(undefined);
-    await afterEdit(state);
+    try {
+      const state = await request('history:restore', { path: openPath, id, version: useApp.getState().skeleton?.editVersion ?? -1 });
+      setDialog(undefined);
+      await afterEdit(state);
+    } catch (e) {
+      if (await refusedAsStale(e)) setDialog(undefined);
+      else setError((e as Error).message);
+    }
   };
   return (
     <div className="dialog" role="dialog" aria-modal="true" aria-label="Local history" onKeyDown={closeOnEscape(() => setDialog(undefined))}>

@@ -11,7 +11,7 @@ type Preview = RequestOutput<'edit:merge-preview'>;
  * message, its changed words are marked and the user keeps one side; nothing is written until Save.
  */
 export function MergeDialog() {
-  const { openPath, setDialog, applyChange, refreshEditState } = useAppPick('openPath', 'setDialog', 'applyChange', 'refreshEditState');
+  const { openPath, setDialog, afterEdit, refusedAsStale } = useAppPick('openPath', 'setDialog', 'afterEdit', 'refusedAsStale');
   const [preview, setPreview] = useState<Preview | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [choices, setChoices] = useState<Array<'mine' | 'theirs'>>([]);
@@ -29,13 +29,12 @@ export function MergeDialog() {
   const apply = async () => {
     if (!openPath) return;
     try {
-      const { delta, ...edit } = await request('edit:merge', { path: openPath, choices });
-      useApp.setState({ edit, saveError: undefined });
-      if (delta) await applyChange(delta);
-      else await refreshEditState();
+      await afterEdit(await request('edit:merge', { path: openPath, version: useApp.getState().skeleton?.editVersion ?? -1, choices }));
+      useApp.setState({ saveError: undefined });
       setDialog(undefined);
     } catch (e) {
-      setError((e as Error).message);
+      if (await refusedAsStale(e)) setDialog(undefined);
+      else setError((e as Error).message);
     }
   };
   const n = preview?.conflicts.length ?? 0;

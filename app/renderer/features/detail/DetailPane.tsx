@@ -22,7 +22,7 @@ type Detail = RequestOutput<'conversation:message'>;
 const NO_MARKS: readonly SecretMark[] = [];
 
 export function DetailPane() {
-  const { openPath, selected, counts, skeleton, generation, findings } = useAppPick('openPath', 'selected', 'counts', 'skeleton', 'generation', 'findings');
+  const { openPath, selected, counts, skeleton, generation, findings, editingSession } = useAppPick('openPath', 'selected', 'counts', 'skeleton', 'generation', 'findings', 'editingSession');
   const marks = useMemo((): readonly SecretMark[] => {
     const here = selected !== undefined && findings && skeleton && findings.path === skeleton.path && findings.conversation === skeleton.conversation ? findings.byRow.get(selected) : undefined;
     return here ? here.filter((f) => !f.dismissed).map((f) => ({ value: f.value, label: `${f.label} (${f.field})`, kind: f.kind })) : NO_MARKS;
@@ -50,6 +50,7 @@ export function DetailPane() {
     place.current = undefined;
   }, [view]);
   const editing = useApp((st) => st.editing !== undefined && st.editing === st.selected);
+  const drafting = useApp((st) => st.draftDirty);
   const reading = useApp((st) => st.provisional !== undefined && st.opening);
   // While the file is read, what the table already has of the message (its row) is shown meanwhile.
   // The row also has the message's counts before the whole conversation is counted (rows on screen come counted).
@@ -64,8 +65,9 @@ export function DetailPane() {
   useEffect(() => setFull(false), [openPath, selected]);
 
   useEffect(() => {
-    // Asking for all of a message keeps its cut part on screen meanwhile.
-    setDetail((d) => (full && d?.index === selected ? d : undefined));
+    // Asking for all of a message keeps its cut part on screen meanwhile; an open editor stays with its draft.
+    const drafting = useApp.getState().editing === selected && useApp.getState().draftDirty;
+    setDetail((d) => ((full && d?.index === selected) || (drafting && d) ? d : undefined));
     setError(undefined);
     if (!openPath || selected === undefined) return;
     let live = true;
@@ -83,7 +85,7 @@ export function DetailPane() {
 
   if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail"><p>Select a message (↑/↓, Enter) to read it in full{useApp.getState().skeleton?.readOnly?.edits === false ? '.' : '; double-click it or press E to edit it.'}</p></section>;
   if (error) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="error-text">{error}</p></section>;
-  if (!detail || detail.index !== selected || (editing && detail.truncated))
+  if (!detail || (detail.index !== selected && !(editing && drafting)) || (editing && detail.truncated))
     return (
       <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail">
         {reading && rowPreview !== undefined && <p data-testid="detail-preview">{rowPreview}</p>}
@@ -148,9 +150,9 @@ export function DetailPane() {
       <SecretMarks.Provider value={editing ? NO_MARKS : marks}>
       {editing ? (
         swarms ? (
-          <MessageEditor key={`${selected}-${generation}`} index={selected} message={m} onDone={() => setEditing(false)} />
+          <MessageEditor key={editingSession} index={selected} message={m} onDone={() => setEditing(false)} />
         ) : (
-          <RecordEditor key={`${selected}-${generation}`} index={selected} record={m} text={detail.text} editableText={detail.editableText} onDone={() => setEditing(false)} />
+          <RecordEditor key={editingSession} index={selected} record={m} text={detail.text} editableText={detail.editableText} onDone={() => setEditing(false)} />
         )
       ) : view === 'content' && !swarms && skeleton && !((cut && !structured) || exact?.cut) ? (
         <Parts view={v} skeleton={skeleton} query={search} />

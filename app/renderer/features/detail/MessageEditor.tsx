@@ -49,14 +49,18 @@ export function MessageEditor({ index, message, onDone }: { index: number; messa
       if (nextMetadata === undefined) remove.push('metadata');
       else patch.metadata = nextMetadata;
     }
-    setDraftDirty(false);
     if (Object.keys(patch).length === 0 && remove.length === 0) {
+      setDraftDirty(false);
       onDone();
       return true;
     }
-    const ok = await applyEdit({ type: 'update', index, patch, remove });
-    if (ok) onDone();
-    else setDraftDirty(true);
+    // The draft counts as unapplied until the edit is in: a refusal (another window changed the message) keeps it.
+    // Named with the state the editor's message index is of: if that message moved or changed meanwhile, refused.
+    const ok = await applyEdit({ type: 'update', index, patch, remove }, useApp.getState().editingVersion ?? -1);
+    if (ok) {
+      setDraftDirty(false);
+      onDone();
+    }
     return ok;
   };
 

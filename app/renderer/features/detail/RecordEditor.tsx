@@ -23,15 +23,20 @@ export function RecordEditor({ index, record, text, editableText, onDone }: { in
   useEffect(() => () => setDraftDirty(false), [setDraftDirty]);
 
   const apply = async (): Promise<boolean> => {
-    setDraftDirty(false);
     if (!dirty) {
+      setDraftDirty(false);
       onDone();
       return true;
     }
     if (mode === 'record' && jsonError(draftRecord, isRecord) !== undefined) return false;
-    const ok = await applyEdit(mode === 'text' ? { type: 'set-text', index, text: draftText } : { type: 'replace', index, record: JSON.parse(draftRecord) as Record<string, unknown> });
-    if (ok) onDone();
-    else setDraftDirty(true);
+    // Named with the state the editor's message index is of: if that message moved or changed meanwhile, refused.
+    const version = useApp.getState().editingVersion ?? -1;
+    const ok = await applyEdit(mode === 'text' ? { type: 'set-text', index, text: draftText } : { type: 'replace', index, record: JSON.parse(draftRecord) as Record<string, unknown> }, version);
+    // The draft counts as unapplied until the edit is in: a refusal (another window changed the message) keeps it.
+    if (ok) {
+      setDraftDirty(false);
+      onDone();
+    }
     return ok;
   };
 

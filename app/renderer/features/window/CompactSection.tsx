@@ -39,14 +39,16 @@ export function CompactSection({ strategy, params }: { strategy: string; params:
     try {
       const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
       const summarizer = source === 'text' ? { kind: 'text' as const, text } : source === 'offline' ? { kind: 'offline' as const } : { kind: 'openai' as const };
-      const r = await request('window:compact', { path: openPath, conversation: useApp.getState().openConversationIndex, model, mode, strategy, params: clean, summarizer, apply, archiveMemory });
+      const version = useApp.getState().skeleton?.editVersion ?? -1;
+      const r = await request('window:compact', { path: openPath, conversation: useApp.getState().openConversationIndex, model, mode, strategy, params: clean, summarizer, apply, archiveMemory, ...(apply ? { version } : {}) });
       setPreview(r);
       if (apply) {
         setPreview(undefined);
         if (r.state) await afterEdit(r.state);
       }
     } catch (e) {
-      setError((e as Error).message);
+      if (await useApp.getState().refusedAsStale(e)) setPreview(undefined);
+      else setError((e as Error).message);
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,60 @@
+import { randomInt } from 'node:crypto';
+import { HandlerError } from '../shared/errors.js';
+import type { OpenDocument } from './documents.js';
+
+/**
+ * Which state of an open document's edits a window shows. Several windows share one document: an edit, undo,
+ * reload or save names the state it was made on, and one made on a state that has changed since is refused,
+ * so that no window acts on rows it has not seen (a row index means another message after a delete), undoes
+ * an edit it never showed, or drops edits it did not make.
+ *
+ * The state is the records each conversation shows, as objects: every change replaces a conversation's list
+ * (edits, undo, another path of a tree, a merge) or the document (a reload, a read from disk), so a new list is
+ * a new version, whatever made it. Numbers start at random: a file can move to another service thread, and a
+ * window's number must never name another state there.
+ */
+let last = randomInt(2 ** 47);
+const seen = new WeakMap<OpenDocument, { lists: ReadonlyArray<readonly unknown[]>; version: number }>();
+
+/** The document's edit state now. */
+export function editVersion(doc: OpenDocument): number {
+  const known = seen.get(doc);
+  const convs = doc.conversations;
+  if (known && known.lists.length === convs.length && convs.every((c, i) => c.records === known.lists[i])) return known.version;
+  const version = ++last;
+  seen.set(doc, { lists: convs.map((c) => c.records), version });
+  return version;
+}
+
+/** Documents being written: a change now would be marked saved without being in the file. */
+const saving = new WeakSet<OpenDocument>();
+
+/** Runs a save of `doc`; changes asked for meanwhile are refused (STALE). */
+export async function whileSaving<T>(doc: OpenDocument, save: () => Promise<T>): Promise<T> {
+  saving.add(doc);
+  try {
+    return await save();
+  } finally {
+    saving.delete(doc);
+  }
+}
+
+/**
+ * Refuses a request made on another state of the document than its state now (STALE), or while it is being
+ * saved; `what` says what was not done ("the edit", "Reload").
+ */
+export function checkVersion(doc: OpenDocument, named: number, display: string, what: string): void {
+  if (saving.has(doc)) throw new HandlerError('STALE', `${display} is being saved: ${what} was not done. Try again once the save is done.`);
+  if (named !== editVersion(doc)) {
+    throw new HandlerError('STALE', `${display} changed since this window showed it (another window edited it, or it was read again from disk): ${what} was not done. Look at it as it is now, and try again if it still applies.`);
+  }
+}
+
+/**
+ * After a wait (a summary written, findings scanned): the document is still the one held for its file (not read
+ * again meanwhile) and in the state named, or nothing is changed (STALE).
+ */
+export function checkStill(held: OpenDocument | undefined, doc: OpenDocument, named: number, display: string, what: string): void {
+  checkVersion(doc, named, display, what);
+  if (held !== doc) throw new HandlerError('STALE', `${display} was read again while ${what} was prepared: ${what} was not done. Look at it as it is now, and try again.`);
+}
