@@ -1,23 +1,10 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { partPath, splitPartPath } from '../../src/core/storage/file-parts.js';
+import { confined, inside, realPath as real } from '../../src/core/storage/confine.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HandlerError } from '../shared/errors.js';
 
-/** Whether `target` is `root` or lies under it (both resolved; a name like `..notes` is inside). */
-export function inside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // A path that does not exist yet: check its parent chain instead.
-    const parent = resolve(path, '..');
-    return parent === path ? path : resolve(real(parent), relative(parent, path));
-  }
-}
+export { inside };
 
 /**
  * The directories the user opened. Every path from the renderer is resolved against them and refused when
@@ -49,6 +36,14 @@ export class Roots {
     const r = real(resolve(root));
     if (!this.list.includes(r)) throw new HandlerError('FORBIDDEN', `${root} is not an opened folder`);
     return r;
+  }
+
+  /**
+   * The real path to read for an absolute path the service came upon itself (a file the watcher saw, a
+   * session's sub-agent file): undefined when it leads out of the opened folders. The rule of `resolve`.
+   */
+  confine(absolute: string): string | undefined {
+    return confined(this.list, absolute);
   }
 
   /** An absolute, real path inside an opened root; `path` is relative to the first root or absolute. */

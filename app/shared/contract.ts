@@ -50,6 +50,12 @@ export const DirEntry = z.object({
   personal: z.number().optional(),
   /** More is coming for this file in a `dir:details` event (its format, its counts). */
   pending: z.boolean().optional(),
+  /**
+   * A symbolic link that leads out of the opened folders (to a file, or to a folder when `folder`): listed by its
+   * name with `error` saying so, never read (no title, counts or size of what it leads to).
+   */
+  outside: z.boolean().optional(),
+  folder: z.boolean().optional(),
 });
 export type DirEntry = z.infer<typeof DirEntry>;
 

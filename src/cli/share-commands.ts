@@ -14,6 +14,7 @@ import { findingKey } from '../core/secrets/record-findings.js';
 import { userStateDir } from '../core/storage/private-dir.js';
 import { fileThreads, NoSuchThreadError, shareTranscript, type SharedThread } from '../core/export/share.js';
 import { open } from './commands.js';
+import { outsideLinksNote } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
 const printJson = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2) + '\n');
@@ -22,9 +23,11 @@ const printJson = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2
 export async function scanCommand(target: string, opts: { json?: boolean; format?: string }): Promise<void> {
   const path = resolve(target);
   if (!existsSync(path)) throw new InputError(`${target}: no such file or directory`);
-  const files: Array<{ file: string; shown: string; error?: { message: string; line?: number; column?: number } }> = statSync(path).isDirectory()
-    ? listConversationFiles(path).entries.map((e) => ({ file: e.file, shown: e.path, ...(e.error ? { error: { message: e.error, ...(e.errorLine !== undefined ? { line: e.errorLine } : {}), ...(e.errorColumn !== undefined ? { column: e.errorColumn } : {}) } } : {}) }))
+  const listed = statSync(path).isDirectory() ? listConversationFiles(path) : undefined;
+  const files: Array<{ file: string; shown: string; error?: { message: string; line?: number; column?: number } }> = listed
+    ? listed.entries.map((e) => ({ file: e.file, shown: e.path, ...(e.error ? { error: { message: e.error, ...(e.errorLine !== undefined ? { line: e.errorLine } : {}), ...(e.errorColumn !== undefined ? { column: e.errorColumn } : {}) } } : {}) }))
     : [{ file: path, shown: target }];
+  const outside = listed?.outside.map((l) => l.path) ?? [];
   const out: Array<{ path: string; conversations: number; findings: DocumentFinding[] }> = [];
   const errors: Array<{ path: string; message: string; line?: number; column?: number }> = [];
   const dismissals = dismissedFindings();
@@ -57,9 +60,11 @@ export async function scanCommand(target: string, opts: { json?: boolean; format
       files: out.map((f) => ({ path: f.path, findings: f.findings.map((x) => ({ rule: x.rule, label: x.label, kind: x.kind, where: x.where, start: x.start, end: x.end, excerpt: masked(x.value), key: findingKey(x.rule, x.value) })) })),
       dismissed: kept,
       errors,
+      outside,
     });
     return;
   }
+  outsideLinksNote(outside.length, target);
   const total = out.reduce((n, f) => n + f.findings.length, 0);
   for (const f of out) process.stdout.write(findingsReport(f.path, f.findings, f.conversations, false) + '\n');
   for (const e of errors) process.stderr.write(`${e.path}${e.line !== undefined ? `:${e.line}${e.column !== undefined ? `:${e.column}` : ''}` : ''}: not read (${e.message}); its text was looked into as it is\n`);
@@ -149,7 +154,8 @@ export async function exportCommand(target: string, opts: ExportOptions): Promis
   if (!opts.output) throw new UsageError('export of a folder needs -o OUTDIR (a transcript per file is written there)', { brief: true });
   const out = resolve(opts.output);
   mkdirSync(out, { recursive: true });
-  const { entries } = listConversationFiles(path);
+  const { entries, outside } = listConversationFiles(path);
+  outsideLinksNote(outside.length, target);
   const written: Array<{ href: string; title: string }> = [];
   const reports: string[] = [];
   for (const e of entries) {

@@ -30,6 +30,9 @@ function conversationTitle(doc: OpenDocument, conversation: number): string {
   return fileTitle ?? (doc.conversations.length > 1 ? `Conversation ${conversation + 1}` : 'Conversation');
 }
 
+/** What a folder's transcript says of the links in it that lead out of the opened folders (left out, unread). */
+const outsideNote = (n: number) => (n > 0 ? ` (${n} link${n === 1 ? '' : 's'} outside the opened folders left out, not read)` : '');
+
 /** Transcripts to share: of what a conversation shows, of picked messages, of a whole file or folder. */
 export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export' | 'share:export-folder'> {
   // Counted for the conversation's model where the setting is the session's own (a folder: the default).
@@ -82,7 +85,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
     },
     'share:export-folder': async ({ to, redact }) => {
       const root = ctx.roots.root();
-      const { files } = walkConversationTree(root);
+      const { files, outside } = walkConversationTree(root, { within: ctx.roots.all() });
       const threads: SharedThread[] = [];
       const skipped: string[] = [];
       let codec: Codec | undefined;
@@ -98,7 +101,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         for (const t of fileThreads(opened, 'all')) threads.push({ title: `${f.path} · ${t.title}`, records: t.records, codec: opened.codec });
       }
       if (!codec) throw new HandlerError('NOT_FOUND', `${root} holds no conversation this tool reads`);
-      const { shared, messages } = await share(codec, threads, { title: basename(root), source: root, format: `${files.length - skipped.length} files${skipped.length ? ` (${skipped.length} not read: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''})` : ''}` }, options(to, redact));
+      const { shared, messages } = await share(codec, threads, { title: basename(root), source: root, format: `${files.length - skipped.length} files${skipped.length ? ` (${skipped.length} not read: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''})` : ''}${outsideNote(outside.length)}` }, options(to, redact));
       return answer(shared, `${basename(root)}.${EXT[to]}`, to, messages);
     },
   };
