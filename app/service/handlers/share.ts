@@ -36,11 +36,12 @@ const outsideNote = (n: number) => (n > 0 ? ` (${n} link${n === 1 ? '' : 's'} ou
 /** Transcripts to share: of what a conversation shows, of picked messages, of a whole file or folder. */
 export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export' | 'share:export-folder'> {
   // Counted for the conversation's model where the setting is the session's own (a folder: the default).
-  const options = (to: 'html' | 'markdown', redact: boolean, absolute?: string, model = countingModel(ctx.settings.get().model, undefined)) => {
+  const options = (to: 'html' | 'markdown', redact: boolean, paths: boolean, absolute?: string, model = countingModel(ctx.settings.get().model, undefined)) => {
     const tokenizer = getTokenizer(model);
     return {
       to,
       redact,
+      paths,
       ...(absolute ? { dismissed: ctx.dismissed.of(absolute) } : {}),
       count: (v: Parameters<typeof countView>[0]) => countView(v, tokenizer).tokens,
       // An estimate says so: "o200k_base stands in for claude-opus-4-6".
@@ -63,7 +64,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
   };
 
   return {
-    'share:export': async ({ path, conversation, to, scope, indexes, redact }) => {
+    'share:export': async ({ path, conversation, to, scope, indexes, redact, paths }) => {
       const { absolute, doc, conv } = openConversation(ctx, path, conversation);
       const stem = basename(doc.path, extname(doc.path));
       let threads: SharedThread[];
@@ -80,10 +81,10 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         if (doc.conversations.length > 1) suffix = conv.view ? `-${conv.view.thread.replace(/^side:/, '').replace(/[^\w.-]+/g, '-')}` : `-${conversation + 1}`;
       }
       const title = doc.file.doc.conversations[conv.store?.file ?? conversation]?.title ?? basename(doc.path);
-      const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, options(to, redact, absolute, conversationModel(ctx, doc, conv)));
+      const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, options(to, redact, paths, absolute, conversationModel(ctx, doc, conv)));
       return answer(shared, `${stem}${suffix}.${EXT[to]}`, to, messages);
     },
-    'share:export-folder': async ({ to, redact }) => {
+    'share:export-folder': async ({ to, redact, paths }) => {
       const root = ctx.roots.root();
       const { files, outside } = walkConversationTree(root, { within: ctx.roots.all() });
       const threads: SharedThread[] = [];
@@ -101,7 +102,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         for (const t of fileThreads(opened, 'all')) threads.push({ title: `${f.path} · ${t.title}`, records: t.records, codec: opened.codec });
       }
       if (!codec) throw new HandlerError('NOT_FOUND', `${root} holds no conversation this tool reads`);
-      const { shared, messages } = await share(codec, threads, { title: basename(root), source: root, format: `${files.length - skipped.length} files${skipped.length ? ` (${skipped.length} not read: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''})` : ''}${outsideNote(outside.length)}` }, options(to, redact));
+      const { shared, messages } = await share(codec, threads, { title: basename(root), source: root, format: `${files.length - skipped.length} files${skipped.length ? ` (${skipped.length} not read: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''})` : ''}${outsideNote(outside.length)}` }, options(to, redact, paths));
       return answer(shared, `${basename(root)}.${EXT[to]}`, to, messages);
     },
   };
