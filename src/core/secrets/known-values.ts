@@ -16,6 +16,9 @@ const MIN_NAME_LENGTH = 3;
 /** from this length, as a word anywhere ("dev" stays a word in "npm run dev"; "dumitruvulpe" owns a file in `ls -l`). */
 const WORD_NAME_LENGTH = 5;
 
+/** Where `ls -l` prints a file's owner and group: after the mode and the link count. */
+const LS_OWNER = '(?<=^[-bcdlps][-rwxsStT]{9}[@+.]?\\s+\\d+\\s+(?:\\S+\\s+)?)';
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ALNUM = /[A-Za-z0-9]/;
 
@@ -51,9 +54,9 @@ export class KnownValues {
       // separator, in Claude Code's `-home-<name>-` folder names, after `~` or `=`, or before `@`.
       const names = all
         .filter((k) => k.kind === 'path')
-        .map((k) => (k.value.length >= WORD_NAME_LENGTH ? `(?<![A-Za-z0-9_])${escape(k.value)}(?![A-Za-z0-9_])` : `(?:(?<=[/\\\\~=-])${escape(k.value)}(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])${escape(k.value)}(?=@))`));
+        .map((k) => (k.value.length >= WORD_NAME_LENGTH ? `(?<![A-Za-z0-9_])${escape(k.value)}(?![A-Za-z0-9_])` : `(?:(?<=[/\\\\~=-])${escape(k.value)}(?![A-Za-z0-9_.])|(?<![A-Za-z0-9_.])${escape(k.value)}(?=@)|${LS_OWNER}${escape(k.value)}(?=\\s))`));
       this.pattern = values.length ? new RegExp(values.join('|'), 'g') : /(?!)/g;
-      this.names = names.length ? new RegExp(names.join('|'), 'g') : /(?!)/g;
+      this.names = names.length ? new RegExp(names.join('|'), 'gm') : /(?!)/g;
     }
     return { values: this.pattern, names: this.names };
   }
