@@ -19,6 +19,9 @@ const WORD_NAME_LENGTH = 5;
 /** Where `ls -l` prints a file's owner and group: after the mode and the link count. */
 const LS_OWNER = '(?<=^[-bcdlps][-rwxsStT]{9}[@+.]?\\s+\\d+\\s+(?:\\S+\\s+)?)';
 
+/** From this length a value is replaced even inside a longer token. */
+const ANYWHERE_LENGTH = 16;
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ALNUM = /[A-Za-z0-9]/;
 
@@ -26,7 +29,7 @@ const ALNUM = /[A-Za-z0-9]/;
  * Values a rule found somewhere (a key in a tool's metadata, a home folder in a session's `cwd`), replaced
  * wherever else they stand: in prose, in tool results, in titles, in another thread or another file. A rule
  * finds a value by what is around it (`aws_secret_access_key = …`); the same value without it is the same
- * secret. A value is matched whole (not inside a longer run of letters and digits); a user name as a word.
+ * secret. A short value is matched whole (not inside a longer run of letters and digits); a user name as a word.
  */
 export class KnownValues {
   private readonly byValue = new Map<string, KnownValue>();
@@ -48,7 +51,9 @@ export class KnownValues {
   private patterns(): { values?: RegExp; names?: RegExp } {
     if (!this.pattern && !this.names) {
       const all = [...this.byValue.values()].sort((a, b) => b.value.length - a.value.length);
-      const whole = (v: string) => `${ALNUM.test(v[0]) ? '(?<![A-Za-z0-9])' : ''}${escape(v)}${ALNUM.test(v[v.length - 1]) ? '(?![A-Za-z0-9])' : ''}`;
+      // A long value is the secret wherever it stands, glued to other text or to itself; a short one (an address,
+      // a phone number) only whole, not inside a longer run of letters and digits.
+      const whole = (v: string) => (v.length >= ANYWHERE_LENGTH ? escape(v) : `${ALNUM.test(v[0]) ? '(?<![A-Za-z0-9])' : ''}${escape(v)}${ALNUM.test(v[v.length - 1]) ? '(?![A-Za-z0-9])' : ''}`);
       const values = all.filter((k) => k.kind !== 'path').map((k) => whole(k.value));
       // A user name as a word (an `ls -l` listing's owner, a prompt's `name@host`); a short one only after a path's
       // separator, in Claude Code's `-home-<name>-` folder names, after `~` or `=`, or before `@`.
