@@ -16,6 +16,8 @@ export function SecretsToggle() {
   const secret = secrets > 0;
   return (
     <>
+      {/* Before the filter: the filter stays the toolbar's last, so nothing before it moves when the scan ends. */}
+      {paths}
       <button
         className={`chip-toggle secrets ${secret ? '' : 'personal'} ${secretsOnly ? 'on' : ''}`}
         aria-pressed={secretsOnly}
@@ -26,7 +28,6 @@ export function SecretsToggle() {
         {[secrets > 0 ? `${formatNumber(secrets)} secret${secrets === 1 ? '' : 's'}` : '', found.open - secrets > 0 ? `${formatNumber(found.open - secrets)} personal` : ''].filter(Boolean).join(' · ')}
         {found.truncated ? '+' : ''}
       </button>
-      {paths}
     </>
   );
 }
