@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,4 +267,68 @@ describe('links out of the opened folder, through the served server', () => {
       expect((shared.value as { text: string }).text).toContain('plain inside words');
     }
   });
+});
+
+describe('the real bin (serve) on the same folder', () => {
+  let child: ChildProcess;
+  let bin: WebSocket;
+  let id = 1;
+  const call = (channel: string, input: unknown) =>
+    new Promise<{ ok: boolean; value?: unknown }>((resolve) => {
+      const mine = id++;
+      const on = (d: WebSocket.RawData) => {
+        const msg = JSON.parse(String(d)) as { id?: number; result?: { ok: boolean } };
+        if (msg.id !== mine) return;
+        bin.off('message', on);
+        resolve(msg.result as never);
+      };
+      bin.on('message', on);
+      bin.send(JSON.stringify({ id: mine, channel, input }));
+    });
+  const events: string[] = [];
+  beforeAll(async () => {
+    child = spawn(process.execPath, [join(ROOT, 'bin', 'conversation-inspector.mjs'), 'serve', root], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_STATE_HOME: join(base, 'bin-state') } });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out);
+        if (m) resolve(m[0]);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    const u = new URL(url);
+    bin = new WebSocket(`ws://127.0.0.1:${u.port}/ws?token=${u.searchParams.get('token')}`, { origin: `http://127.0.0.1:${u.port}` });
+    bin.on('message', (d) => {
+      if ((JSON.parse(String(d)) as { event?: string }).event) events.push(String(d));
+    });
+    await new Promise((resolve, reject) => {
+      bin.once('open', resolve);
+      bin.once('error', reject);
+    });
+  }, 120_000);
+  afterAll(() => {
+    bin?.close();
+    child?.kill();
+  });
+
+  it('lists the links out as such, searches, shares and links nothing of what they lead to', async () => {
+    const listed = await call('dir:list', {});
+    expect(listed.ok).toBe(true);
+    expect((listed.value as { entries: Array<{ path: string; outside?: boolean }> }).entries.find((e) => e.path === 'abs.json')).toMatchObject({ outside: true });
+    for (let i = 0; i < 200; i++) {
+      const status = (await call('search:query', { query: 'plain inside words' })).value as { total: number; status: { pending: number; building: boolean } };
+      if (status.total > 0 && !status.status.building && status.status.pending === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const found = (await call('search:query', { query: MARK })).value as { total: number; hits: unknown[] };
+    expect(found.total).toBe(0);
+    expect(leaks(found.hits)).toBe(false);
+    const shared = await call('share:export-folder', { to: 'markdown', redact: false });
+    expect(leaks(shared)).toBe(false);
+    const links = await call('conversation:links', { path: `cc3/${SESSION}.jsonl`, conversation: 0 });
+    expect(leaks(links)).toBe(false);
+    for (const path of OUTSIDE_PATHS) expect(leaks(await call('conversation:open', { path, conversation: 0 })), path).toBe(false);
+    expect(events.filter(leaks)).toEqual([]);
+  }, 120_000);
 });
