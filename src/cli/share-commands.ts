@@ -8,7 +8,7 @@ import { writeFileAtomicSync } from '../core/storage/atomic-write.js';
 import { ConversationFileError } from '../core/formats/errors.js';
 import { masked, scanDocument, unescapedJsonText, type DocumentFinding } from '../core/secrets/document-scan.js';
 import { scanUnits } from '../core/secrets/scan.js';
-import { findingsReport, placeholderOf } from '../core/secrets/redact.js';
+import { fileSafePlaceholder, findingsReport } from '../core/secrets/redact.js';
 import { DismissedFindings } from '../core/secrets/dismissed-store.js';
 import { KnownValues } from '../core/secrets/known-values.js';
 import { findingKey } from '../core/secrets/record-findings.js';
@@ -105,9 +105,6 @@ interface ExportOptions {
 /** Findings dismissed in the app as false positives (the CLI keeps them as the app does). */
 const dismissedFindings = () => new DismissedFindings(join(userStateDir(), 'dismissed-findings'));
 
-/** What stands for a redacted value in a file's name: no brackets (Windows refuses `<` and `>` in names). */
-const fileSafe = (rule: string) => placeholderOf(rule).replace(/^<(\w+)>$/, '$1').replace(/^\[REDACTED:([\w-]+)\]$/, 'REDACTED-$1');
-
 /** One file as a transcript (and, redacted, its report). */
 async function transcriptOf(file: string, shown: string, opts: ExportOptions, dismissed: DismissedFindings, known?: KnownValues): Promise<{ text: string; report?: string }> {
   const opened = open(file, opts.format);
@@ -182,7 +179,7 @@ export async function exportCommand(target: string, opts: ExportOptions): Promis
     }
     const { text, report } = made;
     // The transcript's own name says no more than it does (Claude Code's folders spell the home folder: -home-<name>-…).
-    const name = opts.redact !== false ? known.redact(e.path, fileSafe).text : e.path;
+    const name = opts.redact !== false ? known.redact(e.path, fileSafePlaceholder).text : e.path;
     const rel = `${name.replace(extname(name), '')}${ext}`;
     mkdirSync(dirname(join(out, rel)), { recursive: true });
     writeFileAtomicSync(join(out, rel), text);

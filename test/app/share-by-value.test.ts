@@ -37,7 +37,8 @@ function ask<T>(channel: string, input: unknown): Promise<T> {
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'ci-share-value-'));
-  root = join(base, 'opened');
+  // The folder opened is a Claude Code project folder, named after the path it ran in.
+  root = join(base, `-home-${USER_NAME}-work`);
   mkdirSync(root);
   session = relative(root, writeKnownSecretFolder(root).session);
   const state = join(base, 'state');
@@ -84,6 +85,8 @@ describe('Share redacts by value', () => {
     for (const to of ['html', 'markdown'] as const) {
       const shared = await ask<Shared>('share:export-folder', { to });
       expect(leftIn(shared.text), to).toEqual([]);
+      expect(shared.filename).toBe(`-home-user-work.${to === 'html' ? 'html' : 'md'}`);
+      expect(leftIn(shared.report!.filename + shared.report!.text)).toEqual([]);
       expect(shared.text).toMatch(/keep (?:<span class="redacted">)?\[REDACTED:[\w-]+\](?:<\/span>)? out of the wiki/);
     }
   });

@@ -15,6 +15,9 @@ interface Span {
   rule: string;
 }
 
+/** What stands for a redacted value in a file's name: no brackets (Windows refuses `<` and `>` in names). */
+export const fileSafePlaceholder = (rule: string) => placeholderOf(rule).replace(/^<(\w+)>$/, '$1').replace(/^\[REDACTED:([\w-]+)\]$/, 'REDACTED-$1');
+
 /** A string with these spans (of it) replaced by their placeholders; overlapping spans are merged. */
 export function redactString(text: string, spans: ReadonlyArray<Pick<Span, 'start' | 'end' | 'rule'>>): string {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
