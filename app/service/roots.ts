@@ -51,13 +51,17 @@ export class Roots {
     if (path.includes('\0')) throw new HandlerError('FORBIDDEN', 'invalid path');
     const base = this.root();
     const candidate = isAbsolute(path) ? resolve(path) : resolve(base, path);
-    let target = real(candidate);
+    const refused = () => new HandlerError('FORBIDDEN', `${path} is outside the opened folders`);
+    const target = this.confine(candidate);
     // A part of a file read a part at a time names no file of its own: the file it is part of is what is read,
     // and it is confined as any file is (a symlink named like a session may point anywhere).
-    const part = splitPartPath(target);
-    if (part && !existsSync(target)) target = partPath(real(part.file), part.number);
-    const file = part && !existsSync(target) ? splitPartPath(target)!.file : target;
-    if (!this.list.some((r) => inside(r, file))) throw new HandlerError('FORBIDDEN', `${path} is outside the opened folders`);
+    const part = splitPartPath(target ?? real(candidate));
+    if (part && !(target !== undefined && existsSync(target))) {
+      const file = this.confine(part.file);
+      if (file === undefined) throw refused();
+      return partPath(file, part.number);
+    }
+    if (target === undefined) throw refused();
     return target;
   }
 
