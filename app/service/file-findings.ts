@@ -14,10 +14,11 @@ export async function foundKeysOf(doc: ConversationDocument, records: ReadonlyAr
   for (const list of records) {
     const per = await findingsOfRecords(list, undefined, cancelled);
     // Each once per message (a tool's output kept twice in one record is one finding), as the rows count them.
-    for (const fs of per) for (const f of new Map(fs.map((x) => [x.key, x])).values()) found[f.kind].push(f.key);
+    for (const fs of per) for (const f of new Map(fs.map((x) => [x.key, x])).values()) if (f.kind !== 'path') found[f.kind].push(f.key);
   }
+  // Paths and user names are not counted in the sidebar: a session's every line says where it ran.
   const others = new Map((await scanOtherRecords(doc)).map((f) => [`${'line' in f.where ? f.where.line : ''}:${f.key}`, f]));
-  for (const f of others.values()) found[f.kind].push(f.key);
+  for (const f of others.values()) if (f.kind !== 'path') found[f.kind].push(f.key);
   return found;
 }
 

@@ -1,23 +1,10 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { partPath, splitPartPath } from '../../src/core/storage/file-parts.js';
+import { confined, inside, realPath as real } from '../../src/core/storage/confine.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { HandlerError } from '../shared/errors.js';
 
-/** Whether `target` is `root` or lies under it (both resolved; a name like `..notes` is inside). */
-export function inside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // A path that does not exist yet: check its parent chain instead.
-    const parent = resolve(path, '..');
-    return parent === path ? path : resolve(real(parent), relative(parent, path));
-  }
-}
+export { inside };
 
 /**
  * The directories the user opened. Every path from the renderer is resolved against them and refused when
@@ -51,18 +38,30 @@ export class Roots {
     return r;
   }
 
+  /**
+   * The real path to read for an absolute path the service came upon itself (a file the watcher saw, a
+   * session's sub-agent file): undefined when it leads out of the opened folders. The rule of `resolve`.
+   */
+  confine(absolute: string): string | undefined {
+    return confined(this.list, absolute);
+  }
+
   /** An absolute, real path inside an opened root; `path` is relative to the first root or absolute. */
   resolve(path: string): string {
     if (path.includes('\0')) throw new HandlerError('FORBIDDEN', 'invalid path');
     const base = this.root();
     const candidate = isAbsolute(path) ? resolve(path) : resolve(base, path);
-    let target = real(candidate);
+    const refused = () => new HandlerError('FORBIDDEN', `${path} is outside the opened folders`);
+    const target = this.confine(candidate);
     // A part of a file read a part at a time names no file of its own: the file it is part of is what is read,
     // and it is confined as any file is (a symlink named like a session may point anywhere).
-    const part = splitPartPath(target);
-    if (part && !existsSync(target)) target = partPath(real(part.file), part.number);
-    const file = part && !existsSync(target) ? splitPartPath(target)!.file : target;
-    if (!this.list.some((r) => inside(r, file))) throw new HandlerError('FORBIDDEN', `${path} is outside the opened folders`);
+    const part = splitPartPath(target ?? real(candidate));
+    if (part && !(target !== undefined && existsSync(target))) {
+      const file = this.confine(part.file);
+      if (file === undefined) throw refused();
+      return partPath(file, part.number);
+    }
+    if (target === undefined) throw refused();
     return target;
   }
 

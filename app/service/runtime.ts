@@ -137,13 +137,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const watch = () => {
     for (const root of roots.all()) {
       // Not listed yet: what is there now is what the watcher's reports build on.
-      if (!runtime.context.listing.hasWalk(root)) runtime.context.listing.rememberWalk(root, walkConversationTree(root).files);
+      if (!runtime.context.listing.hasWalk(root)) runtime.context.listing.rememberWalk(root, walkConversationTree(root, { within: roots.all() }).files);
       const watcher = watchOffThread(root, report, { usePolling: options.usePolling });
       runtime.watchers.push(watcher);
       // What changed between the first listing and the watcher's start is reported as if it had seen it.
       void watcher.ready.then(() => {
         if (closed) return;
-        const missed = runtime.context.listing.changesSince(root, walkConversationTree(root).files);
+        const missed = runtime.context.listing.changesSince(root, walkConversationTree(root, { within: roots.all() }).files);
         if (missed?.length) report(missed);
       });
     }

@@ -72,6 +72,9 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
       ignored: (path: string, stats?: { isDirectory(): boolean }) =>
         /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path) || (stats?.isDirectory() === true && skipFolder(path)) || (basename(path).startsWith('.') && skipFolder(path)),
       awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
+      // A link is reported as itself, never followed: one that leads out of the folder is not watched (what
+      // its events bring is confined where it is read; see confine.ts), and a file inside is seen at its own path.
+      followSymlinks: false,
     });
     // Polling takes its first stat after 'ready'; until then a new file could go unseen, so ready waits for it.
     w.once('ready', () => (usePolling ? setTimeout(markReady, 2 * POLL_INTERVAL_MS) : markReady()));

@@ -50,6 +50,12 @@ export const DirEntry = z.object({
   personal: z.number().optional(),
   /** More is coming for this file in a `dir:details` event (its format, its counts). */
   pending: z.boolean().optional(),
+  /**
+   * A symbolic link that leads out of the opened folders (to a file, or to a folder when `folder`): listed by its
+   * name with `error` saying so, never read (no title, counts or size of what it leads to).
+   */
+  outside: z.boolean().optional(),
+  folder: z.boolean().optional(),
 });
 export type DirEntry = z.infer<typeof DirEntry>;
 
@@ -338,7 +344,8 @@ export const Finding = z.object({
   index: z.number(),
   rule: z.string(),
   label: z.string(),
-  kind: z.enum(['secret', 'personal']),
+  /** `path`: a user name in a home folder's path, or a USER/USERNAME value (replaced by <user> when shared; not redacted in place). */
+  kind: z.enum(['secret', 'personal', 'path']),
   /** Where in the record ("content", "tool_calls[0].function.arguments"). */
   field: z.string(),
   key: z.string(),
@@ -527,11 +534,11 @@ export const requests = {
    * picked, or the whole file (every thread, every conversation), redacted unless asked not to, with its report.
    */
   'share:export': {
-    input: z.object({ path: relPath, conversation, to: ShareFormat, scope: z.enum(['conversation', 'selection', 'file']), indexes: z.array(z.number().int().min(0)).max(10_000_000).optional(), redact: z.boolean().default(true) }),
+    input: z.object({ path: relPath, conversation, to: ShareFormat, scope: z.enum(['conversation', 'selection', 'file']), indexes: z.array(z.number().int().min(0)).max(10_000_000).optional(), redact: z.boolean().default(true), /** With redact: user names in paths replaced by <user>. */ paths: z.boolean().default(true) }),
     output: Shared,
   },
   /** Every conversation file of the opened folder in one transcript (each file a part of it). */
-  'share:export-folder': { input: z.object({ to: ShareFormat, redact: z.boolean().default(true) }), output: Shared },
+  'share:export-folder': { input: z.object({ to: ShareFormat, redact: z.boolean().default(true), paths: z.boolean().default(true) }), output: Shared },
   /** Earlier versions kept before each save, newest first. */
   'history:list': {
     input: z.object({ path: relPath }),

@@ -12,7 +12,7 @@ import { costOf, costText, describeUsage, priceSourcesText, reportedUsage } from
 import { countingModel, shownSessionModel } from '../core/models.js';
 import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
-import { humanBytes, printJson, table } from './output.js';
+import { humanBytes, outsideLinksNote, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
 import { selectRecords, type Selection } from './thread-selection.js';
@@ -101,7 +101,7 @@ export function lsCommand(dir: string, opts: CommonOptions): void {
         return { model, tokenizer: getTokenizer(model) };
       }
     : getTokenizer(opts.model);
-  const { entries, truncated, tooDeep } = listConversationFiles(path, counter, { depth });
+  const { entries, truncated, tooDeep, outside } = listConversationFiles(path, counter, { depth });
   const estimates = entries.filter((e) => e.model && resolveEncoding(e.model).approximate).length;
   if (opts.json) {
     printJson({
@@ -110,20 +110,24 @@ export function lsCommand(dir: string, opts: CommonOptions): void {
       truncated,
       tooDeep,
       files: entries.map(({ file: _f, name: _n, formatLabel: _l, ...e }) => ({ ...e, ...(e.model ? { approximate: resolveEncoding(e.model).approximate, ...(standsIn(resolveEncoding(e.model)) ? { encodingStandsIn: standsIn(resolveEncoding(e.model)) } : {}) } : {}), modified: e.modified.toISOString() })),
+      outside: outside.map((l) => ({ path: l.path, folder: l.folder })),
     });
     return;
   }
-  if (entries.length === 0) {
+  if (entries.length === 0 && outside.length === 0) {
     process.stdout.write(`No conversation files (${[...new Set(listCodecs().flatMap((c) => c.extensions))].join(', ')}) in ${path}\n`);
     return;
   }
   const rows = entries.map((e) => [e.path, e.format ?? 'error', e.conversations ?? '', e.messages ?? '', e.tokens ?? '', humanBytes(e.bytes), e.modified.toISOString().replace('T', ' ').slice(0, 19)]);
+  for (const l of outside) rows.push([`${l.path}${l.folder ? '/' : ''}`, 'link outside', '', '', '', '', '']);
   process.stdout.write(table(['PATH', 'FORMAT', 'CONVERSATIONS', 'MESSAGES', 'TOKENS', 'SIZE', 'MODIFIED'], rows) + '\n');
   for (const e of entries.filter((x) => x.error)) process.stderr.write(`error: ${e.path}${e.errorLine ? `:${e.errorLine}:${e.errorColumn ?? 1}` : ''}: ${e.error}\n`);
   if (estimates) process.stderr.write(`note: ${estimates === 1 ? '1 file is' : `${estimates} files are`} counted for a model whose tokenizer is not public (Claude, Gemini, …): o200k_base stands in, its TOKENS are estimates (--json says which)\n`);
   if (truncated) process.stderr.write('note: the listing stopped at its cap; there are more files\n');
   if (tooDeep) process.stderr.write(`note: ${tooDeep} folders deeper than the depth limit were not looked into (--depth N)\n`);
+  outsideLinksNote(outside.length, dir);
 }
+
 
 interface ShownMessage {
   conversation: number;

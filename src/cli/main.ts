@@ -46,6 +46,7 @@ const OPTIONS = {
   at: { type: 'string' },
   redact: { type: 'boolean', default: false },
   'no-redact': { type: 'boolean', default: false },
+  'keep-paths': { type: 'boolean', default: false },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
@@ -104,7 +105,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       return scanCommand(rest[0], { json: values.json, format: values.format });
     case 'export':
       if (rest.length !== 1) throw new UsageError('export takes one FILE or DIR');
-      return exportCommand(rest[0], { to: values.to, output: values.output, redact: !values['no-redact'], conversation: values.conversation, thread: values.thread, model, format: values.format });
+      return exportCommand(rest[0], { to: values.to, output: values.output, redact: !values['no-redact'], paths: !values['keep-paths'], conversation: values.conversation, thread: values.thread, model, format: values.format });
     default:
       if (Object.hasOwn(extra, command)) return extra[command].run(rest, { port: values.port });
       throw new UsageError(`unknown command "${command}"`);

@@ -22,3 +22,8 @@ export function humanBytes(bytes: number): string {
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
+
+/** The note of a walk that came upon links leading out of the folder it walks: they are named, never read. */
+export function outsideLinksNote(n: number, dir: string): void {
+  if (n > 0) process.stderr.write(`note: ${n} symbolic link${n === 1 ? '' : 's'} lead${n === 1 ? 's' : ''} outside ${dir}: listed by name, not read (open the folder they lead to, or the file itself, to read it)\n`);
+}

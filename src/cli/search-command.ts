@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { codecById, listCodecs } from '../core/formats/registry.js';
 import { searchTree, type SearchHit } from '../core/search/index.js';
-import { printJson } from './output.js';
+import { outsideLinksNote, printJson } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'other'];
@@ -40,7 +40,7 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
     throw e;
   }
   if (opts.json) {
-    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, onDefaultThread: _d, ...h }) => h), errors: found.errors, truncated: found.truncated, tooDeep: found.tooDeep });
+    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, onDefaultThread: _d, ...h }) => h), errors: found.errors, truncated: found.truncated, tooDeep: found.tooDeep, outside: found.outside });
     return;
   }
   writeGrouped(found.hits, found.multi);
@@ -50,6 +50,7 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
   for (const e of found.errors) process.stderr.write(`error: ${e.path}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
   if (found.truncated) process.stderr.write('note: the search stopped at the listing\'s file cap; there are more files\n');
   if (found.tooDeep) process.stderr.write(`note: ${found.tooDeep} folders deeper than the depth limit were not searched\n`);
+  outsideLinksNote(found.outside.length, dir);
 }
 
 /** `multi`: the files of several conversations, whose every hit says its conversation (whichever the query found). */

@@ -8,12 +8,14 @@ import { writeFileAtomicSync } from '../core/storage/atomic-write.js';
 import { ConversationFileError } from '../core/formats/errors.js';
 import { masked, scanDocument, unescapedJsonText, type DocumentFinding } from '../core/secrets/document-scan.js';
 import { scanUnits } from '../core/secrets/scan.js';
-import { findingsReport } from '../core/secrets/redact.js';
+import { fileSafePlaceholder, findingsReport } from '../core/secrets/redact.js';
 import { DismissedFindings } from '../core/secrets/dismissed-store.js';
+import { KnownValues } from '../core/secrets/known-values.js';
 import { findingKey } from '../core/secrets/record-findings.js';
 import { userStateDir } from '../core/storage/private-dir.js';
 import { fileThreads, NoSuchThreadError, shareTranscript, type SharedThread } from '../core/export/share.js';
 import { open } from './commands.js';
+import { outsideLinksNote } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
 const printJson = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2) + '\n');
@@ -22,9 +24,11 @@ const printJson = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2
 export async function scanCommand(target: string, opts: { json?: boolean; format?: string }): Promise<void> {
   const path = resolve(target);
   if (!existsSync(path)) throw new InputError(`${target}: no such file or directory`);
-  const files: Array<{ file: string; shown: string; error?: { message: string; line?: number; column?: number } }> = statSync(path).isDirectory()
-    ? listConversationFiles(path).entries.map((e) => ({ file: e.file, shown: e.path, ...(e.error ? { error: { message: e.error, ...(e.errorLine !== undefined ? { line: e.errorLine } : {}), ...(e.errorColumn !== undefined ? { column: e.errorColumn } : {}) } } : {}) }))
+  const listed = statSync(path).isDirectory() ? listConversationFiles(path) : undefined;
+  const files: Array<{ file: string; shown: string; error?: { message: string; line?: number; column?: number } }> = listed
+    ? listed.entries.map((e) => ({ file: e.file, shown: e.path, ...(e.error ? { error: { message: e.error, ...(e.errorLine !== undefined ? { line: e.errorLine } : {}), ...(e.errorColumn !== undefined ? { column: e.errorColumn } : {}) } } : {}) }))
     : [{ file: path, shown: target }];
+  const outside = listed?.outside.map((l) => l.path) ?? [];
   const out: Array<{ path: string; conversations: number; findings: DocumentFinding[] }> = [];
   const errors: Array<{ path: string; message: string; line?: number; column?: number }> = [];
   const dismissals = dismissedFindings();
@@ -57,9 +61,11 @@ export async function scanCommand(target: string, opts: { json?: boolean; format
       files: out.map((f) => ({ path: f.path, findings: f.findings.map((x) => ({ rule: x.rule, label: x.label, kind: x.kind, where: x.where, start: x.start, end: x.end, excerpt: masked(x.value), key: findingKey(x.rule, x.value) })) })),
       dismissed: kept,
       errors,
+      outside,
     });
     return;
   }
+  outsideLinksNote(outside.length, target);
   const total = out.reduce((n, f) => n + f.findings.length, 0);
   for (const f of out) process.stdout.write(findingsReport(f.path, f.findings, f.conversations, false) + '\n');
   for (const e of errors) process.stderr.write(`${e.path}${e.line !== undefined ? `:${e.line}${e.column !== undefined ? `:${e.column}` : ''}` : ''}: not read (${e.message}); its text was looked into as it is\n`);
@@ -88,6 +94,8 @@ interface ExportOptions {
   output?: string;
   /** Off only when asked (`--no-redact`): a shared transcript is redacted by default. */
   redact?: boolean;
+  /** Off only when asked (`--keep-paths`): user names in paths are replaced by <user>. */
+  paths?: boolean;
   conversation?: string;
   thread?: string;
   model: string;
@@ -98,7 +106,7 @@ interface ExportOptions {
 const dismissedFindings = () => new DismissedFindings(join(userStateDir(), 'dismissed-findings'));
 
 /** One file as a transcript (and, redacted, its report). */
-async function transcriptOf(file: string, shown: string, opts: ExportOptions, dismissed: DismissedFindings): Promise<{ text: string; report?: string }> {
+async function transcriptOf(file: string, shown: string, opts: ExportOptions, dismissed: DismissedFindings, known?: KnownValues): Promise<{ text: string; report?: string }> {
   const opened = open(file, opts.format);
   const n = opened.doc.conversations.length;
   const which = opts.conversation === undefined ? Array.from({ length: n }, (_, i) => i) : [Number(opts.conversation)];
@@ -115,6 +123,8 @@ async function transcriptOf(file: string, shown: string, opts: ExportOptions, di
   const shared = await shareTranscript(opened.codec, threads, { title, source: shown, format: opened.codec.label }, {
     to: opts.to === 'html' ? 'html' : 'markdown',
     redact: opts.redact !== false,
+    paths: opts.paths !== false,
+    ...(known ? { known } : {}),
     dismissed: dismissed.of(file),
     count: (v) => countView(v, tokenizer).tokens,
     countedWith: standsIn(resolveEncoding(opts.model)) ?? resolveEncoding(opts.model).encoding,
@@ -149,21 +159,47 @@ export async function exportCommand(target: string, opts: ExportOptions): Promis
   if (!opts.output) throw new UsageError('export of a folder needs -o OUTDIR (a transcript per file is written there)', { brief: true });
   const out = resolve(opts.output);
   mkdirSync(out, { recursive: true });
-  const { entries } = listConversationFiles(path);
+  const { entries, outside } = listConversationFiles(path);
+  outsideLinksNote(outside.length, target);
   const written: Array<{ href: string; title: string }> = [];
   const reports: string[] = [];
+  // One set of values found for the whole export: a key found in one file is redacted in every other.
+  const known = new KnownValues();
+  const skipped: string[] = [];
   for (const e of entries) {
     if (e.error) continue;
-    const { text, report } = await transcriptOf(e.file, e.path, { ...opts, conversation: undefined }, dismissed);
-    const rel = `${e.path.replace(extname(e.path), '')}${ext}`;
+    let made;
+    try {
+      made = await transcriptOf(e.file, e.path, { ...opts, conversation: undefined }, dismissed, known);
+    } catch (err) {
+      // One file without the thread asked for (a session of summaries alone has none) stops no other file.
+      if (!(err instanceof UsageError)) throw err;
+      skipped.push(`${e.path}: ${err.message}`);
+      continue;
+    }
+    const { text, report } = made;
+    // The transcript's own name says no more than it does (Claude Code's folders spell the home folder: -home-<name>-…).
+    const name = opts.redact !== false ? known.redact(e.path, fileSafePlaceholder).text : e.path;
+    const rel = `${name.replace(extname(name), '')}${ext}`;
     mkdirSync(dirname(join(out, rel)), { recursive: true });
     writeFileAtomicSync(join(out, rel), text);
-    written.push({ href: rel, title: e.path });
+    written.push({ href: rel, title: name });
     if (report) reports.push(report);
+  }
+  if (opts.redact !== false) {
+    // Transcripts written before a value was found in a later file: what they hold of it goes now.
+    for (const w of written) {
+      const file = join(out, w.href);
+      const again = known.redactRendered(readFileSync(file, 'utf8'), ext === '.html');
+      if (again.replaced.length === 0) continue;
+      writeFileAtomicSync(file, again.text);
+      reports.push(`${w.title}: ${again.replaced.length} more replaced, values found in other files of the folder\n${again.replaced.map((k) => `  ${k.label} ${masked(k.value)}`).join('\n')}\n`);
+    }
   }
   const index = opts.to === 'html' ? `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${basename(path)}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1.5rem}</style></head><body><h1>${basename(path)}</h1><ul>${written.map((w) => `<li><a href="${encodeURI(w.href)}">${w.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</a></li>`).join('')}</ul></body></html>\n` : `# ${basename(path)}\n\n${written.map((w) => `- [${w.title}](${encodeURI(w.href)})`).join('\n')}\n`;
   writeFileAtomicSync(join(out, `index${ext}`), index);
   if (opts.redact !== false) writeFileAtomicSync(join(out, 'redactions.txt'), reports.join('\n'));
+  for (const s of skipped) process.stderr.write(`note: not exported: ${s}\n`);
   process.stderr.write(`wrote ${written.length} transcript${written.length === 1 ? '' : 's'} and an index to ${relative(process.cwd(), out) || out}${opts.redact !== false ? ' (and redactions.txt)' : ''}\n`);
 }
 

@@ -36,12 +36,13 @@ Commands:
                                        secrets (provider keys, tokens, private keys, passwords in connection
                                        strings, JWTs) and personal data (e-mail, phone, public IP) in every
                                        message, tool call and result, and the records that are not messages
-  export FILE|DIR --to html|md [--no-redact] [--thread ID|all] [--conversation N] [-o OUT]
+  export FILE|DIR --to html|md [--no-redact] [--keep-paths] [--thread ID|all] [--conversation N] [-o OUT]
                                        a transcript worth reading: one self-contained HTML page (no script,
                                        nothing fetched) or Markdown, tool calls as cards, reasoning folded, the
                                        figures and cost on top; a DIR gives one per file and an index (-o OUTDIR);
                                        redacted by default: each finding replaced by [REDACTED:<rule>], the
-                                       report beside (OUT.redactions.txt); --no-redact keeps them
+                                       report beside (OUT.redactions.txt), a value found once replaced wherever
+                                       it stands, user names in paths by <user>; --no-redact keeps them
 %EXTRA%
 Strategies: dynamic-context-window (contextLength=8192, boundary=text|message), truncate (contextLength=8192),
   last-n (limit=10), sliding-window (windowSize=40), summarizing (contextWindowTokens=50000,
@@ -59,6 +60,7 @@ Options:
   --json      machine-readable output
   --redact    export: every secret and personal datum found replaced, the report beside (the default)
   --no-redact export: the transcript as the file has it, findings and all
+  --keep-paths export: user names in home folder paths and USER/USERNAME values kept (redacted by default)
   --as NAME=ROLE  read the messages spelled NAME as ROLE (user, assistant, system, tool), beside what the
               file declares (a swarms agent's user_name and agent_name); show, tokens, convert
   --summarizer openai reads OPENAI_API_KEY and OPENAI_BASE_URL (or --base-url URL) and --summary-model M

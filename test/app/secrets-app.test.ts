@@ -59,9 +59,11 @@ describe('secrets in the app: found, shown per file and row, dismissed, redacted
     expect(leak!.secrets!).toBe(8);
     await call<Skeleton>('conversation:open', { path: LEAK });
     const { findings } = await call<Listed>('secrets:list', { path: LEAK });
-    const rows = new Set(findings.map((f) => f.index));
+    const rows = new Set(findings.filter((f) => f.kind !== 'path').map((f) => f.index));
     // The .env read (a tool result), the psql command (a tool call's arguments), the curl with a token.
     expect([...rows].sort((a, b) => a - b)).toEqual([0, 2, 3, 4, 5, 6, 7]);
+    // User names in paths are a class of their own: every line's cwd names the home folder.
+    expect(findings.find((f) => f.kind === 'path' && f.index === 1 && f.field === 'cwd')).toMatchObject({ rule: 'home-path', label: 'user name in a home folder path', value: 'maria' });
     const token = findings.find((f) => f.rule === 'github')!;
     expect(token).toMatchObject({ index: 5, kind: 'secret', field: 'message.content[0].input.command', dismissed: false });
     expect(token.excerpt).toMatch(/^ghp_•+\w{4}$/);
@@ -102,7 +104,8 @@ describe('secrets in the app: found, shown per file and row, dismissed, redacted
     await call('edit:undo', { path: LEAK });
     expect((await call<Listed>('secrets:list', { path: LEAK })).findings.filter((f) => !f.dismissed).length).toBeGreaterThan(10);
     await call('edit:redo', { path: LEAK });
-    expect((await call<Listed>('secrets:list', { path: LEAK })).findings.filter((f) => !f.dismissed)).toEqual([]);
+    // Paths are left in the file (the session's cwd is where its tool resumes it): a share replaces them.
+    expect((await call<Listed>('secrets:list', { path: LEAK })).findings.filter((f) => !f.dismissed && f.kind !== 'path')).toEqual([]);
     await call('edit:save', { path: LEAK });
     const after = readFileSync(join(dir, LEAK), 'utf8');
     expect(leaked(after)).toEqual([]);
@@ -181,7 +184,7 @@ describe('secrets in the app: found, shown per file and row, dismissed, redacted
     const state = await call<EditState & { redacted: number }>('secrets:redact', { path: LEAK, indexes: [5] });
     expect(state.redacted).toBe(1);
     const left = (await call<Listed>('secrets:list', { path: LEAK })).findings;
-    expect(left.some((f) => f.index === 5)).toBe(false);
+    expect(left.some((f) => f.index === 5 && f.kind !== 'path')).toBe(false);
     expect(left.some((f) => f.index === 2)).toBe(true);
     await expect(call('secrets:redact', { path: LEAK, indexes: [99] })).rejects.toMatchObject({ code: 'BAD_INPUT' });
   });

@@ -60,6 +60,7 @@ interface Out {
   errors: Array<{ path: string; line?: number; column?: number; message: string }>;
   truncated: boolean;
   tooDeep: number;
+  outside: string[];
 }
 
 function json(...args: string[]): Out {
@@ -74,8 +75,8 @@ const TRUNCATED = /^broken\/truncated\.json$/;
 describe('search --json', () => {
   it('has exactly the keys {query, directory, hits: [{path, conversation, index, role, snippet}], errors}', () => {
     const out = json('paris');
-    expect(Object.keys(out)).toEqual(['query', 'directory', 'hits', 'errors', 'truncated', 'tooDeep']);
-    expect([out.truncated, out.tooDeep]).toEqual([false, 0]);
+    expect(Object.keys(out)).toEqual(['query', 'directory', 'hits', 'errors', 'truncated', 'tooDeep', 'outside']);
+    expect([out.truncated, out.tooDeep, out.outside]).toEqual([false, 0, []]);
     expect(out.query).toBe('paris');
     expect(out.directory).toBe(tree);
     expect(out.hits.length).toBeGreaterThan(0);

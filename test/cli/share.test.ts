@@ -31,7 +31,7 @@ describe('scan and export through the real bin', () => {
     const out = JSON.parse(r.stdout) as { scanned: number; files: Array<{ path: string; findings: Array<{ rule: string; where: { index: number }; excerpt: string }> }> };
     expect(out.scanned).toBeGreaterThan(10);
     const leak = out.files.find((f) => f.path.endsWith('deploy-db-timeout.jsonl'))!;
-    expect(new Set(leak.findings.map((f) => f.rule))).toEqual(new Set(['aws', 'openai', 'stripe', 'connection-string', 'aws-access-key-id', 'assigned-password', 'email', 'phone-number', 'ip-address', 'github', 'jwt']));
+    expect(new Set(leak.findings.map((f) => f.rule))).toEqual(new Set(['aws', 'openai', 'stripe', 'connection-string', 'aws-access-key-id', 'assigned-password', 'email', 'phone-number', 'ip-address', 'github', 'jwt', 'home-path']));
     const mine = out.files.find((f) => f.path === 'planted.json')!;
     for (const [i, p] of planted.entries()) expect(mine.findings.some((f) => f.where.index === i && f.rule === p.rule), `${p.rule} in message ${i}`).toBe(true);
     // What is printed never holds a secret whole.

@@ -216,3 +216,27 @@ describe('the figures of a session shown as one of its threads, edited and not s
     expect(screen.getByTestId('file-messages').textContent).toBe('64');
   });
 });
+
+describe('a link out of the opened folders', () => {
+  it('is a row saying so (a folder link with its slash), with nothing of what it leads to; a click asks the service nothing', () => {
+    const asked: string[] = [];
+    setBridge({ request: async (channel: string) => (asked.push(channel), { ok: false, error: { code: 'INTERNAL', message: 'not in this test' } }), subscribe: () => () => {} });
+    const note = 'a link outside the opened folders: not read';
+    useApp.setState({
+      entries: [
+        { path: 'abs.json', name: 'abs', bytes: 0, modified: 1_700_000_000_000, outside: true, error: note },
+        { path: 'outdir', name: 'outdir', bytes: 0, modified: 1_700_000_000_000, outside: true, folder: true, error: note },
+      ],
+    });
+    render(<Sidebar />);
+    const rows = screen.getAllByTestId('file');
+    expect(rows.map((r) => [r.getAttribute('data-path'), r.getAttribute('data-outside')])).toEqual([
+      ['abs.json', 'true'],
+      ['outdir', 'true'],
+    ]);
+    expect(rows.map((r) => r.querySelector('[data-testid="file-error"]')!.textContent)).toEqual([note, note]);
+    expect(rows[1].textContent).toContain('outdir/');
+    fireEvent.click(rows[0]);
+    expect(asked).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@ import { queryTerms } from '../../../src/core/search/words.js';
 export interface SecretMark {
   value: string;
   label: string;
-  kind: 'secret' | 'personal';
+  kind: 'secret' | 'personal' | 'path';
 }
 export const SecretMarks = createContext<readonly SecretMark[]>([]);
 

@@ -13,8 +13,10 @@ export interface Findings {
   byRow: Map<number, Finding[]>;
   /** Rows with a finding not dismissed (the filter's rows). */
   rows: Set<number>;
-  /** Findings not dismissed. */
+  /** Findings not dismissed (secrets and personal data). */
   open: number;
+  /** User names in paths not dismissed (their own class: replaced by <user> when shared, no row is marked for them). */
+  paths: number;
   /** Findings dismissed as false positives, each once per message. */
   dismissed: number;
   truncated: boolean;
@@ -40,7 +42,8 @@ export interface SecretsSlice {
   /** The Share dialog, open on a scope. */
   share: ShareScope | undefined;
   setShare(scope: ShareScope | undefined): void;
-  exportShared(scope: ShareScope, to: 'html' | 'markdown', redact: boolean): Promise<RequestOutput<'share:export'>>;
+  /** `paths`: with `redact`, user names in paths replaced by <user>. */
+  exportShared(scope: ShareScope, to: 'html' | 'markdown', redact: boolean, paths?: boolean): Promise<RequestOutput<'share:export'>>;
 }
 
 /**
@@ -57,18 +60,20 @@ export function distinctFindings(list: readonly Finding[]): Finding[] {
   });
 }
 
-function indexed(list: Finding[], meta: Omit<Findings, 'list' | 'byRow' | 'rows' | 'open' | 'dismissed'>): Findings {
+function indexed(list: Finding[], meta: Omit<Findings, 'list' | 'byRow' | 'rows' | 'open' | 'paths' | 'dismissed'>): Findings {
   const byRow = new Map<number, Finding[]>();
   const rows = new Set<number>();
   for (const f of list) {
     let at = byRow.get(f.index);
     if (!at) byRow.set(f.index, (at = []));
     at.push(f);
-    if (!f.dismissed) rows.add(f.index);
+    if (!f.dismissed && f.kind !== 'path') rows.add(f.index);
   }
-  const open = distinctFindings(list.filter((f) => !f.dismissed)).length;
+  const open = distinctFindings(list.filter((f) => !f.dismissed && f.kind !== 'path')).length;
+  // A user name counted once however many lines hold it (a session's every line has its cwd).
+  const paths = new Set(list.filter((f) => !f.dismissed && f.kind === 'path').map((f) => f.key)).size;
   const dismissed = distinctFindings(list.filter((f) => f.dismissed)).length;
-  return { ...meta, list, byRow, rows, open, dismissed };
+  return { ...meta, list, byRow, rows, open, paths, dismissed };
 }
 
 /** A file to download (the browser) or save (Electron turns a download into a save dialog). */
@@ -132,11 +137,11 @@ export const createSecretsSlice: StateCreator<AppState, [], [], SecretsSlice> = 
   },
   share: undefined,
   setShare: (share) => set({ share }),
-  exportShared: async (scope, to, redact) => {
-    if (scope === 'folder') return request('share:export-folder', { to, redact });
+  exportShared: async (scope, to, redact, paths = true) => {
+    if (scope === 'folder') return request('share:export-folder', { to, redact, paths });
     const path = get().openPath;
     if (!path) throw new Error('no conversation is open');
     const s = get();
-    return request('share:export', { path, conversation: s.openConversationIndex, to, scope, redact, ...(scope === 'selection' ? { indexes: s.targets() } : {}) });
+    return request('share:export', { path, conversation: s.openConversationIndex, to, scope, redact, paths, ...(scope === 'selection' ? { indexes: s.targets() } : {}) });
   },
 });

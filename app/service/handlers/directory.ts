@@ -1,5 +1,7 @@
 import { basename, extname } from 'node:path';
-import { walkConversationTree, type TreeFile } from '../../../src/core/storage/list-directory.js';
+import { lstatSync } from 'node:fs';
+import { walkConversationTree, type OutsideLink, type TreeFile } from '../../../src/core/storage/list-directory.js';
+import { OUTSIDE_LINK_NOTE } from '../../../src/core/storage/confine.js';
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
 import { summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../file-summary.js';
@@ -16,6 +18,17 @@ const VERSION = '0.1.0';
 /** What `app:info` answers: fixed for the life of a runtime (its folders are given when it starts). */
 export function appInfo(roots: readonly string[], mode: 'electron' | 'browser', service: 'worker' | 'in-process') {
   return { roots: roots.slice(), mode, version: VERSION, service };
+}
+
+/** A link leading out of the opened folders, as the sidebar lists it: its name and when the link was made, nothing of its target. */
+export function outsideEntry(l: OutsideLink): DirEntry {
+  let modified = 0;
+  try {
+    modified = Math.round(lstatSync(l.link).mtimeMs);
+  } catch {
+    // gone meanwhile: listed as it was seen
+  }
+  return { path: l.path, name: basename(l.path, extname(l.path)), bytes: 0, modified, outside: true, ...(l.folder ? { folder: true } : {}), error: OUTSIDE_LINK_NOTE };
 }
 
 const BATCH = 250;
@@ -111,9 +124,9 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
     'dir:list': ({ root }) => {
       const dir = ctx.roots.root(root);
       const model = ctx.settings.get().model;
-      const tree = walkConversationTree(dir);
+      const tree = walkConversationTree(dir, { within: ctx.roots.all() });
       ctx.listing.rememberWalk(dir, tree.files);
-      const entries = tree.files.map((f) => entryOf(f, model));
+      const entries = [...tree.files.map((f) => entryOf(f, model)), ...tree.outside.map(outsideEntry)];
       const gen = ++generation;
       if (entries.some((e) => e.pending) || tree.files.some((f) => f.bytes <= WHOLE_READ_LIMIT && !ctx.listing.findings(f.file, f.bytes, f.modified.getTime()))) {
         // After this answer is sent; a newer listing stops this one.

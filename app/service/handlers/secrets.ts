@@ -102,7 +102,8 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
       let redacted = 0;
       let signed = 0;
       which.forEach((index, k) => {
-        const kept: RecordFinding[] = per[k].filter((f) => !dismissed.has(f.key));
+        // Paths and user names stay in the file (a session's cwd is where the tool resumes it): a share replaces them.
+        const kept: RecordFinding[] = per[k].filter((f) => !dismissed.has(f.key) && f.kind !== 'path');
         if (kept.length === 0) return;
         redacted += kept.length;
         signed += new Set(kept.filter((f) => signedBlock(records[index], f.where)).map((f) => f.where.slice(0, -1).join('.'))).size;
@@ -127,8 +128,8 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
         // Redacting all: what was found goes from the file's other records as well when it is saved (the
         // values those records share with the messages, and their own findings).
         const values = new Map<string, string>();
-        which.forEach((_, k) => per[k].forEach((f) => !dismissed.has(f.key) && values.set(f.value, f.rule)));
-        for (const f of others) if (!dismissed.has(f.key)) values.set(f.value, f.rule);
+        which.forEach((_, k) => per[k].forEach((f) => !dismissed.has(f.key) && f.kind !== 'path' && values.set(f.value, f.rule)));
+        for (const f of others) if (!dismissed.has(f.key) && f.kind !== 'path') values.set(f.value, f.rule);
         carryRedaction(items.map((x) => x.message), values);
         const next = records.slice();
         for (const { index, message } of items) next[index] = message;

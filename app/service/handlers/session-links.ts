@@ -33,8 +33,8 @@ function readMeta(file: string): { agentType?: string; description?: string; mod
   }
 }
 
-/** The first sibling session file holding a message of this uuid (as a line's own `uuid`). */
-function fileHolding(folder: string, self: string, uuid: string): string | undefined {
+/** The first sibling session file holding a message of this uuid (as a line's own `uuid`); `confine` says which may be read (and where they really are). */
+function fileHolding(folder: string, self: string, uuid: string, confine: (path: string) => string | undefined): string | undefined {
   let names: string[];
   try {
     names = readdirSync(folder).filter((n) => n.endsWith('.jsonl'));
@@ -42,8 +42,8 @@ function fileHolding(folder: string, self: string, uuid: string): string | undef
     return undefined;
   }
   const files = names
-    .map((n) => join(folder, n))
-    .filter((f) => f !== self)
+    .map((n) => confine(join(folder, n)))
+    .filter((f): f is string => f !== undefined && f !== self)
     .flatMap((f) => {
       try {
         const st = statSync(f);
@@ -98,9 +98,10 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
         // No sub-agent folder: sub-agents, if any, are in the file itself.
       }
       const subagents = names.flatMap((name) => {
-        const file = join(folder, name);
-        const display = shown(file);
-        if (!display) return [];
+        // Read at its real path, and only inside the opened folders (a sub-agent file or its folder may be a link).
+        const file = ctx.roots.confine(join(folder, name));
+        const display = file === undefined ? undefined : shown(join(folder, name));
+        if (!file || !display) return [];
         let head: { text: string; size: number };
         try {
           head = headText(file, HEAD_BYTES);
@@ -110,7 +111,8 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
         const bytes = head.size;
         const h = readAgentHead(head.text);
         const agentId = h.agentId ?? agentIdOfFile(name)!;
-        const meta = readMeta(join(folder, name.replace(/\.jsonl$/, '.meta.json')));
+        const metaFile = ctx.roots.confine(join(folder, name.replace(/\.jsonl$/, '.meta.json')));
+        const meta = metaFile ? readMeta(metaFile) : {};
         const run = runOfAgent(runs, h, agentIdOfFile(name));
         const task = run ? (rows.get(run.callId) ?? -1) : -1;
         const prompt = h.prompt?.replace(/\s+/g, ' ').trim().slice(0, 120);
@@ -130,7 +132,7 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
       const baseline = doc.file.doc.baseline as { kind?: string; lines?: { lines?: Array<{ value: unknown }> } } | undefined;
       const lines = baseline?.kind === 'records' && Array.isArray(baseline.lines?.lines) ? baseline.lines.lines.map((l) => l.value) : records;
       const dangling = parentFile ? undefined : danglingParentOf(lines);
-      const earlier = dangling ? fileHolding(dirname(absolute), absolute, dangling) : undefined;
+      const earlier = dangling ? fileHolding(dirname(absolute), absolute, dangling, (f) => ctx.roots.confine(f)) : undefined;
       const earlierShown = earlier ? shown(earlier) : undefined;
       return {
         subagents,

@@ -6,6 +6,8 @@ import { fileThreads, shareTranscript, type Shared, type SharedThread } from '..
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
+import { KnownValues } from '../../../src/core/secrets/known-values.js';
+import { fileSafePlaceholder } from '../../../src/core/secrets/redact.js';
 import { threadName } from '../../../src/core/tree/thread-paths.js';
 import { getTokenizer, resolveEncoding } from '../../../src/core/tokenizer/index.js';
 import { countView } from '../../../src/core/views.js';
@@ -30,29 +32,38 @@ function conversationTitle(doc: OpenDocument, conversation: number): string {
   return fileTitle ?? (doc.conversations.length > 1 ? `Conversation ${conversation + 1}` : 'Conversation');
 }
 
+/** What a folder's transcript says of the links in it that lead out of the opened folders (left out, unread). */
+const outsideNote = (n: number) => (n > 0 ? ` (${n} link${n === 1 ? '' : 's'} outside the opened folders left out, not read)` : '');
+
 /** Transcripts to share: of what a conversation shows, of picked messages, of a whole file or folder. */
 export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export' | 'share:export-folder'> {
   // Counted for the conversation's model where the setting is the session's own (a folder: the default).
-  const options = (to: 'html' | 'markdown', redact: boolean, absolute?: string, model = countingModel(ctx.settings.get().model, undefined)) => {
+  const options = (to: 'html' | 'markdown', redact: boolean, paths: boolean, absolute?: string, model = countingModel(ctx.settings.get().model, undefined)) => {
     const tokenizer = getTokenizer(model);
     return {
       to,
       redact,
+      paths,
       ...(absolute ? { dismissed: ctx.dismissed.of(absolute) } : {}),
+      known: new KnownValues(),
       count: (v: Parameters<typeof countView>[0]) => countView(v, tokenizer).tokens,
       // An estimate says so: "o200k_base stands in for claude-opus-4-6".
       countedWith: standsIn(resolveEncoding(model)) ?? resolveEncoding(model).encoding,
       prices: ctx.settings.get().prices ?? {},
     };
   };
-  const answer = (shared: Shared, filename: string, to: 'html' | 'markdown', messages: number): RequestOutput<'share:export'> => ({
-    filename,
-    text: shared.text,
-    mime: MIME[to],
-    ...(shared.report !== undefined ? { report: { filename: `${filename}.redactions.txt`, text: shared.report } } : {}),
-    redacted: shared.redactions.length,
-    messages,
-  });
+  const answer = (shared: Shared, name: string, to: 'html' | 'markdown', messages: number, known?: KnownValues): RequestOutput<'share:export'> => {
+    // The file's name says no more than the page (a folder named after a home folder: -home-<name>-shop).
+    const filename = known ? known.redact(name, fileSafePlaceholder).text : name;
+    return {
+      filename,
+      text: shared.text,
+      mime: MIME[to],
+      ...(shared.report !== undefined ? { report: { filename: `${filename}.redactions.txt`, text: shared.report } } : {}),
+      redacted: shared.redactions.length,
+      messages,
+    };
+  };
   const share = async (codec: Codec, threads: SharedThread[], meta: { title: string; source: string; format: string }, opts: ReturnType<typeof options>) => {
     const messages = threads.reduce((n, t) => n + t.records.length, 0);
     if (messages > MESSAGE_LIMIT) throw new HandlerError('TOO_LARGE', `${messages.toLocaleString('en')} messages are more than one page can hold; the command line writes a transcript per file: conversation-inspector export ${meta.source} --to ${opts.to === 'html' ? 'html' : 'md'} -o OUT`);
@@ -60,7 +71,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
   };
 
   return {
-    'share:export': async ({ path, conversation, to, scope, indexes, redact }) => {
+    'share:export': async ({ path, conversation, to, scope, indexes, redact, paths }) => {
       const { absolute, doc, conv } = openConversation(ctx, path, conversation);
       const stem = basename(doc.path, extname(doc.path));
       let threads: SharedThread[];
@@ -77,12 +88,13 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         if (doc.conversations.length > 1) suffix = conv.view ? `-${conv.view.thread.replace(/^side:/, '').replace(/[^\w.-]+/g, '-')}` : `-${conversation + 1}`;
       }
       const title = doc.file.doc.conversations[conv.store?.file ?? conversation]?.title ?? basename(doc.path);
-      const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, options(to, redact, absolute, conversationModel(ctx, doc, conv)));
-      return answer(shared, `${stem}${suffix}.${EXT[to]}`, to, messages);
+      const opts = options(to, redact, paths, absolute, conversationModel(ctx, doc, conv));
+      const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, opts);
+      return answer(shared, `${stem}${suffix}.${EXT[to]}`, to, messages, redact ? opts.known : undefined);
     },
-    'share:export-folder': async ({ to, redact }) => {
+    'share:export-folder': async ({ to, redact, paths }) => {
       const root = ctx.roots.root();
-      const { files } = walkConversationTree(root);
+      const { files, outside } = walkConversationTree(root, { within: ctx.roots.all() });
       const threads: SharedThread[] = [];
       const skipped: string[] = [];
       let codec: Codec | undefined;
@@ -98,8 +110,9 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         for (const t of fileThreads(opened, 'all')) threads.push({ title: `${f.path} · ${t.title}`, records: t.records, codec: opened.codec });
       }
       if (!codec) throw new HandlerError('NOT_FOUND', `${root} holds no conversation this tool reads`);
-      const { shared, messages } = await share(codec, threads, { title: basename(root), source: root, format: `${files.length - skipped.length} files${skipped.length ? ` (${skipped.length} not read: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''})` : ''}` }, options(to, redact));
-      return answer(shared, `${basename(root)}.${EXT[to]}`, to, messages);
+      const opts = options(to, redact, paths);
+      const { shared, messages } = await share(codec, threads, { title: basename(root), source: root, format: `${files.length - skipped.length} files${skipped.length ? ` (${skipped.length} not read: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? '…' : ''})` : ''}${outsideNote(outside.length)}` }, opts);
+      return answer(shared, `${basename(root)}.${EXT[to]}`, to, messages, redact ? opts.known : undefined);
     },
   };
 }

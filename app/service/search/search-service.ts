@@ -148,7 +148,7 @@ export class SearchService {
     this.load();
     const seen = new Set<string>();
     for (const root of this.roots.all()) {
-      for (const f of walkConversationTree(root).files) {
+      for (const f of walkConversationTree(root, { within: this.roots.all() }).files) {
         seen.add(f.file);
         if (!this.indexed(f.file, f.bytes, f.modified.getTime())) this.pending.add(f.file);
       }
@@ -198,8 +198,14 @@ export class SearchService {
     });
   }
 
-  /** Reads one file into the index (a file that does not parse is left out: the listing reports it). */
-  private add(file: string): void {
+  /**
+   * Reads one file into the index (a file that does not parse is left out: the listing reports it), under its
+   * real path; a path the watcher reported that leads out of the opened folders is dropped, never read.
+   */
+  private add(reported: string): void {
+    const file = this.roots.confine(reported);
+    if (file !== reported && this.drop(reported)) this.dirty = true;
+    if (file === undefined) return;
     let st;
     try {
       st = statSync(file);
@@ -255,6 +261,8 @@ export class SearchService {
   /** The messages of a file as search sees them, from the cache while the file is unchanged. */
   private messagesOf(file: string): SearchableMessage[] | undefined {
     const part = existsSync(file) ? undefined : splitPartPath(file);
+    // Indexed under its real path: a path that is a link now (or leads out) is not read for a line.
+    if (this.roots.confine(part?.file ?? file) !== (part?.file ?? file)) return undefined;
     let st;
     try {
       st = statSync(part?.file ?? file);

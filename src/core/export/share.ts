@@ -9,6 +9,7 @@ import { findingsOfRecords, findingKey, type RecordFinding } from '../secrets/re
 import { masked } from '../secrets/document-scan.js';
 import { placeholderOf, redactString, redactValue } from '../secrets/redact.js';
 import { scanUnits } from '../secrets/scan.js';
+import { KnownValues, type KnownValue } from '../secrets/known-values.js';
 import { pretty, transcriptHtml, transcriptMarkdown, type Transcript } from './transcript.js';
 
 /** One thread of what is shared: its title and its records as the file holds them. */
@@ -25,6 +26,13 @@ export interface ShareOptions {
   to: 'html' | 'markdown';
   /** Every secret and personal datum replaced by [REDACTED:<rule>] (the default of every share). */
   redact: boolean;
+  /** With `redact`: user names in home folder paths and USER/USERNAME values replaced by <user> (default true). */
+  paths?: boolean;
+  /**
+   * Values found so far (by any rule, anywhere: another file of the same export), added to by this transcript and
+   * replaced wherever they stand in it. One per export, so that a value found once is redacted everywhere.
+   */
+  known?: KnownValues;
   /** Findings the user dismissed as false positives (kept as they are). */
   dismissed?: ReadonlySet<string>;
   /** Counts each message (the app's and the CLI's tokenizer). */
@@ -53,7 +61,7 @@ export interface Shared {
 const fieldOf = (path: ReadonlyArray<string | number>) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || '(the record)';
 
 /** A view's parts with any finding left in their text replaced (what the records' redaction could not reach). */
-async function redactViews(views: MessageView[], dismissed: ReadonlySet<string>, onFound: (i: number, f: RecordFinding) => void): Promise<MessageView[]> {
+async function redactViews(views: MessageView[], kept: (f: { rule: string; value: string; kind: string }) => boolean, onFound: (i: number, f: RecordFinding) => void): Promise<MessageView[]> {
   const units: Array<{ text: string; where: { i: number; part: number; field: 'text' | 'arguments' | 'ref' } }> = [];
   // Arguments as the page shows them (indented, escapes written out): what is looked into is what is written.
   views = views.map((v) => (v.parts.some((p) => p.kind === 'tool-call') ? { ...v, parts: v.parts.map((p) => (p.kind === 'tool-call' ? { ...p, arguments: pretty(p.arguments) } : p)) } : v));
@@ -64,7 +72,7 @@ async function redactViews(views: MessageView[], dismissed: ReadonlySet<string>,
       if ((p.kind === 'image' || p.kind === 'file') && !p.ref.startsWith('data:')) units.push({ text: p.ref, where: { i, part, field: 'ref' } });
     }),
   );
-  const found = (await scanUnits(units)).filter((f) => !dismissed.has(findingKey(f.rule, f.value)));
+  const found = (await scanUnits(units)).filter(kept);
   if (found.length === 0) return views;
   const out = views.map((v) => ({ ...v, parts: v.parts.slice() }));
   const byUnit = new Map<object, typeof found>();
@@ -88,13 +96,18 @@ async function redactViews(views: MessageView[], dismissed: ReadonlySet<string>,
 export async function shareTranscript(codec: Codec, threads: readonly SharedThread[], meta: { title: string; source: string; format: string }, opts: ShareOptions): Promise<Shared> {
   const dismissed = opts.dismissed ?? new Set<string>();
   const redactions: Redaction[] = [];
+  const known = opts.known ?? new KnownValues();
+  // What is redacted: a finding not dismissed; paths and user names unless asked to keep them.
+  const kept = (f: { rule: string; value: string; kind: string }) => !dismissed.has(findingKey(f.rule, f.value)) && (opts.paths !== false || f.kind !== 'path');
+  const learn = (f: { rule: string; value: string; kind: string; label: string }) => known.add({ value: f.value, rule: f.rule, label: f.label, kind: f.kind as 'secret' | 'personal' | 'path' });
   // What the page is headed with (a conversation's title, a thread's) is the file's text too: redacted first,
   // so that the report names threads by what the page calls them.
   const titles = threads.map((t) => t.title);
   let source = meta.source;
   if (opts.redact) {
     const heads = [{ text: meta.title, where: -1 }, { text: meta.source, where: -2 }, ...titles.map((text, i) => ({ text, where: i }))];
-    const found = (await scanUnits(heads)).filter((f) => !dismissed.has(findingKey(f.rule, f.value)));
+    const found = (await scanUnits(heads)).filter(kept);
+    found.forEach(learn);
     for (const h of heads) {
       const here = found.filter((f) => f.where === h.where);
       if (here.length === 0) continue;
@@ -114,15 +127,36 @@ export async function shareTranscript(codec: Codec, threads: readonly SharedThre
     if (opts.redact) {
       const findings = await findingsOfRecords(records);
       records = records.map((r, i) => {
-        const kept = findings[i].filter((f) => !dismissed.has(f.key));
-        for (const f of kept) redactions.push({ thread: title, number: number(i), field: fieldOf(f.where), rule: f.rule, label: f.label, excerpt: masked(f.value) });
-        return redactValue(r, kept.map((f) => ({ path: f.where, start: f.start, end: f.end, rule: f.rule })));
+        const here = findings[i].filter(kept);
+        here.forEach(learn);
+        for (const f of here) redactions.push({ thread: title, number: number(i), field: fieldOf(f.where), rule: f.rule, label: f.label, excerpt: masked(f.value) });
+        return redactValue(r, here.map((f) => ({ path: f.where, start: f.start, end: f.end, rule: f.rule })));
       });
     }
     const own = th.codec ?? codec;
     let views = linkToolParts(records.map((r) => own.view(r)));
-    if (opts.redact) views = await redactViews(views, dismissed, (i, f) => redactions.push({ thread: title, number: number(i), field: `shown ${f.where[0]}`, rule: f.rule, label: f.label, excerpt: masked(f.value) }));
+    if (opts.redact)
+      views = await redactViews(views, kept, (i, f) => {
+        learn(f);
+        redactions.push({ thread: title, number: number(i), field: `shown ${f.where[0]}`, rule: f.rule, label: f.label, excerpt: masked(f.value) });
+      });
     out.push({ title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}) });
+  }
+  if (opts.redact && known.size > 0) {
+    // A value found anywhere (a key in a tool's metadata, a user name in a session's cwd) is the same secret
+    // wherever else it stands: in prose, in a tool's result, in a title, in another thread.
+    const sameValue = (thread: string, number: number, field: string) => (k: KnownValue) => redactions.push({ thread, number, field: `${field}, the same value as found elsewhere`, rule: k.rule, label: k.label, excerpt: masked(k.value) });
+    const again = (text: string, found: (k: KnownValue) => void) => {
+      const r = known.redact(text);
+      r.replaced.forEach(found);
+      return r.text;
+    };
+    meta = { ...meta, title: again(meta.title, sameValue('', -1, 'title')), source: again(meta.source, sameValue('(the source)', -1, 'title')) };
+    for (const th of out) {
+      const title = again(th.title, sameValue(th.title, -1, 'title'));
+      th.views = th.views.map((v, i) => redactViewValues(v, (text, field) => again(text, sameValue(title, th.numbers?.[i] ?? i, `shown ${field}`))));
+      th.title = title;
+    }
   }
   const byRule: Record<string, number> = {};
   for (const r of redactions) byRule[r.label] = (byRule[r.label] ?? 0) + 1;
@@ -133,8 +167,32 @@ export async function shareTranscript(codec: Codec, threads: readonly SharedThre
     threads: out,
     ...(opts.redact ? { redacted: { total: redactions.length, byRule, dismissed: dismissed.size } } : {}),
   };
-  const text = opts.to === 'html' ? transcriptHtml(transcript) : transcriptMarkdown(transcript);
+  let text = opts.to === 'html' ? transcriptHtml(transcript) : transcriptMarkdown(transcript);
+  if (opts.redact && known.size > 0) {
+    // The last net: a value the page put together from pieces of a view.
+    const last = known.redactRendered(text, opts.to === 'html');
+    text = last.text;
+    for (const k of last.replaced) redactions.push({ thread: '(the page)', number: -1, field: 'page, the same value as found elsewhere', rule: k.rule, label: k.label, excerpt: masked(k.value) });
+  }
   return { text, redactions, ...(opts.redact ? { report: redactionReport(meta.source, redactions, threads.length > 1) } : {}) };
+}
+
+/** A view with every string it shows passed through `redact` (each part's texts, a call's name and arguments, a file's name). */
+function redactViewValues(v: MessageView, redact: (text: string, field: string) => string): MessageView {
+  let changed = false;
+  const parts = v.parts.map((p) => {
+    const next: Record<string, unknown> = { ...p };
+    for (const [k, x] of Object.entries(p)) {
+      if (k === 'kind' || k === 'mediaType' || typeof x !== 'string') continue;
+      const y = redact(x, k);
+      if (y !== x) {
+        next[k] = y;
+        changed = true;
+      }
+    }
+    return next as Part;
+  });
+  return changed ? { ...v, parts } : v;
 }
 
 /** The report beside a redacted transcript: a line per replacement, its place, rule and a masked excerpt. */

@@ -88,6 +88,8 @@ export interface TreeSearch {
   tooDeep: number;
   /** Files with hits that hold several conversations (their hits are numbered conversation:row). */
   multi: Set<string>;
+  /** Links leading out of `dir` (by their paths in it): not searched, never read. */
+  outside: string[];
 }
 
 /** Every conversation file under `dir`, read and searched one after another (no index: one pass). */
@@ -112,5 +114,5 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     if (found.length && parsed.doc.conversations.length > 1) multi.add(f.path);
     for (const h of found) hits.push(h);
   }
-  return { hits, files, errors, truncated: tree.truncated, tooDeep: tree.tooDeep, multi };
+  return { hits, files, errors, truncated: tree.truncated, tooDeep: tree.tooDeep, multi, outside: tree.outside.map((l) => l.path) };
 }

@@ -2,8 +2,11 @@ import { isPlainObject, markDerived } from '../message.js';
 import type { ConversationDocument } from '../formats/codec.js';
 import { masked, type DocumentFinding, type JsonPath } from './document-scan.js';
 
-/** What stands where a secret was: it says what was there (the rule), never any of it. */
-export const placeholderOf = (rule: string) => `[REDACTED:${rule}]`;
+/** Rules of paths and user names: what stands for the name is `<user>`, so that a path still reads as one. */
+const USER_RULES = new Set(['home-path', 'user-name']);
+
+/** What stands where a secret was: it says what was there (the rule), never any of it; a user name is `<user>`. */
+export const placeholderOf = (rule: string) => (USER_RULES.has(rule) ? '<user>' : `[REDACTED:${rule}]`);
 
 interface Span {
   path: JsonPath;
@@ -11,6 +14,9 @@ interface Span {
   end: number;
   rule: string;
 }
+
+/** What stands for a redacted value in a file's name: no brackets (Windows refuses `<` and `>` in names). */
+export const fileSafePlaceholder = (rule: string) => placeholderOf(rule).replace(/^<(\w+)>$/, '$1').replace(/^\[REDACTED:([\w-]+)\]$/, 'REDACTED-$1');
 
 /** A string with these spans (of it) replaced by their placeholders; overlapping spans are merged. */
 export function redactString(text: string, spans: ReadonlyArray<Pick<Span, 'start' | 'end' | 'rule'>>): string {

@@ -8,7 +8,7 @@
  * enough (detect-secrets' keyword and entropy approach); and personal data: e-mail addresses, phone numbers
  * (libphonenumber's own finder, which checks each number against its country's plan), public IP addresses.
  */
-export type Kind = 'secret' | 'personal';
+export type Kind = 'secret' | 'personal' | 'path';
 
 export interface Rule {
   id: string;
@@ -153,6 +153,45 @@ export const PATTERN_RULES: PatternRule[] = [
       if (ip.split('.').every((o) => Number(o) < 16)) return false;
       return true;
     },
+  },
+];
+
+/** Names a home folder's path holds that name no one (a placeholder, a shared or system account). */
+const NO_ONE = /^(?:user|username|users|name|you|me|someone|anyone|shared|public|default|default user|all users|guest|runner|root|admin|home|test|tests|example|\$\w+|\$\{[^}]*\}|%\w+%|<[^>]*>|\{[^}]*\}|\*+|\.\.?|x+)$/i;
+const someone = (name: string) => !NO_ONE.test(name) && !/^\d+$/.test(name);
+
+/**
+ * Paths and user names: a class of their own (kind `path`), replaced by `<user>` when shared, so that
+ * `/home/alice/shop` reads `/home/<user>/shop`. A home folder's name (Linux, macOS, Windows, WSL, and Claude
+ * Code's project folders that spell the path with dashes: `-home-alice-shop`), and the value of USER, USERNAME or
+ * LOGNAME.
+ */
+export const PATH_RULES: PatternRule[] = [
+  {
+    id: 'home-path',
+    label: 'user name in a home folder path',
+    kind: 'path',
+    pattern: /(?:^|(?<=[^A-Za-z0-9_.-]))(?:\/home|\/Users|\/mnt\/[a-z]\/Users|[A-Za-z]:(?:\\{1,2}|\/)(?:Users|Documents and Settings))(?:\\{1,2}|\/)([A-Za-z0-9_][A-Za-z0-9._-]{0,63})(?=$|[\\/\s"'`,;:)\]}>]|\\)/g,
+    group: 1,
+    accept: (name) => someone(name) && !/\.$/.test(name),
+  },
+  {
+    id: 'home-path',
+    label: 'user name in a home folder path',
+    kind: 'path',
+    // Claude Code names a project's folder by its path, each / \ : and . a dash: `-home-alice-shop`, `-Users-bob-app`, `C--Users-carol`.
+    pattern: /(?:^|(?<=[\\/\s"'=]))(?:[A-Za-z]-)?-(?:home|Users)-([A-Za-z0-9_]{1,64})(?=-|$|[\\/\s"'])/g,
+    group: 1,
+    accept: someone,
+  },
+  {
+    id: 'user-name',
+    label: 'user name',
+    kind: 'path',
+    // USER=alice, "USERNAME": "alice", $env:USERNAME = 'alice', LOGNAME: alice.
+    pattern: /(?<![A-Za-z0-9_])(?:USER|USERNAME|LOGNAME)["']?\s*[:=]\s*["']?([A-Za-z0-9_][A-Za-z0-9._-]{0,63})(?![A-Za-z0-9_.-])/g,
+    group: 1,
+    accept: someone,
   },
 ];
 

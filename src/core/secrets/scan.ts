@@ -1,7 +1,7 @@
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { findPhoneNumbersInText, isValidPhoneNumber } from 'libphonenumber-js';
-import { isSecretlintRule, PATTERN_RULES, PHONE_RULE, secretlintRule, type Kind } from './rules.js';
+import { isSecretlintRule, PATH_RULES, PATTERN_RULES, PHONE_RULE, secretlintRule, type Kind } from './rules.js';
 
 /** One text to look into, and where it is (what a finding says of its place). */
 export interface ScanUnit<Where = unknown> {
@@ -99,7 +99,7 @@ async function secretlintFindings<W>(units: readonly ScanUnit<W>[]): Promise<Fin
 export function patternFindings<W>(unit: ScanUnit<W>): Finding<W>[] {
   const out: Finding<W>[] = [];
   const text = unit.text;
-  for (const rule of PATTERN_RULES) {
+  for (const rule of [...PATTERN_RULES, ...PATH_RULES]) {
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(text); m; m = rule.pattern.exec(text)) {
       if (m[0].length === 0) {

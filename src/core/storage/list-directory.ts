@@ -1,4 +1,5 @@
 import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { confined, realRoots } from './confine.js';
 import { basename, extname, join } from 'node:path';
 import { ConversationFileError } from '../formats/errors.js';
 import { readDocumentFile } from '../formats/document-file.js';
@@ -20,6 +21,7 @@ export const DEFAULT_FILE_CAP = 20_000;
 export interface TreeFile {
   /** Relative to the folder listed, with "/" between parts. */
   path: string;
+  /** The file to read: its real path where `path` is a link (inside the folders walked; see `outside`). */
   file: string;
   bytes: number;
   modified: Date;
@@ -31,11 +33,25 @@ export interface TreeListing {
   truncated: boolean;
   /** Folders not looked into because they were deeper than the depth limit. */
   tooDeep: number;
+  /** Symbolic links named like a conversation file or a folder looked into that lead out of the folders walked: never read. */
+  outside: OutsideLink[];
+}
+
+/** A symbolic link that leads out of the folders walked: its name, and nothing of what it leads to. */
+export interface OutsideLink {
+  /** Relative to the folder listed, with "/" between parts. */
+  path: string;
+  /** The link itself (absolute), never what it leads to. */
+  link: string;
+  /** It leads to a folder. */
+  folder: boolean;
 }
 
 export interface TreeOptions {
   depth?: number;
   cap?: number;
+  /** The folders links may lead into (default: the folder walked); a link out of them is listed in `outside`, never read. */
+  within?: readonly string[];
 }
 
 /** Whether a folder is looked into: not dependencies or version control, not hidden unless an agent tool's. */
@@ -93,6 +109,8 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
   const depth = options.depth ?? DEFAULT_DEPTH;
   const cap = options.cap ?? DEFAULT_FILE_CAP;
   const files: TreeFile[] = [];
+  const outside: OutsideLink[] = [];
+  const within = realRoots(options.within ?? [root]);
   let truncated = false;
   let tooDeep = 0;
   // Each folder's path from the root, built as the walk goes down (path.relative for each of 10,000 files cost
@@ -111,26 +129,38 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
       }
       const full = join(dir, name);
       let st;
+      let file = full;
       try {
-        // Symbolic links to folders are not followed (no cycles, nothing outside the folder by surprise).
         st = lstatSync(full);
-        if (st.isSymbolicLink()) st = statSync(full).isFile() ? statSync(full) : undefined;
+        if (st.isSymbolicLink()) {
+          // A link is read through its real path, and only inside the folders walked (confine.ts); one leading
+          // out is listed by its name alone. Links to folders are not followed (no cycles).
+          const target = statSync(full);
+          const real = confined(within, full);
+          if (real === undefined) {
+            if (target.isDirectory() ? visitFolder(name) : target.isFile() && isConversationFileName(full, () => '')) outside.push({ path: under + name, link: full, folder: target.isDirectory() });
+            continue;
+          }
+          if (!target.isFile()) continue;
+          st = statSync(real);
+          file = real;
+        }
       } catch {
         continue;
       }
-      if (!st) continue;
       if (st.isDirectory()) {
         if (!visitFolder(name)) continue;
         if (level >= depth) tooDeep++;
         else visit(full, level + 1, `${under}${name}/`);
         continue;
       }
-      if (!st.isFile() || !isConversationFileName(full)) continue;
-      files.push({ path: under + name, file: full, bytes: st.size, modified: st.mtime });
+      // A link's name says what it is; its head is that of the file it leads to (inside).
+      if (!st.isFile() || !isConversationFileName(full, () => head(file))) continue;
+      files.push({ path: under + name, file, bytes: st.size, modified: st.mtime });
     }
   };
   visit(root, 0, '');
-  return { files, truncated, tooDeep };
+  return { files, truncated, tooDeep, outside };
 }
 
 export interface DirectoryEntry {
@@ -190,8 +220,8 @@ export function describeConversationFile(f: TreeFile, counter?: Tokenizer | Toke
   return entry;
 }
 
-/** The conversation files under `dir` (recursively, as walkConversationTree), each read and counted. */
-export function listConversationFiles(dir: string, counter?: Tokenizer | TokenizerFor, options: TreeOptions = {}): { entries: DirectoryEntry[]; truncated: boolean; tooDeep: number } {
+/** The conversation files under `dir` (recursively, as walkConversationTree), each read and counted; links leading out of it named, never read. */
+export function listConversationFiles(dir: string, counter?: Tokenizer | TokenizerFor, options: TreeOptions = {}): { entries: DirectoryEntry[]; truncated: boolean; tooDeep: number; outside: OutsideLink[] } {
   const tree = walkConversationTree(dir, options);
-  return { entries: tree.files.map((f) => describeConversationFile(f, counter)), truncated: tree.truncated, tooDeep: tree.tooDeep };
+  return { entries: tree.files.map((f) => describeConversationFile(f, counter)), truncated: tree.truncated, tooDeep: tree.tooDeep, outside: tree.outside };
 }

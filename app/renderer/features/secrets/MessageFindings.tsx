@@ -23,11 +23,12 @@ export function MessageFindings({ index }: { index: number }) {
   const { findings, skeleton, dismissFindings, redactFindings } = useAppPick('findings', 'skeleton', 'dismissFindings', 'redactFindings');
   const found = findings && skeleton && findings.path === skeleton.path && findings.conversation === skeleton.conversation ? findings.byRow.get(index) : undefined;
   if (!found || found.length === 0) return null;
-  const open = found.filter((f) => !f.dismissed);
+  // A user name in a path is replaced when shared, not in place (the session's cwd is where its tool resumes it).
+  const open = found.filter((f) => !f.dismissed && f.kind !== 'path');
   const editable = skeleton?.readOnly?.edits !== false;
   return (
     <section className="findings" aria-label="Secrets and personal details found" data-testid="message-findings">
-      <strong>{open.length > 0 ? `${open.length} found in this message, outlined below` : 'All found in this message dismissed'}</strong>{' '}
+      <strong>{open.length > 0 ? `${open.length} found in this message, outlined below` : found.some((f) => f.kind === 'path' && !f.dismissed) ? 'User names in paths (a share replaces them by <user>)' : 'All found in this message dismissed'}</strong>{' '}
       {open.length > 0 && editable && (
         <button className="link" onClick={() => void redactFindings([index])} data-testid="redact-message" title="Replace each by [REDACTED:rule], as one edit you can undo; nothing is written until you save">
           Redact {open.length === 1 ? 'it' : 'them'}
@@ -36,7 +37,7 @@ export function MessageFindings({ index }: { index: number }) {
       <ul>
         {grouped(found).map(({ first: f, fields, count }) => (
           <li key={f.key} className={f.dismissed ? 'dismissed' : ''} data-testid="finding" data-rule={f.rule}>
-            <span className={`secret-chip ${f.kind}`}>{f.kind === 'secret' ? 'secret' : 'personal'}</span>
+            <span className={`secret-chip ${f.kind}`}>{f.kind === 'secret' ? 'secret' : f.kind === 'path' ? 'path' : 'personal'}</span>
             <span>{f.label}</span>
             <span className="excerpt">{f.excerpt}</span>
             <span className="muted small where" title={fields.join(', ')}>

@@ -9,21 +9,35 @@ export function SecretsToggle() {
   const found = findings && skeleton && findings.path === skeleton.path && findings.conversation === skeleton.conversation ? findings : undefined;
   if (findingsError) return <span className="muted small" title={findingsError} data-testid="secrets-error">secrets not looked for</span>;
   if (!found) return scanning ? <span className="muted small" data-testid="secrets-scanning">looking for secrets…</span> : null;
-  if (found.open === 0) return null;
-  const open = distinctFindings(found.list.filter((f) => !f.dismissed));
+  const paths = found.paths > 0 ? <PathsNote paths={found.paths} /> : null;
+  if (found.open === 0) return paths;
+  const open = distinctFindings(found.list.filter((f) => !f.dismissed && f.kind !== 'path'));
   const secrets = open.filter((f) => f.kind === 'secret').length;
   const secret = secrets > 0;
   return (
-    <button
-      className={`chip-toggle secrets ${secret ? '' : 'personal'} ${secretsOnly ? 'on' : ''}`}
-      aria-pressed={secretsOnly}
-      onClick={() => setSecretsOnly(!secretsOnly)}
-      data-testid="secrets-filter"
-      title={`${findingsText(open)} in ${formatNumber(found.rows.size)} message${found.rows.size === 1 ? '' : 's'}: ${secretsOnly ? 'show every message' : 'show only those messages'}`}
-    >
-      {[secrets > 0 ? `${formatNumber(secrets)} secret${secrets === 1 ? '' : 's'}` : '', found.open - secrets > 0 ? `${formatNumber(found.open - secrets)} personal` : ''].filter(Boolean).join(' · ')}
-      {found.truncated ? '+' : ''}
-    </button>
+    <>
+      {/* Before the filter: the filter stays the toolbar's last, so nothing before it moves when the scan ends. */}
+      {paths}
+      <button
+        className={`chip-toggle secrets ${secret ? '' : 'personal'} ${secretsOnly ? 'on' : ''}`}
+        aria-pressed={secretsOnly}
+        onClick={() => setSecretsOnly(!secretsOnly)}
+        data-testid="secrets-filter"
+        title={`${findingsText(open)} in ${formatNumber(found.rows.size)} message${found.rows.size === 1 ? '' : 's'}: ${secretsOnly ? 'show every message' : 'show only those messages'}`}
+      >
+        {[secrets > 0 ? `${formatNumber(secrets)} secret${secrets === 1 ? '' : 's'}` : '', found.open - secrets > 0 ? `${formatNumber(found.open - secrets)} personal` : ''].filter(Boolean).join(' · ')}
+        {found.truncated ? '+' : ''}
+      </button>
+    </>
+  );
+}
+
+/** User names in paths: their own class, said apart from secrets and personal data (no row is marked for them). */
+function PathsNote({ paths }: { paths: number }) {
+  return (
+    <span className="muted small" data-testid="paths-found" title="User names in home folder paths (/home/…, /Users/…, C:\Users\…) and USER/USERNAME values: a share replaces each by <user> unless you keep them; the detail pane lists them">
+      {formatNumber(paths)} user name{paths === 1 ? '' : 's'} in paths
+    </span>
   );
 }
 

@@ -18,6 +18,7 @@ export function ShareDialog() {
   const [scope, setScope] = useState<ShareScope>(share ?? 'conversation');
   const [to, setTo] = useState<'html' | 'markdown'>('html');
   const [redact, setRedact] = useState(true);
+  const [paths, setPaths] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [done, setDone] = useState<Shared | undefined>();
@@ -31,7 +32,7 @@ export function ShareDialog() {
     setError(undefined);
     setDone(undefined);
     try {
-      const out = await exportShared(scope, to, redact);
+      const out = await exportShared(scope, to, redact, paths);
       download(out.filename, out.text, out.mime);
       // The report goes beside the transcript: what was taken out, where, masked.
       if (out.report) download(out.report.filename, out.report.text, 'text/plain');
@@ -74,6 +75,12 @@ export function ShareDialog() {
           <input type="checkbox" checked={redact} onChange={(e) => setRedact(e.target.checked)} data-testid="share-redact" autoFocus /> Redact secrets and personal data: each replaced by [REDACTED:<i>rule</i>], a report of what was taken out downloaded beside
           {found && scope === 'conversation' ? ` (${formatNumber(found.open)} found in what is shown${found.dismissed > 0 ? `; ${formatNumber(found.dismissed)} you dismissed are kept` : ''})` : ''}
         </label>
+        {redact && (
+          <label>
+            <input type="checkbox" checked={paths} onChange={(e) => setPaths(e.target.checked)} data-testid="share-paths" /> Hide user names in paths: /home/<i>name</i>, /Users/<i>name</i>, C:\Users\<i>name</i> and USER/USERNAME values become &lt;user&gt;
+            {found && scope === 'conversation' && found.paths > 0 ? ` (${formatNumber(found.paths)} found in what is shown)` : ''}
+          </label>
+        )}
         {!redact && <p className="banner warn" role="alert" data-testid="share-unredacted">Nothing will be taken out: keys, tokens and passwords the agent read go into the transcript as they are.</p>}
         {error && <p className="error-text" role="alert" data-testid="share-error">{error}</p>}
         {done && (

@@ -31,10 +31,13 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
         data-testid="file"
         data-path={e.path}
         data-pending={e.pending ? 'true' : undefined}
+        data-outside={e.outside ? 'true' : undefined}
         title={e.error ? `${e.path}: ${e.errorLine !== undefined ? `line ${e.errorLine}, col ${e.errorColumn}: ` : ''}${e.error}` : e.title ? `${e.path}\n${e.title}` : e.path}
         aria-current={active ? 'true' : undefined}
         aria-expanded={many ? expanded : undefined}
         onClick={() => {
+          // A link out of the opened folders is never read: there is nothing to open.
+          if (e.outside) return;
           if (many) expand(e.path);
           // Too big to read whole: its first part opens (its head shows at once, as a big file's does).
           void openConversation(e.parts?.[0]?.path ?? e.path, 0);
@@ -46,7 +49,7 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
               {shown}
             </span>
           ) : (
-            <NameParts name={name} warn={!!e.error} distinct={distinct} />
+            <NameParts name={e.folder ? `${name}/` : name} warn={!!e.error} distinct={distinct} />
           )}
           {unsaved && (
             <span className="unsaved-mark" data-testid="file-unsaved" title="Edited, not saved yet" aria-label="unsaved edits">

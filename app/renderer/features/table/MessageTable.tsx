@@ -111,7 +111,8 @@ export function MessageTable() {
         category: skeleton.categoryOf[i] >= 0 ? skeleton.categories[skeleton.categoryOf[i]] : undefined,
         messageId: row?.messageId,
         flags: skeleton.flags[i],
-        findings: found?.byRow.get(i)?.filter((f) => !f.dismissed),
+        // A user name in a path marks no row (a session's every line has one): the detail pane lists it.
+        findings: found?.byRow.get(i)?.filter((f) => !f.dismissed && f.kind !== 'path'),
       };
     });
   }, [items, order, pages, skeleton, tokens, counts, early, found]);

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { confined, realRoots } from '../../storage/confine.js';
 import { basename, dirname, join } from 'node:path';
 import { isPlainObject } from '../../message.js';
 import { ConversationFileError } from '../errors.js';
@@ -96,9 +97,16 @@ const readJson = (file: string) => {
     return undefined;
   }
 };
-const jsonFiles = (dir: string) => {
+/**
+ * The JSON pieces in a folder of the store, each at its real path: a piece (or its folder) that is a link out of
+ * the store is left out, never read (confine.ts: the rule of every path read under an opened folder).
+ */
+const jsonFiles = (dir: string, storage: readonly string[]) => {
   try {
-    return readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((n) => join(dir, n));
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .flatMap((n) => confined(storage, join(dir, n)) ?? []);
   } catch {
     return [];
   }
@@ -127,12 +135,14 @@ export const openCodeStorageContainer: Container = {
     const legacy = basename(dirname(file)) === 'info';
     const messageDir = legacy ? join(dirname(dirname(file)), 'message', id) : join(storage, 'message', id);
     const session: Session = { info: { ...info, id }, messages: [] };
-    for (const f of jsonFiles(messageDir)) {
+    // The store is the folder the session file really lies in, three levels up.
+    const store = realRoots([legacy ? dirname(dirname(file)) : storage]);
+    for (const f of jsonFiles(messageDir, store)) {
       const m = readJson(f);
       if (!m) continue;
       const mid = typeof m.id === 'string' ? m.id : basename(f, '.json');
       const partDir = legacy ? join(dirname(dirname(file)), 'part', id, mid) : join(storage, 'part', mid);
-      const parts = jsonFiles(partDir).map((p) => readJson(p) ?? { type: 'unreadable', text: basename(p) });
+      const parts = jsonFiles(partDir, store).map((p) => readJson(p) ?? { type: 'unreadable', text: basename(p) });
       session.messages.push({ info: { ...m, id: mid }, parts });
     }
     session.messages.sort(byId);
