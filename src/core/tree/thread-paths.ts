@@ -1,5 +1,5 @@
 import type { Codec, ConversationDocument } from '../formats/codec.js';
-import { forksOf, leavesOf, pathTo, threadsOf, type MessageTree } from './message-tree.js';
+import { forkPoints, pathTo, resumedLeaf, threadsOf, type MessageTree } from './message-tree.js';
 
 /** The path of a thread as its agent resumes it, and the same path through its compactions. */
 export interface ThreadPath {
@@ -11,20 +11,18 @@ export interface ThreadPath {
   current: number[];
   /** The whole session: on past each compaction into the history it replaced. */
   whole: number[];
-  /** Where the whole path could have gone otherwise (a rewind, an edited prompt, a regenerated answer). */
+  /** Where the thread went two ways (a rewind, an edited prompt, a regenerated answer): forkPoints' count. */
   forks: number;
 }
 
 /** The thread's leaf the tool resumes from: the file's own active leaf for the main thread, else its newest. */
 export function defaultLeaf(tree: MessageTree, thread: string): number {
-  if (thread === 'main' && tree.active >= 0 && tree.thread[tree.active] === 'main') return tree.active;
-  const leaves = leavesOf(tree, thread);
-  return leaves.length > 0 ? leaves[leaves.length - 1] : -1;
+  return resumedLeaf(tree, thread);
 }
 
 export function threadPath(tree: MessageTree, thread: string, leaf = defaultLeaf(tree, thread)): ThreadPath {
   const whole = leaf >= 0 ? pathTo(tree, leaf, true) : [];
-  return { thread, leaf, current: leaf >= 0 ? pathTo(tree, leaf, false) : [], whole, forks: forksOf(tree, whole).length };
+  return { thread, leaf, current: leaf >= 0 ? pathTo(tree, leaf, false) : [], whole, forks: forkPoints(tree, thread).length };
 }
 
 /**
