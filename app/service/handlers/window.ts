@@ -64,7 +64,7 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
         text = JSON.stringify(request.body, null, 2);
         // A path shown through its compactions was never one request: said beside the body.
         const compactions = records.filter((r, i) => i > 0 && viewOf(doc.codec, r).compaction).length;
-        return { text, tokens: plan.totalAfter, messages: request.messages, summaries: plan.inserted.length, shape, system: request.system, ...(compactions > 0 ? { compactions } : {}) };
+        return { text, tokens: plan.totalAfter, messages: request.messages, summaries: plan.inserted.length, shape, system: request.system, ...(compactions > 0 ? { compactions } : {}), ...(request.notes ? { notes: request.notes } : {}) };
       }
       return { text, tokens: text ? tokenizer.count(text) : 0, messages: count, summaries: plan.inserted.length, shape: 'swarms-history' as const };
     },

@@ -36,6 +36,24 @@ export function threadPaths(codec: Codec, doc: ConversationDocument, conversatio
   return threadsOf(tree).map((thread) => threadPath(tree, thread));
 }
 
+/**
+ * Per record, 1 when it is on a branch its thread did not go on with: on no path to the leaf the thread's
+ * tool resumes from (through its compactions and /clear parts, which are the thread's history, not branches).
+ */
+export function otherBranchRecords(tree: MessageTree): Uint8Array {
+  const on = new Uint8Array(tree.parent.length);
+  for (const thread of threadsOf(tree)) {
+    const leaf = resumedLeaf(tree, thread);
+    if (leaf >= 0) for (const i of pathTo(tree, leaf, true)) on[i] = 1;
+  }
+  return on.map((x) => 1 - x);
+}
+
+/** "3 lines name a parent not in this file; each is shown after the line before it". */
+export function reattachedText(n: number): string {
+  return `${n} line${n === 1 ? ' names' : 's name'} a parent not in this file; ${n === 1 ? 'it is' : 'each is'} shown after the line before it`;
+}
+
 /** A thread's name for people: "main thread", "sub-agent a1b2c3". */
 export function threadName(thread: string): string {
   return thread === 'main' ? 'main thread' : `sub-agent ${thread.replace(/^side:/, '')}`;
