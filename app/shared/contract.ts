@@ -192,6 +192,8 @@ export const MessageViewSchema = z.object({
   sidechain: z.boolean().optional(),
   meta: z.boolean().optional(),
   summary: z.boolean().optional(),
+  /** A compaction boundary: what it replaced and what the model was sent after, as the tool measured them. */
+  compaction: z.object({ trigger: z.string().optional(), preTokens: z.number().optional(), postTokens: z.number().optional(), durationMs: z.number().optional(), encrypted: z.boolean().optional() }).optional(),
   model: z.string().optional(),
   name: z.string().optional(),
   usage: Usage.extend({ key: z.string().optional() }).optional(),

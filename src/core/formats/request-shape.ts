@@ -78,7 +78,7 @@ function acceptedMessages(list: ReadonlyArray<{ role: string; content: unknown }
     const blocks = (blocksOf(m.content) as Block[]).filter((b) => isPlainObject(b) && !blank(b));
     if (blocks.length === 0) continue;
     const last = runs[runs.length - 1];
-    if (last && last.role === m.role) last.blocks.push(...blocks);
+    if (last && last.role === m.role) for (const b of blocks) last.blocks.push(b);
     else runs.push({ role: m.role, blocks });
   }
   let unanswered = 0;
@@ -93,7 +93,7 @@ function acceptedMessages(list: ReadonlyArray<{ role: string; content: unknown }
       const answered = new Set(next.blocks.filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id ?? '')));
       const missing = ids.filter((id) => !answered.has(id));
       unanswered += missing.length;
-      next.blocks.unshift(...missing.map((id) => ({ type: 'tool_result', tool_use_id: id, content: NO_RESULT, is_error: true })));
+      next.blocks = [...missing.map((id) => ({ type: 'tool_result', tool_use_id: id, content: NO_RESULT, is_error: true })), ...next.blocks];
       continue;
     }
     const before = runs[i - 1];

@@ -165,6 +165,12 @@ export function WindowPanel() {
                 {plan.inserted.length === 0 ? 'no summary message at these settings' : `+ ${formatNumber(plan.inserted.length)} summary ${plan.inserted.length === 1 ? 'message; its tokens count once its text exists' : 'messages; their tokens count once their text exists'}`}
               </div>
             )}
+            {/* A history through a compaction is planned as the model was sent it: from the compaction's summary on. */}
+            {plan.compactedBefore !== undefined && (
+              <div className="muted small" data-testid="plan-compacted">
+                Σ {formatNumber(plan.compactedBefore)} messages before the compaction at #{formatNumber(plan.compactedBefore)}: the model was sent its summary in their place, and this plan starts there
+              </div>
+            )}
           </div>
           {counts && <CumulativeChart plan={plan} tokens={plan.unit === 'rendered' ? counts.renderedTokens : counts.tokens} budget={budget} onSelect={select} />}
           <ChartLegend />
