@@ -270,7 +270,7 @@ function build(steps: readonly Step[], agentFile: boolean, crlf: boolean, firstT
     if (history.has(at)) break;
     history.add(at);
     const line = lines.find((l) => l.uuid === at)!;
-    const p = follows.get(at) ?? parentOf.get(at);
+    const p: string | null | undefined = follows.get(at) ?? parentOf.get(at);
     if (p && parentOf.has(p)) at = p;
     else if (typeof line.logicalParentUuid === 'string') at = line.logicalParentUuid;
     else {
