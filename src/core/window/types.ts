@@ -32,7 +32,7 @@ export interface SkeletonMessage {
   /** System prompt, rules or persistent memory: the context that compaction keeps. */
   isStatic: boolean;
   contentIsString: boolean;
-  /** A compaction boundary: from it on, the model was sent its summary in place of everything before it. */
+  /** A compaction's boundary or its summary: from it on, the model was sent the summary in place of everything before it. */
   startsPart?: boolean;
 }
 

@@ -110,7 +110,7 @@ function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { sk
  */
 function sentRange(c: number | undefined, t: number): string {
   if (c === undefined || c <= 0) return `the model was sent messages 0–${formatNumber(t - 1)}`;
-  return `the model was sent messages ${formatNumber(Math.min(c + 1, t - 1))}–${formatNumber(t - 1)}, from the summary of the compaction at #${formatNumber(c)} (Σ: the ${formatNumber(c)} messages it replaced)`;
+  return `the model was sent messages ${formatNumber(c)}–${formatNumber(t - 1)}, from the compaction at #${formatNumber(c)} on (Σ: the ${formatNumber(c)} messages its summary replaced)`;
 }
 
 function Milestone({ label, turn, onJump, testid }: { label: string; turn: number | undefined; onJump(k: number): void; testid: string }) {
