@@ -2,7 +2,9 @@ import { EditHistory } from '../../src/core/editing/history.js';
 import type { EditCommand } from '../../src/core/editing/commands.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import type { Message } from '../../src/core/message.js';
-import { childrenOf, forksOf, newestLeafUnder, pathTo, threadsOf, type MessageTree } from '../../src/core/tree/message-tree.js';
+import { childrenOf, forkPoints, forksOf, newestLeafUnder, pathTo, threadsOf, type MessageTree } from '../../src/core/tree/message-tree.js';
+import type { MessageView } from '../../src/core/formats/model.js';
+import { callsOf } from '../../src/core/usage.js';
 import { followLeaf, onFileRecords, replacePath } from '../../src/core/tree/path-edits.js';
 import { defaultLeaf } from '../../src/core/tree/thread-paths.js';
 
@@ -222,7 +224,7 @@ const firstText = (r: unknown, view: (r: unknown) => { parts: Array<{ kind: stri
 };
 
 /** What a skeleton says of a tree view: the threads the file shows, where its path forks, and what came before. */
-export function treeFields(conversations: readonly ViewedConversation[], conversation: number, view: (r: unknown) => { parts: Array<{ kind: string; text?: string }>; category?: string }) {
+export function treeFields(conversations: readonly ViewedConversation[], conversation: number, view: (r: unknown) => MessageView) {
   const c = conversations[conversation];
   if (!c?.store || !c.view) return {};
   const store = c.store;
@@ -240,7 +242,7 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
   const main = threads.length > 1 ? conversations.find((x) => x.store === store && x.view?.thread === 'main') : undefined;
   const tasks = new Map<string, number>();
   main?.records.forEach((r, at) => {
-    for (const p of view(r).parts as Array<{ kind: string; name?: string; arguments?: string }>) {
+    for (const p of view(r).parts) {
       if (p.kind !== 'tool-call' || (p.name !== 'Task' && p.name !== 'Agent') || !p.arguments) continue;
       try {
         const prompt = (JSON.parse(p.arguments) as { prompt?: unknown }).prompt;
@@ -259,10 +261,35 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
   // What tells the options apart where the file says (OASST's labellers' rank).
   const forks = forksOf(store.tree, c.view.path).map((f) => {
     const labels = f.options.map((o) => view(store.all[o]).category ?? '');
-    return { at: f.at, options: f.options.length, chosen: f.chosen, ...(labels.some(Boolean) ? { labels } : {}) };
+    return { at: f.at, options: f.options.length, chosen: f.chosen, ...(f.continued >= 0 ? { continued: f.continued } : {}), ...(labels.some(Boolean) ? { labels } : {}) };
   });
+  // Every place the thread forks, shown or not: the count the CLI and the branch tree give.
+  const forkCount = forkPoints(store.tree, c.view.thread).length;
   const whole = pathTo(store.tree, c.view.leaf, true);
-  return { ...(threads.length > 1 ? { threads } : {}), ...(forks.length > 0 ? { forks } : {}), whole: c.view.whole, earlier: c.view.whole ? 0 : whole.length - c.view.path.length };
+  const otherBranchUsage = branchUsage(store, c.view.thread, whole, view);
+  const reattached = store.tree.reattached?.length ?? 0;
+  return {
+    ...(threads.length > 1 ? { threads } : {}),
+    ...(forks.length > 0 ? { forks } : {}),
+    ...(forkCount > 0 ? { forkCount } : {}),
+    ...(otherBranchUsage.length > 0 ? { otherBranchUsage } : {}),
+    ...(reattached > 0 ? { reattached } : {}),
+    whole: c.view.whole,
+    earlier: c.view.whole ? 0 : whole.length - c.view.path.length,
+  };
+}
+
+/** The calls (each once, its final figures) of a thread's records off the path shown through its compactions: its other branches'. */
+function branchUsage(store: RecordStore, thread: string, whole: readonly number[], view: (r: unknown) => MessageView) {
+  const on = new Set(whole);
+  const off: MessageView[] = [];
+  store.all.forEach((r, i) => {
+    if (store.tree.thread[i] === thread && !on.has(i)) off.push(view(r));
+  });
+  const shown = new Set(whole.map((i) => view(store.all[i]).usage?.key).filter((k) => k !== undefined));
+  return callsOf(off)
+    .filter((c) => c.usage.key === undefined || !shown.has(c.usage.key))
+    .map(({ usage: { key: _k, branch: _b, ...u } }) => u);
 }
 
 /** The path of a view through another choice at a fork (`at` a position on it, `option` among the fork's). */

@@ -10,6 +10,7 @@ import { oneLine } from '../../src/core/util/one-line.js';
 import { hasUnreadPart } from '../../src/core/formats/unread.js';
 import { viewOf, type OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
+import { callsOf } from '../../src/core/usage.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string; partBytes?: number }; conversations: readonly unknown[] };
@@ -82,20 +83,17 @@ export function tableRow(v: MessageView, index: number): Row {
   return { index, role: v.role, preview: rowPreview(v), timestamp: v.timestamp, category: v.category, messageId: v.id };
 }
 
-/** What the API reported, once per reported call (Claude Code writes one line per content block of a call). */
+/**
+ * What the API reported, once per reported call, at the call's last line: Claude Code writes one line per
+ * content block of one call, and only the last carries what the call produced.
+ */
 function usageByIndex(views: readonly MessageView[]): Skeleton['usage'] {
-  const seen = new Set<string>();
   const out: Skeleton['usage'] = emptySparse();
-  views.forEach((v, i) => {
-    if (!v.usage) return;
-    if (v.usage.key !== undefined) {
-      if (seen.has(v.usage.key)) return;
-      seen.add(v.usage.key);
-    }
-    const { key: _k, ...u } = v.usage;
-    out.at.push(i);
-    out.values.push(v.model && !u.model ? { ...u, model: v.model } : u);
-  });
+  for (const { at, usage } of callsOf(views).sort((a, b) => a.at - b.at)) {
+    const { key: _k, branch: _b, ...u } = usage;
+    out.at.push(at);
+    out.values.push(u);
+  }
   return out;
 }
 

@@ -124,7 +124,13 @@ export const Skeleton = z.object({
    */
   /** `task`: the row of the main thread whose Task call ran this sub-agent. */
   threads: z.array(z.object({ title: z.string(), thread: z.string(), messages: z.number(), conversation: z.number(), task: z.number().optional() })).optional(),
-  forks: z.array(z.object({ at: z.number(), options: z.number(), chosen: z.number(), /** Per option, what the file calls it ("rank 0"), where it does. */ labels: z.array(z.string()).optional() })).optional(),
+  forks: z.array(z.object({ at: z.number(), options: z.number(), chosen: z.number(), /** Which option the session went on with (toward the leaf its tool resumes from). */ continued: z.number().optional(), /** Per option, what the file calls it ("rank 0"), where it does. */ labels: z.array(z.string()).optional() })).optional(),
+  /** Every place the thread forks, on this path or not (forkPoints: the CLI's and the branch tree's count). */
+  forkCount: z.number().optional(),
+  /** What the API reported for the thread's calls on its other branches (each once): in the thread's total, apart from the path's. */
+  otherBranchUsage: z.array(Usage).optional(),
+  /** How many lines of the file name a parent it does not hold (each shown after the line before it). */
+  reattached: z.number().optional(),
   whole: z.boolean().optional(),
   earlier: z.number().optional(),
   /** Whether any message has a time or an id: the table gives no column to what no message has (absent: both). */
@@ -192,6 +198,8 @@ export const MessageViewSchema = z.object({
   sidechain: z.boolean().optional(),
   meta: z.boolean().optional(),
   summary: z.boolean().optional(),
+  /** A compaction boundary: what it replaced and what the model was sent after, as the tool measured them. */
+  compaction: z.object({ trigger: z.string().optional(), preTokens: z.number().optional(), postTokens: z.number().optional(), durationMs: z.number().optional(), encrypted: z.boolean().optional() }).optional(),
   model: z.string().optional(),
   name: z.string().optional(),
   usage: Usage.extend({ key: z.string().optional() }).optional(),
@@ -232,7 +240,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, whole: true, earlier: true, readOnly: true, model: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, forkCount: true, otherBranchUsage: true, reattached: true, whole: true, earlier: true, readOnly: true, model: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),
@@ -474,7 +482,7 @@ export const requests = {
      * `shape`: the request as the agent's API takes it, or the swarms history string; `messages` those the
      * request holds; `system` whether the file holds a system prompt it carries.
      */
-    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages', 'openai-responses']).optional(), system: z.boolean().optional(), /** Compactions the planned messages run through: no request ever held them all. */ compactions: z.number().optional() }),
+    output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages', 'openai-responses']).optional(), system: z.boolean().optional(), /** Compactions the planned messages run through: no request ever held them all. */ compactions: z.number().optional(), /** What was changed so the provider would take the request (a call with no result in the file answered as such). */ notes: z.array(z.string()).optional() }),
   },
   /** `version`: the state the command's indexes were computed on (STALE when the document has changed since). */
   'edit:apply': { input: z.object({ path: relPath, conversation, version: editVersion, command: EditCommandInput }), output: EditState },
@@ -579,6 +587,8 @@ export const requests = {
     output: z.object({
       segments: z.array(z.object({ first: z.number(), last: z.number(), length: z.number(), depth: z.number(), leaf: z.number(), compacted: z.boolean(), shown: z.boolean(), firstText: z.string(), lastText: z.string(), leafText: z.string(), /** What the file calls the run's first message as a branch ("rank 0"), where it does. */ label: z.string().optional() })),
       truncated: z.boolean(),
+      /** Where the thread forks (forkPoints: the header's and the CLI's count). */
+      forks: z.number(),
     }),
   },
   /**

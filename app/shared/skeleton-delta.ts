@@ -78,8 +78,19 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
 type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'editVersion' | 'has' | 'readOnly'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, whole, earlier, readOnly, model } = sk;
-  const tree = { ...(threads ? { threads } : {}), ...(forks ? { forks } : {}), ...(whole !== undefined ? { whole } : {}), ...(earlier !== undefined ? { earlier } : {}), ...(readOnly ? { readOnly } : {}), ...(model ? { model } : {}), ...(editVersion !== undefined ? { editVersion } : {}) };
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, forkCount, otherBranchUsage, reattached, whole, earlier, readOnly, model } = sk;
+  const tree = {
+    ...(threads ? { threads } : {}),
+    ...(forks ? { forks } : {}),
+    ...(forkCount !== undefined ? { forkCount } : {}),
+    ...(otherBranchUsage ? { otherBranchUsage } : {}),
+    ...(reattached !== undefined ? { reattached } : {}),
+    ...(whole !== undefined ? { whole } : {}),
+    ...(earlier !== undefined ? { earlier } : {}),
+    ...(readOnly ? { readOnly } : {}),
+    ...(model ? { model } : {}),
+    ...(editVersion !== undefined ? { editVersion } : {}),
+  };
   return { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, has, ...tree };
 }
 

@@ -3,15 +3,16 @@ import { extname, resolve } from 'node:path';
 import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
 import { readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
 import { codecById, listCodecs } from '../core/formats/registry.js';
-import { compactionText, displayText, sentText } from '../core/formats/model.js';
+import { compactionText, displayText, sentText, type MessageView } from '../core/formats/model.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
 import { convert } from '../core/formats/convert.js';
-import { costOf, costText, describeUsage, priceSourcesText, reportedUsage } from '../core/usage.js';
+import { costOf, costText, describeUsage, priceSourcesText, reportedUsage, type UsageReport } from '../core/usage.js';
 import { countingModel, shownSessionModel } from '../core/models.js';
 import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
+import { otherBranchRecords } from '../core/tree/thread-paths.js';
 import { humanBytes, outsideLinksNote, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
@@ -145,6 +146,8 @@ interface ShownMessage {
   meta?: boolean;
   /** In a session shown as a path: the record's index in the file's conversation. */
   record?: number;
+  /** The tool calls it makes, each with the row of what is shown that holds its result (null: none does). */
+  calls?: Array<{ id: string; name: string; result: number | null }>;
   content: string;
 }
 
@@ -157,6 +160,7 @@ function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessag
   const selections = opened.doc.conversations.map((_, conversation) => selectRecords(opened, conversation, opts));
   const { model, source } = countedFor(opened, selections, opts);
   const tokenizer = getTokenizer(model);
+  const answers = new Map<string, number>();
   let total = 0;
   opened.doc.conversations.forEach((c, conversation) =>
     selections[conversation].records.forEach((fileIndex, index) => {
@@ -174,16 +178,20 @@ function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessag
       if (v.id) m.message_id = v.id;
       if (v.sidechain) m.sidechain = true;
       if (v.meta) m.meta = true;
+      const calls = v.parts.flatMap((p) => (p.kind === 'tool-call' && p.id ? [{ id: p.id, name: p.name, result: null as number | null }] : []));
+      if (calls.length > 0) m.calls = calls;
+      for (const p of v.parts) if (p.kind === 'tool-result' && p.callId) answers.set(`${conversation} ${p.callId}`, index);
       messages.push(m);
     }),
   );
+  for (const m of messages) for (const c of m.calls ?? []) c.result = answers.get(`${m.conversation} ${c.id}`) ?? null;
   return { messages, total, selections, model, source };
 }
 
 /** What a command says of the path it shows, in its JSON: the thread, and the others there are. */
 function threadFields(selections: readonly Selection[]) {
   const s = selections.length === 1 ? selections[0] : undefined;
-  return s?.thread !== undefined ? { thread: s.thread, whole: s.whole, threads: s.threads } : {};
+  return s?.thread !== undefined ? { thread: s.thread, whole: s.whole, threads: s.threads, forks: s.forks ?? 0, ...(s.reattached ? { reattached: s.reattached } : {}) } : {};
 }
 
 function printNotes(selections: readonly Selection[]): void {
@@ -216,6 +224,26 @@ export function showCommand(file: string, opts: CommonOptions): void {
   process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${counted(messages.length, 'message')}${other}, ${tokensLine(total, model)}\n`);
 }
 
+/**
+ * Every call a session file reports, whatever is shown: each thread, each part, and the branches the session
+ * did not go on with (marked, and added up apart). Undefined for a file whose records make no tree.
+ */
+function sessionUsage(opened: OpenedFile): UsageReport | undefined {
+  if (!opened.codec.tree) return undefined;
+  const views: MessageView[] = [];
+  const branch: boolean[] = [];
+  for (const [k, c] of opened.doc.conversations.entries()) {
+    const off = otherBranchRecords(opened.codec.tree(opened.doc, k, c.records));
+    for (const [i, r] of c.records.entries()) {
+      views.push(opened.codec.view(r));
+      branch.push(off[i] === 1);
+    }
+  }
+  return reportedUsage(views, (i) => branch[i]);
+}
+
+const usageFigures = (u: UsageReport) => ({ calls: u.calls, inputCalls: u.inputCalls, outputCalls: u.outputCalls, input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output: u.output, reasoning: u.reasoning });
+
 export function tokensCommand(file: string, opts: CommonOptions): void {
   const opened = open(file, opts.format, opts.as);
   const { messages, total, selections, model, source } = shown(opened, opts);
@@ -237,6 +265,7 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   // as the swarms class does.
   const reported = reportedUsage(opened.doc.conversations.flatMap((c, i) => selections[i].records.map((k) => opened.codec.view(c.records[k]))));
   const cost = reported ? costOf(reported) : undefined;
+  const session = sessionUsage(opened);
   if (reported) {
     input = reported.input;
     output = reported.output;
@@ -258,6 +287,9 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     output_tokens: outputKnown ? output : null,
     total_tokens: inputKnown && outputKnown ? input + output : null,
     ...(reported ? { reported: { ...reported, cost: cost && { usd: Number(cost.usd.toFixed(6)), unpriced: cost.unpriced, pricesDated: cost.dated, missingInput: cost.missingInput, sources: cost.sources } } } : {}),
+    // Every call of the session file, whatever is shown (each once, its final figures), and of them those on
+    // branches it did not go on with.
+    ...(session ? { session: { ...usageFigures(session), byModel: session.byModel, otherBranches: session.otherBranches ? usageFigures({ ...session.otherBranches, byModel: {} }) : null } } : {}),
   };
   if (opts.json) {
     printJson(result);
@@ -276,6 +308,10 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
       if (sources) process.stdout.write(`  prices: ${sources.split('\n').join('\n          ')}\n`);
     }
     process.stdout.write('\n');
+  }
+  if (session && (!reported || session.calls !== reported.calls)) {
+    process.stdout.write(`The session file in all (every thread, part and branch): ${counted(session.calls, 'model call')}: ${describeUsage(session)}\n`);
+    if (session.otherBranches) process.stdout.write(`  of which on branches the session did not go on with: ${counted(session.otherBranches.calls, 'call')}, ${describeUsage(session.otherBranches)}\n`);
   }
   process.stdout.write(`Counted here: ${counted(messages.length, 'message')}, ${tokensLine(total, model)}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');

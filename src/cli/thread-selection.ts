@@ -1,6 +1,6 @@
 import type { OpenedFile } from '../core/formats/document-file.js';
-import { childrenOf, forksOf, newestLeafUnder, threadsOf, type MessageTree } from '../core/tree/message-tree.js';
-import { threadName, threadPath, type ThreadPath } from '../core/tree/thread-paths.js';
+import { childrenOf, forkPoints, newestLeafUnder, threadsOf, type MessageTree } from '../core/tree/message-tree.js';
+import { reattachedText, threadName, threadPath, type ThreadPath } from '../core/tree/thread-paths.js';
 import { UsageError } from './usage.js';
 
 /**
@@ -20,6 +20,10 @@ export interface Selection {
   thread?: string;
   whole?: boolean;
   threads?: Array<{ thread: string; messages: number; current: number }>;
+  /** Where the thread shown went two ways (forkPoints' count: the app's header and branch tree give the same). */
+  forks?: number;
+  /** How many of the file's lines name a parent it does not hold (each shown after the line before it). */
+  reattached?: number;
   /** One line for people on what is shown and how to see the rest. */
   note?: string;
 }
@@ -54,20 +58,24 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
   const records = whole ? chosen.whole : chosen.current;
   const earlier = chosen.whole.length - chosen.current.length;
   const others = paths.length - 1;
+  const reattached = tree!.reattached?.length ?? 0;
   const rest = [
     !whole && earlier > 0 ? `${earlier} messages before its last compaction (--whole)` : '',
     others > 0 && chosen.thread === 'main' ? `${others} sub-agent thread${others === 1 ? '' : 's'} (--thread ${paths[1].thread.replace(/^side:/, '')}${others > 1 ? ', …' : ''})` : '',
-    chosen.forks > 0 ? `${chosen.forks} place${chosen.forks === 1 ? '' : 's'} where the path forks (the file keeps other branches there: a rewind, an edited prompt, another answer; --at ${otherBranches(opened, all ?? [], tree!, chosen)} shows one)` : '',
+    chosen.forks > 0 ? `${chosen.forks} place${chosen.forks === 1 ? '' : 's'} where the thread forks (the file keeps other branches there: a rewind, an edited prompt, another answer; --at ${otherBranches(opened, all ?? [], tree!, chosen)} shows one)` : '',
+    reattached > 0 ? reattachedText(reattached) : '',
     n !== records.length ? `every record in file order: --thread all` : '',
   ].filter(Boolean);
+  const counts = { forks: chosen.forks, ...(reattached > 0 ? { reattached } : {}) };
   // A plain path of every record, in one thread: nothing to say.
-  if (rest.length === 0 && paths.length === 1 && earlier === 0) return { records, thread: chosen.thread, whole, threads: [] };
+  if (rest.length === 0 && paths.length === 1 && earlier === 0) return { records, thread: chosen.thread, whole, threads: [], ...counts };
   const what = `${threadName(chosen.thread)}${whole ? ', the whole session' : earlier > 0 ? ' since its last compaction' : ''}`;
   return {
     records,
     thread: chosen.thread,
     whole,
     threads: paths.map((p) => ({ thread: p.thread, messages: p.whole.length, current: p.current.length })),
+    ...counts,
     note: `${what}: ${records.length} of the file's ${n} records${rest.length ? `; ${rest.join('; ')}` : ''}`,
   };
 }
@@ -85,9 +93,9 @@ function recordById(opened: OpenedFile, records: readonly unknown[], id: string)
   throw new UsageError(`--at ${id}: no message of this conversation has that id (show --json gives each message's message_id)`, { brief: true });
 }
 
-/** Ids of the first messages of branches the path does not take, for the note (a few). */
+/** Ids of the first messages of branches the session did not go on with, for the note (a few). */
 function otherBranches(opened: OpenedFile, records: readonly unknown[], tree: MessageTree, path: ThreadPath): string {
   const children = childrenOf(tree);
-  const ids = forksOf(tree, path.whole, children).flatMap((f) => f.options.filter((o) => o !== f.options[f.chosen]).map((o) => idOf(opened, records[o])).filter((x): x is string => x !== undefined));
+  const ids = forkPoints(tree, path.thread, children).flatMap((f) => f.options.filter((_, k) => k !== f.continued).map((o) => idOf(opened, records[o])).filter((x): x is string => x !== undefined));
   return ids.length === 0 ? 'ID' : ids.length <= 2 ? ids.join(' or ') : `${ids.slice(0, 2).join(', ')}, …`;
 }

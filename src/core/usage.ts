@@ -30,7 +30,15 @@ export type LongPromptTotals = Omit<UsageTotals, 'longPrompt'> & { above: number
 
 export interface UsageReport extends UsageTotals {
   byModel: Record<string, UsageTotals>;
+  /** Of the calls, those on branches the session did not go on with (a rewind's abandoned replies): in the figures above too. */
+  otherBranches?: UsageTotals;
 }
+
+/** One model call's reported usage. */
+export type CallUsage = NonNullable<MessageView['usage']> & {
+  /** Made on a branch the session did not go on with (a rewind's abandoned replies, an answer regenerated). */
+  branch?: boolean;
+};
 
 /** What calls of no recorded model are added up under. */
 const NO_MODEL = '(model not recorded)';
@@ -58,33 +66,55 @@ function addLong(t: UsageTotals, u: NonNullable<MessageView['usage']>): void {
   add((t.longPrompt ??= { ...zero(), above }), u);
 }
 
-/** The usage the file records, each call once (by its key), by model; undefined when it records none. */
-export function reportedUsage(views: readonly MessageView[]): UsageReport | undefined {
-  const seen = new Set<string>();
-  const calls: Array<NonNullable<MessageView['usage']>> = [];
-  for (const v of views) {
+/**
+ * Each model call's usage once, with its final figures, and where it is: the index of the call's last line.
+ * A call written as several lines (Claude Code: a line per content block, one `message.id`) carries the
+ * figures of the stream so far on each, the output growing; its last line has what the call produced. A call
+ * is known by its key; one without a key is a call of its own. `branch` says which lines are on a branch the
+ * session did not go on with: their calls are marked so.
+ */
+export function callsOf(views: readonly MessageView[], branch?: (index: number) => boolean): Array<{ at: number; usage: CallUsage }> {
+  const out: Array<{ at: number; usage: CallUsage }> = [];
+  const slot = new Map<string, number>();
+  views.forEach((v, i) => {
     const u = v.usage;
-    if (!u) continue;
-    if (u.key !== undefined) {
-      if (seen.has(u.key)) continue;
-      seen.add(u.key);
+    if (!u) return;
+    const call: CallUsage = u.model || !v.model ? { ...u } : { ...u, model: v.model };
+    if (branch?.(i)) call.branch = true;
+    const k = u.key === undefined ? undefined : slot.get(u.key);
+    if (k === undefined) {
+      if (u.key !== undefined) slot.set(u.key, out.length);
+      out.push({ at: i, usage: call });
+      return;
     }
-    calls.push(u.model || !v.model ? u : { ...u, model: v.model });
-  }
-  return addUp(calls);
+    // A later line of the same call: its figures are the later ones; the model stays as either line said it.
+    if (!call.model && out[k].usage.model) call.model = out[k].usage.model;
+    out[k] = { at: i, usage: call };
+  });
+  return out;
+}
+
+/**
+ * The usage the file records, each call once (by its key, its last line's figures), by model; undefined when
+ * it records none. With `branch`, the calls of lines on other branches are counted too and said apart.
+ */
+export function reportedUsage(views: readonly MessageView[], branch?: (index: number) => boolean): UsageReport | undefined {
+  return addUp(callsOf(views, branch).map((c) => c.usage));
 }
 
 /** Calls' usage (each one once already) added up, by model; undefined for none. */
-export function addUp(calls: ReadonlyArray<NonNullable<MessageView['usage']>>): UsageReport | undefined {
+export function addUp(calls: readonly CallUsage[]): UsageReport | undefined {
   const total = zero();
   const byModel: Record<string, UsageTotals> = {};
+  let elsewhere: UsageTotals | undefined;
   for (const u of calls) {
     add(total, u);
     const t = (byModel[u.model ?? NO_MODEL] ??= zero());
     add(t, u);
     addLong(t, u);
+    if (u.branch) add((elsewhere ??= zero()), u);
   }
-  return total.calls === 0 ? undefined : { ...total, byModel };
+  return total.calls === 0 ? undefined : { ...total, byModel, ...(elsewhere ? { otherBranches: elsewhere } : {}) };
 }
 
 /** Where a model's price came from: the table's row (its page and the day it was read), or the user's settings. */

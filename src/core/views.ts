@@ -122,6 +122,7 @@ export function buildViewSkeleton(given: readonly MessageView[], measure: Measur
       toolLike: links.toolLike,
       isStatic: i < staticEnd,
       contentIsString: v.parts.every((p) => p.kind === 'text'),
+      ...(v.compaction || v.summary ? { startsPart: true } : {}),
     };
   });
   return { messages, text: { content: (i) => texts[i], block: (i) => blocks[i], measure } };

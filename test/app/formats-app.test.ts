@@ -62,8 +62,9 @@ describe('every format through the handlers', () => {
     const side = await call<Skeleton>('conversation:open', { path, conversation: 1 });
     expect(side.count).toBe(2);
     expect(side.flags.every((f) => (f & 32) !== 0)).toBe(true);
-    // Two lines share msg_01XYZ: its usage is shown once (the sub-agent's call is in its own thread).
-    expect(sk.usage.at).toEqual([1, 4]);
+    // Two lines share msg_01XYZ: its usage is shown once, at its last line, whose figures are the call's final
+    // ones (the sub-agent's call is in its own thread).
+    expect(sk.usage.at).toEqual([2, 4]);
     expect(sparseGet(sk.toolCalls, 2)).toEqual(['toolu_01Q']);
     expect(sparseGet(sk.toolResults, 3)).toBe('toolu_01Q');
     const m = await call<{ view: { parts: Array<{ kind: string; name?: string }> }; editableText: boolean }>('conversation:message', { path, index: 2 });

@@ -41,7 +41,7 @@ interface Shown {
   /** The model the conversation was last counted with: a delta brings counts in it. */
   model?: string;
   /** The reported usages' keys of the first `usageKeysUpTo` records (an append goes on from them). */
-  usageKeys?: Set<string>;
+  usageKeys?: ReadonlyMap<string, number>;
   usageKeysUpTo?: number;
 }
 
@@ -245,26 +245,27 @@ export function conversationState(ctx: HandlerContext) {
     const staticEnd = s0 === -1 ? Math.min(base.count, m) : s0;
     // Old rows all static (a system prompt so far): what follows may extend the prefix; built whole then.
     if (staticEnd >= start) return undefined;
-    // Reported usages shown so far, once per call: kept with what was shown, extended by each append.
-    let seen = before.usageKeys;
-    if (!seen || before.usageKeysUpTo !== m) {
-      seen = new Set<string>();
+    // Reported usages shown so far, once per call at its last line: kept with what was shown, extended by
+    // each append. A new line of a call shown on an old row takes its figures from there: that row is built
+    // anew only when it is the last old one (a call still being written); else the skeleton is built whole.
+    const seen = new Map(before.usageKeys && before.usageKeysUpTo === m ? before.usageKeys : undefined);
+    if (seen.size === 0)
       for (let i = 0; i < m; i++) {
         const key = v(old[i]).usage?.key;
-        if (key !== undefined) seen.add(key);
+        if (key !== undefined) seen.set(key, i);
       }
-    }
-    // The last old row is built anew: its usage is shown again when its key was its own.
-    const lastKey = v(old[m - 1]).usage?.key;
-    if (lastKey !== undefined && (m < 2 || !isKeyBefore(v, old, m - 1, lastKey))) seen.delete(lastKey);
     const rows = [];
     for (let i = start; i < n; i++) {
       const x = v(records[i]);
       const row = skeletonRowOf(doc, records[i], x, false);
       const key = x.usage?.key;
       if (key !== undefined) {
-        if (seen.has(key)) delete row.usage;
-        seen.add(key);
+        const j = seen.get(key);
+        if (j !== undefined && j !== i) {
+          if (j < start) return undefined;
+          delete rows[j - start].usage;
+        }
+        seen.set(key, i);
       }
       rows.push(row);
     }
@@ -276,12 +277,8 @@ export function conversationState(ctx: HandlerContext) {
     appendedUsage.set(records, seen);
     return { from: before.version, file, start, deleteCount: m - start, rows };
   };
-  /** The usage keys an append delta saw up to the end of its records (the next append goes on from them). */
-  const appendedUsage = new WeakMap<readonly Message[], Set<string>>();
-  const isKeyBefore = (v: (r: Message) => MessageView, records: readonly Message[], end: number, key: string) => {
-    for (let i = end - 1; i >= 0 && i >= end - 64; i--) if (v(records[i]).usage?.key === key) return true;
-    return false;
-  };
+  /** The usage keys an append delta saw up to the end of its records, and the row each is shown at (the next append goes on from them). */
+  const appendedUsage = new WeakMap<readonly Message[], Map<string, number>>();
 
   /** Table rows and counts of the rows a delta brings. */
   /**

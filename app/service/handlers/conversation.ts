@@ -15,7 +15,7 @@ import type { Codec } from '../../../src/core/formats/codec.js';
 import { branchLeaf, revealRecord, showPath } from '../conversation-views.js';
 import { editVersion } from '../edit-version.js';
 import { branchOutline } from '../../../src/core/tree/branch-outline.js';
-import { newestLeafUnder, pathTo } from '../../../src/core/tree/message-tree.js';
+import { forkPoints, newestLeafUnder, pathTo } from '../../../src/core/tree/message-tree.js';
 import { shownMessage } from '../shown-message.js';
 import { buildSkeleton, tableRow } from '../skeleton.js';
 import type { HandlerContext } from './context.js';
@@ -148,7 +148,7 @@ export function conversationHandlers(
     },
     'conversation:outline': ({ path, conversation }) => {
       const { doc, conv } = open(path, conversation);
-      if (!conv.store || !conv.view) return { segments: [], truncated: false };
+      if (!conv.store || !conv.view) return { segments: [], truncated: false, forks: 0 };
       const { store, view } = conv;
       const segments = branchOutline(store.tree, view.thread, OUTLINE_LIMIT);
       const onPath = new Set(pathTo(store.tree, view.leaf, true));
@@ -159,6 +159,7 @@ export function conversationHandlers(
           return { ...g, shown: onPath.has(g.first), firstText: text(g.first), lastText: g.last === g.first ? '' : text(g.last), leafText: text(g.leaf), ...(label ? { label } : {}) };
         }),
         truncated: segments.length >= OUTLINE_LIMIT,
+        forks: forkPoints(store.tree, view.thread).length,
       };
     },
     'conversation:reveal': async ({ path, conversation, index }) => {

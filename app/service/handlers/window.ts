@@ -7,6 +7,7 @@ import { strategies } from '../../../src/core/window/registry.js';
 import { renderedTail, SkeletonCache } from '../../../src/core/window/skeleton-cache.js';
 import { FATES, type WindowSkeleton } from '../../../src/core/window/types.js';
 import { cutView } from '../../../src/core/window/cut-view.js';
+import { planAtTurn } from '../../../src/core/window/turns.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { viewOf, type OpenDocument } from '../documents.js';
@@ -28,16 +29,19 @@ export function skeletonFor(doc: OpenDocument, records: readonly Message[], toke
 /** What the model sees after a strategy, planned in the document service with the full text so every cut is exact. */
 export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:preview' | 'window:cut'> {
   const cache = new SkeletonCache();
-  const planned = (path: string, conversation: number, model: string, strategy: string, params: Record<string, unknown>) => {
-    if (!strategies.get(strategy)) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
+  // `asSent`: the plan the panel shows, of the history as the model was sent it (from a compaction's summary on).
+  const planned = (path: string, conversation: number, model: string, strategy: string, params: Record<string, unknown>, asSent = false) => {
+    const chosen = strategies.get(strategy);
+    if (!chosen) throw new HandlerError('BAD_INPUT', `unknown strategy "${strategy}"`);
     const { doc, conv } = openConversation(ctx, path, conversation);
     const tokenizer = getTokenizer(model);
     const skeleton = skeletonFor(doc, conv.records, tokenizer, cache);
-    return { doc, records: conv.records, tokenizer, skeleton, plan: strategies.plan(strategy, skeleton, params) };
+    const plan = asSent ? planAtTurn(chosen, skeleton, params, skeleton.messages.length) : strategies.plan(strategy, skeleton, params);
+    return { doc, records: conv.records, tokenizer, skeleton, plan };
   };
   return {
     'window:cut': ({ path, conversation, model, strategy, params, index }) => {
-      const { skeleton, plan } = planned(path, conversation, model, strategy, params);
+      const { skeleton, plan } = planned(path, conversation, model, strategy, params, true);
       if (index >= plan.fates.length) throw new HandlerError('NOT_FOUND', `${path} has ${plan.fates.length} messages; there is no message ${index}`);
       const cut = cutView(skeleton, plan, index);
       return { fate: FATES[plan.fates[index]], ...(cut ? { cut } : {}) };
@@ -64,7 +68,7 @@ export function windowHandlers(ctx: HandlerContext): Pick<Handlers, 'window:prev
         text = JSON.stringify(request.body, null, 2);
         // A path shown through its compactions was never one request: said beside the body.
         const compactions = records.filter((r, i) => i > 0 && viewOf(doc.codec, r).compaction).length;
-        return { text, tokens: plan.totalAfter, messages: request.messages, summaries: plan.inserted.length, shape, system: request.system, ...(compactions > 0 ? { compactions } : {}) };
+        return { text, tokens: plan.totalAfter, messages: request.messages, summaries: plan.inserted.length, shape, system: request.system, ...(compactions > 0 ? { compactions } : {}), ...(request.notes ? { notes: request.notes } : {}) };
       }
       return { text, tokens: text ? tokenizer.count(text) : 0, messages: count, summaries: plan.inserted.length, shape: 'swarms-history' as const };
     },

@@ -55,7 +55,15 @@ export interface MessageView {
   /** A summary a compaction wrote (Claude Code compact summaries). */
   summary?: boolean;
   /** A compaction boundary (Claude Code `compact_boundary`): the history before it was replaced by a summary. */
-  compaction?: { trigger?: string; preTokens?: number; /** The summary is the provider's own, encrypted: not readable. */ encrypted?: boolean };
+  compaction?: {
+    trigger?: string;
+    /** The tokens of what it replaced, and of what the model was sent after (the summary and what stayed), as the tool measured them. */
+    preTokens?: number;
+    postTokens?: number;
+    /** How long the summary took to write. */
+    durationMs?: number;
+    /** The summary is the provider's own, encrypted: not readable. */ encrypted?: boolean;
+  };
   model?: string;
   usage?: ReportedUsage;
   /** Name of the speaker beyond the role (OpenAI `name`, swarms agents). */
@@ -126,9 +134,9 @@ export function reasoningText(view: Pick<MessageView, 'parts'>): string {
   return out.join('\n');
 }
 
-/** A compaction boundary in words: "● Compacted · manual · 23,180 tokens before". */
+/** A compaction boundary in words: "● Compacted · manual · 23,180 tokens before", "· 11,198 after" where the tool says. */
 export function compactionText(c: NonNullable<MessageView['compaction']>): string {
-  return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined, c.encrypted ? 'the summary is encrypted, not readable' : undefined].filter(Boolean).join(' · ');
+  return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined, c.postTokens !== undefined ? `${c.postTokens.toLocaleString('en-US')} after` : undefined, c.encrypted ? 'the summary is encrypted, not readable' : undefined].filter(Boolean).join(' · ');
 }
 
 /** The readable text of the message alone (its text parts), for previews and "what the model sees". */

@@ -23,6 +23,8 @@ export interface RequestBody {
   messages: number;
   /** Whether the file holds a system prompt the body carries (Responses: the instructions go apart, unsaid). */
   system?: boolean;
+  /** What was changed so the provider would take it (a call without its result answered, and so on). */
+  notes?: string[];
 }
 
 /** A record the model is not sent: a compaction's boundary marker, a line with nothing in it. */
@@ -55,13 +57,69 @@ export function requestBody(shape: RequestShape, views: readonly MessageView[], 
     return { body: { messages }, messages: messages.length, system: sent.some((v) => v.normalRole === 'system') };
   }
   const system = sent.filter((v) => v.normalRole === 'system').map((v) => displayText(v)).filter(Boolean);
-  const messages: Array<{ role: string; content: unknown }> = [];
-  for (const v of sent) {
-    if (v.normalRole === 'system') continue;
-    const m = anthropicFromView(v) as { role: string; content: unknown };
-    const last = messages[messages.length - 1];
-    if (last && last.role === m.role) last.content = [...blocksOf(last.content), ...blocksOf(m.content)];
-    else if (blocksOf(m.content).length > 0) messages.push(m);
-  }
-  return { body: { ...(system.length > 0 ? { system: system.join('\n\n') } : {}), messages }, messages: messages.length, system: system.length > 0 };
+  const { messages, notes } = acceptedMessages(sent.filter((v) => v.normalRole !== 'system').map((v) => anthropicFromView(v) as { role: string; content: unknown }));
+  return { body: { ...(system.length > 0 ? { system: system.join('\n\n') } : {}), messages }, messages: messages.length, system: system.length > 0, ...(notes.length > 0 ? { notes } : {}) };
 }
+
+type Block = Record<string, unknown>;
+const blank = (b: Block) => b.type === 'text' && (typeof b.text !== 'string' || b.text.trim() === '');
+const resultText = (content: unknown): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => (isPlainObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n') : '');
+
+/**
+ * Messages as the Messages API takes them (request-validity.ts says what it refuses): consecutive lines of
+ * one role one message (Claude Code writes each block of a response as a line), no blank text, each call
+ * answered in the next message with the results first. A call the file has no result for is answered as
+ * having none, and a result whose call is not in the message before is sent as text: Claude Code does the
+ * same before it resumes a session whose last call never finished.
+ */
+function acceptedMessages(list: ReadonlyArray<{ role: string; content: unknown }>): { messages: Array<{ role: string; content: unknown }>; notes: string[] } {
+  const runs: Array<{ role: string; blocks: Block[] }> = [];
+  for (const m of list) {
+    const blocks = (blocksOf(m.content) as Block[]).filter((b) => isPlainObject(b) && !blank(b));
+    if (blocks.length === 0) continue;
+    const last = runs[runs.length - 1];
+    if (last && last.role === m.role) for (const b of blocks) last.blocks.push(b);
+    else runs.push({ role: m.role, blocks });
+  }
+  let unanswered = 0;
+  let orphans = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i];
+    if (run.role === 'assistant') {
+      const ids = run.blocks.filter((b) => b.type === 'tool_use').map((b) => String(b.id ?? ''));
+      if (ids.length === 0) continue;
+      if (runs[i + 1]?.role !== 'user') runs.splice(i + 1, 0, { role: 'user', blocks: [] });
+      const next = runs[i + 1];
+      const answered = new Set(next.blocks.filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id ?? '')));
+      const missing = ids.filter((id) => !answered.has(id));
+      unanswered += missing.length;
+      next.blocks = [...missing.map((id) => ({ type: 'tool_result', tool_use_id: id, content: NO_RESULT, is_error: true })), ...next.blocks];
+      continue;
+    }
+    const before = runs[i - 1];
+    const calls = new Set(before?.role === 'assistant' ? before.blocks.filter((b) => b.type === 'tool_use').map((b) => String(b.id ?? '')) : []);
+    const seen = new Set<string>();
+    const results: Block[] = [];
+    const rest: Block[] = [];
+    for (const b of run.blocks) {
+      if (b.type !== 'tool_result') rest.push(b);
+      else if (calls.has(String(b.tool_use_id)) && !seen.has(String(b.tool_use_id))) {
+        seen.add(String(b.tool_use_id));
+        results.push(b);
+      } else {
+        orphans++;
+        rest.push({ type: 'text', text: `[the result of ${String(b.tool_use_id ?? 'a call')}, whose call is not sent]${resultText(b.content).trim() ? `\n${resultText(b.content)}` : ''}` });
+      }
+    }
+    run.blocks = [...results, ...rest];
+  }
+  const notes = [
+    unanswered > 0 ? `${unanswered} tool call${unanswered === 1 ? ' has' : 's have'} no result in the file: answered "${NO_RESULT}", as the API needs every call answered` : '',
+    orphans > 0 ? `${orphans} tool result${orphans === 1 ? '' : 's'} without ${orphans === 1 ? 'its call' : 'their calls'} in the message before: sent as text` : '',
+  ].filter(Boolean);
+  const messages = runs.map((r) => ({ role: r.role, content: r.blocks.length === 1 && r.blocks[0].type === 'text' ? r.blocks[0].text : r.blocks }));
+  return { messages, notes };
+}
+
+/** What a call the file has no result for is answered with. */
+export const NO_RESULT = '(no result was recorded)';

@@ -16,6 +16,13 @@ export interface MessageTree {
    * record they continue.
    */
   continues: ReadonlyMap<number, number>;
+  /**
+   * Per record, 1 for a line the tool wrote for itself beside the conversation (Claude Code's local commands:
+   * `/help` and its output): another child beside one of them is no second way the session went.
+   */
+  aside?: Uint8Array;
+  /** Records whose file names a parent it does not hold, shown after the record before them. */
+  reattached?: readonly number[];
 }
 
 /** A flat list as a tree: each record follows the one before it, in one thread. */
@@ -95,7 +102,18 @@ export interface Fork {
   options: number[];
   /** Which of them the path takes. */
   chosen: number;
+  /** Which of them the session went on with (the one toward the leaf its tool resumes from), -1 for none. */
+  continued: number;
 }
+
+/** The leaf a thread's tool resumes from: the file's own active leaf for the main thread, else its newest. */
+export function resumedLeaf(tree: MessageTree, thread: string, children?: number[][]): number {
+  if (thread === 'main' && tree.active >= 0 && tree.thread[tree.active] === 'main') return tree.active;
+  const leaves = leavesOf(tree, thread, children);
+  return leaves.length > 0 ? leaves[leaves.length - 1] : -1;
+}
+
+const isAside = (tree: MessageTree, i: number) => tree.aside !== undefined && tree.aside[i] === 1;
 
 /** Where a path could have gone otherwise: each record on it whose parent has other children in its thread. */
 export function forksOf(tree: MessageTree, path: readonly number[], children?: number[][]): Fork[] {
@@ -119,14 +137,54 @@ export function forksOf(tree: MessageTree, path: readonly number[], children?: n
     const list = wanted.get(p);
     if (list && (!children || p < 0) && (p >= 0 || !tree.continues.has(i))) list.push(i);
   }
+  let wentOn: Set<number> | undefined;
   path.forEach((node, at) => {
     const p = tree.parent[node];
     const list = wanted.get(p);
-    if (!list) return;
-    const options = list.filter((c) => tree.thread[c] === tree.thread[node]);
-    if (options.length > 1) forks.push({ at, options, chosen: options.indexOf(node) });
+    if (!list || isAside(tree, node)) return;
+    // A local command's lines beside the conversation are not another way it went.
+    const options = list.filter((c) => tree.thread[c] === tree.thread[node] && !isAside(tree, c));
+    if (options.length < 2) return;
+    if (!wentOn) {
+      const leaf = resumedLeaf(tree, tree.thread[node], children);
+      wentOn = new Set(leaf >= 0 ? pathTo(tree, leaf, true) : []);
+    }
+    forks.push({ at, options, chosen: options.indexOf(node), continued: options.findIndex((o) => wentOn!.has(o)) });
   });
   return forks;
+}
+
+/** A place where a thread went two ways: the record it went on from (-1 for its roots) and the ways. */
+export interface ForkPoint {
+  parent: number;
+  options: number[];
+  /** Which of them the session went on with (toward the leaf its tool resumes from), -1 for none. */
+  continued: number;
+}
+
+/**
+ * Every place where a thread really went two ways (a rewind, an edited prompt, a regenerated answer), on the
+ * path shown or not: the one count of forks the CLI, the header and the branch tree give.
+ */
+export function forkPoints(tree: MessageTree, thread: string, children = childrenOf(tree)): ForkPoint[] {
+  const out: ForkPoint[] = [];
+  const ways = (list: readonly number[]) => list.filter((c) => tree.thread[c] === thread && !isAside(tree, c));
+  const roots: number[] = [];
+  tree.parent.forEach((p, i) => {
+    if (p < 0 && tree.thread[i] === thread && !tree.continues.has(i)) roots.push(i);
+  });
+  const found: Array<{ parent: number; options: number[] }> = [];
+  if (ways(roots).length > 1) found.push({ parent: -1, options: ways(roots) });
+  children.forEach((list, p) => {
+    if (list.length < 2 || tree.thread[p] !== thread) return;
+    const options = ways(list);
+    if (options.length > 1) found.push({ parent: p, options });
+  });
+  if (found.length === 0) return out;
+  const leaf = resumedLeaf(tree, thread, children);
+  const wentOn = new Set(leaf >= 0 ? pathTo(tree, leaf, true) : []);
+  for (const f of found) out.push({ ...f, continued: f.options.findIndex((o) => wentOn.has(o)) });
+  return out;
 }
 
 /** The threads of a tree: `main` first, then the others in the order they first appear. */

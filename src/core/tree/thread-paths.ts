@@ -1,5 +1,5 @@
 import type { Codec, ConversationDocument } from '../formats/codec.js';
-import { forksOf, leavesOf, pathTo, threadsOf, type MessageTree } from './message-tree.js';
+import { forkPoints, pathTo, resumedLeaf, threadsOf, type MessageTree } from './message-tree.js';
 
 /** The path of a thread as its agent resumes it, and the same path through its compactions. */
 export interface ThreadPath {
@@ -11,20 +11,18 @@ export interface ThreadPath {
   current: number[];
   /** The whole session: on past each compaction into the history it replaced. */
   whole: number[];
-  /** Where the whole path could have gone otherwise (a rewind, an edited prompt, a regenerated answer). */
+  /** Where the thread went two ways (a rewind, an edited prompt, a regenerated answer): forkPoints' count. */
   forks: number;
 }
 
 /** The thread's leaf the tool resumes from: the file's own active leaf for the main thread, else its newest. */
 export function defaultLeaf(tree: MessageTree, thread: string): number {
-  if (thread === 'main' && tree.active >= 0 && tree.thread[tree.active] === 'main') return tree.active;
-  const leaves = leavesOf(tree, thread);
-  return leaves.length > 0 ? leaves[leaves.length - 1] : -1;
+  return resumedLeaf(tree, thread);
 }
 
 export function threadPath(tree: MessageTree, thread: string, leaf = defaultLeaf(tree, thread)): ThreadPath {
   const whole = leaf >= 0 ? pathTo(tree, leaf, true) : [];
-  return { thread, leaf, current: leaf >= 0 ? pathTo(tree, leaf, false) : [], whole, forks: forksOf(tree, whole).length };
+  return { thread, leaf, current: leaf >= 0 ? pathTo(tree, leaf, false) : [], whole, forks: forkPoints(tree, thread).length };
 }
 
 /**
@@ -36,6 +34,24 @@ export function threadPaths(codec: Codec, doc: ConversationDocument, conversatio
   if (!codec.tree || !records) return undefined;
   const tree = codec.tree(doc, conversation, records);
   return threadsOf(tree).map((thread) => threadPath(tree, thread));
+}
+
+/**
+ * Per record, 1 when it is on a branch its thread did not go on with: on no path to the leaf the thread's
+ * tool resumes from (through its compactions and /clear parts, which are the thread's history, not branches).
+ */
+export function otherBranchRecords(tree: MessageTree): Uint8Array {
+  const on = new Uint8Array(tree.parent.length);
+  for (const thread of threadsOf(tree)) {
+    const leaf = resumedLeaf(tree, thread);
+    if (leaf >= 0) for (const i of pathTo(tree, leaf, true)) on[i] = 1;
+  }
+  return on.map((x) => 1 - x);
+}
+
+/** "3 lines name a parent not in this file; each is shown after the line before it". */
+export function reattachedText(n: number): string {
+  return `${n} line${n === 1 ? ' names' : 's name'} a parent not in this file; ${n === 1 ? 'it is' : 'each is'} shown after the line before it`;
 }
 
 /** A thread's name for people: "main thread", "sub-agent a1b2c3". */

@@ -1,4 +1,4 @@
-import { FATE_CODE, type SkeletonMessage, type WindowPlan, type WindowSkeleton, type WindowStrategy } from './types.js';
+import { FATE_CODE, FATES, type MessageFate, type SkeletonMessage, type WindowPlan, type WindowSkeleton, type WindowStrategy } from './types.js';
 
 /**
  * Where the model was called during the run: after each user message (the history up to and with it), and
@@ -26,13 +26,70 @@ export function messagesUpTo(messages: readonly SkeletonMessage[], t: number): r
 }
 
 /**
+ * Where the part of the history the model was sent at the end of its first t messages begins: the last
+ * compaction boundary among them (the model was sent its summary and what came after), else 0.
+ */
+export function partStart(messages: readonly SkeletonMessage[], t: number): number {
+  for (let i = Math.min(t, messages.length) - 1; i > 0; i--) if (messages[i].startsPart) return i;
+  return 0;
+}
+
+/**
  * The window the strategy would have made when the history was its first t messages: the plan of that
- * prefix. (A rendered block keeps the separator after it, so for the dynamic window the prefix's last
- * message counts the one or two tokens of the blank line that followed it.)
+ * prefix, from the last compaction in it on (what came before, replaced by the compaction's summary, reads
+ * as summarised). (A rendered block keeps the separator after it, so for the dynamic window the prefix's
+ * last message counts the one or two tokens of the blank line that followed it.)
  */
 export function planAtTurn(strategy: WindowStrategy, skeleton: WindowSkeleton, params: Record<string, unknown>, t: number): WindowPlan {
+  const end = Math.max(0, Math.min(t, skeleton.messages.length));
+  const from = partStart(skeleton.messages, end);
   // The text (for exact cuts, where there is one) is indexed by message: the prefix's is the same.
-  return strategy.plan({ messages: messagesUpTo(skeleton.messages, Math.max(0, Math.min(t, skeleton.messages.length))), text: skeleton.text }, params);
+  if (from === 0) return strategy.plan({ messages: messagesUpTo(skeleton.messages, end), text: skeleton.text }, params);
+  const text = skeleton.text && { content: (i: number) => skeleton.text!.content(i + from), block: (i: number) => skeleton.text!.block(i + from), measure: skeleton.text.measure };
+  return afterEarlier(strategy.plan({ messages: skeleton.messages.slice(from, end), text }, params), skeleton.messages, from);
+}
+
+/** A plan of the messages from `from` on, as a plan of them all: the ones before it summarised by a compaction. */
+function afterEarlier(part: WindowPlan, messages: readonly SkeletonMessage[], from: number): WindowPlan {
+  const n = from + part.fates.length;
+  const fates = new Uint8Array(n).fill(FATE_CODE.summarised, 0, from);
+  fates.set(part.fates, from);
+  const tokensAfter = new Float64Array(n);
+  tokensAfter.set(part.tokensAfter, from);
+  const cuts: WindowPlan['cuts'] = {};
+  for (const [k, cut] of Object.entries(part.cuts)) cuts[Number(k) + from] = cut;
+  let summaryOf: Int32Array | null = null;
+  if (part.summaryOf) {
+    summaryOf = new Int32Array(n);
+    summaryOf.set(part.summaryOf, from);
+  }
+  let earlier = 0;
+  for (let i = 0; i < from; i++) earlier += part.unit === 'rendered' ? messages[i].renderedTokens : messages[i].tokens;
+  let materialized: MessageFate[] | undefined;
+  const plan = {
+    ...part,
+    fates,
+    tokensAfter,
+    cuts,
+    summaryOf,
+    inserted: part.inserted.map((m) => ({ ...m, before: m.before + from, replaces: m.replaces.map((i) => i + from) })),
+    warnings: part.warnings.map((w) => ({ ...w, index: w.index + from })),
+    totalBefore: part.totalBefore + earlier,
+    counts: { ...part.counts, summarised: part.counts.summarised + from },
+    ...(part.renderedFrom !== undefined ? { renderedFrom: part.renderedFrom + from } : {}),
+    compactedBefore: from,
+  } as Omit<WindowPlan, 'messages'>;
+  Object.defineProperty(plan, 'messages', {
+    enumerable: true,
+    get: () =>
+      (materialized ??= Array.from({ length: n }, (_, index) => {
+        const fate: MessageFate = { index, fate: FATES[fates[index]], tokensAfter: tokensAfter[index] };
+        if (cuts[index]) fate.cut = cuts[index];
+        if (summaryOf && summaryOf[index] > 0) fate.summary = summaryOf[index] - 1;
+        return fate;
+      })),
+  });
+  return plan as WindowPlan;
 }
 
 export interface TurnMilestones {

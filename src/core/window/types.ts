@@ -32,6 +32,8 @@ export interface SkeletonMessage {
   /** System prompt, rules or persistent memory: the context that compaction keeps. */
   isStatic: boolean;
   contentIsString: boolean;
+  /** A compaction's boundary or its summary: from it on, the model was sent the summary in place of everything before it. */
+  startsPart?: boolean;
 }
 
 /** Access to the text behind a skeleton, for exact cut positions. */
@@ -109,6 +111,11 @@ export interface WindowPlan {
    * first message after it. The model is sent blocks [0, renderedFrom) whole, then the rest's tail.
    */
   renderedFrom?: number;
+  /**
+   * A plan of a run's turn after a compaction (planAtTurn): the messages before this one were replaced by the
+   * compaction's summary, which the model was sent from here on; they read as summarised.
+   */
+  compactedBefore?: number;
 }
 
 export type ParamKind = 'tokens' | 'count' | 'boolean' | 'choice' | 'text';

@@ -10,6 +10,7 @@ import { formatBytes, formatNumber } from '../roles.js';
 import { MessageEditor } from './MessageEditor.js';
 import { RecordEditor } from './RecordEditor.js';
 import { Parts, ToolCallCards } from './Parts.js';
+import { CompactionCard } from './CompactionCard.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
 import { useExactCut } from './useExactCut.js';
 import { CutContent } from './CutContent.js';
@@ -155,7 +156,10 @@ export function DetailPane() {
           <RecordEditor key={editingSession} index={selected} record={m} text={detail.text} editableText={detail.editableText} onDone={() => setEditing(false)} />
         )
       ) : view === 'content' && !swarms && skeleton && !((cut && !structured) || exact?.cut) ? (
-        <Parts view={v} skeleton={skeleton} query={search} />
+        <>
+          {v.compaction && <CompactionCard view={v} skeleton={skeleton} index={selected} />}
+          {(!v.compaction || v.parts.length > 0) && <Parts view={v} skeleton={skeleton} query={search} />}
+        </>
       ) : view === 'content' ? (
         <>
           {(cut && !structured) || exact?.cut ? (

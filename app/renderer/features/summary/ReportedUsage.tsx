@@ -17,7 +17,9 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
     );
   }, []);
   const report = useMemo(() => addUp(skeleton.usage.values), [skeleton.usage]);
-  if (!report) return null;
+  // The thread's calls on branches its path does not take count in its total, said apart.
+  const withBranches = useMemo(() => (skeleton.otherBranchUsage ? addUp([...skeleton.usage.values, ...skeleton.otherBranchUsage.map((u) => ({ ...u, branch: true }))]) : undefined), [skeleton.usage, skeleton.otherBranchUsage]);
+  if (!report) return withBranches ? <BranchCalls report={withBranches} /> : null;
   const cost = costOf(report, prices);
   const models = Object.keys(report.byModel);
   return (
@@ -36,6 +38,18 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
           </>
         )}
       </p>
+      {withBranches && <BranchCalls report={withBranches} />}
     </section>
+  );
+}
+
+/** The thread's calls with those on its other branches: "with its other branches: 9 calls …, of which 2 on them". */
+function BranchCalls({ report }: { report: NonNullable<ReturnType<typeof addUp>> }) {
+  const other = report.otherBranches;
+  if (!other) return null;
+  return (
+    <p className="muted" data-testid="reported-other-branches" title="Calls made on branches this path does not take (a rewind's abandoned replies, an answer written again): the API reported them too.">
+      With the thread&apos;s other branches: {report.calls.toLocaleString('en-US')} model call{report.calls === 1 ? '' : 's'}, {describeUsage(report)}; of which on other branches: {other.calls.toLocaleString('en-US')} call{other.calls === 1 ? '' : 's'}, {describeUsage(other)}
+    </p>
   );
 }

@@ -35,7 +35,7 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
       setError((e as Error).message);
     }
   };
-  const forks = outline ? forkCount(outline.segments) : 0;
+  const forks = outline?.forks ?? 0;
   return (
     <div ref={dialog} className="dialog" role="dialog" aria-modal="true" aria-label="Every branch of this thread" onKeyDown={closeOnEscape(onClose)}>
       <div className="dialog-body branch-tree" data-testid="branch-tree">
@@ -68,16 +68,6 @@ export function BranchTree({ skeleton, onClose }: { skeleton: Skeleton; onClose(
       </div>
     </div>
   );
-}
-
-/** Where the conversation forks: each run followed by runs one deeper that are not a compaction's chain. */
-function forkCount(segments: Outline['segments']): number {
-  let n = 0;
-  segments.forEach((s, k) => {
-    const next = segments[k + 1];
-    if (next && next.depth === s.depth + 1 && !next.compacted) n++;
-  });
-  return n;
 }
 
 /** ↑ and ↓ go from branch to branch in the outline, Home and End to the first and last. */

@@ -4,6 +4,7 @@ import { request } from '../../api/client.js';
 import { useAppPick } from '../../store/index.js';
 import { formatBytes, formatNumber } from '../roles.js';
 import { BranchTree } from './BranchTree.js';
+import { reattachedText } from '../../../../src/core/tree/thread-paths.js';
 
 /**
  * For a session whose messages make a tree: which thread is shown (the main one, a sub-agent's), whether it
@@ -17,7 +18,10 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
   const linked = links && (links.parent || links.continues || links.subagents.length > 0);
   // A branch that never reached a compaction is whole already: nothing to say of what the model is sent now.
   const compacted = skeleton.flags.some((f) => (f & FLAGS.compaction) !== 0);
-  if (!skeleton.threads && !skeleton.forks && !skeleton.earlier && !skeleton.whole && !linked) return null;
+  if (!skeleton.threads && !skeleton.forks && !skeleton.forkCount && !skeleton.reattached && !skeleton.earlier && !skeleton.whole && !linked) return null;
+  // Every place the thread forks (the CLI's and the branch tree's count), and those on the path shown.
+  const forkCount = skeleton.forkCount ?? skeleton.forks?.length ?? 0;
+  const onPath = skeleton.forks ?? [];
   const setWhole = async (whole: boolean) => {
     try {
       const { delta } = await request('conversation:path', { path: skeleton.path, conversation: skeleton.conversation, whole });
@@ -66,13 +70,27 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
           )}
         </span>
       ) : null}
-      {skeleton.forks && (
-        <span className="muted" data-testid="fork-note" title="A rewind or a regenerated answer: the file holds another path here. The ‹ › beside a row's number switch to it.">
-          {skeleton.forks.length === 1 ? 'One place where' : `${formatNumber(skeleton.forks.length)} places where`} this path could have gone otherwise (‹ › beside{' '}
-          {skeleton.forks.map((f) => `#${f.at}`).join(', ')}) ·{' '}
+      {forkCount > 0 && (
+        <span className="muted" data-testid="fork-note" data-forks={forkCount} title="A rewind, an edited prompt or a regenerated answer: the file holds another path here. The ‹ › beside a row's number switch to it.">
+          {onPath.length === forkCount ? (
+            <>
+              {forkCount === 1 ? 'One place where' : `${formatNumber(forkCount)} places where`} this path could have gone otherwise (‹ › beside {onPath.map((f) => `#${f.at}`).join(', ')})
+            </>
+          ) : (
+            <>
+              The thread forks in {forkCount === 1 ? 'one place' : `${formatNumber(forkCount)} places`}
+              {onPath.length === 0 ? ', none on this path' : `, ${formatNumber(onPath.length)} on this path (‹ › beside ${onPath.map((f) => `#${f.at}`).join(', ')})`}
+            </>
+          )}{' '}
+          ·{' '}
           <button className="link" onClick={() => setTree(true)} data-testid="show-branch-tree">
             every branch
           </button>
+        </span>
+      )}
+      {(skeleton.reattached ?? 0) > 0 && (
+        <span className="muted" data-testid="reattached-note" title="A copied or partial transcript: the line each of them names is not in this file.">
+          {reattachedText(skeleton.reattached!)}
         </span>
       )}
       {tree && <BranchTree skeleton={skeleton} onClose={() => setTree(false)} />}
@@ -136,7 +154,7 @@ export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: num
       <button aria-label={fork.chosen === 0 ? `Previous branch (this is the first of ${fork.options})` : `Previous branch: ${optionName(fork, fork.chosen - 1)}`} title={fork.chosen === 0 ? undefined : `Show ${optionName(fork, fork.chosen - 1)}`} disabled={fork.chosen === 0} onClick={(e) => void go(fork.chosen - 1, e)} data-testid="fork-prev">
         ‹
       </button>
-      <span title={`The file holds ${fork.options} paths from here; this is ${optionName(fork, fork.chosen)}${fork.chosen === fork.options - 1 ? ', the latest written' : ''}`}>
+      <span title={`The file holds ${fork.options} paths from here; this is ${optionName(fork, fork.chosen)}${fork.chosen === fork.options - 1 ? ', the latest written' : ''}${fork.continued === undefined ? '' : fork.continued === fork.chosen ? '; the session went on with it' : `; the session went on with ${optionName(fork, fork.continued)}`}`}>
         {fork.chosen + 1}/{fork.options}
       </span>
       <button aria-label={fork.chosen === fork.options - 1 ? `Next branch (this is the last of ${fork.options})` : `Next branch: ${optionName(fork, fork.chosen + 1)}`} title={fork.chosen === fork.options - 1 ? undefined : `Show ${optionName(fork, fork.chosen + 1)}`} disabled={fork.chosen === fork.options - 1} onClick={(e) => void go(fork.chosen + 1, e)} data-testid="fork-next">

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { planAtTurn } from '../../../../src/core/window/turns.js';
 import { strategies } from '../../../../src/core/window/registry.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { useApp, useAppPick } from '../../store/index.js';
@@ -24,7 +25,7 @@ export function CompareLanes({ onClose }: { onClose(): void }) {
   const scroll = useRef<HTMLDivElement>(null);
   const input = useMemo(() => (skeleton && counts && counts.tokens.length === skeleton.count ? cachedPlanSkeleton(skeleton, counts) : undefined), [skeleton, counts]);
   const plans = useMemo(
-    () => (input ? chosen.map((id) => ({ id, plan: strategies.get(id)!.plan(input, effectiveParams(strategies.get(id)!, windowParams[id])) })) : []),
+    () => (input ? chosen.map((id) => ({ id, plan: planAtTurn(strategies.get(id)!, input, effectiveParams(strategies.get(id)!, windowParams[id]), input.messages.length) })) : []),
     [input, chosen, windowParams],
   );
   const n = skeleton?.count ?? 0;

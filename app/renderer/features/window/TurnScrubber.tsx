@@ -85,7 +85,7 @@ function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { sk
         data-testid="turn-slider"
       />
       <div className="small" data-testid="turn-summary">
-        {noun} {formatNumber(shown + 1)} of {formatNumber(ends.length)} · the model was sent messages 0–{formatNumber(t - 1)}: {plan.warnings.some((w) => w.code === 'approximate-cut') ? '≈' : ''}
+        {noun} {formatNumber(shown + 1)} of {formatNumber(ends.length)} · {sentRange(plan.compactedBefore, t)}: {plan.warnings.some((w) => w.code === 'approximate-cut') ? '≈' : ''}
         {formatNumber(plan.totalAfter)} of {formatNumber(plan.totalBefore)} tok · {formatNumber(plan.counts.kept)} kept · ⨯ {formatNumber(plan.counts.dropped)} · ✂ {formatNumber(plan.counts.cut)} · Σ {formatNumber(plan.counts.summarised)}
       </div>
       <FateStrip fates={plan.fates} n={skeleton.count} onSelect={onSelect} label={`Fates at turn ${shown + 1}; the rest of the conversation had not happened yet`} testid="turn-strip" />
@@ -102,6 +102,15 @@ function Scrubber({ skeleton, input, strategy, params, current, onSelect }: { sk
       </div>
     </section>
   );
+}
+
+/**
+ * Which messages the model was sent at a turn ending before `t`: after a compaction (its boundary at `c`), its
+ * summary and what followed, the history before it replaced.
+ */
+function sentRange(c: number | undefined, t: number): string {
+  if (c === undefined || c <= 0) return `the model was sent messages 0–${formatNumber(t - 1)}`;
+  return `the model was sent messages ${formatNumber(c)}–${formatNumber(t - 1)}, from the compaction at #${formatNumber(c)} on (Σ: the ${formatNumber(c)} messages its summary replaced)`;
 }
 
 function Milestone({ label, turn, onJump, testid }: { label: string; turn: number | undefined; onJump(k: number): void; testid: string }) {

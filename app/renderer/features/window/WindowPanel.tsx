@@ -116,7 +116,7 @@ export function WindowPanel() {
     try {
       const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => ['number', 'string', 'boolean'].includes(typeof v) || v === null)) as Record<string, number | string | boolean | null>;
       const r = await request('window:preview', { path: openPath, conversation: useApp.getState().openConversationIndex, model, strategy: strategy.id, params: clean });
-      setPreview({ text: r.text, tokens: r.tokens, shape: r.shape, messages: r.messages, system: r.system });
+      setPreview({ text: r.text, tokens: r.tokens, shape: r.shape, messages: r.messages, system: r.system, compactions: r.compactions, notes: r.notes });
     } catch (e) {
       setPreviewError((e as Error).message);
     }
@@ -163,6 +163,12 @@ export function WindowPanel() {
             {(strategy.summarises || plan.inserted.length > 0) && (
               <div className="muted small inserted-line" data-testid="plan-inserted">
                 {plan.inserted.length === 0 ? 'no summary message at these settings' : `+ ${formatNumber(plan.inserted.length)} summary ${plan.inserted.length === 1 ? 'message; its tokens count once its text exists' : 'messages; their tokens count once their text exists'}`}
+              </div>
+            )}
+            {/* A history through a compaction is planned as the model was sent it: from the compaction's summary on. */}
+            {plan.compactedBefore !== undefined && (
+              <div className="muted small" data-testid="plan-compacted">
+                Σ {formatNumber(plan.compactedBefore)} messages before the compaction at #{formatNumber(plan.compactedBefore)}: the model was sent its summary in their place, and this plan starts there
               </div>
             )}
           </div>
@@ -226,7 +232,7 @@ function requestLabel(shape: string, messages: number, system: boolean | undefin
   return `${SHAPES[shape] ?? shape}: ${formatNumber(messages)} ${noun}${messages === 1 ? '' : 's'}, ${held}; message contents counted, as in the panel`;
 }
 
-type Preview = { text: string; tokens: number; shape?: string; messages: number; system?: boolean; compactions?: number };
+type Preview = { text: string; tokens: number; shape?: string; messages: number; system?: boolean; compactions?: number; notes?: string[] };
 
 /** The request as the agent's API takes it: modal, the keyboard kept inside, focus back where it was on close. */
 function PreviewDialog({ preview, onClose }: { preview: Preview; onClose(): void }) {
@@ -248,6 +254,11 @@ function PreviewDialog({ preview, onClose }: { preview: Preview; onClose(): void
             These messages run through {preview.compactions === 1 ? 'a compaction' : `${formatNumber(preview.compactions)} compactions`}: the agent never sent them as one request. “Show what the model is sent now” in the bar above gives the request since the last one.
           </p>
         ) : null}
+        {preview.notes?.map((n) => (
+          <p key={n} className="muted small" role="note" data-testid="preview-note">
+            {n}
+          </p>
+        ))}
         <pre className="content" data-testid="preview-text">{preview.text || '(nothing)'}</pre>
       </div>
     </div>

@@ -17,6 +17,7 @@ function messageAt(skeleton: Skeleton, counts: TokenCounts, i: number, calls: re
     toolLike: (flags & FLAGS.toolResult) !== 0,
     isStatic: (flags & FLAGS.static) !== 0,
     contentIsString: (flags & FLAGS.structured) === 0,
+    ...((flags & (FLAGS.compaction | FLAGS.summary)) !== 0 ? { startsPart: true } : {}),
   };
 }
 

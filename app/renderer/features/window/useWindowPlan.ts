@@ -3,6 +3,7 @@ import { strategies } from '../../../../src/core/window/registry.js';
 import type { WindowPlan, WindowSkeleton, WindowStrategy } from '../../../../src/core/window/types.js';
 import { useAppPick } from '../../store/index.js';
 import { cachedPlanSkeleton } from './plan-skeleton.js';
+import { planAtTurn } from '../../../../src/core/window/turns.js';
 
 /** The parameters in force: the strategy's defaults under what the user set. */
 export function effectiveParams(strategy: WindowStrategy, set: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -16,7 +17,8 @@ let lastPlan: { input: WindowSkeleton; strategy: WindowStrategy; key: string; pl
 
 function planOnce(input: WindowSkeleton, strategy: WindowStrategy, params: Record<string, unknown>, key: string): WindowPlan {
   if (lastPlan && lastPlan.input === input && lastPlan.strategy === strategy && lastPlan.key === key) return lastPlan.plan;
-  const plan = strategy.plan(input, params);
+  // As the model was sent it: a history through a compaction is planned from its summary on.
+  const plan = planAtTurn(strategy, input, params, input.messages.length);
   lastPlan = { input, strategy, key, plan };
   return plan;
 }

@@ -27,7 +27,12 @@ function boundaryView(r: Record<string, unknown>): MessageView {
     timestamp: typeof r.timestamp === 'string' ? r.timestamp : undefined,
     id: typeof r.uuid === 'string' ? r.uuid : undefined,
     meta: true,
-    compaction: { trigger: typeof m.trigger === 'string' ? m.trigger : undefined, preTokens: typeof m.preTokens === 'number' ? m.preTokens : undefined },
+    compaction: {
+      trigger: typeof m.trigger === 'string' ? m.trigger : undefined,
+      preTokens: typeof m.preTokens === 'number' ? m.preTokens : undefined,
+      ...(typeof m.postTokens === 'number' ? { postTokens: m.postTokens } : {}),
+      ...(typeof m.durationMs === 'number' ? { durationMs: m.durationMs } : {}),
+    },
   };
 }
 

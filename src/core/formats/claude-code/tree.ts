@@ -3,6 +3,7 @@ import type { JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, type JsonlOutLine } from '../syntax/jsonl.js';
 import type { MessageTree } from '../../tree/message-tree.js';
 import { chainNode, isCompactBoundary, relinkChain } from './chain.js';
+import { layTurns } from './turns.js';
 
 /**
  * What the tree of a file's lines as read (nothing edited) knows after its first `lines` lines, kept for the
@@ -17,6 +18,8 @@ interface Walked {
   recordOfLine: number[];
   parent: number[];
   thread: string[];
+  /** Per message, 1 when its chain names a line the file does not hold. */
+  missing: number[];
   continues: Map<number, number>;
 }
 const walkedOf = new WeakMap<object, Walked>();
@@ -25,6 +28,7 @@ const walkedOf = new WeakMap<object, Walked>();
  * A Claude Code session's messages as the tree their `parentUuid` chain makes, as the file would be written now
  * (the chain relinked the way a save relinks it, so an edit shows where it lands). A message's parent is the
  * nearest message up its chain: the `system` and `progress` lines between two messages are links, not messages.
+ * The tree is then laid out as the model saw it (turns.ts): one API call's lines and its results one run.
  */
 export function claudeCodeTree(doc: ConversationDocument, records: readonly unknown[]): MessageTree {
   const b = doc.baseline as JsonlRecordsBaseline;
@@ -37,7 +41,7 @@ export function claudeCodeTree(doc: ConversationDocument, records: readonly unkn
     b.lines.lines.map((l) => l.value),
     out,
   );
-  const w: Walked = { lines: 0, last: undefined, lineOfUuid: new Map(), recordOfLine: [], parent: [], thread: [], continues: new Map() };
+  const w: Walked = { lines: 0, last: undefined, lineOfUuid: new Map(), recordOfLine: [], parent: [], thread: [], missing: [], continues: new Map() };
   walk(w, outLines(out), 0, out.length);
   return treeOf(w, outLines(out), records);
 }
@@ -59,7 +63,7 @@ function walkAsRead(b: JsonlRecordsBaseline, records: readonly unknown[]): Messa
   let w = walkedOf.get(b.lines.origin);
   // Only a walk of these very lines goes on (a file read again whole walks anew).
   if (!w || w.lines > lines.length || (w.lines > 0 && lines[w.lines - 1].value !== w.last)) {
-    w = { lines: 0, last: undefined, lineOfUuid: new Map(), recordOfLine: [], parent: [], thread: [], continues: new Map() };
+    w = { lines: 0, last: undefined, lineOfUuid: new Map(), recordOfLine: [], parent: [], thread: [], missing: [], continues: new Map() };
     walkedOf.set(b.lines.origin, w);
   }
   // A last line without its line break may be read again differently: walked, but not kept.
@@ -79,6 +83,7 @@ function walkAsRead(b: JsonlRecordsBaseline, records: readonly unknown[]): Messa
   w.recordOfLine.length = complete;
   w.parent.length = kept.records;
   w.thread.length = kept.records;
+  w.missing.length = kept.records;
   w.continues = kept.continues;
   return tree;
 }
@@ -90,17 +95,22 @@ function walk(w: Walked, out: Lines, from: number, to: number): void {
     if (out.record(i)) {
       w.parent.push(-1);
       w.thread.push('main');
+      w.missing.push(0);
     }
     const node = chainNode(out.value(i));
     if (node && !w.lineOfUuid.has(node.uuid)) w.lineOfUuid.set(node.uuid, i);
   }
-  // The nearest message at or above a line, following the chain through the lines that are not messages.
+  // The nearest message at or above a line, following the chain through the lines that are not messages;
+  // MISSING when the chain names a line the file does not hold before reaching one.
+  const MISSING = -2;
   const messageAt = (line: number | undefined): number => {
     let steps = 0;
     for (let at = line; at !== undefined && steps++ <= out.length; ) {
       if (w.recordOfLine[at] >= 0) return w.recordOfLine[at];
       const p = chainNode(out.value(at))?.parent;
-      at = p ? w.lineOfUuid.get(p) : undefined;
+      if (!p) return -1;
+      at = w.lineOfUuid.get(p);
+      if (at === undefined) return MISSING;
     }
     return -1;
   };
@@ -110,7 +120,9 @@ function walk(w: Walked, out: Lines, from: number, to: number): void {
     const node = chainNode(out.value(i));
     if (!node) continue;
     w.thread[r] = node.thread;
-    w.parent[r] = node.parent ? messageAt(w.lineOfUuid.get(node.parent)) : -1;
+    const up = !node.parent ? -1 : w.lineOfUuid.has(node.parent) ? messageAt(w.lineOfUuid.get(node.parent)) : MISSING;
+    w.parent[r] = up === MISSING ? -1 : up;
+    w.missing[r] = up === MISSING ? 1 : 0;
     if (isCompactBoundary(out.value(i)) && node.logicalParent) {
       const before = messageAt(w.lineOfUuid.get(node.logicalParent));
       if (before >= 0) w.continues.set(r, before);
@@ -142,5 +154,5 @@ function treeOf(w: Walked, out: Lines, records: readonly unknown[]): MessageTree
       at = p ? w.lineOfUuid.get(p) : undefined;
     }
   }
-  return { parent, thread: w.thread.slice(0, n), active, continues: new Map(w.continues) };
+  return layTurns(records, { parent, thread: w.thread.slice(0, n), missing: w.missing.slice(0, n), active, continues: w.continues });
 }
