@@ -26,6 +26,8 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'claude-code/session.jsonl': { codec: 'claude-code', conversations: 1, messages: 11, other: 3 },
   'claude-code/subagents/agent-7f3a91c2.jsonl': { codec: 'claude-code', conversations: 1, messages: 3, other: 0 },
   'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 10, other: 6 },
+  'codex/legacy/sessions/2025/08/20/rollout-2025-08-20T07-41-05-3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 8, other: 6 },
+  'codex/history.jsonl': { codec: 'codex-history', conversations: 3, messages: 6, other: 0 },
   'copilot-cli/events.jsonl': { codec: 'copilot-cli-events', conversations: 1, messages: 18, other: 21 },
   'llamafactory/mllm_demo.json': { codec: 'openai-chat-dataset', conversations: 3, messages: 10, other: 0 },
   'llamafactory/v1_sft.jsonl': { codec: 'llamafactory-v1', conversations: 2, messages: 7, other: 0 },
@@ -240,7 +242,16 @@ describe('conversion between formats', () => {
         });
     for (const to of targets) {
       const target = codecById(to)!;
-      const conversion = convert(from, to);
+      let conversion;
+      try {
+        conversion = convert(from, to);
+      } catch (e) {
+        // Refused only where the target has no place for what the file holds: a fine-tuning example needs an
+        // assistant message to learn from (a file of prompts alone has none).
+        expect((e as Error).message, `${name} → ${to}`).toMatch(/nothing to write: no conversation of the file has an assistant message/);
+        expect(from.doc.conversations.some((c) => c.records.some((r) => from.codec.view(r).normalRole === 'assistant')), `${name} → ${to}`).toBe(false);
+        continue;
+      }
       const out = conversion.text;
       // What the target's own tool needs holds in what is written: nothing left for it to refuse.
       expect(conversion.problems, `${name} → ${to}: valid for the target`).toEqual([]);

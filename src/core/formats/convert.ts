@@ -43,8 +43,11 @@ class Notes {
   }
 }
 
-/** Targets whose every conversation is a fine-tuning example: one with no assistant message teaches nothing (OpenAI refuses the file). */
-const EXAMPLES = new Set(['openai-chat-jsonl', 'openai-chat-dataset']);
+/**
+ * Targets whose every conversation is a fine-tuning example: one with no assistant message teaches nothing
+ * (OpenAI refuses the file; LLaMA-Factory drops a ShareGPT conversation with no answer).
+ */
+const EXAMPLES = new Set(['openai-chat-jsonl', 'openai-chat-dataset', 'sharegpt', 'sharegpt-jsonl', 'llamafactory-v1']);
 /** Targets that are an agent's session: its tool opens none of no message (Claude Code does not list it). */
 const SESSIONS = new Set(['claude-code', 'codex-rollout']);
 
