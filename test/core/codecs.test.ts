@@ -67,6 +67,7 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'ai-studio/Bayesian network factorization.json': { codec: 'ai-studio-prompt', conversations: 1, messages: 6, other: 1 },
   'cline/cline_task_nov-30-2025_9-15-02-am.md': { codec: 'cline-task-md', conversations: 1, messages: 6, other: 0 },
   'copilot-cli/history-session-state/session_5d1f2e3a-9b8c-4d7e-a6f5-0e1d2c3b4a59_1759915816398.json': { codec: 'copilot-cli-session', conversations: 1, messages: 7, other: 4 },
+  'copilot-cli/history-session-state/session_e4d3c2b1-a098-4f7e-8d6c-5b4a39281706_1760012400100.json': { codec: 'copilot-cli-session', conversations: 1, messages: 8, other: 0 },
   'otel/traces.json': { codec: 'otel-genai', conversations: 1, messages: 5, other: 2 },
   'otel/collector-export.jsonl': { codec: 'otel-genai', conversations: 1, messages: 5, other: 0 },
 };
