@@ -70,6 +70,8 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'copilot-cli/history-session-state/session_e4d3c2b1-a098-4f7e-8d6c-5b4a39281706_1760012400100.json': { codec: 'copilot-cli-session', conversations: 1, messages: 8, other: 0 },
   'otel/traces.json': { codec: 'otel-genai', conversations: 1, messages: 5, other: 2 },
   'otel/collector-export.jsonl': { codec: 'otel-genai', conversations: 1, messages: 5, other: 0 },
+  'otel/span-attributes.json': { codec: 'otel-genai', conversations: 1, messages: 5, other: 0 },
+  'otel/span-otlp.json': { codec: 'otel-genai', conversations: 1, messages: 3, other: 0 },
 };
 
 // The conversation files, as the listing finds them (a tool's sidecar beside one is not).
