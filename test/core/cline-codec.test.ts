@@ -135,3 +135,14 @@ describe("Cline's bookkeeping in ui_messages.json: records kept for the save, no
     );
   });
 });
+
+describe('an edit never turns a Cline message into one of its records', () => {
+  it('an ask emptied of its text would be a waiting button: that edit is not offered; a say may be emptied', () => {
+    const { codec, doc } = parseDocumentText(readFileSync(BOOKKEEPING, 'utf8'), BOOKKEEPING);
+    const records = doc.conversations[0].records;
+    const output = records.find((r) => (r as { ask?: string }).ask === 'command_output')!;
+    expect(codec.withText(output, '')).toBeUndefined();
+    expect(codec.withText(output, '2 passed')).toMatchObject({ ask: 'command_output', text: '2 passed' });
+    expect(codec.withText(records[2], '')).toMatchObject({ say: 'text', text: '' });
+  });
+});

@@ -161,7 +161,10 @@ export const clineUiMessages: Codec = {
     const kind = kindOf(record);
     // Only what reads as plain text: a JSON payload (a tool, a question, a model call) is the panel's own data.
     if (typeof record.text !== 'string' || parsedText(record.text) || kind === 'api_req_started') return undefined;
-    return { ...record, text };
+    // An ask left with no text is Cline's button waiting on the user, not a message: no edit makes one of a
+    // message (deleting it says that).
+    const edited = { ...record, text };
+    return isRow(edited) ? edited : undefined;
   },
   rawText: (doc, _c, record) => jsonRawText(doc, record),
 };
