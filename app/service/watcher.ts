@@ -4,6 +4,7 @@ import '../../src/core/formats/all.js';
 import { conversationExtensions } from '../../src/core/formats/registry.js';
 import { listContainers } from '../../src/core/formats/containers/index.js';
 import { DEFAULT_DEPTH, visitFolder } from '../../src/core/storage/list-directory.js';
+import { isAiderChatName, isAiderInputName } from '../../src/core/formats/aider/names.js';
 
 const POLL_INTERVAL_MS = 250;
 
@@ -68,9 +69,13 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
       usePolling,
       interval: POLL_INTERVAL_MS,
       // our own save temp files (.<name>.ci-save-….tmp), other tools' temp files and editors' swap files,
-      // and the folders the lister does not look into
+      // and the folders the lister does not look into (a hidden name is one, unless it is a history's own:
+      // Aider's .aider.input.history and .aider.chat.history.md, which the lister lists)
       ignored: (path: string, stats?: { isDirectory(): boolean }) =>
-        /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) || /\/\.[^/]+\.tmp\./.test(path) || (stats?.isDirectory() === true && skipFolder(path)) || (basename(path).startsWith('.') && skipFolder(path)),
+        /\.tmp$|\.\d+$|~$|\.swp$|\.lock$/.test(path) ||
+        /\/\.[^/]+\.tmp\./.test(path) ||
+        (stats?.isDirectory() === true && skipFolder(path)) ||
+        (basename(path).startsWith('.') && !isAiderInputName(path) && !isAiderChatName(path) && skipFolder(path)),
       awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
       // A link is reported as itself, never followed: one that leads out of the folder is not watched (what
       // its events bring is confined where it is read; see confine.ts), and a file inside is seen at its own path.

@@ -350,7 +350,7 @@ export function convertCommand(file: string, to: string | undefined, out: string
   const roles = roleMapping(opened.codec, opened.doc).filter((d) => d.normalRole !== 'other');
   if (roles.length > 0 && id !== opened.codec.id) process.stderr.write(`note: roles: ${roles.map((d) => `${d.role} is ${d.normalRole === 'user' ? 'the user' : `the ${d.normalRole}`} (${d.from})`).join('; ')}; --as NAME=ROLE says otherwise\n`);
   const same = sameShapeSwarms(opened, id);
-  const conversion = same === undefined ? convert(opened, id, { cwd: opts.cwd }) : { text: same, notes: [], problems: [] };
+  const conversion = same === undefined ? convert(opened, id, { cwd: opts.cwd, file }) : { text: same, notes: [], problems: [] };
   for (const l of conversion.notes) process.stderr.write(`note: ${/^\d/.test(l) || l.startsWith('a new ') ? l : `${codec.label} cannot hold ${l}`}\n`);
   for (const p of conversion.problems) process.stderr.write(`warning: ${codec.label} would not take ${p}\n`);
   const text = conversion.text;

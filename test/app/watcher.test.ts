@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,6 +69,18 @@ describe.each(modes)('watchDirectory (%s)', (mode) => {
     writeFileSync(join(dir, 'c.yaml'), '[]');
     await until(() => events.length > 0);
     expect(events.map((e) => e.path)).toEqual([join(dir, 'c.yaml')]);
+  });
+
+  it('reports Aider’s histories (hidden files the listing lists), not a hidden folder’s files', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.cache'));
+    const { events, until, ready } = collect(dir, mode);
+    await ready;
+    writeFileSync(join(dir, '.cache', 'old.json'), '[]');
+    writeFileSync(join(dir, '.aider.input.history'), '\n# 2025-06-02 08:00:11.000001\n+fix the build\n');
+    writeFileSync(join(dir, '.aider.chat.history.md'), '\n# aider chat started at 2025-06-02 08:00:11\n\n#### fix the build\n');
+    await until(() => events.length >= 2);
+    expect(events.map((e) => e.path).sort()).toEqual([join(dir, '.aider.chat.history.md'), join(dir, '.aider.input.history')]);
   });
 });
 

@@ -20,6 +20,8 @@ export interface ConvertOptions {
   cwd?: string;
   /** The session id a new agent session gets (a fresh one otherwise). */
   sessionId?: string;
+  /** The source file, as a refusal names it. */
+  file?: string;
 }
 
 export interface Conversion {
@@ -40,6 +42,14 @@ class Notes {
     return [...this.counts].map(([note, n]) => note.replace('{n}', String(n)).replace('{s}', n === 1 ? '' : 's'));
   }
 }
+
+/**
+ * Targets whose every conversation is a fine-tuning example: one with no assistant message teaches nothing
+ * (OpenAI refuses the file; LLaMA-Factory drops a ShareGPT conversation with no answer).
+ */
+const EXAMPLES = new Set(['openai-chat-jsonl', 'openai-chat-dataset', 'sharegpt', 'sharegpt-jsonl', 'llamafactory-v1']);
+/** Targets that are an agent's session: its tool opens none of no message (Claude Code does not list it). */
+const SESSIONS = new Set(['claude-code', 'codex-rollout']);
 
 const STRICT_LINKS = new Set(['openai-chat', 'openai-chat-jsonl', 'openai-chat-dataset', 'anthropic-messages', 'claude-code', 'codex-rollout', 'langchain', 'claude-ai-export']);
 const SHAREGPT = new Set(['sharegpt', 'sharegpt-jsonl']);
@@ -285,7 +295,8 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
   const notes = new Notes();
   losses(from, to, notes);
   const keep = to.capabilities.conversations === 'many' ? from.doc.conversations : from.doc.conversations.slice(0, 1);
-  const made: NewConversation[] = keep.map((c, ci) => {
+  const refuse = (why: string) => new ConversationFileError(options.file ?? '(convert)', `nothing to write: ${why}`);
+  let made: Array<NewConversation & { answered: boolean }> = keep.map((c, ci) => {
     // A session is a tree: what converts is its main thread's path, through its compactions. Sub-agents'
     // messages in between would break the target's call-and-result order; abandoned branches were never sent.
     const path = threadPaths(from.codec, from.doc, ci)?.[0];
@@ -306,8 +317,15 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
     for (const l of lossTexts) notes.add(l);
     const near = to.id === 'claude-code' ? claudeCodeSeed(from, ci, options) : undefined;
     const records2 = views.map((v) => to.fromView(v, near));
-    return { records: to.id === 'gemini-contents' ? nameFunctionResponses(records2) : records2, meta: c.meta, title: c.title, system };
+    return { records: to.id === 'gemini-contents' ? nameFunctionResponses(records2) : records2, meta: c.meta, title: c.title, system, answered: views.some((v) => v.normalRole === 'assistant') };
   });
+  if (SESSIONS.has(to.id) && (made[0]?.records.length ?? 0) === 0) throw refuse(`the conversation has no messages, and ${to.tool ?? to.label} opens no session of none`);
+  if (EXAMPLES.has(to.id)) {
+    const examples = made.filter((c) => c.answered);
+    if (examples.length === 0) throw refuse(`no conversation of the file has an assistant message, and each ${to.label} example needs one to learn from`);
+    if (examples.length < made.length) notes.add('{n} conversation{s} with no assistant message dropped (a fine-tuning example needs one to learn from)', made.length - examples.length);
+    made = examples;
+  }
   const sessionId = to.id === 'claude-code' ? String((made[0]?.records[0] as { sessionId?: unknown } | undefined)?.sessionId ?? '') : undefined;
   const text = createDocument(to, made, options);
   if (to.id === 'claude-code' && sessionId) {

@@ -81,6 +81,8 @@ const ROLE_ALIASES: Record<string, NormalRole> = {
   model: 'assistant',
   bot: 'assistant',
   chatbot: 'assistant',
+  // A chat where the model speaks under its own name (WorldSim's logs: "Claude").
+  claude: 'assistant',
   tool: 'tool',
   function: 'tool',
   function_call: 'assistant',

@@ -21,12 +21,36 @@ function holdsProse(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/** The fields the formats read here keep a message's words under. */
+const CONTENT_KEYS = ['content', 'text', 'parts', 'message', 'value', 'body'];
+
+const blank = (v: unknown) => v === '' || v === null || (Array.isArray(v) && v.length === 0);
+
+/**
+ * Whether the record says its content is empty: it has a content field (its own, or its message's), and every
+ * such field it has is empty. Its role, its name and its metadata can hold words; the message still says nothing.
+ */
+function saysEmpty(record: unknown): boolean {
+  if (!isPlainObject(record)) return false;
+  let fields = 0;
+  for (const holder of [record, record.message, record.data, record.payload]) {
+    if (!isPlainObject(holder)) continue;
+    for (const k of CONTENT_KEYS) {
+      if (!(k in holder) || (holder === record && isPlainObject(holder[k]) && k === 'message')) continue;
+      if (!blank(holder[k])) return false;
+      fields++;
+    }
+  }
+  return fields > 0;
+}
+
 /**
  * A record its reader found nothing in, though it holds words: shown as an unread part with its raw JSON,
- * never as a silently empty message with 0 tokens (a shape the codec was not written for).
+ * never as a silently empty message with 0 tokens (a shape the codec was not written for). A record whose content
+ * is empty is an empty message, whatever words its role or metadata hold.
  */
 export function withUnreadPart(record: unknown, view: MessageView): MessageView {
-  if (view.parts.length > 0 || view.compaction || !holdsProse(record)) return view;
+  if (view.parts.length > 0 || view.compaction || saysEmpty(record) || !holdsProse(record)) return view;
   return { ...view, parts: [{ kind: 'unknown', type: 'unread record', text: JSON.stringify(record) }] };
 }
 

@@ -74,6 +74,7 @@ export const FORMAT_BADGE: Record<string, string> = {
   'claude-ai-export': 'Claude.ai',
   'claude-code': 'Claude Code',
   'codex-rollout': 'Codex',
+  'codex-history': 'Codex prompts',
   sharegpt: 'ShareGPT',
   'sharegpt-jsonl': 'ShareGPT JSONL',
   langchain: 'LangChain',

@@ -4,6 +4,7 @@ import type { Codec, ConversationDocument, ConversationMeta } from '../codec.js'
 import { looseText, normalizeRole, type MessageView, type Part } from '../model.js';
 import { appendJsonlRecords, jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
+import { cwdOfContext, isLegacyHeader, isLegacyItem, itemOf, LEGACY_HEAD } from './legacy.js';
 import { keepTwinsInStep } from './twins.js';
 import { codexProblems } from './validity.js';
 
@@ -38,10 +39,10 @@ function compactedView(r: Record<string, unknown>, p: Record<string, unknown>): 
 /** The context Codex writes as user messages (codex-rs/core: environment_context, user_instructions, AGENTS.md). */
 const CODEX_CONTEXT = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions for |<turn_aborted>)/;
 
-/** One `response_item` of a Codex rollout, by its payload's type: a message, reasoning, a call or its output. */
+/** One `response_item` of a Codex rollout (a legacy rollout's bare item), by its type: a message, reasoning, a call or its output. */
 function view(record: unknown): MessageView {
   const r = isPlainObject(record) ? record : {};
-  const p = isPlainObject(r.payload) ? r.payload : {};
+  const p = itemOf(record) ?? {};
   if (r.type === 'compacted') return compactedView(r, p);
   const type = typeof p.type === 'string' ? p.type : '?';
   const timestamp = typeof r.timestamp === 'string' ? r.timestamp : undefined;
@@ -77,21 +78,27 @@ function view(record: unknown): MessageView {
   }
 }
 
-const isRolloutRecord = (v: unknown): boolean => isPlainObject(v) && (v.type === 'response_item' || v.type === 'compacted') && isPlainObject(v.payload);
+const isRolloutRecord = (v: unknown): boolean => (isPlainObject(v) && (v.type === 'response_item' || v.type === 'compacted') && isPlainObject(v.payload)) || isLegacyItem(v);
+
+/** The session's own record: `session_meta`'s payload, or a legacy rollout's first line. */
+function sessionOf(values: unknown[]): Record<string, unknown> | undefined {
+  const meta = values.find((v: unknown) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
+  if (meta) return isPlainObject(meta.payload) ? meta.payload : undefined;
+  const first = values.find((v) => v !== undefined);
+  return isLegacyHeader(first) ? first : undefined;
+}
 
 /** A session is titled by its folder (its first prompt says more: the listing goes on to it). */
 const rolloutTitle = (values: unknown[]): string | undefined => {
-  const meta = values.find((v: unknown) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
-  const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
-  return p && typeof p.cwd === 'string' ? p.cwd : undefined;
+  const p = sessionOf(values);
+  return p && typeof p.cwd === 'string' ? p.cwd : p ? cwdOfContext(values) : undefined;
 };
 
 const rolloutMeta = (values: unknown[]): ConversationMeta | undefined => {
-  const meta = values.find((v: unknown) => isPlainObject(v) && v.type === 'session_meta') as Record<string, unknown> | undefined;
-  const p = meta && isPlainObject(meta.payload) ? meta.payload : undefined;
+  const p = sessionOf(values);
   if (!p) return undefined;
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { sessionId: s(p.id), cwd: s(p.cwd), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined };
+  return { sessionId: s(p.id), cwd: s(p.cwd) ?? cwdOfContext(values), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined };
 };
 
 type TokenUsage = Record<string, unknown>;
@@ -182,8 +189,14 @@ export const codexRollout: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'one' },
-  sniffNeeds: ['payload'],
-  sniff: (head) => (head.includes('"payload"') && /"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head) ? 40 : 0),
+  sniffNeeds: ['payload', 'timestamp'],
+  sniff(head, name) {
+    if (head.includes('"payload"') && /"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(head) && /"payload"\s*:/.test(head)) return 40;
+    // A legacy rollout: the session's own line first, then bare items and state lines (or only that line in the head).
+    if (!LEGACY_HEAD.test(head)) return 0;
+    if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/i.test(name)) return 40;
+    return /\n\s*\{\s*"(record_type"\s*:\s*"state"|type"\s*:\s*"message")/.test(head) ? 35 : 0;
+  },
   parse: (text, file) => withUsage(parseJsonlRecords(text, file, 'codex-rollout', isRolloutRecord, rolloutTitle, rolloutMeta)),
   // Codex appends each item and event as the session goes on.
   append: (doc, added, file) => withUsage(appendJsonlRecords(doc, added, file, isRolloutRecord, rolloutTitle, rolloutMeta)),
@@ -195,34 +208,22 @@ export const codexRollout: Codec = {
     return renderJsonl(doc.text, b.lines, out);
   },
   view,
-  fromView(v) {
-    const timestamp = v.timestamp ?? new Date().toISOString();
-    // Reasoning alone is a reasoning item: its summary readable, OpenAI's encrypted content kept as it was.
-    if (v.parts.length > 0 && v.parts.every((p) => p.kind === 'reasoning')) {
-      const parts = v.parts as Array<Extract<Part, { kind: 'reasoning' }>>;
-      const encrypted = parts.find((p) => p.encrypted && p.vendor === 'openai');
-      return { timestamp, type: 'response_item', payload: { type: 'reasoning', summary: parts.filter((p) => !p.encrypted).map((p) => ({ type: 'summary_text', text: p.text })), content: null, ...(encrypted ? { encrypted_content: encrypted.text } : {}) } };
-    }
-    const text = v.parts.filter((p) => p.kind === 'text' || p.kind === 'unknown').map((p) => (p as { text: string }).text).join('\n');
-    const call = v.parts.find((p) => p.kind === 'tool-call');
-    // A rollout item holds one thing: a call alone becomes a function_call, a call beside text stays in the text.
-    if (call?.kind === 'tool-call' && text === '') return { timestamp, type: 'response_item', payload: { type: 'function_call', name: call.name, arguments: call.arguments, call_id: call.id ?? `call_${Date.now()}` } };
-    const result = v.parts.find((p) => p.kind === 'tool-result');
-    if (result?.kind === 'tool-result' && text === '') return { timestamp, type: 'response_item', payload: { type: 'function_call_output', call_id: result.callId ?? '', output: result.text } };
-    const role = v.normalRole === 'assistant' ? 'assistant' : v.normalRole === 'system' ? 'developer' : 'user';
-    const extra = v.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result').map((p) => (p.kind === 'tool-call' ? `${p.name}(${p.arguments})` : p.kind === 'tool-result' ? p.text : ''));
-    const all = [text].concat(extra).filter((t) => t !== '').join('\n');
-    return { timestamp, type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: all }] } };
+  fromView(v, near) {
+    const made = newItem(v);
+    // A legacy rollout's items are bare: a new one is written as its neighbours are.
+    return isLegacyItem(near) ? made.payload : made;
   },
   // Conversions give each call and result an item of its own (toolParts: 'one'): nothing of them is lost.
   loses: () => [],
   withText(record, text) {
     if (isPlainObject(record) && record.type === 'compacted' && isPlainObject(record.payload) && typeof record.payload.message === 'string') return { ...record, payload: { ...record.payload, message: text } };
-    if (!isPlainObject(record) || !isPlainObject(record.payload) || record.payload.type !== 'message' || !Array.isArray(record.payload.content)) return undefined;
-    const content = record.payload.content;
+    const item = itemOf(record);
+    if (!item || item.type !== 'message' || !Array.isArray(item.content)) return undefined;
+    const content = item.content;
     const texts = content.filter((b) => isPlainObject(b) && typeof b.text === 'string');
     if (texts.length !== 1) return undefined;
-    return { ...record, payload: { ...record.payload, content: content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) } };
+    const edited = { ...item, content: content.map((b) => (b === texts[0] ? { ...(b as object), text } : b)) };
+    return item === record ? edited : { ...(record as object), payload: edited };
   },
   validate: codexProblems,
   // One path; a compaction starts it anew, continuing what came before it.
@@ -239,3 +240,24 @@ export const codexRollout: Codec = {
   },
   rawText: (doc, _c, record) => jsonlLineText(doc, record),
 };
+
+/** A rollout line saying `v`: a `response_item` of the one item type that holds it. */
+function newItem(v: MessageView): { timestamp: string; type: 'response_item'; payload: Record<string, unknown> } {
+  const timestamp = v.timestamp ?? new Date().toISOString();
+  // Reasoning alone is a reasoning item: its summary readable, OpenAI's encrypted content kept as it was.
+  if (v.parts.length > 0 && v.parts.every((p) => p.kind === 'reasoning')) {
+    const parts = v.parts as Array<Extract<Part, { kind: 'reasoning' }>>;
+    const encrypted = parts.find((p) => p.encrypted && p.vendor === 'openai');
+    return { timestamp, type: 'response_item', payload: { type: 'reasoning', summary: parts.filter((p) => !p.encrypted).map((p) => ({ type: 'summary_text', text: p.text })), content: null, ...(encrypted ? { encrypted_content: encrypted.text } : {}) } };
+  }
+  const text = v.parts.filter((p) => p.kind === 'text' || p.kind === 'unknown').map((p) => (p as { text: string }).text).join('\n');
+  const call = v.parts.find((p) => p.kind === 'tool-call');
+  // A rollout item holds one thing: a call alone becomes a function_call, a call beside text stays in the text.
+  if (call?.kind === 'tool-call' && text === '') return { timestamp, type: 'response_item', payload: { type: 'function_call', name: call.name, arguments: call.arguments, call_id: call.id ?? `call_${Date.now()}` } };
+  const result = v.parts.find((p) => p.kind === 'tool-result');
+  if (result?.kind === 'tool-result' && text === '') return { timestamp, type: 'response_item', payload: { type: 'function_call_output', call_id: result.callId ?? '', output: result.text } };
+  const role = v.normalRole === 'assistant' ? 'assistant' : v.normalRole === 'system' ? 'developer' : 'user';
+  const extra = v.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result').map((p) => (p.kind === 'tool-call' ? `${p.name}(${p.arguments})` : p.kind === 'tool-result' ? p.text : ''));
+  const all = [text].concat(extra).filter((t) => t !== '').join('\n');
+  return { timestamp, type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: all }] } };
+}

@@ -2,11 +2,15 @@ import { isPlainObject } from '../../message.js';
 import type { ConversationDocument } from '../codec.js';
 import type { JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import type { Problem } from '../validity.js';
+import { isLegacyHeader, itemOf } from './legacy.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
 
-/** A rollout Codex can resume: `session_meta` first, every call answered by its output, every output after its call. */
+/**
+ * A rollout Codex can resume: `session_meta` first (a legacy rollout's own first line, for the versions that
+ * wrote one), every call answered by its output, every output after its call.
+ */
 export function codexProblems(doc: ConversationDocument): Problem[] {
   const b = doc.baseline as JsonlRecordsBaseline;
   const lines = b.lines.lines;
@@ -16,12 +20,12 @@ export function codexProblems(doc: ConversationDocument): Problem[] {
   const problems: Problem[] = [];
   const first = lines.findIndex((l) => l.value !== undefined);
   const v0 = first === -1 ? undefined : lines[first].value;
-  if (first !== -1 && !(isPlainObject(v0) && v0.type === 'session_meta')) problems.push({ ...at(first), text: 'the first line is not the session_meta Codex starts a rollout with: it cannot resume it' });
+  if (first !== -1 && !(isPlainObject(v0) && v0.type === 'session_meta') && !isLegacyHeader(v0)) problems.push({ ...at(first), text: 'the first line is not the session_meta Codex starts a rollout with: it cannot resume it' });
   const open = new Map<string, number>();
   lines.forEach((l, i) => {
     const v = l.value;
-    if (!isPlainObject(v) || v.type !== 'response_item' || !isPlainObject(v.payload)) return;
-    const p = v.payload;
+    const p = isPlainObject(v) && v.type !== 'event_msg' && v.type !== 'turn_context' ? itemOf(v) : undefined;
+    if (!p) return;
     const id = typeof p.call_id === 'string' ? p.call_id : undefined;
     if (typeof p.type !== 'string') return;
     if (CALLS.has(p.type) && id !== undefined && p.type !== 'local_shell_call') open.set(id, i);

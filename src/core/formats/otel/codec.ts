@@ -22,7 +22,7 @@ interface TraceMessage {
   finish_reason?: string;
   name?: string;
   /** The span: its ids, name, model and (on what the model wrote) the call's usage. */
-  span: { traceId?: string; spanId?: string; name?: string; time?: string; model?: string; usage?: { input?: number; output?: number; cacheRead?: number; reasoning?: number } };
+  span: { traceId?: string; spanId?: string; name?: string; time?: string; model?: string; usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number } };
   /** The model call sent the history differently from here on (the agent trimmed or rewrote it). */
   rewritten?: true;
 }
@@ -61,8 +61,22 @@ const json = (v: unknown): unknown => {
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-/** Every span of a file: OTLP's `resourceSpans[].scopeSpans[].spans[]` (older `instrumentationLibrarySpans`), or a list of spans. */
+/** Whether an object is a span's attributes as a flat map (`{"gen_ai.input.messages": "[…]", …}`, as a trace viewer copies them). */
+const isAttributeMap = (v: unknown): v is Loose => isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('gen_ai.'));
+
+/** Whether a list is OTLP's attributes themselves (`[{key, value: {stringValue}}]`), of a model call. */
+const isAttributeList = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0 && v.every((kv) => isPlainObject(kv) && typeof kv.key === 'string' && 'value' in kv) && v.some((kv) => String((kv as Loose).key).startsWith('gen_ai.'));
+
+/**
+ * Every span of a file: OTLP's `resourceSpans[].scopeSpans[].spans[]` (older `instrumentationLibrarySpans`), a
+ * list of spans, one span, or a span's attributes alone (a flat map, or OTLP's list of key-values).
+ */
 function spansOf(root: unknown): Loose[] {
+  if (isAttributeList(root)) return [{ attributes: root }];
+  if (isPlainObject(root) && !Array.isArray(root.resourceSpans)) {
+    if ('attributes' in root && (isPlainObject(root.attributes) || Array.isArray(root.attributes))) return [root];
+    return isAttributeMap(root) ? [{ attributes: root }] : [];
+  }
   const out: Loose[] = [];
   const resources = isPlainObject(root) && Array.isArray(root.resourceSpans) ? root.resourceSpans : undefined;
   if (resources) {
@@ -74,6 +88,7 @@ function spansOf(root: unknown): Loose[] {
     return out;
   }
   if (Array.isArray(root)) for (const sp of root) if (isPlainObject(sp) && ('attributes' in sp || 'name' in sp)) out.push(sp);
+    else if (isAttributeMap(sp)) out.push({ attributes: sp });
   return out;
 }
 
@@ -170,7 +185,7 @@ function conversationsOf(spans: Loose[]): Array<{ title?: string; records: Trace
         records.push({ role: String(m.role ?? 'user'), parts: m.parts as unknown[], ...(typeof m.name === 'string' ? { name: m.name } : {}), span, ...(rewritten && i === 0 ? { rewritten: true as const } : {}) });
       });
       const outputs = 'gen_ai.output.messages' in a ? list(a['gen_ai.output.messages']) : indexed(a, 'gen_ai.completion');
-      const usage = { input: num(a['gen_ai.usage.input_tokens']) ?? num(a['gen_ai.usage.prompt_tokens']), output: num(a['gen_ai.usage.output_tokens']) ?? num(a['gen_ai.usage.completion_tokens']), cacheRead: num(a['gen_ai.usage.cache_read.input_tokens']) ?? num(a['gen_ai.usage.cache_read_input_tokens']), reasoning: num(a['gen_ai.usage.reasoning.output_tokens']) };
+      const usage = { input: num(a['gen_ai.usage.input_tokens']) ?? num(a['gen_ai.usage.prompt_tokens']), output: num(a['gen_ai.usage.output_tokens']) ?? num(a['gen_ai.usage.completion_tokens']), cacheRead: num(a['gen_ai.usage.cache_read.input_tokens']) ?? num(a['gen_ai.usage.cache_read_input_tokens']), cacheWrite: num(a['gen_ai.usage.cache_creation.input_tokens']) ?? num(a['gen_ai.usage.cache_creation_input_tokens']), reasoning: num(a['gen_ai.usage.reasoning.output_tokens']) };
       outputs.forEach((m, i) => {
         history.push(key({ role: m.role ?? 'assistant', parts: m.parts }));
         records.push({ role: String(m.role ?? 'assistant'), parts: m.parts as unknown[], ...(typeof m.finish_reason === 'string' ? { finish_reason: m.finish_reason } : {}), span: { ...span, ...(i === 0 ? { usage } : {}) } });
@@ -224,7 +239,7 @@ function view(record: unknown): MessageView {
   const r = (isPlainObject(record) ? record : {}) as Partial<TraceMessage>;
   const role = String(r.role ?? '?');
   const u = r.span?.usage;
-  const usage: ReportedUsage | undefined = u && (u.input !== undefined || u.output !== undefined) ? { input: u.input, output: u.output, ...(u.cacheRead ? { cacheRead: u.cacheRead } : {}), ...(u.reasoning ? { reasoning: u.reasoning } : {}), key: r.span?.spanId } : undefined;
+  const usage: ReportedUsage | undefined = u && (u.input !== undefined || u.output !== undefined) ? { input: u.input, output: u.output, ...(u.cacheRead ? { cacheRead: u.cacheRead } : {}), ...(u.cacheWrite ? { cacheWrite: u.cacheWrite } : {}), ...(u.reasoning ? { reasoning: u.reasoning } : {}), key: r.span?.spanId } : undefined;
   return {
     role,
     normalRole: normalizeRole(role),
@@ -240,7 +255,7 @@ function view(record: unknown): MessageView {
 function parse(text: string, file: string, lines: boolean): ConversationDocument {
   const roots: unknown[] = lines ? parseJsonl(text, file).lines.filter((l) => l.value !== undefined).map((l) => l.value) : [parseJsonText(text, file)];
   const spans = roots.flatMap(spansOf);
-  if (spans.length === 0) throw new NotThisFormat('expected OpenTelemetry spans: {"resourceSpans": [{"scopeSpans": [{"spans": […]}]}]}');
+  if (spans.length === 0) throw new NotThisFormat('expected OpenTelemetry spans: {"resourceSpans": [{"scopeSpans": [{"spans": […]}]}]}, a span, or a span’s gen_ai.* attributes');
   const found = conversationsOf(spans);
   if (found.length === 0) throw new NotThisFormat(`${spans.length} spans, none a model call with messages (gen_ai.input.messages / gen_ai.output.messages; the instrumentation records them only when told to capture content)`);
   const calls = spans.filter((sp) => Object.keys(attributesOf(sp.attributes)).some((k) => k === 'gen_ai.input.messages' || k === 'gen_ai.output.messages' || /^gen_ai\.(prompt|completion)\.\d+\./.test(k))).length;
@@ -270,11 +285,14 @@ export const otelGenAi: Codec = {
   extensions: ['.json', '.jsonl'],
   readOnly: 'a trace records what each model call was sent; it is read, not edited: Export (Ctrl+K) or the CLI’s `convert` gives an editable copy',
   capabilities: { conversations: 'many', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true },
-  sniffNeeds: ['resourceSpans', 'attributes'],
+  sniffNeeds: ['resourceSpans', 'attributes', 'gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.prompt.0.role', 'gen_ai.prompt.0.content'],
   sniff(head) {
     if (/"resourceSpans"\s*:/.test(head) && /gen_ai\./.test(head)) return 55;
     if (/"resourceSpans"\s*:/.test(head)) return 30;
-    return /"gen_ai\.(input\.messages|output\.messages|prompt\.0\.)/.test(head) && /"attributes"\s*:/.test(head) ? 35 : 0;
+    if (/"gen_ai\.(input\.messages|output\.messages|prompt\.0\.)/.test(head) && /"attributes"\s*:/.test(head)) return 35;
+    // A span's attributes alone: a flat map of them, or OTLP's list of key-values.
+    if (/"gen_ai\.(input\.messages|output\.messages|prompt\.0\.role|prompt\.0\.content)"\s*:/.test(head)) return 35;
+    return /"key"\s*:\s*"gen_ai\.(input|output)\.messages"/.test(head) ? 35 : 0;
   },
   parse: (text, file) => parse(text, file, linesFile(text, file)),
   serialize: (doc) => doc.text,

@@ -1,0 +1,141 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../helpers.js';
+import { openAiFineTuneErrors } from '../support/openai-finetune-check.js';
+
+/**
+ * Files other people's tools wrote (shared test data beside the checkout, never copied here), read through the
+ * real bin; what each should hold is counted by a few lines of Python over the same bytes, apart from this tool.
+ */
+const REAL = resolve(ROOT, '..', '..', 'shared', 'realfiles');
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const STATE = tempDir();
+
+const python = spawnSync('python3', ['-c', 'print(1)'], { encoding: 'utf8' });
+const missing = !existsSync(REAL) ? `${REAL} is absent` : python.status !== 0 ? 'python3 is not installed' : undefined;
+if (missing) console.log(`real-file tests of the sources read skipped: ${missing}`);
+
+const cli = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tempDir(), maxBuffer: 64 * 1024 * 1024, env: { ...process.env, XDG_STATE_HOME: STATE } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const json = <T>(args: string[]): T => {
+  const r = cli(...args);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+};
+
+/** What a Python script prints as JSON for a file. */
+function py<T>(script: string, file: string): T {
+  const r = spawnSync('python3', ['-c', script, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout) as T;
+}
+
+type Listed = { files: Array<{ path: string; format?: string; error?: string; conversations?: number; messages?: number; other?: number }> };
+type Shown = { format: string; conversations: number; messages: Array<{ conversation: number; index: number; role: string; content: string }> };
+
+const CODEX = join(REAL, 'codex', 'jaydenxsoe-legacy-2025-08');
+const ROLLOUT = join(CODEX, 'sessions', '2025', '08', '24', 'rollout-2025-08-24T14-59-18-ab5bf9fa-f843-4f56-a109-0fc78f090893.jsonl');
+const AIDER = join(REAL, 'aider', 'abdulalkawasmeh');
+const SUMMARY_ONLY = join(REAL, 'claude-code', 'borja-1.0.x', '-home-brojo-system-conf', '469615f2-85bc-4a9f-ac94-a1087876a579.jsonl');
+
+// Codex's history.jsonl: the prompts by session, in the order each session first appears.
+const HISTORY_PY = `
+import json, sys
+order, by = [], {}
+for line in open(sys.argv[1], encoding='utf-8'):
+    if not line.strip(): continue
+    d = json.loads(line)
+    if d['session_id'] not in by: order.append(d['session_id']); by[d['session_id']] = []
+    by[d['session_id']].append(d['text'])
+print(json.dumps({'sessions': [by[s] for s in order]}))
+`;
+
+// A legacy rollout: the bare items (a type, no record_type) are the messages; the rest are kept.
+const ROLLOUT_PY = `
+import json, sys
+items, other = [], 0
+for line in open(sys.argv[1], encoding='utf-8'):
+    if not line.strip(): continue
+    d = json.loads(line)
+    if 'type' in d and 'record_type' not in d: items.append(d.get('role') if d['type'] == 'message' else d['type'])
+    else: other += 1
+print(json.dumps({'roles': items, 'other': other}))
+`;
+
+// prompt_toolkit's FileHistory as it loads the file: runs of '+' lines, the '+' off each, the last newline dropped.
+const INPUT_HISTORY_PY = `
+import json, sys
+entries, run = [], []
+for line in open(sys.argv[1], 'rb').read().split(b'\\n'):
+    if line.startswith(b'+'): run.append(line[1:] + b'\\n')
+    elif run: entries.append(b''.join(run)[:-1].decode('utf-8')); run = []
+if run: entries.append(b''.join(run)[:-1].decode('utf-8'))
+print(json.dumps(entries))
+`;
+
+// A Claude Code file's user and assistant lines (a summary-only file has none).
+const CLAUDE_PY = `
+import json, sys
+n = 0
+for line in open(sys.argv[1], encoding='utf-8'):
+    if line.strip() and json.loads(line).get('type') in ('user', 'assistant'): n += 1
+print(json.dumps(n))
+`;
+
+describe.skipIf(missing !== undefined)('real files of the sources that were missing or misread, through the real bin', () => {
+  it('Codex’s history.jsonl and a legacy rollout are listed in their formats, with the counts Python finds', () => {
+    const history = py<{ sessions: string[][] }>(HISTORY_PY, join(CODEX, 'history.jsonl'));
+    const rollout = py<{ roles: string[]; other: number }>(ROLLOUT_PY, ROLLOUT);
+    const listed = json<Listed>(['ls', CODEX, '--json']).files;
+    expect(listed.find((f) => f.path === 'history.jsonl')).toMatchObject({ format: 'codex-history', conversations: history.sessions.length, messages: history.sessions.flat().length });
+    expect(listed.find((f) => f.path.endsWith('ab5bf9fa-f843-4f56-a109-0fc78f090893.jsonl'))).toMatchObject({ format: 'codex-rollout', conversations: 1, messages: rollout.roles.length, other: rollout.other });
+    expect(listed.filter((f) => f.error)).toEqual([]);
+  }, 180_000);
+
+  it('show reads every prompt of history.jsonl, grouped by session, word for word', () => {
+    const history = py<{ sessions: string[][] }>(HISTORY_PY, join(CODEX, 'history.jsonl'));
+    const shown = json<Shown>(['show', join(CODEX, 'history.jsonl'), '--json']);
+    expect(shown.format).toBe('codex-history');
+    expect(shown.conversations).toBe(history.sessions.length);
+    const by: string[][] = [];
+    for (const m of shown.messages) (by[m.conversation] ??= []).push(m.content);
+    expect(by).toEqual(history.sessions);
+    expect(new Set(shown.messages.map((m) => m.role))).toEqual(new Set(['user']));
+  }, 180_000);
+
+  it('show reads the legacy rollout’s items in order: messages by role, reasoning, calls and their outputs', () => {
+    const rollout = py<{ roles: string[]; other: number }>(ROLLOUT_PY, ROLLOUT);
+    const shown = json<Shown>(['show', ROLLOUT, '--json']);
+    expect(shown.format).toBe('codex-rollout');
+    expect(shown.messages.map((m) => m.role)).toEqual(rollout.roles);
+  }, 180_000);
+
+  it('the legacy rollout converts into OpenAI fine-tuning data OpenAI’s checks take', () => {
+    const r = cli('convert', ROLLOUT, '--to', 'openai-chat-jsonl');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/^warning/m);
+    expect(openAiFineTuneErrors(r.stdout)).toEqual([]);
+  }, 180_000);
+
+  it('Aider’s .aider.input.history is listed and read: each prompt as prompt_toolkit loads it', () => {
+    const prompts = py<string[]>(INPUT_HISTORY_PY, join(AIDER, '.aider.input.history'));
+    const listed = json<Listed>(['ls', AIDER, '--json']).files;
+    expect(listed.find((f) => f.path === '.aider.input.history')).toMatchObject({ format: 'aider-input', conversations: 1, messages: prompts.length });
+    const shown = json<Shown>(['show', join(AIDER, '.aider.input.history'), '--json']);
+    expect(shown.messages.map((m) => m.content)).toEqual(prompts);
+  }, 180_000);
+
+  it('a file of no messages (a summary-only Claude Code file) into Codex or fine-tuning data is refused, nothing written', () => {
+    expect(py<number>(CLAUDE_PY, SUMMARY_ONLY)).toBe(0);
+    for (const to of ['codex-rollout', 'openai-chat-jsonl']) {
+      const r = cli('convert', SUMMARY_ONLY, '--to', to);
+      expect(r.code, to).toBe(1);
+      expect(r.stdout, to).toBe('');
+      expect(r.stderr, to).toMatch(/nothing to write/);
+    }
+  }, 180_000);
+});
