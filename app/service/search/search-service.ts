@@ -63,6 +63,8 @@ export interface SearchAnswer {
   fileTotals: Record<string, number>;
   /** More matched than are listed (or a regex scan stopped at its time limit). */
   truncated: boolean;
+  /** A regex scan stopped at its time limit, this many ms: the files (and messages) after were not searched. */
+  outOfTime?: number;
   status: SearchStatus;
 }
 
