@@ -1,4 +1,9 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as Engine } from 're2js';
+
+/** re2js, loaded at the first regular expression: every other command (show, tokens, ls) starts without it. */
+let engine: typeof Engine | undefined;
+const re2 = () => (engine ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof Engine }).RE2JS);
 
 /**
  * A user's regular expression, written as JavaScript writes it (case-insensitive, as with the `iu` flags), run by
@@ -20,7 +25,8 @@ export function linearRegex(query: string): (text: string) => [number, number] |
   } catch (e) {
     throw new SyntaxError(`not a regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
   }
-  let re: RE2JS;
+  const RE2JS = re2();
+  let re: Engine;
   try {
     re = RE2JS.compile(toRe2(query), RE2JS.CASE_INSENSITIVE | RE2JS.LOOKBEHINDS);
   } catch (e) {
