@@ -42,6 +42,9 @@ async function redosThenNormal(ask: Ask): Promise<void> {
   expect(some).toMatchObject({ ok: true, value: { total: 2, files: 2 } });
   const words = await ask('search:query', { query: 'wombat' });
   expect(words).toMatchObject({ ok: true, value: { total: 2 } });
+  // What a linear-time engine cannot run is refused with its reason, as a query's mistake.
+  const lookahead = await ask('search:query', { query: 'wom(?=bat)', regex: true });
+  expect(lookahead).toMatchObject({ ok: false, error: { code: 'BAD_INPUT', message: expect.stringMatching(/^not supported: lookahead/) } });
 }
 
 describe('a regular expression that backtracks without end', () => {
