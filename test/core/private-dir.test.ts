@@ -141,6 +141,15 @@ describe('the state folder chosen at start', () => {
     mkdirSync(dir, { mode: 0o700 });
     chownSync(dir, 12345, 12345);
   }));
+  it('one in a folder anyone may write to (0777, no sticky bit: ours could be swapped for theirs)', () => {
+    const parent = join(tempDir(), 'open');
+    mkdirSync(parent);
+    chmodSync(parent, 0o777);
+    const choice = chooseStateDir(join(parent, 'conversation-inspector'));
+    expect(choice.note).toMatch(/ lies in a folder anyone can write to \(.*, mode 777\):/);
+    chmodSync(parent, 0o1777);
+    expect(chooseStateDir(join(parent, 'conversation-inspector'))).toEqual({ dir: join(parent, 'conversation-inspector') });
+  });
   it('a dangling symbolic link', refused(/ is a symbolic link:/, (dir) => symlinkSync(join(tempDir(), 'nowhere'), dir)));
   it('the fresh folder is one nobody could have made ready: a new name under the temp folder', () => {
     const dir = join(tempDir(), 'conversation-inspector');

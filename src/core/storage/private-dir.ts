@@ -140,6 +140,9 @@ export function chooseStateDir(dir = userStateDir(), fresh = () => mkdtempSync(j
       why = `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
     }
   }
+  // In a folder anyone may write to without the sticky bit (/tmp has it), anyone could swap ours for theirs.
+  const parent = lstatOrUndefined(dirname(dir));
+  if (!why && parent && process.platform !== 'win32' && (parent.mode & 0o002) !== 0 && (parent.mode & 0o1000) === 0) why = `lies in a folder anyone can write to (${dirname(dir)}, mode ${(parent.mode & 0o777).toString(8)})`;
   if (why) {
     const instead = fresh();
     return { dir: instead, note: `${dir} ${why}: this run keeps its state (settings, caches, earlier versions of saved files) in ${instead} instead. To keep it between runs, remove ${dir} or make it yours alone (chown, chmod 700), or set XDG_STATE_HOME.` };
