@@ -32,7 +32,7 @@ describe('search across conversations while the index is built', () => {
     const summary = () => screen.getByTestId('search-all-summary').textContent;
     expect(summary()).toBe('37+ messages in 2+ files · stopped at its 4 s limit: not every file was searched');
     act(() => useApp.setState({ searchAllAnswer: { ...stopped, total: 0, files: 0, hits: [] } }));
-    expect(summary()).toBe('No match · stopped at its 4 s limit: not every file was searched');
+    expect(summary()).toBe('No messages match · stopped at its 4 s limit: not every file was searched');
   });
 
   it("marks every word of the query in a hit's line, not only the first", () => {

@@ -33,7 +33,12 @@ export function linearRegex(query: string): (text: string) => [number, number] |
     if (e instanceof UnsupportedRegex) throw new SyntaxError(`not supported: ${e.message} (the search runs every pattern in linear time, which these need more than)`);
     throw new SyntaxError(`not supported: ${(e as Error).message.replace(/^error parsing regexp: /, '')} (the search uses RE2's syntax where JavaScript's has no linear-time form)`);
   }
+  // Most messages hold no match: a plain search for the literal every match begins with (linear, native) rules
+  // them out at native speed, 20 to 100 times RE2's in JavaScript.
+  const prefix = leadingLiteral(query);
+  const first = prefix.length >= 2 ? new RegExp(prefix, 'iu') : undefined;
   return (text) => {
+    if (first && !first.test(text)) return undefined;
     // The DFA answers whether there is a match at all, fast; only a text with one is searched again for where.
     if (!re.test(text)) return undefined;
     // re2js types exec's answer as a plain array; it is RegExpExecArray-shaped (index: a UTF-16 offset).
@@ -43,6 +48,27 @@ export function linearRegex(query: string): (text: string) => [number, number] |
 }
 
 class UnsupportedRegex extends Error {}
+
+/**
+ * The plain characters every match of `src` begins with (none when the pattern has a `|` outside any group, or
+ * starts with anything else). Letters, digits, space and punctuation that is no syntax: as a pattern of its own
+ * it is a literal, which a backtracking engine finds in linear time, folding case as RE2 does (iu).
+ */
+export function leadingLiteral(src: string): string {
+  let depth = 0;
+  for (let i = 0, inClass = false; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return '';
+  }
+  const plain = /^[A-Za-z0-9 _\-:,;'"=<>@#%&~!/]*/.exec(src)![0];
+  // A quantifier after the last of them makes that one optional or repeated: it is not part of every match.
+  return /^[*+?{]/.test(src.slice(plain.length)) ? plain.slice(0, -1) : plain;
+}
 
 /** JavaScript's white space (`\s` with the u flag), as code point ranges. */
 const SPACE: ReadonlyArray<[number, number]> = [

@@ -114,9 +114,7 @@ export function SearchAllDialog() {
     ? answer.total === 0
       ? pending > 0
         ? `No match yet: ${formatNumber(pending)} file${pending === 1 ? '' : 's'} still to index`
-        : outOfTime
-          ? `No match${outOfTime}`
-          : 'No messages match'
+        : `No messages match${outOfTime}`
       : `${formatNumber(answer.atLeast && !outOfTime ? Math.floor(answer.total / 1000) * 1000 : answer.total)}${answer.atLeast ? '+' : ''} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)}${answer.atLeast ? '+' : ''} file${answer.files === 1 ? '' : 's'}${(outOfTime ? answer.total > hits.length : answer.truncated) ? ` · the first ${formatNumber(hits.length)} listed` : ''}${outOfTime}`
     : '';
   return (
