@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { tempDir } from '../helpers.js';
 
@@ -19,7 +19,7 @@ function setUp(files: Record<string, string>, state: (dir: string) => Record<str
   const stateDir = tempDir();
   const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), listingFile: false, searchIndexFile: false, ...state(stateDir) });
   runtimes.push(rt);
-  const ask = (channel: string, input: unknown) => dispatch(rt.handlers, channel, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
+  const ask = (channel: string, input: unknown) => dispatchNow(rt.handlers, channel, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
   return { dir, stateDir, ask };
 }
 

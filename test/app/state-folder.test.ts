@@ -56,7 +56,8 @@ async function served(dir: string, state: string): Promise<{ served: Served; ask
 async function work(ask: Awaited<ReturnType<typeof served>>['ask']): Promise<void> {
   expect((await ask('settings:set', { model: 'gpt-4o' })).ok).toBe(true);
   expect((await ask('dir:list', {})).ok).toBe(true);
-  expect((await ask('conversation:open', { path: 'a.json', conversation: 0 })).ok).toBe(true);
+  const opened = await ask('conversation:open', { path: 'a.json', conversation: 0 });
+  expect(opened.ok).toBe(true);
   expect((await ask('tokens:count', { path: 'a.json', conversation: 0, model: 'gpt-4o' })).ok).toBe(true);
   for (;;) {
     const found = await ask('search:query', { query: 'wombat' });
@@ -67,8 +68,9 @@ async function work(ask: Awaited<ReturnType<typeof served>>['ask']): Promise<voi
   const keys = (findings.value as { findings: Array<{ key: string }> }).findings.map((f) => f.key);
   expect(keys.length).toBeGreaterThan(0);
   expect((await ask('secrets:dismiss', { path: 'a.json', keys, dismissed: true })).ok).toBe(true);
-  expect((await ask('edit:apply', { path: 'a.json', conversation: 0, command: { type: 'set-text', index: 1, text: 'noted, thanks' } })).ok).toBe(true);
-  const saved = await ask('edit:save', { path: 'a.json' });
+  const applied = await ask('edit:apply', { path: 'a.json', conversation: 0, version: (opened.value as { editVersion: number }).editVersion, command: { type: 'set-text', index: 1, text: 'noted, thanks' } });
+  expect(applied.ok, JSON.stringify(applied.error)).toBe(true);
+  const saved = await ask('edit:save', { path: 'a.json', version: (applied.value as { version: number }).version });
   expect(saved.ok, JSON.stringify(saved.error)).toBe(true);
 }
 
