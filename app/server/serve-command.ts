@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { userStateDir } from '../../src/core/storage/private-dir.js';
+import { privateStateDir } from '../../src/core/storage/private-dir.js';
 import { packageRoot } from '../service/package-root.js';
 import type { ExtraCommand } from '../../src/cli/main.js';
 import { InputError, UsageError } from '../../src/cli/usage.js';
@@ -22,11 +22,13 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   const { RecentFolders } = await import('../service/folders/recent-folders.js');
   // The document service runs on its own thread; this one only serves the page and routes messages. Open
   // Folder may go anywhere under the home folder (and the folder served), where the user's own files are.
+  // Looked at once, before anything is kept there: one that is not this user's alone is said and replaced.
+  const state = privateStateDir();
   const shell = new FolderShell(root, {
     // Settings (the model, the screen's sizes) are kept between runs, as Electron keeps them in its data folder.
-    start: (d) => startBackend({ dirs: [d], mode: 'browser', settingsFile: join(userStateDir(), 'settings.json'), usePolling: process.env.CI_WATCH_POLLING === '1' }),
+    start: (d) => startBackend({ dirs: [d], mode: 'browser', stateDir: state, settingsFile: join(state, 'settings.json'), usePolling: process.env.CI_WATCH_POLLING === '1' }),
     scope: [homedir(), root],
-    recents: new RecentFolders(join(userStateDir(), 'recent-folders.json')),
+    recents: new RecentFolders(join(state, 'recent-folders.json')),
   });
   const server = await startServer({ request: (channel, input) => shell.request(channel, input), staticDir, port: portNumber || undefined });
   shell.onEvent = (event, payload) => server.broadcast(event, payload);

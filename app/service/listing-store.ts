@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
-import { ensurePrivateDir } from '../../src/core/storage/private-dir.js';
+import { writePrivateFileSync } from '../../src/core/storage/private-dir.js';
 import type { ListingCache } from './listing-cache.js';
 
 const SAVE_DELAY_MS = 2000;
@@ -32,8 +30,7 @@ export function persistListing(listing: ListingCache, file: string): { flush(): 
     // What this service knows wins: restore only adds what it does not hold.
     takeIn();
     try {
-      ensurePrivateDir(dirname(file));
-      writeFileAtomicSync(file, JSON.stringify(listing.snapshot()));
+      writePrivateFileSync(file, JSON.stringify(listing.snapshot()));
     } catch {
       // A cache: not being able to keep it costs the next start a listing, nothing else.
     }

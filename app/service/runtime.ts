@@ -18,7 +18,7 @@ import type { WatchEvent, Watcher } from './watcher.js';
 import { watchOffThread } from './watcher-thread.js';
 import { LocalHistory } from './editing/local-history.js';
 import { MemorySecretStore, type SecretStore } from './key-store.js';
-import { userStateDir } from '../../src/core/storage/private-dir.js';
+import { privateStateDir } from '../../src/core/storage/private-dir.js';
 import { DismissedFindings } from '../../src/core/secrets/dismissed-store.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { persistListing } from './listing-store.js';
@@ -60,6 +60,11 @@ export interface RuntimeOptions {
   /** The size of such a part (default 96 MB). */
   partBytes?: number;
   mode: 'electron' | 'browser';
+  /**
+   * This user's private state folder, where everything below is kept unless given its own place (default:
+   * privateStateDir(), looked at once per process; the shell passes the one it chose to the service threads).
+   */
+  stateDir?: string;
   settingsFile?: string;
   /** Where earlier versions are kept before each save (default: this user's private state directory). */
   historyDir?: string;
@@ -90,7 +95,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const roots = new Roots(options.dirs.map((d) => resolve(d)));
   const documents = new DocumentStore(options.wholeReadBytes, undefined, options.partBytes);
-  const tokens = options.tokens ?? tokenService(options.tokenCacheDir ?? join(userStateDir(), 'token-cache'));
+  const state = () => options.stateDir ?? privateStateDir();
+  const tokens = options.tokens ?? tokenService(options.tokenCacheDir ?? join(state(), 'token-cache'));
   let keptListing: { flush(): void } | undefined;
   const runtime: Runtime = {
     handlers: undefined as unknown as Handlers,
@@ -119,12 +125,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
-  const localHistory = new LocalHistory(options.historyDir ?? join(userStateDir(), 'history'));
-  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(userStateDir(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(userStateDir(), 'search-index.v8')), { maxFileBytes: options.wholeReadBytes ?? DEFAULT_MAX_FILE_BYTES, partBytes: options.partBytes ?? PART_BYTES }) };
+  const localHistory = new LocalHistory(options.historyDir ?? join(state(), 'history'));
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(state(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(state(), 'search-index.v8')), { maxFileBytes: options.wholeReadBytes ?? DEFAULT_MAX_FILE_BYTES, partBytes: options.partBytes ?? PART_BYTES }) };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
   // The main service keeps the listing between runs (a big file's own service tells it what it learns).
-  const listingFile = options.listingFile ?? join(userStateDir(), 'listing.json');
+  const listingFile = options.listingFile ?? join(state(), 'listing.json');
   if (listingFile) keptListing = persistListing(runtime.context.listing, listingFile);
   const report = (events: WatchEvent[]) => {
     // Every change, our own saves too, and files other threads hold: the index reads files from disk.

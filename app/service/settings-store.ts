@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL, SESSION_MODEL } from '../../src/core/defaults.js';
-import { writeFileAtomicSync } from '../../src/core/storage/atomic-write.js';
+import { writePrivateFileSync } from '../../src/core/storage/private-dir.js';
 import { Settings } from '../shared/contract.js';
 
 // Each session is counted for its own model until the user picks one for all.
@@ -44,9 +44,11 @@ export class SettingsStore {
     this.value = { ...value };
   }
 
+  /** Applies and keeps the patch; one that cannot be kept (the disk refused it) is not applied either, and throws. */
   set(patch: Partial<Settings>): Settings {
-    this.value = { ...this.value, ...present(patch) };
-    if (this.file) writeFileAtomicSync(this.file, JSON.stringify(this.value, null, 2) + '\n');
+    const next = { ...this.value, ...present(patch) };
+    if (this.file) writePrivateFileSync(this.file, JSON.stringify(next, null, 2) + '\n');
+    this.value = next;
     return this.get();
   }
 }

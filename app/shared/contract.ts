@@ -392,6 +392,8 @@ const SearchAnswer = z.object({
   /** All the matches of each file with hits listed. */
   fileTotals: z.record(z.string(), z.number()),
   truncated: z.boolean(),
+  /** A regular expression's scan stopped at its time limit (this many ms): the files after were not searched. */
+  outOfTime: z.number().optional(),
   status: SearchStatus,
 });
 export type SearchAnswer = z.infer<typeof SearchAnswer>;

@@ -7,6 +7,8 @@ import { ROOT } from '../../test/paths.js';
 export interface Served {
   url: string;
   stop(): Promise<void>;
+  /** What it has written to stderr so far. */
+  stderr(): string;
 }
 
 /** Runs the real `conversation-inspector serve DIR` as a user would, and reads the URL it prints. */
@@ -27,6 +29,7 @@ export function serve(dir: string, env: NodeJS.ProcessEnv = {}): Promise<Served>
         clearTimeout(timer);
         resolve({
           url: m[2],
+          stderr: () => err,
           stop: () =>
             new Promise((done) => {
               child.once('exit', () => {

@@ -7,7 +7,7 @@ import { searchCommand } from './search-command.js';
 import { exportCommand, scanCommand } from './share-commands.js';
 import { join } from 'node:path';
 import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
-import { userStateDir } from '../core/storage/private-dir.js';
+import { privateStateDir } from '../core/storage/private-dir.js';
 import { DEFAULT_MODEL } from '../core/defaults.js';
 import { commandUsage, InputError, usageText, UsageError } from './usage.js';
 
@@ -122,7 +122,7 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
     throw e;
   });
   // Counts are kept between runs, as the app keeps them: showing a file counted before loads no encoding.
-  const counts = new CountCache(join(userStateDir(), 'token-cache'));
+  const counts = new CountCache(join(privateStateDir(), 'token-cache'));
   keepCountsIn(counts);
   try {
     await run(argv, extra);

@@ -12,7 +12,7 @@ import { fileSafePlaceholder, findingsReport } from '../core/secrets/redact.js';
 import { DismissedFindings } from '../core/secrets/dismissed-store.js';
 import { KnownValues } from '../core/secrets/known-values.js';
 import { findingKey } from '../core/secrets/record-findings.js';
-import { userStateDir } from '../core/storage/private-dir.js';
+import { privateStateDir } from '../core/storage/private-dir.js';
 import { fileThreads, NoSuchThreadError, shareTranscript, type SharedThread } from '../core/export/share.js';
 import { open } from './commands.js';
 import { outsideLinksNote } from './output.js';
@@ -103,7 +103,7 @@ interface ExportOptions {
 }
 
 /** Findings dismissed in the app as false positives (the CLI keeps them as the app does). */
-const dismissedFindings = () => new DismissedFindings(join(userStateDir(), 'dismissed-findings'));
+const dismissedFindings = () => new DismissedFindings(join(privateStateDir(), 'dismissed-findings'));
 
 /** One file as a transcript (and, redacted, its report). */
 async function transcriptOf(file: string, shown: string, opts: ExportOptions, dismissed: DismissedFindings, known?: KnownValues): Promise<{ text: string; report?: string }> {

@@ -184,7 +184,7 @@ export async function compactCommand(file: string, opts: CompactOptions): Promis
     const path = p.path.map((i) => records[i]);
     const compacted = applyPlanToRecords(codec, path, path.map((r) => codec.view(r)), plan, summaries);
     const all = doc.conversations.map((c, i) => (i === p.conversation ? replacePath(records, p.path, compacted) : c.records));
-    text = serializeDocument(codec, doc, all, bom);
+    text = serializeDocument(codec, doc, all, bom, { name: file });
     after = compacted.reduce<number>((n, r) => n + countView(codec.view(r), tokenizer).tokens, 0);
     count = compacted.length;
   }

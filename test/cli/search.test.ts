@@ -175,6 +175,25 @@ describe('search --json', () => {
     expect(multi.hits).toEqual([{ path: 'anthropic/api_conversation_history.json', conversation: 0, index: 0, role: 'user', snippet: '<task>' }]);
   });
 
+  it('--regex answers a pattern that backtracks without end ((x+x+)+y over 50,000 x’s), and what it cannot run it says', () => {
+    const dir = join(base, 'redos');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'long.json'), JSON.stringify([{ role: 'user', content: 'x'.repeat(50_000) }, { role: 'assistant', content: 'a wombat' }]));
+    // Bounded so that a search that never ends fails here instead of holding the run (backtracking took minutes).
+    const run = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [BIN, 'search', dir, ...args], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: state }, timeout: 120_000 });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const evil = run('(x+x+)+y', '--regex', '--json');
+    expect(evil.code).toBe(0);
+    expect((JSON.parse(evil.stdout) as Out).hits).toEqual([]);
+    expect(where(JSON.parse(run('(x+x+)+$', '--regex', '--json').stdout) as Out)).toEqual(['long.json#0:0:user']);
+    expect(where(JSON.parse(run('wombat', '--json').stdout) as Out)).toEqual(['long.json#0:1:assistant']);
+    const lookahead = run('wom(?=bat)', '--regex');
+    expect(lookahead.code).toBe(1);
+    expect(lookahead.stderr.trimEnd()).toMatch(/^conversation-inspector: --regex: not supported: lookahead \(\(\?= and \(\?!\)/);
+  });
+
   it('a bad --regex exits 1 with one line on stderr, no stack trace', () => {
     const r = cli(['search', tree, 'get_w(', '--regex']);
     expect(r.code).toBe(1);

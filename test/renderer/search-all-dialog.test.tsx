@@ -24,6 +24,17 @@ describe('search across conversations while the index is built', () => {
     expect(summary()).toBe('No messages match');
   });
 
+  it('says a regular expression stopped at its time limit, with what it found counted as found', () => {
+    const hit = (index: number) => ({ path: 'a.json', format: 'openai-chat', conversation: 0, index, role: 'user', snippet: 'xx', match: [0, 2] as [number, number] });
+    const stopped: SearchAnswer = { ...none(0), query: 'x+', total: 37, files: 2, atLeast: true, truncated: true, outOfTime: 4000, hits: Array.from({ length: 37 }, (_, i) => hit(i)) };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'x+', searchAllRegex: true, searchAllAnswer: stopped, searchIndex: stopped.status });
+    render(<SearchAllDialog />);
+    const summary = () => screen.getByTestId('search-all-summary').textContent;
+    expect(summary()).toBe('37+ messages in 2+ files · stopped at its 4 s limit: not every file was searched');
+    act(() => useApp.setState({ searchAllAnswer: { ...stopped, total: 0, files: 0, hits: [] } }));
+    expect(summary()).toBe('No messages match · stopped at its 4 s limit: not every file was searched');
+  });
+
   it("marks every word of the query in a hit's line, not only the first", () => {
     const answer: SearchAnswer = { ...none(0), query: 'Credit NOTE', total: 1, files: 1, fileTotals: { 'a.json': 1 }, hits: [{ path: 'a.json', format: 'openai-chat', conversation: 0, index: 3, role: 'user', snippet: 'The Credit Note for invoice 9 was issued.', match: [4, 10] }] };
     useApp.setState({ searchAllOpen: true, searchAllQuery: 'Credit NOTE', searchAllRegex: false, searchAllAnswer: answer, searchIndex: answer.status });

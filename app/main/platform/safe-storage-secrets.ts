@@ -1,7 +1,7 @@
 import { safeStorage } from 'electron';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
+import { writePrivateFileSync } from '../../../src/core/storage/private-dir.js';
 import { MemorySecretStore, type SecretStore } from '../../service/key-store.js';
 
 /** Secrets encrypted with the OS keychain through Electron's safeStorage; in memory where that is unavailable. */
@@ -13,7 +13,7 @@ export function safeStorageSecrets(dir: string): SecretStore {
     get: (name) => (existsSync(file(name)) ? safeStorage.decryptString(Buffer.from(readFileSync(file(name), 'utf8'), 'base64')) : undefined),
     set: (name, value) => {
       if (!value) rmSync(file(name), { force: true });
-      else writeFileAtomicSync(file(name), safeStorage.encryptString(value).toString('base64'));
+      else writePrivateFileSync(file(name), safeStorage.encryptString(value).toString('base64'));
     },
   };
 }

@@ -10,6 +10,7 @@ import { API_KEY } from '../handlers/settings.js';
 import { createRuntime } from '../runtime.js';
 import { appInfo } from '../handlers/directory.js';
 import { Roots } from '../roots.js';
+import { privateStateDir } from '../../../src/core/storage/private-dir.js';
 import type { BackendOptions, FromService, SecretSnapshot, ToService } from './protocol.js';
 
 /** The handlers, wherever they run: one request function and the events they push. */
@@ -348,5 +349,7 @@ export function serviceWorkerUrl(from = import.meta.url): URL {
  */
 export function startBackend(options: BackendOptions, secrets: SecretStore = new MemorySecretStore(), url = serviceWorkerUrl()): Backend {
   for (const d of options.dirs) if (!existsSync(d)) throw new Error(`${d}: no such directory`);
-  return existsSync(fileURLToPath(url)) ? new WorkerBackend(url, options, secrets) : new InProcessBackend(options, secrets);
+  // The state folder is looked at here, once (what was done about it said once), and its threads told which it is.
+  const withState = { ...options, stateDir: options.stateDir ?? privateStateDir() };
+  return existsSync(fileURLToPath(url)) ? new WorkerBackend(url, withState, secrets) : new InProcessBackend(withState, secrets);
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { removeStaleTempsIn, writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
-import { ensurePrivateDir } from '../../../src/core/storage/private-dir.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../../src/core/storage/private-dir.js';
 
 export const HISTORY_LIMIT = 20;
 /** Past these, the oldest versions go (a file's newest is always kept): twenty saves of a 100 MB file are 2 GB. */
@@ -27,6 +27,20 @@ export interface HistoryVersion {
 const VERSION = /^([0-9]+)(?:-([0-9]+))?-([0-9a-f]{16})(\.[a-z]+)$/;
 
 const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+
+/**
+ * No version by that id: `malformed` when the id is none a version could have (a request's mistake), else one
+ * that is not (or no longer) kept. The message names the id, never the private folder.
+ */
+export class NoSuchVersionError extends Error {
+  constructor(
+    id: string,
+    readonly malformed: boolean,
+  ) {
+    super(malformed ? `${JSON.stringify(id)} is not the id of a saved version` : `no saved version ${id}`);
+    this.name = 'NoSuchVersionError';
+  }
+}
 
 export class DamagedVersionError extends Error {
   constructor(id: string) {
@@ -63,7 +77,7 @@ export class LocalHistory {
     const now = this.limits.clock();
     let name = `${now}-${hash}${ext}`;
     for (let n = 2; existsSync(join(folder, name)); n++) name = `${now}-${n}-${hash}${ext}`;
-    writeFileAtomicSync(join(folder, name), bytes);
+    writeFileAtomicSync(join(folder, name), bytes, { mode: PRIVATE_FILE_MODE });
     let kept = 0;
     this.list(file).forEach((v, i) => {
       kept += v.bytes;
@@ -106,13 +120,19 @@ export class LocalHistory {
   }
 
   path(file: string, id: string): string {
-    if (!VERSION.test(id)) throw new Error(`no version ${id}`);
+    if (!VERSION.test(id)) throw new NoSuchVersionError(id, true);
     return join(this.folder(file), id);
   }
 
   /** The bytes of a version, checked against the hash in its name. */
   read(file: string, id: string): Buffer {
-    const bytes = readFileSync(this.path(file, id));
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.path(file, id));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new NoSuchVersionError(id, false);
+      throw e;
+    }
     if (digest(bytes) !== VERSION.exec(id)![3]) throw new DamagedVersionError(id);
     return bytes;
   }

@@ -10,7 +10,7 @@ import type { Codec } from '../../../src/core/formats/codec.js';
 import { oneLine } from '../../../src/core/util/one-line.js';
 import { lineage, markReadAgain, type Message } from '../../../src/core/message.js';
 import { WriteCancelled, writeFileAtomic, writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
-import { PrivateDirError } from '../../../src/core/storage/private-dir.js';
+import { stateReason } from '../state-errors.js';
 import { HandlerError } from '../../shared/errors.js';
 import { viewOf, type Fingerprint, type OpenDocument } from '../documents.js';
 import { adoptFileRecords, fileRecords } from '../conversation-views.js';
@@ -40,7 +40,6 @@ function sameAsFingerprint(path: string, st: Stats, fp: Fingerprint): boolean {
 
 function ioError(e: unknown, path: string): HandlerError {
   if (e instanceof HandlerError) return e;
-  if (e instanceof PrivateDirError) return new HandlerError('IO', `${path} was not saved: the local history folder ${e.message}. Your edits are kept.`);
   if (e instanceof UnsafeWriteError) return new HandlerError('INTERNAL', `${path} was ${e.message} Your edits are kept; try Export.`);
   const code = (e as NodeJS.ErrnoException).code;
   const why =
@@ -137,7 +136,7 @@ export async function saveDocument(doc: OpenDocument, options: { force?: boolean
   stopIfCancelled();
   try {
     // Save As to a new name writes the same format in its own style (the new file has no text of its own).
-    ({ text, again } = writeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true }));
+    ({ text, again } = writeDocument(doc.codec, doc.file.doc, records, doc.file.bom, { immutable: true, name: target }));
     // Secrets redacted from every message are taken out of the records that are not messages too.
     ({ text, again } = scrubbedForSave(doc, records, text, again));
   } catch (e) {
@@ -159,7 +158,11 @@ export async function saveDocument(doc: OpenDocument, options: { force?: boolean
         if (!inPlace) return;
         // What is about to be replaced goes to local history; then the last check, right before the rename.
         step('keeping the old version', 4);
-        options.history?.record(doc.path);
+        try {
+          options.history?.record(doc.path);
+        } catch (e) {
+          throw new HandlerError('IO', `${options.displayPath} was not saved: the version on disk could not be kept in local history first (${stateReason(e)}). The file is as it was; your edits are kept.`);
+        }
         if (!guard) return;
         let fd: number;
         try {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
+import { writePrivateFileSync } from '../../../src/core/storage/private-dir.js';
 import { RecentFolder } from '../../shared/contract.js';
 import { isDirectoryAt } from './browse-folders.js';
 
@@ -37,7 +37,7 @@ export class RecentFolders {
     this.entries = [{ path, name: basename(path) || path, openedAt: now }, ...this.entries.filter((e) => e.path !== path)].slice(0, MAX_RECENT);
     if (!this.file) return;
     try {
-      writeFileAtomicSync(this.file, JSON.stringify(this.entries, null, 2) + '\n');
+      writePrivateFileSync(this.file, JSON.stringify(this.entries, null, 2) + '\n');
     } catch {
       // the list is a convenience: a folder opens even where it cannot be kept
     }

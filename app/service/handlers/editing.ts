@@ -18,7 +18,8 @@ import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../documents.js';
-import { DamagedVersionError, type LocalHistory } from '../editing/local-history.js';
+import { DamagedVersionError, NoSuchVersionError, type LocalHistory } from '../editing/local-history.js';
+import { stateFailure } from '../state-errors.js';
 import { exportText, saveDocument, TRANSCRIPT_FORMATS } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
 import { swarmsCodec } from '../skeleton.js';
@@ -96,9 +97,23 @@ function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommand
   }
 }
 
+/**
+ * A local-history version's bytes, checked against the hash it was saved with; an id that is no version's is
+ * BAD_INPUT, one not kept NOT_FOUND, and what the disk refused IO: the folder's path named by none of them.
+ */
+function versionBytes(history: LocalHistory, doc: OpenDocument, id: string, display: string): Buffer {
+  try {
+    return history.read(doc.path, id);
+  } catch (e) {
+    if (e instanceof NoSuchVersionError) throw new HandlerError(e.malformed ? 'BAD_INPUT' : 'NOT_FOUND', `${e.message} of ${display}`);
+    if (e instanceof DamagedVersionError) throw new HandlerError('IO', e.message);
+    throw stateFailure(e, `the saved version ${id} of ${display} could not be read`);
+  }
+}
+
 /** A local-history version's conversations, its bytes checked against the hash it was saved with. */
-function readVersion(history: LocalHistory, doc: OpenDocument, id: string): Message[][] {
-  const bytes = history.read(doc.path, id);
+function readVersion(history: LocalHistory, doc: OpenDocument, id: string, display: string): Message[][] {
+  const bytes = versionBytes(history, doc, id, display);
   const opened = parseDocumentText(decodeText(bytes, `local history ${id}`), doc.path, doc.codec.id);
   return opened.doc.conversations.map((c) => c.records as Message[]);
 }
@@ -224,10 +239,16 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       const { doc } = openDocument(ctx, path);
       const history = ctx.localHistory;
       if (!history) return { versions: [] };
+      let kept;
+      try {
+        kept = history.list(doc.path);
+      } catch (e) {
+        throw stateFailure(e, `the earlier versions of ${path} could not be listed`);
+      }
       return {
-        versions: history.list(doc.path).map((v) => {
+        versions: kept.map((v) => {
           try {
-            return { ...v, messages: readVersion(history, doc, v.id).reduce((n, c) => n + c.length, 0) };
+            return { ...v, messages: readVersion(history, doc, v.id, path).reduce((n, c) => n + c.length, 0) };
           } catch (e) {
             return { ...v, error: (e as Error).message };
           }
@@ -238,7 +259,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       const { doc } = openDocument(ctx, path);
       const history = ctx.localHistory;
       if (!history) throw new HandlerError('NOT_FOUND', 'no local history is kept here');
-      const before = history.read(doc.path, id);
+      const before = versionBytes(history, doc, id, path);
       let now: Buffer;
       try {
         now = readFileSync(doc.path);
@@ -254,10 +275,10 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       if (!ctx.localHistory) throw new HandlerError('NOT_FOUND', 'no local history is kept here');
       let versions: Message[][];
       try {
-        versions = readVersion(ctx.localHistory, doc, id);
+        versions = readVersion(ctx.localHistory, doc, id, path);
       } catch (e) {
-        if (e instanceof DamagedVersionError || e instanceof ConversationFileError) throw new HandlerError('IO', e.message);
-        throw new HandlerError('NOT_FOUND', `no saved version ${id}`);
+        if (e instanceof ConversationFileError) throw new HandlerError('IO', e.message);
+        throw e;
       }
       const label = `restore the version of ${new Date(Number.parseInt(id, 10)).toLocaleString()}`;
       versions.forEach((records, i) => replaceFileRecords(doc.conversations, i, records, label, doc.codec, doc.file.doc));

@@ -18,6 +18,7 @@ import { openConversation, openDocument } from './open-document.js';
 import { editStateOf, recounter } from './editing.js';
 import { carryRedaction } from '../editing/scrub.js';
 import { checkStill, checkVersion } from '../edit-version.js';
+import { stateFailure } from '../state-errors.js';
 
 /** Whether a finding lies in a reasoning block the API signed (Claude's `thinking` with its `signature`). */
 function signedBlock(record: unknown, where: ReadonlyArray<string | number>): boolean {
@@ -78,7 +79,11 @@ export function secretsHandlers(ctx: HandlerContext, conversations: Conversation
     },
     'secrets:dismiss': ({ path, keys, dismissed }) => {
       const { absolute, doc } = openDocument(ctx, path);
-      ctx.dismissed.set(absolute, keys, dismissed);
+      try {
+        ctx.dismissed.set(absolute, keys, dismissed);
+      } catch (e) {
+        throw stateFailure(e, `${dismissed ? 'the dismissal' : 'bringing the findings back'} was not kept`);
+      }
       const found = ctx.listing.findings(absolute, doc.size, doc.mtimeMs);
       if (found) emitFigures(absolute, doc.size, doc.mtimeMs);
       const figures = found ? findingFigures(ctx, absolute, found) : { secrets: 0, personal: 0 };

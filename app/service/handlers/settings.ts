@@ -1,5 +1,6 @@
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
+import { stateFailure } from '../state-errors.js';
 
 export const API_KEY = 'summary-api-key';
 
@@ -12,6 +13,12 @@ export function settingsHandlers(ctx: HandlerContext): Pick<Handlers, 'settings:
     },
     'settings:api-key-status': () => status(),
     'settings:get': () => ctx.settings.get(),
-    'settings:set': (patch) => ctx.settings.set(patch),
+    'settings:set': (patch) => {
+      try {
+        return ctx.settings.set(patch);
+      } catch (e) {
+        throw stateFailure(e, 'the settings were not saved (they are as they were)');
+      }
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { writeFileAtomicSync } from '../../../src/core/storage/atomic-write.js';
+import { writePrivateFileSync } from '../../../src/core/storage/private-dir.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
 import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
@@ -63,6 +63,8 @@ export interface SearchAnswer {
   fileTotals: Record<string, number>;
   /** More matched than are listed (or a regex scan stopped at its time limit). */
   truncated: boolean;
+  /** A regex scan stopped at its time limit, this many ms: the files (and messages) after were not searched. */
+  outOfTime?: number;
   status: SearchStatus;
 }
 
@@ -394,7 +396,8 @@ export class SearchService {
     if (!this.keptFile || !this.dirty) return;
     this.dirty = false;
     try {
-      writeFileAtomicSync(this.keptFile, serialize({ version: KEPT_VERSION, index: this.index.export() }));
+      // Every conversation's words: this user's alone (0600, in a private folder).
+      writePrivateFileSync(this.keptFile, serialize({ version: KEPT_VERSION, index: this.index.export() }));
     } catch {
       // Not kept this time: the next run reads the files again.
     }

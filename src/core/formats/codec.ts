@@ -58,6 +58,11 @@ export interface WriteOptions {
    * new are compared once the output is read back: a save of a 100 MB file after one edit stays cheap.
    */
   immutable?: boolean;
+  /**
+   * The file's name, which the output is read back by: a codec that knows a file by its name alone (any
+   * MEMORY.md, header or none) reads it back as it read the file. Without one, by its text.
+   */
+  name?: string;
 }
 
 export type Syntax = 'json' | 'jsonl' | 'yaml' | 'markdown';

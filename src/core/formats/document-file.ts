@@ -103,7 +103,7 @@ export function writeDocument(codec: Codec, doc: ConversationDocument, conversat
   if (codec.id !== 'swarms-json' && codec.id !== 'swarms-yaml') {
     let parsed: ConversationDocument;
     try {
-      parsed = codec.parse(text, '(output)');
+      parsed = codec.parse(text, options.name ?? '(output)');
     } catch (e) {
       throw new UnsafeWriteError(`the ${codec.label} written would not parse (${(e as Error).message})`);
     }

@@ -3,13 +3,14 @@ import { ConversationFileError } from '../formats/errors.js';
 import type { Codec, ConversationDocument } from '../formats/codec.js';
 import { walkConversationTree } from '../storage/list-directory.js';
 import { searchableMessages } from './searchable.js';
-import { bestTermMatch, firstRegexMatch, snippetAround, type Snippet } from './snippet.js';
+import { bestTermMatch, snippetAround, type Snippet } from './snippet.js';
+import { linearRegex } from './linear-regex.js';
 import { queryTerms, textMatches } from './words.js';
 import { comparePaths } from './search-index.js';
 import { threadRows, type ThreadRow } from '../tree/thread-rows.js';
 
 export interface SearchOptions {
-  /** QUERY is a regular expression (JavaScript syntax, case-insensitive) instead of words. */
+  /** QUERY is a regular expression (JavaScript syntax, case-insensitive, run in linear time: see linear-regex.ts) instead of words. */
   regex?: boolean;
   /** Only messages of these normal roles (system, user, assistant, tool, other). */
   roles?: readonly string[];
@@ -40,15 +41,8 @@ export type Matcher = (text: string) => [number, number] | undefined;
 
 /** Words (each beginning a word of the message, in any case) or a regular expression. */
 export function matcherOf(query: string, regex = false): Matcher {
-  if (regex) {
-    let re: RegExp;
-    try {
-      re = new RegExp(query, 'iu');
-    } catch (e) {
-      throw new SyntaxError(`not a regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
-    }
-    return (text) => firstRegexMatch(text, re);
-  }
+  // Run in linear time: no pattern can hold a search for longer than reading the text takes.
+  if (regex) return linearRegex(query);
   const terms = queryTerms(query);
   if (terms.length === 0) return () => undefined;
   return (text) => (textMatches(text, terms) ? bestTermMatch(text, terms) : undefined);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../storage/atomic-write.js';
-import { ensurePrivateDir } from '../storage/private-dir.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../storage/private-dir.js';
 
 interface Kept {
   file: string;
@@ -57,7 +57,7 @@ export class DismissedFindings {
     }
     ensurePrivateDir(this.dir);
     const file = this.fileFor(absolute);
-    writeFileAtomicSync(file, JSON.stringify({ file: absolute, dismissed: [...next].sort() } satisfies Kept, null, 1) + '\n');
+    writeFileAtomicSync(file, JSON.stringify({ file: absolute, dismissed: [...next].sort() } satisfies Kept, null, 1) + '\n', { mode: PRIVATE_FILE_MODE });
     this.read.set(absolute, { mtime: statSync(file).mtimeMs, keys: next });
     return next;
   }

@@ -67,6 +67,8 @@ export interface AtomicWriteOptions {
    * the last moment to refuse (by throwing), with nothing replaced yet. The temp file is removed.
    */
   beforeRename?: () => void;
+  /** The file's mode, whatever it was before (a state file: 0600); without one, the target keeps its own. */
+  mode?: number;
 }
 
 function writeAll(fd: number, data: string | Uint8Array): void {
@@ -97,11 +99,13 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   removeStaleTemps(path);
-  let mode: number | undefined;
-  try {
-    mode = statSync(path).mode & 0o7777;
-  } catch {
-    // a new file: the default mode under the umask
+  let mode = options.mode;
+  if (mode === undefined) {
+    try {
+      mode = statSync(path).mode & 0o7777;
+    } catch {
+      // a new file: the default mode under the umask
+    }
   }
   const temp = tempPathFor(path);
   const fd = openSync(temp, 'wx', mode ?? 0o666);

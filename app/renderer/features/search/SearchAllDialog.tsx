@@ -108,12 +108,14 @@ export function SearchAllDialog() {
   }, [hits, entries]);
   // While files are still being indexed, none found yet is not none at all.
   const pending = useApp((s) => s.searchIndex?.pending ?? 0);
+  // A regular expression reads every file: past its time limit it stops, and says that not all were searched.
+  const outOfTime = answer?.outOfTime !== undefined ? ` · stopped at its ${formatNumber(answer.outOfTime / 1000)} s limit: not every file was searched` : '';
   const summary = answer
     ? answer.total === 0
       ? pending > 0
         ? `No match yet: ${formatNumber(pending)} file${pending === 1 ? '' : 's'} still to index`
-        : 'No messages match'
-      : `${formatNumber(answer.atLeast ? Math.floor(answer.total / 1000) * 1000 : answer.total)}${answer.atLeast ? '+' : ''} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)}${answer.atLeast ? '+' : ''} file${answer.files === 1 ? '' : 's'}${answer.truncated ? ` · the first ${formatNumber(hits.length)} listed` : ''}`
+        : `No messages match${outOfTime}`
+      : `${formatNumber(answer.atLeast && !outOfTime ? Math.floor(answer.total / 1000) * 1000 : answer.total)}${answer.atLeast ? '+' : ''} message${answer.total === 1 ? '' : 's'} in ${formatNumber(answer.files)}${answer.atLeast ? '+' : ''} file${answer.files === 1 ? '' : 's'}${(outOfTime ? answer.total > hits.length : answer.truncated) ? ` · the first ${formatNumber(hits.length)} listed` : ''}${outOfTime}`
     : '';
   return (
     <div className="dialog" role="dialog" aria-modal="true" aria-label="Search all conversations" onClick={() => setOpen(false)} onKeyDown={closeOnEscape(() => setOpen(false))}>
@@ -181,7 +183,7 @@ export function SearchAllDialog() {
             </button>
           )}
         </div>
-        <div className="search-all-keys muted">↑ ↓ choose · Enter opens the message · Esc closes · {regex ? 'a JavaScript regular expression, in any case' : 'words match the start of words, in any case'}</div>
+        <div className="search-all-keys muted">↑ ↓ choose · Enter opens the message · Esc closes · {regex ? 'a JavaScript regular expression, in any case (no lookahead or backreferences: every pattern runs in linear time)' : 'words match the start of words, in any case'}</div>
       </div>
     </div>
   );
