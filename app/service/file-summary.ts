@@ -4,7 +4,7 @@ import { ConversationFileError } from '../../src/core/formats/errors.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { candidates, codecById } from '../../src/core/formats/registry.js';
 import { TooBigError } from '../../src/core/formats/errors.js';
-import { LISTING_READ_BYTES } from '../../src/core/formats/limits.js';
+import { LISTING_READ_BYTES } from '../../src/core/limits.js';
 import { containerOf, type Container } from '../../src/core/formats/containers/index.js';
 import { inflatedHead } from '../../src/core/formats/containers/inflate.js';
 import { compressedInnerName } from '../../src/core/formats/containers/compressed.js';

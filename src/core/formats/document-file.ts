@@ -7,7 +7,7 @@ import { containerOf, listContainers } from './containers/index.js';
 import { conversationExtensions } from './registry.js';
 import { parseWithCodecs, type ParsedFile } from './registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from './types.js';
-import { MAX_INFLATED_BYTES, sizeText } from './limits.js';
+import { MAX_INFLATED_BYTES, sizeText } from '../limits.js';
 import { UnsafeWriteError } from './write.js';
 import { codecWithRoles } from './roles.js';
 import { convert } from './convert.js';

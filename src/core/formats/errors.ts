@@ -43,8 +43,8 @@ export function positionAt(text: string, offset: number): { line: number; column
 export class TooBigError extends ConversationFileError {
   readonly cap: number;
 
-  constructor(file: string, reason: string, cap: number) {
-    super(file, reason, undefined, true);
+  constructor(file: string, reason: string, cap: number, position?: { line: number; column: number }) {
+    super(file, reason, position, true);
     this.name = 'TooBigError';
     this.cap = cap;
   }

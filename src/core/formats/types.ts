@@ -59,7 +59,7 @@ export interface ReadOptions {
   format?: FileFormat;
 }
 
-export { DEFAULT_MAX_FILE_BYTES } from './limits.js';
+export { DEFAULT_MAX_FILE_BYTES } from '../limits.js';
 export const YAML_MAX_ALIAS_COUNT = 100;
 /**
  * Deeper nesting is refused when a file is read, with its position. Real conversations nest a few dozen

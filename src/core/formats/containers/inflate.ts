@@ -1,7 +1,7 @@
 import { constants, gunzipSync } from 'node:zlib';
 import { decompress, Decompress } from 'fzstd';
 import { ConversationFileError, TooBigError } from '../errors.js';
-import { MAX_ZSTD_WINDOW_BYTES, sizeText } from '../limits.js';
+import { MAX_ZSTD_WINDOW_BYTES, sizeText } from '../../limits.js';
 
 /**
  * Unpacking with a cap counted as the bytes come out (never everything unpacked, then measured), and sizes a

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isPlainObject } from '../../message.js';
 import { ConversationFileError, TooBigError } from '../errors.js';
-import { sizeText } from '../limits.js';
+import { sizeText } from '../../limits.js';
 import { storeText, type StoreText } from '../shared/store-codec.js';
 import { nameOf, type Container } from './container.js';
 import { isSqlite, openDatabase, textOf } from './sqlite.js';

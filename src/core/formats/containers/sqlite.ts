@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { ConversationFileError, TooBigError } from '../errors.js';
-import { MAX_INFLATED_BYTES, sizeText } from '../limits.js';
+import { MAX_INFLATED_BYTES, sizeText } from '../../limits.js';
 import { startsWith, type OpenLimits } from './container.js';
 import { unpacksPast } from './inflate.js';
 

@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import { ConversationFileError } from '../errors.js';
-import { sizeText } from '../limits.js';
+import { sizeText } from '../../limits.js';
 import { unpacksPast } from './inflate.js';
 
 /** A file of a ZIP archive, as its central directory lists it. */

@@ -38,11 +38,10 @@ export const MAX_ZSTD_WINDOW_BYTES = 8 * MiB;
 export const LISTING_READ_BYTES = 8 * MiB;
 
 /**
- * The longest record (a line of a JSONL history, the whole of a JSON one's message) read as a message. Real
- * sessions' longest lines are a few hundred kilobytes (a tool's output, an image in base64). Every view of a
- * record costs a few times its size (the text, the parsed value, its shown text, its pieces for the token
- * count, its search index), so one line of 200 MB cost gigabytes: a record past this is shown unread, its
- * bytes left in the file as they are.
+ * The longest line of a JSONL history read (a record: one message, one event). Real sessions' longest lines
+ * are a few hundred kilobytes (a tool's output, an image in base64). A record costs several times its size
+ * once read (its text, its parsed value, its shown text, what is sent to be counted and indexed), so one line
+ * of 200 MB cost gigabytes: a file with a line past this is refused, naming the line.
  */
 export const MAX_RECORD_BYTES = 64 * MiB;
 
@@ -53,3 +52,11 @@ export function sizeText(bytes: number): string {
   if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
   return `${bytes} bytes`;
 }
+
+/**
+ * The longest pre-tokenizer piece merged whole. A piece is a run the tokenizer's pattern does not split
+ * (letters without a space or a digit: 'x' × 20 million is one). Merging holds some 200 bytes of bookkeeping
+ * per byte of the piece, so one piece of 20 MB took 1.8 GB; a longer one is merged 256 Ki characters at a
+ * time, which may count a token more at each cut (one in 30,000 or so of such a run), never fewer.
+ */
+export const MAX_PIECE_CHARS = 256 * 1024;
