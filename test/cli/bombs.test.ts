@@ -109,6 +109,16 @@ describe('a huge record', () => {
     expect(run.peakMiB!).toBeLessThan(REFUSED_PEAK_MiB);
   }, 240_000);
 
+  it('a line of 20 MB of one letter, one piece to the tokenizer, is counted within the cap (it took 1.8 GB)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'session.jsonl.gz'), gzipBomb(hugeLine(20 * MiB, 'x')));
+    const run = await runMeasured(['show', join(dir, 'session.jsonl.gz')], tempDir());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/1 message, \d+ tokens/);
+    console.log(`show of a 20 MiB run of one letter: peak ${Math.round(run.peakMiB!)} MiB`);
+    expect(run.peakMiB!).toBeLessThan(REFUSED_PEAK_MiB);
+  }, 600_000);
+
   it('a single line of 60 MB of one-letter words is shown and counted for under 6 times its size more than a small session (it took 24)', async () => {
     const dir = tempDir();
     // 31 million pieces to the tokenizer, each ' a'.

@@ -139,6 +139,7 @@ export function zstdBomb(t: BombText, options: ZstdBombOptions = {}): Buffer {
   const parts: Buffer[] = [header, size];
   const raw = (text: string, last: boolean) => {
     const bytes = Buffer.from(text);
+    if (bytes.length === 0 && last) parts.push(zstdBlock(0, 0, true));
     for (let at = 0; at < bytes.length; at += BLOCK) {
       const piece = bytes.subarray(at, at + BLOCK);
       parts.push(zstdBlock(0, piece.length, last && at + BLOCK >= bytes.length), piece);

@@ -1,4 +1,7 @@
 import { basename } from 'node:path';
+import { ConversationFileError } from '../errors.js';
+import { MAX_NESTING_DEPTH } from '../types.js';
+import { nestsDeeperThan } from '../validate.js';
 
 /**
  * What a file holds when its conversations are not its own text: a compressed copy of a format read here
@@ -86,7 +89,9 @@ function indentCost(v: unknown, depth: number, most: number): number {
  * indentation alone would take it past `cap` (a value nested deep, each level's members indented again, grows
  * by hundreds of times): then compact, which reads as the same value.
  */
-export function containerJson(value: unknown, cap: number): string {
+export function containerJson(value: unknown, cap: number, file: string): string {
+  // Deeper than any file is read (and than JSON.stringify's stack goes): refused as a file of it would be.
+  if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw new ConversationFileError(file, `what it holds is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`);
   const compact = JSON.stringify(value);
   return compact.length + indentCost(value, 0, cap - compact.length) > cap ? compact : JSON.stringify(value, null, 2);
 }

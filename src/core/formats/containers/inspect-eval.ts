@@ -60,7 +60,7 @@ export const inspectEvalContainer: Container = {
     });
     log.samples = samples;
     return {
-      text: containerJson(log, limits.maxInflatedBytes),
+      text: containerJson(log, limits.maxInflatedBytes, file),
       format: 'inspect-eval-json',
       name: nameOf(file).replace(/\.eval$/i, '.json'),
       readOnly: 'an Inspect .eval archive is written by Inspect: edits are kept with Save As into the JSON log (.json)',

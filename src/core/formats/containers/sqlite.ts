@@ -3,7 +3,6 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { ConversationFileError, TooBigError } from '../errors.js';
 import { MAX_INFLATED_BYTES, sizeText } from '../../limits.js';
 import { startsWith, type OpenLimits } from './container.js';
-import { unpacksPast } from './inflate.js';
 
 /**
  * SQLite through sql.js (SQLite compiled to WebAssembly: no native build, the same on every platform). Its
@@ -90,7 +89,7 @@ export function withWal(main: Uint8Array, wal: Uint8Array | undefined, cap = MAX
           }
         }
         if (committed.length > 0) {
-          if (size * pageSize > cap) throw unpacksPast(file, cap, 'a database with its write-ahead log', size * pageSize);
+          if (size * pageSize > cap) throw new TooBigError(file, `its write-ahead log commits a database of ${sizeText(size * pageSize)}, more than the ${sizeText(cap)} a database is read to here: it is not read`, cap);
           if (size * pageSize > main.length + committed.length * pageSize) {
             throw new ConversationFileError(file, `its write-ahead log commits a database of ${size} pages, more than the file and the log hold (${Math.ceil(main.length / pageSize) + committed.length}): the log is damaged`);
           }

@@ -92,7 +92,7 @@ export const vscodeChatLogContainer: Container = {
   open(file, bytes, limits) {
     const session = replayChatLog(decodeText(bytes, file), file);
     return {
-      text: containerJson(session, limits.maxInflatedBytes),
+      text: containerJson(session, limits.maxInflatedBytes, file),
       format: 'vscode-chat',
       name: nameOf(file).replace(/\.jsonl$/i, '.json'),
       readOnly: 'VS Code keeps this session as a log it appends to: edits are saved with Save As into a chat .json file',
