@@ -7,6 +7,7 @@ import type { MessageView } from '../../src/core/formats/model.js';
 import { callsOf } from '../../src/core/usage.js';
 import { followLeaf, onFileRecords, replacePath } from '../../src/core/tree/path-edits.js';
 import { defaultLeaf } from '../../src/core/tree/thread-paths.js';
+import { foldedStart } from '../../src/core/util/one-line.js';
 
 /**
  * The conversations an open file shows. A file whose messages make a tree (a Claude Code session: rewinds,
@@ -220,7 +221,7 @@ export function adoptFileRecords(conversations: readonly ViewedConversation[], f
 
 const firstText = (r: unknown, view: (r: unknown) => { parts: Array<{ kind: string; text?: string }> }) => {
   const p = view(r).parts.find((x) => x.kind === 'text' && x.text);
-  return p?.text?.replace(/\s+/g, ' ').trim().slice(0, 80);
+  return p?.text !== undefined ? foldedStart(p.text, 80) : undefined;
 };
 
 /** What a skeleton says of a tree view: the threads the file shows, where its path forks, and what came before. */
@@ -246,7 +247,7 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
       if (p.kind !== 'tool-call' || (p.name !== 'Task' && p.name !== 'Agent') || !p.arguments) continue;
       try {
         const prompt = (JSON.parse(p.arguments) as { prompt?: unknown }).prompt;
-        if (typeof prompt === 'string') tasks.set(prompt.replace(/\s+/g, ' ').trim().slice(0, 80), at);
+        if (typeof prompt === 'string') tasks.set(foldedStart(prompt, 80), at);
       } catch {
         // Arguments that are not JSON name no prompt.
       }

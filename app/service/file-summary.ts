@@ -3,7 +3,12 @@ import { sessionModel } from '../../src/core/models.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConversationFileError } from '../../src/core/formats/errors.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
-import { candidates } from '../../src/core/formats/registry.js';
+import { candidates, codecById } from '../../src/core/formats/registry.js';
+import { TooBigError } from '../../src/core/formats/errors.js';
+import { LISTING_READ_BYTES } from '../../src/core/limits.js';
+import { containerOf, type Container } from '../../src/core/formats/containers/index.js';
+import { inflatedHead } from '../../src/core/formats/containers/inflate.js';
+import { compressedInnerName } from '../../src/core/formats/containers/compressed.js';
 import type { DirEntry } from '../shared/contract.js';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { completedListElements, completeLines } from '../../src/core/formats/syntax/list-scan.js';
@@ -13,8 +18,11 @@ import { sharedStart } from '../../src/core/util/shared-start.js';
 
 /** How much of a file the listing reads for its format and a first count. */
 export const HEAD_BYTES = 64 * 1024;
-/** Files up to this size get exact counts from a whole read after their head; bigger ones when they are opened. */
-export const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
+/**
+ * Files up to this size get exact counts from a whole read after their head; bigger ones when they are opened.
+ * A container is read whole for its counts only as far as it unpacks to this much.
+ */
+export const WHOLE_READ_LIMIT = LISTING_READ_BYTES;
 /**
  * What is read of a file a whole read follows (up to 8 MB): enough for its format and a rough count, soon
  * replaced. 16 KB holds most files whole, so their counts are exact at once (a 4 KB head made the fill a fifth
@@ -103,14 +111,43 @@ function modelOf(codec: Codec, doc: ConversationDocument): Pick<Summary, 'model'
   return model ? { model } : {};
 }
 
-/** Everything the listing shows, from a whole read of the file: exact counts, or the error with its position. */
+/**
+ * Everything the listing shows, from a whole read of the file: exact counts, or the error with its position. A
+ * compressed file or an archive is unpacked no further than the listing's budget: past it, the listing says
+ * what format it holds, and its counts come when it is opened (where the cap on what it may unpack to is met).
+ */
 export function summarizeWhole(file: string): Summary {
   try {
-    const { codec, doc } = readDocumentFile(file);
+    const { codec, doc } = readListed(file);
     return summaryOf(codec, doc);
   } catch (e) {
+    if (e instanceof TooBigError && e.cap === LISTING_READ_BYTES) {
+      const head = readHead(file, HEAD_BYTES);
+      const container = containerOf(file, head);
+      if (container) return containerSummary(file, head, container);
+    }
     return failed(e);
   }
+}
+
+/** A file read whole for the listing: a container unpacked no further than the listing's budget (TooBigError past it). */
+export function readListed(file: string) {
+  return readDocumentFile(file, { maxInflatedBytes: LISTING_READ_BYTES });
+}
+
+/**
+ * The format a container holds, from its first bytes: the one its kind always holds (an .eval, a database), or
+ * what the first kilobytes of a compressed file unpack to sniff as. Nothing counted: that needs it unpacked.
+ */
+function containerSummary(file: string, head: Buffer, container: Container): Summary {
+  let format = container.format;
+  const inner = compressedInnerName(file);
+  if (!format && inner) {
+    const text = inflatedHead(head, SNIFF_BYTES);
+    format = text && candidates(inner, Buffer.from(text).toString('latin1'))[0]?.id;
+  }
+  const codec = format ? codecById(format) : undefined;
+  return codec ? { format: codec.id, formatLabel: codec.label } : {};
 }
 
 /** How much of a file's head the codecs' sniffers see in a listing, where a whole read (which sees 64 KB) follows. */
@@ -128,6 +165,9 @@ export function summarizeHead(file: string, bytes: number): Summary {
   try {
     const later = bytes <= WHOLE_READ_LIMIT;
     const head = readHead(file, headLength(bytes));
+    // A container's counts need it unpacked: its head says what format it holds, the whole read the rest.
+    const container = containerOf(file, head);
+    if (container) return containerSummary(file, head, container);
     // Sniffers look for keys and brackets, all ASCII: a byte per character is enough, and cheap.
     const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
     const sniffed = head.subarray(bom, later ? SNIFF_BYTES : HEAD_BYTES).toString('latin1');

@@ -4,10 +4,9 @@ import { walkConversationTree, type OutsideLink, type TreeFile } from '../../../
 import { OUTSIDE_LINK_NOTE } from '../../../src/core/storage/confine.js';
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
-import { summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../file-summary.js';
+import { readListed, summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../file-summary.js';
 import { findingFigures, foundKeysOf } from '../file-findings.js';
 import type { FoundKeys } from '../listing-cache.js';
-import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { partPath, partTitle } from '../../../src/core/storage/file-parts.js';
 import type { HandlerContext } from './context.js';
 import { nextTurn } from '../next-turn.js';
@@ -104,7 +103,7 @@ export function directoryHandlers(ctx: HandlerContext): Pick<Handlers, 'dir:list
       if (f.bytes > WHOLE_READ_LIMIT || ctx.listing.findings(f.file, f.bytes, mtime) || ctx.listing.summary(f.file, f.bytes, mtime)?.summary.error) continue;
       let found: FoundKeys = { secret: [], personal: [] };
       try {
-        const { doc } = readDocumentFile(f.file);
+        const { doc } = readListed(f.file);
         found = await foundKeysOf(doc, doc.conversations.map((c) => c.records), () => gen !== generation);
       } catch {
         if (gen !== generation) return;

@@ -7,6 +7,7 @@ import { readHead } from '../head-peek.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
 import { openConversation } from './open-document.js';
+import { foldedStart } from '../../../src/core/util/one-line.js';
 
 /** A sub-agent file's head is read this far: its agent id and prompt are in the first lines. */
 const HEAD_BYTES = 64 * 1024;
@@ -115,7 +116,7 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
         const meta = metaFile ? readMeta(metaFile) : {};
         const run = runOfAgent(runs, h, agentIdOfFile(name));
         const task = run ? (rows.get(run.callId) ?? -1) : -1;
-        const prompt = h.prompt?.replace(/\s+/g, ' ').trim().slice(0, 120);
+        const prompt = h.prompt !== undefined ? foldedStart(h.prompt, 120) : undefined;
         return [{ path: display, agentId, bytes, ...(meta.description ?? prompt ? { title: meta.description ?? prompt } : {}), ...(meta.agentType ? { agentType: meta.agentType } : {}), ...(meta.model ? { model: meta.model } : {}), ...(task >= 0 ? { task } : {}) }];
       });
       const parentFile = parentSessionOf(absolute);

@@ -1,12 +1,13 @@
 import { deepEqual, isPlainObject } from '../message.js';
 import './all.js';
 import type { Codec, ConversationDocument, WriteOptions } from './codec.js';
-import { ConversationFileError } from './errors.js';
+import { ConversationFileError, TooBigError } from './errors.js';
 import { decodeText, readFileBytes } from './read.js';
 import { containerOf, listContainers } from './containers/index.js';
 import { conversationExtensions } from './registry.js';
 import { parseWithCodecs, type ParsedFile } from './registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from './types.js';
+import { MAX_INFLATED_BYTES, sizeText } from '../limits.js';
 import { UnsafeWriteError } from './write.js';
 import { codecWithRoles } from './roles.js';
 import { convert } from './convert.js';
@@ -16,6 +17,8 @@ export interface ReadDocumentOptions {
   /** A codec id instead of detection. */
   format?: string;
   maxFileBytes?: number;
+  /** The most a container (compressed, an archive, a database) may unpack to: MAX_INFLATED_BYTES unless given. */
+  maxInflatedBytes?: number;
 }
 
 export interface OpenedFile extends ParsedFile {
@@ -58,7 +61,10 @@ export function readDocumentFile(file: string, options: ReadDocumentOptions = {}
     }
     return parseDocumentText(decodeText(bytes, file), file, options.format);
   }
-  const inside = container.open(file, bytes);
+  const cap = options.maxInflatedBytes ?? MAX_INFLATED_BYTES;
+  const inside = container.open(file, bytes, { maxInflatedBytes: cap });
+  // What a container assembles (a database's rows, a log replayed) is held to the same cap as what it inflates.
+  if (inside.text.length > cap) throw new TooBigError(file, `its text comes to ${sizeText(inside.text.length)}, more than the ${sizeText(cap)} read here of what a container holds: it is not read`, cap);
   const opened = parseDocumentText(inside.text, file, inside.format ?? options.format, inside.name);
   return { ...opened, readOnly: inside.readOnly };
 }

@@ -35,3 +35,17 @@ export function positionAt(text: string, offset: number): { line: number; column
   }
   return { line, column: end - lineStart + 1 };
 }
+
+/**
+ * A file refused for what reading it would cost (see limits.ts): what it unpacks to, or declares, past a cap.
+ * `cap` is the cap it met, so a reader with a smaller budget (the folder listing) can tell it from damage.
+ */
+export class TooBigError extends ConversationFileError {
+  readonly cap: number;
+
+  constructor(file: string, reason: string, cap: number, position?: { line: number; column: number }) {
+    super(file, reason, position, true);
+    this.name = 'TooBigError';
+    this.cap = cap;
+  }
+}

@@ -59,7 +59,7 @@ export interface ReadOptions {
   format?: FileFormat;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+export { DEFAULT_MAX_FILE_BYTES } from '../limits.js';
 export const YAML_MAX_ALIAS_COUNT = 100;
 /**
  * Deeper nesting is refused when a file is read, with its position. Real conversations nest a few dozen

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { contentText } from '../message.js';
 import { bytePairEncode, type RankMap } from './bpe.js';
+import { MAX_PIECE_CHARS } from '../limits.js';
 import { resolveEncoding, type EncodingChoice, type EncodingName } from './encoding.js';
 
 const require = createRequire(import.meta.url);
@@ -93,9 +94,15 @@ export class Tokenizer {
     return this.ranks as RankMap;
   }
 
-  /** The tokens of one pre-tokenizer piece, by the O(n log n) merge (the same tokens as js-tiktoken). */
+  /**
+   * The tokens of one pre-tokenizer piece, by the O(n log n) merge (the same tokens as js-tiktoken); a piece past
+   * MAX_PIECE_CHARS a chunk at a time.
+   */
   private encodePiece(piece: string): number[] {
-    return bytePairEncode(this.utf8.encode(piece), this.rankMap);
+    if (piece.length <= MAX_PIECE_CHARS) return bytePairEncode(this.utf8.encode(piece), this.rankMap);
+    const out: number[] = [];
+    for (const chunk of chunksOf(piece, MAX_PIECE_CHARS)) for (const t of bytePairEncode(this.utf8.encode(chunk), this.rankMap)) out.push(t);
+    return out;
   }
 
   private get piecePattern(): RegExp {
@@ -106,7 +113,9 @@ export class Tokenizer {
   /** The tokens of `text`, special tokens read as plain text (as js-tiktoken's encode(text, [], [])). */
   encode(text: string): number[] {
     const out: number[] = [];
-    for (const piece of this.pieces(text)) for (const t of this.encodePiece(piece)) out.push(t);
+    this.eachPiece(text, (piece) => {
+      for (const t of this.encodePiece(piece)) out.push(t);
+    });
     return out;
   }
 
@@ -126,10 +135,10 @@ export class Tokenizer {
 
   private countNow(text: string): number {
     // Long texts are not kept as cache keys: their pieces are cached, which makes a recount cheap anyway.
-    if (text.length > TEXT_CACHE_MAX_LENGTH) return this.sumPieces(this.pieces(text));
+    if (text.length > TEXT_CACHE_MAX_LENGTH) return this.sumPieces(text);
     const cached = this.textCache.get(text);
     if (cached !== undefined) return cached;
-    const n = this.sumPieces(this.pieces(text));
+    const n = this.sumPieces(text);
     this.textCache.set(text, n);
     return n;
   }
@@ -143,9 +152,15 @@ export class Tokenizer {
 
   /** The pre-tokenizer pieces of `text`, in order; their concatenation is `text`. */
   pieces(text: string): string[] {
+    const out: string[] = [];
+    this.eachPiece(text, (p) => out.push(p));
+    return out;
+  }
+
+  /** Each pre-tokenizer piece of `text` in turn, none kept (a 200 MB text is 40 million pieces). */
+  private eachPiece(text: string, take: (piece: string) => void): void {
     const re = this.piecePattern;
     re.lastIndex = 0;
-    const out: string[] = [];
     let last = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       if (m[0].length === 0) {
@@ -153,15 +168,20 @@ export class Tokenizer {
         continue;
       }
       // The pattern matches every character, so gaps cannot happen; kept defensive for odd encodings.
-      if (m.index > last) out.push(text.slice(last, m.index));
-      out.push(m[0]);
+      if (m.index > last) take(text.slice(last, m.index));
+      take(m[0]);
       last = m.index + m[0].length;
     }
-    if (last < text.length) out.push(text.slice(last));
-    return out;
+    if (last < text.length) take(text.slice(last));
   }
 
   pieceCount(piece: string): number {
+    // A piece this long is no cache key (the cache is kept to 64 M characters); its chunks are.
+    if (piece.length > MAX_PIECE_CHARS) {
+      let n = 0;
+      for (const chunk of chunksOf(piece, MAX_PIECE_CHARS)) n += this.pieceCount(chunk);
+      return n;
+    }
     const cached = this.pieceCache.get(piece);
     if (cached !== undefined) return cached;
     const n = this.encodePiece(piece).length;
@@ -169,9 +189,9 @@ export class Tokenizer {
     return n;
   }
 
-  private sumPieces(pieces: readonly string[]): number {
+  private sumPieces(text: string): number {
     let n = 0;
-    for (const p of pieces) n += this.pieceCount(p);
+    this.eachPiece(text, (p) => (n += this.pieceCount(p)));
     return n;
   }
 
@@ -273,6 +293,19 @@ export class Tokenizer {
     }
     return bounds[lo];
   }
+}
+
+/** `text` cut into chunks of `size` characters at most, never between the halves of a surrogate pair. */
+function chunksOf(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + size);
+    const c = text.charCodeAt(end - 1);
+    if (end < text.length && c >= 0xd800 && c <= 0xdbff) end--;
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
 }
 
 /** Index of `offset` in the sorted `starts`, or -1. */

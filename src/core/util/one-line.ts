@@ -29,3 +29,9 @@ export function oneLine(text: string, max: number): string {
   }
   return out;
 }
+
+/** `text.replace(/\s+/g, ' ').trim().slice(0, max)`, reading only as far as that needs (a whole prompt can be 200 MB). */
+export function foldedStart(text: string, max: number): string {
+  const flat = oneLine(text, max + 1);
+  return flat.length > max ? flat.slice(0, max) : flat;
+}

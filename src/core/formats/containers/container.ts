@@ -1,4 +1,7 @@
 import { basename } from 'node:path';
+import { ConversationFileError } from '../errors.js';
+import { MAX_NESTING_DEPTH } from '../types.js';
+import { nestsDeeperThan } from '../validate.js';
 
 /**
  * What a file holds when its conversations are not its own text: a compressed copy of a format read here
@@ -18,13 +21,22 @@ export interface ContainerContent {
   readOnly: string;
 }
 
+/** What one read of a container may cost (limits.ts). */
+export interface OpenLimits {
+  /** The most its text may unpack to: counted while unpacking, declared sizes checked first. */
+  maxInflatedBytes: number;
+}
+
 export interface Container {
   id: string;
   label: string;
   /** Whether this is the container of a file, by its path and first bytes (16 at least when the file has them). */
   holds(file: string, head: Uint8Array): boolean;
-  /** The file's conversations as text; `bytes` are the whole file. Throws ConversationFileError. */
-  open(file: string, bytes: Uint8Array): ContainerContent;
+  /**
+   * The file's conversations as text; `bytes` are the whole file. Throws ConversationFileError, TooBigError when
+   * what it holds (or declares it holds) is past `limits`.
+   */
+  open(file: string, bytes: Uint8Array, limits: OpenLimits): ContainerContent;
   /** The codec that reads what it holds, when that is always the same one (a listing names it from the head). */
   format?: string;
   /** Extensions (lower case, with the dot) a listing looks at for this container. */
@@ -57,3 +69,29 @@ export function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean
 }
 
 export const nameOf = (file: string) => basename(file.replace(/\\/g, '/'));
+
+/** What indenting by two spaces adds to a value's compact JSON: a line and its indent per member, one per closer. */
+function indentCost(v: unknown, depth: number, most: number): number {
+  if (v === null || typeof v !== 'object') return 0;
+  const members = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+  if (members.length === 0) return 0;
+  // A newline and the indent before each member, ": " for a key's ":", and the closer's own line.
+  let n = members.length * (1 + 2 * (depth + 1)) + (Array.isArray(v) ? 0 : members.length) + 1 + 2 * depth;
+  for (const m of members) {
+    if (n > most) return n;
+    n += indentCost(m, depth + 1, most - n);
+  }
+  return n;
+}
+
+/**
+ * A value a container assembles as the JSON text its codec reads: indented, as its tool writes it, unless the
+ * indentation alone would take it past `cap` (a value nested deep, each level's members indented again, grows
+ * by hundreds of times): then compact, which reads as the same value.
+ */
+export function containerJson(value: unknown, cap: number, file: string): string {
+  // Deeper than any file is read (and than JSON.stringify's stack goes): refused as a file of it would be.
+  if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw new ConversationFileError(file, `what it holds is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`);
+  const compact = JSON.stringify(value);
+  return compact.length + indentCost(value, 0, cap - compact.length) > cap ? compact : JSON.stringify(value, null, 2);
+}

@@ -82,8 +82,8 @@ export const cursorDbContainer: Container = {
   extensions: ['.vscdb'],
   listed: (file) => /^state\.vscdb$/i.test(nameOf(file)) && /cursor/i.test(file),
   holds: (file, head) => /\.vscdb$/i.test(file) && isSqlite(head),
-  open(file, bytes) {
-    const db = openDatabase(file, bytes);
+  open(file, bytes, limits) {
+    const db = openDatabase(file, bytes, limits);
     try {
       const tables = db.tables();
       const conversations = [...(tables.has('cursorDiskKV') ? composers(db) : []), ...(tables.has('ItemTable') ? chatTabs(db) : [])];

@@ -1,12 +1,14 @@
-import { unzipSync } from 'fflate';
 import { ConversationFileError } from '../errors.js';
 import { decodeText } from '../read.js';
-import { nameOf, startsWith, type Container } from './container.js';
+import { containerJson, nameOf, startsWith, type Container } from './container.js';
+import { unzipBounded, zipEntries } from './zip.js';
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
+/** The pieces of an .eval the JSON log is assembled from. */
+const LOG_PIECE = /^(header|start|_journal\/start|results)\.json$|^samples\/[^/]+\.json$/;
 
-function json(file: string, entries: Record<string, Uint8Array>, name: string): unknown {
-  const bytes = entries[name];
+function json(file: string, entries: ReadonlyMap<string, Uint8Array>, name: string): unknown {
+  const bytes = entries.get(name);
   if (!bytes) return undefined;
   try {
     return JSON.parse(decodeText(bytes, `${file}#${name}`)) as unknown;
@@ -31,23 +33,21 @@ export const inspectEvalContainer: Container = {
   format: 'inspect-eval-json',
   extensions: ['.eval'],
   holds: (file, head) => file.toLowerCase().endsWith('.eval') && startsWith(head, ZIP),
-  open(file, bytes) {
-    let entries: Record<string, Uint8Array>;
-    try {
-      entries = unzipSync(bytes, { filter: (f) => f.name.endsWith('.json') });
-    } catch (e) {
-      throw new ConversationFileError(file, `not a whole ZIP archive (${(e as Error).message})`);
-    }
+  open(file, bytes, limits) {
+    // The pieces the log is made of alone (not Inspect's summaries of them), their declared sizes checked
+    // before any is inflated, their real bytes counted while they are.
+    const listed = zipEntries(file, bytes);
+    const entries = unzipBounded(file, bytes, listed.filter((e) => LOG_PIECE.test(e.name)), limits.maxInflatedBytes);
     const header = json(file, entries, 'header.json');
     let log: Record<string, unknown>;
     if (header !== undefined) log = { ...obj(header) };
     else {
       const start = json(file, entries, '_journal/start.json') ?? json(file, entries, 'start.json');
-      if (start === undefined) throw new ConversationFileError(file, `a ZIP archive without Inspect's header.json or start.json (holds: ${Object.keys(entries).slice(0, 6).join(', ') || 'no JSON'})`, undefined, true);
+      if (start === undefined) throw new ConversationFileError(file, `a ZIP archive without Inspect's header.json or start.json (holds: ${listed.filter((e) => e.name.endsWith('.json')).slice(0, 6).map((e) => e.name).join(', ') || 'no JSON'})`, undefined, true);
       const results = obj(json(file, entries, 'results.json'));
       log = { ...obj(start), status: results.status ?? 'started', ...results };
     }
-    const samples = Object.keys(entries)
+    const samples = [...entries.keys()]
       .filter((n) => /^samples\/[^/]+\.json$/.test(n))
       .map((n) => obj(json(file, entries, n)));
     const key = (s: Record<string, unknown>) => [typeof s.epoch === 'number' ? s.epoch : 0, s.id] as const;
@@ -60,7 +60,7 @@ export const inspectEvalContainer: Container = {
     });
     log.samples = samples;
     return {
-      text: JSON.stringify(log, null, 2),
+      text: containerJson(log, limits.maxInflatedBytes, file),
       format: 'inspect-eval-json',
       name: nameOf(file).replace(/\.eval$/i, '.json'),
       readOnly: 'an Inspect .eval archive is written by Inspect: edits are kept with Save As into the JSON log (.json)',

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { confined, realRoots } from '../../storage/confine.js';
 import { basename, dirname, join } from 'node:path';
 import { isPlainObject } from '../../message.js';
-import { ConversationFileError } from '../errors.js';
+import { ConversationFileError, TooBigError } from '../errors.js';
+import { sizeText } from '../../limits.js';
 import { storeText, type StoreText } from '../shared/store-codec.js';
 import { nameOf, type Container } from './container.js';
 import { isSqlite, openDatabase, textOf } from './sqlite.js';
@@ -60,8 +61,8 @@ export const openCodeDbContainer: Container = {
   extensions: ['.db'],
   listed: (file) => /^opencode(-[\w.-]+)?\.db$/i.test(nameOf(file)),
   holds: (file, head) => /^opencode(-[\w.-]+)?\.db$/i.test(nameOf(file)) && isSqlite(head),
-  open(file, bytes) {
-    const db = openDatabase(file, bytes);
+  open(file, bytes, limits) {
+    const db = openDatabase(file, bytes, limits);
     try {
       const tables = db.tables();
       for (const t of ['session', 'message', 'part']) if (!tables.has(t)) throw new ConversationFileError(file, `an SQLite database without OpenCode's "${t}" table (tables: ${[...tables].join(', ') || 'none'})`, undefined, true);
@@ -90,13 +91,25 @@ export const openCodeDbContainer: Container = {
   },
 };
 
-const readJson = (file: string) => {
-  try {
-    return parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-};
+/**
+ * The session's pieces read one by one, together no more than the cap (a folder can hold any number of files
+ * of any size): past it, the session is refused naming the piece that passed it.
+ */
+function pieceReader(session: string, cap: number): (file: string) => Loose | undefined {
+  let read = 0;
+  return (file) => {
+    let text: string;
+    try {
+      read += statSync(file).size;
+      if (read > cap) throw new TooBigError(session, `its messages and parts come to more than ${sizeText(cap)} (at ${file}), the most a session of OpenCode's storage folder is read to here: it is not read`, cap);
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      if (e instanceof TooBigError) throw e;
+      return undefined;
+    }
+    return parse(text);
+  };
+}
 /**
  * The JSON pieces in a folder of the store, each at its real path: a piece (or its folder) that is a link out of
  * the store is left out, never read (confine.ts: the rule of every path read under an opened folder).
@@ -127,7 +140,8 @@ export const openCodeStorageContainer: Container = {
   format: 'opencode-store',
   extensions: ['.json'],
   holds: (file) => SESSION_FILE.test(file),
-  open(file, bytes) {
+  open(file, bytes, limits) {
+    const readJson = pieceReader(file, limits.maxInflatedBytes - bytes.length);
     const info = parse(Buffer.from(bytes).toString('utf8'));
     if (!info) throw new ConversationFileError(file, 'not an OpenCode session file (expected a JSON object with the session’s id and title)');
     const id = typeof info.id === 'string' ? info.id : basename(file, '.json');

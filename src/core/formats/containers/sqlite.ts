@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Database, SqlJsStatic } from 'sql.js';
-import { ConversationFileError } from '../errors.js';
-import { startsWith } from './container.js';
+import { ConversationFileError, TooBigError } from '../errors.js';
+import { MAX_INFLATED_BYTES, sizeText } from '../../limits.js';
+import { startsWith, type OpenLimits } from './container.js';
 
 /**
  * SQLite through sql.js (SQLite compiled to WebAssembly: no native build, the same on every platform). Its
@@ -56,9 +57,10 @@ function walChecksum(data: Uint8Array, from: number, to: number, bigEndian: bool
  * log applied (a live OpenCode or Cursor database keeps its newest messages in `-wal` until a checkpoint).
  * Frames are taken as SQLite's recovery takes them: from the start, while salts and chained checksums hold,
  * up to the last commit frame. The result is a rollback-journal database (a WAL one needs shared memory that
- * sql.js does not have).
+ * sql.js does not have). The size a commit gives the database is checked before the database is made:
+ * against `cap`, and against the pages the file and the log hold (every page is in one of them).
  */
-export function withWal(main: Uint8Array, wal: Uint8Array | undefined): Uint8Array {
+export function withWal(main: Uint8Array, wal: Uint8Array | undefined, cap = MAX_INFLATED_BYTES, file = 'the database'): Uint8Array {
   const pageSizeField = (main[16] << 8) | main[17];
   const pageSize = pageSizeField === 1 ? 65536 : pageSizeField;
   let db = main;
@@ -87,6 +89,10 @@ export function withWal(main: Uint8Array, wal: Uint8Array | undefined): Uint8Arr
           }
         }
         if (committed.length > 0) {
+          if (size * pageSize > cap) throw new TooBigError(file, `its write-ahead log commits a database of ${sizeText(size * pageSize)}, more than the ${sizeText(cap)} a database is read to here: it is not read`, cap);
+          if (size * pageSize > main.length + committed.length * pageSize) {
+            throw new ConversationFileError(file, `its write-ahead log commits a database of ${size} pages, more than the file and the log hold (${Math.ceil(main.length / pageSize) + committed.length}): the log is damaged`);
+          }
           db = new Uint8Array(size * pageSize);
           db.set(main.subarray(0, Math.min(main.length, db.length)));
           for (const f of committed) if (f.page <= size) db.set(wal.subarray(f.at, f.at + pageSize), (f.page - 1) * pageSize);
@@ -102,21 +108,33 @@ export function withWal(main: Uint8Array, wal: Uint8Array | undefined): Uint8Arr
   return db;
 }
 
-/** A database file opened read-only from its bytes (and its `-wal` beside it, when there is one). */
-export function openDatabase(file: string, bytes: Uint8Array): ReadOnlyDatabase {
+/** The `-wal` beside a database, when there is one: a log past the cap is refused unread. */
+function walOf(file: string, cap: number): Uint8Array | undefined {
   const walFile = `${file}-wal`;
-  let wal: Uint8Array | undefined;
+  let size: number;
   try {
-    wal = existsSync(walFile) ? readFileSync(walFile) : undefined;
+    size = statSync(walFile).size;
   } catch {
-    wal = undefined;
+    return undefined;
   }
+  if (size > cap) throw new TooBigError(file, `its write-ahead log (${walFile}) is ${sizeText(size)}, more than the ${sizeText(cap)} a database with its log is read to here: it is not read`, cap);
+  try {
+    return readFileSync(walFile);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A database file opened read-only from its bytes (and its `-wal` beside it, when there is one). */
+export function openDatabase(file: string, bytes: Uint8Array, limits: OpenLimits = { maxInflatedBytes: MAX_INFLATED_BYTES }): ReadOnlyDatabase {
+  const wal = walOf(file, limits.maxInflatedBytes);
   if (!SQL) throw new ConversationFileError(file, 'the SQLite reader (sql.js) is not loaded: databases cannot be read in this process');
   let db: Database;
   try {
-    db = new SQL.Database(withWal(bytes, wal));
+    db = new SQL.Database(withWal(bytes, wal, limits.maxInflatedBytes, file));
     db.exec('PRAGMA query_only = 1');
   } catch (e) {
+    if (e instanceof ConversationFileError) throw e;
     throw new ConversationFileError(file, `not a readable SQLite database (${(e as Error).message})`);
   }
   const all = (sql: string, params: (string | number)[] = []) => {

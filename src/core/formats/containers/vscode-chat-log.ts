@@ -1,6 +1,6 @@
 import { ConversationFileError } from '../errors.js';
 import { decodeText } from '../read.js';
-import { nameOf, type Container } from './container.js';
+import { containerJson, nameOf, type Container } from './container.js';
 
 type Path = Array<string | number>;
 
@@ -89,10 +89,10 @@ export const vscodeChatLogContainer: Container = {
   format: 'vscode-chat',
   extensions: ['.jsonl'],
   holds: (file, head) => file.toLowerCase().endsWith('.jsonl') && /^\s*\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:/.test(Buffer.from(head).toString('latin1')),
-  open(file, bytes) {
+  open(file, bytes, limits) {
     const session = replayChatLog(decodeText(bytes, file), file);
     return {
-      text: JSON.stringify(session, null, 2),
+      text: containerJson(session, limits.maxInflatedBytes, file),
       format: 'vscode-chat',
       name: nameOf(file).replace(/\.jsonl$/i, '.json'),
       readOnly: 'VS Code keeps this session as a log it appends to: edits are saved with Save As into a chat .json file',

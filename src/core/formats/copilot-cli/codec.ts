@@ -5,6 +5,7 @@ import { looseText, normalizeRole, type MessageView, type Part } from '../model.
 import { appendJsonlRecords, firstLine, jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
 import { copilotTree, isCompaction, relinkEvents } from './chain.js';
+import { oneLine } from '../../util/one-line.js';
 
 /**
  * GitHub Copilot CLI's session log (`~/.copilot/session-state/<session-id>/events.jsonl`): one event a line,
@@ -102,8 +103,7 @@ function view(record: unknown): MessageView {
 function titleOf(values: unknown[]): string | undefined {
   const first = values.find((v) => isPlainObject(v) && v.type === 'user.message' && v.agentId === undefined && typeof dataOf(v).content === 'string' && (dataOf(v).content as string).trim() !== '');
   if (!first) return undefined;
-  const line = (dataOf(first).content as string).replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return oneLine(dataOf(first).content as string, 80);
 }
 
 function metaOf(values: unknown[]): ConversationMeta | undefined {

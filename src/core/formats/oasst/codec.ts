@@ -5,6 +5,7 @@ import { firstLine, jsonlLineText, parseJsonlConversations, serializeJsonlConver
 import { linksOf, treeOfLinks, type LinkKeys } from '../shared/tree-links.js';
 import type { JsonPath } from '../syntax/json-doc.js';
 import type { MessageTree } from '../../tree/message-tree.js';
+import { foldedStart } from '../../util/one-line.js';
 
 type Node = Record<string, unknown>;
 
@@ -112,7 +113,7 @@ export const oasstTrees: Codec = {
     return parseJsonlConversations(text, file, 'oasst-trees', (line, n) => {
       if (!isPlainObject(line) || !isPlainObject(line.prompt) || typeof line.prompt.message_id !== 'string') throw new NotThisFormat(`line ${n} is not an OASST tree ({"message_tree_id", "prompt": {...}})`);
       const { records, paths } = flatten(line.prompt);
-      const first = typeof line.prompt.text === 'string' ? line.prompt.text.replace(/\s+/g, ' ').trim().slice(0, 80) : undefined;
+      const first = typeof line.prompt.text === 'string' ? foldedStart(line.prompt.text, 80) : undefined;
       return { records, paths, title: first || undefined };
     });
   },

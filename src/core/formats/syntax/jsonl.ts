@@ -4,7 +4,8 @@ import { lazyModule } from '../../util/lazy-module.js';
 // Only a line that does not parse needs it (for the error's position).
 const jsonc = lazyModule<typeof import('jsonc-parser')>('jsonc-parser');
 import { deepEqual, lineage } from '../../message.js';
-import { ConversationFileError } from '../errors.js';
+import { ConversationFileError, TooBigError } from '../errors.js';
+import { MAX_RECORD_BYTES, sizeText } from '../../limits.js';
 import { jsonErrorText } from '../json.js';
 import { NEW_JSON_STYLE, stringifyJson } from '../json-writer.js';
 import { MAX_NESTING_DEPTH, type JsonStyle } from '../types.js';
@@ -67,6 +68,11 @@ export function parseJsonl(text: string, file: string, after?: { shift: number; 
     const end = nl > at && text.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl;
     const body = text.slice(at, end);
     n++;
+    // A character is one to three bytes: only a line this long can be past the cap, and is measured.
+    if (end - at > MAX_RECORD_BYTES / 3) {
+      const bytes = Buffer.byteLength(body);
+      if (bytes > MAX_RECORD_BYTES) throw new TooBigError(file, `line ${n} is ${sizeText(bytes)} long, more than the ${sizeText(MAX_RECORD_BYTES)} a record is read to here (one this long costs gigabytes to show, count and search): the file is not read`, MAX_RECORD_BYTES, { line: n, column: 1 });
+    }
     let value: unknown;
     if (/\S/.test(body)) {
       try {
