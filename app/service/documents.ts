@@ -63,12 +63,16 @@ function endsOf(file: OpenedFile): { head: Buffer; tail: Buffer } {
  * appending): its first and last bytes as read are still there. Undefined when it did not grow, or was rewritten.
  */
 export function appendedBytes(path: string, file: OpenedFile, size: number, sizeNow: number): Buffer | undefined {
-  if (sizeNow <= size) return undefined;
+  if (sizeNow <= size || !endsStill(path, file, size)) return undefined;
+  return readRange(path, size, sizeNow - size);
+}
+
+/** The file's first and last `size` bytes are still those `file` was read from. */
+function endsStill(path: string, file: OpenedFile, size: number): boolean {
   const { head, tail } = endsOf(file);
   const tailNow = readRange(path, size - tail.length, tail.length);
   const headNow = readRange(path, 0, Math.min(head.length, size));
-  if (!tailNow || !headNow || !tailNow.equals(tail) || !headNow.equals(head.subarray(0, headNow.length))) return undefined;
-  return readRange(path, size, sizeNow - size);
+  return !!tailNow && !!headNow && tailNow.equals(tail) && headNow.equals(head.subarray(0, headNow.length));
 }
 
 /** A file that grew by `added` keeps its ends for the next look: the head as before, the tail from the bytes at hand. */
@@ -157,6 +161,17 @@ function statOf(path: string): Pick<Stats, 'mtimeMs' | 'size'> {
   } catch {
     return stat;
   }
+}
+
+/**
+ * The size and time a file was read at. An agent appending between the stat and the read makes the text longer
+ * than the stat says: its size is then the text's, and its time unknown (never matched: the next look at the
+ * file reads what came after the text as an append).
+ */
+function readAs(file: OpenedFile, stat: Pick<Stats, 'mtimeMs' | 'size'>): Pick<Stats, 'mtimeMs' | 'size'> {
+  if (file.readOnly || file.partBytes !== undefined) return stat;
+  const size = Buffer.byteLength(file.doc.text, 'utf8') + (file.bom ? 3 : 0);
+  return size === stat.size ? stat : { size, mtimeMs: -1 };
 }
 
 /** A file read a part at a time: its parts, while its size and time stay. */
@@ -251,7 +266,8 @@ export class DocumentStore {
       const name = basename(path);
       if (parts) throw new HandlerError('BAD_INPUT', `${name} is too big to read whole (over ${Math.round(this.maxFileBytes / 1048576)} MB): it is read a part at a time, ${partPath(name, 1)} to ${partPath(name, parts.length)}`);
     }
-    return this.keep(path, readDocumentFile(path, { maxFileBytes: this.maxFileBytes }), stat);
+    const file = readDocumentFile(path, { maxFileBytes: this.maxFileBytes });
+    return this.keep(path, file, readAs(file, stat));
   }
 
   get(path: string): OpenDocument {
@@ -266,6 +282,12 @@ export class DocumentStore {
       throw e;
     }
     if (stat.mtimeMs === cached.mtimeMs && stat.size === cached.size) return this.touch(path, cached);
+    if (cached.mtimeMs === -1 && stat.size === cached.size && !cached.file.readOnly && endsStill(path, cached.file, cached.size)) {
+      // Read while an agent appended: the text is the whole file as it stands, whose time is known now.
+      cached.mtimeMs = stat.mtimeMs;
+      cached.fingerprint = fingerprintOf(cached.file, stat.mtimeMs, stat.size);
+      return this.touch(path, cached);
+    }
     if (isDirty(cached)) {
       // An agent appending to the session being edited is no conflict: the save merges what it added.
       if (!cached.conflict && !this.onlyAppended(path, cached, stat)) cached.conflict = true;

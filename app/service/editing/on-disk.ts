@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { mergeRecords, settle } from '../../../src/core/editing/merge.js';
 import { appendToFile, parseDocumentText, type OpenedFile } from '../../../src/core/formats/document-file.js';
@@ -32,15 +32,33 @@ export function onDisk(doc: OpenDocument): OnDisk {
   if (stat.size === fp.size && stat.mtimeMs === fp.mtimeMs) return { kind: 'same', stat };
   const added = !doc.file.readOnly && doc.file.codec.append ? appendedBytes(doc.path, doc.file, fp.size, stat.size) : undefined;
   if (added && added.length === stat.size - fp.size && !added.includes(0) && isUtf8(added)) return { kind: 'grown', stat, added };
-  let bytes: Buffer;
+  let read: { bytes: Buffer; stat: Stats };
   try {
-    bytes = readFileSync(doc.path);
+    read = readWhole(doc.path);
   } catch {
     return { kind: 'gone' };
   }
   // Touched, not changed: the same bytes.
-  if (bytes.length === fp.size && sha256(bytes) === fp.hash) return { kind: 'same', stat };
-  return { kind: 'changed', stat, bytes };
+  if (read.bytes.length === fp.size && sha256(read.bytes) === fp.hash) return { kind: 'same', stat: read.stat };
+  return { kind: 'changed', ...read };
+}
+
+/** A file's bytes and the stat they are (a writer appending meanwhile adds nothing to them: they stop at its size then). */
+function readWhole(path: string): { bytes: Buffer; stat: Stats } {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    const bytes = Buffer.alloc(stat.size);
+    let off = 0;
+    while (off < bytes.length) {
+      const n = readSync(fd, bytes, off, bytes.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return { bytes: bytes.subarray(0, off), stat: off === stat.size ? stat : { ...stat, size: off } };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The file as it is on disk now, read: by its appends alone when it only grew. Undefined when it does not read. */
