@@ -12,6 +12,7 @@ import { lineage, markReadAgain, type Message } from '../../../src/core/message.
 import { WriteCancelled, writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions } from '../../../src/core/storage/atomic-write.js';
 import type { FileIdentity, FileWriter, WritersFound } from '../../../src/core/storage/file-writers.js';
 import { lookUpWriters } from './live.js';
+import type { Writing } from './restore.js';
 import { PrivateDirError } from '../../../src/core/storage/private-dir.js';
 import { HandlerError } from '../../shared/errors.js';
 import { appendedBytes, viewOf, type OpenDocument } from '../documents.js';
@@ -125,6 +126,8 @@ export interface SaveOptions {
   waitMs?: number;
   /** Who else has a file open for writing (default: looked up where the system tells; false: not looked up). */
   writers?: ((file: FileIdentity) => Promise<WritersFound | undefined>) | false;
+  /** Told, right before the file is replaced or appended to, what is written (for a service that stops meanwhile: restore.ts). */
+  onWriting?: (path: string, writing: Writing) => void;
 }
 
 export const SAVE_WAIT_MS = 15_000;
@@ -328,6 +331,7 @@ async function appendInPlace(doc: OpenDocument, plan: Plan, options: SaveOptions
       if (performance.now() > until) return false;
       await pause(10);
     }
+    options.onWriting?.(doc.path, { appended: plan.suffix!, at: plan.expect.size });
     let off = 0;
     try {
       while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
@@ -429,6 +433,7 @@ async function renameInto(doc: OpenDocument, plan: Plan, disk: OnDisk, options: 
         }
         // What the document will know the file by: what was written, before anything reaches it after the rename.
         written = statSync(temp.path);
+        options.onWriting?.(doc.path, { size: written.size, mtimeMs: written.mtimeMs });
       },
     });
   } catch (e) {

@@ -27,5 +27,5 @@ export interface HandlerContext {
   search: Search;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   /** How saves treat other programs writing the file (how long to wait for one to let go; whether to look). */
-  saving?: Pick<SaveOptions, 'waitMs' | 'writers'>;
+  saving?: Pick<SaveOptions, 'waitMs' | 'writers' | 'onWriting'>;
 }
