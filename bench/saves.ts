@@ -56,7 +56,11 @@ export async function memoryRows(quick: boolean): Promise<string[]> {
       const r = await call('edit:save', { path: 'big.json' });
       saving += performance.now() - t;
       if (!r.ok) throw new Error(`save ${k}: ${r.error.message}`);
-      if (k === 10 || k % Math.max(1, saves / 10) === 0) samples.push({ k, heap: heapAfterGc(), rss: process.memoryUsage().rss });
+      if (k === 10 || k % Math.max(1, saves / 10) === 0) {
+        samples.push({ k, heap: heapAfterGc(), rss: process.memoryUsage().rss });
+        // How far it is (on stderr: the table stays clean); a thousand saves of 40 MB take a while.
+        process.stderr.write(`saves: ${k} of ${saves}, heap ${mb(samples.at(-1)!.heap)} MB\n`);
+      }
     }
     await rt.close();
     const first = samples[0];
@@ -117,6 +121,7 @@ export async function writerRows(quick: boolean): Promise<string[]> {
         for (const a of r.answers) answers.set(a, (answers.get(a) ?? 0) + 1);
       }
       const elapsed = performance.now() - t;
+      process.stderr.write(`writers: ${kind.label}: done\n`);
       await rt.close();
       const said = [...answers].map(([a, n]) => `${n} ${a}`).join(', ');
       lines.push(`| ${kind.label}: ${trials} trials | ${lost} of ${written} agent lines lost, ${chain} chain errors, ${editsLost} saved edits missing; saves: ${said} | the save alone: ${ms(base.sort((a, b) => a - b)[2])} ms | ${ms(elapsed / trials)} ms a trial |`);

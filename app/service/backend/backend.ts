@@ -325,7 +325,8 @@ class WorkerBackend implements Backend {
     if (channel === 'app:info') return { ok: true, value: appInfo(this.roots.all(), this.options.mode, 'worker') };
     const service = this.serviceFor(channel, input);
     const file = this.fileOf(input);
-    if (file !== undefined && channel !== 'conversation:peek' && !(await this.bringEdits(file, service, channel))) {
+    // Only when there is something to do (a request forwarded a moment later can land behind a big file's parse).
+    if (file !== undefined && channel !== 'conversation:peek' && this.editsToBring(file, service, channel) && !(await this.bringEdits(file, service, channel))) {
       return stopped(`the edits of ${pathOf(input)} not saved yet could not be made again in the document service (it stopped again); they are kept: try again`);
     }
     const result = await service.request(channel, input);
@@ -391,6 +392,11 @@ class WorkerBackend implements Backend {
     }
     if (!log && changesDocument(channel)) this.edits.start(file, await this.snapshot(service, file), { service, start });
     return true;
+  }
+
+  private editsToBring(file: string, service: ServiceThread, channel: unknown): boolean {
+    const log = this.edits.get(file);
+    return log ? this.lost(log, service, service.running()) : changesDocument(channel);
   }
 
   /** Whether the service a file's edits were made in is gone (stopped, or started again since). */
