@@ -8,6 +8,7 @@ import { treeBench } from './tree.js';
 import { secretsBench } from './secrets.js';
 import { searchBench } from './search.js';
 import { hugeBench } from './huge.js';
+import { savesBench } from './saves.js';
 
 const quick = process.argv.includes('--quick');
 
@@ -123,3 +124,8 @@ console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-
 console.log('| what | figure | | |');
 console.log('|---|---|---|---|');
 for (const line of await uiBench(quick ? 10_000 : 200_000)) console.log(line);
+
+console.log('\nSaves: the memory 1,000 saves of a 40 MB file hold, and an agent writing its session while the user saves\n');
+console.log('| what | figures | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await savesBench(quick)) console.log(line);

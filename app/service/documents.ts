@@ -33,22 +33,54 @@ export interface OpenDocument {
   fingerprint: Fingerprint;
   mtimeMs: number;
   size: number;
-  /** The file changed on disk while this document had unsaved edits. */
+  /** The file changed on disk while this document had unsaved edits (not by appends alone: a save merges those). */
   conflict: boolean;
+  /** When the file was last seen to grow by appends while open (an agent writing its session), ms since epoch. */
+  appendedAt?: number;
+  /** Who else had the file open for writing when last looked (at a save), and when. */
+  writers?: { pids: Array<{ pid: number; name: string }>; at: number };
 }
 
 const ENDS_BYTES = 2048;
-/** The first and last bytes of a document's file as it was read: an append is told from a rewrite by them. */
-const ends = new WeakMap<OpenDocument, { head: Buffer; tail: Buffer }>();
-function endsOf(doc: OpenDocument): { head: Buffer; tail: Buffer } {
-  let e = ends.get(doc);
+/**
+ * The first and last bytes of a file as it was read or written: an append is told from a rewrite by them. Kept
+ * per reading (a save gives the same document a new one).
+ */
+const ends = new WeakMap<OpenedFile, { head: Buffer; tail: Buffer }>();
+function endsOf(file: OpenedFile): { head: Buffer; tail: Buffer } {
+  let e = ends.get(file);
   if (!e) {
-    const text = doc.file.doc.text;
+    const text = file.doc.text;
     const tail = Buffer.from(text.slice(-ENDS_BYTES), 'utf8');
-    e = { head: Buffer.from((doc.file.bom ? '\ufeff' : '') + text.slice(0, ENDS_BYTES), 'utf8'), tail: tail.subarray(Math.max(0, tail.length - ENDS_BYTES)) };
-    ends.set(doc, e);
+    e = { head: Buffer.from((file.bom ? '\ufeff' : '') + text.slice(0, ENDS_BYTES), 'utf8'), tail: tail.subarray(Math.max(0, tail.length - ENDS_BYTES)) };
+    ends.set(file, e);
   }
   return e;
+}
+
+/**
+ * The bytes a file gained at its end since `file` (`size` bytes) was read from it, when it only grew (an agent
+ * appending): its first and last bytes as read are still there. Undefined when it did not grow, or was rewritten.
+ */
+export function appendedBytes(path: string, file: OpenedFile, size: number, sizeNow: number): Buffer | undefined {
+  if (sizeNow <= size || !endsStill(path, file, size)) return undefined;
+  return readRange(path, size, sizeNow - size);
+}
+
+/** The file's first and last `size` bytes are still those `file` was read from. */
+function endsStill(path: string, file: OpenedFile, size: number): boolean {
+  const { head, tail } = endsOf(file);
+  const tailNow = readRange(path, size - tail.length, tail.length);
+  const headNow = readRange(path, 0, Math.min(head.length, size));
+  return !!tailNow && !!headNow && tailNow.equals(tail) && headNow.equals(head.subarray(0, headNow.length));
+}
+
+/** A file that grew by `added` keeps its ends for the next look: the head as before, the tail from the bytes at hand. */
+function keepEnds(from: OpenedFile, next: OpenedFile, added: Buffer): void {
+  const { head, tail } = endsOf(from);
+  // The text is the old one and the added one joined: slicing it would copy it whole.
+  const joined = Buffer.concat([tail, added]);
+  ends.set(next, { head, tail: joined.subarray(Math.max(0, joined.length - ENDS_BYTES)) });
 }
 
 /** `length` bytes of a file from `position`, or undefined when it holds fewer. */
@@ -131,6 +163,17 @@ function statOf(path: string): Pick<Stats, 'mtimeMs' | 'size'> {
   }
 }
 
+/**
+ * The size and time a file was read at. An agent appending between the stat and the read makes the text longer
+ * than the stat says: its size is then the text's, and its time unknown (never matched: the next look at the
+ * file reads what came after the text as an append).
+ */
+function readAs(file: OpenedFile, stat: Pick<Stats, 'mtimeMs' | 'size'>): Pick<Stats, 'mtimeMs' | 'size'> {
+  if (file.readOnly || file.partBytes !== undefined) return stat;
+  const size = Buffer.byteLength(file.doc.text, 'utf8') + (file.bom ? 3 : 0);
+  return size === stat.size ? stat : { size, mtimeMs: -1 };
+}
+
 /** A file read a part at a time: its parts, while its size and time stay. */
 interface Parted {
   size: number;
@@ -139,6 +182,9 @@ interface Parted {
   /** The codec the first part was read with: every part is read with it. */
   codec?: string;
 }
+
+/** The size and time at which a file being edited was last seen to have only grown. */
+const appendsSeen = new WeakMap<OpenDocument, { size: number; mtimeMs: number }>();
 
 export class DocumentStore {
   /** In order of use, the most recent last. */
@@ -220,7 +266,8 @@ export class DocumentStore {
       const name = basename(path);
       if (parts) throw new HandlerError('BAD_INPUT', `${name} is too big to read whole (over ${Math.round(this.maxFileBytes / 1048576)} MB): it is read a part at a time, ${partPath(name, 1)} to ${partPath(name, parts.length)}`);
     }
-    return this.keep(path, readDocumentFile(path, { maxFileBytes: this.maxFileBytes }), stat);
+    const file = readDocumentFile(path, { maxFileBytes: this.maxFileBytes });
+    return this.keep(path, file, readAs(file, stat));
   }
 
   get(path: string): OpenDocument {
@@ -235,8 +282,15 @@ export class DocumentStore {
       throw e;
     }
     if (stat.mtimeMs === cached.mtimeMs && stat.size === cached.size) return this.touch(path, cached);
+    if (cached.mtimeMs === -1 && stat.size === cached.size && !cached.file.readOnly && endsStill(path, cached.file, cached.size)) {
+      // Read while an agent appended: the text is the whole file as it stands, whose time is known now.
+      cached.mtimeMs = stat.mtimeMs;
+      cached.fingerprint = fingerprintOf(cached.file, stat.mtimeMs, stat.size);
+      return this.touch(path, cached);
+    }
     if (isDirty(cached)) {
-      cached.conflict = true;
+      // An agent appending to the session being edited is no conflict: the save merges what it added.
+      if (!cached.conflict && !this.onlyAppended(path, cached, stat)) cached.conflict = true;
       return this.touch(path, cached);
     }
     return this.grown(path, cached, stat) ?? this.load(path);
@@ -250,13 +304,10 @@ export class DocumentStore {
   private grown(path: string, cached: OpenDocument, stat: Pick<Stats, 'mtimeMs' | 'size'>): OpenDocument | undefined {
     const file = cached.file;
     if (stat.size <= cached.size || !file.codec.append || file.readOnly) return undefined;
-    const added = readRange(path, cached.size, stat.size - cached.size);
     // The start and the end of what was read, as bytes, still there unchanged: a file rewritten (longer) is read
     // again whole. Agents append to their sessions; a rewrite that keeps both ends exactly is not told apart.
-    const { head, tail } = endsOf(cached);
-    const tailNow = readRange(path, cached.size - tail.length, tail.length);
-    const headNow = readRange(path, 0, Math.min(head.length, cached.size));
-    if (!added || !tailNow || !headNow || !tailNow.equals(tail) || !headNow.equals(head.subarray(0, headNow.length)) || added.includes(0) || !isUtf8(added)) return undefined;
+    const added = appendedBytes(path, file, cached.size, stat.size);
+    if (!added || added.includes(0) || !isUtf8(added)) return undefined;
     let next: OpenedFile | undefined;
     try {
       next = appendToFile(file, added.toString('utf8'), path);
@@ -264,13 +315,20 @@ export class DocumentStore {
       return undefined; // what was added does not read (yet): the whole read says why, where
     }
     if (!next) return undefined;
-    const doc: OpenDocument = { path, codec: next.codec, file: next, conversations: conversationsOf(next), fingerprint: fingerprintOf(next, stat.mtimeMs, stat.size), mtimeMs: stat.mtimeMs, size: stat.size, conflict: false };
-    // Its ends for the next append, from the bytes at hand (the text is the old one and the added one joined:
-    // slicing it would copy it whole).
-    const joined = Buffer.concat([tail, added]);
-    ends.set(doc, { head, tail: joined.subarray(Math.max(0, joined.length - ENDS_BYTES)) });
+    const doc: OpenDocument = { path, codec: next.codec, file: next, conversations: conversationsOf(next), fingerprint: fingerprintOf(next, stat.mtimeMs, stat.size), mtimeMs: stat.mtimeMs, size: stat.size, conflict: false, appendedAt: Date.now() };
+    keepEnds(file, next, added);
     this.touch(path, doc);
     return doc;
+  }
+
+  /** Whether a file being edited only grew since it was read (checked once per size and time it is seen at). */
+  private onlyAppended(path: string, doc: OpenDocument, stat: Pick<Stats, 'mtimeMs' | 'size'>): boolean {
+    const seen = appendsSeen.get(doc);
+    if (seen && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs) return true;
+    if (!doc.file.codec.append || doc.file.readOnly || !appendedBytes(path, doc.file, doc.size, stat.size)) return false;
+    appendsSeen.set(doc, { size: stat.size, mtimeMs: stat.mtimeMs });
+    doc.appendedAt = Date.now();
+    return true;
   }
 
   /** The document only if it is open (no read). */

@@ -84,6 +84,12 @@ export interface RuntimeOptions {
   searchIndexFile?: string | false;
   /** Where dismissed findings are kept (default: this user's private state directory). */
   dismissedDir?: string;
+  /**
+   * How long a save waits for another program to let go of the file it has open for writing (default 15 s), and
+   * whether such programs are looked for at all (default: where the system tells; false: as if it could not).
+   */
+  saveWaitMs?: number;
+  lookForWriters?: boolean;
 }
 
 const WATCH_DELAY_MS = 1000;
@@ -126,7 +132,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(state(), 'history'));
-  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(state(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(state(), 'search-index.v8')), { maxFileBytes: options.wholeReadBytes ?? DEFAULT_MAX_FILE_BYTES, partBytes: options.partBytes ?? PART_BYTES }) };
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(state(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(state(), 'search-index.v8')), { maxFileBytes: options.wholeReadBytes ?? DEFAULT_MAX_FILE_BYTES, partBytes: options.partBytes ?? PART_BYTES }), saving: { waitMs: options.saveWaitMs, ...(options.lookForWriters === false ? { writers: false as const } : {}) } };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
   // The main service keeps the listing between runs (a big file's own service tells it what it learns).

@@ -344,6 +344,11 @@ export const EditState = z.object({
   delta: SkeletonDelta.optional(),
   /** The file's stored token_counts are in another encoding than the picked model's: edits are recounted in theirs. */
   storedCounts: z.object({ encoding: z.string(), picked: z.string(), matches: z.number(), sampled: z.number() }).optional(),
+  /**
+   * Another program is writing the file: it grew by appends lately (`appendedAt`, ms since epoch), and/or these
+   * processes have it open for writing (as last looked). A save merges what it adds and never cuts it off.
+   */
+  live: z.object({ appendedAt: z.number().optional(), writers: z.array(z.object({ pid: z.number(), name: z.string() })) }).optional(),
 });
 export type EditState = z.infer<typeof EditState>;
 
@@ -496,7 +501,15 @@ export const requests = {
    * `force` overwrites a file that changed on disk (Keep mine); `acceptProblems` writes a file its tool would
    * no longer read whole (INVALID says what first).
    */
-  'edit:save': { input: z.object({ path: relPath, version: editVersion, force: z.boolean().default(false), acceptProblems: z.boolean().default(false) }), output: EditState },
+  /**
+   * Saves in place. What another program added to the file meanwhile is merged in (`merged`: records of the file
+   * on disk kept); `force` (Keep mine) keeps my side where both changed a message. `appended`: the edits only added
+   * lines at the end of a session and were appended in place. BUSY: another program has the file open for writing.
+   */
+  'edit:save': {
+    input: z.object({ path: relPath, version: editVersion, force: z.boolean().default(false), acceptProblems: z.boolean().default(false) }),
+    output: EditState.extend({ merged: z.object({ added: z.number(), changed: z.number(), removed: z.number() }).optional(), appended: z.boolean().optional() }),
+  },
   /**
    * Save As: a new file inside the opened folders; the open document stays as it is. With `version`, refused
    * (STALE) when the document changed since. Edits whose file was swapped for a link out of the opened folders
@@ -686,7 +699,7 @@ export const events = {
   /** Formats and counts of listed files, as the background read of their heads and contents finds them. */
   'dir:details': z.object({ root: z.string(), entries: z.array(DirEntry) }),
   /** Where a save is: its step of four, and the bytes written while it writes the file. */
-  'save:progress': z.object({ path: z.string(), step: z.string(), at: z.number(), of: z.number(), done: z.number().optional(), total: z.number().optional() }),
+  'save:progress': z.object({ path: z.string(), step: z.string(), at: z.number(), of: z.number(), done: z.number().optional(), total: z.number().optional(), writers: z.string().optional() }),
   'dir:changed': z.object({ root: z.string(), path: z.string(), kind: z.enum(['added', 'changed', 'removed']) }),
   /**
    * A document changed: by a request of some window (`version`, its edits' state now: a window showing another
@@ -714,7 +727,7 @@ export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 export { REQUEST_NAMES, EVENT_NAMES };
 export type { RequestName, EventName };
 
-export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO', 'INVALID', 'CANCELLED', 'STALE'] as const;
+export const ERROR_CODES = ['BAD_INPUT', 'NOT_FOUND', 'FORBIDDEN', 'PARSE_ERROR', 'INTERNAL', 'UNKNOWN_CHANNEL', 'TOO_LARGE', 'CONFLICT', 'GONE', 'IO', 'INVALID', 'CANCELLED', 'STALE', 'BUSY'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface AppError {

@@ -223,7 +223,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="conflict-banner"]', { state: 'detached' });
       const saved = readConversationFile(path).messages;
       expect(saved[1].content).toBe('Mine');
-      expect(saved[0].content).toBe('You are a helpful assistant.');
+      // Keep mine keeps my edits; the other side's change to a message I left alone is not thrown away.
+      expect(saved[0].content).toBe('Theirs');
     });
 
     it('restores an earlier version from local history, as an undoable edit', async () => {

@@ -72,7 +72,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(readFileSync(path, 'utf8')).not.toBe(before);
     });
 
-    it('an agent wrote to the file while I edited: Merge keeps both', async () => {
+    it('an agent wrote to the file while I edited: the save keeps both, and says so', async () => {
       const { page, path } = await start(CART);
       const at = await rowOf(page, 'Now do the same for the tax line.');
       await page.page.click(`[data-testid="row"][data-index="${at}"]`);
@@ -84,7 +84,32 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const last = JSON.parse(lines.at(-1)!);
       const appended = { ...last, parentUuid: last.uuid, uuid: 'a1000000-0000-4000-8000-000000000099', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'You are welcome.' }] }, timestamp: '2026-11-24T09:12:00.000Z' };
       writeFileSync(path, readFileSync(path, 'utf8') + JSON.stringify(appended) + '\n');
-      // Saving finds the file changed: nothing is overwritten, and the banner offers the merge.
+      // An append is no conflict: the save merges the agent's line in as it writes, and says it kept it.
+      await page.page.keyboard.press('Control+s');
+      await page.page.waitForSelector('[data-testid="saved-note"]');
+      expect(await page.page.textContent('[data-testid="saved-note"]')).toContain('kept 1 message added on disk by another program');
+      expect(await page.page.$('[data-testid="conflict-banner"]')).toBeNull();
+      await page.screenshot('browser-save-merges-an-append');
+      await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
+      const text = readFileSync(path, 'utf8');
+      expect(text).toContain('Now do the same for the tax and shipping lines.');
+      expect(text).toContain('You are welcome.');
+      expect(walkSession(text).errors).toEqual([]);
+    });
+
+    it('the file changed on disk beside my edit: Merge keeps both', async () => {
+      const { page, path } = await start(CART);
+      const at = await rowOf(page, 'Now do the same for the tax line.');
+      await page.page.click(`[data-testid="row"][data-index="${at}"]`);
+      await page.page.keyboard.press('e');
+      await page.page.fill('[data-testid="edit-content"]', 'Now do the same for the tax and shipping lines.');
+      await page.page.click('[data-testid="edit-apply"]');
+      await page.page.waitForSelector('[data-testid="dirty"]');
+      // Another program changed a line the user did not touch: not merged unasked.
+      const before = readFileSync(path, 'utf8');
+      const first = before.split('\n').findIndex((l) => l.includes('"type":"user"') && !l.includes('tax line'));
+      const changed = before.split('\n').map((l, i) => (i === first ? l.replace(/"timestamp":"[^"]*"/, '"timestamp":"2026-11-24T09:00:00.000Z"') : l)).join('\n');
+      writeFileSync(path, changed);
       await page.page.keyboard.press('Control+s');
       await page.page.waitForSelector('[data-testid="conflict-banner"]');
       await page.page.click('[data-testid="conflict-merge"]');
@@ -97,7 +122,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="dirty"]', { state: 'detached' });
       const text = readFileSync(path, 'utf8');
       expect(text).toContain('Now do the same for the tax and shipping lines.');
-      expect(text).toContain('You are welcome.');
+      expect(text).toContain('"timestamp":"2026-11-24T09:00:00.000Z"');
       expect(walkSession(text).errors).toEqual([]);
     });
 

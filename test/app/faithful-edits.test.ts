@@ -120,7 +120,7 @@ describe('edits that keep a file its own tool can use', () => {
     expect(lines(CODEX).some((l) => l.payload?.message === 'Why does `cli --version` print nothing?')).toBe(false);
   });
 
-  it('a file an agent appended to while I edited: Merge keeps both, and the chain runs through my edit to its lines', async () => {
+  it('a file an agent appended to while I edited: the save merges its lines in as it writes, and the chain runs through my edit to its lines', async () => {
     const { call, lines, text, dir } = setup();
     await call('conversation:open', { path: CART });
     const at = await rowIndex(call, CART, 'Now do the same for the tax line.');
@@ -129,12 +129,10 @@ describe('edits that keep a file its own tool can use', () => {
     const last = lines(CART).at(-1)!;
     const appended = { ...last, parentUuid: last.uuid, uuid: 'a1000000-0000-4000-8000-000000000099', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'You are welcome.' }] }, timestamp: '2026-11-24T09:12:00.000Z' };
     writeFileSync(join(dir, CART), text(CART) + JSON.stringify(appended) + '\n');
-    await expect(call('edit:save', { path: CART })).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect(await call('edit:merge-preview', { path: CART })).toEqual({ applied: 1, onDisk: { added: 1, changed: 0, removed: 0 }, conflicts: [] });
-    const state = await call<{ dirty: boolean; conflict: boolean }>('edit:merge', { path: CART });
-    expect(state).toMatchObject({ dirty: true, conflict: false });
+    // An append is no conflict: the save takes the agent's line in (it said CONFLICT, and Merge was needed).
+    expect(await call('edit:state', { path: CART })).toMatchObject({ dirty: true, conflict: false });
     const onDisk = text(CART);
-    await call('edit:save', { path: CART });
+    expect(await call('edit:save', { path: CART })).toMatchObject({ merged: { added: 1, changed: 0, removed: 0 }, dirty: false, conflict: false });
     // One line changed (mine), in its place; the agent's line and every other keep their bytes and order.
     const was = onDisk.split('\n');
     const now = text(CART).split('\n');
@@ -148,6 +146,8 @@ describe('edits that keep a file its own tool can use', () => {
     await call('edit:undo', { path: CART });
     await call('edit:save', { path: CART });
     expect(lines(CART).some((l) => l.message?.content === 'Now do the same for the tax line.')).toBe(true);
+    // The undo takes my edit back, never the agent's line.
+    expect(lines(CART).at(-1)!.uuid).toBe(appended.uuid);
   });
 
   it('both changed the same message: Merge shows the changed words, and each side can be kept', async () => {
@@ -194,7 +194,7 @@ describe('edits that keep a file its own tool can use', () => {
     expect((await call<{ roleOverrides: Record<string, unknown> }>('settings:get', {})).roleOverrides[join(dir, 'ops.json')]).toBeUndefined();
   });
 
-  it('Merge after its preview, of an edit before the compaction: the edited line stays where it was, the lines around it too', async () => {
+  it('a save merging an append, of an edit before the compaction: the edited line stays where it was, the lines around it too', async () => {
     const { call, text, dir } = setup();
     await call('conversation:open', { path: CART });
     await call('conversation:path', { path: CART, whole: true });
@@ -202,11 +202,8 @@ describe('edits that keep a file its own tool can use', () => {
     await call('edit:apply', { path: CART, command: { type: 'set-text', index: at, text: 'Commit it, please.' } });
     const last = text(CART).split('\n').filter(Boolean).map((l) => JSON.parse(l)).at(-1);
     writeFileSync(join(dir, CART), text(CART) + JSON.stringify({ ...last, parentUuid: last.uuid, uuid: 'a1000000-0000-4000-8000-000000000098', message: { role: 'user', content: 'One more thing.' } }) + '\n');
-    await expect(call('edit:save', { path: CART })).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect(await call('edit:merge-preview', { path: CART })).toMatchObject({ applied: 1, conflicts: [] });
-    await call('edit:merge', { path: CART });
     const was = text(CART).split('\n');
-    await call('edit:save', { path: CART });
+    expect(await call('edit:save', { path: CART })).toMatchObject({ merged: { added: 1, changed: 0, removed: 0 } });
     const now = text(CART).split('\n');
     expect(now.map((l, i) => (l === was[i] ? '' : i)).filter((x) => x !== '')).toEqual([was.findIndex((l) => l.includes('"content":"Commit it."'))]);
     expect(walkSession(text(CART)).errors).toEqual([]);

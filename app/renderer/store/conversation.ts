@@ -144,7 +144,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       // What Esc goes back to while this one is read: the file shown before, if it was shown whole.
       const before = get().openPath;
       set({ previousOpen: before && before !== path && get().skeleton && !get().opening ? { path: before, conversation: get().openConversationIndex } : undefined });
-      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, savedAs: undefined, pendingJump: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, searchMatches: undefined, provisional: undefined });
+      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, savedAs: undefined, savedNote: undefined, pendingJump: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, searchMatches: undefined, provisional: undefined });
       // A search is of the file it was typed in: another file opens with every message shown.
       if (before !== path && get().search !== '') set({ search: '' });
       // A big file shows its first messages from its head while main reads the whole of it (asked first, so

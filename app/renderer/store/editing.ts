@@ -38,8 +38,10 @@ export interface EditingSlice {
   dialog: 'history' | 'compare' | 'merge' | undefined;
   /** Save As name being typed, when the prompt is open. */
   saveAsName: string | undefined;
-  /** Where the save under way is (its step, and the bytes of the file written). */
-  saveProgress: { step: string; at: number; of: number; done?: number; total?: number } | undefined;
+  /** Where the save under way is (its step, and the bytes of the file written; while it waits, who has the file open). */
+  saveProgress: { step: string; at: number; of: number; done?: number; total?: number; writers?: string } | undefined;
+  /** What the last save did besides writing the edits (messages another program added, kept; appended in place). */
+  savedNote: string | undefined;
   /** Stops the save under way before it replaces the file (it is then as it was). */
   cancelSave(): void;
   /** The copy a Save As just wrote (said in a banner, with a way to open it). */
@@ -72,6 +74,16 @@ export interface EditingSlice {
   requestMove(indexes: number[], to: number): Promise<boolean>;
   setPendingDelete(p: EditingSlice['pendingDelete']): void;
   setPalette(open: boolean): void;
+}
+
+/** What a save did besides writing the edits, in words (undefined when nothing worth saying). */
+export function savedNoteOf(merged: { added: number; changed: number; removed: number } | undefined, appended: boolean | undefined): string | undefined {
+  const n = (k: number, what: string) => `${k} message${k === 1 ? '' : 's'} ${what}`;
+  const onDisk = merged ? [merged.added && n(merged.added, 'added'), merged.changed && n(merged.changed, 'changed'), merged.removed && n(merged.removed, 'removed')].filter(Boolean) : [];
+  const kept = onDisk.length > 0 ? `kept ${onDisk.join(', ')} on disk by another program meanwhile` : '';
+  const inPlace = appended ? 'added your messages at the end of the file, which stays the one the other program writes' : '';
+  const said = [kept, inPlace].filter(Boolean).join('; ');
+  return said ? `Saved: ${said}.` : undefined;
 }
 
 /** Messages linked by tool calls to the given ones but not among them. */
@@ -180,7 +192,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       try {
         await after(await request('edit:apply', { path, conversation: get().openConversationIndex, version: version ?? shownVersion(get()), command }));
         // An edit that went through: an earlier failure's note no longer applies.
-        set({ marked: new Set(), saveError: undefined });
+        set({ marked: new Set(), saveError: undefined, savedNote: undefined });
         return true;
       } catch (e) {
         const at = get().editing;
@@ -217,10 +229,10 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       if (!path || get().saving) return;
       set({ saving: true, saveProgress: undefined });
       try {
-        const { delta, ...edit } = await request('edit:save', { path, version: shownVersion(get()), force, acceptProblems });
+        const { delta, merged, appended, ...edit } = await request('edit:save', { path, version: shownVersion(get()), force, acceptProblems });
         ownVersion.set(edit.path, edit.version);
         // A note of what an unsaved redaction would do is stale once it is written.
-        set({ edit, saveError: undefined, staleNotice: undefined, foreignEdits: foreignAfter(get(), edit, true), ...(get().secretsNote ? { secretsNote: undefined } : {}) });
+        set({ edit, saveError: undefined, staleNotice: undefined, savedNote: savedNoteOf(merged, appended), foreignEdits: foreignAfter(get(), edit, true), ...(get().secretsNote ? { secretsNote: undefined } : {}) });
         // A save changes no message, but the file's size and what later deltas build on.
         if (delta) await get().applyChange(delta);
         // The watcher does not report our own write: refresh the sidebar's figures for the file ourselves.
@@ -235,6 +247,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       }
     },
     saveProgress: undefined,
+    savedNote: undefined,
     cancelSave: () => {
       const path = get().openPath;
       if (path && get().saving) void request('edit:cancel-save', { path }).catch(() => {});

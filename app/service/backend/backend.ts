@@ -12,6 +12,8 @@ import { appInfo } from '../handlers/directory.js';
 import { Roots } from '../roots.js';
 import { privateStateDir } from '../../../src/core/storage/private-dir.js';
 import type { BackendOptions, FromService, SecretSnapshot, ToService } from './protocol.js';
+import { changesDocument, EditLog, type FileLog } from './edit-log.js';
+import type { DocumentSnapshot } from '../editing/restore.js';
 
 /** The handlers, wherever they run: one request function and the events they push. */
 export interface Backend {
@@ -48,7 +50,11 @@ class ServiceThread {
   private nextId = 1;
   private readonly pending = new Map<number, (r: Result<unknown>) => void>();
   private readonly asked = new Map<number, (unsaved: boolean) => void>();
+  /** Internal questions (a document's snapshot, a restore), answered by id; undefined when the service stops. */
+  private readonly calls = new Map<number, (msg: FromService | undefined) => void>();
   private started = false;
+  /** Which start of the service is running (a document held by an earlier one is gone). */
+  start = 0;
   lastUsed = 0;
 
   constructor(
@@ -75,13 +81,18 @@ class ServiceThread {
       } else if (msg.type === 'unsaved') {
         this.asked.get(msg.id)?.(msg.unsaved);
         this.asked.delete(msg.id);
+      } else if (msg.type === 'snapshot' || msg.type === 'restored') {
+        this.calls.get(msg.id)?.(msg);
+        this.calls.delete(msg.id);
       } else this.onMessage(msg);
     });
     const fail = (why: string) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      for (const resolve of this.pending.values()) resolve(stopped(`the document service stopped (${why}); it restarts with the next request`));
+      for (const resolve of this.pending.values()) resolve(stopped(`the document service stopped (${why}); it restarts with the next request, and edits not saved yet come back with it`));
       this.pending.clear();
+      for (const resolve of this.calls.values()) resolve(undefined);
+      this.calls.clear();
       // A service that is gone holds nothing unsaved any more.
       for (const resolve of this.asked.values()) resolve(false);
       this.asked.clear();
@@ -92,6 +103,7 @@ class ServiceThread {
     const again = this.started;
     this.started = true;
     this.worker = worker;
+    this.start++;
     if (again) this.onRestart();
     return worker;
   }
@@ -108,6 +120,29 @@ class ServiceThread {
         resolve({ ok: false, error: { code: 'BAD_INPUT', message: `the request could not be sent: ${(e as Error).message}` } });
       }
     });
+  }
+
+  /** The service running (started again if it stopped): which start it is. */
+  running(): number {
+    this.ensure();
+    return this.start;
+  }
+
+  /** An internal question to the running service; undefined if it stops first. */
+  ask(msg: Extract<ToService, { type: 'snapshot?' | 'restore' }>): Promise<FromService | undefined> {
+    return new Promise((resolve) => {
+      this.calls.set(msg.id, resolve);
+      try {
+        this.ensure().postMessage(msg);
+      } catch {
+        this.calls.delete(msg.id);
+        resolve(undefined);
+      }
+    });
+  }
+
+  nextCallId(): number {
+    return this.nextId++;
   }
 
   /** A message that needs no answer, to a running service (a stopped one starts afresh and needs none). */
@@ -164,6 +199,8 @@ class WorkerBackend implements Backend {
   private spareTimer: NodeJS.Timeout | undefined;
   private settings: Settings | undefined;
   private closing = false;
+  /** Each file's unsaved edits, kept here so that they outlive a service that stops (edit-log.ts). */
+  private readonly edits = new EditLog();
 
   constructor(
     private readonly url: URL,
@@ -188,6 +225,8 @@ class WorkerBackend implements Backend {
       for (const t of this.threads()) if (t !== from) t.post({ type: 'secret', name: msg.name, value: msg.value });
     } else if (msg.type === 'listing') {
       if (from !== this.main) this.main.post({ type: 'listing', note: msg.note });
+    } else if (msg.type === 'writing') {
+      this.edits.writing(msg.path, msg.writing);
     } else if (msg.type === 'elsewhere') {
       // What the main service's watchers saw of files held by services of their own: theirs to report.
       for (const e of msg.events) (this.own.get(e.path) ?? this.main).post({ type: 'changed-on-disk', events: [e] });
@@ -286,7 +325,17 @@ class WorkerBackend implements Backend {
     // Fixed for the service's life: answered here, so that it never waits behind a parse of a big file.
     if (channel === 'app:info') return { ok: true, value: appInfo(this.roots.all(), this.options.mode, 'worker') };
     const service = this.serviceFor(channel, input);
+    const file = this.fileOf(input);
+    // Only when there is something to do (a request forwarded a moment later can land behind a big file's parse).
+    if (file !== undefined && channel !== 'conversation:peek' && this.editsToBring(file, service, channel) && !(await this.bringEdits(file, service, channel))) {
+      return stopped(`the edits of ${pathOf(input)} not saved yet could not be made again in the document service (it stopped again); they are kept: try again`);
+    }
     const result = await service.request(channel, input);
+    if (file !== undefined && typeof channel === 'string' && this.edits.answered(file, channel, input, result) === 'saved') {
+      // Saved: the log starts again from the file as written.
+      const snapshot = await this.snapshot(service, file);
+      this.edits.start(file, snapshot, { service, start: service.start });
+    }
     if ((channel === 'settings:get' || channel === 'settings:set') && result.ok) {
       this.settings = result.value as Settings;
       if (channel === 'settings:set') for (const t of this.threads()) if (t !== this.main) t.post({ type: 'settings', value: this.settings });
@@ -303,8 +352,61 @@ class WorkerBackend implements Backend {
   }
 
   async unsaved(): Promise<boolean> {
+    if (this.edits.holdsEdits()) return true;
     const answers = await Promise.all(this.threads().map((t) => t.unsaved()));
     return answers.some(Boolean);
+  }
+
+  /** The file a request is about (absolute), if it names one inside the folders. */
+  private fileOf(input: unknown): string | undefined {
+    const path = pathOf(input);
+    if (path === undefined) return undefined;
+    try {
+      return this.roots.resolve(path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async snapshot(service: ServiceThread, file: string): Promise<DocumentSnapshot | undefined> {
+    const answer = await service.ask({ type: 'snapshot?', id: service.nextCallId(), path: file });
+    return answer?.type === 'snapshot' ? answer.snapshot : undefined;
+  }
+
+  /**
+   * Before a request about a file: its logged edits are made again in the service that holds it now, if that is
+   * not the one they were made in (it stopped and started again, or the file moved to a service of its own); the
+   * first edit of a file is logged from a snapshot of what it is made over.
+   */
+  private async bringEdits(file: string, service: ServiceThread, channel: unknown): Promise<boolean> {
+    const start = service.running();
+    const log = this.edits.get(file);
+    if (log && this.lost(log, service, start)) {
+      const answer = await service.ask({ type: 'restore', id: service.nextCallId(), path: file, snapshot: log.snapshot, entries: log.entries, writing: log.writing });
+      if (answer?.type !== 'restored' || !answer.restored) return false; // stopped again, or could not: kept for the next request
+      if (answer.restored.saved) this.edits.start(file, await this.snapshot(service, file), { service, start });
+      else {
+        log.at = { service, start };
+        log.writing = undefined;
+      }
+      return true;
+    }
+    if (!log && changesDocument(channel)) this.edits.start(file, await this.snapshot(service, file), { service, start });
+    return true;
+  }
+
+  private editsToBring(file: string, service: ServiceThread, channel: unknown): boolean {
+    const log = this.edits.get(file);
+    return log ? this.lost(log, service, service.running()) : changesDocument(channel);
+  }
+
+  /** Whether the service a file's edits were made in is gone (stopped, or started again since). */
+  private lost(log: FileLog, service: ServiceThread, start: number): boolean {
+    const at = log.at;
+    if (!at) return true;
+    if (at.service === service) return at.start !== start;
+    const before = at.service as ServiceThread;
+    return !this.threads().includes(before) || before.start !== at.start;
   }
 
   async close(): Promise<void> {

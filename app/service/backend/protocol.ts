@@ -2,6 +2,7 @@ import type { EventName, Result, Settings } from '../../shared/contract.js';
 import type { WatchEvent } from '../watcher.js';
 import type { ListingNote } from '../listing-cache.js';
 import type { RuntimeOptions } from '../runtime.js';
+import type { DocumentSnapshot, LoggedRequest, Restored, Writing } from '../editing/restore.js';
 
 /** What the document service is started with (everything but what cannot cross a thread). */
 export type BackendOptions = Omit<RuntimeOptions, 'secrets' | 'tokens'>;
@@ -24,7 +25,10 @@ export type ToService =
   | { type: 'secret'; name: string; value: string | undefined }
   | { type: 'unsaved?'; id: number }
   // What a big file's own service learnt of it (its exact counts, its token total), for the folder's listing.
-  | { type: 'listing'; note: ListingNote };
+  | { type: 'listing'; note: ListingNote }
+  // The edits of a file, kept by the router: what they were made over, and again in a service started afresh.
+  | { type: 'snapshot?'; id: number; path: string }
+  | { type: 'restore'; id: number; path: string; snapshot?: DocumentSnapshot; entries: LoggedRequest[]; writing?: Writing };
 
 export type FromService =
   | { type: 'ready' }
@@ -34,4 +38,8 @@ export type FromService =
   | { type: 'elsewhere'; events: WatchEvent[] }
   | { type: 'unsaved'; id: number; unsaved: boolean }
   | { type: 'listing'; note: ListingNote }
+  | { type: 'snapshot'; id: number; snapshot?: DocumentSnapshot }
+  | { type: 'restored'; id: number; restored?: Restored; error?: string }
+  // A save is about to replace (or append to) a file: what it writes.
+  | { type: 'writing'; path: string; writing: Writing }
   | { type: 'closed' };

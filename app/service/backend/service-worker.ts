@@ -3,6 +3,7 @@ import { dispatch } from '../dispatch.js';
 import { createRuntime } from '../runtime.js';
 import type { BackendOptions, FromService, SecretSnapshot, ToService } from './protocol.js';
 import { RelayedSecretStore } from './relayed-secrets.js';
+import { restoreEdits, snapshotOf } from '../editing/restore.js';
 
 // The document service: parsing, open documents, editing, saving, planning and counting all run on this
 // thread, so Electron's main thread and the browser-mode server only route messages and never wait on them.
@@ -15,6 +16,8 @@ const secretStore = new RelayedSecretStore(secrets, (name, value) => send({ type
 const runtime = createRuntime({ ...options, secrets: secretStore });
 runtime.onEvent = (event, payload) => send({ type: 'event', event, payload });
 runtime.onElsewhere = (events) => send({ type: 'elsewhere', events });
+// A save about to write a file says what: the router keeps it with the file's edits (restore.ts).
+runtime.context.saving = { ...runtime.context.saving, onWriting: (path, writing) => send({ type: 'writing', path, writing }) };
 // A big file's own service (it watches nothing) tells the folder's listing what it learns of its file.
 if (options.watch === false) runtime.context.listing.noted = (note) => send({ type: 'listing', note });
 
@@ -48,6 +51,15 @@ port.on('message', async (msg: ToService) => {
       return runtime.context.listing.take(msg.note);
     case 'unsaved?':
       return send({ type: 'unsaved', id: msg.id, unsaved: runtime.context.documents.hasUnsaved() });
+    case 'snapshot?':
+      return send({ type: 'snapshot', id: msg.id, snapshot: snapshotOf(runtime.context.documents, msg.path) });
+    case 'restore':
+      try {
+        const restored = await restoreEdits(runtime.handlers, runtime.context.documents, msg.path, msg.snapshot, msg.entries, msg.writing);
+        return send({ type: 'restored', id: msg.id, restored });
+      } catch (e) {
+        return send({ type: 'restored', id: msg.id, error: (e as Error).message });
+      }
   }
 });
 send({ type: 'ready' });

@@ -7,6 +7,7 @@ import type { SettingsStore } from '../settings-store.js';
 import type { SecretStore } from '../key-store.js';
 import type { Search } from '../search/search-thread.js';
 import type { DismissedFindings } from '../../../src/core/secrets/dismissed-store.js';
+import type { SaveOptions } from '../editing/save.js';
 
 /** What every handler may use; built once by the runtime (Electron main or the browser-mode server). */
 export interface HandlerContext {
@@ -25,4 +26,6 @@ export interface HandlerContext {
   /** Search across the opened folders' conversations. */
   search: Search;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** How saves treat other programs writing the file (how long to wait for one to let go; whether to look). */
+  saving?: Pick<SaveOptions, 'waitMs' | 'writers' | 'onWriting'>;
 }

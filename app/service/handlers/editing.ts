@@ -20,7 +20,8 @@ import type { Handlers } from '../dispatch.js';
 import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../documents.js';
 import { DamagedVersionError, NoSuchVersionError, type LocalHistory } from '../editing/local-history.js';
 import { stateFailure } from '../state-errors.js';
-import { exportText, saveDocument, TRANSCRIPT_FORMATS } from '../editing/save.js';
+import { liveOf } from '../editing/live.js';
+import { exportText, saveDocument, TRANSCRIPT_FORMATS, type SaveOutcome } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
 import { swarmsCodec } from '../skeleton.js';
 import type { ConversationState } from './conversation-state.js';
@@ -131,6 +132,7 @@ function storedCountsNote(ctx: HandlerContext, doc: OpenDocument, conv: OpenConv
 /** Where a conversation's editing stands. */
 function stateOf(ctx: HandlerContext, doc: OpenDocument, conversation: number): EditState {
   const conv = doc.conversations[conversation] ?? doc.conversations[0];
+  const live = liveOf(doc, ctx.saving?.writers ?? undefined);
   return {
     path: ctx.roots.display(doc.path),
     conversation,
@@ -141,6 +143,7 @@ function stateOf(ctx: HandlerContext, doc: OpenDocument, conversation: number): 
     canUndo: conv?.history.canUndo,
     canRedo: conv?.history.canRedo,
     ...storedCountsNote(ctx, doc, conv),
+    ...(live ? { live } : {}),
   };
 }
 
@@ -165,7 +168,7 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
   const line = (m: unknown) => JSON.stringify(m);
   const state = (doc: OpenDocument, conversation: number): EditState => stateOf(ctx, doc, conversation);
   /** Saves under way, by file: a request to cancel marks one, which stops before it replaces anything. */
-  const saving = new Map<string, { cancelled: boolean }>();
+  const saving = new Map<string, { cancelled: boolean; done: Promise<void> }>();
   const changed = (doc: OpenDocument, conversation: number): Promise<EditState> => editStateOf(ctx, conversations, doc, conversation, true);
 
   return {
@@ -199,18 +202,24 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
       const { doc } = openDocument(ctx, path);
       if (doc.file.readOnly) throw new HandlerError('FORBIDDEN', `not saved in place: ${doc.file.readOnly}`);
       const display = ctx.roots.display(doc.path);
-      // Only what this window has shown is written: not another window's edits it has not seen.
-      checkVersion(doc, version, display, 'the save');
-      const job = { cancelled: false };
+      // One save of a file at a time: a second waits for the first (it may be waiting for a writer to let go).
+      const earlier = saving.get(doc.path)?.done;
+      let finish = () => {};
+      const job = { cancelled: false, done: new Promise<void>((resolve) => (finish = resolve)) };
       saving.set(doc.path, job);
+      let outcome: SaveOutcome;
       try {
-        await whileSaving(doc, () => saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: display, progress: (p) => ctx.emit('save:progress', { path: display, ...p }), cancelled: () => job.cancelled }));
+        await earlier;
+        // Only what this window has shown is written: not another window's edits it has not seen.
+        checkVersion(doc, version, display, 'the save');
+        outcome = await whileSaving(doc, () => saveDocument(doc, { force, acceptProblems, history: ctx.localHistory, displayPath: display, progress: (p) => ctx.emit('save:progress', { path: display, ...p }), cancelled: () => job.cancelled, ...ctx.saving }));
       } finally {
         if (saving.get(doc.path) === job) saving.delete(doc.path);
+        finish();
       }
       const state = await changed(doc, 0);
       conversations.noteListing(doc.path, doc);
-      return state;
+      return { ...state, ...outcome };
     },
     'edit:cancel-save': ({ path }) => {
       const job = saving.get(ctx.roots.resolve(path));

@@ -50,16 +50,20 @@ export class EditHistory {
     return this.redoStack.at(-1)?.label;
   }
 
-  /** Replaces objects the recorded edits refer to (records read again after a save take the live ones' place). */
-  remap(map: ReadonlyMap<object, Message>): void {
-    if (map.size === 0) return;
+  /**
+   * Replaces objects the recorded edits refer to (records read again after a save take the live ones' place).
+   * `appended`: records another program added at the end of the file, which the save took in: a whole list put
+   * back by an undo or a redo keeps them after its own (it must never take them out of the file again).
+   */
+  remap(map: ReadonlyMap<object, Message>, appended: readonly Message[] = []): void {
+    if (map.size === 0 && appended.length === 0) return;
     const swap = (m: Message) => map.get(m) ?? m;
     const fix = (c: EditCommand): EditCommand => {
       switch (c.type) {
         case 'insert':
           return { ...c, messages: c.messages.map(swap) };
         case 'replace-all':
-          return { ...c, messages: c.messages.map(swap) };
+          return { ...c, messages: appended.length > 0 ? c.messages.map(swap).concat(appended) : c.messages.map(swap) };
         case 'set':
         case 'restore':
           return { ...c, items: c.items.map((it) => ({ ...it, message: swap(it.message) })) };

@@ -26,6 +26,8 @@ export interface MergeResult {
   applied: number;
   /** What changed on disk since the base was read: records added, changed (in place) and removed. */
   onDisk: { added: number; changed: number; removed: number };
+  /** Theirs' records that are none of the base's as it was (added, or changed in place), in their order. */
+  theirsNew: unknown[];
 }
 
 const json = (r: unknown) => JSON.stringify(r);
@@ -72,6 +74,8 @@ interface Pending {
 }
 
 export function mergeRecords(base: readonly unknown[], mine: readonly unknown[], theirs: readonly unknown[]): MergeResult {
+  const appended = appendedTo(base, theirs);
+  if (appended) return appended(mine);
   const m = mineByBase(base, mine);
   const t = theirsByBase(base, theirs);
   // Start from theirs; per theirs index, what mine does to it.
@@ -125,7 +129,47 @@ export function mergeRecords(base: readonly unknown[], mine: readonly unknown[],
     }
     emit(k);
   });
-  return { records, conflicts, applied, onDisk: diskChanges(base, theirs) };
+  const same = new Set(t);
+  return { records, conflicts, applied, onDisk: diskChanges(base, theirs), theirsNew: theirs.filter((_, k) => !same.has(k)) };
+}
+
+/**
+ * Theirs is base with records after it, the very same objects (an agent appended to its session, read as an
+ * append): the merge is mine with those records put in, found without comparing a record's text. They go after
+ * the last record of mine that came from the base; what I added after that (the end of the conversation, as I
+ * saw it) goes after them: a session goes on from its newest line, and my lines are newer than the agent's.
+ */
+function appendedTo(base: readonly unknown[], theirs: readonly unknown[]): ((mine: readonly unknown[]) => MergeResult) | undefined {
+  if (theirs.length < base.length) return undefined;
+  for (let i = 0; i < base.length; i++) if (theirs[i] !== base[i]) return undefined;
+  const tail = theirs.slice(base.length);
+  return (mine) => {
+    const inBase = new Map<object, number>();
+    base.forEach((r, i) => r !== null && typeof r === 'object' && inBase.set(r, i));
+    let applied = 0;
+    let lastFromBase = -1;
+    const kept = new Set<unknown>();
+    mine.forEach((r, k) => {
+      const from = r !== null && typeof r === 'object' ? baseOf(r, inBase) : undefined;
+      if (from !== undefined) {
+        lastFromBase = k;
+        kept.add(from);
+      }
+      if (from !== r) applied++;
+    });
+    for (const b of base) if (!kept.has(b)) applied++;
+    const records = mine.slice(0, lastFromBase + 1);
+    for (const r of tail) records.push(r);
+    for (let k = lastFromBase + 1; k < mine.length; k++) records.push(mine[k]);
+    return { records, conflicts: [], applied, onDisk: { added: tail.length, changed: 0, removed: 0 }, theirsNew: tail };
+  };
+}
+
+/** The base record `r` is, or was edited from. */
+function baseOf(r: object, inBase: ReadonlyMap<object, number>): object | undefined {
+  if (inBase.has(r)) return r;
+  for (const x of lineage(r)) if (inBase.has(x)) return x;
+  return undefined;
 }
 
 /** Records theirs added, changed and removed against base: a removed run right before an added one is changed. */

@@ -113,9 +113,11 @@ function verifySplice(text: string, spliced: JsonSplice, messages: readonly Mess
   const body = spliced.text;
   const elements = spliced.elements;
   const listOpen = body.lastIndexOf('[', elements[0].start);
-  const baseline = lazyBaseline({ format: 'json', shape, text: body, depth: b.depth, column: 0 }, messages, () => {
-    const jsonStyle = detectStyle(body, elements, b.depth, listOpen);
-    const separator = elements.length > 1 ? body.slice(elements[0].end, elements[1].start) : jsonStyle.indent === null ? jsonStyle.itemSep : ',' + jsonStyle.newline + jsonStyle.indent.repeat(b.depth);
+  // The depth alone, not the baseline it came from: a closure over that would keep every earlier save's text.
+  const depth = b.depth;
+  const baseline = lazyBaseline({ format: 'json', shape, text: body, depth, column: 0 }, messages, () => {
+    const jsonStyle = detectStyle(body, elements, depth, listOpen);
+    const separator = elements.length > 1 ? body.slice(elements[0].end, elements[1].start) : jsonStyle.indent === null ? jsonStyle.itemSep : ',' + jsonStyle.newline + jsonStyle.indent.repeat(depth);
     return { elements, jsonStyle, separator };
   });
   // Lengths, not contents: comparing two 100 MB strings costs what a save should not.

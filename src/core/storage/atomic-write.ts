@@ -64,11 +64,29 @@ function removeStale(dir: string, base: string | undefined): string[] {
 export interface AtomicWriteOptions {
   /**
    * Called after the new content is on disk in the temp file and just before the rename puts it in place:
-   * the last moment to refuse (by throwing), with nothing replaced yet. The temp file is removed.
+   * the last moment to refuse (by throwing), with nothing replaced yet (the temp file is then removed), or to
+   * add to the end of what is written (`append`: what a writer appended to the old file meanwhile).
    */
-  beforeRename?: () => void;
+  beforeRename?: (temp: { path: string; append(bytes: Uint8Array): void }) => void;
   /** The file's mode, whatever it was before (a state file: 0600); without one, the target keeps its own. */
   mode?: number;
+}
+
+/** Bytes added to the end of a temp file, flushed to disk before it is renamed into place. */
+function appender(temp: string) {
+  return {
+    path: temp,
+    append(bytes: Uint8Array) {
+      if (bytes.length === 0) return;
+      const fd = openSync(temp, 'a');
+      try {
+        writeAll(fd, bytes);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
 }
 
 function writeAll(fd: number, data: string | Uint8Array): void {
@@ -117,7 +135,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
     } finally {
       closeSync(fd);
     }
-    options.beforeRename?.();
+    options.beforeRename?.(appender(temp));
     renameSync(temp, path);
   } catch (e) {
     rmSync(temp, { force: true });
@@ -180,7 +198,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     }
     await turn();
     if (options.cancelled?.()) throw new WriteCancelled();
-    options.beforeRename?.();
+    options.beforeRename?.(appender(temp));
     renameSync(temp, path);
   } catch (e) {
     rmSync(temp, { force: true });

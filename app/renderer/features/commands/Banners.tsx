@@ -7,6 +7,9 @@ export function Banners() {
   const { edit, saveError, pendingDelete, setPendingDelete, applyEdit, revert, save, saveAs, openPath, saveAsName, setSaveAsName, setDialog } = useAppPick('edit', 'saveError', 'pendingDelete', 'setPendingDelete', 'applyEdit', 'revert', 'save', 'saveAs', 'openPath', 'saveAsName', 'setSaveAsName', 'setDialog');
   const conflict = edit?.conflict || saveError?.code === 'CONFLICT';
   const gone = saveError?.code === 'GONE';
+  const busy = saveError?.code === 'BUSY';
+  const savedNote = useApp((s) => s.savedNote);
+  const live = edit?.live;
   const invalid = saveError?.code === 'INVALID';
   const readOnly = useApp((s) => s.skeleton?.readOnly);
   const savedAs = useApp((s) => s.savedAs);
@@ -51,7 +54,7 @@ export function Banners() {
           <strong>{openPath} changed on disk while you were editing.</strong> Your edits are kept until you choose:
           <button onClick={() => setDialog('merge')} data-testid="conflict-merge" title="My edits on top of what is on disk now; where both changed a message, choose">Merge…</button>
           <button onClick={() => void revert()} data-testid="conflict-reload">Reload (discard mine)</button>
-          <button onClick={() => void save(true)} data-testid="conflict-keep">Keep mine (overwrite)</button>
+          <button onClick={() => void save(true)} data-testid="conflict-keep" title="Where both changed a message, mine is written; what was added on disk stays (nothing of theirs goes unseen: Merge… or Compare shows it first)">Keep mine</button>
           <button onClick={() => setSaveAsName(openPath?.replace(/(\.[^.]+)$/, '.mine$1'))}>Save as…</button>
           <button onClick={() => setDialog('compare')} data-testid="conflict-compare">Compare</button>
         </div>
@@ -62,6 +65,28 @@ export function Banners() {
           <button onClick={() => void save(true)} data-testid="gone-recreate">Save (recreate the file)</button>
           <button onClick={() => setSaveAsName(openPath)}>Save as…</button>
           <button onClick={() => useApp.setState({ saveError: undefined })}>Not now</button>
+        </div>
+      )}
+      {busy && (
+        <div className="banner warn" role="alert" data-testid="busy-banner">
+          <span>{saveError.message}</span>
+          <button onClick={() => void save()} data-testid="busy-retry">Save again</button>
+          <button onClick={() => setSaveAsName(openPath?.replace(/(\.[^.]+)$/, '.mine$1'))} data-testid="busy-save-as">Save as…</button>
+          <button onClick={() => useApp.setState({ saveError: undefined })} aria-label="Dismiss">×</button>
+        </div>
+      )}
+      {savedNote && !saveError && (
+        <div className="banner info" role="status" data-testid="saved-note">
+          <span>{savedNote}</span>
+          <button onClick={() => useApp.setState({ savedNote: undefined })} aria-label="Dismiss">×</button>
+        </div>
+      )}
+      {live && edit?.dirty && !conflict && !saveError && (
+        <div className="banner info" role="status" data-testid="live-note">
+          <span>
+            {live.writers.length > 0 ? `${live.writers.map((w) => `${w.name} (pid ${w.pid})`).join(', ')} ${live.writers.length > 1 ? 'have' : 'has'} this file open for writing` : 'Another program is adding to this file'}: a save keeps what it adds
+            {live.writers.length > 0 ? ', and waits for it to close the file unless your edits only add messages at the end' : ''}.
+          </span>
         </div>
       )}
       {invalid && (
@@ -77,7 +102,7 @@ export function Banners() {
           <button onClick={() => void save(false, true)} data-testid="invalid-save-anyway">Save anyway</button>
         </div>
       )}
-      {saveError && saveError.code !== 'CONFLICT' && saveError.code !== 'GONE' && !invalid && (
+      {saveError && saveError.code !== 'CONFLICT' && saveError.code !== 'GONE' && !busy && !invalid && (
         <div className="banner error" role="alert" data-testid="save-error">
           {saveError.message}
           {saveError.code === 'FORBIDDEN' && edit?.dirty && <button onClick={() => setSaveAsName(copyName(openPath, readOnly?.saveAs))} data-testid="save-error-save-as">Save as…</button>}

@@ -48,7 +48,16 @@ export function TopBar() {
           )}
           {saving && (
             <span className="save-progress" role="status" data-testid="save-progress">
-              {saveProgress ? `${saveProgress.step} (${saveProgress.at} of ${saveProgress.of})${saveProgress.total ? `: ${formatBytes(saveProgress.done ?? 0)} of ${formatBytes(saveProgress.total)}` : ''}` : 'starting'}{' '}
+              {saveProgress?.writers
+                ? `waiting for ${saveProgress.writers} to close the file (saving now would cut it off from it)`
+                : saveProgress
+                  ? `${saveProgress.step} (${saveProgress.at} of ${saveProgress.of})${saveProgress.total ? `: ${formatBytes(saveProgress.done ?? 0)} of ${formatBytes(saveProgress.total)}` : ''}`
+                  : 'starting'}{' '}
+              {saveProgress?.writers && (
+                <button onClick={() => { cancelSave(); setSaveAsName(copyName(skeleton.path)); }} data-testid="waiting-save-as" title="Stop waiting and write your version to a new file now">
+                  Save as…
+                </button>
+              )}
               <button onClick={() => cancelSave()} data-testid="cancel-save" title="Stop the save: the file stays as it was, your edits stay here">Cancel</button>
             </span>
           )}
