@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { dispatch } from '../app/service/dispatch.js';
+import { dispatchNow } from '../test/support/current-version.js';
 import { followedCount } from '../app/service/editing/carry-over.js';
 import { InlineTokenService } from '../app/service/token-service.js';
 import { createRuntime } from '../app/service/runtime.js';
@@ -29,7 +29,7 @@ const heapAfterGc = () => {
 
 function runtimeIn(dir: string, extra: { lookForWriters?: boolean } = {}) {
   const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: join(dir, '.history'), listingFile: false, searchIndexFile: false, watch: false, ...extra });
-  const call = (channel: string, input: unknown) => dispatch(rt.handlers, channel, input);
+  const call = (channel: string, input: unknown) => dispatchNow(rt.handlers, channel, input);
   return { rt, call };
 }
 

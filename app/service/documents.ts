@@ -10,6 +10,7 @@ import { headFormat, PART_BYTES, partsToRead, readPartDocument, readsInParts } f
 import { HandlerError } from '../shared/errors.js';
 import type { Codec } from '../../src/core/formats/codec.js';
 import type { MessageView } from '../../src/core/formats/model.js';
+import { grownFrom } from './edit-version.js';
 
 export interface Fingerprint {
   mtimeMs: number;
@@ -317,6 +318,7 @@ export class DocumentStore {
     if (!next) return undefined;
     const doc: OpenDocument = { path, codec: next.codec, file: next, conversations: conversationsOf(next), fingerprint: fingerprintOf(next, stat.mtimeMs, stat.size), mtimeMs: stat.mtimeMs, size: stat.size, conflict: false, appendedAt: Date.now() };
     keepEnds(file, next, added);
+    grownFrom(doc, cached);
     this.touch(path, doc);
     return doc;
   }

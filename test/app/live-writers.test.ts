@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { followedCount } from '../../app/service/editing/carry-over.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
@@ -27,7 +27,7 @@ function setup(options: { lookForWriters?: boolean; saveWaitMs?: number } = {}) 
   runtimes.push(rt);
   const events: Array<{ event: string; payload: { step?: string; writers?: string } }> = [];
   rt.onEvent = (event, payload) => events.push({ event, payload: payload as { step?: string } });
-  const call = (channel: string, input: unknown): Promise<Result<unknown>> => dispatch(rt.handlers, channel, input);
+  const call = (channel: string, input: unknown): Promise<Result<unknown>> => dispatchNow(rt.handlers, channel, input);
   const read = () => readFileSync(file, 'utf8');
   const trial = (tag: string, o: TrialOptions) => writerTrial(call, file, path, tag, o, () => followedCount(file) === 0, read);
   return { dir, file, path, call, read, trial, events };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../app/service/dispatch.js';
+import { dispatchNow } from '../support/current-version.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { tempDir } from '../helpers.js';
@@ -52,7 +52,7 @@ describe('saving a big file again and again', () => {
     const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, searchIndexFile: false, watch: false });
     runtimes.push(rt);
     const call = async (channel: string, input: unknown) => {
-      const r = await dispatch(rt.handlers, channel, input);
+      const r = await dispatchNow(rt.handlers, channel, input);
       if (!r.ok) throw new Error(r.error.message);
       return r.value;
     };

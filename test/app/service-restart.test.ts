@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OWN_THREAD_BYTES, serviceWorkerUrl, startBackend, type Backend } from '../../app/service/backend/backend.js';
 import { MemorySecretStore } from '../../app/service/key-store.js';
 import { ROOT, tempDir } from '../helpers.js';
+import { askingNow } from '../support/current-version.js';
 
 // The document service as it ships: the built worker beside dist/cli.mjs (npm test builds first).
 const url = serviceWorkerUrl(pathToFileURL(join(ROOT, 'dist', 'cli.mjs')).href);
@@ -37,12 +38,13 @@ function setup(name: string, list: Array<{ role: string; content: string }>) {
   writeFileSync(join(dir, name), JSON.stringify(list, null, 2));
   const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: tempDir(), listingFile: false, searchIndexFile: false, tokenCacheDir: tempDir() }, new MemorySecretStore(), url);
   backends.push(backend);
+  const ask = askingNow((c, i) => backend.request(c, i));
   const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
-    const r = await backend.request(channel, input);
+    const r = await ask(channel, input);
     if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
     return r.value as T;
   };
-  return { backend, file: join(dir, name), call, read: () => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Array<{ role: string; content: string }> };
+  return { backend, ask, file: join(dir, name), call, read: () => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Array<{ role: string; content: string }> };
 }
 
 (built ? describe : describe.skip)('the document service stops, and comes back with the edits', () => {
@@ -70,7 +72,7 @@ function setup(name: string, list: Array<{ role: string; content: string }>) {
 
   it(`mid-save, a file of its own service (over ${OWN_THREAD_BYTES / 1048576} MB), at random moments: every edit is in the file once, never lost`, async () => {
     const list = messages(30_000, 12);
-    const { backend, file, call, read } = setup('big.json', list);
+    const { backend, ask, file, call, read } = setup('big.json', list);
     const path = 'big.json';
     await call('conversation:open', { path, conversation: 0 });
     // How long a save takes here: the crash comes somewhere inside one.
@@ -84,7 +86,7 @@ function setup(name: string, list: Array<{ role: string; content: string }>) {
       await call('edit:apply', { path, conversation: 0, command: { type: 'set-text', index: 100 + 10 * trial, text: `edit ${trial}` } });
       await call('edit:apply', { path, conversation: 0, command: { type: 'insert', index: 0, messages: [{ role: 'user', content: `added ${trial}` }] } });
       t = performance.now();
-      const saving = backend.request('edit:save', { path });
+      const saving = ask('edit:save', { path });
       await new Promise((r) => setTimeout(r, Math.random() * duration));
       await crash(backend, file);
       const answer = await saving;

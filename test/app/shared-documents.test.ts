@@ -1,7 +1,7 @@
 // Two windows on one document, as browser mode serves them: two clients of the real WebSocket server racing.
 // Every edit, undo, reload and save names the state of the document's edits it was made on; one made on a
 // state another window has changed since is refused (STALE), and the other window is told of each change.
-import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -177,5 +177,25 @@ describe('one document in two windows', () => {
     expect(value(await a.ask<{ target: string }>('edit:save-as', { path: 'c.json', target: 'c.kept.json', version: edited.version }))).toEqual({ target: 'c.kept.json' });
     expect(onDisk(dir, 'c.kept.json')).toEqual(['message 0', 'message 1', 'kept']);
     expect(readFileSync(join(outside, 'elsewhere.json'), 'utf8')).toBe(theirs);
+  });
+
+  it("an agent's lines read between a window's look and its edit do not refuse the edit (its rows are the same messages); another window's edit does", async () => {
+    const line = (k: number) => JSON.stringify({ type: k % 2 ? 'assistant' : 'user', uuid: `u${k}`, parentUuid: k ? `u${k - 1}` : null, sessionId: 's', timestamp: `2026-01-01T00:00:${String(k).padStart(2, '0')}Z`, message: { role: k % 2 ? 'assistant' : 'user', content: k % 2 ? [{ type: 'text', text: `answer ${k}` }] : `question ${k}` } }) + '\n';
+    const { dir, open } = await served({ 's.jsonl': [0, 1, 2, 3].map(line).join('') });
+    const [a, b] = [await open(), await open()];
+    const shownA = value(await a.ask<Skeleton>('conversation:open', { path: 's.jsonl' }));
+    const shownB = value(await b.ask<Skeleton>('conversation:open', { path: 's.jsonl' }));
+    appendFileSync(join(dir, 's.jsonl'), line(4) + line(5));
+    // B reads the new lines first (its look at the file): A still names the state before them.
+    expect(value(await b.ask('edit:state', { path: 's.jsonl' })).count).toBe(6);
+    const edited = value(await a.ask('edit:apply', { path: 's.jsonl', version: shownA.editVersion, command: { type: 'set-text', index: 1, text: 'A rewrote answer 1' } }));
+    expect(edited).toMatchObject({ dirty: true, count: 6 });
+    // A's edit is a change B has not shown: B's edit on the state it knew is refused.
+    expect(await b.ask('edit:apply', { path: 's.jsonl', version: shownB.editVersion, command: { type: 'set-text', index: 3, text: 'B' } })).toMatchObject({ ok: false, error: { code: 'STALE' } });
+    value(await a.ask('edit:save', { path: 's.jsonl', version: edited.version }));
+    const texts = readFileSync(join(dir, 's.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.stringify(JSON.parse(l).message.content));
+    expect(texts).toHaveLength(6);
+    expect(texts[1]).toContain('A rewrote answer 1');
+    expect(texts[5]).toContain('answer 5');
   });
 });

@@ -10,7 +10,7 @@ import { savedNoteOf } from '../../app/renderer/store/editing.js';
 import { useApp } from '../../app/renderer/store/index.js';
 
 const asked: Array<{ channel: string; input: unknown }> = [];
-const edit: EditState = { path: 'session.jsonl', conversation: 0, count: 12, dirty: true, conflict: false };
+const edit: EditState = { path: 'session.jsonl', conversation: 0, version: 1, count: 12, dirty: true, conflict: false };
 
 beforeEach(() => {
   asked.length = 0;

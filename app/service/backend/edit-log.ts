@@ -70,7 +70,10 @@ export class EditLog {
     }
     // A compaction previewed, not applied, changed nothing.
     if (channel === 'window:compact' && (input as { apply?: boolean }).apply !== true) return undefined;
-    if (EDITS.has(channel) || VIEWS.has(channel)) log.entries.push({ channel, input: asLogged(channel, input, result.value) });
+    if (EDITS.has(channel) || VIEWS.has(channel)) {
+      const version = (result.value as { version?: unknown } | undefined)?.version;
+      log.entries.push({ channel, input: asLogged(channel, input, result.value), ...(typeof version === 'number' ? { version } : {}) });
+    }
     return undefined;
   }
 }

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dispatch, type Handlers } from '../dispatch.js';
 import { showPath } from '../conversation-views.js';
 import type { DocumentStore } from '../documents.js';
+import { adoptVersion, editVersion } from '../edit-version.js';
 
 /**
  * A document service that stops (out of memory, a crash) loses the documents it held, edits and all. The router
@@ -17,6 +18,8 @@ export interface DocumentSnapshot {
   mtimeMs: number;
   /** Per conversation of the document, the path it showed (a thread of a tree: its leaf, and whether past compactions). */
   views: Array<{ leaf: number; whole: boolean } | null>;
+  /** The edit state's version the windows were given (edit-version.ts). */
+  version?: number;
 }
 
 /** What a save under way wrote: the temp file renamed over the file (its size and time), or lines appended to it. */
@@ -25,12 +28,14 @@ export type Writing = { size: number; mtimeMs: number } | { appended: string; at
 export interface LoggedRequest {
   channel: string;
   input: unknown;
+  /** The edit state's version its answer gave the window. */
+  version?: number;
 }
 
 export function snapshotOf(documents: DocumentStore, path: string): DocumentSnapshot | undefined {
   const doc = documents.peek(path);
   if (!doc) return undefined;
-  return { size: doc.fingerprint.size, mtimeMs: doc.fingerprint.mtimeMs, views: doc.conversations.map((c) => (c.view ? { leaf: c.view.leaf, whole: c.view.whole } : null)) };
+  return { size: doc.fingerprint.size, mtimeMs: doc.fingerprint.mtimeMs, views: doc.conversations.map((c) => (c.view ? { leaf: c.view.leaf, whole: c.view.whole } : null)), version: editVersion(doc) };
 }
 
 function holds(path: string, text: string, from: number): boolean {
@@ -81,10 +86,16 @@ export async function restoreEdits(handlers: Handlers, documents: DocumentStore,
     });
   }
   let refused = 0;
+  // Versions are numbered per service: each edit is made on the state it follows here, which is the one it was made on.
+  let known = snapshot?.version;
   for (const e of entries) {
-    const r = await dispatch(handlers, e.channel, e.input);
+    const input = e.input !== null && typeof e.input === 'object' && 'version' in e.input ? { ...e.input, version: editVersion(documents.get(path)) } : e.input;
+    const r = await dispatch(handlers, e.channel, input);
     if (!r.ok) refused++;
+    if (e.version !== undefined) known = e.version;
   }
   if (moved && entries.length > 0) documents.get(path).conflict = true;
+  // The windows go on naming the state they were shown: it is this one, when every edit was made again over the same file.
+  else if (!moved && refused === 0 && known !== undefined) adoptVersion(documents.get(path), known);
   return { restored: entries.length, refused, saved: false, moved };
 }
