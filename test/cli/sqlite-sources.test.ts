@@ -1,0 +1,246 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { summarizeWhole } from '../../app/service/file-summary.js';
+import { ROOT, tempDir } from '../helpers.js';
+import { pythonSqlite, sqliteFile, sqliteWithWal, type Row } from '../support/sqlite-fixture.js';
+
+/**
+ * Other apps' SQLite stores through the real bin: fixtures built here with sql.js in the shape each app writes
+ * (its schema as its migrations make it), and what each should show counted by Python's sqlite3 over the same
+ * files, apart from this tool's reader.
+ */
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const STATE = tempDir();
+
+const python = spawnSync('python3', ['-c', 'print(1)'], { encoding: 'utf8' });
+if (python.status !== 0) console.log('SQLite source tests need python3 (the independent reader of the fixtures): not installed');
+
+const cli = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tempDir(), maxBuffer: 64 * 1024 * 1024, env: { ...process.env, XDG_STATE_HOME: STATE } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const json = <T>(args: string[]): T => {
+  const r = cli(...args);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+};
+
+type Listed = { files: Array<{ path: string; format?: string; error?: string; conversations?: number; messages?: number; other?: number; title?: string; titles?: string[] }> };
+type Shown = { format: string; conversations: number; messages: Array<{ conversation: number; index: number; role: string; content: string; category?: string; meta?: boolean; timestamp?: string }> };
+
+// ---------------------------------------------------------------- Crush
+
+/** Crush's tables as its migrations leave them (charmbracelet/crush internal/db/migrations, through is_summary_message and todos). */
+const CRUSH_SCHEMA = `
+CREATE TABLE goose_db_version (id INTEGER PRIMARY KEY AUTOINCREMENT, version_id INTEGER NOT NULL, is_applied INTEGER NOT NULL, tstamp TIMESTAMP DEFAULT (datetime('now')));
+CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL, message_count INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, cost REAL NOT NULL DEFAULT 0.0, updated_at INTEGER NOT NULL, created_at INTEGER NOT NULL, summary_message_id TEXT, todos TEXT);
+CREATE TABLE files (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, path TEXT NOT NULL, content TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, parts TEXT NOT NULL DEFAULT '[]', model TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, finished_at INTEGER, provider TEXT, is_summary_message INTEGER DEFAULT 0 NOT NULL);
+CREATE INDEX idx_messages_session_id ON messages (session_id);
+CREATE TRIGGER update_session_message_count_on_insert AFTER INSERT ON messages BEGIN UPDATE sessions SET message_count = message_count + 1 WHERE id = new.session_id; END;
+`;
+
+const part = (type: string, data: Record<string, unknown>) => ({ type, data });
+const T0 = 1764320400; // seconds, as Crush writes them
+
+function crushRows() {
+  const sessions: Row[] = [
+    { id: 'a1f0c2d4-0001-4e5f-9a8b-7c6d5e4f3a21', title: 'Why do the date tests fail on CI?', created_at: T0, updated_at: T0 + 90, prompt_tokens: 5120, completion_tokens: 410, cost: 0.021 },
+    { id: 'msg-0002$$call_find', parent_session_id: 'a1f0c2d4-0001-4e5f-9a8b-7c6d5e4f3a21', title: 'Find where dates are formatted', created_at: T0 + 20, updated_at: T0 + 40 },
+    { id: 'c3e2d1f0-0003-4b5a-8c7d-6e5f4a3b2c10', title: 'Tidy the changelog', created_at: T0 + 300, updated_at: T0 + 400, summary_message_id: 'msg-0013' },
+    { id: 'd4000000-0004-4000-8000-000000000004', title: 'New Session', created_at: T0 + 500, updated_at: T0 + 500 },
+  ];
+  const [a, sub, c] = sessions.map((s) => s.id as string);
+  const m = (id: string, session: string, role: string, at: number, parts: unknown[], extra: Row = {}): Row => ({ id, session_id: session, role, parts: JSON.stringify(parts), created_at: at, updated_at: at, finished_at: parts.length ? at + 1 : null, ...extra });
+  const sonnet = { model: 'claude-sonnet-4-5', provider: 'anthropic' };
+  const messages: Row[] = [
+    m('msg-0001', a, 'user', T0, [part('text', { text: 'Why does `npm test` fail only on CI?\tThe date tests expect 09:00.' }), part('finish', { reason: 'stop', time: T0 })]),
+    m('msg-0002', a, 'assistant', T0 + 2, [part('reasoning', { thinking: 'CI runs in UTC; the test expects local time.', signature: 'sig' }), part('text', { text: 'Let me look at the formatter.' }), part('tool_call', { id: 'call_view', name: 'view', input: '{"file_path":"src/format.ts"}', type: 'function', finished: true }), part('finish', { reason: 'tool_use', time: T0 + 3 })], sonnet),
+    m('msg-0003', a, 'tool', T0 + 4, [part('tool_result', { tool_call_id: 'call_view', name: 'view', content: 'export const fmt = (d) => d.toLocaleTimeString();', metadata: '', is_error: false }), part('finish', { reason: 'stop', time: T0 + 4 })]),
+    m('msg-0004', a, 'assistant', T0 + 6, [part('text', { text: 'The formatter uses the machine’s time zone: pass `timeZone: "UTC"`. 🕘' }), part('finish', { reason: 'end_turn', time: T0 + 7 })], sonnet),
+    m('msg-0005', a, 'user', T0 + 60, [part('text', { text: 'Run the tests.' }), part('finish', { reason: 'stop', time: T0 + 60 })]),
+    m('msg-0006', a, 'assistant', T0 + 61, [part('tool_call', { id: 'call_bash', name: 'bash', input: '{"command":"npm test"}', finished: true }), part('finish', { reason: 'tool_use', time: T0 + 62 })], sonnet),
+    m('msg-0007', a, 'tool', T0 + 70, [part('tool_result', { tool_call_id: 'call_bash', name: 'bash', content: 'exit status 1', is_error: true })]),
+    m('msg-0008', a, 'assistant', T0 + 72, [], sonnet),
+    m('msg-0009', sub, 'user', T0 + 20, [part('text', { text: 'Find where dates are formatted.' })]),
+    m('msg-0010', sub, 'assistant', T0 + 30, [part('text', { text: 'src/format.ts, line 1.' }), part('finish', { reason: 'end_turn', time: T0 + 31 })], sonnet),
+    m('msg-0011', c, 'user', T0 + 300, [part('text', { text: '  Tidy CHANGELOG.md\r\nand keep the dates.  ' })]),
+    m('msg-0012', c, 'assistant', T0 + 301, [part('text', { text: 'Done.' }), part('finish', { reason: 'error', time: T0 + 302, message: 'Provider error', details: 'overloaded' })], sonnet),
+    m('msg-0013', c, 'assistant', T0 + 350, [part('text', { text: 'Summary: the changelog was tidied; dates kept.' }), part('finish', { reason: 'end_turn', time: T0 + 351 })], { ...sonnet, is_summary_message: 1 }),
+    m('msg-0014', c, 'user', T0 + 360, [part('text', { text: 'Thanks.' }), part('image_url', { url: 'https://example.com/diagram.png' })]),
+  ];
+  return { sessions, messages };
+}
+
+/** A project's `.crush/crush.db` with every session and message still in its write-ahead log. */
+function crushProject(dir: string): string {
+  const { sessions, messages } = crushRows();
+  const goose: Row[] = [0, 20250424200609, 20250515105448, 20250624000000, 20250627000000, 20250810000000, 20250812000000].map((v, i) => ({ id: i + 1, version_id: v, is_applied: 1 }));
+  const { main, wal } = sqliteWithWal(CRUSH_SCHEMA, { goose_db_version: goose }, { sessions, messages });
+  mkdirSync(join(dir, '.crush'), { recursive: true });
+  const db = join(dir, '.crush', 'crush.db');
+  writeFileSync(db, main);
+  writeFileSync(`${db}-wal`, wal);
+  return db;
+}
+
+// Per session with messages (sessions oldest first): its title, whether a sub-agent's, its messages' roles.
+const CRUSH_PY = `
+sessions = c.execute('SELECT id, title, parent_session_id FROM sessions ORDER BY created_at, rowid').fetchall()
+out = []
+empty = 0
+for sid, title, parent in sessions:
+    rows = c.execute('SELECT role, parts FROM messages WHERE session_id = ? ORDER BY created_at, rowid', (sid,)).fetchall()
+    if not rows: empty += 1; continue
+    calls = sum(1 for _, p in rows for x in json.loads(p) if x['type'] == 'tool_call')
+    out.append({'title': title, 'sub': parent is not None, 'roles': [r for r, _ in rows], 'calls': calls})
+print(json.dumps({'sessions': out, 'empty': empty}))
+`;
+
+describe.skipIf(python.status !== 0)('Crush’s crush.db, its rows all in its write-ahead log', () => {
+  it('is listed and read through its log: each session a conversation with its messages, as Python’s sqlite3 reads the same files', () => {
+    const dir = tempDir();
+    const db = crushProject(dir);
+    const want = pythonSqlite<{ sessions: Array<{ title: string; sub: boolean; roles: string[]; calls: number }>; empty: number }>(db, CRUSH_PY);
+    // The fixture is what it should be: every row in the log (the file alone holds none of them).
+    expect(want.sessions.map((s) => s.roles.length)).toEqual([8, 2, 4]);
+    expect(pythonSqlite<number>(db, "os.remove(db + '-wal'); c.close(); c = sqlite3.connect(db); print(c.execute('select count(*) from messages').fetchone()[0])")).toBe(0);
+
+    const listed = json<Listed>(['ls', dir, '--json']);
+    expect(listed.files.map((f) => f.path)).toEqual(['.crush/crush.db']);
+    const f = listed.files[0];
+    expect(f).toMatchObject({ format: 'crush-store', conversations: want.sessions.length, messages: want.sessions.reduce((n, s) => n + s.roles.length, 0), other: want.empty });
+    // The app's sidebar names each session.
+    expect(summarizeWhole(db).titles).toEqual(want.sessions.map((s) => (s.sub ? `sub-agent · ${s.title}` : s.title)));
+
+    const shown = json<Shown>(['show', db, '--json']);
+    expect(shown.format).toBe('crush-store');
+    want.sessions.forEach((s, c) => expect(shown.messages.filter((m) => m.conversation === c).map((m) => m.role)).toEqual(s.roles));
+    const first = shown.messages.filter((m) => m.conversation === 0);
+    expect(first[0].content).toBe('Why does `npm test` fail only on CI?\tThe date tests expect 09:00.');
+    expect(first[0].timestamp).toBe(new Date(T0 * 1000).toISOString());
+    expect(first[1].content).toContain('Let me look at the formatter.');
+    expect(first[2].content).toContain('d.toLocaleTimeString()');
+    // A reply Crush never wrote says so; an ending with an error names it; the summary a compaction wrote is one.
+    expect(first[7]).toMatchObject({ role: 'assistant', content: '', category: 'no content: Crush kept none for it (a reply that never came)' });
+    const third = shown.messages.filter((m) => m.conversation === 2);
+    expect(third[1].category).toBe('finished: error (Provider error: overloaded)');
+    expect(third[2].category).toBe('summary (the session goes on from it)');
+  });
+
+  it('converts to an editable session (a file of another format)', () => {
+    const dir = tempDir();
+    const db = crushProject(dir);
+    const converted = cli('convert', db, '--to', 'openai-chat-jsonl');
+    expect(converted.code, converted.stderr).toBe(0);
+    expect(converted.stdout).toContain('The formatter uses the machine’s time zone');
+  });
+
+  it('a crush.db holding no Crush tables is an error naming the file and what it holds; without its log, the file alone is read', () => {
+    const dir = tempDir();
+    const other = join(dir, 'crush.db');
+    writeFileSync(other, sqliteFile('CREATE TABLE notes (t TEXT)'));
+    const r = cli('show', other, '--json');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`${other}: an SQLite database without Crush's "sessions" table (tables: notes)`);
+
+    const db = crushProject(join(dir, 'p'));
+    rmSync(`${db}-wal`);
+    const listed = json<Listed>(['ls', join(dir, 'p'), '--json']);
+    expect(listed.files[0]).toMatchObject({ path: '.crush/crush.db', conversations: 1, messages: 0 });
+    expect(summarizeWhole(db).title).toBe('no sessions in this database');
+  });
+});
+
+// ---------------------------------------------------------------- Codex's thread index
+
+/** Codex's `threads` table as its state migrations leave it (openai/codex codex-rs/state/migrations), with the tables beside it. */
+const CODEX_STATE_SCHEMA = `
+CREATE TABLE _sqlx_migrations (version BIGINT PRIMARY KEY, description TEXT NOT NULL, installed_on TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, success BOOLEAN NOT NULL, checksum BLOB NOT NULL, execution_time BIGINT NOT NULL);
+CREATE TABLE threads (id TEXT PRIMARY KEY, rollout_path TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, source TEXT NOT NULL, model_provider TEXT NOT NULL, cwd TEXT NOT NULL, title TEXT NOT NULL, sandbox_policy TEXT NOT NULL, approval_mode TEXT NOT NULL, tokens_used INTEGER NOT NULL DEFAULT 0, archived INTEGER NOT NULL DEFAULT 0, archived_at INTEGER, git_sha TEXT, git_branch TEXT, git_origin_url TEXT, cli_version TEXT NOT NULL DEFAULT '', first_user_message TEXT NOT NULL DEFAULT '', agent_nickname TEXT, agent_role TEXT, model TEXT, reasoning_effort TEXT, created_at_ms INTEGER, updated_at_ms INTEGER, name TEXT, parent_thread_id TEXT);
+CREATE INDEX idx_threads_created_at ON threads(created_at DESC, id DESC);
+CREATE TABLE backfill_state (id INTEGER PRIMARY KEY CHECK (id = 1), status TEXT NOT NULL, last_watermark TEXT, last_success_at INTEGER, updated_at INTEGER NOT NULL);
+CREATE TABLE thread_dynamic_tools (thread_id TEXT NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, input_schema TEXT NOT NULL, PRIMARY KEY (thread_id, position));
+`;
+
+function codexHome(dir: string): string {
+  const t = (s: number) => 1764320400 + s;
+  const base = { source: 'cli', model_provider: 'openai', sandbox_policy: 'workspace-write', approval_mode: 'on-request', cli_version: '0.64.0', model: 'gpt-5.1-codex', reasoning_effort: 'medium' };
+  const rollout = (at: string, id: string) => `/home/dev/.codex/sessions/2025/11/28/rollout-2025-11-28T${at}-${id}.jsonl`;
+  const threads: Row[] = [
+    { ...base, id: '019ac1d2-0000-7000-8000-000000000002', rollout_path: rollout('09-05-00', '019ac1d2-0000-7000-8000-000000000002'), created_at: t(300), updated_at: t(900), created_at_ms: t(300) * 1000, updated_at_ms: t(900) * 1000 + 250, cwd: '/home/dev/app', title: 'Add a --json flag to ls', first_user_message: 'Add a --json flag to ls', tokens_used: 48210, git_branch: 'main', git_sha: '3f2a1b0c9d8e7f6a5b4c' },
+    { ...base, id: '019ac1d2-0000-7000-8000-000000000001', rollout_path: rollout('09-00-00', '019ac1d2-0000-7000-8000-000000000001'), created_at: t(0), updated_at: t(120), cwd: '/home/dev/app', title: 'why does the date test fail on CI', first_user_message: 'why does the date test fail on CI\nit expects 09:00', name: 'CI time zones', tokens_used: 9120, archived: 1, archived_at: t(4000) },
+    { ...base, id: '019ac1d2-0000-7000-8000-000000000003', rollout_path: rollout('09-06-10', '019ac1d2-0000-7000-8000-000000000003'), created_at: t(370), updated_at: t(420), cwd: '/home/dev/app', title: '', first_user_message: 'Review the diff for missing tests', source: '{"subagent":"review"}', parent_thread_id: '019ac1d2-0000-7000-8000-000000000002', agent_nickname: 'Euclid', tokens_used: 3000 },
+  ];
+  mkdirSync(join(dir, '.codex'), { recursive: true });
+  const db = join(dir, '.codex', 'state_5.sqlite');
+  writeFileSync(db, sqliteFile(CODEX_STATE_SCHEMA, { threads, backfill_state: [{ id: 1, status: 'complete', updated_at: t(0) }] }));
+  // Codex's other databases beside it hold no sessions: not listed.
+  writeFileSync(join(dir, '.codex', 'logs_2.sqlite'), sqliteFile('CREATE TABLE logs (id INTEGER PRIMARY KEY, ts INTEGER, level TEXT, message TEXT)', { logs: [{ id: 1, ts: t(0), level: 'INFO', message: 'started' }] }));
+  return db;
+}
+
+// The threads Codex indexes, oldest first (by its milliseconds where it has them): id, shown title, rollout path.
+const CODEX_STATE_PY = `
+rows = c.execute('SELECT id, name, title, first_user_message, rollout_path, parent_thread_id, archived FROM threads ORDER BY COALESCE(created_at_ms, created_at * 1000), id').fetchall()
+out = []
+for id, name, title, first, rollout, parent, archived in rows:
+    t = next(x.strip() for x in [name or '', title or '', first or '', id] if x.strip())
+    t = t.split('\\n')[0]
+    out.append({'id': id, 'title': ('sub-agent · ' if parent else '') + t + (' (archived)' if archived else ''), 'rollout': rollout})
+print(json.dumps(out))
+`;
+
+describe.skipIf(python.status !== 0)('Codex’s state_5.sqlite (its index of threads)', () => {
+  it('is listed as what it is, and opens read-only as the threads it indexes: each titled, saying where its rollout is', () => {
+    const dir = tempDir();
+    const db = codexHome(dir);
+    const want = pythonSqlite<Array<{ id: string; title: string; rollout: string }>>(db, CODEX_STATE_PY);
+    expect(want).toHaveLength(3);
+
+    const listed = json<Listed>(['ls', dir, '--json']);
+    expect(listed.files.map((f) => f.path)).toEqual(['.codex/state_5.sqlite']);
+    expect(listed.files[0]).toMatchObject({ format: 'codex-thread-index', conversations: 3, messages: 3 });
+    expect(summarizeWhole(db).titles).toEqual(want.map((w) => w.title));
+
+    const shown = json<Shown>(['show', db, '--json']);
+    expect(shown.format).toBe('codex-thread-index');
+    expect(shown.messages.map((m) => m.conversation)).toEqual([0, 1, 2]);
+    shown.messages.forEach((m, i) => {
+      expect(m).toMatchObject({ role: 'thread', meta: true, category: 'index entry: the session is its rollout file' });
+      expect(m.content.split('\n')[0]).toBe(`rollout: ${want[i].rollout}`);
+    });
+    expect(shown.messages[1].content).toContain('tokens used: 48210');
+    expect(shown.messages[1].content).toContain('git: main @ 3f2a1b0c9d8e');
+    expect(shown.messages[1].timestamp).toBe(new Date((1764320400 + 900) * 1000 + 250).toISOString());
+    expect(shown.messages[2].content).toContain('parent thread: 019ac1d2-0000-7000-8000-000000000002');
+  });
+
+  it('another Codex database opened by name says it holds no threads, naming its tables', () => {
+    const dir = tempDir();
+    codexHome(dir);
+    const r = cli('show', join(dir, '.codex', 'logs_2.sqlite'));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`an SQLite database without Codex's "threads" table (tables: logs)`);
+  });
+});
+
+// ---------------------------------------------------------------- the shared real files (never copied here)
+
+const REAL_CRUSH = join(ROOT, '..', '..', 'shared', 'realfiles', 'crush', 'ylor');
+const realMissing = !existsSync(join(REAL_CRUSH, 'crush.db')) ? `${REAL_CRUSH} is absent` : python.status !== 0 ? 'python3 is not installed' : undefined;
+if (realMissing) console.log(`the real Crush database test skipped: ${realMissing}`);
+
+describe.skipIf(realMissing !== undefined)('a real crush.db whose rows are mostly in its committed -wal', () => {
+  it('is listed with every session and message Python’s sqlite3 reads from the file and its log', () => {
+    const want = pythonSqlite<{ sessions: Array<{ title: string; sub: boolean; roles: string[] }>; empty: number }>(join(REAL_CRUSH, 'crush.db'), CRUSH_PY);
+    expect(want.sessions.length).toBeGreaterThan(0);
+    const listed = json<Listed>(['ls', REAL_CRUSH, '--json']);
+    expect(listed.files.map((f) => f.path)).toEqual(['crush.db']);
+    expect(listed.files[0]).toMatchObject({ format: 'crush-store', conversations: want.sessions.length, messages: want.sessions.reduce((n, s) => n + s.roles.length, 0), other: want.empty });
+    const shown = json<Shown>(['show', join(REAL_CRUSH, 'crush.db'), '--json']);
+    want.sessions.forEach((s, c) => expect(shown.messages.filter((m) => m.conversation === c).map((m) => m.role)).toEqual(s.roles));
+  });
+});
