@@ -100,7 +100,7 @@ print(json.dumps({'sessions': out, 'empty': empty}))
 `;
 
 describe.skipIf(python.status !== 0)('Crush’s crush.db, its rows all in its write-ahead log', () => {
-  it('is listed and read through its log: each session a conversation with its messages, as Python’s sqlite3 reads the same files', () => {
+  it('is listed and read through its log: each session a conversation with its messages, as Python’s sqlite3 reads the same files', { timeout: 180_000 }, () => {
     const dir = tempDir();
     const db = crushProject(dir);
     const want = pythonSqlite<{ sessions: Array<{ title: string; sub: boolean; roles: string[]; calls: number }>; empty: number }>(db, CRUSH_PY);
@@ -138,7 +138,7 @@ describe.skipIf(python.status !== 0)('Crush’s crush.db, its rows all in its wr
     expect(converted.stdout).toContain('The formatter uses the machine’s time zone');
   });
 
-  it('a crush.db holding no Crush tables is an error naming the file and what it holds; without its log, the file alone is read', () => {
+  it('a crush.db holding no Crush tables is an error naming the file and what it holds; without its log, the file alone is read', { timeout: 180_000 }, () => {
     const dir = tempDir();
     const other = join(dir, 'crush.db');
     writeFileSync(other, sqliteFile('CREATE TABLE notes (t TEXT)'));
@@ -194,7 +194,7 @@ print(json.dumps(out))
 `;
 
 describe.skipIf(python.status !== 0)('Codex’s state_5.sqlite (its index of threads)', () => {
-  it('is listed as what it is, and opens read-only as the threads it indexes: each titled, saying where its rollout is', () => {
+  it('is listed as what it is, and opens read-only as the threads it indexes: each titled, saying where its rollout is', { timeout: 180_000 }, () => {
     const dir = tempDir();
     const db = codexHome(dir);
     const want = pythonSqlite<Array<{ id: string; title: string; rollout: string }>>(db, CODEX_STATE_PY);
@@ -234,7 +234,7 @@ const realMissing = !existsSync(join(REAL_CRUSH, 'crush.db')) ? `${REAL_CRUSH} i
 if (realMissing) console.log(`the real Crush database test skipped: ${realMissing}`);
 
 describe.skipIf(realMissing !== undefined)('a real crush.db whose rows are mostly in its committed -wal', () => {
-  it('is listed with every session and message Python’s sqlite3 reads from the file and its log', () => {
+  it('is listed with every session and message Python’s sqlite3 reads from the file and its log', { timeout: 180_000 }, () => {
     const want = pythonSqlite<{ sessions: Array<{ title: string; sub: boolean; roles: string[] }>; empty: number }>(join(REAL_CRUSH, 'crush.db'), CRUSH_PY);
     expect(want.sessions.length).toBeGreaterThan(0);
     const listed = json<Listed>(['ls', REAL_CRUSH, '--json']);
@@ -242,5 +242,131 @@ describe.skipIf(realMissing !== undefined)('a real crush.db whose rows are mostl
     expect(listed.files[0]).toMatchObject({ format: 'crush-store', conversations: want.sessions.length, messages: want.sessions.reduce((n, s) => n + s.roles.length, 0), other: want.empty });
     const shown = json<Shown>(['show', join(REAL_CRUSH, 'crush.db'), '--json']);
     want.sessions.forEach((s, c) => expect(shown.messages.filter((m) => m.conversation === c).map((m) => m.role)).toEqual(s.roles));
+  });
+});
+
+// ---------------------------------------------------------------- Cursor's state.vscdb
+
+const KV_SCHEMA = 'CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);';
+const kv = (key: string, value: unknown): Row => ({ key, value: typeof value === 'string' ? value : JSON.stringify(value) });
+const at = (min: number) => new Date(Date.UTC(2025, 10, 28, 9, min)).toISOString();
+
+/** A global state.vscdb (Cursor 0.43 on: composers and their bubbles in cursorDiskKV), in the shapes Cursor's versions left. */
+function cursorGlobal(): Row[] {
+  const bubble = (composer: string, id: string, type: 1 | 2, text: string, min: number, extra: Record<string, unknown> = {}) => kv(`bubbleId:${composer}:${id}`, { _v: 3, type, bubbleId: id, text, createdAt: at(min), ...extra });
+  const c1 = '11111111-1111-4111-8111-111111111111';
+  const c2 = '22222222-2222-4222-8222-222222222222';
+  const c3 = '33333333-3333-4333-8333-333333333333';
+  const c4 = '44444444-4444-4444-8444-444444444444';
+  const c5 = '55555555-5555-4555-8555-555555555555';
+  const c6 = '66666666-6666-4666-8666-666666666666';
+  const headers = (...ids: Array<[string, 1 | 2]>) => ids.map(([bubbleId, type]) => ({ bubbleId, type }));
+  return [
+    kv(`composerData:${c1}`, { _v: 10, composerId: c1, name: 'Fix the flaky date test', createdAt: 1764320400000, fullConversationHeadersOnly: headers(['a1', 1], ['a2', 2], ['a3', 1]), conversationMap: {} }),
+    bubble(c1, 'a1', 1, 'Why is the date test flaky?', 0),
+    bubble(c1, 'a2', 2, 'It depends on the time zone.', 1, { toolFormerData: { tool: 5, toolCallId: 'call_1', name: 'read_file', rawArgs: '{"target_file":"src/date.ts"}', status: 'completed', result: '{"contents":"…"}' } }),
+    bubble(c1, 'a3', 1, 'Fix it.', 2),
+    // A bubble the composer's list no longer names (its chat was restored to an earlier checkpoint).
+    bubble(c1, 'a4', 2, 'Patched src/date.ts to use UTC.', 3),
+    kv(`composerData:${c2}`, { _v: 10, composerId: c2, name: 'Add a changelog', createdAt: 1764320500000, fullConversationHeadersOnly: headers(['b1', 1], ['b2', 2]) }),
+    bubble(c2, 'b1', 1, 'Start a CHANGELOG.md.', 10),
+    // c3: its list empty, its bubbles only as rows (written out of order).
+    kv(`composerData:${c3}`, { _v: 10, composerId: c3, createdAt: 1764320600000, fullConversationHeadersOnly: [], conversationMap: {} }),
+    bubble(c3, 'c2', 2, 'Use `npm run lint -- --fix`.', 21),
+    bubble(c3, 'c1', 1, 'How do I fix the lint errors?', 20),
+    bubble(c3, 'c4', 2, 'Yes, both.', 23),
+    bubble(c3, 'c3', 1, 'And the type errors?\u2028Both at once?', 22),
+    kv(`composerData:${c4}`, { _v: 3, composerId: c4, createdAt: 1758000000000, conversation: [{ type: 1, bubbleId: 'd1', text: 'Rename the helper.' }, { type: 2, bubbleId: 'd2', text: 'Renamed in 3 files.' }] }),
+    // c5's composer row is gone; its bubbles are not.
+    bubble(c5, 'e1', 1, 'What does this regex match?', 30),
+    bubble(c5, 'e2', 2, 'ISO 8601 dates.', 31),
+    kv(`composerData:${c6}`, { _v: 10, composerId: c6, createdAt: 1764320700000, fullConversationHeadersOnly: [], conversationMap: {}, text: '' }),
+    kv(`checkpointId:${c1}:x`, { files: [] }),
+  ];
+}
+
+/** A workspace's state.vscdb: the older chat panel's tabs, and its list of composers (inline before 0.43, headers since). */
+function cursorWorkspace(): Row[] {
+  const tab = (tabId: string, chatTitle: string, texts: string[]) => ({ tabId, chatTitle, bubbles: texts.map((text, i) => ({ type: i % 2 ? 'ai' : 'user', id: `${tabId}-${i}`, [i % 2 ? 'rawText' : 'text']: text })) });
+  return [
+    kv('workbench.panel.aichat.view.aichat.chatdata', { tabs: [tab('t1', 'Regex for dates', ['A regex for ISO dates?', '`^\\d{4}-\\d{2}-\\d{2}$`']), tab('t2', 'Sorting', ['Sort by date', 'Use localeCompare', 'Descending?']), tab('t3', 'Unanswered', ['Hello?']), tab('t4', 'New chat', [])] }),
+    kv('composer.composerData', {
+      allComposers: [
+        { composerId: 'w1', name: 'Old composer one', createdAt: 1730000000000, conversation: [{ type: 1, bubbleId: 'w1a', text: 'Add a README.' }, { type: 2, bubbleId: 'w1b', text: 'Added.' }] },
+        { composerId: 'w2', createdAt: 1730000100000, conversation: [{ type: 1, bubbleId: 'w2a', text: 'Explain this file.' }, { type: 2, bubbleId: 'w2b', text: 'It parses dates.' }, { type: 1, bubbleId: 'w2c', text: 'Thanks.' }] },
+        { composerId: '11111111-1111-4111-8111-111111111111', name: 'Fix the flaky date test', createdAt: 1764320400000, lastUpdatedAt: 1764320580000 },
+      ],
+    }),
+    kv('workbench.view.extensions.state.hidden', []),
+  ];
+}
+
+// Each file's chats as a plain reading of its keys gives them: a composer's messages are every bubble its
+// header list, its inline conversation and its own bubble rows name (each once); a workspace's composers
+// kept elsewhere are one list.
+const CURSOR_PY = `
+def val(v):
+    try: return json.loads(v)
+    except Exception: return None
+kv = dict(c.execute('SELECT key, value FROM cursorDiskKV').fetchall())
+items = dict(c.execute('SELECT key, value FROM ItemTable').fetchall())
+rows = {}
+for k in kv:
+    if k.startswith('bubbleId:'):
+        _, comp, b = k.split(':', 2)
+        rows.setdefault(comp, set()).add(b)
+convs, empty = [], 0
+composers = [k.split(':', 1)[1] for k in kv if k.startswith('composerData:')]
+for comp in composers:
+    d = val(kv['composerData:' + comp]) or {}
+    ids = set(rows.pop(comp, set()))
+    ids |= {h['bubbleId'] for h in d.get('fullConversationHeadersOnly') or []}
+    ids |= {b.get('bubbleId') for b in d.get('conversation') or []}
+    ids |= set((d.get('conversationMap') or {}).keys())
+    if ids: convs.append(len(ids))
+    else: empty += 1
+convs += [len(v) for v in rows.values()]
+ws = val(items.get('composer.composerData', 'null')) or {}
+elsewhere = 0
+for comp in ws.get('allComposers', []):
+    if comp.get('composerId') in composers: continue
+    if comp.get('conversation'): convs.append(len(comp['conversation']))
+    else: elsewhere += 1
+tabs = (val(items.get('workbench.panel.aichat.view.aichat.chatdata', 'null')) or {}).get('tabs', [])
+convs += [len(t['bubbles']) for t in tabs if t.get('bubbles')]
+if elsewhere: convs.append(elsewhere)
+print(json.dumps({'conversations': convs, 'empty': empty}))
+`;
+
+describe.skipIf(python.status !== 0)('Cursor’s state.vscdb: every composer and every chat tab', () => {
+  it('reads every message of every composer and tab, as a plain reading of the same keys counts them; what is gone or kept elsewhere says so', { timeout: 180_000 }, () => {
+    const dir = tempDir();
+    const global = join(dir, 'Cursor', 'User', 'globalStorage', 'state.vscdb');
+    const workspace = join(dir, 'Cursor', 'User', 'workspaceStorage', '9f8e7d6c5b4a39281706f5e4d3c2b1a0', 'state.vscdb');
+    mkdirSync(join(global, '..'), { recursive: true });
+    mkdirSync(join(workspace, '..'), { recursive: true });
+    writeFileSync(global, sqliteFile(KV_SCHEMA, { cursorDiskKV: cursorGlobal(), ItemTable: [kv('workbench.view.extensions.state.hidden', [])] }));
+    writeFileSync(workspace, sqliteFile(KV_SCHEMA, { ItemTable: cursorWorkspace() }));
+
+    const listed = json<Listed>(['ls', dir, '--json']);
+    expect(listed.files.map((f) => f.path)).toEqual(['Cursor/User/globalStorage/state.vscdb', 'Cursor/User/workspaceStorage/9f8e7d6c5b4a39281706f5e4d3c2b1a0/state.vscdb']);
+    const shown = json<Shown>(['show', global, '--json']);
+    const ws = json<Shown>(['show', workspace, '--json']);
+    for (const [file, entry, opened] of [[global, listed.files[0], shown], [workspace, listed.files[1], ws]] as const) {
+      const want = pythonSqlite<{ conversations: number[]; empty: number }>(file, CURSOR_PY);
+      expect(entry).toMatchObject({ format: 'cursor-chats', conversations: want.conversations.length, messages: want.conversations.reduce((a, b) => a + b, 0), other: want.empty });
+      expect(want.conversations.map((_, c) => opened.messages.filter((m) => m.conversation === c).length).sort()).toEqual([...want.conversations].sort());
+    }
+
+    const conv = (c: number) => shown.messages.filter((m) => m.conversation === c);
+    // Oldest first: the inline legacy composer, then c1, c2, c3; the composer whose row is gone last.
+    expect(conv(0).map((m) => m.content)).toEqual(['Rename the helper.', 'Renamed in 3 files.']);
+    expect(conv(1).map((m) => m.category)).toEqual([undefined, undefined, undefined, 'not in its chat’s list of messages (kept in the database)']);
+    expect(conv(2).map((m) => m.category)).toEqual([undefined, 'not in the database (its chat lists it)']);
+    expect(conv(3).map((m) => m.content)).toEqual(['How do I fix the lint errors?', 'Use `npm run lint -- --fix`.', 'And the type errors?\u2028Both at once?', 'Yes, both.']);
+    expect(summarizeWhole(global).titles).toEqual(['Rename the helper.', 'Fix the flaky date test', 'Add a changelog', 'How do I fix the lint errors?', 'What does this regex match? (its composer record is not in the database)']);
+    expect(summarizeWhole(workspace).titles).toEqual(['Old composer one', 'Explain this file.', 'Regex for dates', 'Sorting', 'Unanswered', "1 composer of this workspace, kept in Cursor's global state.vscdb"]);
+    expect(ws.messages.at(-1)).toMatchObject({ role: 'composer', meta: true, category: 'kept in the global database' });
+    expect(ws.messages.at(-1)?.content).toContain('composer “Fix the flaky date test” 11111111-1111-4111-8111-111111111111');
   });
 });

@@ -124,14 +124,14 @@ export function pythonSqlite<T>(file: string, script: string): T {
   const program = `
 import json, os, shutil, sqlite3, sys, tempfile
 src = sys.argv[1]
-d = tempfile.mkdtemp()
-db = os.path.join(d, os.path.basename(src))
+_dir = tempfile.mkdtemp()
+db = os.path.join(_dir, os.path.basename(src))
 shutil.copy(src, db)
 if os.path.exists(src + '-wal'): shutil.copy(src + '-wal', db + '-wal')
 c = sqlite3.connect(db)
 ${script}
 c.close()
-shutil.rmtree(d)
+shutil.rmtree(_dir)
 `;
   const r = spawnSync('python3', ['-c', program, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(r.stderr);
