@@ -155,7 +155,7 @@ export const KEEP_CLEAN_BYTES = 384 * 1024 * 1024;
  */
 function statOf(path: string): Pick<Stats, 'mtimeMs' | 'size'> {
   const stat = statSync(path);
-  if (!/\.(db|vscdb)$/i.test(path)) return stat;
+  if (!/\.(db|vscdb|sqlite)$/i.test(path)) return stat;
   try {
     const wal = statSync(`${path}-wal`);
     return { mtimeMs: Math.max(stat.mtimeMs, wal.mtimeMs), size: stat.size + wal.size };

@@ -47,7 +47,7 @@ export function watchDirectory(dir: string, onEvents: (events: WatchEvent[]) => 
   const extensions = new Set([...conversationExtensions(), ...listContainers().flatMap((c) => c.extensions)]);
   const note = (kind: WatchKind) => (written: string) => {
     // A database's newest transactions land in its write-ahead log: a change there is a change of the database.
-    const path = written.endsWith('.db-wal') || written.endsWith('.vscdb-wal') ? written.slice(0, -4) : written;
+    const path = /\.(db|vscdb|sqlite)-wal$/i.test(written) ? written.slice(0, -4) : written;
     if (path !== written && kind !== 'changed') return;
     if (!extensions.has(extname(path).toLowerCase())) return;
     if (options.ignoreOnce?.delete(path)) return;

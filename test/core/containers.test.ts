@@ -150,7 +150,11 @@ describe('Cursor’s state.vscdb', () => {
 
   it('an older workspace’s chat panel tabs; a database without chats says what it holds', () => {
     const ws = join(F, 'cursor', 'workspaceStorage', '4f3e2d1c0b9a8f7e6d5c4b3a29180716', 'state.vscdb');
-    expect(shown(ws)).toMatchObject([{ title: 'Regex for ISO dates', messages: [{ role: 'user' }, { role: 'assistant', parts: [{ kind: 'text', text: 'Use `^\\d{4}-\\d{2}-\\d{2}$` for the date part.' }] }] }]);
+    expect(shown(ws)).toMatchObject([
+      { title: 'Regex for ISO dates', messages: [{ role: 'user' }, { role: 'assistant', parts: [{ kind: 'text', text: 'Use `^\\d{4}-\\d{2}-\\d{2}$` for the date part.' }] }] },
+      // The composer this workspace lists is kept in the global database: said, not left out.
+      { title: "1 composer of this workspace, kept in Cursor's global state.vscdb", messages: [{ role: 'other', parts: [{ kind: 'text', text: "composer c0f1e2d3-4b5a-4968-8776-5a4b3c2d1e0f: its messages are in Cursor's global state.vscdb (User/globalStorage/state.vscdb), not in this workspace's" }] }] },
+    ]);
     const dir = tempDir();
     const file = join(dir, 'state.vscdb');
     const py = spawnSync('python3', ['-c', `import sqlite3; c = sqlite3.connect(${JSON.stringify(file)}); c.execute('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)'); c.execute("insert into ItemTable values ('a', 'b')"); c.commit()`]);

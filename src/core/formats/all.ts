@@ -35,10 +35,12 @@ import { grokExport } from './grok/codec.js';
 import { aiStudioPrompt } from './ai-studio/codec.js';
 import { openCodeStore } from './opencode/store-codec.js';
 import { cursorChats } from './cursor/codec.js';
+import { crushStore } from './crush/store-codec.js';
+import { codexThreadIndex } from './codex/thread-index-codec.js';
 import { clineTaskMarkdown } from './cline/task-markdown-codec.js';
 import { copilotCliSession } from './copilot-cli/session-codec.js';
 import { otelGenAi } from './otel/codec.js';
 
 /** Every built-in format, registered once; more can be added with registerCodec. */
-export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt, openCodeStore, cursorChats, clineTaskMarkdown, copilotCliSession, otelGenAi, codexHistory];
+export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt, openCodeStore, cursorChats, crushStore, codexThreadIndex, clineTaskMarkdown, copilotCliSession, otelGenAi, codexHistory];
 for (const codec of BUILT_IN_CODECS) registerCodec(codec);

@@ -12,7 +12,7 @@ import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-markd
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
 /** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
-export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents', '.copilot', '.opencode']);
+export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents', '.copilot', '.opencode', '.crush']);
 const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__', '.git', '.hg', '.svn', '.venv', 'venv', 'dist', 'build', 'target']);
 
 export const DEFAULT_DEPTH = 8;

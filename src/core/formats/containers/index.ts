@@ -1,5 +1,7 @@
 import { gzipContainer, zstdContainer } from './compressed.js';
 import { registerContainer } from './container.js';
+import { codexStateContainer } from './codex-state.js';
+import { crushDbContainer } from './crush.js';
 import { cursorDbContainer } from './cursor.js';
 import { inspectEvalContainer } from './inspect-eval.js';
 import { openCodeDbContainer, openCodeStorageContainer } from './opencode.js';
@@ -14,8 +16,8 @@ import { loadSqlite } from './sqlite.js';
  * `paths`: only these will be read; SQLite is loaded only when one of them may be a database (a folder may hold one).
  */
 export function formatsReady(paths?: readonly string[]): Promise<void> {
-  if (paths && !paths.some((p) => !/\.[^/\\.]+$/.test(p) || /\.(db|vscdb)$/i.test(p))) return Promise.resolve();
+  if (paths && !paths.some((p) => !/\.[^/\\.]+$/.test(p) || /\.(db|vscdb|sqlite)$/i.test(p))) return Promise.resolve();
   return loadSqlite();
 }
 
-for (const c of [zstdContainer, gzipContainer, inspectEvalContainer, openCodeDbContainer, cursorDbContainer, openCodeStorageContainer, vscodeChatLogContainer]) registerContainer(c);
+for (const c of [zstdContainer, gzipContainer, inspectEvalContainer, openCodeDbContainer, crushDbContainer, codexStateContainer, cursorDbContainer, openCodeStorageContainer, vscodeChatLogContainer]) registerContainer(c);

@@ -40,6 +40,7 @@ function safeJson(s: string): unknown {
  */
 function view(record: unknown): MessageView {
   const b = isPlainObject(record) ? record : {};
+  if (b.elsewhere === true) return elsewhereView(b);
   const user = b.type === 1 || b.type === 'user';
   const role = user ? 'user' : b.type === 2 || b.type === 'ai' ? 'assistant' : String(b.type ?? '?');
   const parts: Part[] = [];
@@ -70,8 +71,29 @@ function view(record: unknown): MessageView {
     id: str(b.bubbleId) ?? str(b.id),
     // A header whose bubble Cursor no longer keeps: said so, not an empty message without a word.
     ...(b.missing === true && parts.length === 0 ? { category: 'not in the database (its chat lists it)', meta: true } : {}),
+    // A bubble of the composer its list of messages no longer names (Cursor keeps it, e.g. past a restored checkpoint).
+    ...(b.unlisted === true ? { category: 'not in its chat’s list of messages (kept in the database)' } : {}),
+    ...(b.unreadable === true ? { category: 'not readable as JSON (its text as stored)' } : {}),
     ...(model && !user ? { model } : {}),
     ...(usage ? { usage } : {}),
+  };
+}
+
+/** A workspace's composer whose chat is in the global database: its name and times, and where it is. */
+function elsewhereView(c: Loose): MessageView {
+  const name = str(c.name) ?? str(c.subtitle);
+  const id = str(c.composerId);
+  const created = time(c.createdAt);
+  const updated = time(c.lastUpdatedAt);
+  const text = [`composer ${name ? `“${name}” ` : ''}${id ?? ''}`.trim(), created && `created ${created}`, updated && `last updated ${updated}`].filter(Boolean).join(', ');
+  return {
+    role: 'composer',
+    normalRole: 'other',
+    parts: [{ kind: 'text', text: `${text}: its messages are in Cursor's global state.vscdb (User/globalStorage/state.vscdb), not in this workspace's` }],
+    timestamp: updated ?? created,
+    id,
+    category: 'kept in the global database',
+    meta: true,
   };
 }
 
