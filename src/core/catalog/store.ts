@@ -152,7 +152,7 @@ export class Catalog {
 
   private constructor(
     private readonly db: Database,
-    readonly file: string,
+    readonly location: string,
     /** Whether the file was made anew at this open (missing, damaged, or of another version). */
     readonly fresh: boolean,
   ) {}
@@ -230,7 +230,7 @@ export class Catalog {
     return out;
   }
 
-  file(path: string): CatalogedFile | undefined {
+  fileState(path: string): CatalogedFile | undefined {
     const r = this.stmt('SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE path = ?').get(path);
     return r ? { path, size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash) } : undefined;
   }

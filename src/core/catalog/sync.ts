@@ -168,7 +168,7 @@ export class CatalogSync {
       this.catalog.transaction(() => this.catalog.drop(file));
       return true;
     }
-    return this.catalog.transaction(() => this.updateFile(file, st, this.catalog.file(file)));
+    return this.catalog.transaction(() => this.updateFile(file, st, this.catalog.fileState(file)));
   }
 
   forget(file: string): void {
