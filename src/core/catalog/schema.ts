@@ -82,5 +82,5 @@ CREATE TABLE messages(
 CREATE INDEX messages_session ON messages(session, idx);
 -- Contentless: the words are looked up here, the lines read from the files (a copy of every text would double
 -- the catalog and cost a third more to build).
-CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 categories 'L* N* M*'");
 `;

@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { costOf, addUp } from '../usage.js';
 import { priceOf, PRICES_DATED } from '../pricing/prices.js';
+import { foldCase } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
 import { CATALOG_VERSION, SCHEMA } from './schema.js';
 
@@ -365,7 +366,8 @@ export class Catalog {
     const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
     for (const m of messages) {
       const id = row.run(sessionIds[m.conversation], m.index, m.role).lastInsertRowid;
-      words.run(id, m.text);
+      // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
+      words.run(id, foldCase(m.text));
     }
   }
 
