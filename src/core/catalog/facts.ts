@@ -4,6 +4,8 @@ import type { MessageView, ReportedUsage } from '../formats/model.js';
 import { reasoningText, sentText } from '../formats/model.js';
 import { parentSessionOf, agentIdOfFile } from '../formats/claude-code/session-files.js';
 import { isPlainObject } from '../message.js';
+import type { JsonlRecordsBaseline } from '../formats/shared/jsonl-document.js';
+import { threadRows } from '../tree/thread-rows.js';
 import { conversationTitles } from './titles.js';
 import { projectOf } from './project.js';
 
@@ -58,6 +60,10 @@ export interface MessageFacts {
   index: number;
   role: string;
   text: string;
+  /** The bytes of its line, for a file of one record per line: a hit's line is read from there, not the file. */
+  bytes?: [number, number];
+  /** Where the app and `show` list it by default (its thread and row), null on no thread shown by default. */
+  shown?: { thread: string; index: number } | null;
 }
 
 export interface FileFacts {
@@ -105,12 +111,14 @@ function callOf(conversation: number, index: number, v: MessageView, u: Reported
  * Everything the catalog keeps of a parsed file; with `from`, only of the records from there on in each
  * conversation (what an agent appended): the session figures are then those of the new records alone.
  */
-export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>, from?: readonly number[]): FileFacts {
+export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>, from?: readonly number[], where: { byteBase?: number } = {}): FileFacts {
   const { codec, doc } = opened;
   const titles = from ? [] : conversationTitles(codec, doc);
   const sessions: SessionFacts[] = [];
   const calls = new Map<string, CallFacts>();
   const messages: MessageFacts[] = [];
+  const ranges = where.byteBase === undefined ? undefined : lineBytes(doc, where.byteBase);
+  const rows = threadRows(codec, doc);
   doc.conversations.forEach((conv, conversation) => {
     const models = new Set<string>();
     let firstAt: string | undefined;
@@ -134,7 +142,12 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       const reasoning = reasoningText(v);
       const sent = sentText(v);
       const text = reasoning ? `${sent}\n${reasoning}` : sent;
-      if (text) messages.push({ conversation, index, role: v.normalRole, text });
+      if (text) {
+        const m: MessageFacts = { conversation, index, role: v.normalRole, text };
+        if (ranges && conversation === 0) m.bytes = ranges[index];
+        if (rows) m.shown = rows[conversation]?.rows[index] ?? null;
+        messages.push(m);
+      }
     }
     const meta = conv.meta;
     sessions.push({
@@ -153,6 +166,33 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
     });
   });
   return { format: codec.id, formatLabel: codec.label, tool: codec.tool, sessions, calls: [...calls.values()], messages, otherRecords: doc.otherRecords };
+}
+
+/**
+ * The byte range of each record's line, for a log of one record per line (its baseline knows each line's place
+ * in the text; the text's UTF-16 offsets are made bytes).
+ */
+function lineBytes(doc: ConversationDocument, base: number): Array<[number, number]> | undefined {
+  const b = doc.baseline as Partial<JsonlRecordsBaseline> | undefined;
+  if (b?.kind !== 'records' || !b.lines || !b.slots || doc.conversations.length !== 1) return undefined;
+  const text = doc.text;
+  const ascii = Buffer.byteLength(text) === text.length;
+  const lines = b.lines.lines;
+  const out: Array<[number, number]> = [];
+  let char = 0;
+  let byte = 0;
+  const at = (offset: number) => {
+    if (ascii) return offset;
+    byte += Buffer.byteLength(text.slice(char, offset));
+    char = offset;
+    return byte;
+  };
+  for (const slot of b.slots) {
+    const line = lines[slot];
+    const start = at(line.start);
+    out.push([base + start, base + at(line.end)]);
+  }
+  return out;
 }
 
 /** A Codex sub-agent's rollout names the thread that spawned it (`session_meta.source.subagent.thread_spawn`). */

@@ -1,4 +1,4 @@
-export { Catalog, CatalogDamaged, localDay, type CatalogedFile, type FileStamp, type SessionQuery, type SessionRow, type UsageBy, type UsageRow } from './store.js';
+export { Catalog, CatalogDamaged, localDay, type CatalogedFile, type CatalogHit, type FileStamp, type SessionQuery, type SessionRow, type UsageBy, type UsageRow } from './store.js';
 export { CatalogSync, endHashOf, stampOf, type SyncOptions, type SyncProgress } from './sync.js';
 export { factsOf, type CallFacts, type FileFacts, type MessageFacts, type SessionFacts } from './facts.js';
 export { conversationTitles, firstPrompt } from './titles.js';

@@ -77,7 +77,13 @@ CREATE TABLE messages(
   id INTEGER PRIMARY KEY,
   session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
   idx INTEGER NOT NULL,
-  role TEXT NOT NULL
+  role TEXT NOT NULL,
+  -- The bytes of its line in a file of one record per line (a hit's line is read from there).
+  line_start INTEGER,
+  line_end INTEGER,
+  -- Where the app and show list it by default: its thread and row; NULL thread with a row of -1 for none.
+  shown_thread TEXT,
+  shown_row INTEGER
 );
 CREATE INDEX messages_session ON messages(session, idx);
 -- Contentless: the words are looked up here, the lines read from the files (a copy of every text would double

@@ -86,6 +86,17 @@ export interface UsageRow {
   costUsd: number;
 }
 
+/** A message search-all found: where it is, and where its line can be read. */
+export interface CatalogHit {
+  path: string;
+  format?: string;
+  conversation: number;
+  index: number;
+  role: string;
+  bytes?: [number, number];
+  shown?: { thread: string; index: number } | null;
+}
+
 export type UsageBy = 'day' | 'project' | 'model' | 'tool';
 
 export interface SessionQuery {
@@ -362,10 +373,11 @@ export class Catalog {
   }
 
   private insertMessages(sessionIds: readonly number[], messages: FileFacts['messages']): void {
-    const row = this.stmt('INSERT INTO messages(session, idx, role) VALUES (?, ?, ?)');
+    const row = this.stmt('INSERT INTO messages(session, idx, role, line_start, line_end, shown_thread, shown_row) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
     for (const m of messages) {
-      const id = row.run(sessionIds[m.conversation], m.index, m.role).lastInsertRowid;
+      const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, -1] : [m.shown.thread, m.shown.index];
+      const id = row.run(sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, ...shown).lastInsertRowid;
       // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
       words.run(id, foldCase(m.text));
     }
@@ -458,7 +470,7 @@ export class Catalog {
    * Messages holding every term as a word or a word's beginning (the rule of src/core/search), newest session
    * first: up to `limit` of them, and how many there are up to `countLimit`.
    */
-  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; countLimit: number }): { hits: Array<{ path: string; format?: string; conversation: number; index: number; role: string }>; total: number; atLeast: boolean; files: number } {
+  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; offset?: number; countLimit: number }): { hits: CatalogHit[]; total: number; atLeast: boolean; files: number } {
     if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0 };
     const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
     const args: unknown[] = [match];
@@ -468,9 +480,14 @@ export class Catalog {
     const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
     const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get(...args, opts.countLimit + 1);
     const hits = this.db
-      .prepare(`SELECT f.path, f.format, s.conversation, m.idx, m.role ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ?`)
-      .all(...args, opts.limit)
-      .map((r) => ({ path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), index: Number(r.idx), role: String(r.role) }));
+      .prepare(`SELECT f.path, f.format, s.conversation, m.idx, m.role, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
+      .all(...args, opts.limit, opts.offset ?? 0)
+      .map((r): CatalogHit => {
+        const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), index: Number(r.idx), role: String(r.role) };
+        if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
+        if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row) };
+        return hit;
+      });
     const total = Number(count?.n ?? 0);
     return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0) };
   }

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_FILE_BYTES } from '../formats/types.js';
 import { filePartsOf, readPart } from '../storage/file-parts.js';
 import { walkConversationTree } from '../storage/list-directory.js';
 import { candidates } from '../formats/registry.js';
+import { containerOf } from '../formats/containers/index.js';
 import { factsOf, type FileFacts } from './facts.js';
 import type { Catalog, CatalogedFile, FileStamp } from './store.js';
 
@@ -40,6 +41,11 @@ export function endHashOf(file: string, end: number): string {
   return createHash('sha1')
     .update(readRange(file, Math.max(0, end - END_HASH_BYTES), end))
     .digest('hex');
+}
+
+/** Whether the file's conversations are not its own text (compressed, an archive, a database). */
+function isContainer(file: string): boolean {
+  return containerOf(file, readRange(file, 0, 64)) !== undefined;
 }
 
 function failureOf(e: unknown): { error: string; line?: number; column?: number } {
@@ -201,13 +207,17 @@ export class CatalogSync {
     if (size <= DEFAULT_MAX_FILE_BYTES) {
       const opened = readDocumentFile(file);
       if (opened.codec.append && opened.codec.syntax === 'jsonl') this.keepLive(file, opened, size);
-      return factsOf(file, opened);
+      // A container's text is not the file's bytes: its hits' lines are read by opening it.
+      return factsOf(file, opened, undefined, { byteBase: isContainer(file) ? undefined : opened.bom ? 3 : 0 });
     }
     // Too big for one string: a line-based log is read a part at a time, each part a file of its own lines.
     const head = readRange(file, 0, 64 * 1024).toString('latin1');
     const codec = candidates(file, head)[0];
     if (!codec || codec.syntax !== 'jsonl' || codec.capabilities.conversations !== 'one') throw new ConversationFileError(file, `the file is ${Math.round(size / 2 ** 20)} MB, too big to read whole, and not a log read a part at a time`);
-    const parts = filePartsOf(file, size, PART_BYTES).map((part) => factsOf(file, parseDocumentText(decodeText(readPart(file, part), file), file, codec.id)));
+    const parts = filePartsOf(file, size, PART_BYTES).map((part) => {
+      const opened = parseDocumentText(decodeText(readPart(file, part), file), file, codec.id);
+      return factsOf(file, opened, undefined, { byteBase: part.start + (opened.bom ? 3 : 0) });
+    });
     return mergeParts(parts);
   }
 
@@ -235,7 +245,7 @@ export class CatalogSync {
     if (end === 0) return false;
     const again = appendToFile(live.opened, decodeText(bytes.subarray(0, end), file), file);
     if (!again) return false;
-    const facts = factsOf(file, again, live.counts);
+    const facts = factsOf(file, again, live.counts, { byteBase: again.bom ? 3 : 0 });
     const readBytes = known.readBytes + end;
     // Stamped at what was read: a line still being written makes the file differ, and is read when whole.
     this.catalog.putAppended(file, { ...stampOf(st), size: readBytes }, facts, { messages: live.counts }, { bytes: readBytes, endHash: endHashOf(file, readBytes) });
