@@ -1,7 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { codecById, listCodecs } from '../core/formats/registry.js';
-import { searchTree, type SearchHit } from '../core/search/index.js';
+import { searchTree, type SearchHit, type TreeSearch } from '../core/search/index.js';
+import { searchCatalog } from '../core/catalog/index.js';
+import { freshCatalog } from './catalog.js';
 import { outsideLinksNote, printJson } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
@@ -32,9 +34,17 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
   const roles = listOption(opts.role, ROLES, '--role');
   const formats = listOption(opts.format, listCodecs().map((c) => c.id), '--format');
   if (formats) for (const f of formats) if (!codecById(f)) throw new UsageError(`unknown --format "${f}"`, { brief: true });
-  let found;
+  let found: TreeSearch;
   try {
-    found = searchTree(path, query, { regex: opts.regex, roles, formats });
+    // Words are looked up in the catalog; a regular expression reads every file.
+    const kept = opts.regex ? undefined : freshCatalog(path);
+    if (kept) {
+      try {
+        found = { ...searchCatalog(kept.catalog, path, query, { roles, formats }), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0 };
+      } finally {
+        kept.catalog.close();
+      }
+    } else found = searchTree(path, query, { regex: opts.regex, roles, formats });
   } catch (e) {
     if (e instanceof SyntaxError) throw new InputError(`--regex: ${e.message}`);
     throw e;

@@ -36,6 +36,8 @@ export interface SessionFacts {
   prompts: number;
   /** Figures of appended records only (firstAt, models and prompts add to what is known). */
   appended?: boolean;
+  /** The thread shown by default, for a file whose records make threads (`main`, or a sub-agent file's own). */
+  defaultThread?: string;
 }
 
 /** One model call as the file reports it: its usage once (a call written over several lines counts once). */
@@ -162,6 +164,7 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       messages: conv.records.length,
       prompts,
       appended: start > 0 || undefined,
+      defaultThread: rows?.[conversation]?.byDefault,
       ...codexParent(doc),
     });
   });

@@ -4,3 +4,5 @@ export { factsOf, type CallFacts, type FileFacts, type MessageFacts, type Sessio
 export { conversationTitles, firstPrompt } from './titles.js';
 export { decodeProjectFolder, projectOf } from './project.js';
 export { CATALOG_VERSION } from './schema.js';
+export { searchCatalog } from './search.js';
+export { HitTexts } from './hit-lines.js';

@@ -39,6 +39,7 @@ CREATE TABLE sessions(
   models TEXT NOT NULL DEFAULT '[]',
   messages INTEGER NOT NULL,
   prompts INTEGER NOT NULL,
+  default_thread TEXT,
   calls INTEGER NOT NULL DEFAULT 0,
   input_calls INTEGER NOT NULL DEFAULT 0,
   output_calls INTEGER NOT NULL DEFAULT 0,

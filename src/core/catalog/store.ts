@@ -91,8 +91,11 @@ export interface CatalogHit {
   path: string;
   format?: string;
   conversation: number;
+  /** How many conversations the file holds (several: a hit says which). */
+  conversations: number;
   index: number;
   role: string;
+  defaultThread?: string;
   bytes?: [number, number];
   shown?: { thread: string; index: number } | null;
 }
@@ -233,6 +236,15 @@ export class Catalog {
     }
   }
 
+  /** Files that could not be read, with why. */
+  failures(under?: readonly string[]): Array<{ path: string; error: string; line?: number; column?: number }> {
+    const args: unknown[] = [];
+    return this.db
+      .prepare(`SELECT path, error, error_line, error_column FROM files WHERE error IS NOT NULL AND ${underClause('path', under, args)} ORDER BY path`)
+      .all(...args)
+      .map((r) => ({ path: String(r.path), error: String(r.error), line: opt<number>(r.error_line), column: opt<number>(r.error_column) }));
+  }
+
   /** Every file catalogued under `under` (all of them without). */
   files(under?: readonly string[]): Map<string, CatalogedFile> {
     const args: unknown[] = [];
@@ -312,7 +324,7 @@ export class Catalog {
 
   private insertSession(fileId: number, s: SessionFacts): number {
     return Number(
-      this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts, default_thread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
         fileId,
         s.conversation,
         s.sessionId ?? null,
@@ -327,6 +339,7 @@ export class Catalog {
         JSON.stringify(s.models),
         s.messages,
         s.prompts,
+        s.defaultThread ?? null,
       ).lastInsertRowid,
     );
   }
@@ -347,7 +360,7 @@ export class Catalog {
         };
       }
     }
-    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ? WHERE id = ?').run(
+    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread) WHERE id = ?').run(
       s.sessionId ?? null,
       s.parentFile ?? null,
       s.parentSessionId ?? null,
@@ -360,6 +373,7 @@ export class Catalog {
       JSON.stringify(s.models),
       s.messages,
       s.prompts,
+      s.defaultThread ?? null,
       id,
     );
   }
@@ -480,10 +494,10 @@ export class Catalog {
     const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
     const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get(...args, opts.countLimit + 1);
     const hits = this.db
-      .prepare(`SELECT f.path, f.format, s.conversation, m.idx, m.role, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
+      .prepare(`SELECT f.path, f.format, s.conversation, s.default_thread, (SELECT count(*) FROM sessions o WHERE o.file_id = f.id) AS conversations, m.idx, m.role, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
       .all(...args, opts.limit, opts.offset ?? 0)
       .map((r): CatalogHit => {
-        const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), index: Number(r.idx), role: String(r.role) };
+        const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: Number(r.conversations), index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
         if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
         if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row) };
         return hit;

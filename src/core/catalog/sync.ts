@@ -87,6 +87,9 @@ export interface SyncProgress {
   /** Files read (new or changed), and dropped (gone). */
   read: number;
   dropped: number;
+  /** The walk stopped at its file cap; folders past its depth limit. */
+  truncated?: boolean;
+  tooDeep?: number;
 }
 
 export interface SyncOptions {
@@ -117,8 +120,12 @@ export class CatalogSync {
   /** Brings the catalog up to date with every file under `roots`; returns what it did. */
   syncFolders(roots: readonly string[], opts: SyncOptions = {}): SyncProgress {
     const found = new Map<string, Stats>();
+    let truncated = false;
+    let tooDeep = 0;
     for (const root of roots) {
       const listing = walkConversationTree(root, { depth: opts.depth, cap: opts.cap });
+      truncated ||= listing.truncated;
+      tooDeep += listing.tooDeep;
       for (const f of listing.files) {
         if (opts.allowed && !opts.allowed(f.file)) continue;
         try {
@@ -129,7 +136,7 @@ export class CatalogSync {
       }
     }
     const known = this.catalog.files(roots);
-    const progress: SyncProgress = { done: 0, total: found.size, read: 0, dropped: 0 };
+    const progress: SyncProgress = { done: 0, total: found.size, read: 0, dropped: 0, truncated, tooDeep };
     const gone = [...known.keys()].filter((p) => !found.has(p));
     if (gone.length > 0) {
       this.catalog.transaction(() => gone.forEach((p) => this.catalog.drop(p)));
