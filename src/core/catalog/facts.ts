@@ -8,6 +8,7 @@ import type { JsonlRecordsBaseline } from '../formats/shared/jsonl-document.js';
 import { threadRows } from '../tree/thread-rows.js';
 import { conversationTitles } from './titles.js';
 import { projectOf } from './project.js';
+import { isoTime } from './times.js';
 
 /**
  * What the catalog knows of one conversation of a file without opening it: what the session list, the usage
@@ -99,7 +100,7 @@ function callOf(conversation: number, index: number, v: MessageView, u: Reported
     conversation,
     key: u.key ?? `#${conversation}:${index}`,
     index,
-    at: v.timestamp,
+    at: isoTime(v.timestamp),
     model: u.model ?? v.model,
     input: u.input,
     output: u.output,
@@ -129,9 +130,10 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
     const start = from?.[conversation] ?? 0;
     for (let index = start; index < conv.records.length; index++) {
       const v = codec.view(conv.records[index]);
-      if (v.timestamp) {
-        if (firstAt === undefined || v.timestamp < firstAt) firstAt = v.timestamp;
-        if (lastAt === undefined || v.timestamp > lastAt) lastAt = v.timestamp;
+      const at = isoTime(v.timestamp);
+      if (at) {
+        if (firstAt === undefined || at < firstAt) firstAt = at;
+        if (lastAt === undefined || at > lastAt) lastAt = at;
       }
       if (v.model) models.add(v.model);
       if (v.normalRole === 'user' && !v.meta && !v.sidechain && !v.summary && v.parts.some((p) => p.kind === 'text')) prompts++;

@@ -439,7 +439,8 @@ export class Catalog {
     if (q.model) (where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)'), args.push(q.model));
     if (q.from) (where.push('s.last_at >= ?'), args.push(q.from));
     if (q.to) (where.push('s.first_at <= ?'), args.push(`${q.to}\uffff`));
-    const order = q.sort === 'cost' ? 'COALESCE(s.cost_usd, -1) DESC' : "COALESCE(s.last_at, '') DESC";
+    // A session whose file gives no times is as recent as the file.
+    const order = q.sort === 'cost' ? 'COALESCE(s.cost_usd, -1) DESC' : "COALESCE(s.last_at, strftime('%Y-%m-%dT%H:%M:%fZ', f.mtime_ms / 1000.0, 'unixepoch')) DESC";
     args.push(q.limit ?? -1, q.offset ?? 0);
     const rows = this.db
       .prepare(
