@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Catalog, CatalogSync, factsOf } from '../../src/core/catalog/index.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
-import { reportedUsage } from '../../src/core/usage.js';
+import { costOf, reportedUsage } from '../../src/core/usage.js';
 import { queryTerms, textMatches } from '../../src/core/search/index.js';
 import { ROOT, FIXTURES, tempDir } from '../helpers.js';
 import { EDGE_ATOMS } from '../support/edge-arbitraries.js';
@@ -42,6 +42,9 @@ describe('the session catalog', () => {
       expect(row.calls, row.path).toBe(usage?.calls ?? 0);
       expect(row.output, row.path).toBe(usage?.output ?? 0);
       expect(row.input, row.path).toBe(usage?.input ?? 0);
+      const cost = usage ? costOf(usage) : undefined;
+      if (cost && cost.unpriced.length < Object.keys(usage!.byModel).length) expect(row.costUsd, row.path).toBeCloseTo(cost.usd, 9);
+      else expect(row.costUsd, row.path).toBeUndefined();
     }
     // A sub-agent's own file is a sub-agent of its session, by where Claude Code puts it.
     const sub = rows.find((r) => r.path.includes('/subagents/'));
@@ -186,6 +189,9 @@ describe('the session catalog', () => {
     expect(total(catalog.usage('model', [dir]))).toBe(total(sessions));
     expect(total(catalog.usage('project', [dir]))).toBe(total(sessions));
     expect(total(catalog.usage('tool', [dir]))).toBe(total(sessions));
+    // A day's cost is its calls' costs: the days add up to the sessions' costs.
+    const cost = (rows: Array<{ costUsd?: number }>) => rows.reduce((n, r) => n + (r.costUsd ?? 0), 0);
+    expect(cost(catalog.usage('day', [dir]))).toBeCloseTo(cost(sessions), 9);
     catalog.close();
   });
 });

@@ -54,7 +54,11 @@ export interface CallFacts {
   output?: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of cacheWrite, what went to Anthropic's 1-hour cache (priced apart). */
+  cacheWrite1h: number;
   reasoning: number;
+  /** How many calls these figures add up (a Codex total that spans calls which wrote no item). */
+  n: number;
 }
 
 /** One message as search-all sees it. */
@@ -106,7 +110,9 @@ function callOf(conversation: number, index: number, v: MessageView, u: Reported
     output: u.output,
     cacheRead: u.cacheRead ?? 0,
     cacheWrite: u.cacheWrite ?? 0,
+    cacheWrite1h: u.cacheWrite1h ?? 0,
     reasoning: u.reasoning ?? 0,
+    n: u.calls ?? 1,
   };
 }
 

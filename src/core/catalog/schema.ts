@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 2;
+export const CATALOG_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -68,7 +68,9 @@ CREATE TABLE calls(
   output INTEGER,
   cache_read INTEGER NOT NULL,
   cache_write INTEGER NOT NULL,
+  cache_write_1h INTEGER NOT NULL DEFAULT 0,
   reasoning INTEGER NOT NULL,
+  n INTEGER NOT NULL DEFAULT 1,
   cost_usd REAL,
   UNIQUE(session, key)
 );

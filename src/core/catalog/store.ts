@@ -4,6 +4,7 @@ import { costOf, addUp } from '../usage.js';
 import { priceOf, PRICES_DATED } from '../pricing/prices.js';
 import { foldCase } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
+import type { ReportedUsage } from '../formats/model.js';
 import { CATALOG_VERSION, SCHEMA } from './schema.js';
 
 // libsql is a CommonJS N-API module: required, not imported, so that the bundles keep it outside.
@@ -126,12 +127,18 @@ export function localDay(at: string | undefined): string | undefined {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
+/** A call's figures as the usage module reads them. */
+const reportedOf = (c: Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at'>): ReportedUsage => ({ model: c.model, input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, cacheWrite1h: c.cacheWrite1h || undefined, reasoning: c.reasoning, calls: c.n === 1 ? undefined : c.n });
+
 /** One call's price at list prices, or undefined when its model has none. */
-function callCost(c: CallFacts): number | undefined {
-  const report = addUp([{ input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, reasoning: c.reasoning, model: c.model }]);
+function callCost(c: Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at'>): number | undefined {
+  const report = addUp([reportedOf(c)]);
   if (!report || !c.model || !priceOf(c.model)) return undefined;
   return costOf(report).usd;
 }
+
+/** A calls row as call figures. */
+const callRow = (c: Row) => ({ model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), cacheWrite1h: Number(c.cache_write_1h), reasoning: Number(c.reasoning), n: Number(c.n) });
 
 /** `LIKE` patterns for "under this folder": the folder's own path and separator, wildcards escaped. */
 function underClause(column: string, under: readonly string[] | undefined, args: unknown[]): string {
@@ -380,10 +387,10 @@ export class Catalog {
 
   private insertCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): void {
     const upsert = this.stmt(
-      'INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, reasoning, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, reasoning = excluded.reasoning, cost_usd = excluded.cost_usd',
+      'INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, cache_write_1h = excluded.cache_write_1h, reasoning = excluded.reasoning, n = excluded.n, cost_usd = excluded.cost_usd',
     );
-    for (const c of calls) upsert.run(sessionIds[c.conversation], c.key, c.index, c.at ?? null, localDay(c.at) ?? null, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.reasoning, callCost(c) ?? null);
+    for (const c of calls) upsert.run(sessionIds[c.conversation], c.key, c.index, c.at ?? null, localDay(c.at) ?? null, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.cacheWrite1h, c.reasoning, c.n, callCost(c) ?? null);
   }
 
   private insertMessages(sessionIds: readonly number[], messages: FileFacts['messages']): void {
@@ -399,8 +406,8 @@ export class Catalog {
 
   /** A session's usage figures and cost, from its calls. */
   private addUpSession(id: number): void {
-    const calls = this.stmt('SELECT model, input, output, cache_read, cache_write, reasoning FROM calls WHERE session = ?').all(id);
-    const report = addUp(calls.map((c) => ({ model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), reasoning: Number(c.reasoning) })));
+    const calls = this.stmt('SELECT model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n FROM calls WHERE session = ?').all(id);
+    const report = addUp(calls.map((c) => reportedOf(callRow(c))));
     const cost = report ? costOf(report) : undefined;
     const priced = cost && cost.unpriced.length < Object.keys(report!.byModel).length;
     this.stmt('UPDATE sessions SET calls = ?, input_calls = ?, output_calls = ?, input = ?, output = ?, cache_read = ?, cache_write = ?, reasoning = ?, cost_usd = ?, unpriced = ? WHERE id = ?').run(
@@ -423,9 +430,9 @@ export class Catalog {
     const kept = this.db.prepare("SELECT value FROM meta WHERE key = 'prices'").get();
     if (kept?.value === PRICES_DATED) return;
     this.transaction(() => {
-      const calls = this.db.prepare('SELECT id, model, input, output, cache_read, cache_write, reasoning FROM calls').all();
+      const calls = this.db.prepare('SELECT id, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n FROM calls').all();
       const set = this.stmt('UPDATE calls SET cost_usd = ? WHERE id = ?');
-      for (const c of calls) set.run(callCost({ conversation: 0, key: '', index: 0, model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), reasoning: Number(c.reasoning) }) ?? null, c.id);
+      for (const c of calls) set.run(callCost(callRow(c)) ?? null, c.id);
       for (const s of this.db.prepare('SELECT id FROM sessions').all()) this.addUpSession(Number(s.id));
       this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('prices', ?)").run(PRICES_DATED);
     });
@@ -463,7 +470,7 @@ export class Catalog {
     const key = by === 'day' ? 'c.day' : by === 'model' ? 'c.model' : by === 'project' ? 's.project' : 'f.tool';
     const rows = this.db
       .prepare(
-        `SELECT ${key} AS key, count(*) AS calls, count(DISTINCT c.session) AS sessions, sum(COALESCE(c.input, 0)) AS input, sum(COALESCE(c.output, 0)) AS output, sum(c.cache_read) AS cache_read, sum(c.cache_write) AS cache_write, sum(COALESCE(c.cost_usd, 0)) AS cost ` +
+        `SELECT ${key} AS key, sum(c.n) AS calls, count(DISTINCT c.session) AS sessions, sum(COALESCE(c.input, 0)) AS input, sum(COALESCE(c.output, 0)) AS output, sum(c.cache_read) AS cache_read, sum(c.cache_write) AS cache_write, sum(COALESCE(c.cost_usd, 0)) AS cost ` +
           `FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)} GROUP BY ${key} ORDER BY ${by === 'day' ? 'key DESC' : 'cost DESC'}`,
       )
       .all(...args);
