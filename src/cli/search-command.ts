@@ -27,7 +27,7 @@ function listOption(value: string | undefined, known: readonly string[], flag: s
  * Messages matching QUERY in every conversation file under DIR, grouped by file, with the matching line; each
  * numbered as `show` numbers its rows (a session's by its thread since the last compaction).
  */
-export function searchCommand(dir: string, query: string, opts: SearchCommandOptions): void {
+export async function searchCommand(dir: string, query: string, opts: SearchCommandOptions): Promise<void> {
   const path = resolve(dir);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
   if (query.trim() === '') throw new UsageError('search needs a QUERY with something to look for');
@@ -37,7 +37,7 @@ export function searchCommand(dir: string, query: string, opts: SearchCommandOpt
   let found: TreeSearch;
   try {
     // Words are looked up in the catalog; a regular expression reads every file.
-    const kept = opts.regex ? undefined : freshCatalog(path);
+    const kept = opts.regex ? undefined : await freshCatalog(path);
     if (kept) {
       try {
         found = { ...searchCatalog(kept.catalog, path, query, { roles, formats }), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0 };

@@ -17,11 +17,11 @@ function folder(dir: string): string {
 }
 
 /** `usage [DIR] [--by day|project|model|tool]`: reported usage and cost added up over every session under DIR. */
-export function usageCommand(dir: string, opts: { by?: string; json: boolean }): void {
+export async function usageCommand(dir: string, opts: { by?: string; json: boolean }): Promise<void> {
   const by = (opts.by ?? 'day') as UsageBy;
   if (!BY.includes(by)) throw new UsageError(`--by takes ${BY.join(', ')}, not "${opts.by}"`, { brief: true });
   const path = folder(dir);
-  const kept = freshCatalog(path);
+  const kept = await freshCatalog(path);
   if (!kept) throw new InputError('usage needs the catalog, which could not be opened (see the note above)');
   try {
     const rows = kept.catalog.usage(by, [path]);
@@ -51,9 +51,9 @@ export function usageCommand(dir: string, opts: { by?: string; json: boolean }):
 }
 
 /** `sessions [DIR]`: every session under DIR, newest first, with its figures and cost. */
-export function sessionsCommand(dir: string, opts: { json: boolean }): void {
+export async function sessionsCommand(dir: string, opts: { json: boolean }): Promise<void> {
   const path = folder(dir);
-  const kept = freshCatalog(path);
+  const kept = await freshCatalog(path);
   if (!kept) throw new InputError('sessions needs the catalog, which could not be opened (see the note above)');
   try {
     const rows = kept.catalog.sessions({ under: [path] });

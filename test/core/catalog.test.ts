@@ -26,11 +26,11 @@ function contents(catalog: Catalog, under: string) {
 }
 
 describe('the session catalog', () => {
-  it('lists every session of the examples with the figures a whole read of each file gives', () => {
+  it('lists every session of the examples with the figures a whole read of each file gives', async () => {
     const dir = tempDir();
     cpSync(EXAMPLES, join(dir, 'examples'), { recursive: true });
     const { catalog, sync } = catalogOf(dir);
-    const done = sync.syncFolders([dir]);
+    const done = await sync.syncFolders([dir]);
     expect(done.read).toBeGreaterThan(10);
     const rows = catalog.sessions({ under: [dir] });
     for (const row of rows) {
@@ -54,32 +54,32 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
-  it('reads nothing again when nothing changed, a changed file again, and drops a file that is gone', () => {
+  it('reads nothing again when nothing changed, a changed file again, and drops a file that is gone', async () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/claude-code'), join(dir, 'cc'), { recursive: true });
     const { catalog, sync } = catalogOf(dir);
-    const first = sync.syncFolders([dir]);
-    expect(sync.syncFolders([dir]).read).toBe(0);
+    const first = await sync.syncFolders([dir]);
+    expect((await sync.syncFolders([dir])).read).toBe(0);
     const session = join(dir, 'cc/session.jsonl');
     rmSync(session);
-    const again = sync.syncFolders([dir]);
+    const again = await sync.syncFolders([dir]);
     expect(again.dropped).toBe(1);
     expect(catalog.sessions({ under: [dir] }).some((s) => s.path === session)).toBe(false);
     expect(catalog.sessions({ under: [dir] }).length).toBe(first.total - 1);
     catalog.close();
   });
 
-  it('an appended session reads as the same catalog as one built from nothing, however the lines arrive (property)', () => {
+  it('an appended session reads as the same catalog as one built from nothing, however the lines arrive (property)', async () => {
     const source = readFileSync(join(EXAMPLES, 'agents/claude-code/b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13.jsonl'), 'utf8');
     const lines = source.split('\n').filter((l) => l !== '').map((l) => `${l}\n`);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }), fc.boolean(), (steps, cutMidLine) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }), fc.boolean(), async (steps, cutMidLine) => {
         const dir = tempDir();
         const file = join(dir, 'b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13.jsonl');
         let at = Math.min(3, lines.length);
         writeFileSync(file, lines.slice(0, at).join(''));
         const { catalog, sync } = catalogOf(dir);
-        sync.syncFolders([dir]);
+        await sync.syncFolders([dir]);
         for (const n of steps) {
           if (at >= lines.length) break;
           const next = lines.slice(at, at + n).join('');
@@ -93,7 +93,7 @@ describe('the session catalog', () => {
           sync.update(file);
         }
         const fresh = catalogOf(dir);
-        fresh.sync.syncFolders([dir]);
+        await fresh.sync.syncFolders([dir]);
         expect(contents(catalog, dir)).toEqual(contents(fresh.catalog, dir));
         const q = (c: Catalog) => c.search(['the'], { under: [dir], limit: 1000, countLimit: 1000 }).hits;
         expect(q(catalog)).toEqual(q(fresh.catalog));
@@ -104,12 +104,12 @@ describe('the session catalog', () => {
     );
   });
 
-  it('a file rewritten (not appended to) is read again whole', () => {
+  it('a file rewritten (not appended to) is read again whole', async () => {
     const dir = tempDir();
     const file = join(dir, 'session.jsonl');
     cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), file);
     const { catalog, sync } = catalogOf(dir);
-    sync.syncFolders([dir]);
+    await sync.syncFolders([dir]);
     const before = catalog.sessions({ under: [dir] })[0];
     // Same size, other bytes near the end: a rewrite, not an append.
     const text = readFileSync(file, 'utf8');
@@ -124,14 +124,14 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
-  it('a damaged catalog, or one of another version, is built again from the files', () => {
+  it('a damaged catalog, or one of another version, is built again from the files', async () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/codex'), join(dir, 'codex'), { recursive: true });
     const file = join(tempDir(), 'catalog.sqlite');
     writeFileSync(file, 'this is not a database, it is a damaged cache file '.repeat(200));
     const { catalog, sync } = catalogOf(dir, file);
     expect(catalog.fresh).toBe(true);
-    sync.syncFolders([dir]);
+    await sync.syncFolders([dir]);
     expect(catalog.sessions({ under: [dir] }).length).toBe(1);
     catalog.close();
     const again = Catalog.open(file);
@@ -140,32 +140,32 @@ describe('the session catalog', () => {
     again.close();
   });
 
-  it('keeps its file private (0600), its journal too', () => {
+  it('keeps its file private (0600), its journal too', async () => {
     if (process.platform === 'win32') return;
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/codex'), join(dir, 'codex'), { recursive: true });
     const state = join(tempDir(), 'state');
     mkdirSync(state, { mode: 0o700 });
     const { catalog, sync, file } = catalogOf(dir, join(state, 'catalog.sqlite'));
-    sync.syncFolders([dir]);
+    await sync.syncFolders([dir]);
     for (const f of [file, `${file}-wal`]) expect((statSync(f).mode & 0o777).toString(8), f).toBe('600');
     catalog.close();
   });
 
-  it('search finds exactly the messages the search rule finds (property over texts with edges)', () => {
+  it('search finds exactly the messages the search rule finds (property over texts with edges)', async () => {
     const word = fc.array(fc.constantFrom('a', 'B', '7', 'é', 'ß', '\u{1D49C}', '😀', 'ı', 'İ', 'Σ', 'ς', '\u0301', '中'), { minLength: 1, maxLength: 6 }).map((cs) => cs.join(''));
     const sep = fc.constantFrom(' ', '_', '-', '.', '\t', '\r\n', ' — ', '\u2028', '/', '"');
     // Edge pieces, not random code points: SQLite's tokenizer knows letters by Unicode 6.1's tables, JavaScript by
     // Unicode 15's, so a letter added since (or a code point unassigned in either) may be read differently.
     const piece = fc.oneof(word, fc.constantFrom(...EDGE_ATOMS));
     const text = fc.array(fc.tuple(piece, sep), { maxLength: 12 }).map((ws) => ws.map(([w, s]) => w + s).join(''));
-    fc.assert(
-      fc.property(fc.array(text, { minLength: 1, maxLength: 12 }), fc.oneof(word, fc.constantFrom(...EDGE_ATOMS)), (texts, query) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 12 }), fc.oneof(word, fc.constantFrom(...EDGE_ATOMS)), async (texts, query) => {
         const dir = tempDir();
         const file = join(dir, 'chat.json');
         writeFileSync(file, JSON.stringify({ messages: texts.map((t, i) => ({ role: i % 2 ? 'assistant' : 'user', content: t })) }));
         const { catalog, sync } = catalogOf(dir);
-        sync.syncFolders([dir]);
+        await sync.syncFolders([dir]);
         const terms = queryTerms(query);
         const found = catalog.search(terms, { under: [dir], limit: 100, countLimit: 100 }).hits.map((h) => h.index).sort((a, b) => a - b);
         const opened = readDocumentFile(file);
@@ -178,11 +178,11 @@ describe('the session catalog', () => {
     );
   });
 
-  it('adds usage up by day, model and project from the calls', () => {
+  it('adds usage up by day, model and project from the calls', async () => {
     const dir = tempDir();
     cpSync(join(EXAMPLES, 'agents'), join(dir, 'agents'), { recursive: true });
     const { catalog, sync } = catalogOf(dir);
-    sync.syncFolders([dir]);
+    await sync.syncFolders([dir]);
     const sessions = catalog.sessions({ under: [dir] });
     const total = (rows: { output: number }[]) => rows.reduce((n, r) => n + r.output, 0);
     expect(total(catalog.usage('day', [dir]))).toBe(total(sessions));

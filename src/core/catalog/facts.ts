@@ -120,13 +120,13 @@ function callOf(conversation: number, index: number, v: MessageView, u: Reported
  * Everything the catalog keeps of a parsed file; with `from`, only of the records from there on in each
  * conversation (what an agent appended): the session figures are then those of the new records alone.
  */
-export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>, from?: readonly number[], where: { byteBase?: number } = {}): FileFacts {
+export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>, from?: readonly number[], where: { lines?: LineBytes } = {}): FileFacts {
   const { codec, doc } = opened;
   const titles = from ? [] : conversationTitles(codec, doc);
   const sessions: SessionFacts[] = [];
   const calls = new Map<string, CallFacts>();
   const messages: MessageFacts[] = [];
-  const ranges = where.byteBase === undefined ? undefined : lineBytes(doc, where.byteBase);
+  const slots = where.lines ? recordLines(doc) : undefined;
   const rows = threadRows(codec, doc);
   doc.conversations.forEach((conv, conversation) => {
     const models = new Set<string>();
@@ -154,7 +154,8 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       const text = reasoning ? `${sent}\n${reasoning}` : sent;
       if (text) {
         const m: MessageFacts = { conversation, index, role: v.normalRole, text };
-        if (ranges && conversation === 0) m.bytes = ranges[index];
+        const bytes = slots && conversation === 0 ? where.lines!(slots[index]) : undefined;
+        if (bytes) m.bytes = bytes;
         if (rows) m.shown = rows[conversation]?.rows[index] ?? null;
         messages.push(m);
       }
@@ -179,31 +180,30 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
   return { format: codec.id, formatLabel: codec.label, tool: codec.tool, sessions, calls: [...calls.values()], messages, otherRecords: doc.otherRecords };
 }
 
+/** Where each line of a file's text is in its bytes: [start, end) without the line's break. */
+export type LineBytes = (line: number) => [number, number] | undefined;
+
 /**
- * The byte range of each record's line, for a log of one record per line (its baseline knows each line's place
- * in the text; the text's UTF-16 offsets are made bytes).
+ * The byte range of each line of `bytes` (a line per `\n`, its `\r` left out), offset by `base`: the lines a
+ * JSONL baseline numbers, found in the bytes (a scan for newlines), not by measuring the decoded text.
  */
-function lineBytes(doc: ConversationDocument, base: number): Array<[number, number]> | undefined {
-  const b = doc.baseline as Partial<JsonlRecordsBaseline> | undefined;
-  if (b?.kind !== 'records' || !b.lines || !b.slots || doc.conversations.length !== 1) return undefined;
-  const text = doc.text;
-  const ascii = Buffer.byteLength(text) === text.length;
-  const lines = b.lines.lines;
-  const out: Array<[number, number]> = [];
-  let char = 0;
-  let byte = 0;
-  const at = (offset: number) => {
-    if (ascii) return offset;
-    byte += Buffer.byteLength(text.slice(char, offset));
-    char = offset;
-    return byte;
+export function lineBytesOf(bytes: Uint8Array, base = 0, firstLine = 0): LineBytes {
+  const starts: number[] = [0];
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) starts.push(at + 1);
+  return (line) => {
+    const k = line - firstLine;
+    if (k < 0 || k >= starts.length) return undefined;
+    const start = starts[k];
+    let end = k + 1 < starts.length ? starts[k + 1] - 1 : bytes.length;
+    if (end > start && bytes[end - 1] === 0x0d) end--;
+    return [base + start, base + end];
   };
-  for (const slot of b.slots) {
-    const line = lines[slot];
-    const start = at(line.start);
-    out.push([base + start, base + at(line.end)]);
-  }
-  return out;
+}
+
+/** The line each record of a one-record-per-line log came from (its baseline's slots), else undefined. */
+function recordLines(doc: ConversationDocument): readonly number[] | undefined {
+  const b = doc.baseline as Partial<JsonlRecordsBaseline> | undefined;
+  return b?.kind === 'records' && b.slots && doc.conversations.length === 1 ? b.slots : undefined;
 }
 
 /** A Codex sub-agent's rollout names the thread that spawned it (`session_meta.source.subagent.thread_spawn`). */

@@ -1,84 +1,15 @@
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { ConversationFileError } from '../formats/errors.js';
-import { appendToFile, parseDocumentText, readDocumentFile, type OpenedFile } from '../formats/document-file.js';
+import { statSync, type Stats } from 'node:fs';
+import { appendToFile, type OpenedFile } from '../formats/document-file.js';
 import { decodeText } from '../formats/read.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../formats/types.js';
-import { filePartsOf, readPart } from '../storage/file-parts.js';
 import { walkConversationTree } from '../storage/list-directory.js';
-import { candidates } from '../formats/registry.js';
-import { containerOf } from '../formats/containers/index.js';
-import { factsOf, type FileFacts } from './facts.js';
+import { factsOf, lineBytesOf } from './facts.js';
+import { endHashOf, readForCatalog, readRange, type CatalogRead } from './read-file.js';
+import { inlineReaders, type Readers } from './readers.js';
 import type { Catalog, CatalogedFile, FileStamp } from './store.js';
-
-/** How much of the bytes before a file's known end is hashed to tell an append from a rewrite. */
-const END_HASH_BYTES = 4096;
-/** Files past this are read a part at a time (each part a file of whole lines), as the app reads them. */
-const PART_BYTES = 96 * 1024 * 1024;
 
 export const stampOf = (st: Stats): FileStamp => ({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
 
 const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-
-function readRange(file: string, start: number, end: number): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    const out = Buffer.allocUnsafe(Math.max(0, end - start));
-    let off = 0;
-    while (off < out.length) {
-      const n = readSync(fd, out, off, out.length - off, start + off);
-      if (n === 0) break;
-      off += n;
-    }
-    return out.subarray(0, off);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A hash of the bytes just before `end`: the same hash later says those bytes were not rewritten. */
-export function endHashOf(file: string, end: number): string {
-  return createHash('sha1')
-    .update(readRange(file, Math.max(0, end - END_HASH_BYTES), end))
-    .digest('hex');
-}
-
-/** Whether the file's conversations are not its own text (compressed, an archive, a database). */
-function isContainer(file: string): boolean {
-  return containerOf(file, readRange(file, 0, 64)) !== undefined;
-}
-
-function failureOf(e: unknown): { error: string; line?: number; column?: number } {
-  if (e instanceof ConversationFileError) return { error: e.reason, line: e.line, column: e.column };
-  return { error: (e as Error).message };
-}
-
-/** Facts of several parts of one file, as one file's: each part's rows after the ones before. */
-function mergeParts(parts: FileFacts[]): FileFacts {
-  const first = parts[0];
-  const out: FileFacts = { ...first, sessions: [], calls: [], messages: [], otherRecords: 0 };
-  let offset = 0;
-  for (const p of parts) {
-    const s = p.sessions[0];
-    if (s) {
-      const kept = out.sessions[0];
-      if (!kept) out.sessions.push({ ...s });
-      else {
-        kept.messages += s.messages;
-        kept.prompts += s.prompts;
-        kept.title ??= s.title;
-        if (s.firstAt && (!kept.firstAt || s.firstAt < kept.firstAt)) kept.firstAt = s.firstAt;
-        if (s.lastAt && (!kept.lastAt || s.lastAt > kept.lastAt)) kept.lastAt = s.lastAt;
-        kept.models = [...new Set([...kept.models, ...s.models])].sort();
-      }
-    }
-    for (const c of p.calls) out.calls.push({ ...c, conversation: 0, index: c.index + offset });
-    for (const m of p.messages) out.messages.push({ ...m, conversation: 0, index: m.index + offset });
-    out.otherRecords += p.otherRecords;
-    offset += s?.messages ?? 0;
-  }
-  return out;
-}
 
 export interface SyncProgress {
   /** Files looked at, of those found. */
@@ -101,24 +32,30 @@ export interface SyncOptions {
   allowed?(file: string): boolean;
 }
 
+/** Rows written to the catalog in one transaction at most: a crash loses at most these, readers see it grow. */
+const BATCH_FILES = 200;
+const BATCH_BYTES = 64 * 1024 * 1024;
+
 /**
  * Keeps the catalog of a set of folders: a file unchanged since it was catalogued (size, mtime, inode) is not
- * read; one an agent appended to is read from where it was left (its earlier bytes unchanged, their hash says);
- * any other change is read whole; a file gone is dropped.
+ * read; one an agent appends to is read from where it was left (its earlier bytes unchanged, their hash says);
+ * any other change is read whole; a file gone is dropped. Files are read by `readers` (threads of their own
+ * where the build has them) while this thread writes what they found.
  */
 export class CatalogSync {
-  /** Recently appended files, parsed: the next append reads only what it adds. */
+  /** Files an agent is writing, parsed: the next append reads only what it adds. */
   private readonly live = new Map<string, { opened: OpenedFile; size: number; counts: number[] }>();
   private liveBytes = 0;
 
   constructor(
     readonly catalog: Catalog,
-    /** How many bytes of parsed files the append cache may hold. */
-    private readonly liveLimit = 256 * 1024 * 1024,
+    private readonly readers: Readers = inlineReaders,
+    /** How many bytes of files the append cache may hold parsed (a parsed file takes several times its size). */
+    private readonly liveLimit = 32 * 1024 * 1024,
   ) {}
 
-  /** Brings the catalog up to date with every file under `roots`; returns what it did. */
-  syncFolders(roots: readonly string[], opts: SyncOptions = {}): SyncProgress {
+  /** Brings the catalog up to date with every file under `roots`; says what it did. */
+  async syncFolders(roots: readonly string[], opts: SyncOptions = {}): Promise<SyncProgress> {
     const found = new Map<string, Stats>();
     let truncated = false;
     let tooDeep = 0;
@@ -139,101 +76,101 @@ export class CatalogSync {
     const progress: SyncProgress = { done: 0, total: found.size, read: 0, dropped: 0, truncated, tooDeep };
     const gone = [...known.keys()].filter((p) => !found.has(p));
     if (gone.length > 0) {
-      this.catalog.transaction(() => gone.forEach((p) => this.catalog.drop(p)));
+      this.catalog.transaction(() => gone.forEach((p) => this.forgetLive(p) || this.catalog.drop(p)));
       progress.dropped = gone.length;
     }
-    // One transaction per batch: a crash loses at most a batch, readers see the catalog grow.
-    let batch: Array<[string, Stats]> = [];
+    const todo: Array<[string, Stats]> = [];
+    for (const [file, st] of found) {
+      const k = known.get(file);
+      if (k && sameStamp(k, stampOf(st))) progress.done++;
+      else todo.push([file, st]);
+    }
+    let batch: Array<{ file: string; st: Stats; read: CatalogRead }> = [];
     let batchBytes = 0;
     const flush = () => {
       if (batch.length === 0) return;
-      const todo = batch;
+      const rows = batch;
       batch = [];
       batchBytes = 0;
       this.catalog.transaction(() => {
-        for (const [file, st] of todo) if (this.updateFile(file, st, known.get(file))) progress.read++;
+        for (const r of rows) this.write(r.file, r.st, r.read);
       });
+      opts.onProgress?.(progress);
     };
-    for (const [file, st] of found) {
-      if (opts.cancelled?.()) break;
-      progress.done++;
-      const k = known.get(file);
-      if (k && sameStamp(k, stampOf(st))) continue;
-      batch.push([file, st]);
-      batchBytes += st.size;
-      if (batch.length >= 200 || batchBytes >= 64 * 1024 * 1024) {
-        flush();
-        opts.onProgress?.(progress);
+    // As many files in flight as the readers take, and as many again waiting: the readers never wait on us.
+    let next = 0;
+    const inFlight = new Set<Promise<void>>();
+    while (next < todo.length || inFlight.size > 0) {
+      while (next < todo.length && inFlight.size < this.readers.width * 2 && !opts.cancelled?.()) {
+        const [file, st] = todo[next++];
+        const p: Promise<void> = this.readers.read(file, st.size).then((read) => {
+          inFlight.delete(p);
+          batch.push({ file, st, read });
+          batchBytes += st.size;
+          progress.done++;
+          progress.read++;
+          if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+        });
+        inFlight.add(p);
       }
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
     }
     flush();
     opts.onProgress?.(progress);
     return progress;
   }
 
-  /** Brings one file up to date (a watcher's report); false when it was already. */
+  /** Records a file's read (in a transaction). */
+  private write(file: string, st: Stats, read: CatalogRead): void {
+    const stamp = stampOf(st);
+    if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash });
+    else this.catalog.putFailure(file, stamp, read.failure ?? { error: 'could not be read' });
+  }
+
+  /**
+   * Brings one file up to date (a watcher's report) on this thread: an append to a file it holds parsed reads
+   * only the new lines; any other change reads the file whole and holds it parsed for its next append. False
+   * when it was up to date.
+   */
   update(file: string): boolean {
     let st: Stats;
     try {
       st = statSync(file);
     } catch {
-      this.live.delete(file);
-      this.catalog.transaction(() => this.catalog.drop(file));
+      this.forget(file);
       return true;
     }
-    return this.catalog.transaction(() => this.updateFile(file, st, this.catalog.fileState(file)));
+    const known = this.catalog.fileState(file);
+    if (known && sameStamp(known, stampOf(st))) return false;
+    return this.catalog.transaction(() => {
+      if (known && this.appended(file, st, known)) return true;
+      this.forgetLive(file);
+      const read = readForCatalog(file, st.size, true);
+      if (read.opened && read.opened.codec.append && read.opened.codec.syntax === 'jsonl') this.keepLive(file, read.opened, read.bytes);
+      this.write(file, st, read);
+      return true;
+    });
   }
 
   forget(file: string): void {
-    this.dropLive(file);
+    this.forgetLive(file);
     this.catalog.transaction(() => this.catalog.drop(file));
   }
 
-  private dropLive(file: string): void {
+  private forgetLive(file: string): boolean {
     const had = this.live.get(file);
     if (had) this.liveBytes -= had.size;
     this.live.delete(file);
-  }
-
-  /** Reads a changed file into the catalog (inside a transaction). */
-  private updateFile(file: string, st: Stats, known: CatalogedFile | undefined): boolean {
-    const stamp = stampOf(st);
-    if (known && sameStamp(known, stamp)) return false;
-    if (known && this.appended(file, st, known)) return true;
-    this.dropLive(file);
-    try {
-      const facts = this.readWhole(file, st.size);
-      this.catalog.put(file, stamp, facts, { bytes: st.size, endHash: endHashOf(file, st.size) });
-    } catch (e) {
-      this.catalog.putFailure(file, stamp, failureOf(e));
-    }
-    return true;
-  }
-
-  private readWhole(file: string, size: number): FileFacts {
-    if (size <= DEFAULT_MAX_FILE_BYTES) {
-      const opened = readDocumentFile(file);
-      if (opened.codec.append && opened.codec.syntax === 'jsonl') this.keepLive(file, opened, size);
-      // A container's text is not the file's bytes: its hits' lines are read by opening it.
-      return factsOf(file, opened, undefined, { byteBase: isContainer(file) ? undefined : opened.bom ? 3 : 0 });
-    }
-    // Too big for one string: a line-based log is read a part at a time, each part a file of its own lines.
-    const head = readRange(file, 0, 64 * 1024).toString('latin1');
-    const codec = candidates(file, head)[0];
-    if (!codec || codec.syntax !== 'jsonl' || codec.capabilities.conversations !== 'one') throw new ConversationFileError(file, `the file is ${Math.round(size / 2 ** 20)} MB, too big to read whole, and not a log read a part at a time`);
-    const parts = filePartsOf(file, size, PART_BYTES).map((part) => {
-      const opened = parseDocumentText(decodeText(readPart(file, part), file), file, codec.id);
-      return factsOf(file, opened, undefined, { byteBase: part.start + (opened.bom ? 3 : 0) });
-    });
-    return mergeParts(parts);
+    return false;
   }
 
   private keepLive(file: string, opened: OpenedFile, size: number): void {
-    this.dropLive(file);
-    if (size > this.liveLimit / 4) return;
+    this.forgetLive(file);
+    if (size > this.liveLimit / 2) return;
     this.live.set(file, { opened, size, counts: opened.doc.conversations.map((c) => c.records.length) });
     this.liveBytes += size;
-    // Oldest first out.
+    // The one written to longest ago goes first.
     for (const [k, v] of this.live) {
       if (this.liveBytes <= this.liveLimit) break;
       this.live.delete(k);
@@ -245,6 +182,9 @@ export class CatalogSync {
   private appended(file: string, st: Stats, known: CatalogedFile): boolean {
     const live = this.live.get(file);
     if (!live || st.ino !== known.ino || st.size <= known.readBytes || live.size !== known.readBytes) return false;
+    // A file read while its last line was half written is read again whole once that line is done.
+    const before = (live.opened.doc.baseline as { lines?: { lines: unknown[]; partialTail?: number } } | undefined)?.lines;
+    if (!before || before.partialTail !== undefined) return false;
     if (!known.endHash || endHashOf(file, known.readBytes) !== known.endHash) return false;
     const bytes = readRange(file, known.readBytes, st.size);
     // Only whole lines: an agent mid-line is read again when it finishes it.
@@ -252,7 +192,8 @@ export class CatalogSync {
     if (end === 0) return false;
     const again = appendToFile(live.opened, decodeText(bytes.subarray(0, end), file), file);
     if (!again) return false;
-    const facts = factsOf(file, again, live.counts, { byteBase: again.bom ? 3 : 0 });
+    // The lines the append added are numbered after those read before.
+    const facts = factsOf(file, again, live.counts, { lines: lineBytesOf(bytes.subarray(0, end), known.readBytes, before.lines.length) });
     const readBytes = known.readBytes + end;
     // Stamped at what was read: a line still being written makes the file differ, and is read when whole.
     this.catalog.putAppended(file, { ...stampOf(st), size: readBytes }, facts, { messages: live.counts }, { bytes: readBytes, endHash: endHashOf(file, readBytes) });
