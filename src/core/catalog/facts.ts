@@ -39,6 +39,8 @@ export interface SessionFacts {
   appended?: boolean;
   /** The thread shown by default, for a file whose records make threads (`main`, or a sub-agent file's own). */
   defaultThread?: string;
+  /** Its threads in the order the app shows them (each as a conversation of its own), for a file that has them. */
+  threads?: string[];
 }
 
 /** One model call as the file reports it: its usage once (a call written over several lines counts once). */
@@ -71,6 +73,8 @@ export interface MessageFacts {
   bytes?: [number, number];
   /** Where the app and `show` list it by default (its thread and row), null on no thread shown by default. */
   shown?: { thread: string; index: number } | null;
+  /** Its role as the file spells it, where that is not `role` (an Aider notice: tool). */
+  spelled?: string;
 }
 
 export interface FileFacts {
@@ -154,6 +158,7 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       const text = reasoning ? `${sent}\n${reasoning}` : sent;
       if (text) {
         const m: MessageFacts = { conversation, index, role: v.normalRole, text };
+        if (v.role !== v.normalRole) m.spelled = v.role;
         const bytes = slots && conversation === 0 ? where.lines!(slots[index]) : undefined;
         if (bytes) m.bytes = bytes;
         if (rows) m.shown = rows[conversation]?.rows[index] ?? null;
@@ -174,6 +179,7 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       prompts,
       appended: start > 0 || undefined,
       defaultThread: rows?.[conversation]?.byDefault,
+      threads: rows?.[conversation]?.threads,
       ...codexParent(doc),
     });
   });

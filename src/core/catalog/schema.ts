@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 3;
+export const CATALOG_VERSION = 4;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -40,6 +40,7 @@ CREATE TABLE sessions(
   messages INTEGER NOT NULL,
   prompts INTEGER NOT NULL,
   default_thread TEXT,
+  threads TEXT,
   calls INTEGER NOT NULL DEFAULT 0,
   input_calls INTEGER NOT NULL DEFAULT 0,
   output_calls INTEGER NOT NULL DEFAULT 0,
@@ -86,7 +87,8 @@ CREATE TABLE messages(
   line_end INTEGER,
   -- Where the app and show list it by default: its thread and row; NULL thread with a row of -1 for none.
   shown_thread TEXT,
-  shown_row INTEGER
+  shown_row INTEGER,
+  spelled TEXT
 );
 CREATE INDEX messages_session ON messages(session, idx);
 -- Contentless: the words are looked up here, the lines read from the files (a copy of every text would double

@@ -29,7 +29,7 @@ export function searchCatalog(catalog: Catalog, dir: string, query: string, opti
     const path = rel(h.path);
     const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
     if (h.shown !== undefined) {
-      hit.shown = h.shown;
+      hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
       if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
     }
     if (h.conversations > 1) multi.add(path);

@@ -98,7 +98,9 @@ export interface CatalogHit {
   role: string;
   defaultThread?: string;
   bytes?: [number, number];
-  shown?: { thread: string; index: number } | null;
+  /** Its row as the app shows it: its thread, which of the file's shown conversations that is, and the row. */
+  shown?: { thread: string; index: number; conversation: number } | null;
+  spelled?: string;
 }
 
 export type UsageBy = 'day' | 'project' | 'model' | 'tool';
@@ -331,7 +333,7 @@ export class Catalog {
 
   private insertSession(fileId: number, s: SessionFacts): number {
     return Number(
-      this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts, default_thread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts, default_thread, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
         fileId,
         s.conversation,
         s.sessionId ?? null,
@@ -347,6 +349,7 @@ export class Catalog {
         s.messages,
         s.prompts,
         s.defaultThread ?? null,
+        s.threads ? JSON.stringify(s.threads) : null,
       ).lastInsertRowid,
     );
   }
@@ -367,7 +370,7 @@ export class Catalog {
         };
       }
     }
-    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread) WHERE id = ?').run(
+    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads) WHERE id = ?').run(
       s.sessionId ?? null,
       s.parentFile ?? null,
       s.parentSessionId ?? null,
@@ -381,6 +384,7 @@ export class Catalog {
       s.messages,
       s.prompts,
       s.defaultThread ?? null,
+      s.threads ? JSON.stringify(s.threads) : null,
       id,
     );
   }
@@ -394,11 +398,11 @@ export class Catalog {
   }
 
   private insertMessages(sessionIds: readonly number[], messages: FileFacts['messages']): void {
-    const row = this.stmt('INSERT INTO messages(session, idx, role, line_start, line_end, shown_thread, shown_row) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const row = this.stmt('INSERT INTO messages(session, idx, role, line_start, line_end, shown_thread, shown_row, spelled) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
     for (const m of messages) {
       const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, -1] : [m.shown.thread, m.shown.index];
-      const id = row.run(sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, ...shown).lastInsertRowid;
+      const id = row.run(sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, ...shown, m.spelled ?? null).lastInsertRowid;
       // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
       words.run(id, foldCase(m.text));
     }
@@ -502,17 +506,29 @@ export class Catalog {
     const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
     const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get(...args, opts.countLimit + 1);
     const hits = this.db
-      .prepare(`SELECT f.path, f.format, s.conversation, s.default_thread, (SELECT count(*) FROM sessions o WHERE o.file_id = f.id) AS conversations, m.idx, m.role, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
+      .prepare(`SELECT f.path, f.format, s.conversation, s.default_thread, (SELECT count(*) FROM sessions o WHERE o.file_id = f.id) AS conversations, (SELECT json_group_array(o.threads) FROM (SELECT threads FROM sessions o WHERE o.file_id = f.id ORDER BY o.conversation) o) AS file_threads, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
       .all(...args, opts.limit, opts.offset ?? 0)
       .map((r): CatalogHit => {
         const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: Number(r.conversations), index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
         if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
-        if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row) };
+        if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row), conversation: shownConversation(r.file_threads, Number(r.conversation), String(r.shown_thread)) };
+        if (r.spelled !== null && r.spelled !== undefined) hit.spelled = String(r.spelled);
         return hit;
       });
     const total = Number(count?.n ?? 0);
     return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0) };
   }
+}
+
+/**
+ * Which conversation the app shows a thread as: the app lists each conversation's threads in turn, each a
+ * conversation of its own.
+ */
+function shownConversation(fileThreads: unknown, conversation: number, thread: string): number {
+  const lists = json(fileThreads).map((t) => (t === 'null' ? [] : json(t)));
+  let first = 0;
+  for (let c = 0; c < conversation; c++) first += lists[c]?.length ?? 0;
+  return first + Math.max(0, lists[conversation]?.indexOf(thread) ?? 0);
 }
 
 function sessionRow(r: Row): SessionRow {
