@@ -21,6 +21,8 @@ export interface SyncProgress {
   /** The walk stopped at its file cap; folders past its depth limit. */
   truncated?: boolean;
   tooDeep?: number;
+  /** Links out of the folders (relative to their folder): listed as such, never read (confine.ts). */
+  outside?: string[];
 }
 
 export interface SyncOptions {
@@ -59,10 +61,12 @@ export class CatalogSync {
     const found = new Map<string, Stats>();
     let truncated = false;
     let tooDeep = 0;
+    const outside: string[] = [];
     for (const root of roots) {
       const listing = walkConversationTree(root, { depth: opts.depth, cap: opts.cap });
       truncated ||= listing.truncated;
       tooDeep += listing.tooDeep;
+      outside.push(...listing.outside.map((l) => l.path));
       for (const f of listing.files) {
         if (opts.allowed && !opts.allowed(f.file)) continue;
         try {
@@ -73,7 +77,7 @@ export class CatalogSync {
       }
     }
     const known = this.catalog.files(roots);
-    const progress: SyncProgress = { done: 0, total: found.size, read: 0, dropped: 0, truncated, tooDeep };
+    const progress: SyncProgress = { done: 0, total: found.size, read: 0, dropped: 0, truncated, tooDeep, outside };
     const gone = [...known.keys()].filter((p) => !found.has(p));
     if (gone.length > 0) {
       this.catalog.transaction(() => gone.forEach((p) => this.forgetLive(p) || this.catalog.drop(p)));
