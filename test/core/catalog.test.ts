@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Catalog, CatalogSync, factsOf } from '../../src/core/catalog/index.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
+import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { costOf, reportedUsage } from '../../src/core/usage.js';
 import { queryTerms, textMatches } from '../../src/core/search/index.js';
 import { ROOT, FIXTURES, tempDir } from '../helpers.js';
@@ -132,11 +133,21 @@ describe('the session catalog', () => {
     const { catalog, sync } = catalogOf(dir, file);
     expect(catalog.fresh).toBe(true);
     await sync.syncFolders([dir]);
-    expect(catalog.sessions({ under: [dir] }).length).toBe(1);
+    const sessions = catalog.sessions({ under: [dir] }).length;
+    // One row per conversation of each file that reads (Codex's history.jsonl holds one per session).
+    const conversations = walkConversationTree(dir).files.reduce((n, f) => {
+      try {
+        return n + readDocumentFile(f.file).doc.conversations.length;
+      } catch {
+        return n;
+      }
+    }, 0);
+    expect(sessions).toBeGreaterThan(0);
+    expect(sessions).toBe(conversations);
     catalog.close();
     const again = Catalog.open(file);
     expect(again.fresh).toBe(false);
-    expect(again.sessions({ under: [dir] }).length).toBe(1);
+    expect(again.sessions({ under: [dir] }).length).toBe(sessions);
     again.close();
   });
 
