@@ -18,12 +18,15 @@ await esbuild({ ...node, entryPoints: ['app/service/backend/service-worker.ts'],
 await esbuild({ ...node, entryPoints: ['app/service/watch-worker.ts'], outfile: 'dist/watch-worker.mjs' });
 // The search index's thread, beside each bundle that starts it.
 await esbuild({ ...node, entryPoints: ['app/service/search/search-worker.ts'], outfile: 'dist/search-worker.mjs' });
+// The catalog's file readers, beside each bundle that builds a catalog.
+await esbuild({ ...node, entryPoints: ['src/core/catalog/read-worker.ts'], outfile: 'dist/catalog-read-worker.mjs' });
 if (!only) {
   await esbuild({ ...node, entryPoints: ['app/main/index.ts'], outfile: 'dist/main/index.mjs', external: ['electron'] });
   await esbuild({ ...node, entryPoints: ['app/service/token-worker.ts'], outfile: 'dist/main/token-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['app/service/backend/service-worker.ts'], outfile: 'dist/main/service-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['app/service/watch-worker.ts'], outfile: 'dist/main/watch-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['app/service/search/search-worker.ts'], outfile: 'dist/main/search-worker.mjs' });
+  await esbuild({ ...node, entryPoints: ['src/core/catalog/read-worker.ts'], outfile: 'dist/main/catalog-read-worker.mjs' });
   // Sandboxed preloads cannot be ES modules: CommonJS, with electron provided by the runtime.
   await esbuild({ ...node, packages: undefined, format: 'cjs', entryPoints: ['app/preload/index.ts'], outfile: 'dist/preload/index.cjs', external: ['electron'] });
   await vite({ configFile: 'vite.config.ts', logLevel: 'warn' });

@@ -4,6 +4,7 @@ import { ConversationFileError, SummarizerError } from '../core/index.js';
 import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
 import { compactCommand, planCommand } from './window-commands.js';
 import { searchCommand } from './search-command.js';
+import { sessionsCommand, usageCommand } from './usage-command.js';
 import { exportCommand, scanCommand } from './share-commands.js';
 import { join } from 'node:path';
 import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
@@ -47,6 +48,7 @@ const OPTIONS = {
   redact: { type: 'boolean', default: false },
   'no-redact': { type: 'boolean', default: false },
   'keep-paths': { type: 'boolean', default: false },
+  by: { type: 'string' },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
@@ -84,6 +86,12 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       return convertCommand(needFile(), values.to, values.output, { format: values.format, as: values.as, cwd: values.cwd });
     case 'plan':
       return planCommand(needFile(), values.strategy, values.set ?? [], common);
+    case 'sessions':
+      if (rest.length > 1) throw new UsageError('sessions takes at most one DIR');
+      return sessionsCommand(rest[0] ?? 'conversations', { json: values.json });
+    case 'usage':
+      if (rest.length > 1) throw new UsageError('usage takes at most one DIR');
+      return usageCommand(rest[0] ?? 'conversations', { by: values.by, json: values.json });
     case 'search':
       if (rest.length < 2) throw new UsageError('search takes a DIR and a QUERY');
       return searchCommand(rest[0], rest.slice(1).join(' '), { regex: values.regex, role: values.role, format: values.format, json: values.json });

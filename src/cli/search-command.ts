@@ -1,7 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { codecById, listCodecs } from '../core/formats/registry.js';
-import { searchTree, type SearchHit } from '../core/search/index.js';
+import { searchTree, type SearchHit, type TreeSearch } from '../core/search/index.js';
+import { searchCatalog } from '../core/catalog/index.js';
+import { freshCatalog } from './catalog.js';
 import { outsideLinksNote, printJson } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
@@ -25,16 +27,24 @@ function listOption(value: string | undefined, known: readonly string[], flag: s
  * Messages matching QUERY in every conversation file under DIR, grouped by file, with the matching line; each
  * numbered as `show` numbers its rows (a session's by its thread since the last compaction).
  */
-export function searchCommand(dir: string, query: string, opts: SearchCommandOptions): void {
+export async function searchCommand(dir: string, query: string, opts: SearchCommandOptions): Promise<void> {
   const path = resolve(dir);
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
   if (query.trim() === '') throw new UsageError('search needs a QUERY with something to look for');
   const roles = listOption(opts.role, ROLES, '--role');
   const formats = listOption(opts.format, listCodecs().map((c) => c.id), '--format');
   if (formats) for (const f of formats) if (!codecById(f)) throw new UsageError(`unknown --format "${f}"`, { brief: true });
-  let found;
+  let found: TreeSearch;
   try {
-    found = searchTree(path, query, { regex: opts.regex, roles, formats });
+    // Words are looked up in the catalog; a regular expression reads every file.
+    const kept = opts.regex ? undefined : await freshCatalog(path);
+    if (kept) {
+      try {
+        found = { ...searchCatalog(kept.catalog, path, query, { roles, formats }), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0, outside: kept.sync.outside ?? [] };
+      } finally {
+        kept.catalog.close();
+      }
+    } else found = searchTree(path, query, { regex: opts.regex, roles, formats });
   } catch (e) {
     if (e instanceof SyntaxError) throw new InputError(`--regex: ${e.message}`);
     throw e;

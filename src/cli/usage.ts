@@ -31,7 +31,15 @@ Commands:
                                        too: each word of QUERY begins a word of the message, in any case
                                        (--regex: a JavaScript regular expression); --role and --format take
                                        comma-separated lists; each hit numbered as show lists it (a
-                                       sub-agent's as ID:row, ⤷ for one show does not list by default)
+                                       sub-agent's as ID:row, ⤷ for one show does not list by default);
+                                       words are looked up in the catalog (kept in the state folder, brought up
+                                       to date first: only new or changed files are read)
+  sessions [DIR] [--json]
+                                       every session under DIR (default ./conversations), newest first: its
+                                       tool, title, messages, output tokens and cost; sub-agents marked ↳
+  usage [DIR] [--by day|project|model|tool] [--json]
+                                       reported usage and cost added up over every session under DIR (by day
+                                       unless --by), each model call once, and the most expensive sessions
   scan DIR|FILE [--json]
                                        secrets (provider keys, tokens, private keys, passwords in connection
                                        strings, JWTs) and personal data (e-mail, phone, public IP) in every

@@ -26,7 +26,7 @@ describe('electron-builder.yml', () => {
   it('unpacks every worker the main bundle starts (token counting, the document service, the watcher, the search index)', () => {
     const build = readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8');
     const workers = [...build.matchAll(/outfile: 'dist\/main\/([a-z-]+-worker\.mjs)'/g)].map((m) => m[1]);
-    expect(workers.sort()).toEqual(['search-worker.mjs', 'service-worker.mjs', 'token-worker.mjs', 'watch-worker.mjs']);
+    expect(workers.sort()).toEqual(['catalog-read-worker.mjs', 'search-worker.mjs', 'service-worker.mjs', 'token-worker.mjs', 'watch-worker.mjs']);
     expect(config.asarUnpack).toEqual(['dist/main/*-worker.mjs']);
   });
 

@@ -19,6 +19,8 @@ export interface ReadDocumentOptions {
   maxFileBytes?: number;
   /** The most a container (compressed, an archive, a database) may unpack to: MAX_INFLATED_BYTES unless given. */
   maxInflatedBytes?: number;
+  /** The file's bytes, when the caller read them already. */
+  bytes?: Buffer;
 }
 
 export interface OpenedFile extends ParsedFile {
@@ -50,7 +52,7 @@ export function parseDocumentText(text: string, file: string, format?: string, n
 
 /** Reads and parses a conversation file of any known format. Errors name the file (and line, column). */
 export function readDocumentFile(file: string, options: ReadDocumentOptions = {}): OpenedFile {
-  const bytes = readFileBytes(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  const bytes = options.bytes ?? readFileBytes(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
   const container = containerOf(file, bytes.subarray(0, 64));
   if (!container) {
     // A name a container reads, but not its bytes: said as such (not "unsupported file type").

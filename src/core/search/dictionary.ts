@@ -1,4 +1,4 @@
-import { isWordUnit, MAX_WORD } from './words.js';
+import { foldCase, isWordUnitAt, MAX_WORD } from './words.js';
 
 /**
  * A copy of a slice that holds no reference to the text it was cut from (V8 keeps long slices as views
@@ -79,17 +79,17 @@ export class Dictionary {
    * found without making a string for words met before.
    */
   scan(text: string, each: (id: number) => void): void {
-    const lower = text.toLowerCase();
+    const lower = foldCase(text);
     const n = lower.length;
     let i = 0;
     while (i < n) {
-      while (i < n && !isWordUnit(lower.charCodeAt(i))) i++;
+      while (i < n && !isWordUnitAt(lower, i)) i++;
       if (i >= n) return;
       const start = i;
       let h = 0x811c9dc5;
       while (i < n) {
         const c = lower.charCodeAt(i);
-        if (!isWordUnit(c)) break;
+        if (!isWordUnitAt(lower, i)) break;
         if (i - start < MAX_WORD) h = Math.imul(h ^ c, 0x01000193);
         i++;
       }

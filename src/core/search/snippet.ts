@@ -1,4 +1,4 @@
-import { isWordUnit, MAX_WORD } from './words.js';
+import { foldCase, isWordUnitAt, MAX_WORD } from './words.js';
 
 /** The line a match is on, cut around it, and where the match is in that text. */
 export interface Snippet {
@@ -32,7 +32,7 @@ export function bestTermMatch(text: string, terms: readonly string[]): [number, 
   const all = termMatches(text, terms, 20_000);
   if (all.length === 0) return undefined;
   const termOf = ([a, b]: [number, number]) => {
-    const word = text.slice(a, b).toLowerCase();
+    const word = foldCase(text.slice(a, b));
     return terms.reduce((best, t) => (word.startsWith(t) && t.length > best.length ? t : best), '');
   };
   const byTerm = new Map<string, Array<[number, number]>>();
@@ -76,14 +76,14 @@ export function termMatches(text: string, terms: readonly string[], limit = Infi
 
 function matchesIn(text: string, terms: readonly string[], limit: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  const lower = text.toLowerCase();
+  const lower = foldCase(text);
   const n = lower.length;
   let origin: Int32Array | undefined;
   let i = 0;
   while (i < n && out.length < limit) {
-    while (i < n && !isWordUnit(lower.charCodeAt(i))) i++;
+    while (i < n && !isWordUnitAt(lower, i)) i++;
     const start = i;
-    while (i < n && isWordUnit(lower.charCodeAt(i))) i++;
+    while (i < n && isWordUnitAt(lower, i)) i++;
     if (i === start) break;
     const word = lower.slice(start, Math.min(i, start + MAX_WORD));
     // The longest term the word begins with is marked (`inv invoice` marks all of "invoice").

@@ -1,0 +1,128 @@
+// The session catalog on a heavy user's store: built from nothing beside a bare read of every line, kept up to
+// date, and answering the session list, usage and search-all; beside ccusage where it can be installed.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Catalog, CatalogSync, inlineReaders, WorkerReaders } from '../src/core/catalog/index.js';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { queryTerms } from '../src/core/search/index.js';
+import { walkConversationTree } from '../src/core/storage/list-directory.js';
+import { writeStore } from './store.js';
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+/** The baseline: every file read in 1 MB chunks, split into lines, each line JSON.parse'd. */
+function bareParse(files: readonly string[]): number {
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let lines = 0;
+  for (const file of files) {
+    const fd = openSync(file, 'r');
+    let rest = '';
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      const text = rest + buf.toString('utf8', 0, n);
+      const parts = text.split('\n');
+      rest = parts.pop()!;
+      for (const l of parts) if (l) (JSON.parse(l), lines++);
+    }
+    if (rest) (JSON.parse(rest), lines++);
+    closeSync(fd);
+  }
+  return lines;
+}
+
+/** ccusage, installed into a folder of its own for the bench (never a dependency); undefined when it cannot be. */
+function ccusage(): string | undefined {
+  const dir = join(tmpdir(), 'ci-bench-ccusage');
+  const bin = join(dir, 'node_modules', 'ccusage', 'src', 'cli.js');
+  if (existsSync(bin)) return bin;
+  const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', 'ccusage@20.0.24'], { encoding: 'utf8' });
+  return r.status === 0 && existsSync(bin) ? bin : undefined;
+}
+
+export async function catalogBench(quick: boolean): Promise<string[]> {
+  const shape = quick ? { projects: 12, sessions: 200, bytes: 120e6 } : { projects: 60, sessions: 1800, bytes: 1.5e9 };
+  const dir = mkdtempSync(join(tmpdir(), 'ci-store-'));
+  const out: string[] = [];
+  try {
+    const store = writeStore(dir, shape);
+    const files = walkConversationTree(dir, { cap: 1_000_000 }).files.map((f) => f.file);
+    bareParse(files); // the page cache warm for every side
+    let t = performance.now();
+    const lines = bareParse(files);
+    const bare = performance.now() - t;
+    out.push(`store: ${store.sessions.toLocaleString('en')} sessions, ${files.length.toLocaleString('en')} files, ${(store.bytes / 1e9).toFixed(2)} GB, ${lines.toLocaleString('en')} lines`);
+    out.push(`baseline: a bare read + JSON.parse of every line: ${ms(bare)} ms`);
+
+    // The readers as the built CLI and app start them (threads of their own), else on this thread.
+    const built0 = join(import.meta.dirname, '..', 'dist', 'catalog-read-worker.mjs');
+    const width = Number(process.env.CATALOG_READERS ?? Math.min(2, availableParallelism()));
+    const readers = existsSync(built0) ? new WorkerReaders(pathToFileURL(built0), width) : inlineReaders;
+    const file = join(dir, 'catalog.sqlite');
+    const catalog = Catalog.open(file);
+    const sync = new CatalogSync(catalog, readers);
+    const rss0 = process.memoryUsage().rss;
+    t = performance.now();
+    await sync.syncFolders([dir], { cap: 1_000_000 });
+    const built = performance.now() - t;
+    readers.close();
+    out.push(`catalog from nothing (every session, its usage, the full-text index; ${readers === inlineReaders ? 'read on one thread (no build)' : `${width} reader threads`}): ${ms(built)} ms = ${ratio(built, bare)} (goal ≤ 1.5×); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (start ${Math.round(rss0 / 2 ** 20)} MB)`);
+    catalog.close();
+
+    t = performance.now();
+    const again = Catalog.open(file);
+    const againSync = new CatalogSync(again);
+    await againSync.syncFolders([dir], { cap: 1_000_000 });
+    out.push(`reopened, nothing changed: ${ms(performance.now() - t)} ms (goal ≤ 1 s)`);
+
+    t = performance.now();
+    const first = again.sessions({ under: [dir], limit: 60 });
+    out.push(`the session list's first screen (60 rows): ${ms(performance.now() - t)} ms (${first.length} rows)`);
+
+    t = performance.now();
+    const days = again.usage('day', [dir]);
+    const byDay = performance.now() - t;
+    out.push(`usage by day over the store: ${ms(byDay)} ms (${days.length} days; goal ≤ 50 ms)`);
+
+    // One line appended to a session an agent is writing: read from where it was left (its first append read
+    // it whole and kept it parsed, as the app does for a file the watcher sees grow).
+    const first1 = JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'a question about the tax rounding' }, uuid: '00000000-0000-4000-a000-000000000000', timestamp: new Date().toISOString(), sessionId: 'x' });
+    appendFileSync(store.live, `${first1}\n`);
+    againSync.update(store.live);
+    const line = JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: 'one more question about the tax rounding' }, uuid: '00000000-0000-4000-a000-000000000001', timestamp: new Date().toISOString(), sessionId: 'x' });
+    appendFileSync(store.live, `${line}\n`);
+    t = performance.now();
+    againSync.update(store.live);
+    out.push(`one appended line reflected: ${ms(performance.now() - t)} ms (goal ≤ 50 ms; session of ${(statSync(store.live).size / 1e6).toFixed(1)} MB)`);
+
+    const queries = ['token', 'refactor the parser', 'useEffect cleanup', 'zzzyx', 'install npm package version', 'error', 'const', 'readme'];
+    const times: number[] = [];
+    for (const q of queries) {
+      const s0 = performance.now();
+      again.search(queryTerms(q), { under: [dir], limit: 100, countLimit: 50_000 });
+      times.push(performance.now() - s0);
+    }
+    times.sort((a, b) => a - b);
+    out.push(`search-all, ${queries.length} queries: median ${ms(times[Math.floor(times.length / 2)])} ms, p95 ${ms(times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)])} ms (goal: first answers ≤ 50 ms, p95 ≤ 100 ms)`);
+    again.close();
+
+    const cc = ccusage();
+    if (cc) {
+      t = performance.now();
+      const r = spawnSync(process.execPath, [cc, 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, encoding: 'utf8', maxBuffer: 1 << 28 });
+      const ccTime = performance.now() - t;
+      out.push(`ccusage 20 daily --json (cold, every file): ${ms(ccTime)} ms${r.status === 0 ? '' : ` (exit ${r.status})`}; the catalog's usage by day cold is the catalog built from nothing: ${ratio(built, ccTime)} (goal ≤ 2×)`);
+    } else out.push('ccusage: could not be installed here (npm install ccusage failed); no figure');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const l of await catalogBench(process.argv.includes('--quick'))) console.log(l);
+}

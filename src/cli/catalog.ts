@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import { Catalog, CatalogSync, defaultReaders, type SyncProgress } from '../core/catalog/index.js';
+import { ensurePrivateDir, userStateDir } from '../core/storage/private-dir.js';
+
+const n = (x: number) => x.toLocaleString('en');
+
+/**
+ * The catalog the app keeps too (in the private state folder), brought up to date with `dir` before it answers:
+ * files unchanged since they were catalogued are not read; what is read again is said on stderr. Undefined when
+ * there is no catalog to be had (the state folder refused, say): the caller reads the files itself.
+ */
+export async function freshCatalog(dir: string, opts: { depth?: number } = {}): Promise<{ catalog: Catalog; sync: SyncProgress } | undefined> {
+  let catalog: Catalog;
+  try {
+    catalog = Catalog.open(join(ensurePrivateDir(userStateDir()), 'catalog.sqlite'));
+  } catch (e) {
+    process.stderr.write(`note: no catalog (${(e as Error).message}); reading every file\n`);
+    return undefined;
+  }
+  const started = performance.now();
+  const readers = defaultReaders();
+  let sync: SyncProgress;
+  try {
+    sync = await new CatalogSync(catalog, readers).syncFolders([dir], { depth: opts.depth });
+  } finally {
+    readers.close();
+  }
+  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  if (catalog.fresh && sync.read > 0) process.stderr.write(`catalog: built from ${n(sync.read)} file${sync.read === 1 ? '' : 's'} in ${secs} s (kept for next time)\n`);
+  else if (sync.read > 0 || sync.dropped > 0) process.stderr.write(`catalog: read ${n(sync.read)} new or changed file${sync.read === 1 ? '' : 's'} of ${n(sync.total)}${sync.dropped ? `, dropped ${n(sync.dropped)} gone` : ''} (${secs} s)\n`);
+  return { catalog, sync };
+}

@@ -1,0 +1,73 @@
+import { existsSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { UsageBy } from '../core/catalog/index.js';
+import { PRICES_DATED } from '../core/pricing/prices.js';
+import { formatUsd } from '../core/usage.js';
+import { freshCatalog } from './catalog.js';
+import { printJson, table } from './output.js';
+import { InputError, UsageError } from './usage.js';
+
+const BY: readonly UsageBy[] = ['day', 'project', 'model', 'tool'];
+const n = (x: number) => x.toLocaleString('en');
+
+function folder(dir: string): string {
+  const path = resolve(dir);
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
+  return path;
+}
+
+/** `usage [DIR] [--by day|project|model|tool]`: reported usage and cost added up over every session under DIR. */
+export async function usageCommand(dir: string, opts: { by?: string; json: boolean }): Promise<void> {
+  const by = (opts.by ?? 'day') as UsageBy;
+  if (!BY.includes(by)) throw new UsageError(`--by takes ${BY.join(', ')}, not "${opts.by}"`, { brief: true });
+  const path = folder(dir);
+  const kept = await freshCatalog(path);
+  if (!kept) throw new InputError('usage needs the catalog, which could not be opened (see the note above)');
+  try {
+    const rows = kept.catalog.usage(by, [path]);
+    const expensive = kept.catalog.sessions({ under: [path], sort: 'cost', limit: 5 }).filter((s) => (s.costUsd ?? 0) > 0);
+    const total = rows.reduce((t, r) => ({ calls: t.calls + r.calls, input: t.input + r.input, output: t.output + r.output, cacheRead: t.cacheRead + r.cacheRead, cacheWrite: t.cacheWrite + r.cacheWrite, costUsd: t.costUsd + r.costUsd }), { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 });
+    if (opts.json) {
+      printJson({ directory: path, by, prices: PRICES_DATED, rows, total, expensive: expensive.map((s) => ({ path: s.path, conversation: s.conversation, title: s.title, costUsd: s.costUsd })) });
+      return;
+    }
+    if (rows.length === 0) {
+      process.stdout.write(`No reported usage in ${path} (no session under it records what its model calls used)\n`);
+      return;
+    }
+    const head = by === 'day' ? 'DAY' : by.toUpperCase();
+    const label = (k: string) => (k === '' ? (by === 'day' ? '(no time)' : by === 'model' ? '(model not recorded)' : '(unknown)') : by === 'project' ? k : k);
+    const body = rows.map((r) => [label(r.key), r.sessions, r.calls, n(r.input), n(r.output), n(r.cacheRead), n(r.cacheWrite), formatUsd(r.costUsd)]);
+    body.push(['total', '', total.calls, n(total.input), n(total.output), n(total.cacheRead), n(total.cacheWrite), formatUsd(total.costUsd)]);
+    process.stdout.write(table([head, 'SESSIONS', 'CALLS', 'INPUT', 'OUTPUT', 'CACHE READ', 'CACHE WRITE', 'COST'], body) + '\n');
+    process.stdout.write(`\ninput counts every prompt token, the cached ones among them; cost at list prices of ${PRICES_DATED} (calls of a model without a price add nothing)\n`);
+    if (expensive.length > 0) {
+      process.stdout.write('\nmost expensive sessions:\n');
+      for (const s of expensive) process.stdout.write(`  ${formatUsd(s.costUsd ?? 0).padStart(8)}  ${relative(path, s.path)}${s.title ? `  ${s.title}` : ''}\n`);
+    }
+  } finally {
+    kept.catalog.close();
+  }
+}
+
+/** `sessions [DIR]`: every session under DIR, newest first, with its figures and cost. */
+export async function sessionsCommand(dir: string, opts: { json: boolean }): Promise<void> {
+  const path = folder(dir);
+  const kept = await freshCatalog(path);
+  if (!kept) throw new InputError('sessions needs the catalog, which could not be opened (see the note above)');
+  try {
+    const rows = kept.catalog.sessions({ under: [path] });
+    if (opts.json) {
+      printJson({ directory: path, sessions: rows.map(({ id: _id, ...s }) => ({ ...s, path: relative(path, s.path) })) });
+      return;
+    }
+    if (rows.length === 0) {
+      process.stdout.write(`No sessions in ${path}\n`);
+      return;
+    }
+    const body = rows.map((s) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), s.kind === 'subagent' ? `  ↳ ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), (s.title ?? '').slice(0, 60), s.messages, s.calls ? s.output : '', s.costUsd === undefined ? '' : formatUsd(s.costUsd), relative(path, s.path)]);
+    process.stdout.write(table(['LAST', 'TOOL', 'TITLE', 'MESSAGES', 'OUTPUT', 'COST', 'PATH'], body) + '\n');
+  } finally {
+    kept.catalog.close();
+  }
+}

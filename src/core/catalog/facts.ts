@@ -1,0 +1,228 @@
+import type { Codec, ConversationDocument } from '../formats/codec.js';
+import type { OpenedFile } from '../formats/document-file.js';
+import type { MessageView, ReportedUsage } from '../formats/model.js';
+import { reasoningText, sentText } from '../formats/model.js';
+import { parentSessionOf, agentIdOfFile } from '../formats/claude-code/session-files.js';
+import { isPlainObject } from '../message.js';
+import type { JsonlRecordsBaseline } from '../formats/shared/jsonl-document.js';
+import { threadRows } from '../tree/thread-rows.js';
+import { conversationTitles } from './titles.js';
+import { projectOf } from './project.js';
+import { isoTime } from './times.js';
+
+/**
+ * What the catalog knows of one conversation of a file without opening it: what the session list, the usage
+ * view and search-all show. Computed from a whole read of the file (or of what an agent appended to it), by
+ * the service and the CLI alike, so both show the same figures.
+ */
+export interface SessionFacts {
+  conversation: number;
+  /** The tool's own id of the session (Claude Code's sessionId, Codex's session_meta id). */
+  sessionId?: string;
+  /** For a sub-agent's own file: the file of the session that started it, when the layout says (Claude Code). */
+  parentFile?: string;
+  /** For a sub-agent: the id of the session that started it, when the file says (Codex thread_spawn). */
+  parentSessionId?: string;
+  /** A sub-agent's id (Claude Code's agentId). */
+  agentId?: string;
+  kind: 'session' | 'subagent';
+  title?: string;
+  /** Where the session ran (a path), else the folder the file is in. */
+  project?: string;
+  firstAt?: string;
+  lastAt?: string;
+  models: string[];
+  messages: number;
+  /** Messages the file says the user typed (not tool results, not the tool's own notices). */
+  prompts: number;
+  /** Figures of appended records only (firstAt, models and prompts add to what is known). */
+  appended?: boolean;
+  /** The thread shown by default, for a file whose records make threads (`main`, or a sub-agent file's own). */
+  defaultThread?: string;
+  /** Its threads in the order the app shows them (each as a conversation of its own), for a file that has them. */
+  threads?: string[];
+}
+
+/** One model call as the file reports it: its usage once (a call written over several lines counts once). */
+export interface CallFacts {
+  conversation: number;
+  /** The call's key in the file (message id, request id), or its row where it has none. */
+  key: string;
+  /** The row of the message that carries the call's final figures. */
+  index: number;
+  at?: string;
+  model?: string;
+  input?: number;
+  output?: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Of cacheWrite, what went to Anthropic's 1-hour cache (priced apart). */
+  cacheWrite1h: number;
+  reasoning: number;
+  /** How many calls these figures add up (a Codex total that spans calls which wrote no item). */
+  n: number;
+}
+
+/** One message as search-all sees it. */
+export interface MessageFacts {
+  conversation: number;
+  index: number;
+  role: string;
+  text: string;
+  /** The bytes of its line, for a file of one record per line: a hit's line is read from there, not the file. */
+  bytes?: [number, number];
+  /** Where the app and `show` list it by default (its thread and row), null on no thread shown by default. */
+  shown?: { thread: string; index: number } | null;
+  /** Its role as the file spells it, where that is not `role` (an Aider notice: tool). */
+  spelled?: string;
+}
+
+export interface FileFacts {
+  format: string;
+  formatLabel: string;
+  tool?: string;
+  sessions: SessionFacts[];
+  calls: CallFacts[];
+  messages: MessageFacts[];
+  otherRecords: number;
+}
+
+const firstString = (values: readonly (string | undefined)[]): string | undefined => values.find((v) => v !== undefined);
+
+/** The sub-agent a file is by where it lies and what its records say (Claude Code's `subagents/agent-*.jsonl`, Codex's thread_spawn). */
+function agentOf(file: string, codec: Codec, records: readonly unknown[]): Pick<SessionFacts, 'kind' | 'parentFile' | 'parentSessionId' | 'agentId'> {
+  if (codec.id === 'claude-code') {
+    const parentFile = parentSessionOf(file);
+    const agentId = agentIdOfFile(file);
+    if (parentFile || agentId) return { kind: 'subagent', parentFile, agentId };
+    // 2.0.x kept a session's sub-agents beside it as `agent-<id>.jsonl`, every line a sidechain one.
+    const first = records.find(isPlainObject);
+    if (first && first.isSidechain === true && typeof first.agentId === 'string') return { kind: 'subagent', agentId: first.agentId };
+  }
+  return { kind: 'session' };
+}
+
+/** Usage as one call's figures (Anthropic-style reports are already folded into one meaning by the codec). */
+function callOf(conversation: number, index: number, v: MessageView, u: ReportedUsage): CallFacts {
+  return {
+    conversation,
+    key: u.key ?? `#${conversation}:${index}`,
+    index,
+    at: isoTime(v.timestamp),
+    model: u.model ?? v.model,
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead ?? 0,
+    cacheWrite: u.cacheWrite ?? 0,
+    cacheWrite1h: u.cacheWrite1h ?? 0,
+    reasoning: u.reasoning ?? 0,
+    n: u.calls ?? 1,
+  };
+}
+
+/**
+ * Everything the catalog keeps of a parsed file; with `from`, only of the records from there on in each
+ * conversation (what an agent appended): the session figures are then those of the new records alone.
+ */
+export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>, from?: readonly number[], where: { lines?: LineBytes } = {}): FileFacts {
+  const { codec, doc } = opened;
+  const titles = from ? [] : conversationTitles(codec, doc);
+  const sessions: SessionFacts[] = [];
+  const calls = new Map<string, CallFacts>();
+  const messages: MessageFacts[] = [];
+  const slots = where.lines ? recordLines(doc) : undefined;
+  const rows = threadRows(codec, doc);
+  doc.conversations.forEach((conv, conversation) => {
+    const models = new Set<string>();
+    let firstAt: string | undefined;
+    let lastAt: string | undefined;
+    let prompts = 0;
+    const start = from?.[conversation] ?? 0;
+    for (let index = start; index < conv.records.length; index++) {
+      const v = codec.view(conv.records[index]);
+      const at = isoTime(v.timestamp);
+      if (at) {
+        if (firstAt === undefined || at < firstAt) firstAt = at;
+        if (lastAt === undefined || at > lastAt) lastAt = at;
+      }
+      if (v.model) models.add(v.model);
+      if (v.normalRole === 'user' && !v.meta && !v.sidechain && !v.summary && v.parts.some((p) => p.kind === 'text')) prompts++;
+      if (v.usage) {
+        const call = callOf(conversation, index, v, v.usage);
+        if (call.model) models.add(call.model);
+        // A call streamed over several lines: its last line carries the final figures.
+        calls.set(`${conversation}\u0000${call.key}`, call);
+      }
+      const reasoning = reasoningText(v);
+      const sent = sentText(v);
+      const text = reasoning ? `${sent}\n${reasoning}` : sent;
+      if (text) {
+        const m: MessageFacts = { conversation, index, role: v.normalRole, text };
+        if (v.role !== v.normalRole) m.spelled = v.role;
+        const bytes = slots && conversation === 0 ? where.lines!(slots[index]) : undefined;
+        if (bytes) m.bytes = bytes;
+        if (rows) m.shown = rows[conversation]?.rows[index] ?? null;
+        messages.push(m);
+      }
+    }
+    const meta = conv.meta;
+    sessions.push({
+      conversation,
+      sessionId: meta?.sessionId,
+      ...agentOf(file, codec, conv.records),
+      title: start === 0 ? titles[conversation] : undefined,
+      project: projectOf(file, codec, meta?.cwd),
+      firstAt,
+      lastAt,
+      models: [...models].sort(),
+      messages: conv.records.length,
+      prompts,
+      appended: start > 0 || undefined,
+      defaultThread: rows?.[conversation]?.byDefault,
+      threads: rows?.[conversation]?.threads,
+      ...codexParent(doc),
+    });
+  });
+  return { format: codec.id, formatLabel: codec.label, tool: codec.tool, sessions, calls: [...calls.values()], messages, otherRecords: doc.otherRecords };
+}
+
+/** Where each line of a file's text is in its bytes: [start, end) without the line's break. */
+export type LineBytes = (line: number) => [number, number] | undefined;
+
+/**
+ * The byte range of each line of `bytes` (a line per `\n`, its `\r` left out), offset by `base`: the lines a
+ * JSONL baseline numbers, found in the bytes (a scan for newlines), not by measuring the decoded text.
+ */
+export function lineBytesOf(bytes: Uint8Array, base = 0, firstLine = 0): LineBytes {
+  const starts: number[] = [0];
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) starts.push(at + 1);
+  return (line) => {
+    const k = line - firstLine;
+    if (k < 0 || k >= starts.length) return undefined;
+    const start = starts[k];
+    let end = k + 1 < starts.length ? starts[k + 1] - 1 : bytes.length;
+    if (end > start && bytes[end - 1] === 0x0d) end--;
+    return [base + start, base + end];
+  };
+}
+
+/** The line each record of a one-record-per-line log came from (its baseline's slots), else undefined. */
+function recordLines(doc: ConversationDocument): readonly number[] | undefined {
+  const b = doc.baseline as Partial<JsonlRecordsBaseline> | undefined;
+  return b?.kind === 'records' && b.slots && doc.conversations.length === 1 ? b.slots : undefined;
+}
+
+/** A Codex sub-agent's rollout names the thread that spawned it (`session_meta.source.subagent.thread_spawn`). */
+function codexParent(doc: ConversationDocument): Partial<SessionFacts> {
+  if (doc.codec !== 'codex') return {};
+  const raw = (doc.baseline as { lines?: { lines?: Array<{ value: unknown }> } } | undefined)?.lines?.lines;
+  if (!raw) return {};
+  for (const line of raw.slice(0, 5)) {
+    const v = line.value;
+    if (!isPlainObject(v) || v.type !== 'session_meta' || !isPlainObject(v.payload)) continue;
+    const source = v.payload.source;
+    const spawn = isPlainObject(source) && isPlainObject(source.subagent) ? source.subagent.thread_spawn : undefined;
+    if (isPlainObject(spawn) && typeof spawn.parent_thread_id === 'string') return { kind: 'subagent', parentSessionId: spawn.parent_thread_id, agentId: firstString([typeof spawn.agent_nickname === 'string' ? spawn.agent_nickname : undefined]) };
+  }
+  return {};
+}

@@ -1,0 +1,10 @@
+export { Catalog, CatalogDamaged, localDay, type CatalogedFile, type CatalogHit, type FileStamp, type SessionQuery, type SessionRow, type UsageBy, type UsageRow } from './store.js';
+export { CatalogSync, stampOf, type SyncOptions, type SyncProgress } from './sync.js';
+export { endHashOf, readForCatalog, type CatalogRead } from './read-file.js';
+export { defaultReaders, inlineReaders, WorkerReaders, type Readers } from './readers.js';
+export { factsOf, type CallFacts, type FileFacts, type MessageFacts, type SessionFacts } from './facts.js';
+export { conversationTitles, firstPrompt } from './titles.js';
+export { decodeProjectFolder, projectOf } from './project.js';
+export { CATALOG_VERSION } from './schema.js';
+export { searchCatalog } from './search.js';
+export { HitTexts } from './hit-lines.js';

@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { readForCatalog, type CatalogRead } from './read-file.js';
+
+/** What reads files for the catalog: on this thread, or on threads of their own. */
+export interface Readers {
+  /** How many files it reads at once. */
+  readonly width: number;
+  read(file: string, size: number): Promise<CatalogRead>;
+  close(): void;
+}
+
+/** Files read one at a time on this thread. */
+export const inlineReaders: Readers = { width: 1, read: async (file, size) => readForCatalog(file, size), close: () => {} };
+
+interface Job {
+  file: string;
+  size: number;
+  resolve: (read: CatalogRead) => void;
+}
+
+/** Files read on `width` threads of their own, each running `url` (read-worker). */
+export class WorkerReaders implements Readers {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Job>();
+  private readonly queue: Job[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly url: URL,
+    readonly width: number,
+    private readonly execArgv: string[] = [],
+  ) {
+    for (let i = 0; i < width; i++) this.idle.push(this.start());
+  }
+
+  private start(): Worker {
+    const w = new Worker(this.url, { execArgv: this.execArgv });
+    w.unref();
+    w.on('message', (msg: { read: CatalogRead }) => {
+      const job = this.busy.get(w);
+      this.busy.delete(w);
+      job?.resolve(msg.read);
+      this.next(w);
+    });
+    // A reader that dies (out of memory on a hostile file, say) fails the file it had, not the catalog.
+    const died = (why: string) => {
+      const job = this.busy.get(w);
+      this.busy.delete(w);
+      job?.resolve({ failure: { error: `could not be read (${why})` }, bytes: job.size });
+      if (!this.closed && job) this.next(this.start());
+    };
+    w.on('error', (e) => died(e.message));
+    w.on('exit', (code) => died(`its reader stopped: exit ${code}`));
+    return w;
+  }
+
+  private next(w: Worker): void {
+    const job = this.queue.shift();
+    if (!job) return void this.idle.push(w);
+    this.busy.set(w, job);
+    w.ref();
+    w.postMessage({ file: job.file, size: job.size });
+  }
+
+  read(file: string, size: number): Promise<CatalogRead> {
+    return new Promise((resolve) => {
+      this.queue.push({ file, size, resolve });
+      const w = this.idle.pop();
+      if (w) this.next(w);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const w of [...this.idle, ...this.busy.keys()]) void w.terminate();
+  }
+}
+
+/**
+ * Readers for this build: threads of their own where the bundled reader ships beside this module (the CLI and
+ * the app as built), this thread otherwise (from source, in tests).
+ */
+export function defaultReaders(url = new URL('./catalog-read-worker.mjs', import.meta.url)): Readers {
+  if (!existsSync(fileURLToPath(url))) return inlineReaders;
+  return new WorkerReaders(url, Math.max(1, Math.min(2, availableParallelism())));
+}

@@ -1,0 +1,97 @@
+/**
+ * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
+ * again from the files (nothing is kept only here).
+ */
+export const CATALOG_VERSION = 4;
+
+export const SCHEMA = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE files(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  ino INTEGER NOT NULL,
+  format TEXT,
+  format_label TEXT,
+  tool TEXT,
+  error TEXT,
+  error_line INTEGER,
+  error_column INTEGER,
+  other INTEGER NOT NULL DEFAULT 0,
+  -- How far the file was read, and a hash of the bytes before that point: a file that grew past them was appended to.
+  read_bytes INTEGER NOT NULL DEFAULT 0,
+  end_hash TEXT
+);
+CREATE TABLE sessions(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  conversation INTEGER NOT NULL,
+  session_id TEXT,
+  parent_file TEXT,
+  parent_session_id TEXT,
+  agent_id TEXT,
+  kind TEXT NOT NULL,
+  title TEXT,
+  project TEXT,
+  first_at TEXT,
+  last_at TEXT,
+  models TEXT NOT NULL DEFAULT '[]',
+  messages INTEGER NOT NULL,
+  prompts INTEGER NOT NULL,
+  default_thread TEXT,
+  threads TEXT,
+  calls INTEGER NOT NULL DEFAULT 0,
+  input_calls INTEGER NOT NULL DEFAULT 0,
+  output_calls INTEGER NOT NULL DEFAULT 0,
+  input INTEGER NOT NULL DEFAULT 0,
+  output INTEGER NOT NULL DEFAULT 0,
+  cache_read INTEGER NOT NULL DEFAULT 0,
+  cache_write INTEGER NOT NULL DEFAULT 0,
+  reasoning INTEGER NOT NULL DEFAULT 0,
+  cost_usd REAL,
+  unpriced TEXT NOT NULL DEFAULT '[]',
+  UNIQUE(file_id, conversation)
+);
+CREATE INDEX sessions_last ON sessions(last_at);
+CREATE INDEX sessions_project ON sessions(project, last_at);
+CREATE INDEX sessions_sid ON sessions(session_id);
+CREATE INDEX sessions_parent_file ON sessions(parent_file);
+CREATE TABLE calls(
+  id INTEGER PRIMARY KEY,
+  session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  at TEXT,
+  day TEXT,
+  model TEXT,
+  input INTEGER,
+  output INTEGER,
+  cache_read INTEGER NOT NULL,
+  cache_write INTEGER NOT NULL,
+  cache_write_1h INTEGER NOT NULL DEFAULT 0,
+  reasoning INTEGER NOT NULL,
+  n INTEGER NOT NULL DEFAULT 1,
+  cost_usd REAL,
+  UNIQUE(session, key)
+);
+CREATE INDEX calls_day ON calls(day);
+CREATE INDEX calls_cost ON calls(cost_usd);
+CREATE TABLE messages(
+  id INTEGER PRIMARY KEY,
+  session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  -- The bytes of its line in a file of one record per line (a hit's line is read from there).
+  line_start INTEGER,
+  line_end INTEGER,
+  -- Where the app and show list it by default: its thread and row; NULL thread with a row of -1 for none.
+  shown_thread TEXT,
+  shown_row INTEGER,
+  spelled TEXT
+);
+CREATE INDEX messages_session ON messages(session, idx);
+-- Contentless: the words are looked up here, the lines read from the files (a copy of every text would double
+-- the catalog and cost a third more to build).
+CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 categories 'L* N* M*'");
+`;

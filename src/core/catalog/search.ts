@@ -1,0 +1,43 @@
+import { relative, sep } from 'node:path';
+import { comparePaths, matcherOf, queryTerms, snippetAround, type SearchHit, type SearchOptions, type TreeSearch } from '../search/index.js';
+import { HitTexts } from './hit-lines.js';
+import type { Catalog } from './store.js';
+
+/** Past this many matches a search stops counting; every one found is still listed. */
+const LIST_ALL = 1_000_000;
+
+/**
+ * Search across every conversation under `dir`, answered from the catalog (which the caller brought up to
+ * date): the messages holding each word of the query (as the start of a word), in the order `searchTree`
+ * gives them, each with its line read from its file and numbered as `show` lists it.
+ */
+export function searchCatalog(catalog: Catalog, dir: string, query: string, options: SearchOptions = {}): Omit<TreeSearch, 'truncated' | 'tooDeep'> {
+  const terms = queryTerms(query);
+  const matcher = matcherOf(query);
+  const found = catalog.search(terms, { under: [dir], roles: options.roles, formats: options.formats, limit: LIST_ALL, countLimit: LIST_ALL });
+  const rel = (p: string) => relative(dir, p).split(sep).join('/');
+  const texts = new HitTexts();
+  const hits: SearchHit[] = [];
+  const multi = new Set<string>();
+  const files = new Set<string>();
+  for (const h of found.hits) {
+    const text = texts.text(h);
+    const at = text === undefined ? undefined : matcher(text);
+    // The file changed since it was catalogued, and no longer says this: not a hit.
+    if (text === undefined || !at) continue;
+    const snippet = snippetAround(text, at);
+    const path = rel(h.path);
+    const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
+    if (h.shown !== undefined) {
+      hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
+      if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
+    }
+    if (h.conversations > 1) multi.add(path);
+    files.add(path);
+    hits.push(hit);
+  }
+  hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
+  const errors = catalog.failures([dir]).map((f) => ({ path: rel(f.path), ...(f.line ? { line: f.line } : {}), ...(f.line && f.column ? { column: f.column } : {}), message: f.error }));
+  // The links out of the folder are the sync's to say (it walked it): none are in the catalog.
+  return { hits, files: files.size, errors, multi, outside: [] };
+}

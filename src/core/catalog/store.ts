@@ -1,0 +1,567 @@
+import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { costOf, addUp } from '../usage.js';
+import { priceOf, PRICES_DATED } from '../pricing/prices.js';
+import { foldCase } from '../search/words.js';
+import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
+import type { ReportedUsage } from '../formats/model.js';
+import { CATALOG_VERSION, SCHEMA } from './schema.js';
+
+// libsql is a CommonJS N-API module: required, not imported, so that the bundles keep it outside.
+const require = createRequire(import.meta.url);
+
+type Row = Record<string, unknown>;
+interface Statement {
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): Row | undefined;
+  all(...params: unknown[]): Row[];
+}
+interface Database {
+  exec(sql: string): void;
+  prepare(sql: string): Statement;
+  close(): void;
+}
+
+/** How a file was when it was catalogued: a file that still is so is not read again. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+export interface CatalogedFile extends FileStamp {
+  path: string;
+  readBytes: number;
+  endHash?: string;
+}
+
+export interface FileFailure {
+  error: string;
+  line?: number;
+  column?: number;
+  format?: string;
+}
+
+/** A session as the list shows it. */
+export interface SessionRow {
+  id: number;
+  path: string;
+  conversation: number;
+  format?: string;
+  formatLabel?: string;
+  tool?: string;
+  sessionId?: string;
+  parentFile?: string;
+  parentSessionId?: string;
+  agentId?: string;
+  kind: 'session' | 'subagent';
+  title?: string;
+  project?: string;
+  firstAt?: string;
+  lastAt?: string;
+  models: string[];
+  messages: number;
+  prompts: number;
+  calls: number;
+  inputCalls: number;
+  outputCalls: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+  costUsd?: number;
+  unpriced: string[];
+  bytes: number;
+  modifiedMs: number;
+}
+
+export interface UsageRow {
+  key: string;
+  calls: number;
+  sessions: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  costUsd: number;
+}
+
+/** A message search-all found: where it is, and where its line can be read. */
+export interface CatalogHit {
+  path: string;
+  format?: string;
+  conversation: number;
+  /** How many conversations the file holds (several: a hit says which). */
+  conversations: number;
+  index: number;
+  role: string;
+  defaultThread?: string;
+  bytes?: [number, number];
+  /** Its row as the app shows it: its thread, which of the file's shown conversations that is, and the row. */
+  shown?: { thread: string; index: number; conversation: number } | null;
+  spelled?: string;
+}
+
+export type UsageBy = 'day' | 'project' | 'model' | 'tool';
+
+export interface SessionQuery {
+  /** Files under these folders only (absolute paths). */
+  under?: readonly string[];
+  sort?: 'recent' | 'cost';
+  tool?: string;
+  model?: string;
+  /** ISO dates, inclusive. */
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset?: number;
+}
+
+const MAX_SQL_VARS = 500;
+
+/** The local calendar day of an ISO time, as the usage view groups calls. */
+export function localDay(at: string | undefined): string | undefined {
+  if (!at) return undefined;
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return undefined;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** A call's figures as the usage module reads them. */
+const reportedOf = (c: Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at'>): ReportedUsage => ({ model: c.model, input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, cacheWrite1h: c.cacheWrite1h || undefined, reasoning: c.reasoning, calls: c.n === 1 ? undefined : c.n });
+
+/** One call's price at list prices, or undefined when its model has none. */
+function callCost(c: Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at'>): number | undefined {
+  const report = addUp([reportedOf(c)]);
+  if (!report || !c.model || !priceOf(c.model)) return undefined;
+  return costOf(report).usd;
+}
+
+/** A calls row as call figures. */
+const callRow = (c: Row) => ({ model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), cacheWrite1h: Number(c.cache_write_1h), reasoning: Number(c.reasoning), n: Number(c.n) });
+
+/** `LIKE` patterns for "under this folder": the folder's own path and separator, wildcards escaped. */
+function underClause(column: string, under: readonly string[] | undefined, args: unknown[]): string {
+  if (!under || under.length === 0) return '1';
+  const parts = under.map((dir) => {
+    const d = dir.replace(/[\\/]+$/, '');
+    args.push(`${d.replace(/[\\%_]/g, (c) => `\\${c}`)}${d.includes('\\') && !d.includes('/') ? '\\\\' : '/'}%`);
+    return `${column} LIKE ? ESCAPE '\\'`;
+  });
+  return `(${parts.join(' OR ')})`;
+}
+
+const json = (v: unknown): string[] => {
+  try {
+    const out = JSON.parse(String(v)) as unknown;
+    return Array.isArray(out) ? out.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
+
+export class CatalogDamaged extends Error {}
+
+/**
+ * The catalog: every session under the opened folders, on disk in SQLite (libsql, an N-API build that loads
+ * in Node and in Electron's main process alike) with a full-text index of every message. A cache of the files:
+ * deleting it loses nothing; a damaged one or one of another version is built again.
+ */
+export class Catalog {
+  private readonly stmts = new Map<string, Statement>();
+
+  private constructor(
+    private readonly db: Database,
+    readonly location: string,
+    /** Whether the file was made anew at this open (missing, damaged, or of another version). */
+    readonly fresh: boolean,
+  ) {}
+
+  /** Opens (or makes) the catalog at `file` (`:memory:` for none on disk). */
+  static open(file: string): Catalog {
+    try {
+      return Catalog.tryOpen(file, false);
+    } catch (e) {
+      if (file === ':memory:') throw e;
+      // A damaged file or one from another version: it is only a cache.
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      return Catalog.tryOpen(file, true);
+    }
+  }
+
+  private static tryOpen(file: string, fresh: boolean): Catalog {
+    // Made before SQLite opens it, with the mode private data needs; its journal files take the same mode.
+    if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    const Driver = require('libsql') as new (file: string) => Database;
+    const db = new Driver(file);
+    try {
+      db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+      const has = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+      if (!has) {
+        db.exec('BEGIN IMMEDIATE');
+        // Another process may have made it meanwhile.
+        if (!db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()) {
+          db.exec(SCHEMA);
+          db.prepare('INSERT INTO meta(key, value) VALUES (?, ?), (?, ?)').run('version', String(CATALOG_VERSION), 'prices', PRICES_DATED);
+        }
+        db.exec('COMMIT');
+        return new Catalog(db, file, true);
+      }
+      const version = db.prepare("SELECT value FROM meta WHERE key = 'version'").get();
+      if (Number(version?.value) !== CATALOG_VERSION) throw new CatalogDamaged(`catalog version ${String(version?.value)}, not ${CATALOG_VERSION}`);
+      const catalog = new Catalog(db, file, fresh);
+      catalog.repriceIfStale();
+      return catalog;
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  /** Runs `fn` in one transaction (one write for many rows; readers see all of it or none). */
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  /** Files that could not be read, with why. */
+  failures(under?: readonly string[]): Array<{ path: string; error: string; line?: number; column?: number }> {
+    const args: unknown[] = [];
+    return this.db
+      .prepare(`SELECT path, error, error_line, error_column FROM files WHERE error IS NOT NULL AND ${underClause('path', under, args)} ORDER BY path`)
+      .all(...args)
+      .map((r) => ({ path: String(r.path), error: String(r.error), line: opt<number>(r.error_line), column: opt<number>(r.error_column) }));
+  }
+
+  /** Every file catalogued under `under` (all of them without). */
+  files(under?: readonly string[]): Map<string, CatalogedFile> {
+    const args: unknown[] = [];
+    const rows = this.db.prepare(`SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE ${underClause('path', under, args)}`).all(...args);
+    const out = new Map<string, CatalogedFile>();
+    for (const r of rows) out.set(String(r.path), { path: String(r.path), size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash) });
+    return out;
+  }
+
+  fileState(path: string): CatalogedFile | undefined {
+    const r = this.stmt('SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE path = ?').get(path);
+    return r ? { path, size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash) } : undefined;
+  }
+
+  /** Forgets a file (deleted, or moved out of the opened folders). */
+  drop(path: string): void {
+    const row = this.stmt('SELECT id FROM files WHERE path = ?').get(path);
+    if (!row) return;
+    this.dropSessionsOf(Number(row.id));
+    this.stmt('DELETE FROM files WHERE id = ?').run(row.id);
+  }
+
+  private dropSessionsOf(fileId: number): void {
+    // The index holds no text to delete by: its rows go by id (contentless_delete).
+    this.stmt('DELETE FROM messages_fts WHERE rowid IN (SELECT m.id FROM messages m JOIN sessions s ON m.session = s.id WHERE s.file_id = ?)').run(fileId);
+    this.stmt('DELETE FROM sessions WHERE file_id = ?').run(fileId);
+  }
+
+  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string }, facts: Partial<FileFacts> & { failure?: FileFailure }): number {
+    const f = facts.failure;
+    const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null];
+    const existing = this.stmt('SELECT id FROM files WHERE path = ?').get(path);
+    if (existing) {
+      this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ? WHERE id = ?').run(...args, existing.id);
+      return Number(existing.id);
+    }
+    return Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(...args, path).lastInsertRowid);
+  }
+
+  /** Records a file that cannot be read, with why (its sessions are gone from the catalog). */
+  putFailure(path: string, stamp: FileStamp, failure: FileFailure): void {
+    const id = this.fileRow(path, stamp, { bytes: stamp.size }, { failure });
+    this.dropSessionsOf(id);
+  }
+
+  /** Records a file read whole: its sessions, their calls and messages, replacing what was known of it. */
+  put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string } = { bytes: stamp.size }): void {
+    const fileId = this.fileRow(path, stamp, read, facts);
+    this.dropSessionsOf(fileId);
+    const sessionIds = facts.sessions.map((s) => this.insertSession(fileId, s));
+    this.insertCalls(sessionIds, facts.calls);
+    this.insertMessages(sessionIds, facts.messages);
+    for (const id of new Set(sessionIds)) this.addUpSession(id);
+  }
+
+  /**
+   * Records what an agent appended to a file: the messages and calls after those known (a call's later lines
+   * replace its figures), the session's figures added up again.
+   */
+  putAppended(path: string, stamp: FileStamp, facts: FileFacts, from: { messages: number[] }, read: { bytes: number; endHash?: string }): void {
+    const fileId = this.fileRow(path, stamp, read, facts);
+    const known = this.db.prepare('SELECT id, conversation FROM sessions WHERE file_id = ?').all(fileId);
+    const byConversation = new Map(known.map((r) => [Number(r.conversation), Number(r.id)]));
+    const sessionIds = facts.sessions.map((s) => {
+      const id = byConversation.get(s.conversation);
+      if (id === undefined) return this.insertSession(fileId, s);
+      this.updateSession(id, s);
+      return id;
+    });
+    this.insertCalls(sessionIds, facts.calls);
+    this.insertMessages(
+      sessionIds,
+      facts.messages.filter((m) => m.index >= (from.messages[m.conversation] ?? 0)),
+    );
+    for (const id of new Set(sessionIds)) this.addUpSession(id);
+  }
+
+  private insertSession(fileId: number, s: SessionFacts): number {
+    return Number(
+      this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts, default_thread, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        fileId,
+        s.conversation,
+        s.sessionId ?? null,
+        s.parentFile ?? null,
+        s.parentSessionId ?? null,
+        s.agentId ?? null,
+        s.kind,
+        s.title ?? null,
+        s.project ?? null,
+        s.firstAt ?? null,
+        s.lastAt ?? null,
+        JSON.stringify(s.models),
+        s.messages,
+        s.prompts,
+        s.defaultThread ?? null,
+        s.threads ? JSON.stringify(s.threads) : null,
+      ).lastInsertRowid,
+    );
+  }
+
+  private updateSession(id: number, s: SessionFacts): void {
+    if (s.appended) {
+      const was = this.stmt('SELECT title, first_at, last_at, models, prompts FROM sessions WHERE id = ?').get(id);
+      if (was) {
+        const first = opt<string>(was.first_at);
+        const last = opt<string>(was.last_at);
+        s = {
+          ...s,
+          title: opt<string>(was.title) ?? s.title,
+          firstAt: first && (!s.firstAt || first < s.firstAt) ? first : s.firstAt,
+          lastAt: last && (!s.lastAt || last > s.lastAt) ? last : s.lastAt,
+          models: [...new Set([...json(was.models), ...s.models])].sort(),
+          prompts: Number(was.prompts) + s.prompts,
+        };
+      }
+    }
+    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads) WHERE id = ?').run(
+      s.sessionId ?? null,
+      s.parentFile ?? null,
+      s.parentSessionId ?? null,
+      s.agentId ?? null,
+      s.kind,
+      s.title ?? null,
+      s.project ?? null,
+      s.firstAt ?? null,
+      s.lastAt ?? null,
+      JSON.stringify(s.models),
+      s.messages,
+      s.prompts,
+      s.defaultThread ?? null,
+      s.threads ? JSON.stringify(s.threads) : null,
+      id,
+    );
+  }
+
+  private insertCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): void {
+    const upsert = this.stmt(
+      'INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, cache_write_1h = excluded.cache_write_1h, reasoning = excluded.reasoning, n = excluded.n, cost_usd = excluded.cost_usd',
+    );
+    for (const c of calls) upsert.run(sessionIds[c.conversation], c.key, c.index, c.at ?? null, localDay(c.at) ?? null, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.cacheWrite1h, c.reasoning, c.n, callCost(c) ?? null);
+  }
+
+  private insertMessages(sessionIds: readonly number[], messages: FileFacts['messages']): void {
+    const row = this.stmt('INSERT INTO messages(session, idx, role, line_start, line_end, shown_thread, shown_row, spelled) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
+    for (const m of messages) {
+      const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, -1] : [m.shown.thread, m.shown.index];
+      const id = row.run(sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, ...shown, m.spelled ?? null).lastInsertRowid;
+      // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
+      words.run(id, foldCase(m.text));
+    }
+  }
+
+  /** A session's usage figures and cost, from its calls. */
+  private addUpSession(id: number): void {
+    const calls = this.stmt('SELECT model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n FROM calls WHERE session = ?').all(id);
+    const report = addUp(calls.map((c) => reportedOf(callRow(c))));
+    const cost = report ? costOf(report) : undefined;
+    const priced = cost && cost.unpriced.length < Object.keys(report!.byModel).length;
+    this.stmt('UPDATE sessions SET calls = ?, input_calls = ?, output_calls = ?, input = ?, output = ?, cache_read = ?, cache_write = ?, reasoning = ?, cost_usd = ?, unpriced = ? WHERE id = ?').run(
+      report?.calls ?? 0,
+      report?.inputCalls ?? 0,
+      report?.outputCalls ?? 0,
+      report?.input ?? 0,
+      report?.output ?? 0,
+      report?.cacheRead ?? 0,
+      report?.cacheWrite ?? 0,
+      report?.reasoning ?? 0,
+      priced ? cost.usd : null,
+      JSON.stringify(cost?.unpriced ?? []),
+      id,
+    );
+  }
+
+  /** Prices change with the table: costs kept from an older table are computed again. */
+  private repriceIfStale(): void {
+    const kept = this.db.prepare("SELECT value FROM meta WHERE key = 'prices'").get();
+    if (kept?.value === PRICES_DATED) return;
+    this.transaction(() => {
+      const calls = this.db.prepare('SELECT id, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n FROM calls').all();
+      const set = this.stmt('UPDATE calls SET cost_usd = ? WHERE id = ?');
+      for (const c of calls) set.run(callCost(callRow(c)) ?? null, c.id);
+      for (const s of this.db.prepare('SELECT id FROM sessions').all()) this.addUpSession(Number(s.id));
+      this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('prices', ?)").run(PRICES_DATED);
+    });
+  }
+
+  /** Sessions, newest first (or most expensive), with the filters given. */
+  sessions(q: SessionQuery = {}): SessionRow[] {
+    const args: unknown[] = [];
+    const where = [underClause('f.path', q.under, args)];
+    if (q.tool) (where.push('f.tool = ?'), args.push(q.tool));
+    if (q.model) (where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)'), args.push(q.model));
+    if (q.from) (where.push('s.last_at >= ?'), args.push(q.from));
+    if (q.to) (where.push('s.first_at <= ?'), args.push(`${q.to}\uffff`));
+    // A session whose file gives no times is as recent as the file.
+    const order = q.sort === 'cost' ? 'COALESCE(s.cost_usd, -1) DESC' : "COALESCE(s.last_at, strftime('%Y-%m-%dT%H:%M:%fZ', f.mtime_ms / 1000.0, 'unixepoch')) DESC";
+    args.push(q.limit ?? -1, q.offset ?? 0);
+    const rows = this.db
+      .prepare(
+        `SELECT s.*, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where.join(' AND ')} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
+      )
+      .all(...args);
+    return rows.map(sessionRow);
+  }
+
+  /** How many sessions the query holds. */
+  count(q: SessionQuery = {}): number {
+    const args: unknown[] = [];
+    const r = this.db.prepare(`SELECT count(*) AS n FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', q.under, args)}`).get(...args);
+    return Number(r?.n ?? 0);
+  }
+
+  /** Reported usage and cost added up by day, project, model or tool. */
+  usage(by: UsageBy, under?: readonly string[]): UsageRow[] {
+    const args: unknown[] = [];
+    const key = by === 'day' ? 'c.day' : by === 'model' ? 'c.model' : by === 'project' ? 's.project' : 'f.tool';
+    const rows = this.db
+      .prepare(
+        `SELECT ${key} AS key, sum(c.n) AS calls, count(DISTINCT c.session) AS sessions, sum(COALESCE(c.input, 0)) AS input, sum(COALESCE(c.output, 0)) AS output, sum(c.cache_read) AS cache_read, sum(c.cache_write) AS cache_write, sum(COALESCE(c.cost_usd, 0)) AS cost ` +
+          `FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)} GROUP BY ${key} ORDER BY ${by === 'day' ? 'key DESC' : 'cost DESC'}`,
+      )
+      .all(...args);
+    return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost) }));
+  }
+
+  /** The most expensive calls, with the session and row each is on. */
+  expensiveCalls(limit: number, under?: readonly string[]): Array<{ path: string; conversation: number; index: number; at?: string; model?: string; costUsd: number; input?: number; output?: number; title?: string }> {
+    const args: unknown[] = [];
+    const where = underClause('f.path', under, args);
+    args.push(limit);
+    return this.db
+      .prepare(`SELECT f.path, s.conversation, s.title, c.idx, c.at, c.model, c.cost_usd, c.input, c.output FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE c.cost_usd IS NOT NULL AND ${where} ORDER BY c.cost_usd DESC LIMIT ?`)
+      .all(...args)
+      .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: opt<string>(r.model), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
+  }
+
+  /**
+   * Messages holding every term as a word or a word's beginning (the rule of src/core/search), newest session
+   * first: up to `limit` of them, and how many there are up to `countLimit`.
+   */
+  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; offset?: number; countLimit: number }): { hits: CatalogHit[]; total: number; atLeast: boolean; files: number } {
+    if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0 };
+    const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
+    const args: unknown[] = [match];
+    const where = [underClause('f.path', opts.under, args)];
+    if (opts.roles?.length) (where.push(`m.role IN (${opts.roles.map(() => '?').join(',')})`), args.push(...opts.roles.slice(0, MAX_SQL_VARS)));
+    if (opts.formats?.length) (where.push(`f.format IN (${opts.formats.map(() => '?').join(',')})`), args.push(...opts.formats.slice(0, MAX_SQL_VARS)));
+    const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
+    const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get(...args, opts.countLimit + 1);
+    const hits = this.db
+      .prepare(`SELECT f.path, f.format, s.conversation, s.default_thread, (SELECT count(*) FROM sessions o WHERE o.file_id = f.id) AS conversations, (SELECT json_group_array(o.threads) FROM (SELECT threads FROM sessions o WHERE o.file_id = f.id ORDER BY o.conversation) o) AS file_threads, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
+      .all(...args, opts.limit, opts.offset ?? 0)
+      .map((r): CatalogHit => {
+        const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: Number(r.conversations), index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
+        if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
+        if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row), conversation: shownConversation(r.file_threads, Number(r.conversation), String(r.shown_thread)) };
+        if (r.spelled !== null && r.spelled !== undefined) hit.spelled = String(r.spelled);
+        return hit;
+      });
+    const total = Number(count?.n ?? 0);
+    return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0) };
+  }
+}
+
+/**
+ * Which conversation the app shows a thread as: the app lists each conversation's threads in turn, each a
+ * conversation of its own.
+ */
+function shownConversation(fileThreads: unknown, conversation: number, thread: string): number {
+  const lists = json(fileThreads).map((t) => (t === 'null' ? [] : json(t)));
+  let first = 0;
+  for (let c = 0; c < conversation; c++) first += lists[c]?.length ?? 0;
+  return first + Math.max(0, lists[conversation]?.indexOf(thread) ?? 0);
+}
+
+function sessionRow(r: Row): SessionRow {
+  return {
+    id: Number(r.id),
+    path: String(r.path),
+    conversation: Number(r.conversation),
+    format: opt(r.format),
+    formatLabel: opt(r.format_label),
+    tool: opt(r.tool),
+    sessionId: opt(r.session_id),
+    parentFile: opt(r.parent_file),
+    parentSessionId: opt(r.parent_session_id),
+    agentId: opt(r.agent_id),
+    kind: r.kind === 'subagent' ? 'subagent' : 'session',
+    title: opt(r.title),
+    project: opt(r.project),
+    firstAt: opt(r.first_at),
+    lastAt: opt(r.last_at),
+    models: json(r.models),
+    messages: Number(r.messages),
+    prompts: Number(r.prompts),
+    calls: Number(r.calls),
+    inputCalls: Number(r.input_calls),
+    outputCalls: Number(r.output_calls),
+    input: Number(r.input),
+    output: Number(r.output),
+    cacheRead: Number(r.cache_read),
+    cacheWrite: Number(r.cache_write),
+    reasoning: Number(r.reasoning),
+    costUsd: opt(r.cost_usd),
+    unpriced: json(r.unpriced),
+    bytes: Number(r.size),
+    modifiedMs: Number(r.mtime_ms),
+  };
+}

@@ -1,0 +1,38 @@
+import type { Codec, ConversationDocument } from '../formats/codec.js';
+import { displayText } from '../formats/model.js';
+import { maskedLine } from '../secrets/mask-line.js';
+import { oneLine } from '../util/one-line.js';
+import { sharedStart } from '../util/shared-start.js';
+
+/** How far a title looks for a first prompt (a session opens with a few records of setup). */
+const TITLE_LOOK = 40;
+
+/** A conversation's first prompt on one line, its secrets masked. */
+export function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefined {
+  // A sub-agent's own file is all side chain: its first prompt is the task it was given.
+  const sideOnly = records.slice(0, TITLE_LOOK).every((r) => codec.view(r).sidechain === true);
+  for (const r of records.slice(0, TITLE_LOOK)) {
+    const v = codec.view(r);
+    if (v.normalRole !== 'user' || v.meta || (v.sidechain && !sideOnly) || v.summary) continue;
+    const text = oneLine(maskedLine(oneLine(displayText(v), 400)), 120);
+    // A bare punctuation mark (a prompt of ".") says nothing: the next prompt titles the session.
+    if (text !== '' && /[\p{L}\p{N}]/u.test(text)) return text;
+  }
+  return undefined;
+}
+
+/** A title the file gives that is a path (Codex names a session by its folder) says where, not what. */
+const isPath = (title: string) => /^([/~]|[A-Za-z]:[\\/])/.test(title);
+
+/**
+ * Each conversation's title: the file's own (not a path), else its first prompt. Titles the tool writes alike
+ * ("aider chat started at …" for each of Aider's) tell conversations apart only at their end: their first
+ * prompts then, where they have one.
+ */
+export function conversationTitles(codec: Codec, doc: ConversationDocument): Array<string | undefined> {
+  const own = doc.conversations.map((c) => (c.title !== undefined && !isPath(c.title) ? oneLine(maskedLine(c.title), 120) : undefined));
+  const prompts = doc.conversations.map((c, i) => (own[i] === undefined || doc.conversations.length > 1 ? firstPrompt(codec, c.records) : undefined));
+  const titles = own.map((t, i) => t ?? prompts[i]);
+  if (doc.conversations.length > 1 && sharedStart(titles.map((t, i) => t ?? `conversation ${i + 1}`)) > 0) return titles.map((t, i) => prompts[i] ?? t);
+  return titles;
+}

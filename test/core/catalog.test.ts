@@ -1,0 +1,208 @@
+import { appendFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Catalog, CatalogSync, factsOf } from '../../src/core/catalog/index.js';
+import { readDocumentFile } from '../../src/core/formats/document-file.js';
+import { walkConversationTree } from '../../src/core/storage/list-directory.js';
+import { costOf, reportedUsage } from '../../src/core/usage.js';
+import { queryTerms, textMatches } from '../../src/core/search/index.js';
+import { ROOT, FIXTURES, tempDir } from '../helpers.js';
+import { EDGE_ATOMS } from '../support/edge-arbitraries.js';
+
+const EXAMPLES = join(ROOT, 'examples');
+
+function catalogOf(dir: string, file = join(tempDir(), 'catalog.sqlite')) {
+  const catalog = Catalog.open(file);
+  const sync = new CatalogSync(catalog);
+  return { catalog, sync, file };
+}
+
+/** What a catalog holds, without its row ids (which differ between two builds of the same files). */
+function contents(catalog: Catalog, under: string) {
+  return catalog
+    .sessions({ under: [under] })
+    .map(({ id: _id, bytes: _b, modifiedMs: _m, ...s }) => s)
+    .sort((a, b) => (a.path + a.conversation).localeCompare(b.path + b.conversation));
+}
+
+describe('the session catalog', () => {
+  it('lists every session of the examples with the figures a whole read of each file gives', async () => {
+    const dir = tempDir();
+    cpSync(EXAMPLES, join(dir, 'examples'), { recursive: true });
+    const { catalog, sync } = catalogOf(dir);
+    const done = await sync.syncFolders([dir]);
+    expect(done.read).toBeGreaterThan(10);
+    const rows = catalog.sessions({ under: [dir] });
+    for (const row of rows) {
+      const opened = readDocumentFile(row.path);
+      const records = opened.doc.conversations[row.conversation].records;
+      expect(row.messages, row.path).toBe(records.length);
+      expect(row.format).toBe(opened.codec.id);
+      const usage = reportedUsage(records.map((r) => opened.codec.view(r)));
+      expect(row.calls, row.path).toBe(usage?.calls ?? 0);
+      expect(row.output, row.path).toBe(usage?.output ?? 0);
+      expect(row.input, row.path).toBe(usage?.input ?? 0);
+      const cost = usage ? costOf(usage) : undefined;
+      if (cost && cost.unpriced.length < Object.keys(usage!.byModel).length) expect(row.costUsd, row.path).toBeCloseTo(cost.usd, 9);
+      else expect(row.costUsd, row.path).toBeUndefined();
+    }
+    // A sub-agent's own file is a sub-agent of its session, by where Claude Code puts it.
+    const sub = rows.find((r) => r.path.includes('/subagents/'));
+    expect(sub?.kind).toBe('subagent');
+    expect(sub?.parentFile).toBe(join(dir, 'examples/agents/claude-code/b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13.jsonl'));
+    expect(sub?.title).toBeTruthy();
+    catalog.close();
+  });
+
+  it('reads nothing again when nothing changed, a changed file again, and drops a file that is gone', async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats/claude-code'), join(dir, 'cc'), { recursive: true });
+    const { catalog, sync } = catalogOf(dir);
+    const first = await sync.syncFolders([dir]);
+    expect((await sync.syncFolders([dir])).read).toBe(0);
+    const session = join(dir, 'cc/session.jsonl');
+    rmSync(session);
+    const again = await sync.syncFolders([dir]);
+    expect(again.dropped).toBe(1);
+    expect(catalog.sessions({ under: [dir] }).some((s) => s.path === session)).toBe(false);
+    expect(catalog.sessions({ under: [dir] }).length).toBe(first.total - 1);
+    catalog.close();
+  });
+
+  it('an appended session reads as the same catalog as one built from nothing, however the lines arrive (property)', async () => {
+    const source = readFileSync(join(EXAMPLES, 'agents/claude-code/b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13.jsonl'), 'utf8');
+    const lines = source.split('\n').filter((l) => l !== '').map((l) => `${l}\n`);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }), fc.boolean(), async (steps, cutMidLine) => {
+        const dir = tempDir();
+        const file = join(dir, 'b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13.jsonl');
+        let at = Math.min(3, lines.length);
+        writeFileSync(file, lines.slice(0, at).join(''));
+        const { catalog, sync } = catalogOf(dir);
+        await sync.syncFolders([dir]);
+        for (const n of steps) {
+          if (at >= lines.length) break;
+          const next = lines.slice(at, at + n).join('');
+          at = Math.min(lines.length, at + n);
+          if (cutMidLine && next.length > 10) {
+            // An agent caught mid-line: half a line now, the rest later.
+            appendFileSync(file, next.slice(0, next.length - 5));
+            sync.update(file);
+            appendFileSync(file, next.slice(next.length - 5));
+          } else appendFileSync(file, next);
+          sync.update(file);
+        }
+        const fresh = catalogOf(dir);
+        await fresh.sync.syncFolders([dir]);
+        expect(contents(catalog, dir)).toEqual(contents(fresh.catalog, dir));
+        const q = (c: Catalog) => c.search(['the'], { under: [dir], limit: 1000, countLimit: 1000 }).hits;
+        expect(q(catalog)).toEqual(q(fresh.catalog));
+        catalog.close();
+        fresh.catalog.close();
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('a file rewritten (not appended to) is read again whole', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'session.jsonl');
+    cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), file);
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const before = catalog.sessions({ under: [dir] })[0];
+    // Same size, other bytes near the end: a rewrite, not an append.
+    const text = readFileSync(file, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    lines.pop();
+    writeFileSync(`${file}.tmp`, `${lines.join('\n')}\n${lines[lines.length - 1]}\n`);
+    renameSync(`${file}.tmp`, file);
+    sync.update(file);
+    const after = catalog.sessions({ under: [dir] })[0];
+    expect(after.messages).toBe(readDocumentFile(file).doc.conversations[0].records.length);
+    expect(after.messages).not.toBe(before.messages + 1000);
+    catalog.close();
+  });
+
+  it('a damaged catalog, or one of another version, is built again from the files', async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats/codex'), join(dir, 'codex'), { recursive: true });
+    const file = join(tempDir(), 'catalog.sqlite');
+    writeFileSync(file, 'this is not a database, it is a damaged cache file '.repeat(200));
+    const { catalog, sync } = catalogOf(dir, file);
+    expect(catalog.fresh).toBe(true);
+    await sync.syncFolders([dir]);
+    const sessions = catalog.sessions({ under: [dir] }).length;
+    // One row per conversation of each file that reads (Codex's history.jsonl holds one per session).
+    const conversations = walkConversationTree(dir).files.reduce((n, f) => {
+      try {
+        return n + readDocumentFile(f.file).doc.conversations.length;
+      } catch {
+        return n;
+      }
+    }, 0);
+    expect(sessions).toBeGreaterThan(0);
+    expect(sessions).toBe(conversations);
+    catalog.close();
+    const again = Catalog.open(file);
+    expect(again.fresh).toBe(false);
+    expect(again.sessions({ under: [dir] }).length).toBe(sessions);
+    again.close();
+  });
+
+  it('keeps its file private (0600), its journal too', async () => {
+    if (process.platform === 'win32') return;
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats/codex'), join(dir, 'codex'), { recursive: true });
+    const state = join(tempDir(), 'state');
+    mkdirSync(state, { mode: 0o700 });
+    const { catalog, sync, file } = catalogOf(dir, join(state, 'catalog.sqlite'));
+    await sync.syncFolders([dir]);
+    for (const f of [file, `${file}-wal`]) expect((statSync(f).mode & 0o777).toString(8), f).toBe('600');
+    catalog.close();
+  });
+
+  it('search finds exactly the messages the search rule finds (property over texts with edges)', async () => {
+    const word = fc.array(fc.constantFrom('a', 'B', '7', 'é', 'ß', '\u{1D49C}', '😀', 'ı', 'İ', 'Σ', 'ς', '\u0301', '中'), { minLength: 1, maxLength: 6 }).map((cs) => cs.join(''));
+    const sep = fc.constantFrom(' ', '_', '-', '.', '\t', '\r\n', ' — ', '\u2028', '/', '"');
+    // Edge pieces, not random code points: SQLite's tokenizer knows letters by Unicode 6.1's tables, JavaScript by
+    // Unicode 15's, so a letter added since (or a code point unassigned in either) may be read differently.
+    const piece = fc.oneof(word, fc.constantFrom(...EDGE_ATOMS));
+    const text = fc.array(fc.tuple(piece, sep), { maxLength: 12 }).map((ws) => ws.map(([w, s]) => w + s).join(''));
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 12 }), fc.oneof(word, fc.constantFrom(...EDGE_ATOMS)), async (texts, query) => {
+        const dir = tempDir();
+        const file = join(dir, 'chat.json');
+        writeFileSync(file, JSON.stringify({ messages: texts.map((t, i) => ({ role: i % 2 ? 'assistant' : 'user', content: t })) }));
+        const { catalog, sync } = catalogOf(dir);
+        await sync.syncFolders([dir]);
+        const terms = queryTerms(query);
+        const found = catalog.search(terms, { under: [dir], limit: 100, countLimit: 100 }).hits.map((h) => h.index).sort((a, b) => a - b);
+        const opened = readDocumentFile(file);
+        const facts = factsOf(file, opened);
+        const expected = facts.messages.filter((m) => textMatches(m.text, terms)).map((m) => m.index);
+        expect(found).toEqual(expected);
+        catalog.close();
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('adds usage up by day, model and project from the calls', async () => {
+    const dir = tempDir();
+    cpSync(join(EXAMPLES, 'agents'), join(dir, 'agents'), { recursive: true });
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const sessions = catalog.sessions({ under: [dir] });
+    const total = (rows: { output: number }[]) => rows.reduce((n, r) => n + r.output, 0);
+    expect(total(catalog.usage('day', [dir]))).toBe(total(sessions));
+    expect(total(catalog.usage('model', [dir]))).toBe(total(sessions));
+    expect(total(catalog.usage('project', [dir]))).toBe(total(sessions));
+    expect(total(catalog.usage('tool', [dir]))).toBe(total(sessions));
+    // A day's cost is its calls' costs: the days add up to the sessions' costs.
+    const cost = (rows: Array<{ costUsd?: number }>) => rows.reduce((n, r) => n + (r.costUsd ?? 0), 0);
+    expect(cost(catalog.usage('day', [dir]))).toBeCloseTo(cost(sessions), 9);
+    catalog.close();
+  });
+});
