@@ -27,9 +27,16 @@ function bareParse(files: readonly string[]): number {
       const text = rest + buf.toString('utf8', 0, n);
       const parts = text.split('\n');
       rest = parts.pop()!;
-      for (const l of parts) if (l) (JSON.parse(l), lines++);
+      for (const l of parts) {
+        if (!l) continue;
+        JSON.parse(l);
+        lines++;
+      }
     }
-    if (rest) (JSON.parse(rest), lines++);
+    if (rest) {
+      JSON.parse(rest);
+      lines++;
+    }
     closeSync(fd);
   }
   return lines;

@@ -250,14 +250,14 @@ export class Catalog {
     const args: unknown[] = [];
     return this.db
       .prepare(`SELECT path, error, error_line, error_column FROM files WHERE error IS NOT NULL AND ${underClause('path', under, args)} ORDER BY path`)
-      .all(...args)
+      .all(args)
       .map((r) => ({ path: String(r.path), error: String(r.error), line: opt<number>(r.error_line), column: opt<number>(r.error_column) }));
   }
 
   /** Every file catalogued under `under` (all of them without). */
   files(under?: readonly string[]): Map<string, CatalogedFile> {
     const args: unknown[] = [];
-    const rows = this.db.prepare(`SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE ${underClause('path', under, args)}`).all(...args);
+    const rows = this.db.prepare(`SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE ${underClause('path', under, args)}`).all(args);
     const out = new Map<string, CatalogedFile>();
     for (const r of rows) out.set(String(r.path), { path: String(r.path), size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash) });
     return out;
@@ -287,10 +287,10 @@ export class Catalog {
     const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null];
     const existing = this.stmt('SELECT id FROM files WHERE path = ?').get(path);
     if (existing) {
-      this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ? WHERE id = ?').run(...args, existing.id);
+      this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ? WHERE id = ?').run([...args, existing.id]);
       return Number(existing.id);
     }
-    return Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(...args, path).lastInsertRowid);
+    return Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([...args, path]).lastInsertRowid);
   }
 
   /** Records a file that cannot be read, with why (its sessions are gone from the catalog). */
@@ -402,7 +402,7 @@ export class Catalog {
     const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
     for (const m of messages) {
       const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, -1] : [m.shown.thread, m.shown.index];
-      const id = row.run(sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, ...shown, m.spelled ?? null).lastInsertRowid;
+      const id = row.run([sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, ...shown, m.spelled ?? null]).lastInsertRowid;
       // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
       words.run(id, foldCase(m.text));
     }
@@ -446,10 +446,22 @@ export class Catalog {
   sessions(q: SessionQuery = {}): SessionRow[] {
     const args: unknown[] = [];
     const where = [underClause('f.path', q.under, args)];
-    if (q.tool) (where.push('f.tool = ?'), args.push(q.tool));
-    if (q.model) (where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)'), args.push(q.model));
-    if (q.from) (where.push('s.last_at >= ?'), args.push(q.from));
-    if (q.to) (where.push('s.first_at <= ?'), args.push(`${q.to}\uffff`));
+    if (q.tool) {
+      where.push('f.tool = ?');
+      args.push(q.tool);
+    }
+    if (q.model) {
+      where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)');
+      args.push(q.model);
+    }
+    if (q.from) {
+      where.push('s.last_at >= ?');
+      args.push(q.from);
+    }
+    if (q.to) {
+      where.push('s.first_at <= ?');
+      args.push(`${q.to}\uffff`);
+    }
     // A session whose file gives no times is as recent as the file.
     const order = q.sort === 'cost' ? 'COALESCE(s.cost_usd, -1) DESC' : "COALESCE(s.last_at, strftime('%Y-%m-%dT%H:%M:%fZ', f.mtime_ms / 1000.0, 'unixepoch')) DESC";
     args.push(q.limit ?? -1, q.offset ?? 0);
@@ -457,14 +469,14 @@ export class Catalog {
       .prepare(
         `SELECT s.*, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where.join(' AND ')} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
       )
-      .all(...args);
+      .all(args);
     return rows.map(sessionRow);
   }
 
   /** How many sessions the query holds. */
   count(q: SessionQuery = {}): number {
     const args: unknown[] = [];
-    const r = this.db.prepare(`SELECT count(*) AS n FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', q.under, args)}`).get(...args);
+    const r = this.db.prepare(`SELECT count(*) AS n FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', q.under, args)}`).get(args);
     return Number(r?.n ?? 0);
   }
 
@@ -477,7 +489,7 @@ export class Catalog {
         `SELECT ${key} AS key, sum(c.n) AS calls, count(DISTINCT c.session) AS sessions, sum(COALESCE(c.input, 0)) AS input, sum(COALESCE(c.output, 0)) AS output, sum(c.cache_read) AS cache_read, sum(c.cache_write) AS cache_write, sum(COALESCE(c.cost_usd, 0)) AS cost ` +
           `FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)} GROUP BY ${key} ORDER BY ${by === 'day' ? 'key DESC' : 'cost DESC'}`,
       )
-      .all(...args);
+      .all(args);
     return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost) }));
   }
 
@@ -488,7 +500,7 @@ export class Catalog {
     args.push(limit);
     return this.db
       .prepare(`SELECT f.path, s.conversation, s.title, c.idx, c.at, c.model, c.cost_usd, c.input, c.output FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE c.cost_usd IS NOT NULL AND ${where} ORDER BY c.cost_usd DESC LIMIT ?`)
-      .all(...args)
+      .all(args)
       .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: opt<string>(r.model), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
   }
 
@@ -501,13 +513,21 @@ export class Catalog {
     const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
     const args: unknown[] = [match];
     const where = [underClause('f.path', opts.under, args)];
-    if (opts.roles?.length) (where.push(`m.role IN (${opts.roles.map(() => '?').join(',')})`), args.push(...opts.roles.slice(0, MAX_SQL_VARS)));
-    if (opts.formats?.length) (where.push(`f.format IN (${opts.formats.map(() => '?').join(',')})`), args.push(...opts.formats.slice(0, MAX_SQL_VARS)));
+    if (opts.roles?.length) {
+      const roles = opts.roles.slice(0, MAX_SQL_VARS);
+      where.push(`m.role IN (${roles.map(() => '?').join(',')})`);
+      for (const r of roles) args.push(r);
+    }
+    if (opts.formats?.length) {
+      const formats = opts.formats.slice(0, MAX_SQL_VARS);
+      where.push(`f.format IN (${formats.map(() => '?').join(',')})`);
+      for (const f of formats) args.push(f);
+    }
     const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
-    const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get(...args, opts.countLimit + 1);
+    const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get([...args, opts.countLimit + 1]);
     const hits = this.db
       .prepare(`SELECT f.path, f.format, s.conversation, s.default_thread, (SELECT count(*) FROM sessions o WHERE o.file_id = f.id) AS conversations, (SELECT json_group_array(o.threads) FROM (SELECT threads FROM sessions o WHERE o.file_id = f.id ORDER BY o.conversation) o) AS file_threads, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
-      .all(...args, opts.limit, opts.offset ?? 0)
+      .all([...args, opts.limit, opts.offset ?? 0])
       .map((r): CatalogHit => {
         const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: Number(r.conversations), index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
         if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];

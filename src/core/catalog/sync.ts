@@ -66,7 +66,7 @@ export class CatalogSync {
       const listing = walkConversationTree(root, { depth: opts.depth, cap: opts.cap });
       truncated ||= listing.truncated;
       tooDeep += listing.tooDeep;
-      outside.push(...listing.outside.map((l) => l.path));
+      for (const l of listing.outside) outside.push(l.path);
       for (const f of listing.files) {
         if (opts.allowed && !opts.allowed(f.file)) continue;
         try {
