@@ -11,6 +11,7 @@ export const REQUEST_NAMES = [
   'conversation:peek',
   'conversation:rows',
   'conversation:message',
+  'conversation:views',
   'conversation:times',
   'conversation:search',
   'search:query',

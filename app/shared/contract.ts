@@ -204,6 +204,7 @@ export const MessageViewSchema = z.object({
   name: z.string().optional(),
   usage: Usage.extend({ key: z.string().optional() }).optional(),
 });
+export type MessageViewData = z.infer<typeof MessageViewSchema>;
 
 export const Row = z.object({
   index: z.number(),
@@ -456,6 +457,14 @@ export const requests = {
       editableText: z.boolean(),
       truncated: z.object({ text: z.number(), raw: z.number() }).optional(),
     }),
+  },
+  /**
+   * The messages of a range as the transcript reads them (their parts), each string past TRANSCRIPT_LIMIT cut to it
+   * (`cut`: the message's readable text was longer; `conversation:message` with `full` has all of it).
+   */
+  'conversation:views': {
+    input: z.object({ path: relPath, conversation, start: z.number().int().min(0), count: z.number().int().min(1).max(500) }),
+    output: z.object({ views: z.array(MessageViewSchema.extend({ index: z.number(), cut: z.number().optional() })) }),
   },
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
   'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },
