@@ -12,6 +12,7 @@ export const REQUEST_NAMES = [
   'conversation:rows',
   'conversation:message',
   'conversation:views',
+  'conversation:calls',
   'conversation:times',
   'conversation:search',
   'search:query',

@@ -466,6 +466,14 @@ export const requests = {
     input: z.object({ path: relPath, conversation, start: z.number().int().min(0), count: z.number().int().min(1).max(500) }),
     output: z.object({ views: z.array(MessageViewSchema.extend({ index: z.number(), cut: z.number().optional() })) }),
   },
+  /**
+   * The conversation's model calls as the service reads them (apiCalls: a response's lines and the results of its
+   * tool calls; Claude Code's lines by message.id): per call, its first and last message. `version`: the skeleton's.
+   */
+  'conversation:calls': {
+    input: z.object({ path: relPath, conversation }),
+    output: z.object({ version: z.number(), first: z.array(z.number()), last: z.array(z.number()) }),
+  },
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
   'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },
   'conversation:search': {

@@ -4,8 +4,6 @@ import type { Locator, Page } from 'playwright-core';
 import { ROOT } from '../../test/paths.js';
 
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
-/** The screenshots the README shows, taken by the specs that say so. */
-export const DOC_SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 
 export interface TranscriptItem {
   index: number;
@@ -161,13 +159,6 @@ export class InspectorPage {
         .map((r) => Number(r.getAttribute('data-index')))
         .sort((a, b) => a - b);
     });
-  }
-
-  /** A screenshot the README links to (docs/screenshots), also kept with the test run's. */
-  async docScreenshot(name: string): Promise<void> {
-    mkdirSync(DOC_SCREENSHOTS, { recursive: true });
-    await this.page.screenshot({ path: join(DOC_SCREENSHOTS, `${name}.png`) });
-    await this.screenshot(name);
   }
 
   async screenshot(name: string): Promise<void> {

@@ -2,7 +2,7 @@
 // one exchange), Markdown rendered inert, tool calls as cards with their results folded, reasoning folded, a
 // sub-agent unfolded in place, a compaction as a band; the table and the transcript one key apart, each opening
 // where the other was; the file's search marked and gone through; axe at zero serious violations. On the bundled
-// examples and on files written here, at 1440×900 and 1100×700; the screenshots are the README's.
+// examples and on files written here, at 1440×900 and 1100×700, each screen kept (test-results/screenshots).
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
       // Esc closes what was opened in the selected message, the next Esc is the page's.
       await page.page.keyboard.press('Escape');
       await result.locator('[data-testid="tx-result-body"]').waitFor({ state: 'detached' });
-      await page.docScreenshot(`browser-transcript-claude-code${size.tag}`);
+      await page.screenshot(`browser-transcript-claude-code${size.tag}`);
       // The compaction: a band with what the tool measured before it and the summary after.
       await page.page.keyboard.press('End');
       await page.page.waitForSelector('[data-testid="tx-compaction"]');
@@ -103,7 +103,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
       await page.page.waitForSelector('[data-testid="tx-summary"]');
       expect(await page.page.getAttribute('[data-testid="tx-summary-fold"]', 'aria-expanded')).toBe('false');
       await page.transcriptSettled();
-      await page.docScreenshot(`browser-transcript-compaction${size.tag}`);
+      await page.screenshot(`browser-transcript-compaction${size.tag}`);
       const axe = await axeViolations(page.page);
       expect(axe, JSON.stringify(axe, null, 1)).toEqual([]);
       await session!.close();
@@ -123,7 +123,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(await agent.locator('[data-testid="tx-sub-message"]').first().textContent()).toContain('List every function in src/');
     expect(await agent.locator('[data-testid="tx-tool-call"]').count()).toBeGreaterThan(0);
     await page.transcriptSettled();
-    await page.docScreenshot('browser-transcript-subagent-1100');
+    await page.screenshot('browser-transcript-subagent-1100');
     const axe = await axeViolations(page.page);
     expect(axe, JSON.stringify(axe, null, 1)).toEqual([]);
     // A sub-agent written in the session's own file: its thread, in place.
@@ -151,7 +151,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
       const ofTurn = items.filter((i) => i.turn === turn);
       expect(ofTurn.length).toBeGreaterThanOrEqual(3);
       expect(await page.page.locator(`[data-testid="tx-message"][data-index="${ofTurn[0].index}"] [data-testid="tx-figures"]`).getAttribute('data-kind')).toBe('reported');
-      await page.docScreenshot(`browser-transcript-codex${size.tag}`);
+      await page.screenshot(`browser-transcript-codex${size.tag}`);
       await page.open('trip_planner_tools.json');
       await page.transcript();
       const trip = await page.transcriptItems();
@@ -161,7 +161,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
       expect(await fig.getAttribute('data-kind')).toBe('estimated');
       expect(await fig.textContent()).toMatch(/^≈/);
       expect(await fig.getAttribute('title')).toMatch(/^Estimated here/);
-      await page.docScreenshot(`browser-transcript-swarms${size.tag}`);
+      await page.screenshot(`browser-transcript-swarms${size.tag}`);
       const axe = await axeViolations(page.page);
       expect(axe, JSON.stringify(axe, null, 1)).toEqual([]);
       await session!.close();
@@ -234,7 +234,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     // N here is the search's, not "add a message": the file is as it was.
     expect(await page.page.isDisabled('[data-testid="save-button"], button:has-text("Save")')).toBe(true);
     await page.transcriptSettled();
-    await page.docScreenshot('browser-transcript-search');
+    await page.screenshot('browser-transcript-search');
     // Go to #2400 from the palette.
     await page.page.keyboard.press('Control+k');
     await page.page.fill('[data-testid="palette-input"]', '#2400');
@@ -266,7 +266,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(await page.page.getAttribute(`[data-testid="row"][data-index="${first.index}"]`, 'data-fate')).toBe(first.fate);
     await page.page.keyboard.press('r');
     await page.transcript();
-    await page.docScreenshot('browser-transcript-window');
+    await page.screenshot('browser-transcript-window');
     const axe = await axeViolations(page.page);
     expect(axe, JSON.stringify(axe, null, 1)).toEqual([]);
   });
@@ -287,7 +287,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(await notes.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['https://example.com/docs']);
     expect(await page.page.title()).toBe(title);
     expect(asked.filter((u) => u.includes('evil.example') || u.includes('example.com'))).toEqual([]);
-    await page.docScreenshot('browser-transcript-inert');
+    await page.screenshot('browser-transcript-inert');
     await page.open('empty-answer.jsonl');
     await page.transcript();
     const answer = page.page.locator('[data-testid="tx-message"][data-index="1"]');

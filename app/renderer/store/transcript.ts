@@ -27,6 +27,9 @@ export interface TranscriptSlice {
   views: Map<number, TranscriptMessage[]>;
   viewsOf: string | undefined;
   ensureViews(start: number, end: number): void;
+  /** The model calls the service read in the conversation shown (its turns), for the skeleton version `version`. */
+  calls: { of: string; version: number; first: number[]; last: number[] } | undefined;
+  ensureCalls(): void;
   /** The next (1) or previous (-1) message the search found, from the selected one, round the end. */
   goToMatch(step: 1 | -1): void;
 }
@@ -52,6 +55,24 @@ export const createTranscriptSlice: StateCreator<AppState, [], [], TranscriptSli
   },
   views: new Map(),
   viewsOf: undefined,
+  calls: undefined,
+  ensureCalls: () => {
+    const { openPath, skeleton, openConversationIndex, calls } = get();
+    if (!openPath || !skeleton || skeleton.version < 0) return;
+    const of = `${openPath}\0${openConversationIndex}`;
+    if (calls && calls.of === of && calls.version === skeleton.version) return;
+    const ask = `calls\0${of}\0${skeleton.version}`;
+    if (inflight.has(ask)) return;
+    inflight.add(ask);
+    request('conversation:calls', { path: openPath, conversation: openConversationIndex })
+      .then(({ version, first, last }) => {
+        const now = get();
+        // Kept only while it is still the conversation shown (a later version asks again).
+        if (now.openPath === openPath && now.openConversationIndex === openConversationIndex && now.skeleton?.version === version) set({ calls: { of, version, first, last } });
+      })
+      .catch(() => {})
+      .finally(() => inflight.delete(ask));
+  },
   ensureViews: (start, end) => {
     const { openPath, skeleton, generation, openConversationIndex } = get();
     if (!openPath || !skeleton || skeleton.version < 0) return;

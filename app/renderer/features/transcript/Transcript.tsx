@@ -16,7 +16,7 @@ import { useWindowPlan } from '../window/useWindowPlan.js';
 import { requestOverhead } from '../../store/window.js';
 import { FateStrip } from '../window/FateStrip.js';
 import { FoldChoices, FoldContext, useFolds, type Folds } from './folds.js';
-import { groupTurns, nextUnit, unitStart, type Turns } from './turns.js';
+import { turnsOf, nextUnit, unitStart, type Turns } from './turns.js';
 import { partStarts, prefixSums, short, turnFigures, type FigureInputs, type TurnFigures } from './figures.js';
 import { foldKeys, TranscriptParts, type PartsContext } from './TranscriptParts.js';
 import { SubAgentRun, type SubAgent } from './SubAgentRun.js';
@@ -222,8 +222,8 @@ function estimateOf(skeleton: Skeleton, i: number, perLine: number, head: boolea
  * what each turn cost in the margin. Virtualized like the table, every message measured as drawn.
  */
 export function Transcript() {
-  const { skeleton, pages, counts, selected, select, search, searchMatches, views, ensureViews, ensureRows, links, openConversation, readingPlace, goToMatch, generation } = useAppPick(
-    'skeleton', 'pages', 'counts', 'selected', 'select', 'search', 'searchMatches', 'views', 'ensureViews', 'ensureRows', 'links', 'openConversation', 'readingPlace', 'goToMatch', 'generation',
+  const { skeleton, pages, counts, selected, select, search, searchMatches, views, ensureViews, ensureRows, links, openConversation, readingPlace, goToMatch, generation, calls, ensureCalls, openPath, openConversationIndex } = useAppPick(
+    'skeleton', 'pages', 'counts', 'selected', 'select', 'search', 'searchMatches', 'views', 'ensureViews', 'ensureRows', 'links', 'openConversation', 'readingPlace', 'goToMatch', 'generation', 'calls', 'ensureCalls', 'openPath', 'openConversationIndex',
   );
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
@@ -236,7 +236,10 @@ export function Transcript() {
     observer?.observe(el);
     return () => observer?.disconnect();
   }, []);
-  const turns: Turns = useMemo(() => (skeleton ? groupTurns(skeleton) : { turnOf: new Int32Array(0), first: [], last: [] }), [skeleton]);
+  // The turns are the service's (one model call each); asked again as the conversation changes.
+  useEffect(() => ensureCalls(), [skeleton, ensureCalls]);
+  const ownCalls = calls && skeleton && calls.of === `${openPath}\0${openConversationIndex}` && calls.version === skeleton.version ? calls : undefined;
+  const turns: Turns = useMemo(() => (skeleton ? turnsOf(skeleton, ownCalls) : { turnOf: new Int32Array(0), first: [], last: [] }), [skeleton, ownCalls]);
 
   // What the reader unfolded, per conversation shown.
   const shownKey = skeleton ? `${skeleton.path}\0${skeleton.conversation}` : '';

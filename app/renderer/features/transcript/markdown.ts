@@ -3,9 +3,10 @@ import markdownIt, { type Token } from 'markdown-it';
 /**
  * Markdown as the transcript reads it: markdown-it (CommonMark and GitHub's tables and strikethrough) with raw HTML
  * off, so a `<script>` or an `<img>` in a message is text; its tokens are made into React elements by
- * Markdown.tsx, never into an HTML string. Chosen over marked (a third of the size, as fast on real text) because
- * marked stalls on text agents write all the time (32 KB of `_a_b_…` took it 4.9 s, markdown-it 0.13 s) and
- * overflows its stack on deep quotes; micromark was 40 times slower on real messages (bench: docs/bench.md).
+ * Markdown.tsx, never into an HTML string (nothing is given to innerHTML, so no sanitizer is needed). markdown-it
+ * because it hands out a token stream (marked and most others hand out HTML), has a switch for raw HTML, is
+ * plain JavaScript with no install step, and is kept up (CommonMark's spec tests and pathological-input tests
+ * in its CI); `maxNesting` bounds how deep a crafted text can make it go.
  */
 const md = markdownIt('default', { html: false, linkify: false, typographer: false, breaks: false, maxNesting: 20 });
 

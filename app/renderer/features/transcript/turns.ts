@@ -13,74 +13,33 @@ export interface Turns {
   last: number[];
 }
 
-type TurnSource = Pick<Skeleton, 'count' | 'flags' | 'roleOf' | 'normalRoles' | 'toolCalls' | 'toolResults'> & Partial<Pick<Skeleton, 'swarms'>>;
+/** The skeleton's per-message flags, and the calls the service found (`conversation:calls`). */
+type TurnSource = Pick<Skeleton, 'count' | 'flags'>;
 
 /**
- * Groups a skeleton's messages into turns. With `turnIds` (one per message, the service's, -1 for none), a turn is
- * the run of messages that share an id. Without, from what every skeleton has: a turn begins at a model's message
- * that follows no other of the same call, takes the model's messages right after it and the tool results that
- * answer its calls (or that name no call and follow it), and ends at anything else. A swarms file writes one
- * message per call (its agents under their own names): there each model's message begins a turn. A response whose lines the
- * file interleaves with results (a parallel call answered before the next is written) is read as two turns until
- * the service says otherwise.
+ * The turns the service read (core/api-calls: one model call each, its lines and the results of its tool
+ * calls), per message: a call's range may hold a sub-agent's lines written inline, which are not its (the
+ * other chain's). Nothing is grouped here: without the service's calls every message stands alone.
  */
-export function groupTurns(skeleton: TurnSource, turnIds?: ArrayLike<number>): Turns {
+export function turnsOf(skeleton: TurnSource, calls: { first: readonly number[]; last: readonly number[] } | undefined): Turns {
   const n = skeleton.count;
   const turnOf = new Int32Array(n).fill(-1);
+  if (!calls) return { turnOf, first: [], last: [] };
   const first: number[] = [];
   const last: number[] = [];
-  if (turnIds) {
-    let prev = -1;
-    for (let i = 0; i < n; i++) {
-      const id = turnIds[i] ?? -1;
-      if (id < 0) {
-        prev = -1;
-        continue;
-      }
-      if (id !== prev) {
-        first.push(i);
-        last.push(i);
-      }
-      prev = id;
-      turnOf[i] = first.length - 1;
-      last[last.length - 1] = i;
+  for (let k = 0; k < calls.first.length; k++) {
+    const a = calls.first[k];
+    const b = Math.min(calls.last[k], n - 1);
+    if (a < 0 || a >= n || b < a) continue;
+    const side = skeleton.flags[a] & FLAGS.sidechain;
+    const t = first.length;
+    first.push(a);
+    last.push(a);
+    for (let i = a; i <= b; i++) {
+      if ((skeleton.flags[i] & FLAGS.sidechain) !== side) continue;
+      turnOf[i] = t;
+      last[t] = i;
     }
-    return { turnOf, first, last };
-  }
-  const callsAt = new Map<number, string[]>();
-  skeleton.toolCalls.at.forEach((at, k) => callsAt.set(at, skeleton.toolCalls.values[k]));
-  const answersAt = new Map<number, string>();
-  skeleton.toolResults.at.forEach((at, k) => answersAt.set(at, skeleton.toolResults.values[k]));
-  // A sub-agent's messages written inline (a side chain) interleave with the main thread's: each goes on apart.
-  const chains = [0, 1].map(() => ({ turn: -1, answering: false, open: new Set<string>() }));
-  for (let i = 0; i < n; i++) {
-    const f = skeleton.flags[i];
-    const c = chains[f & FLAGS.sidechain ? 1 : 0];
-    const role = skeleton.normalRoles[skeleton.roleOf[i]];
-    const model = role === 'assistant' && !(f & (FLAGS.compaction | FLAGS.toolResult));
-    if (model) {
-      if (c.turn < 0 || c.answering || skeleton.swarms) {
-        first.push(i);
-        last.push(i);
-        c.turn = first.length - 1;
-        c.answering = false;
-        c.open.clear();
-      }
-      for (const id of callsAt.get(i) ?? []) c.open.add(id);
-      turnOf[i] = c.turn;
-      last[c.turn] = i;
-      continue;
-    }
-    const answer = answersAt.get(i);
-    const result = (f & FLAGS.toolResult) !== 0 && !(f & FLAGS.compaction);
-    if (c.turn >= 0 && result && (answer === undefined || c.open.has(answer))) {
-      turnOf[i] = c.turn;
-      last[c.turn] = i;
-      c.answering = true;
-      continue;
-    }
-    c.turn = -1;
-    c.answering = false;
   }
   return { turnOf, first, last };
 }
