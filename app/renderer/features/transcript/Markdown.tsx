@@ -12,6 +12,11 @@ interface Frame {
   children: ReactNode[];
 }
 
+/** Adds each of `items` (a loop: a long message's nodes would overflow a spread into push). */
+function append(to: ReactNode[], items: readonly ReactNode[]): void {
+  for (const x of items) to.push(x);
+}
+
 /** An attribute as text (markdown-it's type allows numbers). */
 const attr = (token: Token, name: string): string => String(token.attrGet(name) ?? '');
 
@@ -59,7 +64,7 @@ function inline(tokens: Token[], query: string): ReactNode[] {
       const open = frame.token;
       if (!open) return;
       if (open.type === 'link_open') top().children.push(link(open, frame.children, key));
-      else top().children.push(TAGS.has(open.tag) ? createElement(open.tag, { key }, ...frame.children) : <span key={key}>{frame.children}</span>);
+      else top().children.push(TAGS.has(open.tag) ? createElement(open.tag, { key }, frame.children) : <span key={key}>{frame.children}</span>);
       return;
     }
     switch (t.type) {
@@ -99,7 +104,7 @@ function inline(tokens: Token[], query: string): ReactNode[] {
   // Unclosed frames (not made by markdown-it, but a stream is not trusted) give their children to the root.
   while (stack.length > 1) {
     const f = stack.pop()!;
-    top().children.push(...f.children);
+    append(top().children, f.children);
   }
   return root.children;
 }
@@ -119,7 +124,7 @@ function blocks(tokens: Token[], query: string): ReactNode[] {
       const open = frame.token;
       if (!open) return;
       // A tight list's paragraphs are its items' text.
-      if (open.hidden) top().children.push(...frame.children);
+      if (open.hidden) append(top().children, frame.children);
       else if (!TAGS.has(open.tag)) top().children.push(<div key={key}>{frame.children}</div>);
       else {
         const props: Record<string, unknown> = { key };
@@ -129,13 +134,13 @@ function blocks(tokens: Token[], query: string): ReactNode[] {
         }
         if (open.tag === 'th' || open.tag === 'td') props.className = alignClass(open);
         if (/^h[1-6]$/.test(open.tag)) props.className = `md-h md-${open.tag}`;
-        top().children.push(createElement(open.tag, props, ...frame.children));
+        top().children.push(createElement(open.tag, props, frame.children));
       }
       return;
     }
     switch (t.type) {
       case 'inline':
-        top().children.push(...inline(t.children ?? [], query));
+        append(top().children, inline(t.children ?? [], query));
         break;
       case 'fence':
       case 'code_block': {
@@ -169,7 +174,7 @@ function blocks(tokens: Token[], query: string): ReactNode[] {
   });
   while (stack.length > 1) {
     const f = stack.pop()!;
-    top().children.push(...f.children);
+    append(top().children, f.children);
   }
   return root.children;
 }

@@ -6,7 +6,6 @@ import { PAGE_SIZE } from '../../store/conversation.js';
 import { useApp, useAppPick } from '../../store/index.js';
 import { reportPlace, viewAt, type TranscriptMessage } from '../../store/transcript.js';
 import { FATES } from '../../../../src/core/window/types.js';
-import { compactionText } from '../../../../src/core/formats/model.js';
 import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
 import { formatUsd } from '../../../../src/core/usage.js';
 import { RoleChip } from '../RoleChip.js';
@@ -341,7 +340,6 @@ export function Transcript() {
       virtualizer.scrollToIndex(place.top, { align: 'start' });
       if (place.selectedInView && selected !== undefined) requestAnimationFrame(() => reveal(selected, 'auto'));
     } else if (selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'start' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [skeleton]);
   // A message chosen elsewhere (a search match, "go to", the minimap, a link) is brought into view.
   const lastSelected = useRef(selected);
@@ -349,7 +347,6 @@ export function Transcript() {
     if (selected === lastSelected.current) return;
     lastSelected.current = selected;
     if (selected !== undefined && skeleton && selected < skeleton.count) reveal(selected);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected]);
 
   const ctx = useMemo((): ItemProps['ctx'] => {
@@ -371,7 +368,7 @@ export function Transcript() {
       onGo: (i) => select(i),
     };
     // A result's call name comes from the views: asked again as they come.
-  }, [skeleton, select, views]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [skeleton, select, views]);
 
   const onSelect = useMemo(() => (i: number) => select(i), [select]);
 

@@ -39,6 +39,7 @@ export function safeHref(href: string | null | undefined): string | undefined {
   if (!href) return undefined;
   const h = href.trim();
   // Control and white space characters inside a scheme are how `java\tscript:` gets past a naive check.
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   if (/[\u0000-\u0020\u007f-\u009f]/.test(h)) return undefined;
   return /^https:\/\/[^/\s]/i.test(h) ? h : undefined;
 }
