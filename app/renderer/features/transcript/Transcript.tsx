@@ -330,6 +330,24 @@ export function Transcript() {
     virtualizer.scrollToIndex(i, { align });
   };
 
+  /**
+   * Keeps message i in sight while the messages above it are measured (a table's screen of rows is taller as a
+   * transcript): the table's top stays at the top as long as i fits below it, else i ends the screen.
+   */
+  const keepInView = (i: number) => {
+    let frames = 0;
+    const check = () => {
+      const el = scrollRef.current;
+      if (!el || ++frames > 12) return;
+      const node = el.querySelector<HTMLElement>(`.tx-slot[data-index="${i}"]`);
+      const box = el.getBoundingClientRect();
+      const r = node?.getBoundingClientRect();
+      if (!r || r.bottom > box.bottom + 1 || r.top < box.top - 1) virtualizer.scrollToIndex(i, { align: r && r.height > el.clientHeight ? 'start' : 'end' });
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  };
+
   // Opened where the reader was in the table: its top message at the top; the selected one kept in sight.
   const placed = useRef(false);
   useLayoutEffect(() => {
@@ -338,7 +356,7 @@ export function Transcript() {
     const place = readingPlace;
     if (place && place.top < skeleton.count) {
       virtualizer.scrollToIndex(place.top, { align: 'start' });
-      if (place.selectedInView && selected !== undefined) requestAnimationFrame(() => reveal(selected, 'auto'));
+      if (place.selectedInView && selected !== undefined) keepInView(selected);
     } else if (selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'start' });
   }, [skeleton]);
   // A message chosen elsewhere (a search match, "go to", the minimap, a link) is brought into view.
