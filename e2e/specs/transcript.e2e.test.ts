@@ -103,6 +103,9 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
       await page.page.waitForSelector('[data-testid="tx-summary"]');
       expect(await page.page.getAttribute('[data-testid="tx-summary-fold"]', 'aria-expanded')).toBe('false');
       await page.transcriptSettled();
+      // The band at the top of the screen, what came after it below.
+      await page.page.$eval('[data-testid="tx-compaction"]', (e) => e.scrollIntoView({ block: 'start' }));
+      await page.transcriptSettled();
       await page.screenshot(`browser-transcript-compaction${size.tag}`);
       const axe = await axeViolations(page.page);
       expect(axe, JSON.stringify(axe, null, 1)).toEqual([]);

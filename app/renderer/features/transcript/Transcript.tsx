@@ -88,8 +88,8 @@ function Margin({ figures, tokens, starts, turn, compaction }: { figures: TurnFi
     const est = figures.kind === 'estimated' ? '≈' : '';
     return (
       <aside className={`tx-margin tx-fig ${figures.kind}`} title={figures.title} data-testid="tx-figures" data-kind={figures.kind}>
-        <span>
-          {figures.input !== undefined ? `${est}${short(figures.input)}` : '–'} in · {figures.output !== undefined ? `${est}${short(figures.output)}` : '–'} out
+        <span className="tx-io">
+          <span>{figures.input !== undefined ? `${est}${short(figures.input)}` : '–'} in ·</span> <span>{figures.output !== undefined ? `${est}${short(figures.output)}` : '–'} out</span>
         </span>
         {figures.usd !== undefined && <span className="tx-usd">{`${est}${formatUsd(figures.usd)}`}</span>}
         <span className="tx-kind">{figures.kind === 'reported' ? 'reported' : 'estimated'}</span>
