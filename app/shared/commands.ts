@@ -14,6 +14,7 @@ export interface CommandInfo {
 
 export const COMMAND_INFO: CommandInfo[] = [
   { id: 'palette', label: 'Command Palette…', accelerator: 'CmdOrCtrl+K', menu: 'View' },
+  { id: 'go-to', label: 'Go to Message…', accelerator: 'CmdOrCtrl+G', menu: 'View' },
   { id: 'open-folder', label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', menu: 'File' },
   { id: 'save', label: 'Save', accelerator: 'CmdOrCtrl+S', menu: 'File' },
   { id: 'save-as', label: 'Save As…', accelerator: 'CmdOrCtrl+Shift+S', menu: 'File' },

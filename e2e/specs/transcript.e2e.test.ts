@@ -211,7 +211,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(await page.transcriptInView()).toContain(Number(chosen));
   });
 
-  it('the search’s words are marked in the transcript; Enter, n and N go from match to match; "go to #N" goes there', { timeout: 120_000 }, async () => {
+  it('the search’s words are marked in the transcript; Enter, n and N go from match to match; Ctrl+G, "go to #N", goes there', { timeout: 120_000 }, async () => {
     const page = await start();
     await page.open('support_thread_long.json');
     await page.transcript();
@@ -240,9 +240,10 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(await page.page.isDisabled('[data-testid="save-button"], button:has-text("Save")')).toBe(true);
     await page.transcriptSettled();
     await page.screenshot('browser-transcript-search');
-    // Go to #2400 from the palette.
-    await page.page.keyboard.press('Control+k');
-    await page.page.fill('[data-testid="palette-input"]', '#2400');
+    // Go to #2400: Ctrl+G opens the palette at "#", the number typed after it.
+    await page.page.keyboard.press('Control+g');
+    expect(await page.page.inputValue('[data-testid="palette-input"]')).toBe('#');
+    await page.page.keyboard.type('2400');
     await page.page.keyboard.press('Enter');
     await page.page.waitForSelector('[data-testid="tx-message"][data-index="2400"][aria-current="true"]');
     await page.transcriptSettled();

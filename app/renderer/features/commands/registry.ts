@@ -28,6 +28,7 @@ export const copyName = (path: string | undefined, extension?: string): string |
 /** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
 const BEHAVIOURS: Behaviour[] = [
   { id: 'palette', whileTyping: true, enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
+  { id: 'go-to', whileTyping: true, enabled: open, run: (s) => s.setPalette(true, '#') },
   { id: 'open-folder', whileTyping: true, enabled: () => true, run: (s) => void s.chooseFolder() },
   { id: 'save', whileTyping: true, enabled: (s) => !!s.edit?.dirty && !s.saving && !s.skeleton?.readOnly, run: (s) => void s.save() },
   { id: 'undo', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
