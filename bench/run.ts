@@ -2,6 +2,7 @@
 import { Conversation, buildSkeleton, getTokenizer, renderHistory, strategies, type Message, type Tokenizer, type WindowSkeleton } from '../src/core/index.js';
 import { appBench } from './app.js';
 import { uiBench } from './ui.js';
+import { scrollBench } from './scroll.js';
 import { generateHistory } from './generate.js';
 import { tokenizerBench } from './tokenizers.js';
 import { treeBench } from './tree.js';
@@ -124,6 +125,12 @@ console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-
 console.log('| what | figure | | |');
 console.log('|---|---|---|---|');
 for (const line of await uiBench(quick ? 10_000 : 200_000)) console.log(line);
+
+// 6. Scrolling in Chromium: the table, then the transcript, from the middle of a 200k-message history.
+console.log('\nScrolling with the wheel in Chromium: the table and the transcript (frame times)\n');
+console.log('| what | median | p95 | max |');
+console.log('|---|---|---|---|');
+for (const line of await scrollBench(quick ? 10_000 : 200_000)) console.log(line);
 
 console.log('\nSaves: the memory 1,000 saves of a 40 MB file hold, and an agent writing its session while the user saves\n');
 console.log('| what | figures | baseline, same run | ratio |');

@@ -102,7 +102,8 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if (handleCommandKey(e)) return;
       // The focus fell to the page (an editor or a panel that had it closed): the table's keys still move the selection.
-      const grid = document.querySelector<HTMLElement>('[data-testid="message-grid"]');
+      // (or the transcript's, when it is the view)
+      const grid = document.querySelector<HTMLElement>('[data-testid="message-grid"], [data-testid="transcript"]');
       if (grid && (document.activeElement === document.body || document.activeElement === null) && TABLE_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
         e.preventDefault();
         grid.focus();

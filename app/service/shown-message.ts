@@ -35,3 +35,36 @@ export function shownMessage(m: ShownMessage, full: boolean): ShownMessage {
     truncated: { text: m.text.length, raw: m.raw.length },
   };
 }
+
+/**
+ * How much of each string of a message the transcript is sent: a screen of reading and more, not a file an agent
+ * read whole (a tool result of megabytes is folded there anyway; the detail pane and "Show all" have the rest).
+ */
+export const TRANSCRIPT_LIMIT = 32 * 1024;
+
+/** A message as the transcript is sent it: each string past the limit cut, `cut` the length of the longest. */
+export function transcriptView(view: MessageView, limit = TRANSCRIPT_LIMIT): MessageView & { cut?: number } {
+  let longest = 0;
+  const clip = (s: string) => {
+    if (s.length <= limit) return s;
+    longest = Math.max(longest, s.length);
+    return s.slice(0, limit);
+  };
+  const parts = view.parts.map((p) => {
+    switch (p.kind) {
+      case 'text':
+      case 'tool-result':
+      case 'reasoning':
+      case 'unknown':
+        return p.text.length > limit ? { ...p, text: clip(p.text) } : p;
+      case 'tool-call':
+        return p.arguments.length > limit ? { ...p, arguments: clip(p.arguments) } : p;
+      default:
+        // An inline image's data is never shown: its kind and size say what it is.
+        return p.ref.length > limit ? { ...p, ref: `${p.ref.slice(0, 64)}…` } : p;
+    }
+  });
+  // Signatures of signed reasoning are the provider's, not the reader's.
+  const out = { ...view, parts: parts.map((p) => (p.kind === 'reasoning' && 'signed' in p ? (({ signed: _s, ...rest }) => rest)(p) : p)) };
+  return longest > 0 ? { ...out, cut: longest } : out;
+}

@@ -11,6 +11,8 @@ export const REQUEST_NAMES = [
   'conversation:peek',
   'conversation:rows',
   'conversation:message',
+  'conversation:views',
+  'conversation:calls',
   'conversation:times',
   'conversation:search',
   'search:query',

@@ -14,6 +14,7 @@ export interface CommandInfo {
 
 export const COMMAND_INFO: CommandInfo[] = [
   { id: 'palette', label: 'Command Palette…', accelerator: 'CmdOrCtrl+K', menu: 'View' },
+  { id: 'go-to', label: 'Go to Message…', accelerator: 'CmdOrCtrl+G', menu: 'View' },
   { id: 'open-folder', label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', menu: 'File' },
   { id: 'save', label: 'Save', accelerator: 'CmdOrCtrl+S', menu: 'File' },
   { id: 'save-as', label: 'Save As…', accelerator: 'CmdOrCtrl+Shift+S', menu: 'File' },
@@ -38,8 +39,11 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'move-up', label: 'Move Up', accelerator: 'Alt+Up', menu: 'Edit' },
   { id: 'move-down', label: 'Move Down', accelerator: 'Alt+Down', menu: 'Edit' },
   { id: 'search', label: 'Search Messages', accelerator: '/', menu: 'View' },
+  { id: 'next-match', label: 'Next Search Match (n in the transcript, Enter in the search box)', accelerator: 'F3', menu: 'View' },
+  { id: 'prev-match', label: 'Previous Search Match (Shift+N in the transcript)', accelerator: 'Shift+F3', menu: 'View' },
   { id: 'search-all', label: 'Search All Conversations…', accelerator: 'CmdOrCtrl+Shift+F', menu: 'View' },
   { id: 'window', label: 'Context Window Panel', accelerator: 'W', menu: 'View' },
+  { id: 'transcript', label: 'Read as a Transcript, or Back to the Table', accelerator: 'R', menu: 'View' },
   { id: 'tokens-pane', label: 'Show or Hide the Tokens Pane', accelerator: 'T', menu: 'View' },
   { id: 'compare', label: 'Compare with the File on Disk', menu: 'View' },
 ];

@@ -204,6 +204,7 @@ export const MessageViewSchema = z.object({
   name: z.string().optional(),
   usage: Usage.extend({ key: z.string().optional() }).optional(),
 });
+export type MessageViewData = z.infer<typeof MessageViewSchema>;
 
 export const Row = z.object({
   index: z.number(),
@@ -456,6 +457,22 @@ export const requests = {
       editableText: z.boolean(),
       truncated: z.object({ text: z.number(), raw: z.number() }).optional(),
     }),
+  },
+  /**
+   * The messages of a range as the transcript reads them (their parts), each string past TRANSCRIPT_LIMIT cut to it
+   * (`cut`: the message's readable text was longer; `conversation:message` with `full` has all of it).
+   */
+  'conversation:views': {
+    input: z.object({ path: relPath, conversation, start: z.number().int().min(0), count: z.number().int().min(1).max(500) }),
+    output: z.object({ views: z.array(MessageViewSchema.extend({ index: z.number(), cut: z.number().optional() })) }),
+  },
+  /**
+   * The conversation's model calls as the service reads them (apiCalls: a response's lines and the results of its
+   * tool calls; Claude Code's lines by message.id): per call, its first and last message. `version`: the skeleton's.
+   */
+  'conversation:calls': {
+    input: z.object({ path: relPath, conversation }),
+    output: z.object({ version: z.number(), first: z.array(z.number()), last: z.array(z.number()) }),
   },
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
   'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },

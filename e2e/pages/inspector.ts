@@ -5,6 +5,18 @@ import { ROOT } from '../../test/paths.js';
 
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 
+export interface TranscriptItem {
+  index: number;
+  turn: number;
+  fate?: string;
+  selected: boolean;
+  matched: boolean;
+  /** Where it is drawn, relative to the transcript's visible top. */
+  top: number;
+  bottom: number;
+  text: string;
+}
+
 /** The inspector screen, as a user sees it. Every wait is on the app's readiness attribute, never a sleep. */
 export class InspectorPage {
   constructor(readonly page: Page) {}
@@ -91,6 +103,62 @@ export class InspectorPage {
     await this.page.fill('[data-testid="search"]', query);
     await this.page.waitForFunction((q) => (q === '' ? true : !!document.querySelector('[data-testid="match-count"]')), query);
     await this.ready();
+  }
+
+  /** The transcript (R), once the messages it shows have their parts. */
+  async transcript(): Promise<void> {
+    if (!(await this.page.isVisible('[data-testid="transcript"]'))) await this.page.click('[data-testid="view-transcript"]');
+    await this.page.waitForSelector('[data-testid="transcript"]');
+    await this.transcriptSettled();
+  }
+
+  async table(): Promise<void> {
+    if (!(await this.page.isVisible('[data-testid="message-grid"]'))) await this.page.click('[data-testid="view-table"]');
+    await this.page.waitForSelector('[data-testid="message-grid"] [data-testid="row"]');
+    await this.ready();
+  }
+
+  /** Every message on screen has its parts (none a row's preview) and the app is not loading. */
+  async transcriptSettled(): Promise<void> {
+    await this.ready();
+    await this.page.waitForFunction(() => {
+      const feed = document.querySelector('[data-testid="transcript"]');
+      return !!feed && feed.getAttribute('aria-busy') !== 'true' && !feed.querySelector('.tx-preview');
+    });
+  }
+
+  /** The transcript's messages drawn now (in view and a few around it). */
+  async transcriptItems(): Promise<TranscriptItem[]> {
+    return this.page.$$eval('[data-testid="tx-message"]', (els) => {
+      const box = document.querySelector('[data-testid="transcript"]')!.getBoundingClientRect();
+      return els
+        .map((e) => {
+          const r = e.getBoundingClientRect();
+          const el = e as HTMLElement;
+          return { index: Number(el.dataset.index), turn: Number(el.dataset.turn), fate: el.dataset.fate, selected: el.getAttribute('aria-current') === 'true', matched: el.classList.contains('matched'), top: Math.round(r.top - box.top), bottom: Math.round(r.bottom - box.top), text: el.textContent ?? '' };
+        })
+        .sort((a, b) => a.index - b.index);
+    });
+  }
+
+  /** The messages in view in the transcript (partly or whole), by index. */
+  async transcriptInView(): Promise<number[]> {
+    const height = await this.page.$eval('[data-testid="transcript"]', (e) => e.clientHeight);
+    return (await this.transcriptItems()).filter((it) => it.bottom > 0 && it.top < height).map((it) => it.index);
+  }
+
+  /** The table's rows in view, by index. */
+  async rowsInView(): Promise<number[]> {
+    return this.page.$$eval('[data-testid="row"]', (rows) => {
+      const box = document.querySelector('[data-testid="grid-body"]')!.getBoundingClientRect();
+      return rows
+        .filter((r) => {
+          const b = r.getBoundingClientRect();
+          return b.bottom > box.top + 1 && b.top < box.bottom - 1;
+        })
+        .map((r) => Number(r.getAttribute('data-index')))
+        .sort((a, b) => a - b);
+    });
   }
 
   async screenshot(name: string): Promise<void> {

@@ -133,6 +133,8 @@ const PATH_CHANNELS: Array<[string, (path: string) => unknown]> = [
   ['conversation:rows', (path) => ({ path, conversation: 0, start: 0, count: 10 })],
   ['conversation:message', (path) => ({ path, conversation: 0, index: 0, full: true })],
   ['conversation:times', (path) => ({ path, conversation: 0 })],
+  ['conversation:views', (path) => ({ path, conversation: 0, start: 0, count: 10 })],
+  ['conversation:calls', (path) => ({ path, conversation: 0 })],
   ['conversation:search', (path) => ({ path, conversation: 0, query: MARK })],
   ['tokens:count', (path) => ({ path, conversation: 0, model: 'gpt-4o' })],
   ['search:snippets', (path) => ({ query: MARK, hits: [{ path, conversation: 0, index: 0 }, { path, conversation: 0, index: 1 }] })],

@@ -13,9 +13,11 @@ import { NO_CATEGORY } from './table/order.js';
 import { FLAGS, UNREAD_ROLE, type Skeleton } from '../../shared/contract.js';
 import { ThreadBar } from './tree/ThreadBar.js';
 import { SecretsBanner, SecretsToggle } from './secrets/SecretsBar.js';
+import { Transcript } from './transcript/Transcript.js';
+import { shortcutOf } from './commands/registry.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump, secretsOnly } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump', 'secretsOnly');
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump, secretsOnly, transcriptOpen, toggleTranscript, goToMatch, editing } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump', 'secretsOnly', 'transcriptOpen', 'toggleTranscript', 'goToMatch', 'editing');
   const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all' || secretsOnly;
   // While a big file is read, filters count only the messages read so far (its head, and its end where shown).
   const reading = provisional !== undefined && opening;
@@ -95,7 +97,21 @@ export function ConversationView() {
         </p>
       )}
       <div className="toolbar">
-        <input ref={searchRef} type="search" className="search" placeholder="Search content  ( / )" aria-label="Search message content" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="search" />
+        <input ref={searchRef} type="search" className="search" placeholder="Search content  ( / )" aria-label="Search message content" value={search} onChange={(e) => setSearch(e.target.value)} onKeyDown={(e) => {
+            // Enter goes from match to match (Shift+Enter back), in the table and the transcript alike.
+            if (e.key === 'Enter' && searchMatches && searchMatches.size > 0) {
+              e.preventDefault();
+              goToMatch(e.shiftKey ? -1 : 1);
+            }
+          }} data-testid="search" />
+        <span className="filters" role="group" aria-label="Read the conversation as">
+          <button className={`chip-toggle ${transcriptOpen ? '' : 'on'}`} aria-pressed={!transcriptOpen} onClick={() => toggleTranscript(false)} data-testid="view-table" title={`The messages as a table, a line each (${shortcutOf('transcript')} switches)`}>
+            Table
+          </button>
+          <button className={`chip-toggle ${transcriptOpen ? 'on' : ''}`} aria-pressed={transcriptOpen} onClick={() => toggleTranscript(true)} data-testid="view-transcript" title={`The conversation as a transcript to read: turns, Markdown, tool calls as cards (${shortcutOf('transcript')} switches)`}>
+            Transcript ({shortcutOf('transcript')})
+          </button>
+        </span>
         <button className={`chip-toggle ${windowOpen ? 'on' : ''}`} aria-pressed={windowOpen} onClick={() => toggleWindow()} data-testid="toggle-window" title="Preview a context-window strategy (W)">
           Window (W)
         </button>
@@ -105,7 +121,8 @@ export function ConversationView() {
           </span>
         )}
         {searchMatches && <span className="muted" data-testid="match-count">{formatNumber(searchMatches.size)} match{searchMatches.size === 1 ? '' : 'es'}</span>}
-        {filtered && shownCount !== undefined && (
+        {searchMatches && searchMatches.size > 0 && <MatchNav matches={searchMatches} selected={selected} go={goToMatch} />}
+        {filtered && shownCount !== undefined && !transcriptOpen && (
           <span className="muted" data-testid="shown-count">
             {reading
               ? [search !== '' && !searchMatches && 'the search runs once the file is read', (roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all' || secretsOnly) && `${formatNumber(shownCount)} of the ${formatNumber(readSoFar)} read so far shown`].filter(Boolean).join(' · ')
@@ -116,13 +133,13 @@ export function ConversationView() {
             </button>
           </span>
         )}
-        <span className="filters" role="group" aria-label="Filter by role">
+        {!transcriptOpen && <span className="filters" role="group" aria-label="Filter by role">
           {skeleton.roles.filter((r) => !(provisional?.ends && r === UNREAD_ROLE)).map((r) => (
             <button key={r} className={`chip-toggle ${roleFilter.has(r) ? 'on' : ''}`} aria-pressed={roleFilter.has(r)} onClick={() => toggleRole(r)}>{r}</button>
           ))}
-        </span>
+        </span>}
         {/* A session shown as its threads has one thread per view: no sub-agent rows to filter. */}
-        {hasSidechain && !skeleton.threads && (
+        {hasSidechain && !skeleton.threads && !transcriptOpen && (
           <span className="filters" role="group" aria-label="Sub-agent messages">
             {(['all', 'main', 'sidechain'] as const).map((c) => (
               <button key={c} className={`chip-toggle ${chainFilter === c ? 'on' : ''}`} aria-pressed={chainFilter === c} onClick={() => setChainFilter(c)} data-testid={`chain-${c}`}>
@@ -131,7 +148,7 @@ export function ConversationView() {
             ))}
           </span>
         )}
-        {categories.length > 0 && (
+        {categories.length > 0 && !transcriptOpen && (
           <span className="filters" role="group" aria-label="Filter by category">
             {categories.map((c) => (
               <button key={c} className={`chip-toggle ${categoryFilter.has(c) ? 'on' : ''}`} aria-pressed={categoryFilter.has(c)} onClick={() => toggleCategory(c)}>{c}</button>
@@ -143,7 +160,14 @@ export function ConversationView() {
       </div>
       <SecretsBanner />
       <Banners />
-      <MessageTable />
+      {transcriptOpen && filtered && (roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all' || secretsOnly) && (
+        <p className="banner" role="note" data-testid="transcript-filters-note">
+          The transcript shows every message; the table&apos;s filters stay for when you go back to it.
+        </p>
+      )}
+      {transcriptOpen ? <Transcript /> : <MessageTable />}
+      {/* The transcript shows each message whole: the detail pane is for the table, and for editing. */}
+      {(!transcriptOpen || editing !== undefined) && <>
       {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={detailHeight(layout.detail)} sign={-1} onResize={(px) => resize('detail', px)} onReset={() => resize('detail', DEFAULT_LAYOUT.detail)} testid="split-detail" />}
       <div className={`detail-slot ${selected === undefined ? 'idle' : detailCollapsed ? 'collapsed' : ''}`} style={selected !== undefined && !detailCollapsed ? { height: detailHeight(layout.detail) } : undefined}>
         {selected !== undefined && (
@@ -153,7 +177,29 @@ export function ConversationView() {
         )}
         {!detailCollapsed && <DetailPane />}
       </div>
+      </>}
     </main>
+  );
+}
+
+/** Where the selected message stands among the search's matches, and ‹ › to the one before or after (Enter, F3). */
+function MatchNav({ matches, selected, go }: { matches: Set<number>; selected: number | undefined; go(step: 1 | -1): void }) {
+  const at = useMemo(() => {
+    if (selected === undefined || !matches.has(selected)) return undefined;
+    let k = 0;
+    for (const m of matches) if (m < selected) k++;
+    return k + 1;
+  }, [matches, selected]);
+  return (
+    <span className="match-nav" data-testid="match-nav">
+      <button className="link" onClick={() => go(-1)} aria-label={`Previous match (${shortcutOf('prev-match')})`} title={`Previous match (${shortcutOf('prev-match')})`} data-testid="match-prev">
+        ‹
+      </button>
+      {at !== undefined && <span className="muted" data-testid="match-at" title={`The selected message is match ${formatNumber(at)} of ${formatNumber(matches.size)}`}>{formatNumber(at)}/{formatNumber(matches.size)}</span>}
+      <button className="link" onClick={() => go(1)} aria-label={`Next match (${shortcutOf('next-match')})`} title={`Next match (${shortcutOf('next-match')}, Enter in the search box)`} data-testid="match-next">
+        ›
+      </button>
+    </span>
   );
 }
 

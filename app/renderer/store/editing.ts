@@ -73,7 +73,9 @@ export interface EditingSlice {
   /** Moves, or first asks when the move would separate a tool call from its result. */
   requestMove(indexes: number[], to: number): Promise<boolean>;
   setPendingDelete(p: EditingSlice['pendingDelete']): void;
-  setPalette(open: boolean): void;
+  /** `seed`: what the palette opens with typed ("#" for Go to Message). */
+  setPalette(open: boolean, seed?: string): void;
+  paletteSeed: string | undefined;
 }
 
 /** What a save did besides writing the edits, in words (undefined when nothing worth saying). */
@@ -167,6 +169,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
     saveError: undefined,
     pendingDelete: undefined,
     paletteOpen: false,
+    paletteSeed: undefined,
     dialog: undefined,
     saveAsName: undefined,
     savedAs: undefined,
@@ -314,6 +317,6 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       return get().applyEdit({ type: 'move', indexes, to });
     },
     setPendingDelete: (pendingDelete) => set({ pendingDelete }),
-    setPalette: (paletteOpen) => set({ paletteOpen }),
+    setPalette: (paletteOpen, seed) => set({ paletteOpen, paletteSeed: seed }),
   };
 };

@@ -16,8 +16,9 @@ import { branchLeaf, revealRecord, showPath } from '../conversation-views.js';
 import { editVersion } from '../edit-version.js';
 import { branchOutline } from '../../../src/core/tree/branch-outline.js';
 import { forkPoints, newestLeafUnder, pathTo } from '../../../src/core/tree/message-tree.js';
-import { shownMessage } from '../shown-message.js';
-import { buildSkeleton, tableRow } from '../skeleton.js';
+import { shownMessage, transcriptView } from '../shown-message.js';
+import { buildSkeleton, swarmsCodec, tableRow } from '../skeleton.js';
+import { apiCalls } from '../../../src/core/api-calls.js';
 import type { HandlerContext } from './context.js';
 import type { ConversationState, Counted } from './conversation-state.js';
 import { openConversation } from './open-document.js';
@@ -52,7 +53,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path' | 'conversation:reveal' | 'conversation:outline'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:views' | 'conversation:calls' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path' | 'conversation:reveal' | 'conversation:outline'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -201,6 +202,18 @@ export function conversationHandlers(
       const editableText = doc.codec.withText(record, displayText(view)) !== undefined;
       const whole = { message: (isPlainObject(record) ? record : { value: record }) as Record<string, unknown>, view, text: displayText(view), raw };
       return { index, editableText, ...shownMessage(whole, full) };
+    },
+    'conversation:views': ({ path, conversation, start, count }) => {
+      const { absolute, doc, conv } = open(path, conversation);
+      const end = Math.min(conv.records.length, start + count);
+      const views = [];
+      for (let i = start; i < end; i++) views.push({ index: i, ...transcriptView(state.viewAt(absolute, doc, conversation, i)) });
+      return { views };
+    },
+    'conversation:calls': ({ path, conversation }) => {
+      const { absolute, doc, conv } = open(path, conversation);
+      const { first, last } = apiCalls(state.linkedViews(doc, conv.records), { oneMessageEach: swarmsCodec(doc) });
+      return { version: state.skeleton(absolute, doc, conversation).version, first, last };
     },
     'conversation:search': ({ path, conversation, query }) => {
       const { doc, conv } = open(path, conversation);

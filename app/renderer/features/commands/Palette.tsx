@@ -6,7 +6,7 @@ import { paletteEntries } from './palette-entries.js';
 /** Ctrl/Cmd+K: every command by name, with its shortcut. */
 export function Palette() {
   const setPalette = useApp((s) => s.setPalette);
-  const [query, setQuery] = useState('');
+  const [query, setQuery] = useState(() => useApp.getState().paletteSeed ?? '');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const entries = useApp((s) => s.entries);

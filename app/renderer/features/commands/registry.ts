@@ -28,12 +28,16 @@ export const copyName = (path: string | undefined, extension?: string): string |
 /** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
 const BEHAVIOURS: Behaviour[] = [
   { id: 'palette', whileTyping: true, enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
+  { id: 'go-to', whileTyping: true, enabled: open, run: (s) => s.setPalette(true, '#') },
   { id: 'open-folder', whileTyping: true, enabled: () => true, run: (s) => void s.chooseFolder() },
   { id: 'save', whileTyping: true, enabled: (s) => !!s.edit?.dirty && !s.saving && !s.skeleton?.readOnly, run: (s) => void s.save() },
   { id: 'undo', enabled: (s) => !!s.edit?.canUndo, run: (s) => void s.undo() },
   { id: 'redo', enabled: (s) => !!s.edit?.canRedo, run: (s) => void s.redo() },
   { id: 'window', enabled: open, run: (s) => s.toggleWindow() },
   { id: 'search-all', whileTyping: true, enabled: () => true, run: (s) => s.setSearchAllOpen(!s.searchAllOpen) },
+  { id: 'next-match', whileTyping: true, enabled: (s) => open(s) && (s.searchMatches?.size ?? 0) > 0, run: (s) => s.goToMatch(1) },
+  { id: 'prev-match', whileTyping: true, enabled: (s) => open(s) && (s.searchMatches?.size ?? 0) > 0, run: (s) => s.goToMatch(-1) },
+  { id: 'transcript', enabled: open, run: (s) => s.toggleTranscript() },
   { id: 'search', enabled: open, run: () => (document.querySelector('[data-testid="search"]') as HTMLInputElement | null)?.focus() },
   { id: 'edit', enabled: selected, run: (s) => s.setEditing(s.selected) },
   { id: 'add-before', enabled: selected, run: (s) => void addAt(s, s.selected!) },

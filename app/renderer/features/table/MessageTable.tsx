@@ -1,6 +1,6 @@
 import { createColumnHelper, FlexRender, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FLAGS, type Finding } from '../../../shared/contract.js';
 import { SecretChip } from '../secrets/SecretChip.js';
 import { PAGE_SIZE } from '../../store/conversation.js';
@@ -18,6 +18,7 @@ import { maxOf } from '../../../../src/core/util/numbers.js';
 import { Splitter } from '../Splitter.js';
 import { ForkSwitch, TaskThreadLink } from '../tree/ThreadBar.js';
 import { DEFAULT_COLUMNS, type ColumnId } from '../../store/layout.js';
+import { reportPlace } from '../../store/transcript.js';
 
 const isSized = (id: string): id is ColumnId => Object.prototype.hasOwnProperty.call(DEFAULT_COLUMNS, id);
 
@@ -45,6 +46,15 @@ export interface ViewRow {
 const ROW_HEIGHT = 28;
 const features = tableFeatures({});
 const column = createColumnHelper<typeof features, ViewRow>();
+
+/** Where message `index` is in the rows shown, or the row shown nearest after it (filters may hide it). */
+function nearestPosition(order: readonly number[], index: number): number {
+  const at = order.indexOf(index);
+  if (at >= 0) return at;
+  let best = 0;
+  for (let k = 0; k < order.length; k++) if (order[k] <= index && (order[best] > index || order[k] > order[best])) best = k;
+  return best;
+}
 
 /** Local time of a stored timestamp (those without an offset are local already, as Date reads them). */
 function localTime(timestamp: string | undefined): string {
@@ -218,11 +228,47 @@ export function MessageTable() {
   // A message chosen elsewhere (a chart, the minimap, a search hit) is brought into view; rows already in view stay.
   const orderRef = useRef(order);
   orderRef.current = order;
+  // Opened from the transcript: where the reader was there (its top message at the top, the selected one in sight).
+  const place = useRef(useApp.getState().readingPlace);
+  const placedAt = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const at = place.current;
+    if (!at || order.length === 0) return;
+    place.current = undefined;
+    const pos = nearestPosition(order, at.top);
+    virtualizer.scrollToIndex(pos, { align: 'start' });
+    const s = useApp.getState().selected;
+    const sel = s === undefined ? -1 : order.indexOf(s);
+    if (at.selectedInView && sel >= 0) virtualizer.scrollToIndex(sel, { align: 'auto' });
+    placedAt.current = s;
+  }, [order, virtualizer]);
   useEffect(() => {
     if (selected === undefined) return;
+    // The selection the place was made with is where the place put it.
+    if (placedAt.current === selected) {
+      placedAt.current = undefined;
+      return;
+    }
+    placedAt.current = undefined;
     const pos = orderRef.current.indexOf(selected);
     if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'auto' });
   }, [selected, virtualizer]);
+  // Where the reader is, for the transcript when they go to it.
+  useEffect(
+    () =>
+      reportPlace(() => {
+        const el = scrollRef.current;
+        const shown = virtualizer.getVirtualItems();
+        if (!el || shown.length === 0) return undefined;
+        const top = el.scrollTop;
+        const first = shown.find((it) => it.end > top + 1) ?? shown[0];
+        const s = useApp.getState().selected;
+        const pos = s === undefined ? -1 : orderRef.current.indexOf(s);
+        const sel = shown.find((it) => it.index === pos);
+        return { top: orderRef.current[first.index], selectedInView: sel !== undefined && sel.end > top && sel.start < top + el.clientHeight };
+      }),
+    [virtualizer],
+  );
   // When the filters change the rows around it (cleared after a search hit opened), the selected message stays
   // where the eye is: centred, with what comes before and after it. A sort keeps the count and the scroll.
   const shownOrder = useRef(order);
