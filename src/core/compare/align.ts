@@ -1,10 +1,5 @@
-import * as sequences from '@jest/diff-sequences';
+import { diffArrays } from 'diff';
 import { longestIncreasing } from '../util/longest-increasing.js';
-
-type DiffSequences = (aLength: number, bLength: number, isCommon: (a: number, b: number) => boolean, foundSubsequence: (count: number, a: number, b: number) => void) => void;
-// The package is CommonJS typed as an ES module: its function is the default export under Node's ESM loader,
-// and `.default` of the module object under bundlers and TypeScript's view of it.
-const diffSequences: DiffSequences = ((sequences as unknown as { default?: DiffSequences }).default ?? sequences) as DiffSequences;
 
 /** A run of items the two sequences share: `a[a .. a+length)` is `b[b .. b+length)`. */
 export interface Run {
@@ -22,7 +17,7 @@ const EXACT_LIMIT = 4000;
 
 /**
  * The longest run of items the two sequences share, in order (a diff's common part), as runs. Items are
- * compared as numbers (keys the caller made of its items). Exact (Myers, through Jest's diff-sequences) up to
+ * compared as numbers (keys the caller made of its items). Exact (Myers, through jsdiff's diffArrays) up to
  * EXACT_LIMIT items left to align, patience diff past it.
  */
 export function alignSequences(a: ArrayLike<number>, b: ArrayLike<number>): Run[] {
@@ -54,14 +49,7 @@ export function alignSequences(a: ArrayLike<number>, b: ArrayLike<number>): Run[
 function alignReduced(a: ArrayLike<number>, b: ArrayLike<number>, ra: readonly number[], rb: readonly number[], inA: ReadonlyMap<number, number>, inB: ReadonlyMap<number, number>, out: Array<[number, number]>): void {
   if (ra.length === 0 || rb.length === 0) return;
   if (ra.length + rb.length <= EXACT_LIMIT) {
-    diffSequences(
-      ra.length,
-      rb.length,
-      (i, j) => a[ra[i]] === b[rb[j]],
-      (count, i, j) => {
-        for (let k = 0; k < count; k++) out.push([ra[i + k], rb[j + k]]);
-      },
-    );
+    myers(a, b, ra, rb, out);
     return;
   }
   // Anchors: items each side holds exactly once, in an order both agree on (the longest such run).
@@ -76,14 +64,7 @@ function alignReduced(a: ArrayLike<number>, b: ArrayLike<number>, ra: readonly n
   const anchors = candidates.filter((_, k) => keep.has(k));
   if (anchors.length === 0) {
     // No anchor to cut at (every item repeated): Myers on the whole, as slow as it must be.
-    diffSequences(
-      ra.length,
-      rb.length,
-      (i, j) => a[ra[i]] === b[rb[j]],
-      (count, i, j) => {
-        for (let k = 0; k < count; k++) out.push([ra[i + k], rb[j + k]]);
-      },
-    );
+    myers(a, b, ra, rb, out);
     return;
   }
   let fromA = 0;
@@ -95,6 +76,22 @@ function alignReduced(a: ArrayLike<number>, b: ArrayLike<number>, ra: readonly n
     if (ka < ra.length) out.push([ra[ka], rb[kb]]);
     fromA = ka + 1;
     fromB = kb + 1;
+  }
+}
+
+/** The common items of `a` at `ra` and `b` at `rb`, by Myers' diff (jsdiff), added to `out` as pairs. */
+function myers(a: ArrayLike<number>, b: ArrayLike<number>, ra: readonly number[], rb: readonly number[], out: Array<[number, number]>): void {
+  let i = 0;
+  let j = 0;
+  for (const change of diffArrays(ra.map((k) => a[k]), rb.map((k) => b[k]))) {
+    const count = change.count ?? change.value.length;
+    if (change.added) j += count;
+    else if (change.removed) i += count;
+    else {
+      for (let k = 0; k < count; k++) out.push([ra[i + k], rb[j + k]]);
+      i += count;
+      j += count;
+    }
   }
 }
 

@@ -10,10 +10,17 @@ export interface CompareMessage {
   text: string;
   /** Its tokens, counted by the caller (one tokenizer for both sides). */
   tokens: number;
-  /** What its model call cost at list prices, for the message that carries a call's reported usage. */
+  /** What its model call cost at list prices: on a reply of the model (see compareSide). */
   cost?: number;
-  /** A prompt of the user's (not a tool result, nothing the tool wrote): it begins a turn. */
+  /** The cost is estimated from the tokens counted here: the file reports no usage for the call. */
+  costEstimated?: boolean;
+  /** A prompt of the user's (not a tool result, nothing the tool wrote). */
   prompt: boolean;
+  /** Where it is in what the side shows (its first line), and how many lines it is (a response's lines are one message). */
+  at?: number;
+  lines?: number;
+  /** The file's id of its first line. */
+  id?: string;
 }
 
 export type RowKind = 'same' | 'changed' | 'only-left' | 'only-right';
@@ -29,6 +36,8 @@ export interface CompareRow {
   tokens: number;
   /** Right's cost less left's, where either side's message carries a cost. */
   cost?: number;
+  /** Either cost is an estimate. */
+  costEstimated?: boolean;
   /** For a changed row: the words that differ, as ranges of each side's text (see wordDiff). */
   words?: { left: Range[]; right: Range[] };
   /** A changed row whose texts differ in white space only. */
@@ -40,9 +49,14 @@ export interface SideFigures {
   tokens: number;
   /** The sum of the messages' costs, where any has one. */
   cost?: number;
+  /** Some of the cost is estimated (calls the file reports no usage for). */
+  costEstimated?: boolean;
 }
 
-/** A turn: a prompt of the user's on either side and what followed it, until the next. */
+/**
+ * A turn: one call of the model, what was sent since the last reply (a prompt, tool results) and the reply
+ * (on either side); what follows the last reply is a turn of its own.
+ */
 export interface TurnFigures {
   /** Its rows, [start, end). */
   start: number;
@@ -62,7 +76,7 @@ export interface Comparison {
   left: SideFigures;
   right: SideFigures;
   /** Right's figures less left's. */
-  delta: { messages: number; tokens: number; cost?: number };
+  delta: { messages: number; tokens: number; cost?: number; costEstimated?: boolean };
 }
 
 export interface CompareOptions {
@@ -109,6 +123,7 @@ function row(kind: RowKind, left: readonly CompareMessage[], right: readonly Com
   if (a !== undefined) out.left = a;
   if (b !== undefined) out.right = b;
   if (l?.cost !== undefined || r?.cost !== undefined) out.cost = (r?.cost ?? 0) - (l?.cost ?? 0);
+  if (l?.costEstimated || r?.costEstimated) out.costEstimated = true;
   return out;
 }
 
@@ -207,14 +222,19 @@ function pairAhead(left: readonly CompareMessage[], right: readonly CompareMessa
 
 const addCost = (x: number | undefined, y: number | undefined) => (x === undefined ? y : y === undefined ? x : x + y);
 
-function figures(side: readonly CompareMessage[], from = 0, to = side.length): SideFigures {
-  let tokens = 0;
-  let cost: number | undefined;
-  for (let i = from; i < to; i++) {
-    tokens += side[i].tokens;
-    cost = addCost(cost, side[i].cost);
-  }
-  return { messages: to - from, tokens, ...(cost !== undefined ? { cost } : {}) };
+function addTo(f: SideFigures, m: CompareMessage | undefined): void {
+  if (!m) return;
+  f.messages++;
+  f.tokens += m.tokens;
+  const cost = addCost(f.cost, m.cost);
+  if (cost !== undefined) f.cost = cost;
+  if (m.costEstimated) f.costEstimated = true;
+}
+
+function figures(side: readonly CompareMessage[]): SideFigures {
+  const f: SideFigures = { messages: 0, tokens: 0 };
+  for (const m of side) addTo(f, m);
+  return f;
 }
 
 /** Turns, differences and totals of the rows. */
@@ -227,26 +247,23 @@ function summarise(rows: CompareRow[], left: readonly CompareMessage[], right: r
   rows.forEach((r, k) => {
     counts[r.kind]++;
     if (r.kind !== 'same' && (k === 0 || rows[k - 1].kind === 'same')) differences.push(k);
-    const prompt = (r.left !== undefined && left[r.left].prompt) || (r.right !== undefined && right[r.right].prompt);
-    if (!turn || prompt) {
+    const reply = (x: CompareRow | undefined) => x !== undefined && roleOf(x, left, right) === 'assistant';
+    // A reply of the model ends its turn: what comes after it was sent in the next call.
+    if (!turn || (reply(rows[k - 1]) && !reply(r))) {
       turn = { start: k, end: k, left: blank(), right: blank(), differs: false };
       turns.push(turn);
     }
     turn.end = k + 1;
     if (r.kind !== 'same') turn.differs = true;
     r.turn = turns.length - 1;
-    const add = (f: SideFigures, m: CompareMessage | undefined) => {
-      if (!m) return;
-      f.messages++;
-      f.tokens += m.tokens;
-      const cost = addCost(f.cost, m.cost);
-      if (cost !== undefined) f.cost = cost;
-    };
-    add(turn.left, r.left === undefined ? undefined : left[r.left]);
-    add(turn.right, r.right === undefined ? undefined : right[r.right]);
+    addTo(turn.left, r.left === undefined ? undefined : left[r.left]);
+    addTo(turn.right, r.right === undefined ? undefined : right[r.right]);
   });
   const l = figures(left);
   const r = figures(right);
   const cost = l.cost !== undefined || r.cost !== undefined ? (r.cost ?? 0) - (l.cost ?? 0) : undefined;
-  return { rows, turns, differences, counts, left: l, right: r, delta: { messages: r.messages - l.messages, tokens: r.tokens - l.tokens, ...(cost !== undefined ? { cost } : {}) } };
+  const estimated = l.costEstimated || r.costEstimated ? { costEstimated: true } : {};
+  return { rows, turns, differences, counts, left: l, right: r, delta: { messages: r.messages - l.messages, tokens: r.tokens - l.tokens, ...(cost !== undefined ? { cost, ...estimated } : {}) } };
 }
+
+const roleOf = (r: CompareRow, left: readonly CompareMessage[], right: readonly CompareMessage[]) => (r.left !== undefined ? left[r.left] : right[r.right!]).normalRole;

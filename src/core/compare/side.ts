@@ -1,5 +1,5 @@
 import { compactionText, reasoningText, sentText, type MessageView } from '../formats/model.js';
-import { addUp, costOf } from '../usage.js';
+import { addUp, callsOf, costOf } from '../usage.js';
 import type { CompareMessage } from './compare.js';
 
 /**
@@ -16,43 +16,68 @@ export function compareText(view: MessageView): string {
   return out.join('\n');
 }
 
-/** A prompt of the user's: what begins a turn (a tool result or a line the tool wrote does not). */
+/** A prompt of the user's (a tool result or a line the tool wrote is not one). */
 export function isPrompt(view: MessageView): boolean {
   return view.normalRole === 'user' && !view.meta && !view.parts.some((p) => p.kind === 'tool-result');
 }
 
 /**
- * Per message, the model call whose reported usage it carries: each call once, on the first message that
- * reports it (as reportedUsage counts them), so that the rows' costs add up to the side's.
+ * The messages as the model had them: the lines of one response (Claude Code writes a line per content
+ * block, each with the response's `message.id`, which the codec keeps as its usage's key) are one message,
+ * the model's reply to one call. Each group is [start, end) of `views`.
  */
-export function callUsages(views: readonly MessageView[]): Array<NonNullable<MessageView['usage']> | undefined> {
-  const seen = new Set<string>();
-  return views.map((v) => {
-    const u = v.usage;
-    if (!u) return undefined;
-    if (u.key !== undefined) {
-      if (seen.has(u.key)) return undefined;
-      seen.add(u.key);
-    }
-    return u.model || !v.model ? u : { ...u, model: v.model };
-  });
+export function callGroups(views: readonly MessageView[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < views.length; i++) {
+    const last = out[out.length - 1];
+    const key = views[i].normalRole === 'assistant' ? views[i].usage?.key : undefined;
+    const prev = last ? views[last[1] - 1] : undefined;
+    if (last && key !== undefined && prev?.normalRole === 'assistant' && prev.usage?.key === key) last[1] = i + 1;
+    else out.push([i, i + 1]);
+  }
+  return out;
+}
+
+export interface SideOptions {
+  /** The model a call that names none is priced at, for an estimate (the session's, or the one counted for). */
+  model?: string;
 }
 
 /**
  * A side of a comparison from the messages it shows, with their tokens (counted by the caller, one tokenizer
- * for both sides): each message's cost is its call's at list prices, where the file reports usage and the
- * model has a price.
+ * for both sides). A response's lines are one message (see callGroups). Each reply's cost is its call's at
+ * list prices: as the file reports its usage (the call's last line: its final figures), or where it reports
+ * none, estimated from the tokens counted here (everything before it sent, the reply written) and marked so.
  */
-export function compareSide(views: readonly MessageView[], tokens: readonly number[]): CompareMessage[] {
-  const calls = callUsages(views);
-  return views.map((v, i) => {
-    const m: CompareMessage = { role: v.role, normalRole: v.normalRole, text: compareText(v), tokens: tokens[i] ?? 0, prompt: isPrompt(v) };
-    const call = calls[i];
-    if (call) {
-      const report = addUp([call]);
+export function compareSide(views: readonly MessageView[], tokens: readonly number[], options: SideOptions = {}): CompareMessage[] {
+  const groups = callGroups(views);
+  const groupOf = new Int32Array(views.length);
+  groups.forEach(([s, e], g) => groupOf.fill(g, s, e));
+  const reported = new Map<number, NonNullable<MessageView['usage']>>();
+  for (const call of callsOf(views)) reported.set(groupOf[call.at], call.usage);
+  let sent = 0;
+  return groups.map(([s, e], g) => {
+    const first = views[s];
+    let count = 0;
+    for (let i = s; i < e; i++) count += tokens[i] ?? 0;
+    const text = views.slice(s, e).map(compareText).join('\n');
+    const m: CompareMessage = { role: first.role, normalRole: first.normalRole, text, tokens: count, prompt: isPrompt(first), at: s, lines: e - s };
+    if (first.id !== undefined) m.id = first.id;
+    const usage = reported.get(g);
+    if (usage) {
+      const report = addUp([usage]);
       const cost = report ? costOf(report) : undefined;
       if (cost && cost.unpriced.length === 0) m.cost = cost.usd;
+    } else if (first.normalRole === 'assistant') {
+      const model = views.slice(s, e).find((v) => v.model)?.model ?? options.model;
+      const report = model ? addUp([{ input: sent, output: count, model }]) : undefined;
+      const cost = report ? costOf(report) : undefined;
+      if (cost && cost.unpriced.length === 0) {
+        m.cost = cost.usd;
+        m.costEstimated = true;
+      }
     }
+    sent += count;
     return m;
   });
 }
