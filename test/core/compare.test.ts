@@ -7,12 +7,14 @@ import { parseDocumentText } from '../../src/core/formats/document-file.js';
 import { threadPath } from '../../src/core/tree/thread-paths.js';
 import { newestLeafUnder } from '../../src/core/tree/message-tree.js';
 import { FIXTURES } from '../helpers.js';
+import { edgeString } from '../support/edge-arbitraries.js';
 
 /** Texts at the edges: white space at both ends, CR and CRLF, tabs, unicode separators, astral characters, empty, huge. */
 const edgeText = fc.oneof(
   { weight: 3, arbitrary: fc.lorem({ maxCount: 12 }) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(' ', '\t', '\r\n', '\n', '\u2028', '\u00a0', ''), fc.lorem({ maxCount: 6 }), fc.constantFrom(' ', '\r\n', '\r', '\t\t', '')).map(([a, b, c]) => `${a}${b.replace(/ /g, '\r\n')}${c}`) },
-  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  { weight: 2, arbitrary: edgeString },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.constantFrom('', '😀𝕏🧪', '\r\n', ' \t ') },
   { weight: 1, arbitrary: fc.lorem({ maxCount: 30 }).map((t) => t.repeat(2000)) },

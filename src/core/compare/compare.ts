@@ -104,16 +104,17 @@ export function compareSessions(left: readonly CompareMessage[], right: readonly
   const key = (m: CompareMessage) => keys.of(`${m.normalRole}\u0000${m.text}`);
   const runs = alignSequences(left.map(key), right.map(key));
   const rows: CompareRow[] = [];
+  const sameTurn = new Set<number>();
   let i = 0;
   let j = 0;
   const same = (a: number, b: number) => rows.push(row('same', left, right, a, b));
   for (const run of [...runs, { a: left.length, b: right.length, length: 0 }]) {
-    pairBlock(left, right, i, run.a, j, run.b, rows, options.words !== false);
+    pairBlock(left, right, i, run.a, j, run.b, rows, sameTurn, options.words !== false);
     for (let k = 0; k < run.length; k++) same(run.a + k, run.b + k);
     i = run.a + run.length;
     j = run.b + run.length;
   }
-  return summarise(rows, left, right);
+  return summarise(rows, left, right, sameTurn);
 }
 
 function row(kind: RowKind, left: readonly CompareMessage[], right: readonly CompareMessage[], a: number | undefined, b: number | undefined): CompareRow {
@@ -129,9 +130,11 @@ function row(kind: RowKind, left: readonly CompareMessage[], right: readonly Com
 
 /**
  * The rows of a block where the sides differ (left [i0, i1), right [j0, j1)): pairs of one role alike enough
- * in order, as changed rows; each side's other messages where they stand, the left's first.
+ * in order, as changed rows; between them each side's other messages call by call, the left's k-th call then
+ * the right's k-th, one turn (`sameTurn` gets the rows that go on with the turn before them): after a fork the
+ * two ways' first calls are side by side, not one way's whole then the other's.
  */
-function pairBlock(left: readonly CompareMessage[], right: readonly CompareMessage[], i0: number, i1: number, j0: number, j1: number, rows: CompareRow[], words: boolean): void {
+function pairBlock(left: readonly CompareMessage[], right: readonly CompareMessage[], i0: number, i1: number, j0: number, j1: number, rows: CompareRow[], sameTurn: Set<number>, words: boolean): void {
   const k = i1 - i0;
   const m = j1 - j0;
   if (k === 0 && m === 0) return;
@@ -139,8 +142,15 @@ function pairBlock(left: readonly CompareMessage[], right: readonly CompareMessa
   let i = i0;
   let j = j0;
   for (const [a, b] of [...pairs, [i1, j1] as [number, number]]) {
-    while (i < a) rows.push(row('only-left', left, right, i++, undefined));
-    while (j < b) rows.push(row('only-right', left, right, undefined, j++));
+    const lc = callsIn(left, i, a);
+    const rc = callsIn(right, j, b);
+    for (let k = 0; k < Math.max(lc.length, rc.length); k++) {
+      for (let x = lc[k]?.[0] ?? 0; x < (lc[k]?.[1] ?? 0); x++) rows.push(row('only-left', left, right, x, undefined));
+      if (k < lc.length && k < rc.length) sameTurn.add(rows.length);
+      for (let y = rc[k]?.[0] ?? 0; y < (rc[k]?.[1] ?? 0); y++) rows.push(row('only-right', left, right, undefined, y));
+    }
+    i = a;
+    j = b;
     if (a === i1) break;
     const changed = row('changed', left, right, a, b);
     if (words) Object.assign(changed, wordsOf(left[a].text, right[b].text));
@@ -148,6 +158,18 @@ function pairBlock(left: readonly CompareMessage[], right: readonly CompareMessa
     i = a + 1;
     j = b + 1;
   }
+}
+
+/** A side's messages [from, to) as calls: what was sent, then the reply ([from, to) pieces; the first may be a reply alone). */
+function callsIn(side: readonly CompareMessage[], from: number, to: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let x = from; x < to; x++) {
+    const last = out[out.length - 1];
+    const starts = !last || (side[x - 1].normalRole === 'assistant' && side[x].normalRole !== 'assistant');
+    if (starts) out.push([x, x + 1]);
+    else last[1] = x + 1;
+  }
+  return out;
 }
 
 /** A changed row's words, and whether only white space differs. */
@@ -238,7 +260,7 @@ function figures(side: readonly CompareMessage[]): SideFigures {
 }
 
 /** Turns, differences and totals of the rows. */
-function summarise(rows: CompareRow[], left: readonly CompareMessage[], right: readonly CompareMessage[]): Comparison {
+function summarise(rows: CompareRow[], left: readonly CompareMessage[], right: readonly CompareMessage[], sameTurn: ReadonlySet<number>): Comparison {
   const counts: Record<RowKind, number> = { same: 0, changed: 0, 'only-left': 0, 'only-right': 0 };
   const differences: number[] = [];
   const turns: TurnFigures[] = [];
@@ -249,7 +271,7 @@ function summarise(rows: CompareRow[], left: readonly CompareMessage[], right: r
     if (r.kind !== 'same' && (k === 0 || rows[k - 1].kind === 'same')) differences.push(k);
     const reply = (x: CompareRow | undefined) => x !== undefined && roleOf(x, left, right) === 'assistant';
     // A reply of the model ends its turn: what comes after it was sent in the next call.
-    if (!turn || (reply(rows[k - 1]) && !reply(r))) {
+    if (!turn || (reply(rows[k - 1]) && !reply(r) && !sameTurn.has(k))) {
       turn = { start: k, end: k, left: blank(), right: blank(), differs: false };
       turns.push(turn);
     }
