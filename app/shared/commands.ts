@@ -42,6 +42,8 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'window', label: 'Context Window Panel', accelerator: 'W', menu: 'View' },
   { id: 'tokens-pane', label: 'Show or Hide the Tokens Pane', accelerator: 'T', menu: 'View' },
   { id: 'compare', label: 'Compare with the File on Disk', menu: 'View' },
+  { id: 'compare-files', label: 'Compare the Two Files Selected (Ctrl/Shift+click in the list)', menu: 'View' },
+  { id: 'compare-branches', label: 'Compare Branches at the Selected Message', menu: 'View' },
 ];
 
 export interface KeyChord {

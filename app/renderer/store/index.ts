@@ -11,8 +11,9 @@ import { createLayoutSlice, type LayoutSlice } from './layout.js';
 import { createFoldersSlice, type FoldersSlice } from './folders.js';
 import { createLinksSlice, type LinksSlice } from './links.js';
 import { createSecretsSlice, type SecretsSlice } from './secrets.js';
+import { createCompareSlice, type CompareSlice } from './compare.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice & SecretsSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice & SecretsSlice & CompareSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -27,6 +28,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createFoldersSlice(set, get, api),
   ...createLinksSlice(set, get, api),
   ...createSecretsSlice(set, get, api),
+  ...createCompareSlice(set, get, api),
 }));
 
 // A file's own default strategy, once its skeleton says what it is (until the user picks one).
