@@ -23,25 +23,28 @@ function resolveSide(ctx: HandlerContext, side: CompareSideInput) {
   const name = basename(side.path);
   if (!conv.store || !conv.view) {
     if (side.branch || side.leaf !== undefined) throw new HandlerError('BAD_INPUT', `${side.path} is one list of messages: it has no branches to compare`);
-    return { doc, conv, records: conv.records, at: conv.records.map((_, i) => i), what: doc.conversations.length > 1 ? `conversation ${side.conversation + 1}` : 'the conversation', title: name };
+    return { doc, conv, records: conv.records, at: conv.records.map((_, i) => i), what: doc.conversations.length > 1 ? `conversation ${side.conversation + 1}` : '', title: name, leaves: undefined };
   }
   const store = conv.store;
   const thread = conv.view.thread;
-  let leaf = defaultLeaf(store.tree, thread);
-  let what = thread === 'main' ? 'main thread' : threadName(thread);
+  const resumed = defaultLeaf(store.tree, thread);
+  let leaf = resumed;
   if (side.branch) {
     const chosen = branchLeaf(conv, side.branch.at, side.branch.option);
     if (chosen === undefined) throw new HandlerError('BAD_INPUT', `row ${side.branch.at} of ${side.path} has no branch ${side.branch.option + 1} (open the conversation again: its forks may have changed)`);
     leaf = chosen;
-    what = `branch ${side.branch.option + 1} at row ${side.branch.at}`;
   } else if (side.leaf !== undefined) {
     if (side.leaf >= store.all.length || store.tree.thread[side.leaf] !== thread) throw new HandlerError('BAD_INPUT', `message ${side.leaf} is not in the thread of conversation ${side.conversation}`);
     leaf = newestLeafUnder(store.tree, side.leaf);
-    what = `the branch through message ${side.leaf}`;
   }
   // Whole, through compactions: a branch before a compaction is only on the whole path.
   const at = leaf >= 0 ? pathTo(store.tree, leaf, true) : [];
-  return { doc, conv, records: at.map((i) => store.all[i]), at, what, title: `${name} · ${thread === 'main' ? 'main thread' : threadName(thread)}` };
+  const main = resumed >= 0 ? pathTo(store.tree, resumed, true) : [];
+  // Where the path leaves the one the session went on with (undefined: it is that one).
+  let leaves: number | undefined;
+  for (let k = 0; k < Math.max(at.length, main.length) && leaves === undefined; k++) if (at[k] !== main[k]) leaves = k;
+  const threadWhat = thread === 'main' ? 'main thread' : threadName(thread);
+  return { doc, conv, records: at.map((i) => store.all[i]), at, what: threadWhat, title: name, leaves };
 }
 
 /** Two sessions or two branches side by side. */
@@ -63,6 +66,15 @@ export function compareHandlers(ctx: HandlerContext): Pick<Handlers, 'compare:se
       };
       const lm = side(left);
       const rm = side(right);
+      // A branch is named by where it leaves the way the session went on: its message number in this view.
+      for (const [s, ms] of [
+        [left, lm],
+        [right, rm],
+      ] as const) {
+        if (s.leaves === undefined) continue;
+        const k = ms.findIndex((m) => (m.at ?? 0) + (m.lines ?? 1) > s.leaves!);
+        s.what = `${s.what === 'main thread' ? 'the' : `${s.what}:`} branch from #${(k < 0 ? ms.length : k) + 1} (not the way the session went on)`;
+      }
       const c = compareSessions(lm, rm);
       const cut = (ranges: Array<[number, number]>) => ranges.filter(([s]) => s < TEXT_LIMIT).map(([s, e]): [number, number] => [s, Math.min(e, TEXT_LIMIT)]);
       const messages = (ms: typeof lm, s: typeof left) =>

@@ -70,7 +70,7 @@ export interface TurnFigures {
 export interface Comparison {
   rows: CompareRow[];
   turns: TurnFigures[];
-  /** Where each run of differing rows begins (a row index): what "next difference" steps through. */
+  /** Where each run of differing rows begins, a turn's run apart from the next turn's (a row index): what "next difference" steps through. */
   differences: number[];
   counts: Record<RowKind, number>;
   left: SideFigures;
@@ -268,7 +268,6 @@ function summarise(rows: CompareRow[], left: readonly CompareMessage[], right: r
   let turn: TurnFigures | undefined;
   rows.forEach((r, k) => {
     counts[r.kind]++;
-    if (r.kind !== 'same' && (k === 0 || rows[k - 1].kind === 'same')) differences.push(k);
     const reply = (x: CompareRow | undefined) => x !== undefined && roleOf(x, left, right) === 'assistant';
     // A reply of the model ends its turn: what comes after it was sent in the next call.
     if (!turn || (reply(rows[k - 1]) && !reply(r) && !sameTurn.has(k))) {
@@ -278,6 +277,8 @@ function summarise(rows: CompareRow[], left: readonly CompareMessage[], right: r
     turn.end = k + 1;
     if (r.kind !== 'same') turn.differs = true;
     r.turn = turns.length - 1;
+    // A difference is a run of rows that differ within a turn: the next one is in this turn or a later one.
+    if (r.kind !== 'same' && (k === 0 || rows[k - 1].kind === 'same' || rows[k - 1].turn !== r.turn)) differences.push(k);
     addTo(turn.left, r.left === undefined ? undefined : left[r.left]);
     addTo(turn.right, r.right === undefined ? undefined : right[r.right]);
   });

@@ -1,6 +1,7 @@
 import { chordMatches, COMMAND_INFO, parseAccelerator, shortcutLabel } from '../../../shared/commands.js';
 import { onMac } from '../platform.js';
 import { useApp, type AppState } from '../../store/index.js';
+import { branchSides, hasBranches } from '../compare/branches.js';
 
 interface Behaviour {
   id: string;
@@ -25,22 +26,6 @@ export const copyName = (path: string | undefined, extension?: string): string |
   return `${plain.replace(/\.[^./]+$/, '')}.copy${ext}`;
 };
 
-/**
- * The two ways at the fork of the selected message (or the nearest one before it, else the first): the one
- * the session went on with, and the one shown (the next option where that is the same).
- */
-function branchesAt(s: AppState) {
-  const forks = s.skeleton?.forks;
-  if (!s.openPath || !forks || forks.length === 0) return undefined;
-  const at = s.selected ?? -1;
-  const fork = [...forks].reverse().find((f) => f.at <= at) ?? forks[0];
-  // A: the way the session went on (as the CLI's diff --at has it); B: the one shown, or the next.
-  const main = fork.continued ?? fork.chosen;
-  const other = fork.chosen !== main ? fork.chosen : (main + 1) % fork.options;
-  const side = (option: number) => ({ path: s.openPath!, conversation: s.openConversationIndex, branch: { at: fork.at, option } });
-  return { a: side(main), b: side(other) };
-}
-
 /** What each command does, by id; labels and shortcuts come from app/shared/commands.ts (menus use them too). */
 const BEHAVIOURS: Behaviour[] = [
   { id: 'palette', whileTyping: true, enabled: () => true, run: (s) => s.setPalette(!s.paletteOpen) },
@@ -64,7 +49,7 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'history', enabled: open, run: (s) => s.setDialog('history') },
   { id: 'compare', enabled: open, run: (s) => s.setDialog('compare') },
   { id: 'compare-files', enabled: (s) => s.compareMarks.length === 2, run: (s) => void s.openCompare({ a: { path: s.compareMarks[0], conversation: 0 }, b: { path: s.compareMarks[1], conversation: 0 } }) },
-  { id: 'compare-branches', enabled: (s) => branchesAt(s) !== undefined, run: (s) => void s.openCompare(branchesAt(s)!) },
+  { id: 'compare-branches', enabled: hasBranches, run: (s) => void branchSides(s).then((sides) => sides && useApp.getState().openCompare(sides)) },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },
   { id: 'export-yaml', enabled: open, run: (s) => void s.exportAs('yaml') },
   { id: 'export-markdown', enabled: open, run: (s) => void s.exportAs('markdown') },

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import type { CompareAnswer } from '../../../shared/contract.js';
 import { useApp, useAppPick } from '../../store/index.js';
 import { formatUsd } from '../../../../src/core/usage.js';
@@ -132,7 +133,7 @@ function SideHead({ side, tag, approximate }: { side: Side; tag: 'A' | 'B'; appr
         {tag}
       </span>
       <span className="cmp-side-title">{side.title}</span>
-      <span className="cmp-side-what">{side.what}</span>
+      {side.what && <span className="cmp-side-what">{side.what}</span>}
       <span className="cmp-side-figures">{figuresText(side.figures, approximate)}</span>
     </div>
   );
@@ -216,8 +217,17 @@ function Cell({ message, index, side, ranges, kind }: { message: Side['messages'
   );
 }
 
-/** The compare view when one is open (the store's `compare`). */
+/**
+ * The compare view when one is open (the store's `compare`), over the whole window: the app behind it is inert
+ * (no focus, no clicks, out of the accessibility tree) until it closes.
+ */
 export function CompareLayer() {
   const open = useApp((s) => s.compare !== undefined);
-  return open ? <CompareView /> : null;
+  useEffect(() => {
+    const app = document.querySelector('.app');
+    if (!open || !app) return;
+    app.setAttribute('inert', '');
+    return () => app.removeAttribute('inert');
+  }, [open]);
+  return open ? createPortal(<CompareView />, document.body) : null;
 }
