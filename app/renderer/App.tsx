@@ -14,6 +14,7 @@ import { ShareDialog } from './features/secrets/ShareDialog.js';
 import { MergeDialog } from './features/commands/MergeDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
+import { Compare } from './features/compare/index.js';
 import { handleCommandKey, runCommand, shortcutOf } from './features/commands/registry.js';
 import { useApp, useAppPick } from './store/index.js';
 import { DEFAULT_LAYOUT } from './store/layout.js';
@@ -152,6 +153,7 @@ export function App() {
       {app.dialog === 'merge' && <MergeDialog />}
       {app.folderDialogOpen && <OpenFolderDialog />}
       {app.share && <ShareDialog />}
+      <Compare />
     </div>
   );
 }

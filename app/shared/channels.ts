@@ -35,6 +35,7 @@ export const REQUEST_NAMES = [
   'secrets:redact',
   'share:export',
   'share:export-folder',
+  'compare:sessions',
   'history:list',
   'history:restore',
   'history:diff',

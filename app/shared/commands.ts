@@ -46,6 +46,8 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'transcript', label: 'Read as a Transcript, or Back to the Table', accelerator: 'R', menu: 'View' },
   { id: 'tokens-pane', label: 'Show or Hide the Tokens Pane', accelerator: 'T', menu: 'View' },
   { id: 'compare', label: 'Compare with the File on Disk', menu: 'View' },
+  { id: 'compare-files', label: 'Compare the Two Files Selected (Ctrl/Shift+click in the list)', menu: 'View' },
+  { id: 'compare-branches', label: 'Compare Branches at the Selected Message', menu: 'View' },
 ];
 
 export interface KeyChord {

@@ -405,6 +405,34 @@ const SearchAnswer = z.object({
 export type SearchAnswer = z.infer<typeof SearchAnswer>;
 export type SearchHitRow = SearchAnswer['hits'][number];
 
+const CompareSideInput = z.object({ path: relPath, conversation, branch: z.object({ at: z.number().int().min(0), option: z.number().int().min(0) }).optional(), leaf: z.number().int().min(0).optional() });
+export type CompareSideInput = z.infer<typeof CompareSideInput>;
+const CompareFigures = z.object({ messages: z.number(), tokens: z.number(), cost: z.number().optional(), costEstimated: z.boolean().optional() });
+const CompareRange = z.tuple([z.number(), z.number()]);
+export const CompareAnswer = z.object({
+  sides: z.array(
+    z.object({
+      path: z.string(),
+      conversation: z.number(),
+      /** For people: "main thread", "the branch at row 5". */
+      what: z.string(),
+      title: z.string(),
+      figures: CompareFigures,
+      /** Each message (a response's lines one): `at` its row in the conversation's path, `text` cut at a length (`more` characters left out). */
+      messages: z.array(z.object({ role: z.string(), normalRole: z.string(), text: z.string(), more: z.number().optional(), tokens: z.number(), cost: z.number().optional(), costEstimated: z.boolean().optional(), at: z.number(), lines: z.number() })),
+    }),
+  ),
+  rows: z.array(z.object({ kind: z.enum(['same', 'changed', 'only-left', 'only-right']), turn: z.number(), left: z.number().optional(), right: z.number().optional(), tokens: z.number(), cost: z.number().optional(), costEstimated: z.boolean().optional(), words: z.object({ left: z.array(CompareRange), right: z.array(CompareRange) }).optional(), whitespaceOnly: z.boolean().optional() })),
+  turns: z.array(z.object({ start: z.number(), end: z.number(), left: CompareFigures, right: CompareFigures, differs: z.boolean() })),
+  differences: z.array(z.number()),
+  counts: z.object({ same: z.number(), changed: z.number(), 'only-left': z.number(), 'only-right': z.number() }),
+  delta: z.object({ messages: z.number(), tokens: z.number(), cost: z.number().optional(), costEstimated: z.boolean().optional() }),
+  /** What the tokens were counted with (one tokenizer for both sides); an estimate says what stands in. */
+  countedWith: z.string(),
+  approximate: z.boolean(),
+});
+export type CompareAnswer = z.infer<typeof CompareAnswer>;
+
 export const requests = {
   'app:info': {
     input: z.object({}),
@@ -688,6 +716,14 @@ export const requests = {
       memory: z.object({ path: z.string(), archivedTo: z.string().optional() }).optional(),
     }),
   },
+  /**
+   * Two sessions, or two branches of one, side by side (src/core/compare): rows aligned message by message (a
+   * response's lines one message), changed words as UTF-16 ranges of each side's `text`, turns (one call of the
+   * model each) with their figures, and the totals. A side is a conversation's path as its agent resumes it,
+   * whole; `branch` the path through another option at a fork of what is shown (`at` its position), `leaf` the
+   * path to the newest leaf under a record of the file.
+   */
+  'compare:sessions': { input: z.object({ a: CompareSideInput, b: CompareSideInput }), output: CompareAnswer },
   /** Sets (or clears, with an empty string) the summariser's API key; answers only whether one is set. */
   'settings:set-api-key': { input: z.object({ apiKey: z.string().max(4096) }), output: z.object({ set: z.boolean(), storage: z.enum(['encrypted', 'memory']) }) },
   'settings:api-key-status': { input: z.object({}), output: z.object({ set: z.boolean(), storage: z.enum(['encrypted', 'memory']) }) },

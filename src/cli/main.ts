@@ -5,6 +5,7 @@ import { convertCommand, lsCommand, showCommand, tokensCommand } from './command
 import { compactCommand, planCommand } from './window-commands.js';
 import { searchCommand } from './search-command.js';
 import { sessionsCommand, usageCommand } from './usage-command.js';
+import { diffCommand } from './diff-command.js';
 import { exportCommand, scanCommand } from './share-commands.js';
 import { join } from 'node:path';
 import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
@@ -84,6 +85,8 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       return tokensCommand(needFile(), common);
     case 'convert':
       return convertCommand(needFile(), values.to, values.output, { format: values.format, as: values.as, cwd: values.cwd });
+    case 'diff':
+      return diffCommand(rest, common);
     case 'plan':
       return planCommand(needFile(), values.strategy, values.set ?? [], common);
     case 'sessions':

@@ -14,6 +14,13 @@ Commands:
                                        message of that id (a rewind's, an edited prompt's, another answer's)
   tokens FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--at ID] [--json]
                                        token totals by role and by category (of the same messages)
+  diff A [B] [--at ID] [--thread ID] [--model M] [--json]
+                                       two sessions side by side, message by message (a response's lines one
+                                       message): what both have, what changed (words marked [-out-]{+in+}),
+                                       what only one has, and B less A in tokens and cost per turn (one
+                                       call of the model) and in all; each side whole, through compactions;
+                                       --at ID: B's branch through that message (A's when B is not given:
+                                       two branches of one session, the main thread on the left)
   convert FILE --to ID [-o OUT] [--cwd DIR]
                                        the conversation in another format (stdout without -o), valid for the
                                        target's own tool; a note for each thing it cannot hold or that had to

@@ -12,8 +12,9 @@ import { createFoldersSlice, type FoldersSlice } from './folders.js';
 import { createLinksSlice, type LinksSlice } from './links.js';
 import { createSecretsSlice, type SecretsSlice } from './secrets.js';
 import { createTranscriptSlice, type TranscriptSlice } from './transcript.js';
+import { createCompareSlice, type CompareSlice } from './compare.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice & SecretsSlice & TranscriptSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice & SecretsSlice & TranscriptSlice & CompareSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -29,6 +30,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createLinksSlice(set, get, api),
   ...createSecretsSlice(set, get, api),
   ...createTranscriptSlice(set, get, api),
+  ...createCompareSlice(set, get, api),
 }));
 
 // A file's own default strategy, once its skeleton says what it is (until the user picks one).

@@ -1,6 +1,7 @@
 import { chordMatches, COMMAND_INFO, parseAccelerator, shortcutLabel } from '../../../shared/commands.js';
 import { onMac } from '../platform.js';
 import { useApp, type AppState } from '../../store/index.js';
+import { branchSides, hasBranches } from '../compare/branches.js';
 
 interface Behaviour {
   id: string;
@@ -51,6 +52,8 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'save-as', whileTyping: true, enabled: editable, run: (s) => s.setSaveAsName(copyName(s.openPath, s.skeleton?.readOnly?.saveAs)) },
   { id: 'history', enabled: open, run: (s) => s.setDialog('history') },
   { id: 'compare', enabled: open, run: (s) => s.setDialog('compare') },
+  { id: 'compare-files', enabled: (s) => s.compareMarks.length === 2, run: (s) => void s.openCompare({ a: { path: s.compareMarks[0], conversation: 0 }, b: { path: s.compareMarks[1], conversation: 0 } }) },
+  { id: 'compare-branches', enabled: hasBranches, run: (s) => void branchSides(s).then((sides) => sides && useApp.getState().openCompare(sides)) },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },
   { id: 'export-yaml', enabled: open, run: (s) => void s.exportAs('yaml') },
   { id: 'export-markdown', enabled: open, run: (s) => void s.exportAs('markdown') },

@@ -15,6 +15,8 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
   const active = useApp((s) => s.openPath === e.path || (!!e.parts && !!s.openPath?.startsWith(`${e.path}#part-`)));
   const unsaved = useApp((s) => s.unsaved.has(e.path));
   const openConversation = useApp((s) => s.openConversation);
+  const picked = useApp((s) => s.compareMarks.indexOf(e.path));
+  const toggleCompareMark = useApp((s) => s.toggleCompareMark);
   // A session's figure is counted for the model picked, or its own: an estimate where that tokenizer is not public.
   const estimate = useApp((s) => (e.tokens === undefined ? undefined : estimateNote(countingModel(s.modelChoice, e.model), e.model)));
   // Ages move on: a row shown for a while says how long ago its file changed, not how long ago it was drawn.
@@ -35,9 +37,12 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
         title={e.error ? `${e.path}: ${e.errorLine !== undefined ? `line ${e.errorLine}, col ${e.errorColumn}: ` : ''}${e.error}` : e.title ? `${e.path}\n${e.title}` : e.path}
         aria-current={active ? 'true' : undefined}
         aria-expanded={many ? expanded : undefined}
-        onClick={() => {
+        data-picked={picked >= 0 ? 'true' : undefined}
+        onClick={(ev) => {
           // A link out of the opened folders is never read: there is nothing to open.
           if (e.outside) return;
+          // Ctrl/Cmd/Shift+click picks the file to compare (two picked: the Compare command).
+          if (ev.ctrlKey || ev.metaKey || ev.shiftKey) return toggleCompareMark(e.path);
           if (many) expand(e.path);
           // Too big to read whole: its first part opens (its head shows at once, as a big file's does).
           void openConversation(e.parts?.[0]?.path ?? e.path, 0);
@@ -57,6 +62,7 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
             </span>
           )}
           {e.format && <span className="badge" title={e.formatLabel}>{FORMAT_BADGE[e.format] ?? e.format}</span>}
+          {picked >= 0 && <span className="badge picked" data-testid="file-picked" title="Picked to compare (Ctrl+click again to drop it)">{picked === 0 ? 'A' : 'B'}</span>}
         </span>
         {e.error ? (
           <span className="file-error" data-testid="file-error">
