@@ -101,15 +101,18 @@ export function reshow(conversations: readonly ViewedConversation[], store: Reco
 }
 
 /** Applies an edit of what a conversation shows; for a view, to its store's records (undoable there). */
-export function applyToConversation(conversations: readonly ViewedConversation[], c: ViewedConversation, command: EditCommand, codec: Codec, doc: ConversationDocument, label?: string): void {
+export function applyToConversation(conversations: readonly ViewedConversation[], c: ViewedConversation, command: EditCommand, codec: Codec, doc: ConversationDocument, label?: string, origin?: string): void {
   if (!c.store || !c.view) {
-    c.records = c.history.apply(c.records, command, label);
+    c.records = c.history.apply(c.records, command, label, origin);
     return;
   }
   const store = c.store;
-  store.all = store.history.apply(store.all, onFileRecords(command, c.view.path, store.all.length), label);
+  store.all = store.history.apply(store.all, onFileRecords(command, c.view.path, store.all.length), label, origin);
   reshow(conversations, store, codec, doc);
 }
+
+/** The history an undo of the conversation steps back in (a view's: its store's one history). */
+export const historyOf = (c: ViewedConversation) => (c.store ? c.store.history : c.history);
 
 /** Undo or redo in a conversation (a view's, in its store's one history). */
 export function stepHistory(conversations: readonly ViewedConversation[], c: ViewedConversation, step: 'undo' | 'redo', codec: Codec, doc: ConversationDocument): void {

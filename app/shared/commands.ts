@@ -18,7 +18,7 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'open-folder', label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', menu: 'File' },
   { id: 'save', label: 'Save', accelerator: 'CmdOrCtrl+S', menu: 'File' },
   { id: 'save-as', label: 'Save As…', accelerator: 'CmdOrCtrl+Shift+S', menu: 'File' },
-  { id: 'revert', label: 'Revert to the File on Disk', menu: 'File' },
+  { id: 'revert', label: 'Revert (Reload the File from Disk)', menu: 'File' },
   { id: 'export-json', label: 'Export as JSON', menu: 'File' },
   { id: 'export-yaml', label: 'Export as YAML', menu: 'File' },
   { id: 'export-markdown', label: 'Export as a Markdown Transcript', menu: 'File' },

@@ -326,6 +326,8 @@ export type EditCommandInput = z.infer<typeof EditCommandInput>;
  * windows share one document: a request on a state that has changed since is refused with STALE.
  */
 const editVersion = z.number().int();
+/** A window of the app, as it names itself for the life of its page. */
+const windowId = z.string().min(1).max(100).optional();
 
 export const EditState = z.object({
   path: z.string(),
@@ -537,9 +539,13 @@ export const requests = {
     output: z.object({ text: z.string(), tokens: z.number(), messages: z.number(), summaries: z.number(), shape: z.enum(['swarms-history', 'openai-chat', 'anthropic-messages', 'openai-responses']).optional(), system: z.boolean().optional(), /** Compactions the planned messages run through: no request ever held them all. */ compactions: z.number().optional(), /** What was changed so the provider would take the request (a call with no result in the file answered as such). */ notes: z.array(z.string()).optional() }),
   },
   /** `version`: the state the command's indexes were computed on (STALE when the document has changed since). */
-  'edit:apply': { input: z.object({ path: relPath, conversation, version: editVersion, command: EditCommandInput }), output: EditState },
-  'edit:undo': { input: z.object({ path: relPath, conversation, version: editVersion }), output: EditState },
-  'edit:redo': { input: z.object({ path: relPath, conversation, version: editVersion }), output: EditState },
+  /**
+   * `window`: which window of the app asks (any string it keeps for its life). An undo or redo steps over an
+   * edit only in the window that made it: another window's is refused (STALE), never undone without a word.
+   */
+  'edit:apply': { input: z.object({ path: relPath, conversation, version: editVersion, command: EditCommandInput, window: windowId }), output: EditState },
+  'edit:undo': { input: z.object({ path: relPath, conversation, version: editVersion, window: windowId }), output: EditState },
+  'edit:redo': { input: z.object({ path: relPath, conversation, version: editVersion, window: windowId }), output: EditState },
   'edit:state': { input: z.object({ path: relPath, conversation }), output: EditState },
   /** CONFLICT when the file changed on disk since it was read, unless force (Keep mine). */
   /**

@@ -198,4 +198,23 @@ describe('one document in two windows', () => {
     expect(texts[1]).toContain('A rewrote answer 1');
     expect(texts[5]).toContain('answer 5');
   });
+
+  it("B's Undo never takes back A's edit, even once B shows it: refused with why; A's own Undo does", async () => {
+    const { dir, open } = await served({ 'c.json': JSON.stringify(messages(4), null, 2) });
+    const [a, b] = [await open(), await open()];
+    const shownA = value(await a.ask<Skeleton>('conversation:open', { path: 'c.json' }));
+    value(await b.ask<Skeleton>('conversation:open', { path: 'c.json' }));
+    const edited = value(await a.ask('edit:apply', { path: 'c.json', version: shownA.editVersion, window: 'A', command: { type: 'set-text', index: 1, text: 'A was here' } }));
+    // B has shown A's edit (the version is current): its Undo is still not B's to make.
+    const undoB = await b.ask('edit:undo', { path: 'c.json', version: edited.version, window: 'B' });
+    expect(undoB).toMatchObject({ ok: false, error: { code: 'STALE' } });
+    expect(!undoB.ok && undoB.error.message).toMatch(/made in another window/);
+    expect(value(await a.ask('edit:state', { path: 'c.json' }))).toMatchObject({ dirty: true, version: edited.version });
+    // B's own edit is B's to undo; then A's is A's.
+    const mine = value(await b.ask('edit:apply', { path: 'c.json', version: edited.version, window: 'B', command: { type: 'set-text', index: 3, text: 'B was here' } }));
+    const undoneB = value(await b.ask('edit:undo', { path: 'c.json', version: mine.version, window: 'B' }));
+    const undoneA = value(await a.ask('edit:undo', { path: 'c.json', version: undoneB.version, window: 'A' }));
+    expect(undoneA).toMatchObject({ dirty: false });
+    expect(onDisk(dir, 'c.json')).toEqual(['message 0', 'message 1', 'message 2', 'message 3']);
+  });
 });

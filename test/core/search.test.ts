@@ -432,7 +432,9 @@ function lineAround(text: string, at: number): [number, number] {
 function checkSnippet(text: string, at: [number, number], width = 160): void {
   const s = snippetAround(text, at, width);
   const [lineStart, lineEnd] = lineAround(text, at[0]);
-  const stop = Math.min(at[1], lineEnd);
+  // A match longer than the snippet is shown up to its width (never splitting a pair).
+  let stop = Math.min(at[1], lineEnd, at[0] + width);
+  if (stop < at[1] && stop > at[0] && splitsPair(text, stop)) stop--;
   expect(s.text).not.toMatch(BREAK);
   expect(s.text.slice(s.match[0], s.match[1])).toBe(text.slice(at[0], stop).replace(/\t/g, ' '));
   const head = s.text.startsWith('…') ? 1 : 0;
@@ -447,7 +449,7 @@ function checkSnippet(text: string, at: [number, number], width = 160): void {
   expect(tail === 1).toBe(/\S/.test(text.slice(to, lineEnd)));
   expect(splitsPair(text, from)).toBe(false);
   expect(splitsPair(text, to)).toBe(false);
-  expect(to - from).toBeLessThanOrEqual(Math.max(width, stop - at[0]));
+  expect(to - from).toBeLessThanOrEqual(width);
   // Nothing worth showing is lost: a short line is shown whole.
   if (lineEnd - lineStart <= width - 2) expect([from, to]).toEqual([lineStart + (text.slice(lineStart, at[0]).length - text.slice(lineStart, at[0]).trimStart().length), lineEnd - (text.slice(stop, lineEnd).length - text.slice(stop, lineEnd).trimEnd().length)]);
 }
@@ -511,6 +513,10 @@ describe('snippets', () => {
     expect(s.text.startsWith('…') && s.text.endsWith('…')).toBe(true);
     expect(s.text.slice(s.match[0], s.match[1])).toBe('Tokyo');
     expect(s.text.length).toBeLessThanOrEqual(162);
+    // A pattern that takes a whole 50,000-character line shows a snippet's width of it, not the line.
+    const whole = snippetAround('x'.repeat(50_000), [0, 50_000]);
+    expect(whole.text).toBe(`${'x'.repeat(160)}…`);
+    expect(whole.match).toEqual([0, 160]);
 
     expect(snippetAround('xx a\nb yy', [3, 6])).toEqual({ text: 'xx a', match: [3, 4] });
     expect(snippetAround('first\r\nsecond tokyo\r\nthird', [14, 19])).toEqual({ text: 'second tokyo', match: [7, 12] });

@@ -2,6 +2,9 @@ import type { StateCreator } from 'zustand';
 import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { sparseGet } from '../../shared/sparse.js';
 import { ownChangesShown, request, RequestError } from '../api/client.js';
+
+/** This window, for its page's life: the service takes back by Undo only the edits the window itself made. */
+const WINDOW_ID = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `w${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
 import type { AppState } from './index.js';
 
 export interface EditingSlice {
@@ -193,7 +196,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       if (!path) return false;
       const editor = version !== undefined;
       try {
-        await after(await request('edit:apply', { path, conversation: get().openConversationIndex, version: version ?? shownVersion(get()), command }));
+        await after(await request('edit:apply', { path, conversation: get().openConversationIndex, version: version ?? shownVersion(get()), command, window: WINDOW_ID }));
         // An edit that went through: an earlier failure's note no longer applies.
         set({ marked: new Set(), saveError: undefined, savedNote: undefined });
         return true;
@@ -213,7 +216,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const path = get().openPath;
       if (!path || !get().edit?.canUndo) return;
       try {
-        await after(await request('edit:undo', { path, conversation: get().openConversationIndex, version: shownVersion(get()) }));
+        await after(await request('edit:undo', { path, conversation: get().openConversationIndex, version: shownVersion(get()), window: WINDOW_ID }));
       } catch (e) {
         if (!(await refusedAsStale(e))) throw e;
       }
@@ -222,7 +225,7 @@ export const createEditingSlice: StateCreator<AppState, [], [], EditingSlice> = 
       const path = get().openPath;
       if (!path || !get().edit?.canRedo) return;
       try {
-        await after(await request('edit:redo', { path, conversation: get().openConversationIndex, version: shownVersion(get()) }));
+        await after(await request('edit:redo', { path, conversation: get().openConversationIndex, version: shownVersion(get()), window: WINDOW_ID }));
       } catch (e) {
         if (!(await refusedAsStale(e))) throw e;
       }

@@ -4,7 +4,7 @@ import { storedCountEncoding, type StoredCounts } from '../editing/stored-counts
 import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describeEdit, EditError, type EditCommand } from '../../../src/core/editing/commands.js';
-import { applyToConversation, fileRecords, fileSideOf, replaceFileRecords, stepHistory } from '../conversation-views.js';
+import { applyToConversation, fileRecords, fileSideOf, historyOf, replaceFileRecords, stepHistory } from '../conversation-views.js';
 import { duplicateRecord, recordForMessage } from '../../../src/core/editing/records.js';
 import { mergeRecords, settle, wordDiff } from '../../../src/core/editing/merge.js';
 import { sentText } from '../../../src/core/formats/model.js';
@@ -27,6 +27,15 @@ import { swarmsCodec } from '../skeleton.js';
 import type { ConversationState } from './conversation-state.js';
 import { documentWithEdits, openConversation, openDocument } from './open-document.js';
 import { checkVersion, editVersion, whileSaving } from '../edit-version.js';
+
+/** An undo or redo is of the asking window's own edit: another window's is that window's to take back. */
+function checkOrigin(conv: OpenConversation, step: 'undo' | 'redo', window: string | undefined, display: string): void {
+  const history = historyOf(conv);
+  const by = history.originOf(step);
+  if (!window || !by || by === window) return;
+  const label = step === 'undo' ? history.canUndo : history.canRedo;
+  throw new HandlerError('STALE', `${display}: the last edit${label ? ` (${label})` : ''} was made in another window: ${step === 'undo' ? 'Undo' : 'Redo'} was not done here. Take it back in that window, or edit it here.`);
+}
 
 /** A message the renderer sends ({role, content}) as a record of the document's format. */
 function recordFor(doc: OpenDocument, m: Record<string, unknown>, near: unknown): Message {
@@ -172,28 +181,30 @@ export function editingHandlers(ctx: HandlerContext & { localHistory?: LocalHist
   const changed = (doc: OpenDocument, conversation: number): Promise<EditState> => editStateOf(ctx, conversations, doc, conversation, true);
 
   return {
-    'edit:apply': ({ path, conversation, version, command }) => {
+    'edit:apply': ({ path, conversation, version, command, window }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
       if (doc.codec.readOnly) throw new HandlerError('FORBIDDEN', `${doc.codec.label} is read-only here: ${doc.codec.readOnly}`);
       checkVersion(doc, version, ctx.roots.display(doc.path), 'the edit');
       try {
         const edit = toCommand(doc, conv, command, conversationModel(ctx, doc, conv));
-        applyToConversation(doc.conversations, conv, edit, doc.codec, doc.file.doc, describeEdit(edit));
+        applyToConversation(doc.conversations, conv, edit, doc.codec, doc.file.doc, describeEdit(edit), window);
       } catch (e) {
         if (e instanceof EditError) throw new HandlerError('BAD_INPUT', e.message);
         throw e;
       }
       return changed(doc, conversation);
     },
-    'edit:undo': ({ path, conversation, version }) => {
+    'edit:undo': ({ path, conversation, version, window }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
       checkVersion(doc, version, ctx.roots.display(doc.path), 'Undo');
+      checkOrigin(conv, 'undo', window, ctx.roots.display(doc.path));
       stepHistory(doc.conversations, conv, 'undo', doc.codec, doc.file.doc);
       return changed(doc, conversation);
     },
-    'edit:redo': ({ path, conversation, version }) => {
+    'edit:redo': ({ path, conversation, version, window }) => {
       const { doc, conv } = openConversation(ctx, path, conversation);
       checkVersion(doc, version, ctx.roots.display(doc.path), 'Redo');
+      checkOrigin(conv, 'redo', window, ctx.roots.display(doc.path));
       stepHistory(doc.conversations, conv, 'redo', doc.codec, doc.file.doc);
       return changed(doc, conversation);
     },

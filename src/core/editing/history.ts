@@ -5,6 +5,8 @@ interface Entry {
   label: string;
   undo: EditCommand;
   redo: EditCommand;
+  /** Who made it (a window of the app), where that is known: an undo is theirs to ask for. */
+  origin?: string;
 }
 
 /**
@@ -18,9 +20,9 @@ export class EditHistory {
   constructor(private readonly limit = 500) {}
 
   /** `label` names the edit where its command's indexes are not the ones the user saw (a view's path). */
-  apply(messages: readonly Message[], command: EditCommand, label?: string): Message[] {
+  apply(messages: readonly Message[], command: EditCommand, label?: string, origin?: string): Message[] {
     const { messages: next, undo } = applyEdit(messages, command);
-    this.undoStack.push({ label: label ?? describeEdit(command), undo, redo: command });
+    this.undoStack.push({ label: label ?? describeEdit(command), undo, redo: command, ...(origin ? { origin } : {}) });
     if (this.undoStack.length > this.limit) this.undoStack.shift();
     this.redoStack = [];
     return next;
@@ -30,7 +32,7 @@ export class EditHistory {
     const entry = this.undoStack.pop();
     if (!entry) return undefined;
     const { messages: next, undo: redo } = applyEdit(messages, entry.undo);
-    this.redoStack.push({ label: entry.label, undo: entry.undo, redo });
+    this.redoStack.push({ label: entry.label, undo: entry.undo, redo, ...(entry.origin ? { origin: entry.origin } : {}) });
     return next;
   }
 
@@ -38,7 +40,7 @@ export class EditHistory {
     const entry = this.redoStack.pop();
     if (!entry) return undefined;
     const { messages: next, undo } = applyEdit(messages, entry.redo);
-    this.undoStack.push({ label: entry.label, undo, redo: entry.redo });
+    this.undoStack.push({ label: entry.label, undo, redo: entry.redo, ...(entry.origin ? { origin: entry.origin } : {}) });
     return next;
   }
 
@@ -48,6 +50,11 @@ export class EditHistory {
 
   get canRedo(): string | undefined {
     return this.redoStack.at(-1)?.label;
+  }
+
+  /** Who made the edit an undo (or a redo) would step over, where known. */
+  originOf(step: 'undo' | 'redo'): string | undefined {
+    return (step === 'undo' ? this.undoStack : this.redoStack).at(-1)?.origin;
   }
 
   /**

@@ -144,7 +144,9 @@ export function snippetAround(text: string, [start, end]: [number, number], widt
   while (lineStart > reach && !isBreak(text.charCodeAt(lineStart - 1))) lineStart--;
   BREAKS.lastIndex = start;
   const lineEnd = BREAKS.exec(text)?.index ?? text.length;
-  const stop = Math.min(end, lineEnd);
+  // A match longer than a snippet (a pattern that takes a whole 50,000-character line) is shown up to its width.
+  let stop = Math.min(end, lineEnd, start + width);
+  if (stop < end && stop > start && splitsPair(text, stop)) stop--;
   const room = Math.max(0, width - (stop - start));
   let from = Math.max(lineStart, start - Math.floor(room / 3));
   let to = Math.min(lineEnd, stop + room - (start - from));
