@@ -104,3 +104,13 @@ describe('cases met from outside', () => {
     expect(await scan('see sk-learn-model-selection-and-evaluation-guide-for-beginners')).toEqual([]);
   });
 });
+
+describe('a password that begins like the name of one', () => {
+  it('PGPASSWORD=\'PwdLGU5HDY!x\' is found (a random generator made it); password: passwordHash is a name, not a value', async () => {
+    const found = await scanUnits([
+      { text: "PGPASSWORD='PwdLGU5HDY!x'", where: 0 },
+      { text: 'const password: passwordHash = hash(pwd);', where: 1 },
+    ]);
+    expect(found.filter((f) => f.kind === 'secret').map((f) => [f.where, f.rule, f.value])).toEqual([[0, 'assigned-password', 'PwdLGU5HDY!x']]);
+  });
+});

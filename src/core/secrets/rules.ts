@@ -121,7 +121,8 @@ export const PATTERN_RULES: PatternRule[] = [
     pattern: /(?:^|[^A-Za-z0-9])((?:[A-Za-z0-9]+[_.-])*[A-Za-z0-9]*?(?:passw(?:or)?d|passwd|pwd|passphrase)s?(?:[_.-][A-Za-z0-9]+)*)["']?\s*(?:[:=]|\s)\s*(["']?)([^\s"'`,;(){}<>$[\]]{8,64})\2/gi,
     group: 3,
     accept: (value, m) => {
-      if (placeholder(value) || /^(passw|passphrase|pwd|secret|undefined|required|optional)/i.test(value)) return false;
+      // A name, not a value (password: passwordHash, PWD=pwd_from_env); `PwdLGU5HDY!x` is a password that starts so.
+      if (placeholder(value) || /^(passw|passphrase|pwd|secret|undefined|required|optional)[A-Za-z_.]*$/i.test(value)) return false;
       // A word or a name is a type, a field or a variable (password: string, password=getPass): a password has digits or symbols in it.
       if (/^[A-Za-z_]+$/.test(value) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
       const between = m[0].slice(m[0].indexOf(m[1]) + m[1].length, m[0].lastIndexOf(value));
