@@ -67,12 +67,17 @@ export function sessionCalls(opened: OpenedFile, children: ReadonlyArray<{ threa
   const views: MessageView[] = [];
   const branch: boolean[] = [];
   const threadOf: string[] = [];
+  let files = 0;
   const add = (o: OpenedFile, label: (thread: string) => string) => {
+    // A call's key is the API's own id in a Claude Code file (one call, whichever file writes it); in others it
+    // may be the file's own (Codex: its line), so each file's are its own.
+    const scope = o.codec.id === 'claude-code' ? '' : `${files++}\u0000`;
     for (const [k, c] of o.doc.conversations.entries()) {
       const tree = o.codec.tree?.(o.doc, k, c.records);
       const off = tree ? otherBranchRecords(tree) : undefined;
       for (const [i, r] of c.records.entries()) {
-        views.push(o.codec.view(r));
+        const v = o.codec.view(r);
+        views.push(scope && v.usage?.key !== undefined ? { ...v, usage: { ...v.usage, key: scope + v.usage.key } } : v);
         branch.push(off?.[i] === 1);
         threadOf.push(label(tree ? tree.thread[i].replace(/^side:/, '') : 'main'));
       }
@@ -93,9 +98,9 @@ export function sessionCalls(opened: OpenedFile, children: ReadonlyArray<{ threa
     }
     byThread.get(t)!.push(c);
   }
-  const files = new Map(children.map((ch) => [`\u0000${ch.thread.thread}`, ch.thread]));
+  const byFile = new Map(children.map((ch) => [`\u0000${ch.thread.thread}`, ch.thread]));
   const threads = order.map((t): ThreadUsage => {
-    const f = files.get(t);
+    const f = byFile.get(t);
     const usage = addUp(byThread.get(t)!.map((c) => c.usage))!;
     return f ? { thread: f.thread, file: f.file, kind: f.kind, usage } : { thread: t, usage };
   });

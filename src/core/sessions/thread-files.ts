@@ -142,10 +142,13 @@ function claudeOwner(file: string, confine: Confine): ThreadOwner | undefined {
   }
   const thread = head.agentId ?? id;
   const kind = claudeAgentKind(id);
+  // 2.1: `<session>/subagents/agent-….jsonl`; 2.0: `agent-….jsonl` beside `<session>.jsonl`. Its lines name the
+  // session; a file whose folder says otherwise (a copy) names it without a file.
   const inFolder = parentSessionOf(file);
-  const session = inFolder ?? (head.sessionId ? join(dirname(file), `${head.sessionId}.jsonl`) : undefined);
-  const sessionId = inFolder ? basename(dirname(dirname(file))) : head.sessionId;
+  const sessionId = head.sessionId ?? (inFolder ? basename(inFolder, '.jsonl') : undefined);
   if (!sessionId) return undefined;
+  const candidate = inFolder ?? join(dirname(file), `${sessionId}.jsonl`);
+  const session = basename(candidate, '.jsonl') === sessionId ? candidate : undefined;
   const real = session ? confine(session) : undefined;
   return { sessionId, thread, kind, ...(session && real && sizeOf(real) !== undefined ? { file: session } : {}) };
 }
@@ -275,14 +278,14 @@ function codexOwner(file: string, confine: Confine): ThreadOwner | undefined {
 /** The session file's threads in files of their own (empty for a format that has none, or a file that is a thread itself). */
 export function threadFilesOf(sessionFile: string, codecId: string, records: readonly unknown[], confine: Confine = anywhere): ThreadFile[] {
   if (codecId === 'claude-code') return agentIdOfFile(sessionFile) !== undefined ? [] : claudeThreadFiles(sessionFile, records, confine);
-  if (codecId === 'codex') return codexThreadFiles(sessionFile, records, confine);
+  if (codecId === 'codex-rollout') return codexThreadFiles(sessionFile, records, confine);
   return [];
 }
 
 /** The session a thread's own file is of (a Claude Code agent file, a Codex child rollout), or nothing. */
 export function ownerOf(file: string, codecId: string, confine: Confine = anywhere): ThreadOwner | undefined {
   if (codecId === 'claude-code') return claudeOwner(file, confine);
-  if (codecId === 'codex') return codexOwner(file, confine);
+  if (codecId === 'codex-rollout') return codexOwner(file, confine);
   return undefined;
 }
 
