@@ -217,7 +217,8 @@ function rollouts(folders: readonly string[], confine: Confine): string[] {
       else if (depth < 3 && /^\d+$/.test(n) && confine(p) !== undefined) walk(p, depth + 1);
     }
   };
-  for (const f of folders) walk(f, 0);
+  // A folder outside what may be read is not even listed.
+  for (const f of folders) if (confine(f) !== undefined) walk(f, 0);
   return out;
 }
 
