@@ -43,6 +43,12 @@ export interface SearchHit {
   session?: { id: string; path?: string; thread: string; kind: string };
 }
 
+/** For a hit in a thread's own file (a sub-agent's, a Codex child rollout): whose thread it is, the session's file relative to `dir`. */
+export function sessionOfHits(dir: string, file: string, codecId: string): SearchHit['session'] {
+  const owner = ownerOf(file, codecId);
+  return owner && { id: owner.sessionId, ...(owner.file ? { path: relative(dir, owner.file).split(sep).join('/') } : {}), thread: owner.thread, kind: owner.kind };
+}
+
 /** A query made once: where its first match is in a text, or nothing. */
 export type Matcher = (text: string) => [number, number] | undefined;
 
@@ -113,11 +119,8 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     const found = searchDocument(f.path, parsed.codec, parsed.doc, matcher, options);
     if (found.length) files++;
     // A hit in a thread's own file says whose thread it is (looked up once the file has a hit).
-    const owner = found.length ? ownerOf(f.file, parsed.codec.id) : undefined;
-    if (owner) {
-      const session = { id: owner.sessionId, ...(owner.file ? { path: relative(dir, owner.file).split(sep).join('/') } : {}), thread: owner.thread, kind: owner.kind };
-      for (const h of found) h.session = session;
-    }
+    const session = found.length ? sessionOfHits(dir, f.file, parsed.codec.id) : undefined;
+    if (session) for (const h of found) h.session = session;
     if (found.length && parsed.doc.conversations.length > 1) multi.add(f.path);
     for (const h of found) hits.push(h);
   }
