@@ -667,15 +667,17 @@ export const requests = {
     output: z.object({ conversation: z.number(), index: z.number(), delta: SkeletonDelta.optional() }),
   },
   /**
-   * The files a Claude Code session is spread over: its sub-agents' own files (`<session>/subagents/agent-*.jsonl`,
-   * `task` the row of the call that ran each), the session a sub-agent file is of, and the earlier file a
-   * resumed session goes on from (`continues.path` when found beside it).
+   * The files a Claude Code or Codex session is spread over: its sub-agents' own files (`<session>/subagents/agent-*.jsonl`;
+   * the rollouts a Codex session spawned, its reviews and guardians; `task` the row of the call that ran each), the
+   * session a sub-agent file is of, and the earlier file a resumed session goes on from (`continues.path` when found beside it).
    */
   'conversation:links': {
     input: z.object({ path: relPath, conversation }),
     output: z.object({
-      subagents: z.array(z.object({ path: z.string(), agentId: z.string(), bytes: z.number(), title: z.string().optional(), agentType: z.string().optional(), model: z.string().optional(), task: z.number().optional() })),
-      parent: z.object({ path: z.string(), sessionId: z.string() }).optional(),
+      /** `kind`: what started it (sub-agent, compaction, side question; Codex: spawned, review, guardian). */
+      subagents: z.array(z.object({ path: z.string(), agentId: z.string(), bytes: z.number(), kind: z.string().optional(), title: z.string().optional(), agentType: z.string().optional(), model: z.string().optional(), task: z.number().optional() })),
+      /** The session this file is a thread of: `path` where its file is in the opened folders; `thread` this file's id in it. */
+      parent: z.object({ path: z.string().optional(), sessionId: z.string(), thread: z.string().optional(), kind: z.string().optional(), name: z.string().optional() }).optional(),
       continues: z.object({ uuid: z.string(), path: z.string().optional() }).optional(),
     }),
   },

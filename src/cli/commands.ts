@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
 import { readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
 import { codecById, listCodecs } from '../core/formats/registry.js';
-import { compactionText, displayText, sentText, type MessageView } from '../core/formats/model.js';
+import { compactionText, displayText, sentText } from '../core/formats/model.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
@@ -12,11 +12,12 @@ import { costOf, costText, describeUsage, priceSourcesText, reportedUsage, type 
 import { countingModel, shownSessionModel } from '../core/models.js';
 import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
-import { otherBranchRecords } from '../core/tree/thread-paths.js';
 import { humanBytes, outsideLinksNote, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { InputError, UsageError } from './usage.js';
 import { selectRecords, type Selection } from './thread-selection.js';
+import { ownerWithCall, sessionCalls, sessionThreadFiles, threadFileAsked } from './session-threads.js';
+import { threadFileTitle, type ThreadFile } from '../core/sessions/thread-files.js';
 
 /** `1 message`, `2 messages`. */
 const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -148,6 +149,9 @@ interface ShownMessage {
   record?: number;
   /** The tool calls it makes, each with the row of what is shown that holds its result (null: none does). */
   calls?: Array<{ id: string; name: string; result: number | null }>;
+  /** With `--thread all`, a message of a thread file of the session's: the thread and its file (`record` is its place there). */
+  thread?: string;
+  file?: string;
   content: string;
 }
 
@@ -189,7 +193,7 @@ function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessag
 }
 
 /** What a command says of the path it shows, in its JSON: the thread, and the others there are. */
-function threadFields(selections: readonly Selection[]) {
+function threadFields(selections: readonly Selection[]): { thread?: string; whole?: boolean; threads?: Selection['threads']; forks?: number; reattached?: number } {
   const s = selections.length === 1 ? selections[0] : undefined;
   return s?.thread !== undefined ? { thread: s.thread, whole: s.whole, threads: s.threads, forks: s.forks ?? 0, ...(s.reattached ? { reattached: s.reattached } : {}) } : {};
 }
@@ -198,17 +202,98 @@ function printNotes(selections: readonly Selection[]): void {
   for (const s of selections) if (s.note) process.stderr.write(`note: ${s.note}\n`);
 }
 
-export function showCommand(file: string, opts: CommonOptions): void {
+/**
+ * The session a command works on, and its threads in files of their own: `--thread ID` naming one of those is
+ * that file (the session said as whose it is); each of them opened once.
+ */
+interface SessionTarget {
+  file: string;
+  opened: OpenedFile;
+  opts: CommonOptions;
+  /** The session's threads in files of their own (of the file asked for). */
+  files: ThreadFile[];
+  /** Opens one of them (once). */
+  child(t: ThreadFile): OpenedFile;
+}
+
+function sessionTarget(file: string, opts: CommonOptions): SessionTarget {
   const opened = open(file, opts.format, opts.as);
-  const { messages, total, selections, model, source } = shown(opened, opts);
+  const files = sessionThreadFiles(file, opened);
+  const cache = new Map<string, OpenedFile>();
+  const child = (t: ThreadFile) => {
+    let o = cache.get(t.file);
+    if (!o) cache.set(t.file, (o = open(t.file, undefined, opts.as)));
+    return o;
+  };
+  const asked = threadFileAsked(opened, files, opts.thread);
+  if (asked) return { file: asked.file, opened: child(asked), opts: { ...opts, thread: undefined }, files: [], child };
+  return { file, opened, opts, files, child };
+}
+
+/** What a thread's own file says of whose it is (a sub-agent file, a Codex child rollout), for --json. */
+function sessionField(file: string, opened: OpenedFile) {
+  const owner = ownerWithCall(file, opened, (f) => open(f, undefined));
+  if (!owner) return {};
+  return { session: { id: owner.sessionId, ...(owner.file ? { file: resolve(owner.file) } : {}), thread: owner.thread, kind: owner.kind, ...(owner.name ? { name: owner.name } : {}), ...(owner.callId ? { call: owner.callId } : {}) } };
+}
+
+/** The session's threads for --json: those of its file, then each of its thread files (with the row of the call that started it). */
+function threadsField(selections: readonly Selection[], target: SessionTarget, messages: readonly ShownMessage[]) {
+  const base = threadFields(selections);
+  if (target.files.length === 0) return base;
+  const s = selections[0];
+  const own = base.threads && base.threads.length > 0 ? base.threads : [{ thread: s?.thread ?? 'main', messages: target.opened.doc.conversations[0]?.records.length ?? 0, current: s?.records.length ?? 0 }];
+  const rowOf = new Map<string, number>();
+  for (const m of messages) if (m.thread === undefined) for (const c of m.calls ?? []) rowOf.set(c.id, m.index);
+  const files = target.files.map((t) => {
+    let counts = {};
+    try {
+      const o = target.child(t);
+      const sel = selectRecords(o, 0, {});
+      counts = { messages: o.doc.conversations[0]?.records.length ?? 0, current: sel.records.length };
+    } catch (e) {
+      counts = { error: (e as Error).message };
+    }
+    const row = t.callId ? rowOf.get(t.callId) : undefined;
+    return { thread: t.thread, file: resolve(t.file), kind: t.kind, ...(t.name ? { name: t.name } : {}), ...(t.role ? { role: t.role } : {}), ...(t.model ? { model: t.model } : {}), ...(t.callId ? { call: t.callId } : {}), ...(row !== undefined ? { callRow: row } : {}), bytes: t.bytes, ...counts };
+  });
+  return { ...base, thread: base.thread ?? s?.thread ?? 'main', threads: [...own, ...files] };
+}
+
+/** With `--thread all`, the messages of each thread file after the session's own, numbered on. */
+function withThreadFiles(target: SessionTarget, shownMain: ReturnType<typeof shown>): ReturnType<typeof shown> {
+  if (target.opts.thread !== 'all' || target.files.length === 0) return shownMain;
+  const messages = shownMain.messages.slice();
+  let total = shownMain.total;
+  for (const t of target.files) {
+    let o: OpenedFile;
+    try {
+      o = target.child(t);
+    } catch (e) {
+      process.stderr.write(`note: ${t.file}: not read (${(e as Error).message})\n`);
+      continue;
+    }
+    const more = shown(o, { ...target.opts, thread: 'all', model: shownMain.model, sessionModel: false });
+    const at = messages.length;
+    for (const m of more.messages) messages.push({ ...m, index: at + m.index, record: m.record ?? m.index, thread: t.thread, file: resolve(t.file), calls: m.calls?.map((c) => ({ ...c, result: c.result === null ? null : at + c.result })) });
+    total += more.total;
+  }
+  return { ...shownMain, messages, total };
+}
+
+export function showCommand(file: string, opts: CommonOptions): void {
+  const target = sessionTarget(file, opts);
+  const { opened } = target;
+  const { messages, total, selections, model, source } = withThreadFiles(target, shown(opened, target.opts));
   if (opts.json) {
-    printJson({ file: resolve(file), format: opened.codec.id, ...modelInfo(model, source), conversations: opened.doc.conversations.length, ...threadFields(selections), messages, other: opened.doc.otherRecords, totalTokens: total });
+    printJson({ file: resolve(target.file), format: opened.codec.id, ...modelInfo(model, source), conversations: opened.doc.conversations.length, ...sessionField(target.file, opened), ...threadsField(selections, target, messages), messages, other: opened.doc.otherRecords, totalTokens: total });
     return;
   }
   const many = opened.doc.conversations.length > 1;
   const rows = messages.map((m) => {
     const stored = m.storedTokens !== undefined && m.storedTokens !== m.tokens - (m.toolTokens ?? 0) ? `${m.storedTokens}` : '';
-    const v = opened.codec.view(opened.doc.conversations[m.conversation].records[m.record ?? m.index]);
+    const from = m.file !== undefined ? target.child(target.files.find((t) => resolve(t.file) === m.file)!) : opened;
+    const v = from.codec.view(from.doc.conversations[m.conversation].records[m.record ?? m.index]);
     const result = v.parts.find((p) => p.kind === 'tool-result');
     const marks = [m.sidechain && 'sub-agent', m.meta && 'meta', result?.kind === 'tool-result' && result.isError ? 'tool error' : result && v.normalRole !== 'tool' && 'tool result', (m.category === 'chosen' || m.category === 'rejected') && m.category];
     const flags = marks.filter(Boolean).map((f) => ` (${f})`).join('');
@@ -216,37 +301,41 @@ export function showCommand(file: string, opts: CommonOptions): void {
     const text = v.compaction ? [compactionText(v.compaction), said].filter(Boolean).join(' · ') : said;
     // Reasoning is counted apart: say so where a row would otherwise read as empty.
     const preview = oneLine(m.reasoningTokens ? `[reasoning, ${m.reasoningTokens} tok] ${text}` : text, 60);
-    return [many ? `${m.conversation}:${m.index}` : m.index, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview];
+    const number = m.thread !== undefined ? `${m.thread.slice(0, 10)}:${m.record}` : many ? `${m.conversation}:${m.index}` : m.index;
+    return [number, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview];
   });
   process.stdout.write(table(['#', 'ROLE', 'TOKENS', 'STORED', 'TIMESTAMP', 'CONTENT'], rows) + '\n');
   const other = opened.doc.otherRecords ? `, ${counted(opened.doc.otherRecords, 'other record')}` : '';
   printNotes(selections);
+  threadFilesNote(target);
   process.stdout.write(`\n${opened.codec.label}: ${many ? `${opened.doc.conversations.length} conversations, ` : ''}${counted(messages.length, 'message')}${other}, ${tokensLine(total, model)}\n`);
 }
 
-/**
- * Every call a session file reports, whatever is shown: each thread, each part, and the branches the session
- * did not go on with (marked, and added up apart). Undefined for a file whose records make no tree.
- */
-function sessionUsage(opened: OpenedFile): UsageReport | undefined {
-  if (!opened.codec.tree) return undefined;
-  const views: MessageView[] = [];
-  const branch: boolean[] = [];
-  for (const [k, c] of opened.doc.conversations.entries()) {
-    const off = otherBranchRecords(opened.codec.tree(opened.doc, k, c.records));
-    for (const [i, r] of c.records.entries()) {
-      views.push(opened.codec.view(r));
-      branch.push(off[i] === 1);
-    }
+/** One line for people on the session's thread files, or on whose thread a file is. */
+function threadFilesNote(target: SessionTarget): void {
+  const n = target.files.length;
+  if (n > 0 && target.opts.thread !== 'all') {
+    process.stderr.write(`note: ${counted(n, 'thread')} of this session ${n === 1 ? 'is a file' : 'are files'} of ${n === 1 ? 'its' : 'their'} own (${target.files.slice(0, 3).map(threadFileTitle).join(', ')}${n > 3 ? ', …' : ''}): --thread ID shows one, --thread all adds them\n`);
+    return;
   }
-  return reportedUsage(views, (i) => branch[i]);
+  if (n > 0) return;
+  const owner = ownerWithCall(target.file, target.opened, (f) => open(f, undefined));
+  if (owner) process.stderr.write(`note: the ${threadFileTitle(owner)} of session ${owner.sessionId}${owner.file ? ` (${owner.file})` : ', whose file is not beside it'}${owner.callId ? `, started by its call ${owner.callId}` : ''}\n`);
 }
 
 const usageFigures = (u: UsageReport) => ({ calls: u.calls, inputCalls: u.inputCalls, outputCalls: u.outputCalls, input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output: u.output, reasoning: u.reasoning });
 
 export function tokensCommand(file: string, opts: CommonOptions): void {
-  const opened = open(file, opts.format, opts.as);
-  const { messages, total, selections, model, source } = shown(opened, opts);
+  const target = sessionTarget(file, opts);
+  const { opened } = target;
+  const { messages, total, selections, model, source } = withThreadFiles(target, shown(opened, target.opts));
+  const children = target.files.flatMap((t) => {
+    try {
+      return [{ thread: t, opened: target.child(t) }];
+    } catch {
+      return [];
+    }
+  });
   const byRole: Record<string, number> = {};
   const byCategory: Record<string, number> = {};
   let input = 0;
@@ -263,9 +352,13 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   // What the API reported, where the file records it (each call once): the real input and output, and at
   // list prices what it cost. input_tokens/output_tokens then say that; otherwise they count the categories
   // as the swarms class does.
-  const reported = reportedUsage(opened.doc.conversations.flatMap((c, i) => selections[i].records.map((k) => opened.codec.view(c.records[k]))));
+  // With --thread all, the thread files' records are shown too: what they report is in it.
+  const alsoShown = target.opts.thread === 'all' ? children.flatMap((ch) => ch.opened.doc.conversations.flatMap((c) => c.records.map((r) => ch.opened.codec.view(r)))) : [];
+  const reported = reportedUsage([...opened.doc.conversations.flatMap((c, i) => selections[i].records.map((k) => opened.codec.view(c.records[k]))), ...alsoShown]);
   const cost = reported ? costOf(reported) : undefined;
-  const session = sessionUsage(opened);
+  // Every call of the session, whatever is shown: each thread of the file, each thread file's, each once.
+  const calls = opened.codec.tree ? sessionCalls(opened, children) : undefined;
+  const session = calls?.total;
   if (reported) {
     input = reported.input;
     output = reported.output;
@@ -274,10 +367,11 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   const inputKnown = !reported || reported.inputCalls !== 0;
   const outputKnown = !reported || reported.outputCalls !== 0;
   const result = {
-    file: resolve(file),
+    file: resolve(target.file),
     format: opened.codec.id,
     ...modelInfo(model, source),
-    ...threadFields(selections),
+    ...sessionField(target.file, opened),
+    ...threadsField(selections, target, []),
     messages: messages.length,
     totalTokens: total,
     reasoningTokens: reasoning,
@@ -289,7 +383,8 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     ...(reported ? { reported: { ...reported, cost: cost && { usd: Number(cost.usd.toFixed(6)), unpriced: cost.unpriced, pricesDated: cost.dated, missingInput: cost.missingInput, sources: cost.sources } } } : {}),
     // Every call of the session file, whatever is shown (each once, its final figures), and of them those on
     // branches it did not go on with.
-    ...(session ? { session: { ...usageFigures(session), byModel: session.byModel, otherBranches: session.otherBranches ? usageFigures({ ...session.otherBranches, byModel: {} }) : null } } : {}),
+    // Its thread files' calls are in it (a sub-agent's calls are the session's spend), and each thread's apart.
+    ...(session ? { session: { ...usageFigures(session), byModel: session.byModel, otherBranches: session.otherBranches ? usageFigures({ ...session.otherBranches, byModel: {} }) : null, threads: calls!.threads.map((t) => ({ thread: t.thread, ...(t.file ? { file: resolve(t.file), kind: t.kind } : {}), ...usageFigures(t.usage) })) } } : {}),
   };
   if (opts.json) {
     printJson(result);
@@ -310,8 +405,10 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
     process.stdout.write('\n');
   }
   if (session && (!reported || session.calls !== reported.calls)) {
-    process.stdout.write(`The session file in all (every thread, part and branch): ${counted(session.calls, 'model call')}: ${describeUsage(session)}\n`);
+    const files = children.length > 0 ? `, its ${counted(children.length, 'thread file')}` : '';
+    process.stdout.write(`The session in all (every thread${files}, part and branch): ${counted(session.calls, 'model call')}: ${describeUsage(session)}\n`);
     if (session.otherBranches) process.stdout.write(`  of which on branches the session did not go on with: ${counted(session.otherBranches.calls, 'call')}, ${describeUsage(session.otherBranches)}\n`);
+    if (calls!.threads.length > 1) for (const t of calls!.threads) process.stdout.write(`  ${t.file ? threadFileTitle({ thread: t.thread, kind: t.kind ?? 'sub-agent' }) : t.thread === 'main' ? 'main thread' : `sub-agent ${t.thread}`}: ${counted(t.usage.calls, 'call')}, ${describeUsage(t.usage)}\n`);
   }
   process.stdout.write(`Counted here: ${counted(messages.length, 'message')}, ${tokensLine(total, model)}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');

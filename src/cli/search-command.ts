@@ -70,7 +70,8 @@ function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): v
   for (const h of hits) {
     if (h.path !== last) {
       if (last !== undefined) out.push('');
-      out.push(h.path);
+      // A thread's own file: whose it is, as `show SESSION --thread ID` shows it.
+      out.push(h.session ? `${h.path}  (${h.session.kind} ${h.session.thread} of session ${h.session.path ?? h.session.id})` : h.path);
       last = h.path;
     }
     // The row `show` lists it at: a sub-agent's as `show --thread ID` does.

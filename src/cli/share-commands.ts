@@ -15,6 +15,8 @@ import { findingKey } from '../core/secrets/record-findings.js';
 import { privateStateDir } from '../core/storage/private-dir.js';
 import { fileThreads, NoSuchThreadError, shareTranscript, type SharedThread } from '../core/export/share.js';
 import { open } from './commands.js';
+import { sessionThreadFiles, threadFileAsked } from './session-threads.js';
+import { threadFileTitle, ownerOf } from '../core/sessions/thread-files.js';
 import { outsideLinksNote } from './output.js';
 import { InputError, UsageError } from './usage.js';
 
@@ -112,14 +114,25 @@ async function transcriptOf(file: string, shown: string, opts: ExportOptions, di
   const which = opts.conversation === undefined ? Array.from({ length: n }, (_, i) => i) : [Number(opts.conversation)];
   if (which.some((c) => !Number.isInteger(c) || c < 0 || c >= n)) throw new UsageError(`--conversation takes 0 to ${n - 1}`, { brief: true });
   const tokenizer = getTokenizer(opts.model);
+  // The session's threads in files of their own: `--thread ID` is one of them, `--thread all` adds each, titled by its name.
+  const files = sessionThreadFiles(file, opened);
+  const asked = threadFileAsked(opened, files, opts.thread);
+  const ofFile = (t: (typeof files)[number], thread: string | undefined): SharedThread[] => {
+    const o = open(t.file, undefined);
+    const title = threadFileTitle(t);
+    const own = fileThreads(o, thread);
+    return own.map((x) => ({ ...x, title: own.length === 1 ? `${title[0].toUpperCase()}${title.slice(1)}` : `${title} · ${x.title}`, codec: o.codec }));
+  };
   let threads: SharedThread[];
   try {
-    threads = fileThreads(opened, opts.thread, which);
+    threads = asked ? ofFile(asked, undefined) : fileThreads(opened, opts.thread, which);
   } catch (e) {
-    if (e instanceof NoSuchThreadError) throw new UsageError(`--thread takes main, all or one of ${e.threads.join(', ') || '(no sub-agent threads)'}`, { brief: true });
+    if (e instanceof NoSuchThreadError) throw new UsageError(`--thread takes main, all or one of ${[...e.threads, ...files.map((t) => t.thread)].join(', ') || '(no sub-agent threads)'}`, { brief: true });
     throw e;
   }
-  const title = which.length === 1 && opened.doc.conversations[which[0]]?.title ? opened.doc.conversations[which[0]].title! : basename(shown);
+  if (opts.thread === 'all') for (const t of files) for (const x of ofFile(t, 'all')) threads.push(x);
+  const named = which.length === 1 && opened.doc.conversations[which[0]]?.title ? opened.doc.conversations[which[0]].title! : basename(shown);
+  const title = asked ? `${threads[0]?.title ?? threadFileTitle(asked)} of ${named}` : named;
   const shared = await shareTranscript(opened.codec, threads, { title, source: shown, format: opened.codec.label }, {
     to: opts.to === 'html' ? 'html' : 'markdown',
     redact: opts.redact !== false,
@@ -166,8 +179,15 @@ export async function exportCommand(target: string, opts: ExportOptions): Promis
   // One set of values found for the whole export: a key found in one file is redacted in every other.
   const known = new KnownValues();
   const skipped: string[] = [];
+  // With --thread all a session's thread files are in its transcript: not written again on their own.
+  const listed = new Set(entries.map((e) => resolve(e.file)));
+  const inSession = (e: (typeof entries)[number]) => {
+    if (opts.thread !== 'all' || !e.format) return false;
+    const owner = ownerOf(resolve(e.file), e.format);
+    return owner?.file !== undefined && listed.has(resolve(owner.file));
+  };
   for (const e of entries) {
-    if (e.error) continue;
+    if (e.error || inSession(e)) continue;
     let made;
     try {
       made = await transcriptOf(e.file, e.path, { ...opts, conversation: undefined }, dismissed, known);

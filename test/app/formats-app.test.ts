@@ -150,7 +150,7 @@ describe('every format through the handlers', () => {
     const agent = links.subagents[0].path;
     await call('conversation:open', { path: agent });
     const back = await call<{ parent?: { path: string; sessionId: string }; subagents: unknown[] }>('conversation:links', { path: agent });
-    expect(back.parent).toEqual({ path, sessionId: SID });
+    expect(back.parent).toEqual({ path, sessionId: SID, thread: 'a3f9e1d2b7c40815', kind: 'sub-agent' });
     // A sub-agent file whose session file is not there is a file alone.
     expect((await call<{ parent?: unknown }>('conversation:links', { path: 'claude-code/subagents/agent-7f3a91c2.jsonl' })).parent).toBeUndefined();
     // The files of other tools, and flat sessions, have none.

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers.js';
 import { answeredCalls, claudeCodeTranscripts, lastLineUsage, lines, REALFILES, sourcesForks, toolIds, transcriptRecords } from '../support/realfiles.js';
@@ -18,6 +19,19 @@ function cli(...args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tempDir(), env: { ...process.env, XDG_STATE_HOME: STATE } });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
+}
+
+/**
+ * A session's sub-agents in files of their own, as Claude Code lays them out: `<session>/subagents/agent-*.jsonl`
+ * (2.1), and `agent-*.jsonl` beside the session whose lines name it (2.0). None for a sub-agent's own file.
+ */
+function agentFilesOf(file: string): string[] {
+  if (/\/agent-[^/]+\.jsonl$/.test(file)) return [];
+  const dir = dirname(file);
+  const id = basename(file, '.jsonl');
+  const listed = (d: string) => (existsSync(join(REALFILES!, d)) ? readdirSync(join(REALFILES!, d)).filter((n) => /^agent-.+\.jsonl$/.test(n)).map((n) => `${d}/${n}`) : []);
+  const beside = listed(dir).filter((f) => lines(f).some((v) => v.sessionId === id));
+  return [...listed(`${dir}/${id}/subagents`), ...beside];
 }
 
 interface Shown {
@@ -60,8 +74,8 @@ describe.skipIf(!REALFILES)('real Claude Code sessions through the CLI', () => {
     }
   }, 240_000);
 
-  it.each(files)('%s: the usage of every call, once, from its last line', (file) => {
-    const expected = lastLineUsage(lines(file));
+  it.each(files)('%s: the usage of every call, once, from its last line (its sub-agents\' files too)', (file) => {
+    const expected = lastLineUsage([file, ...agentFilesOf(file)].flatMap((f) => lines(f)));
     const out = cli('tokens', join(REALFILES!, file), '--json') as { session?: { calls: number; input: number; output: number; otherBranches: unknown }; reported?: { calls: number; output: number } };
     if (expected.calls === 0) {
       expect(out.session?.calls ?? 0).toBe(0);

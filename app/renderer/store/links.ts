@@ -17,7 +17,7 @@ export const createLinksSlice: StateCreator<AppState, [], [], LinksSlice> = (set
   links: undefined,
   loadLinks: async () => {
     const skeleton = get().skeleton;
-    if (!skeleton || skeleton.format !== 'claude-code') {
+    if (!skeleton || (skeleton.format !== 'claude-code' && skeleton.format !== 'codex-rollout')) {
       if (get().links) set({ links: undefined });
       return;
     }
@@ -33,7 +33,7 @@ export const createLinksSlice: StateCreator<AppState, [], [], LinksSlice> = (set
   openParentSession: async () => {
     const links = get().links;
     const parent = links?.parent;
-    if (!links || !parent) return;
+    if (!links || !parent?.path) return;
     const from = links.path;
     await get().openConversation(parent.path, 0);
     await get().loadLinks();

@@ -8,6 +8,7 @@ import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
 import { openConversation } from './open-document.js';
 import { foldedStart } from '../../../src/core/util/one-line.js';
+import { claudeAgentKind, ownerOf, threadFilesOf } from '../../../src/core/sessions/thread-files.js';
 
 /** A sub-agent file's head is read this far: its agent id and prompt are in the first lines. */
 const HEAD_BYTES = 64 * 1024;
@@ -79,9 +80,34 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
       return undefined;
     }
   };
+  /**
+   * A Codex rollout's threads in files of their own (the rollouts it spawned, its reviews and guardians, each
+   * with the row of the call that started it), and the session a child rollout is of: found in the Codex home's
+   * sessions and archived_sessions inside the opened folders.
+   */
+  const codexLinks = (absolute: string, codec: { view(r: unknown): { parts: ReadonlyArray<{ kind: string; id?: string }> } }, records: readonly unknown[]) => {
+    const confine = (p: string) => ctx.roots.confine(p);
+    const rows = new Map<string, number>();
+    records.forEach((r, row) => {
+      for (const p of codec.view(r).parts) if (p.kind === 'tool-call' && p.id) rows.set(p.id, row);
+    });
+    const subagents = threadFilesOf(absolute, 'codex-rollout', records, confine).flatMap((t) => {
+      const display = shown(t.file);
+      if (!display) return [];
+      const task = t.callId !== undefined ? rows.get(t.callId) : undefined;
+      return [{ path: display, agentId: t.thread, bytes: t.bytes, kind: t.kind, title: t.name ?? t.kind, ...(t.role ? { agentType: t.role } : {}), ...(task !== undefined ? { task } : {}) }];
+    });
+    const owner = ownerOf(absolute, 'codex-rollout', confine);
+    const parentShown = owner?.file ? shown(owner.file) : undefined;
+    return {
+      subagents,
+      ...(owner ? { parent: { sessionId: owner.sessionId, thread: owner.thread, kind: owner.kind, ...(owner.name ? { name: owner.name } : {}), ...(parentShown ? { path: parentShown } : {}) } } : {}),
+    };
+  };
   return {
     'conversation:links': ({ path, conversation }) => {
       const { absolute, doc, conv } = openConversation(ctx, path, conversation);
+      if (doc.codec.id === 'codex-rollout') return codexLinks(absolute, doc.codec, conv.records);
       if (doc.codec.id !== 'claude-code') return { subagents: [] };
       const records = conv.store ? conv.store.all : conv.records;
       const runs = taskRunsOf(records);
@@ -117,7 +143,7 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
         const run = runOfAgent(runs, h, agentIdOfFile(name));
         const task = run ? (rows.get(run.callId) ?? -1) : -1;
         const prompt = h.prompt !== undefined ? foldedStart(h.prompt, 120) : undefined;
-        return [{ path: display, agentId, bytes, ...(meta.description ?? prompt ? { title: meta.description ?? prompt } : {}), ...(meta.agentType ? { agentType: meta.agentType } : {}), ...(meta.model ? { model: meta.model } : {}), ...(task >= 0 ? { task } : {}) }];
+        return [{ path: display, agentId, bytes, kind: claudeAgentKind(agentIdOfFile(name)!), ...(meta.description ?? prompt ? { title: meta.description ?? prompt } : {}), ...(meta.agentType ? { agentType: meta.agentType } : {}), ...(meta.model ? { model: meta.model } : {}), ...(task >= 0 ? { task } : {}) }];
       });
       const parentFile = parentSessionOf(absolute);
       let parent: { path: string } | undefined;
@@ -135,9 +161,10 @@ export function sessionLinkHandlers(ctx: HandlerContext): Pick<Handlers, 'conver
       const dangling = parentFile ? undefined : danglingParentOf(lines);
       const earlier = dangling ? fileHolding(dirname(absolute), absolute, dangling, (f) => ctx.roots.confine(f)) : undefined;
       const earlierShown = earlier ? shown(earlier) : undefined;
+      const agent = parent ? agentIdOfFile(absolute) : undefined;
       return {
         subagents,
-        ...(parent ? { parent: { ...parent, sessionId: basename(dirname(dirname(absolute))) } } : {}),
+        ...(parent ? { parent: { ...parent, sessionId: basename(dirname(dirname(absolute))), ...(agent ? { thread: readAgentHead(headText(absolute, HEAD_BYTES).text).agentId ?? agent, kind: claudeAgentKind(agent) } : {}) } } : {}),
         ...(dangling ? { continues: { uuid: dangling, ...(earlierShown ? { path: earlierShown } : {}) } } : {}),
       };
     },

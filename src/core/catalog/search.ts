@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import { comparePaths, matcherOf, queryTerms, snippetAround, type SearchHit, type SearchOptions, type TreeSearch } from '../search/index.js';
+import { sessionOfHits } from '../search/scan.js';
 import { HitTexts } from './hit-lines.js';
 import type { Catalog } from './store.js';
 
@@ -20,6 +21,7 @@ export function searchCatalog(catalog: Catalog, dir: string, query: string, opti
   const hits: SearchHit[] = [];
   const multi = new Set<string>();
   const files = new Set<string>();
+  const owners = new Map<string, SearchHit['session']>();
   for (const h of found.hits) {
     const text = texts.text(h);
     const at = text === undefined ? undefined : matcher(text);
@@ -34,6 +36,10 @@ export function searchCatalog(catalog: Catalog, dir: string, query: string, opti
     }
     if (h.conversations > 1) multi.add(path);
     files.add(path);
+    // A hit in a thread's own file says whose thread it is (looked up once per file).
+    if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
+    const session = owners.get(h.path);
+    if (session) hit.session = session;
     hits.push(hit);
   }
   hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);

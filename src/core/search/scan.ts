@@ -8,6 +8,8 @@ import { linearRegex } from './linear-regex.js';
 import { queryTerms, textMatches } from './words.js';
 import { comparePaths } from './search-index.js';
 import { threadRows, type ThreadRow } from '../tree/thread-rows.js';
+import { ownerOf } from '../sessions/thread-files.js';
+import { relative, sep } from 'node:path';
 
 export interface SearchOptions {
   /** QUERY is a regular expression (JavaScript syntax, case-insensitive, run in linear time: see linear-regex.ts) instead of words. */
@@ -34,6 +36,17 @@ export interface SearchHit {
   shown?: ThreadRow | null;
   /** The hit is on the thread `show` shows without `--thread` (for people's output; not part of --json). */
   onDefaultThread?: boolean;
+  /**
+   * For a file that is a thread of a session (a Claude Code sub-agent file, a Codex child rollout): the session
+   * (its id, and its file as `path` is given, where it was found) and the thread (`show SESSION --thread THREAD`).
+   */
+  session?: { id: string; path?: string; thread: string; kind: string };
+}
+
+/** For a hit in a thread's own file (a sub-agent's, a Codex child rollout): whose thread it is, the session's file relative to `dir`. */
+export function sessionOfHits(dir: string, file: string, codecId: string): SearchHit['session'] {
+  const owner = ownerOf(file, codecId);
+  return owner && { id: owner.sessionId, ...(owner.file ? { path: relative(dir, owner.file).split(sep).join('/') } : {}), thread: owner.thread, kind: owner.kind };
 }
 
 /** A query made once: where its first match is in a text, or nothing. */
@@ -105,6 +118,9 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     }
     const found = searchDocument(f.path, parsed.codec, parsed.doc, matcher, options);
     if (found.length) files++;
+    // A hit in a thread's own file says whose thread it is (looked up once the file has a hit).
+    const session = found.length ? sessionOfHits(dir, f.file, parsed.codec.id) : undefined;
+    if (session) for (const h of found) h.session = session;
     if (found.length && parsed.doc.conversations.length > 1) multi.add(f.path);
     for (const h of found) hits.push(h);
   }

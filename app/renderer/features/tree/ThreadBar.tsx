@@ -95,16 +95,24 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
       )}
       {tree && <BranchTree skeleton={skeleton} onClose={() => setTree(false)} />}
       {links?.parent && (
-        <span className="muted" data-testid="parent-session">
-          A sub-agent of session {links.parent.sessionId.slice(0, 8)} ·{' '}
-          <button className="link" onClick={() => void openParentSession()} data-testid="open-parent-session">
-            open the session at its Task call
-          </button>
+        <span className="muted" data-testid="parent-session" data-kind={links.parent.kind}>
+          {threadOfWhat(links.parent.kind, links.parent.name)} of session {links.parent.sessionId.slice(0, 8)}
+          {links.parent.path ? (
+            <>
+              {' '}
+              ·{' '}
+              <button className="link" onClick={() => void openParentSession()} data-testid="open-parent-session">
+                open the session at {skeleton.format === 'codex-rollout' ? 'the call that started it' : 'its Task call'}
+              </button>
+            </>
+          ) : (
+            ', whose file is not in the opened folders'
+          )}
         </span>
       )}
       {links && links.subagents.length > 0 && (
         <span className="filters" role="group" aria-label="Sub-agents' own files" data-testid="subagent-files">
-          <span className="muted">Sub-agent files:</span>
+          <span className="muted">{skeleton.format === 'codex-rollout' ? 'Its sub-agent rollouts:' : 'Sub-agent files:'}</span>
           {links.subagents.slice(0, 8).map((a, k) => (
             <button key={a.path} className="chip-toggle" title={`${a.title ?? a.agentId}${a.agentType ? ` (${a.agentType})` : ''} · ${a.path}`} onClick={() => void openConversation(a.path, 0)} data-testid="subagent-file">
               <span className="thread-name">↳ {k + 1}{a.title ? `: ${a.title}` : ''}</span>
@@ -136,6 +144,12 @@ export function ThreadBar({ skeleton }: { skeleton: Skeleton }) {
   );
 }
 
+
+/** "A sub-agent", "The compaction helper", "A review", "A spawned agent (Kepler)": what a thread's own file is of its session. */
+function threadOfWhat(kind: string | undefined, name: string | undefined): string {
+  const what = kind === undefined || kind === 'sub-agent' ? 'A sub-agent' : kind === 'compaction' ? 'The compaction helper' : kind === 'spawned' ? 'A spawned agent' : `A ${kind}`;
+  return name ? `${what} (${name})` : what;
+}
 
 /** ‹ 2/3 › beside a row whose parent has other children: another branch of the file, a click away. */
 export function ForkSwitch({ skeleton, index }: { skeleton: Skeleton; index: number }) {
