@@ -4,7 +4,7 @@ import { turnFigures, turnsOf } from '../../src/core/turn-figures.js';
 
 const text = (t: string): Part => ({ kind: 'text', text: t });
 const call = (id: string): Part => ({ kind: 'tool-call', id, name: 'Bash', arguments: '{}' });
-const result = (id: string): Part => ({ kind: 'tool-result', id, text: 'ok' });
+const result = (id: string): Part => ({ kind: 'tool-result', callId: id, text: 'ok' });
 const v = (normalRole: MessageView['normalRole'], parts: Part[], extra: Partial<MessageView> = {}): MessageView => ({ role: normalRole, normalRole, parts, ...extra });
 
 const SONNET = 'claude-sonnet-4-5-20250929';
