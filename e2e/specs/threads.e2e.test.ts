@@ -91,11 +91,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.textContent('[data-testid="subagent-files"]')).toContain('Find tax computations');
       await page.screenshot(`${mode}-subagent-file-link`);
       await page.page.click('[data-testid="row"][data-index="1"] [data-testid="task-file"]');
-      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("claude-code/${SID}/subagents/agent-a3f9e1d2b7c40815.jsonl")`);
+      await page.page.waitForSelector(`[data-testid="conv-title"][title="claude-code/${SID}/subagents/agent-a3f9e1d2b7c40815.jsonl"]`);
       await page.page.waitForSelector('[data-testid="parent-session"]');
       expect((await rowTexts(page))[0]).toContain('List every function in src/');
       await page.page.click('[data-testid="open-parent-session"]');
-      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("claude-code/${SID}.jsonl")`);
+      await page.page.waitForSelector(`[data-testid="conv-title"][title="claude-code/${SID}.jsonl"]`);
       await page.page.waitForSelector('[data-testid="row"][data-index="1"][aria-selected="true"]');
     });
 
