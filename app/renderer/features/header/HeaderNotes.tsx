@@ -53,7 +53,11 @@ export function HeaderNotes({ skeleton, parted }: { skeleton: Skeleton; parted: 
       buttonProps={{ 'aria-label': `${readOnly ? 'Read-only; ' : ''}${notes.length} note${notes.length === 1 ? '' : 's'} about this file`, 'data-count': String(notes.length) }}
       content={
         <>
-          {readOnly && <span className="read-only-tag">read-only</span>}
+          {readOnly && (
+            <span className="read-only-tag" data-testid="read-only-tag">
+              read-only
+            </span>
+          )}
           <span aria-hidden="true">
             {notes.length} note{notes.length === 1 ? '' : 's'}
           </span>

@@ -15,7 +15,7 @@ export function ThreadMenu({ skeleton }: { skeleton: Skeleton }) {
   const files = links?.subagents ?? [];
   const current = threads.find((t) => t.conversation === skeleton.conversation);
   if (threads.length < 2 && files.length === 0 && !links?.parent && !links?.continues) return null;
-  const others = threads.length - 1 + files.length;
+  const others = Math.max(0, threads.length - 1) + files.length;
   const name = links?.parent ? 'Sub-agent file' : current ? threadName(current) : 'Main thread';
   const label = `${name}${others > 0 ? ` · ${formatNumber(others)} other${others === 1 ? '' : 's'}` : ''}`;
   return (

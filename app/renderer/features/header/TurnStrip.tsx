@@ -101,6 +101,23 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
           </>
         }
       >
+        <p className="menu-note muted">
+          The costliest turns first{byCost ? '' : ' (no list price: by tokens)'}; ≈ marks an estimate. A bar is as tall as its turn&apos;s {byCost ? 'cost' : 'tokens'}:
+        </p>
+        <p className="turn-legend muted" aria-hidden="true">
+          <span>
+            <i className="cached" />
+            cached input
+          </span>
+          <span>
+            <i className="in" />
+            input
+          </span>
+          <span>
+            <i className="out" />
+            output
+          </span>
+        </p>
         <ol className="menu-list turn-list" data-testid="turn-list">
           {ranked.map((k) => {
             const t = turns[k];
@@ -141,7 +158,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
             <button
               key={k}
               className={`turn-bar ${t.estimated ? 'estimated' : ''} ${i === currentBar ? 'current' : ''}`}
-              style={{ height: `${Math.max(8, (w / top) * 100)}%` }}
+              style={{ height: `${Math.max(15, (w / top) * 100)}%` }}
               tabIndex={i === focusBar ? 0 : -1}
               aria-label={turnLabel(t, k)}
               aria-current={i === currentBar ? 'true' : undefined}
