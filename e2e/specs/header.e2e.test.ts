@@ -12,6 +12,7 @@ import { CHROMIUM, unavailable } from '../support/browsers.js';
 import { cliJson } from '../support/formats-session.js';
 import { serve, type Served } from '../support/serve.js';
 import { cpSync } from 'node:fs';
+import { writeRewindSession } from '../support/rewind-session.js';
 
 const SHOTS = '/tmp/shots-header';
 const LAPTOP = { width: 1100, height: 700 };
@@ -72,12 +73,17 @@ describe.skipIf(reason !== undefined)('a header that stays small (browser)', () 
         if ('error' in f) continue;
         await page.open(f.path);
         if (await page.page.$('[data-testid="open-error"]')) continue;
-        await page.page.waitForSelector('[data-testid="row"]');
+        // A conversation with no messages says so in the table: its room is measured all the same.
+        const drawn = await page.page.waitForSelector('[data-testid="row"], [data-testid="grid-body"] .empty', { timeout: 30_000 }).catch(() => null);
+        if (!drawn) {
+          short.push(`${f.path}: no table`);
+          continue;
+        }
         const r = await tableRoom(page.page);
         expect(r.windowOpen).toBe(false);
         opened++;
         if (r.room < 12 || r.shown < Math.min(12, r.total)) short.push(`${f.path}: ${r.shown} of ${r.total} rows shown, room for ${r.room}`);
-        if (/cart-rewind|b7e2c9d4[^/]*\.jsonl$|rollout-2026|debate_multi_agent/.test(f.path)) await page.page.screenshot({ path: join(SHOTS, `${name}-${f.path.replace(/[^\w.-]+/g, '_')}-1100.png`) });
+        if (/cart-rewind|b7e2c9d4[^/]*\.jsonl$|5e55a0d1[^/]*\.jsonl$|rollout-2026|debate_multi_agent/.test(f.path)) await page.page.screenshot({ path: join(SHOTS, `${name}-${f.path.replace(/[^\w.-]+/g, '_')}-1100.png`) });
       }
     } finally {
       await close();
@@ -86,8 +92,12 @@ describe.skipIf(reason !== undefined)('a header that stays small (browser)', () 
     return opened;
   }
 
-  it('at 1100×700, every session of examples/ shows at least 12 table rows (window panel closed)', { timeout: 300_000 }, async () => {
-    expect(await twelveRows(join(ROOT, 'examples'), 'examples')).toBeGreaterThanOrEqual(15);
+  it('at 1100×700, every session of examples/ shows at least 12 table rows (window panel closed), and one of 24 rewinds and 10 sub-agent files', { timeout: 300_000 }, async () => {
+    // The examples as they ship, and beside them a session whose forks and sub-agent files once filled the header.
+    const dir = tempDir();
+    cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+    writeRewindSession(dir, 24, 10);
+    expect(await twelveRows(dir, 'examples')).toBeGreaterThanOrEqual(16);
   });
 
   it('at 1100×700, every session of test/fixtures shows at least 12 table rows', { timeout: 600_000 }, async () => {
@@ -101,6 +111,7 @@ describe.skipIf(reason !== undefined)('a header that stays small (browser)', () 
     const dir = tempDir();
     cpSync(join(ROOT, 'examples', 'agents', 'claude-code', 'cart-rewind-compact.jsonl'), join(dir, 'cart-rewind-compact.jsonl'));
     cpSync(join(FIXTURES, 'formats', 'chatgpt', 'conversations.json'), join(dir, 'conversations.json'));
+    const rewinds = writeRewindSession(dir, 24, 10);
     for (const viewport of [DESKTOP, LAPTOP]) {
       const { page, close } = await openOn(dir, viewport);
       const p = page.page;
@@ -137,6 +148,33 @@ describe.skipIf(reason !== undefined)('a header that stays small (browser)', () 
         await p.keyboard.press('Escape');
         await p.waitForSelector('[data-testid="fork-list"]', { state: 'detached' });
         expect(await p.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('fork-list-toggle');
+
+        // 24 rewinds, every one on the path: the CLI's count, stepped through and listed.
+        await page.open(rewinds);
+        const many = cliJson('show', join(dir, rewinds)).forks;
+        expect(many).toBe(24);
+        await p.waitForFunction((n) => document.querySelector('[data-testid="fork-nav"]')?.getAttribute('data-forks') === String(n), many);
+        expect(await nav.getAttribute('data-on-path')).toBe('24');
+        expect(await p.textContent('[data-testid="fork-note"]')).toBe('24 forks');
+        await p.click('[data-testid="fork-next-place"]');
+        await p.click('[data-testid="fork-next-place"]');
+        await p.waitForFunction(() => document.querySelector('[data-testid="fork-note"]')?.textContent === 'fork 2/24');
+        const second = Number(await p.getAttribute('[data-testid="row"][aria-selected="true"]', 'data-index'));
+        expect(await p.textContent(`[data-testid="row"][data-index="${second}"] [data-testid="fork-switch"]`)).toContain('2/2');
+        await p.click('[data-testid="fork-list-toggle"]');
+        const places = await p.$$eval('[data-testid="fork-place"]', (els) => els.map((e) => Number(e.getAttribute('data-at'))));
+        expect(places).toHaveLength(24);
+        expect(places[1]).toBe(second);
+        await p.click(`[data-testid="fork-place"][data-at="${places[20]}"]`);
+        await p.waitForSelector(`[data-testid="row"][data-index="${places[20]}"][aria-selected="true"]`);
+        expect(await p.textContent('[data-testid="fork-note"]')).toBe('fork 21/24');
+        await p.screenshot({ path: join(SHOTS, `forks-24-rewinds-${size}.png`) });
+        // Its ten sub-agent files: one menu, not ten chips.
+        await p.click('[data-testid="thread-menu"]');
+        expect(await p.$$eval('[data-testid="subagent-file"]', (els) => els.length)).toBe(10);
+        expect(await axeViolations(p)).toEqual([]);
+        await p.screenshot({ path: join(SHOTS, `threads-10-subagents-${size}.png`) });
+        await p.keyboard.press('Escape');
 
         // An edited prompt and a regenerated answer (ChatGPT): two forks on the path, ‹ › step from one to the other.
         await page.open('conversations.json');
