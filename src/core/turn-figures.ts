@@ -1,6 +1,7 @@
 import type { MessageView } from './formats/model.js';
 import type { ModelPrice } from './pricing/prices.js';
 import { addUp, callsOf, costOf, type CallUsage } from './usage.js';
+import { apiCalls, type ApiCalls } from './api-calls.js';
 
 /**
  * One turn of a conversation as it was run: one API call, its lines (a response written a line per content block
@@ -34,51 +35,16 @@ function byModel(v: TurnView): boolean {
   return !(v.parts.length > 0 && v.parts.every((p) => p.kind === 'tool-result'));
 }
 
-/** A tool's answer: a tool message, or a user line that only carries results (Claude Code, the Messages API). */
-function isResult(v: TurnView): boolean {
-  if (v.compaction || v.summary) return false;
-  if (v.normalRole === 'tool') return true;
-  return v.parts.length > 0 && v.parts.every((p) => p.kind === 'tool-result');
-}
-
-/**
- * The turns of a run of messages, in order: a turn begins at a model's message that is no later line of the call
- * before it (the same call key, or with no keys, no result between them), takes the results that follow, and ends
- * at anything else (a prompt, a system line, a compaction). `eachMessage`: every model message is a call of its
- * own (the swarms formats write one per call, keyless).
- */
-export function turnsOf(views: readonly TurnView[], eachMessage = false): Array<{ first: number; last: number }> {
-  const turns: Array<{ first: number; last: number }> = [];
-  let open: { first: number; last: number; key?: string; answered: boolean } | undefined;
-  views.forEach((v, i) => {
-    if (byModel(v)) {
-      const key = v.usage?.key;
-      const same = open && !eachMessage && (key !== undefined && open.key !== undefined ? key === open.key : !open.answered);
-      if (!same) {
-        open = { first: i, last: i, key, answered: false };
-        turns.push(open);
-      }
-      open!.last = i;
-      open!.key ??= key;
-      return;
-    }
-    if (open && isResult(v)) {
-      open.last = i;
-      open.answered = true;
-      return;
-    }
-    open = undefined;
-  });
-  return turns.map(({ first, last }) => ({ first, last }));
-}
-
 export interface TurnFigureOptions {
   /** Tokens counted here per message (for the turns the file reports nothing of). */
   tokens?: ArrayLike<number>;
   /** The model an estimated turn is priced as (the session's own, or the one counted for). */
   model?: string;
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** The file writes one message per call (a swarms history): see apiCalls. */
   eachMessage?: boolean;
+  /** The calls, where the caller has them already (apiCalls of the same views). */
+  calls?: ApiCalls;
 }
 
 const usdOf = (calls: readonly CallUsage[], prices: Readonly<Record<string, ModelPrice>> | undefined): number | undefined => {
@@ -92,12 +58,14 @@ const usdOf = (calls: readonly CallUsage[], prices: Readonly<Record<string, Mode
  * Each turn's tokens and cost: what the API reported for its call where the file records it (each call once,
  * from its last line), an estimate from the counts made here where not.
  */
-export function turnFigures(views: readonly TurnView[], options: TurnFigureOptions = {}): TurnFigures[] {
-  const turns = turnsOf(views, options.eachMessage);
+export function turnFigures(views: readonly MessageView[], options: TurnFigureOptions = {}): TurnFigures[] {
+  // The turns are the calls every view names (the transcript's, the compare's): one grouping everywhere.
+  const calls = options.calls ?? apiCalls(views, { oneMessageEach: options.eachMessage });
+  const turns = calls.first.map((first, k) => ({ first, last: calls.last[k] }));
   const turnAt = new Int32Array(views.length).fill(-1);
   turns.forEach((t, k) => turnAt.fill(k, t.first, t.last + 1));
   const reported: CallUsage[][] = turns.map(() => []);
-  for (const call of callsOf(views as MessageView[])) {
+  for (const call of callsOf(views)) {
     const k = turnAt[call.at];
     if (k >= 0) reported[k].push(call.usage);
   }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageView, Part } from '../../src/core/formats/model.js';
-import { turnFigures, turnsOf } from '../../src/core/turn-figures.js';
+import { turnFigures } from '../../src/core/turn-figures.js';
+
+const turnsOf = (views: MessageView[], eachMessage = false) => turnFigures(views, { eachMessage }).map(({ first, last }) => ({ first, last }));
 
 const text = (t: string): Part => ({ kind: 'text', text: t });
 const call = (id: string): Part => ({ kind: 'tool-call', id, name: 'Bash', arguments: '{}' });
@@ -42,8 +44,8 @@ describe('turns: one API call each, its lines and the results it waited for', ()
     ]);
   });
 
-  it('the swarms formats write one message per call: each model message is a turn, agents under their own names too', () => {
-    const views = [v('user', [text('topic')]), v('other', [text('Pro: yes')]), v('other', [text('Con: no')]), v('assistant', [text('Judge: yes')])];
+  it('the swarms formats write one message per call: each model message is a turn, agents read as speaking for the model too', () => {
+    const views = [v('user', [text('topic')]), v('assistant', [text('yes')], { role: 'Pro' }), v('assistant', [text('no')], { role: 'Con' }), v('assistant', [text('Judge: yes')])];
     expect(turnsOf(views, true)).toHaveLength(3);
     expect(turnsOf(views, false)).toHaveLength(1);
   });
