@@ -72,6 +72,12 @@ describe('forks as a navigator', () => {
     fireEvent.click(screen.getAllByTestId('fork-place')[0]);
     expect(useApp.getState().selected).toBe(2);
     expect(screen.queryByTestId('fork-list')).toBeNull();
+    // Compare, from a fork: the branch shown beside the one the session went on with (or the next one).
+    const asked: unknown[] = [];
+    useApp.setState({ openCompare: async (sides) => void asked.push(sides) });
+    fireEvent.click(screen.getByTestId('fork-list-toggle'));
+    fireEvent.click(screen.getAllByTestId('fork-compare')[0]);
+    expect(asked).toEqual([{ a: { path: 's.jsonl', conversation: 0, branch: { at: 2, option: 0 } }, b: { path: 's.jsonl', conversation: 0, branch: { at: 2, option: 1 } } }]);
   });
 
   it('a thread that never forks has no navigator', () => {

@@ -22,7 +22,7 @@ export function forkSteps(onPath: readonly Fork[], selected: number | undefined)
  * in a popover, with every branch a click further. The ‹ 1/2 › beside a row's number switches branch there.
  */
 export function ForkNavigator({ skeleton }: { skeleton: Skeleton }) {
-  const { selected, select } = useAppPick('selected', 'select');
+  const { selected, select, openCompare } = useAppPick('selected', 'select', 'openCompare');
   const [open, setOpen] = useState(false);
   const [tree, setTree] = useState(false);
   const count = skeleton.forkCount ?? skeleton.forks?.length ?? 0;
@@ -53,25 +53,43 @@ export function ForkNavigator({ skeleton }: { skeleton: Skeleton }) {
           <p className="menu-note muted">
             {said}: {where}. ‹ › beside a row&apos;s number switch branch there.
           </p>
-          {onPath.map((f) => (
-            <button
-              key={f.at}
-              className="menu-item"
-              aria-current={f.at === selected ? 'true' : undefined}
-              onClick={() => {
-                select(f.at);
-                setOpen(false);
-              }}
-              data-testid="fork-place"
-              data-at={f.at}
-            >
-              <span>#{formatNumber(f.at)}</span>
-              <span className="muted">
-                branch {f.chosen + 1} of {f.options}
-                {f.continued === undefined ? '' : f.continued === f.chosen ? ' · went on' : ` · went on with ${f.continued + 1}`}
+          {onPath.map((f) => {
+            // The branch shown beside the one the session went on with (or the next one, where it is that one).
+            const other = f.continued !== undefined && f.continued >= 0 && f.continued !== f.chosen ? f.continued : (f.chosen + 1) % f.options;
+            return (
+              <span key={f.at} className="menu-row">
+                <button
+                  className="menu-item"
+                  aria-current={f.at === selected ? 'true' : undefined}
+                  onClick={() => {
+                    select(f.at);
+                    setOpen(false);
+                  }}
+                  data-testid="fork-place"
+                  data-at={f.at}
+                >
+                  <span>#{formatNumber(f.at)}</span>
+                  <span className="muted">
+                    branch {f.chosen + 1} of {f.options}
+                    {f.continued === undefined ? '' : f.continued === f.chosen ? ' · went on' : ` · went on with ${f.continued + 1}`}
+                  </span>
+                </button>
+                <button
+                  className="menu-item compare-branch"
+                  title={`Compare branch ${f.chosen + 1} with branch ${other + 1} of the fork at #${f.at}, side by side`}
+                  aria-label={`Compare branch ${f.chosen + 1} with branch ${other + 1} at #${f.at}`}
+                  onClick={() => {
+                    setOpen(false);
+                    const side = (option: number) => ({ path: skeleton.path, conversation: skeleton.conversation, branch: { at: f.at, option } });
+                    void openCompare({ a: side(f.chosen), b: side(other) });
+                  }}
+                  data-testid="fork-compare"
+                >
+                  compare
+                </button>
               </span>
-            </button>
-          ))}
+            );
+          })}
           <button className="menu-item" onClick={() => setTree(true)} data-testid="show-branch-tree">
             <span>Every branch{off > 0 ? ` (${formatNumber(off)} fork${off === 1 ? '' : 's'} off this path)` : ''}…</span>
           </button>
