@@ -14,6 +14,7 @@ export const REQUEST_NAMES = [
   'conversation:views',
   'conversation:calls',
   'conversation:times',
+  'conversation:turns',
   'conversation:search',
   'search:query',
   'search:snippets',

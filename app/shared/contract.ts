@@ -206,6 +206,20 @@ export const MessageViewSchema = z.object({
 });
 export type MessageViewData = z.infer<typeof MessageViewSchema>;
 
+/** One turn's figures (see `conversation:turns`): its first and last rows, tokens, cost at list prices. */
+export const TurnFiguresSchema = z.object({
+  first: z.number(),
+  last: z.number(),
+  input: z.number().optional(),
+  output: z.number().optional(),
+  cacheRead: z.number().optional(),
+  cacheWrite: z.number().optional(),
+  usd: z.number().optional(),
+  model: z.string().optional(),
+  estimated: z.boolean(),
+});
+export type TurnFiguresData = z.infer<typeof TurnFiguresSchema>;
+
 export const Row = z.object({
   index: z.number(),
   role: z.string(),
@@ -503,6 +517,15 @@ export const requests = {
   'conversation:calls': {
     input: z.object({ path: relPath, conversation }),
     output: z.object({ version: z.number(), first: z.array(z.number()), last: z.array(z.number()) }),
+  },
+  /**
+   * The conversation's turns (one API call each: its lines and the tool results it waited for), with each one's
+   * tokens and cost: as the API reported them where the file records it, else estimated (`estimated`) from the
+   * counts made for `model`: the input what came before the call since the last compaction, the output its lines.
+   */
+  'conversation:turns': {
+    input: z.object({ path: relPath, conversation, model }),
+    output: z.object({ turns: z.array(TurnFiguresSchema), pricesDated: z.string() }),
   },
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
   'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },

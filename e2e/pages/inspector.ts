@@ -85,7 +85,8 @@ export class InspectorPage {
   async open(path: string): Promise<void> {
     await this.scrollToFile(path);
     await this.file(path).click();
-    await this.page.waitForSelector(`[data-testid="conv-title"]:text-is("${path}"), [data-testid="open-error"]`);
+    // The title holds the path whole (the screen shows its folders and name apart, each cut at its end).
+    await this.page.waitForSelector(`[data-testid="conv-title"][title=${JSON.stringify(path)}], [data-testid="open-error"]`);
     await this.ready();
   }
 

@@ -65,7 +65,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.fill('[data-testid="palette-input"]', 'multi_agent');
       await page.page.waitForSelector('[data-testid="palette-entry"]:has-text("Open multi_agent_turns.json")');
       await page.page.keyboard.press('Enter');
-      await page.page.waitForSelector('[data-testid="conv-title"]:text-is("multi_agent_turns.json")');
+      await page.page.waitForSelector('[data-testid="conv-title"][title="multi_agent_turns.json"]');
     });
 
     it('N adds a message after the selected one and opens its editor; Esc leaves the editor, not the panel behind it', async () => {

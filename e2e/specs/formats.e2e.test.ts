@@ -94,13 +94,15 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await page.page.textContent('[data-testid="detail-usage"]')).toContain('212 out');
       // The sub-agent's thread is a conversation of its own, as `show --thread` gives it.
       const side = (cliJson('show', file).threads as Array<{ thread: string }>).find((t) => t.thread !== 'main')!.thread;
+      await page.page.click('[data-testid="thread-menu"]');
       await page.page.click(`[data-testid="thread"][data-thread="${side}"]`);
       const sub = rowsOf('--thread', side.replace('side:', ''));
-      await page.page.waitForFunction((n) => document.querySelector('[data-testid="thread"][aria-pressed="true"]')?.getAttribute('data-thread') !== 'main' && document.querySelectorAll('[data-testid="row"]').length === n, sub.length);
+      await page.page.waitForFunction((n) => document.querySelector('[data-testid="thread-menu"]')?.getAttribute('data-thread') !== 'main' && document.querySelectorAll('[data-testid="row"]').length === n, sub.length);
       expect(await page.visibleRows()).toEqual(sub);
       await page.screenshot(`${mode}-claude-code-sub-agent`);
+      await page.page.click('[data-testid="thread-menu"]');
       await page.page.click('[data-testid="thread"][data-thread="main"]');
-      await page.page.waitForSelector('[data-testid="thread"][data-thread="main"][aria-pressed="true"]');
+      await page.page.waitForSelector('[data-testid="thread-menu"][data-thread="main"]');
       await page.screenshot(`${mode}-claude-code`);
     });
 
@@ -128,8 +130,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const { page } = await start();
       await page.open('cursor/globalStorage/state.vscdb');
       await page.page.click('[data-testid="conversation-item"][data-index="1"]');
-      await page.page.waitForSelector('[data-testid="read-only-banner"]', { timeout: 8000 });
+      // Said on the header's notes button, and why in its notes.
+      await page.page.waitForSelector('[data-testid="read-only-tag"]', { timeout: 8000 });
+      await page.page.click('[data-testid="header-notes"]');
       expect(await page.page.textContent('[data-testid="read-only-banner"]')).toMatch(/Read-only: Cursor’s own database/);
+      await page.page.keyboard.press('Escape');
       await page.ready();
       await page.page.click('[data-testid="row"][data-index="1"]');
       await page.page.waitForSelector('[data-testid="detail"]');
@@ -150,7 +155,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.keyboard.press('Delete');
       await page.page.waitForSelector('[data-testid="dirty"]');
       // Still read-only after the edit; the button is Save As, not Save.
-      await page.page.waitForSelector('[data-testid="read-only-banner"]');
+      await page.page.waitForSelector('[data-testid="read-only-tag"]');
       expect(await page.page.$('[data-testid="save"]')).toBeNull();
       await page.page.click('[data-testid="save-as-button"]');
       const name = await page.page.inputValue('[aria-label="New file name"]');
@@ -160,8 +165,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean).length).toBe(readFileSync(join(dir, 'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl'), 'utf8').split('\n').filter(Boolean).length - 1);
       await page.screenshot(`${mode}-zst-saved-as`);
       await page.page.click('[data-testid="open-saved-copy"]');
-      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("${name}")`);
-      expect(await page.page.$('[data-testid="read-only-banner"]')).toBeNull();
+      await page.page.waitForSelector(`[data-testid="conv-title"][title="${name}"]`);
+      expect(await page.page.$('[data-testid="read-only-tag"]')).toBeNull();
     });
 
     it('reasoning is folded and labelled; a Codex rollout shows its calls and reported usage', async () => {

@@ -225,7 +225,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         await page.page.$eval('[data-testid="file-list"]', (l) => l.scrollTo({ top: l.scrollHeight }));
         await page.page.waitForSelector('[data-testid="file"][data-path="agent-99/run-9999.json"]');
         await page.file('agent-99/run-9999.json').click();
-        await page.page.waitForSelector('[data-testid="conv-title"]:text-is("agent-99/run-9999.json")');
+        await page.page.waitForSelector('[data-testid="conv-title"][title="agent-99/run-9999.json"]');
         const scrolling = await page.page.evaluate(() => window.__longTasks.splice(0));
         await page.screenshot(`${mode}-10k-tree`);
         // A filter typed with the list scrolled far down shows its first matches, not the place it was scrolled to.

@@ -31,7 +31,10 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.open('chatgpt/conversations.json');
       const cli = cliJson('show', join(dir, 'chatgpt/conversations.json')).messages.filter((m: { conversation: number }) => m.conversation === 0);
       expect((await page.visibleRows()).length).toBe(cli.length);
-      expect(await page.page.textContent('[data-testid="fork-note"]')).toContain('2 places where this path could have gone otherwise');
+      // The header's fork navigator: the CLI's count, every one on this path.
+      expect(await page.page.getAttribute('[data-testid="fork-nav"]', 'data-forks')).toBe('2');
+      expect(await page.page.getAttribute('[data-testid="fork-nav"]', 'data-on-path')).toBe('2');
+      expect(await page.page.textContent('[data-testid="fork-note"]')).toBe('2 forks');
       expect(await page.page.textContent('[data-testid="fork-switch"][data-at="2"]')).toContain('2/2');
       await page.screenshot(`${mode}-fork-navigator`);
       await page.page.click('[data-testid="fork-switch"][data-at="2"] [data-testid="fork-prev"]');
@@ -70,14 +73,14 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-search-opens-branch`);
       // A sub-agent's message: its thread.
       expect(await openHit('found 2 more report')).toContain('src/report.ts');
-      expect(await page.page.getAttribute('[data-testid="thread"][aria-pressed="true"]', 'data-thread')).not.toBe('main');
+      expect(await page.page.getAttribute('[data-testid="thread-menu"]', 'data-thread')).not.toBe('main');
     });
 
     it('a Task call’s row opens the sub-agent thread it ran', async () => {
       const { page } = await start();
       await page.open('claude-code/task-subagent.jsonl');
       await page.page.click('[data-testid="row"][data-index="1"] [data-testid="task-thread"]');
-      await page.page.waitForFunction(() => document.querySelector('[data-testid="thread"][aria-pressed="true"]')?.getAttribute('data-thread') !== 'main');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="thread-menu"]')?.getAttribute('data-thread') !== 'main');
       expect(await rowTexts(page)).toHaveLength(2);
       expect((await rowTexts(page))[0]).toContain('Find every call of formatDate');
       await page.screenshot(`${mode}-task-sub-agent`);
@@ -88,20 +91,25 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const SID = 'b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13';
       await page.open(`claude-code/${SID}.jsonl`);
       await page.page.waitForSelector('[data-testid="row"][data-index="1"] [data-testid="task-file"]');
+      // The session's threads and files are one menu in the header.
+      await page.page.click('[data-testid="thread-menu"]');
       expect(await page.page.textContent('[data-testid="subagent-files"]')).toContain('Find tax computations');
       await page.screenshot(`${mode}-subagent-file-link`);
+      await page.page.keyboard.press('Escape');
       await page.page.click('[data-testid="row"][data-index="1"] [data-testid="task-file"]');
-      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("claude-code/${SID}/subagents/agent-a3f9e1d2b7c40815.jsonl")`);
-      await page.page.waitForSelector('[data-testid="parent-session"]');
+      await page.page.waitForSelector(`[data-testid="conv-title"][title="claude-code/${SID}/subagents/agent-a3f9e1d2b7c40815.jsonl"]`);
       expect((await rowTexts(page))[0]).toContain('List every function in src/');
+      await page.page.click('[data-testid="thread-menu"]');
+      await page.page.waitForSelector('[data-testid="parent-session"]');
       await page.page.click('[data-testid="open-parent-session"]');
-      await page.page.waitForSelector(`[data-testid="conv-title"]:text-is("claude-code/${SID}.jsonl")`);
+      await page.page.waitForSelector(`[data-testid="conv-title"][title="claude-code/${SID}.jsonl"]`);
       await page.page.waitForSelector('[data-testid="row"][data-index="1"][aria-selected="true"]');
     });
 
     it('every branch at once: the tree view lists the runs of a ChatGPT export, and a click shows the one chosen', async () => {
       const { page } = await start();
       await page.open('chatgpt/conversations.json');
+      await page.page.click('[data-testid="fork-list-toggle"]');
       await page.page.click('[data-testid="show-branch-tree"]');
       await page.page.waitForSelector('[data-testid="branch-segment"]');
       const segments = await page.page.$$eval('[data-testid="branch-segment"]', (els) => els.map((e) => ({ shown: e.getAttribute('data-shown'), text: e.textContent ?? '' })));
@@ -117,6 +125,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
     it('the tree view keeps the keyboard: Tab goes round its own controls, arrows move between branches, Esc gives focus back to its button', async () => {
       const { page } = await start();
       await page.open('chatgpt/conversations.json');
+      await page.page.click('[data-testid="fork-list-toggle"]');
       await page.page.focus('[data-testid="show-branch-tree"]');
       await page.page.keyboard.press('Enter');
       await page.page.waitForSelector('[data-testid="branch-segment"]');
@@ -149,8 +158,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForFunction((t) => (document.querySelector('[data-testid="file-count-note"]')?.textContent ?? '').includes(`${t} tok`), tokens);
       expect(await head.textContent()).toBe(` (the file: ${all} msgs · ${tokens} tok)`);
       expect(await head.getAttribute('title')).toMatch(/^The file holds \d+ messages/);
-      // What the API reported leads where the file has it; the count is then an estimate (≈) of the model's tokenizer.
-      expect(await page.page.textContent('.conv-head')).toMatch(new RegExp(`^${file}${shown} msgs · (?:[\\d,]+ in · [\\d,]+ out reported · )?(?:≈ )?[\\d,]+ tok \\(the file: ${all} msgs`));
+      // What the API reported leads where the file records it, then the count made here ("≈" where estimated).
+      expect(await page.page.textContent('.conv-head')).toMatch(new RegExp(`^${file}${shown} msgs · ([\\d,]+ in · [\\d,]+ out reported · )?(≈ )?[\\d,]+ tok \\(the file: ${all} msgs`));
       // A conversation of a file of several (a ChatGPT export): the sidebar's line for that conversation.
       await page.open('chatgpt/conversations.json');
       const line = await page.page.locator('[data-testid="conversation-item"][aria-current="true"] [data-testid="conversation-meta"]').textContent();

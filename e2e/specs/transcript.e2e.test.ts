@@ -138,7 +138,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(await inline.locator('[data-testid="tx-sub-message"]').first().textContent()).toContain('Find every call of formatDate');
     // Its thread a click away, as the table's link does.
     await inline.locator('[data-testid="tx-subagent-open"]').click();
-    await page.page.waitForFunction(() => document.querySelector('[data-testid="thread"][aria-pressed="true"]')?.getAttribute('data-thread') !== 'main');
+    await page.page.waitForFunction(() => document.querySelector('[data-testid="thread-menu"]')?.getAttribute('data-thread') !== 'main');
   });
 
   it('a Codex session and a swarms file: reasoning, a call and its output one turn; parallel calls and both results one exchange, estimated where no usage is recorded', { timeout: 120_000 }, async () => {

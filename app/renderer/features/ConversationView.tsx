@@ -1,30 +1,26 @@
 import { Splitter } from './Splitter.js';
 import { useEffect, useMemo, useRef } from 'react';
-import { useApp, useAppPick } from '../store/index.js';
-import { addUp, describeUsage } from '../../../src/core/usage.js';
-import { estimateNote } from '../../../src/core/tokenizer/estimate.js';
-import { FileCountNote } from './tree/FileCountNote.js';
+import { useAppPick } from '../store/index.js';
 import { DEFAULT_LAYOUT } from '../store/layout.js';
 import { DetailPane } from './detail/DetailPane.js';
 import { formatBytes, formatNumber } from './roles.js';
 import { MessageTable } from './table/MessageTable.js';
 import { Banners } from './commands/Banners.js';
-import { NO_CATEGORY } from './table/order.js';
-import { FLAGS, UNREAD_ROLE, type Skeleton } from '../../shared/contract.js';
-import { ThreadBar } from './tree/ThreadBar.js';
+import { SessionHeader } from './header/SessionHeader.js';
+import { SessionControls } from './header/SessionControls.js';
+import { FilterMenu } from './header/FilterMenu.js';
+import { TurnStrip } from './header/TurnStrip.js';
 import { SecretsBanner, SecretsToggle } from './secrets/SecretsBar.js';
 import { Transcript } from './transcript/Transcript.js';
 import { shortcutOf } from './commands/registry.js';
 
 export function ConversationView() {
-  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, toggleRole, categoryFilter, toggleCategory, chainFilter, setChainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump, secretsOnly, transcriptOpen, toggleTranscript, goToMatch, editing } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'toggleRole', 'categoryFilter', 'toggleCategory', 'chainFilter', 'setChainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump', 'secretsOnly', 'transcriptOpen', 'toggleTranscript', 'goToMatch', 'editing');
+  const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, categoryFilter, chainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump, secretsOnly, transcriptOpen, toggleTranscript, goToMatch, editing } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'categoryFilter', 'chainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump', 'secretsOnly', 'transcriptOpen', 'toggleTranscript', 'goToMatch', 'editing');
   const filtered = search !== '' || roleFilter.size > 0 || categoryFilter.size > 0 || chainFilter !== 'all' || secretsOnly;
   // While a big file is read, filters count only the messages read so far (its head, and its end where shown).
   const reading = provisional !== undefined && opening;
   const readSoFar = provisional?.ends ? provisional.ends.head + provisional.ends.count - provisional.ends.from : (skeleton?.count ?? 0);
   const searchRef = useRef<HTMLInputElement>(null);
-  // A pass over every message: asked once per skeleton, not on every render (a slider step renders this).
-  const hasSidechain = useMemo(() => skeleton?.flags.some((f) => f & FLAGS.sidechain) ?? false, [skeleton]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && e.target === searchRef.current) setSearch('');
@@ -57,27 +53,9 @@ export function ConversationView() {
         )}
       </main>
     );
-  const categories = [...skeleton.categories, ...(skeleton.categoryOf.includes(-1) ? [NO_CATEGORY] : [])];
-  // Which conversation of the file this is: its thread, its place in a dataset, its title.
-  const which = skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title;
   return (
     <main className="main">
-      <div className="conv-head">
-        {/* One line, cut at its start: the folders give way before the file's own name does. */}
-        <h1 data-testid="conv-title" title={skeleton.path}>
-          {skeleton.path}
-        </h1>
-        {/* The counts first: on a narrow window the line is cut at its end, where the titles are (whole on hover). */}
-        <span className="muted" title={which}>
-          {provisional && opening && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count)} msgs ·{' '}<CountedTotal skeleton={skeleton} />
-          <FileCountNote skeleton={skeleton} />
-          {skeleton.other > 0 ? ` · ${formatNumber(skeleton.other)} other record${skeleton.other === 1 ? '' : 's'}` : ''} · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
-          {which ? ` · ${which}` : ''}
-        </span>
-      </div>
-      <ThreadBar skeleton={skeleton} />
-      <UnreadNote skeleton={skeleton} />
-      <CutLineNote skeleton={skeleton} />
+      <SessionHeader skeleton={skeleton} provisional={provisional && opening ? provisional : undefined} />
       {provisional && opening && (
         <p className="banner reading" role="status" data-testid="reading-banner">
           {provisional.ends ? (
@@ -112,9 +90,12 @@ export function ConversationView() {
             Transcript ({shortcutOf('transcript')})
           </button>
         </span>
+        {/* The transcript shows every message: the table's filters wait for it. */}
+        {!transcriptOpen && <FilterMenu skeleton={skeleton} betweenEnds={!!provisional?.ends} />}
         <button className={`chip-toggle ${windowOpen ? 'on' : ''}`} aria-pressed={windowOpen} onClick={() => toggleWindow()} data-testid="toggle-window" title="Preview a context-window strategy (W)">
           Window (W)
         </button>
+        <SessionControls skeleton={skeleton} />
         {turnView && (
           <span className="turn-note" data-testid="turn-note" title="The turn slider in the window panel: drag it to its end for the whole conversation">
             the window at turn {formatNumber(turnView.turn)} of {formatNumber(turnView.turns)}: messages from {formatNumber(turnView.end)} on not sent yet
@@ -133,28 +114,6 @@ export function ConversationView() {
             </button>
           </span>
         )}
-        {!transcriptOpen && <span className="filters" role="group" aria-label="Filter by role">
-          {skeleton.roles.filter((r) => !(provisional?.ends && r === UNREAD_ROLE)).map((r) => (
-            <button key={r} className={`chip-toggle ${roleFilter.has(r) ? 'on' : ''}`} aria-pressed={roleFilter.has(r)} onClick={() => toggleRole(r)}>{r}</button>
-          ))}
-        </span>}
-        {/* A session shown as its threads has one thread per view: no sub-agent rows to filter. */}
-        {hasSidechain && !skeleton.threads && !transcriptOpen && (
-          <span className="filters" role="group" aria-label="Sub-agent messages">
-            {(['all', 'main', 'sidechain'] as const).map((c) => (
-              <button key={c} className={`chip-toggle ${chainFilter === c ? 'on' : ''}`} aria-pressed={chainFilter === c} onClick={() => setChainFilter(c)} data-testid={`chain-${c}`}>
-                {c === 'all' ? 'all' : c === 'main' ? 'main thread' : '↳ sub-agents'}
-              </button>
-            ))}
-          </span>
-        )}
-        {categories.length > 0 && !transcriptOpen && (
-          <span className="filters" role="group" aria-label="Filter by category">
-            {categories.map((c) => (
-              <button key={c} className={`chip-toggle ${categoryFilter.has(c) ? 'on' : ''}`} aria-pressed={categoryFilter.has(c)} onClick={() => toggleCategory(c)}>{c}</button>
-            ))}
-          </span>
-        )}
         {/* Last: it comes and goes as the scan runs, and nothing after it moves when it does. */}
         <SecretsToggle />
       </div>
@@ -165,6 +124,7 @@ export function ConversationView() {
           The transcript shows every message; the table&apos;s filters stay for when you go back to it.
         </p>
       )}
+      <TurnStrip skeleton={skeleton} />
       {transcriptOpen ? <Transcript /> : <MessageTable />}
       {/* The transcript shows each message whole: the detail pane is for the table, and for editing. */}
       {(!transcriptOpen || editing !== undefined) && <>
@@ -203,27 +163,6 @@ function MatchNav({ matches, selected, go }: { matches: Set<number>; selected: n
   );
 }
 
-/** A last line that is not whole JSON yet: an agent still writing it, or a write cut off. Said, never silently left out. */
-function CutLineNote({ skeleton }: { skeleton: Skeleton }) {
-  if (skeleton.cutLine === undefined) return null;
-  return (
-    <p className="banner" role="note" data-testid="cut-line-note">
-      Line {formatNumber(skeleton.cutLine)} is not whole JSON (the agent may still be writing it, or the write was cut off): it is not shown, kept as it is on save, and looked into for secrets.
-    </p>
-  );
-}
-
-/** Said once per file: how many messages hold a part this reader does not know (each shown as an unread part). */
-function UnreadNote({ skeleton }: { skeleton: Skeleton }) {
-  const unread = useMemo(() => skeleton.flags.reduce((n, f) => n + (f & FLAGS.unread ? 1 : 0), 0), [skeleton.flags]);
-  if (unread === 0) return null;
-  return (
-    <p className="banner" role="note" data-testid="unread-note">
-      {formatNumber(unread)} of {formatNumber(skeleton.count)} message{skeleton.count === 1 ? ' has' : 's have'} parts this reader does not know: each is shown as an unread part with its raw JSON, kept as it is on save.
-    </p>
-  );
-}
-
 /**
  * The detail pane's height: the one the user dragged it to, or by default at most 38% of the window, so that a
  * laptop's window (700 px) still shows a screen of rows above it.
@@ -233,31 +172,5 @@ function detailHeight(chosen: number): number {
   return Math.min(chosen, Math.max(160, Math.round((globalThis.innerHeight || 900) * 0.38)));
 }
 
-/**
- * The header's token figure: what the file records the API reported leads (the last call's prompt and what was
- * written, with the cost at list prices), then the count made here, "≈" where it is an estimate, with the
- * encoding that stands in on hover.
- */
-export function CountedTotal({ skeleton }: { skeleton: Skeleton }) {
-  const counts = useApp((s) => s.counts);
-  const report = useMemo(() => addUp(skeleton.usage.values), [skeleton.usage]);
-  const mine = counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? counts : undefined;
-  const note = mine ? estimateNote(mine.model, skeleton.model) : undefined;
-  return (
-    <>
-      {report && (
-        <span data-testid="header-reported" title={`Reported by the API for ${formatNumber(report.calls)} model call${report.calls === 1 ? '' : 's'}: ${describeUsage(report)}`}>
-          {report.inputCalls === 0 ? 'input not recorded' : `${formatNumber(report.input)} in`} · {report.outputCalls === 0 ? 'output not recorded' : `${formatNumber(report.output)} out`} reported ·{' '}
-        </span>
-      )}
-      {note && (
-        <span data-testid="token-estimate" title={`An estimate: ${note}`}>
-          ≈{' '}
-        </span>
-      )}
-      <span data-testid="token-total" title={note ? `Counted here, an estimate: ${note}` : mine ? `Counted here for ${mine.model} (${mine.encoding})` : undefined}>
-        {mine ? `${formatNumber(mine.total)} tok` : '… tok'}
-      </span>
-    </>
-  );
-}
+/** The header's token figure lives with the header; named here too, where it was first. */
+export { CountedTotal } from './header/CountedTotal.js';

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describeEdit, EditError, type EditCommand } from '../../../src/core/editing/commands.js';
 import { applyToConversation, fileRecords, fileSideOf, historyOf, replaceFileRecords, stepHistory } from '../conversation-views.js';
 import { duplicateRecord, recordForMessage } from '../../../src/core/editing/records.js';
+import { timestampBetween } from '../../../src/core/editing/timestamps.js';
 import { mergeRecords, settle, wordDiff } from '../../../src/core/editing/merge.js';
 import { sentText } from '../../../src/core/formats/model.js';
 import { ConversationFileError } from '../../../src/core/formats/errors.js';
@@ -38,9 +39,14 @@ function checkOrigin(conv: OpenConversation, step: 'undo' | 'redo', window: stri
 }
 
 /** A message the renderer sends ({role, content}) as a record of the document's format. */
-function recordFor(doc: OpenDocument, m: Record<string, unknown>, near: unknown): Message {
-  if (swarmsCodec(doc)) return m as Message;
-  return recordForMessage(doc.codec, m, near) as Message;
+/** A record for a message typed in the app, timed between its neighbours where the format keeps times. */
+function recordFor(doc: OpenDocument, m: Record<string, unknown>, near: unknown, timestamp: string | undefined): Message {
+  if (swarmsCodec(doc)) {
+    // A swarms file keeps times only when its conversation was made with them: a message put among timed ones gets one.
+    const timed = isPlainObject(near) && typeof near.timestamp === 'string';
+    return (timed && timestamp !== undefined && m.timestamp === undefined ? { ...m, timestamp } : m) as Message;
+  }
+  return recordForMessage(doc.codec, m, near, timestamp) as Message;
 }
 
 // The file's own stored-count encoding, found once per conversation opened (from the records as read).
@@ -94,7 +100,11 @@ function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommand
     }
     case 'insert': {
       const near = records[Math.max(0, Math.min(records.length - 1, input.index - 1))];
-      return { type: 'insert', index: input.index, messages: input.messages.map((m) => recordFor(doc, m, near)) };
+      const timeAt = (i: number) => (i >= 0 && i < records.length ? viewOf(doc.codec, records[i]).timestamp : undefined);
+      const before = timeAt(input.index - 1);
+      const after = timeAt(input.index);
+      const n = input.messages.length;
+      return { type: 'insert', index: input.index, messages: input.messages.map((m, k) => recordFor(doc, m, near, timestampBetween(before, after, k, n))) };
     }
     case 'duplicate': {
       // Duplicates go right after the last of the selected messages, as copies (new objects).

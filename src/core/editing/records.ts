@@ -10,11 +10,11 @@ const NORMAL: readonly NormalRole[] = ['system', 'user', 'assistant', 'tool'];
  * with session fields copied from `near`, a record of the same conversation. The writer then links it into the
  * file (a Claude Code line is spliced into the parentUuid chain where it lands).
  */
-export function recordForMessage(codec: Codec, message: { role?: unknown; content?: unknown }, near: unknown): unknown {
+export function recordForMessage(codec: Codec, message: { role?: unknown; content?: unknown }, near: unknown, timestamp?: string): unknown {
   const role = typeof message.role === 'string' && message.role !== '' ? message.role : 'user';
   const text = typeof message.content === 'string' ? message.content : message.content === undefined || message.content === null ? '' : JSON.stringify(message.content);
   const normalRole = (NORMAL as readonly string[]).includes(role) ? (role as NormalRole) : codec.view(near ?? {}).normalRole;
-  const view: MessageView = { role, normalRole, parts: text ? [{ kind: 'text', text }] : [] };
+  const view: MessageView = { role, normalRole, parts: text ? [{ kind: 'text', text }] : [], ...(timestamp !== undefined ? { timestamp } : {}) };
   return codec.fromView(view, near);
 }
 

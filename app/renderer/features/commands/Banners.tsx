@@ -12,6 +12,7 @@ export function Banners() {
   const live = edit?.live;
   const invalid = saveError?.code === 'INVALID';
   const readOnly = useApp((s) => s.skeleton?.readOnly);
+  const parted = useApp((s) => s.entries.some((e) => e.parts?.some((p) => p.path === s.openPath)));
   const savedAs = useApp((s) => s.savedAs);
   const staleNotice = useApp((s) => s.staleNotice);
   const confirmReload = useApp((s) => s.confirmReload);
@@ -41,7 +42,8 @@ export function Banners() {
           <button onClick={() => useApp.setState({ savedAs: undefined })} aria-label="Dismiss">×</button>
         </div>
       )}
-      {readOnly && (
+      {/* A part of a big file says so here, with the way to the parts around it; any other read-only file in the header's notes. */}
+      {readOnly && parted && (
         <div className="banner info" role="status" data-testid="read-only-banner">
           <span>
             <strong>Read-only:</strong> {readOnly.reason}.

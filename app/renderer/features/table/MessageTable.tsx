@@ -347,6 +347,9 @@ export function MessageTable() {
         className="grid-body"
         ref={scrollRef}
         data-testid="grid-body"
+        // The rows scroll here: reachable by the keyboard too (axe: a scrollable region is focusable); the grid's keys still move the selection.
+        role="rowgroup"
+        tabIndex={0}
         // A narrow window scrolls the rows sideways: the header goes with them, its titles over their columns.
         onScroll={(e) => {
           if (headRef.current) headRef.current.scrollLeft = e.currentTarget.scrollLeft;

@@ -1,0 +1,39 @@
+import type { Skeleton } from '../../../shared/contract.js';
+import { useApp } from '../../store/index.js';
+import { formatBytes, formatNumber } from '../roles.js';
+import { FileCountNote } from '../tree/FileCountNote.js';
+import { CountedTotal } from './CountedTotal.js';
+import { HeaderNotes } from './HeaderNotes.js';
+import { splitPath } from './names.js';
+
+/**
+ * The first line of a conversation's header: what it is and its figures, on one line whatever the width (cut
+ * at its end, whole on hover), and the notes folded into one button at its end.
+ */
+export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; provisional?: { estimated?: number; ends?: unknown } }) {
+  const parted = useApp((s) => s.entries.some((e) => e.parts?.some((p) => p.path === skeleton.path)));
+  const { dir, base } = splitPath(skeleton.path);
+  // Which conversation of the file this is: its thread, its place in a dataset, its title.
+  const which = skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title;
+  const count = provisional && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);
+  return (
+    <div className="conv-head" data-testid="session-header">
+      {/* The folders give way first; the file's own name is cut at its end, so the start of a uuid stays. */}
+      <h1 data-testid="conv-title" title={skeleton.path}>
+        {dir && <span className="conv-dir">{dir}</span>}
+        <span className="conv-base">{base}</span>
+      </h1>
+      <span className="conv-figures muted" data-testid="conv-figures">
+        {count} msgs · <CountedTotal skeleton={skeleton} />
+        <FileCountNote skeleton={skeleton} /> · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
+        {which ? (
+          <>
+            {' · '}
+            <span title={which}>{which}</span>
+          </>
+        ) : null}
+      </span>
+      <HeaderNotes skeleton={skeleton} parted={parted} />
+    </div>
+  );
+}

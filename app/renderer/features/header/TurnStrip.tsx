@@ -1,0 +1,179 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { Skeleton, TurnFiguresData } from '../../../shared/contract.js';
+import { request } from '../../api/client.js';
+import { useApp, useAppPick } from '../../store/index.js';
+import { formatUsd } from '../../../../src/core/usage.js';
+import { maxOf } from '../../../../src/core/util/numbers.js';
+import { formatNumber } from '../roles.js';
+import { Popover } from './Popover.js';
+
+/** Bars the strip draws at most: past it, a bar stands for a run of turns (the costliest of them). */
+const MAX_BARS = 160;
+/** Turns the "by cost" list names. */
+const LIST = 50;
+
+/** A turn's weight on the strip: its cost where every turn has one, else its tokens (sent and written). */
+const weightOf = (t: TurnFiguresData, byCost: boolean) => (byCost ? (t.usd ?? 0) : (t.input ?? 0) + (t.output ?? 0));
+
+/** A turn in words: "turn 3 (#12): 44,218 in (42,880 cached) · 410 out · $0.03", "≈" where estimated. */
+export function turnLabel(t: TurnFiguresData, k: number): string {
+  const e = t.estimated ? '≈' : '';
+  const parts = [
+    t.input === undefined ? undefined : `${e}${formatNumber(t.input)} in${t.cacheRead ? ` (${formatNumber(t.cacheRead)} read from the cache)` : ''}${t.cacheWrite ? ` (${formatNumber(t.cacheWrite)} written to it)` : ''}`,
+    t.output === undefined ? undefined : `${e}${formatNumber(t.output)} out`,
+    t.usd === undefined ? undefined : `${e}${formatUsd(t.usd)}`,
+  ].filter(Boolean);
+  return `Turn ${formatNumber(k + 1)} (#${formatNumber(t.first)}): ${parts.length ? parts.join(' · ') : 'no figures'}${t.estimated ? ' — estimated, the file reports no usage for it' : ''}`;
+}
+
+/** Runs of turns, one per bar: each with the costliest turn of the run, which a click goes to. */
+export function barsOf(turns: readonly TurnFiguresData[], byCost: boolean, max = MAX_BARS): number[] {
+  const size = Math.max(1, Math.ceil(turns.length / max));
+  const bars: number[] = [];
+  for (let k = 0; k < turns.length; k += size) {
+    let best = k;
+    for (let j = k + 1; j < Math.min(turns.length, k + size); j++) if (weightOf(turns[j], byCost) > weightOf(turns[best], byCost)) best = j;
+    bars.push(best);
+  }
+  return bars;
+}
+
+/** The turns of the conversation shown, from the service, once its counts are in (estimates are made from them). */
+function useTurns(skeleton: Skeleton): TurnFiguresData[] | undefined {
+  const counts = useApp((s) => s.counts);
+  const model = counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? counts.model : undefined;
+  const [got, setGot] = useState<{ key: string; turns: TurnFiguresData[] } | undefined>();
+  const key = `${skeleton.path}\n${skeleton.conversation}\n${skeleton.version}\n${model}`;
+  useEffect(() => {
+    if (model === undefined) return;
+    let live = true;
+    request('conversation:turns', { path: skeleton.path, conversation: skeleton.conversation, model })
+      .then((r) => live && setGot({ key, turns: r.turns }))
+      .catch(() => live && setGot({ key, turns: [] }));
+    return () => {
+      live = false;
+    };
+  }, [key, model, skeleton.path, skeleton.conversation]);
+  return got?.key === key ? got.turns : undefined;
+}
+
+/**
+ * Each turn at a glance: a bar per API call, as tall as what it cost (its tokens where no price is known), its
+ * cached input, the rest of its input and its output stacked; estimated turns hatched. A click selects the turn's
+ * first row; the list beside it orders the turns by cost.
+ */
+export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
+  const turns = useTurns(skeleton);
+  const { selected, select } = useAppPick('selected', 'select');
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const byCost = !!turns && turns.length > 0 && turns.every((t) => t.usd !== undefined);
+  const bars = useMemo(() => (turns ? barsOf(turns, byCost) : []), [turns, byCost]);
+  if (!turns || turns.length < 2) return null;
+  const top = maxOf(turns.map((t) => weightOf(t, byCost)), Number.MIN_VALUE);
+  const current = selected === undefined ? -1 : turns.findIndex((t) => t.first <= selected && selected <= t.last);
+  // A bar stands for a run of turns of one size (see barsOf): the selected row's is found by division.
+  const currentBar = current < 0 ? -1 : Math.floor(current / Math.max(1, Math.ceil(turns.length / MAX_BARS)));
+  const focusBar = currentBar >= 0 ? currentBar : 0;
+  const usd = turns.reduce((n, t) => n + (t.usd ?? 0), 0);
+  const estimated = turns.some((t) => t.estimated);
+  const ranked = turns.map((t, k) => k).sort((a, b) => weightOf(turns[b], byCost) - weightOf(turns[a], byCost) || a - b).slice(0, LIST);
+  const go = (k: number) => select(turns[k].first);
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return;
+    e.preventDefault();
+    const items = [...(box.current?.querySelectorAll<HTMLButtonElement>('.turn-bar') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1 : Math.max(0, Math.min(items.length - 1, at + (e.key === 'ArrowLeft' ? -1 : 1)));
+    items[next]?.focus();
+  };
+  return (
+    <div className="turn-strip" data-testid="turn-strip" data-turns={turns.length}>
+      <Popover
+        label="Turns by cost"
+        testid="turns-by-cost"
+        open={open}
+        onOpen={setOpen}
+        title={`${formatNumber(turns.length)} turns (API calls)${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices` : ''}: the costliest first`}
+        content={
+          <>
+            {formatNumber(turns.length)} turns{usd > 0 ? ` · ${estimated ? '≈' : ''}${formatUsd(usd)}` : ''} ▾
+          </>
+        }
+      >
+        <p className="menu-note muted">
+          The costliest turns first{byCost ? '' : ' (no list price: by tokens)'}; ≈ marks an estimate. A bar is as tall as its turn&apos;s {byCost ? 'cost' : 'tokens'}:
+        </p>
+        <p className="turn-legend muted" aria-hidden="true">
+          <span>
+            <i className="cached" />
+            cached input
+          </span>
+          <span>
+            <i className="in" />
+            input
+          </span>
+          <span>
+            <i className="out" />
+            output
+          </span>
+        </p>
+        <ol className="menu-list turn-list" data-testid="turn-list">
+          {ranked.map((k) => {
+            const t = turns[k];
+            return (
+              <li key={k}>
+                <button
+                  className="menu-item"
+                  onClick={() => {
+                    go(k);
+                    setOpen(false);
+                  }}
+                  title={turnLabel(t, k)}
+                  data-testid="turn-entry"
+                  data-first={t.first}
+                >
+                  <span>
+                    #{formatNumber(t.first)} <span className="muted">turn {formatNumber(k + 1)}</span>
+                  </span>
+                  <span className="num">
+                    {t.estimated ? '≈' : ''}
+                    {t.usd !== undefined ? formatUsd(t.usd) : `${formatNumber((t.input ?? 0) + (t.output ?? 0))} tok`}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+        {turns.length > LIST && <p className="menu-note muted">The {LIST} costliest of {formatNumber(turns.length)}.</p>}
+      </Popover>
+      <div ref={box} className="turn-bars" role="group" aria-label={`Tokens and cost per turn${byCost ? '' : ' (no price: bars by tokens)'}`} onKeyDown={onKey}>
+        {bars.map((k, i) => {
+          const t = turns[k];
+          const w = weightOf(t, byCost);
+          const tokens = Math.max(1, (t.input ?? 0) + (t.output ?? 0));
+          const cached = (t.cacheRead ?? 0) / tokens;
+          const out = (t.output ?? 0) / tokens;
+          return (
+            <button
+              key={k}
+              className={`turn-bar ${t.estimated ? 'estimated' : ''} ${i === currentBar ? 'current' : ''}`}
+              style={{ height: `${Math.max(15, (w / top) * 100)}%` }}
+              tabIndex={i === focusBar ? 0 : -1}
+              aria-label={turnLabel(t, k)}
+              aria-current={i === currentBar ? 'true' : undefined}
+              title={turnLabel(t, k)}
+              onClick={() => go(k)}
+              data-testid="turn-bar"
+              data-first={t.first}
+            >
+              <span className="seg out" style={{ flexGrow: out, minHeight: t.output ? 1 : 0 }} />
+              <span className="seg in" style={{ flexGrow: Math.max(0, 1 - cached - out) }} />
+              <span className="seg cached" style={{ flexGrow: cached }} />
+            </button>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

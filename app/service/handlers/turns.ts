@@ -1,0 +1,30 @@
+import { shownSessionModel } from '../../../src/core/models.js';
+import { PRICES_DATED } from '../../../src/core/pricing/prices.js';
+import { turnFigures } from '../../../src/core/turn-figures.js';
+import type { Handlers } from '../dispatch.js';
+import { viewOf } from '../documents.js';
+import type { MessageView } from '../../../src/core/formats/model.js';
+import { swarmsCodec } from '../skeleton.js';
+import type { HandlerContext } from './context.js';
+import type { ConversationState } from './conversation-state.js';
+import { openConversation } from './open-document.js';
+
+/**
+ * A conversation's turns with their tokens and cost, for the turn strip: reported usage per call where the file
+ * has it; elsewhere an estimate from the counts made for the model asked (counted now where not yet), priced as
+ * the session's own model where it names one.
+ */
+export function turnHandlers(ctx: HandlerContext, state: ConversationState): Pick<Handlers, 'conversation:turns'> {
+  return {
+    'conversation:turns': async ({ path, conversation, model }) => {
+      const { doc, conv } = openConversation(ctx, path, conversation);
+      const records = conv.records;
+      // As the transcript and the calls request read them (tool results linked to their calls): the same turns.
+      const views = state.linkedViews(doc, records);
+      const { entries } = await state.countsOf(doc, records, records.map((_, i) => i), model);
+      const session = shownSessionModel(views as MessageView[], () => doc.file.doc.conversations.flatMap((c) => c.records.map((r) => viewOf(doc.codec, r))));
+      const turns = turnFigures(views, { tokens: entries.map((e) => e.tokens), model: session ?? model, prices: ctx.settings.get().prices ?? {}, eachMessage: swarmsCodec(doc) });
+      return { turns, pricesDated: PRICES_DATED };
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../app/service/dispatch.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import type { RequestOutput, Skeleton, TokenCounts } from '../../app/shared/contract.js';
+import { countingModel } from '../../src/core/models.js';
+import { ROOT, tempDir } from '../helpers.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  while (runtimes.length) await runtimes.pop()!.close();
+});
+
+const ok = <T>(r: { ok: true; value: unknown } | { ok: false; error: { message: string } }): T => {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value as T;
+};
+
+function runtime(files: Record<string, string>): Runtime {
+  const dir = tempDir();
+  for (const [to, from] of Object.entries(files)) cpSync(join(ROOT, from), join(dir, to));
+  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), settingsFile: join(tempDir(), 'settings.json') });
+  runtimes.push(rt);
+  return rt;
+}
+
+type Turns = RequestOutput<'conversation:turns'>;
+
+describe('conversation:turns: per-turn figures from the service, as the strip shows them', () => {
+  it('a Claude Code session: a turn per API call of the path shown, each reported (its last line once) and priced at its model', async () => {
+    const rt = runtime({ 'cart.jsonl': 'examples/agents/claude-code/cart-rewind-compact.jsonl' });
+    const skeleton = ok<Skeleton>(await dispatch(rt.handlers, 'conversation:open', { path: 'cart.jsonl', conversation: 0 }));
+    const model = countingModel('session', skeleton.model);
+    const { turns, pricesDated } = ok<Turns>(await dispatch(rt.handlers, 'conversation:turns', { path: 'cart.jsonl', conversation: 0, model }));
+    expect(pricesDated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // Every call the skeleton reports usage for (once per call, at its last line) is in exactly one turn.
+    const reportedAt = skeleton.usage.at;
+    expect(reportedAt.length).toBeGreaterThan(1);
+    for (const at of reportedAt) expect(turns.filter((t) => t.first <= at && at <= t.last)).toHaveLength(1);
+    const reported = turns.filter((t) => !t.estimated);
+    expect(reported.length).toBe(reportedAt.length);
+    // The figures are the skeleton's (the renderer recomputes nothing).
+    const sum = (k: 'input' | 'output') => skeleton.usage.values.reduce((n, u) => n + (u[k] ?? 0), 0);
+    expect(reported.reduce((n, t) => n + (t.input ?? 0), 0)).toBe(sum('input'));
+    expect(reported.reduce((n, t) => n + (t.output ?? 0), 0)).toBe(sum('output'));
+    for (const t of reported) {
+      expect(t.model).toBe('claude-sonnet-4-5-20250929');
+      expect(t.usd).toBeGreaterThan(0);
+      // A turn begins at the model's message.
+      expect(skeleton.normalRoles[skeleton.roleOf[t.first]]).toBe('assistant');
+    }
+    // Turns do not overlap and come in order.
+    for (let k = 1; k < turns.length; k++) expect(turns[k].first).toBeGreaterThan(turns[k - 1].last);
+  }, 60_000);
+
+  it('a swarms file records no usage: each agent message is a turn, estimated from the counts for the model asked', async () => {
+    const rt = runtime({ 'debate.json': 'examples/debate_multi_agent.json' });
+    const skeleton = ok<Skeleton>(await dispatch(rt.handlers, 'conversation:open', { path: 'debate.json', conversation: 0 }));
+    const counts = ok<TokenCounts>(await dispatch(rt.handlers, 'tokens:count', { path: 'debate.json', conversation: 0, model: 'gpt-5.4' }));
+    const { turns } = ok<Turns>(await dispatch(rt.handlers, 'conversation:turns', { path: 'debate.json', conversation: 0, model: 'gpt-5.4' }));
+    const speakers = skeleton.roleOf.map((r, i) => [skeleton.normalRoles[r], i] as const).filter(([role]) => role === 'assistant' || role === 'other');
+    expect(turns.map((t) => t.first)).toEqual(speakers.map(([, i]) => i));
+    expect(turns.every((t) => t.estimated)).toBe(true);
+    // Input: every message before the turn; output: its own, as counted for the model asked.
+    const t = turns[turns.length - 1];
+    expect(t.input).toBe(counts.tokens.slice(0, t.first).reduce((a, b) => a + b, 0));
+    expect(t.output).toBe(counts.tokens[t.first]);
+    expect(t.usd).toBeGreaterThan(0);
+  }, 60_000);
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { MessageView, Part } from '../../src/core/formats/model.js';
+import { turnFigures } from '../../src/core/turn-figures.js';
+
+const turnsOf = (views: MessageView[], eachMessage = false) => turnFigures(views, { eachMessage }).map(({ first, last }) => ({ first, last }));
+
+const text = (t: string): Part => ({ kind: 'text', text: t });
+const call = (id: string): Part => ({ kind: 'tool-call', id, name: 'Bash', arguments: '{}' });
+const result = (id: string): Part => ({ kind: 'tool-result', callId: id, text: 'ok' });
+const v = (normalRole: MessageView['normalRole'], parts: Part[], extra: Partial<MessageView> = {}): MessageView => ({ role: normalRole, normalRole, parts, ...extra });
+
+const SONNET = 'claude-sonnet-4-5-20250929';
+
+describe('turns: one API call each, its lines and the results it waited for', () => {
+  it('a response written a line per block (one key) is one turn with its results; the next key begins the next; a prompt belongs to none', () => {
+    const views = [
+      v('user', [text('why is the total off?')]),
+      v('assistant', [text('Looking.')], { usage: { key: 'msg_1', input: 10, output: 5 }, model: SONNET }),
+      v('assistant', [call('a')], { usage: { key: 'msg_1', input: 10, output: 40 }, model: SONNET }),
+      v('assistant', [call('b')], { usage: { key: 'msg_1', input: 10, output: 90 }, model: SONNET }),
+      v('user', [result('a')]),
+      v('user', [result('b')]),
+      v('assistant', [text('Found it.')], { usage: { key: 'msg_2', input: 200, cacheRead: 150, output: 30 }, model: SONNET }),
+      v('user', [text('thanks')]),
+    ];
+    expect(turnsOf(views)).toEqual([
+      { first: 1, last: 5 },
+      { first: 6, last: 6 },
+    ]);
+    const figures = turnFigures(views);
+    // Each call once, from its last line: 90 out, not 5 + 40 + 90.
+    expect(figures[0]).toMatchObject({ first: 1, last: 5, input: 10, output: 90, estimated: false, model: SONNET });
+    expect(figures[1]).toMatchObject({ input: 200, cacheRead: 150, output: 30, estimated: false });
+    // Sonnet 4.5 at $3 in, $0.30 cache reads, $15 out per million.
+    expect(figures[1].usd).toBeCloseTo((50 * 3 + 150 * 0.3 + 30 * 15) / 1e6, 10);
+  });
+
+  it('without call keys, a model message after a result is the next call; two lines of one response before any result are one', () => {
+    const views = [v('system', [text('be brief')]), v('user', [text('q')]), v('assistant', [{ kind: 'reasoning', text: 'hm' }]), v('assistant', [call('x')]), v('tool', [result('x')]), v('assistant', [text('done')]), v('user', [text('more')]), v('assistant', [text('ok')])];
+    expect(turnsOf(views)).toEqual([
+      { first: 2, last: 4 },
+      { first: 5, last: 5 },
+      { first: 7, last: 7 },
+    ]);
+  });
+
+  it('the swarms formats write one message per call: each model message is a turn, agents read as speaking for the model too', () => {
+    const views = [v('user', [text('topic')]), v('assistant', [text('yes')], { role: 'Pro' }), v('assistant', [text('no')], { role: 'Con' }), v('assistant', [text('Judge: yes')])];
+    expect(turnsOf(views, true)).toHaveLength(3);
+    expect(turnsOf(views, false)).toHaveLength(1);
+  });
+
+  it('a turn the file reports nothing of is estimated from the counts: input what came before it since the last compaction, output its own lines', () => {
+    const views = [
+      v('user', [text('q1')]),
+      v('assistant', [call('x')]),
+      v('tool', [result('x')]),
+      v('assistant', [text('a1')]),
+      v('user', [text('summary')], { compaction: { preTokens: 5000 } }),
+      v('user', [text('q2')]),
+      v('assistant', [text('a2')]),
+    ];
+    const tokens = [100, 20, 300, 40, 50, 7, 9];
+    const figures = turnFigures(views, { tokens, model: SONNET });
+    expect(figures.map((f) => [f.first, f.input, f.output, f.estimated])).toEqual([
+      [1, 100, 20, true],
+      [3, 420, 40, true],
+      // After the compaction: the summary and the prompt, not what it replaced.
+      [6, 57, 9, true],
+    ]);
+    expect(figures[2].usd).toBeCloseTo((57 * 3 + 9 * 15) / 1e6, 12);
+    expect(figures[0].model).toBe(SONNET);
+    // Without counts, an estimated turn says nothing rather than 0.
+    expect(turnFigures(views)[0]).toEqual({ first: 1, last: 2, model: undefined, estimated: true });
+  });
+
+  it('a model without a price has no cost, not $0', () => {
+    const views = [v('user', [text('q')]), v('assistant', [text('a')], { usage: { input: 10, output: 2 }, model: 'no-such-model-7' })];
+    expect(turnFigures(views)[0]).toMatchObject({ input: 10, output: 2, usd: undefined, estimated: false });
+  });
+});
