@@ -89,7 +89,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="tool-result-card"]');
       expect(await page.page.getAttribute('[data-testid="row"][aria-selected="true"]', 'data-index')).toBe('3');
       await page.screenshot(`${mode}-claude-code-tool-result`);
+      // The call written as two lines (one message.id): its usage once, on its last line, the final figures.
       await page.page.click('[data-testid="row"][data-index="1"]');
+      await page.page.waitForSelector('#detail [data-testid="detail-tokens"]');
+      expect(await page.page.$('[data-testid="detail-usage"]')).toBeNull();
+      await page.page.click('[data-testid="row"][data-index="2"]');
       await page.page.waitForSelector('[data-testid="detail-usage"]');
       expect(await page.page.textContent('[data-testid="detail-usage"]')).toContain('212 out');
       // The sub-agent's thread is a conversation of its own, as `show --thread` gives it.
