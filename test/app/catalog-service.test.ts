@@ -79,7 +79,10 @@ describe('the session catalog in the service', () => {
     const cost = sessions.reduce((n, s) => n + (s.costUsd ?? 0), 0);
     expect(cost).toBeGreaterThan(0);
     for (const by of ['day', 'model', 'project', 'tool']) {
-      const u = await ask<{ rows: Array<{ key: string; costUsd: number; calls: number }>; sessions: SessionEntry[]; calls: Array<{ costUsd: number }> }>('catalog:usage', { by });
+      const u = await ask<{ rows: Array<{ key: string; costUsd: number; calls: number; unpricedCalls: number }>; sessions: SessionEntry[]; calls: Array<{ costUsd: number }> }>('catalog:usage', { by });
+      // A price is a model's: by model, a row is priced whole or not at all (and then said so, never $0.00).
+      if (by === 'model') for (const r of u.rows) expect([0, r.calls], r.key).toContain(r.unpricedCalls);
+      if (by === 'model') expect(u.rows.some((r) => r.unpricedCalls === r.calls && r.costUsd === 0)).toBe(true);
       expect(u.rows.reduce((n, r) => n + r.costUsd, 0), by).toBeCloseTo(cost, 6);
       expect(u.sessions.map((s) => s.costUsd)).toEqual([...u.sessions.map((s) => s.costUsd)].sort((a, b) => b! - a!));
       expect(u.calls.map((c) => c.costUsd)).toEqual([...u.calls.map((c) => c.costUsd)].sort((a, b) => b - a));

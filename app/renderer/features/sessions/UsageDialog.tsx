@@ -87,7 +87,9 @@ export function UsageDialog() {
                 <th scope="row" title={r.key}>
                   {r.key || '(none)'}
                 </th>
-                <td className="num">{formatUsd(r.costUsd)}</td>
+                <td className="num" title={r.unpricedCalls > 0 ? `${formatNumber(r.unpricedCalls)} of its calls are of a model with no list price: counted, not priced` : undefined}>
+                  {r.unpricedCalls === r.calls ? 'no price' : `${r.unpricedCalls > 0 ? '≥ ' : ''}${formatUsd(r.costUsd)}`}
+                </td>
                 <td>
                   <span className="usage-bar" style={{ width: `${most > 0 ? Math.max(1, Math.round((r.costUsd / most) * 100)) : 0}%` }} />
                 </td>
