@@ -15,6 +15,7 @@ import { MergeDialog } from './features/commands/MergeDialog.js';
 import { CompareDialog } from './features/commands/CompareDialog.js';
 import { OpenFolderDialog } from './features/folders/OpenFolderDialog.js';
 import { Compare } from './features/compare/index.js';
+import { UsageDialog } from './features/sessions/UsageDialog.js';
 import { handleCommandKey, runCommand, shortcutOf } from './features/commands/registry.js';
 import { useApp, useAppPick } from './store/index.js';
 import { DEFAULT_LAYOUT } from './store/layout.js';
@@ -32,6 +33,8 @@ const TABLE_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home'
 
 /** Set when another folder opened: what was unsaved was given up already, when the user chose that folder. */
 let startingOver = false;
+/** A pending refresh of the Sessions list after the catalog said it read more. */
+let catalogTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Leaving with unsaved edits asks first (the browser's prompt; Electron shows its own dialog). */
 function useUnsavedGuard(dirty: boolean) {
@@ -48,7 +51,7 @@ function useUnsavedGuard(dirty: boolean) {
 }
 
 export function App() {
-  const app = useAppPick('layout', 'resize', 'skeleton', 'windowOpen', 'paletteOpen', 'searchAllOpen', 'dialog', 'folderDialogOpen', 'loadFolderChoices', 'refreshDirectory', 'share', 'tokensHidden', 'setTokensHidden');
+  const app = useAppPick('layout', 'resize', 'skeleton', 'windowOpen', 'paletteOpen', 'searchAllOpen', 'usageOpen', 'dialog', 'folderDialogOpen', 'loadFolderChoices', 'refreshDirectory', 'share', 'tokensHidden', 'setTokensHidden');
   const dirty = useApp((s) => !!s.edit?.dirty);
   useReadiness();
   useUnsavedGuard(dirty);
@@ -94,6 +97,17 @@ export function App() {
         useApp.setState({ searchIndex: status });
         // What the index has read since is searched too.
         if (s.searchAllOpen && s.searchAllQuery.trim() !== '') void s.runSearchAll();
+      }),
+      subscribe('catalog:progress', (status) => {
+        useApp.setState({ catalogStatus: status });
+        // The sessions read since (or an agent's new lines) are listed: asked again at most twice a second.
+        if (catalogTimer === undefined)
+          catalogTimer = setTimeout(() => {
+            catalogTimer = undefined;
+            const s = useApp.getState();
+            if (s.sidebarMode === 'sessions') void s.loadSessions();
+            if (s.usageOpen) void s.loadUsage();
+          }, 500);
       }),
       subscribe('tokens:progress', (p) => {
         if (p.path === useApp.getState().openPath && p.done < p.total) useApp.setState({ countProgress: { done: p.done, total: p.total } });
@@ -148,6 +162,7 @@ export function App() {
       </div>
       {app.paletteOpen && <Palette />}
       {app.searchAllOpen && <SearchAllDialog />}
+      {app.usageOpen && <UsageDialog />}
       {app.dialog === 'history' && <HistoryDialog />}
       {app.dialog === 'compare' && <CompareDialog />}
       {app.dialog === 'merge' && <MergeDialog />}

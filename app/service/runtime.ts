@@ -82,6 +82,11 @@ export interface RuntimeOptions {
   listingFile?: string | false;
   /** Where the search index is kept between runs (default: this user's private state directory; false: nowhere). */
   searchIndexFile?: string | false;
+  /**
+   * Where the session catalog is kept (default: catalog.sqlite in this user's private state directory, the one the
+   * CLI keeps; false: in memory, read afresh each run). Without a kept search index, none is kept either.
+   */
+  catalogFile?: string | false;
   /** Where dismissed findings are kept (default: this user's private state directory). */
   dismissedDir?: string;
   /**
@@ -93,6 +98,11 @@ export interface RuntimeOptions {
 }
 
 const WATCH_DELAY_MS = 1000;
+
+function catalogFileOf(options: RuntimeOptions, state: () => string): string {
+  if (options.catalogFile === false || (options.catalogFile === undefined && (options.watch === false || options.searchIndexFile === false))) return ':memory:';
+  return options.catalogFile ?? join(state(), 'catalog.sqlite');
+}
 
 /** Handlers plus live watching of the opened directories, independent of the transport. */
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -132,7 +142,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => runtime.onEvent(event, payload);
   const localHistory = new LocalHistory(options.historyDir ?? join(state(), 'history'));
-  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(state(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(state(), 'search-index.v8')), { maxFileBytes: options.wholeReadBytes ?? DEFAULT_MAX_FILE_BYTES, partBytes: options.partBytes ?? PART_BYTES }), saving: { waitMs: options.saveWaitMs, ...(options.lookForWriters === false ? { writers: false as const } : {}) } };
+  runtime.context = { roots, documents, tokens, settings: new SettingsStore(options.settingsFile), mode: options.mode, service: isMainThread ? 'in-process' : 'worker', emit, localHistory, listing: new ListingCache(), dismissed: new DismissedFindings(options.dismissedDir ?? join(state(), 'dismissed-findings')), secrets: options.secrets ?? new MemorySecretStore(), search: searchOffThread(roots, options.watch === false ? false : (options.searchIndexFile ?? join(state(), 'search-index.v8')), { maxFileBytes: options.wholeReadBytes ?? DEFAULT_MAX_FILE_BYTES, partBytes: options.partBytes ?? PART_BYTES }, catalogFileOf(options, state)), saving: { waitMs: options.saveWaitMs, ...(options.lookForWriters === false ? { writers: false as const } : {}) } };
   runtime.handlers = createHandlers(runtime.context);
   if (options.watch === false) return runtime;
   // The main service keeps the listing between runs (a big file's own service tells it what it learns).

@@ -18,6 +18,8 @@ export const REQUEST_NAMES = [
   'conversation:search',
   'search:query',
   'search:snippets',
+  'catalog:sessions',
+  'catalog:usage',
   'tokens:count',
   'tokens:text',
   'window:preview',
@@ -67,7 +69,7 @@ export const REQUEST_NAMES = [
 export const FOLDER_REQUEST_NAMES = ['folder:recent', 'folder:browse', 'folder:open', 'folder:pick'] as const;
 export type FolderRequestName = (typeof FOLDER_REQUEST_NAMES)[number];
 
-export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run', 'search:progress', 'folder:opened', 'save:progress'] as const;
+export const EVENT_NAMES = ['dir:details', 'dir:changed', 'conversation:changed', 'tokens:partial', 'tokens:progress', 'command:run', 'search:progress', 'catalog:progress', 'folder:opened', 'save:progress'] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -48,6 +48,8 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'compare', label: 'Compare with the File on Disk', menu: 'View' },
   { id: 'compare-files', label: 'Compare the Two Files Selected (Ctrl/Shift+click in the list)', menu: 'View' },
   { id: 'compare-branches', label: 'Compare Branches at the Selected Message', menu: 'View' },
+  { id: 'sessions-or-files', label: 'List Sessions or Files in the Sidebar', menu: 'View' },
+  { id: 'usage', label: 'Usage and Cost over Every Session…', menu: 'View' },
 ];
 
 export interface KeyChord {

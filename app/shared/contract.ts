@@ -398,6 +398,47 @@ const Shared = z.object({
 });
 
 const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending: z.number(), building: z.boolean() });
+
+/** How far the session catalog is: files and sessions in it; while it reads the folders, files done of those found. */
+const CatalogStatus = z.object({ files: z.number(), sessions: z.number(), done: z.number(), total: z.number(), building: z.boolean() });
+
+/** A session of the catalog, as the sidebar's Sessions list and the usage view show it. */
+export const SessionEntry = z.object({
+  id: z.number(),
+  path: z.string(),
+  conversation: z.number(),
+  format: z.string().optional(),
+  formatLabel: z.string().optional(),
+  tool: z.string().optional(),
+  sessionId: z.string().optional(),
+  parentPath: z.string().optional(),
+  parentSessionId: z.string().optional(),
+  agentId: z.string().optional(),
+  kind: z.enum(['session', 'subagent']),
+  title: z.string().optional(),
+  project: z.string().optional(),
+  firstAt: z.string().optional(),
+  lastAt: z.string().optional(),
+  models: z.array(z.string()),
+  messages: z.number(),
+  prompts: z.number(),
+  calls: z.number(),
+  inputCalls: z.number(),
+  outputCalls: z.number(),
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  reasoning: z.number(),
+  costUsd: z.number().optional(),
+  unpriced: z.array(z.string()),
+  modifiedMs: z.number(),
+});
+export type SessionEntry = z.infer<typeof SessionEntry>;
+
+const UsageRow = z.object({ key: z.string(), calls: z.number(), sessions: z.number(), input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), costUsd: z.number(), unpricedCalls: z.number() });
+export type UsageRow = z.infer<typeof UsageRow>;
+export type CatalogStatus = z.infer<typeof CatalogStatus>;
 const SearchAnswer = z.object({
   query: z.string(),
   /** Hits without a snippet yet get theirs from `search:snippets`. */
@@ -546,6 +587,30 @@ export const requests = {
       limit: z.number().int().min(1).max(2000).default(200),
     }),
     output: SearchAnswer,
+  },
+  /** The sessions of the opened folders from the catalog: recent or costly first, filtered by tool, model and dates. */
+  'catalog:sessions': {
+    input: z.object({
+      sort: z.enum(['recent', 'cost']).default('recent'),
+      tool: z.string().min(1).max(200).optional(),
+      model: z.string().min(1).max(200).optional(),
+      from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+      to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+      limit: z.number().int().min(1).max(5000).default(5000),
+    }),
+    output: z.object({ sessions: z.array(SessionEntry), total: z.number(), tools: z.array(z.string()), models: z.array(z.string()), status: CatalogStatus }),
+  },
+  /** Reported usage and its cost at list prices over the opened folders, by day, project, model or tool; the costliest sessions and calls. */
+  'catalog:usage': {
+    input: z.object({ by: z.enum(['day', 'project', 'model', 'tool']).default('day') }),
+    output: z.object({
+      by: z.enum(['day', 'project', 'model', 'tool']),
+      rows: z.array(UsageRow),
+      sessions: z.array(SessionEntry),
+      calls: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), at: z.string().optional(), model: z.string().optional(), costUsd: z.number(), input: z.number().optional(), output: z.number().optional(), title: z.string().optional() })),
+      pricesDated: z.string(),
+      status: CatalogStatus,
+    }),
   },
   /** The matching lines of hits an answer listed without one (their files not read in its time). */
   'search:snippets': {
@@ -780,6 +845,8 @@ export const requests = {
 export const events = {
   /** How far the search index is: files and messages in it, files still to read. */
   'search:progress': SearchStatus,
+  /** How far the session catalog is (the Sessions list fills in as it reads). */
+  'catalog:progress': CatalogStatus,
   /** Formats and counts of listed files, as the background read of their heads and contents finds them. */
   'dir:details': z.object({ root: z.string(), entries: z.array(DirEntry) }),
   /** Where a save is: its step of four, and the bytes written while it writes the file. */

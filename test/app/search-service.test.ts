@@ -121,7 +121,7 @@ describe('the search index on a thread of its own (the built worker)', () => {
     cpSync(join(FIXTURES, 'formats', 'openai'), join(dir, 'openai'), { recursive: true });
     cpSync(join(FIXTURES, 'formats', 'claude-code'), join(dir, 'claude-code'), { recursive: true });
     const roots = new Roots([dir]);
-    const off = searchOffThread(roots, join(tempDir(), 'index.v8'), undefined, pathToFileURL(join(ROOT, 'dist', 'search-worker.mjs')));
+    const off = searchOffThread(roots, join(tempDir(), 'index.v8'), undefined, ':memory:', pathToFileURL(join(ROOT, 'dist', 'search-worker.mjs')));
     const here = new SearchService(roots, false);
     const statuses: unknown[] = [];
     off.onProgress = (s) => statuses.push(s);

@@ -13,8 +13,9 @@ import { createLinksSlice, type LinksSlice } from './links.js';
 import { createSecretsSlice, type SecretsSlice } from './secrets.js';
 import { createTranscriptSlice, type TranscriptSlice } from './transcript.js';
 import { createCompareSlice, type CompareSlice } from './compare.js';
+import { createCatalogSlice, type CatalogSlice } from './catalog.js';
 
-export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice & SecretsSlice & TranscriptSlice & CompareSlice;
+export type AppState = DirectorySlice & ConversationSlice & TokensSlice & UiSlice & WindowSlice & EditingSlice & SearchSlice & LayoutSlice & FoldersSlice & LinksSlice & SecretsSlice & TranscriptSlice & CompareSlice & CatalogSlice;
 
 /** One store, one slice per domain. */
 export const useApp = create<AppState>()((set, get, api) => ({
@@ -31,6 +32,7 @@ export const useApp = create<AppState>()((set, get, api) => ({
   ...createSecretsSlice(set, get, api),
   ...createTranscriptSlice(set, get, api),
   ...createCompareSlice(set, get, api),
+  ...createCatalogSlice(set, get, api),
 }));
 
 // A file's own default strategy, once its skeleton says what it is (until the user picks one).

@@ -8,6 +8,7 @@ import { windowHandlers } from './window.js';
 import { editingHandlers } from './editing.js';
 import { compactHandlers } from './compact.js';
 import { searchHandlers } from './search.js';
+import { catalogHandlers } from './catalog.js';
 import { sessionLinkHandlers } from './session-links.js';
 import { secretsHandlers } from './secrets.js';
 import { shareHandlers } from './share.js';
@@ -21,7 +22,7 @@ export type { HandlerContext } from './context.js';
 /** Every request handler, one file per domain; the same map runs in Electron main and behind the server. */
 export function createHandlers(ctx: HandlerContext & { localHistory?: LocalHistory }): Handlers {
   const state = conversationState(ctx);
-  const handlers: Handlers = { ...directoryHandlers(ctx), ...conversationHandlers(ctx, state), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx, state), ...compactHandlers(ctx, state), ...searchHandlers(ctx), ...sessionLinkHandlers(ctx), ...secretsHandlers(ctx, state), ...shareHandlers(ctx), ...compareHandlers(ctx), ...turnHandlers(ctx, state) };
+  const handlers: Handlers = { ...directoryHandlers(ctx), ...conversationHandlers(ctx, state), ...settingsHandlers(ctx), ...windowHandlers(ctx), ...editingHandlers(ctx, state), ...compactHandlers(ctx, state), ...searchHandlers(ctx), ...catalogHandlers(ctx), ...sessionLinkHandlers(ctx), ...secretsHandlers(ctx, state), ...shareHandlers(ctx), ...compareHandlers(ctx), ...turnHandlers(ctx, state) };
   // Every reader loaded (SQLite's WebAssembly compiles in the background as the process starts) before the
   // first request reads a file; after that, one settled promise per request.
   const ready = formatsReady();

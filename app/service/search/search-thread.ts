@@ -5,6 +5,9 @@ import { HandlerError } from '../../shared/errors.js';
 import type { ErrorCode } from '../../shared/contract.js';
 import type { Roots } from '../roots.js';
 import { SearchInputError, SearchService, type Parting, type SearchAnswer, type SearchRequest, type SearchStatus } from './search-service.js';
+import { CatalogService, type CatalogStatus, type SessionsAnswer, type SessionsRequest, type UsageAnswer } from '../catalog/catalog-service.js';
+import { inlineReaders } from '../../../src/core/catalog/index.js';
+import type { UsageBy } from '../../../src/core/catalog/index.js';
 
 /** What the search service does, wherever it runs. */
 export interface Search {
@@ -13,26 +16,75 @@ export interface Search {
   changed(events: ReadonlyArray<{ path: string; kind: 'added' | 'changed' | 'removed' }>): void;
   query(req: SearchRequest): Promise<SearchAnswer>;
   snippets(req: Parameters<SearchService['snippets']>[0]): ReturnType<SearchService['snippets']>;
+  /** The session catalog's progress (the sidebar's sessions fill in as it reads). */
+  onCatalog: (status: CatalogStatus) => void;
+  sessions(req: SessionsRequest): Promise<SessionsAnswer>;
+  usage(by: UsageBy): Promise<UsageAnswer>;
   close(): void;
 }
 
+type Method = 'query' | 'snippets' | 'sessions' | 'usage';
+
+/** Search and the session catalog on this thread (tests, from source): the same answers as on their own. */
+class LocalSearch implements Search {
+  private readonly index: SearchService;
+  private readonly catalog: CatalogService;
+  onCatalog: (status: CatalogStatus) => void = () => {};
+  constructor(roots: Roots, keptFile: string | false, parting: Parting | undefined, catalogFile: string) {
+    this.index = new SearchService(roots, keptFile, parting);
+    this.catalog = new CatalogService(roots, catalogFile, () => inlineReaders);
+    this.catalog.onProgress = (status) => this.onCatalog(status);
+  }
+  set onProgress(f: (status: SearchStatus) => void) {
+    this.index.onProgress = f;
+  }
+  get onProgress() {
+    return this.index.onProgress;
+  }
+  start(): void {
+    this.index.start();
+    this.catalog.start();
+  }
+  changed(events: ReadonlyArray<{ path: string; kind: 'added' | 'changed' | 'removed' }>): void {
+    this.index.changed(events);
+    this.catalog.changed(events);
+  }
+  query(req: SearchRequest) {
+    return this.index.query(req);
+  }
+  snippets(req: Parameters<SearchService['snippets']>[0]) {
+    return this.index.snippets(req);
+  }
+  async sessions(req: SessionsRequest) {
+    return this.catalog.sessions(req);
+  }
+  async usage(by: UsageBy) {
+    return this.catalog.usage(by);
+  }
+  close(): void {
+    this.index.close();
+    this.catalog.close();
+  }
+}
+
 export type ToSearch =
-  | { type: 'call'; id: number; method: 'query' | 'snippets'; input: unknown }
+  | { type: 'call'; id: number; method: Method; input: unknown }
   | { type: 'start' }
   | { type: 'changed'; events: Array<{ path: string; kind: 'added' | 'changed' | 'removed' }> }
   | { type: 'close' };
 export type FromSearch =
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: { kind: 'input' | 'handler' | 'other'; code?: ErrorCode; message: string } }
-  | { type: 'progress'; status: SearchStatus };
+  | { type: 'progress'; status: SearchStatus }
+  | { type: 'catalog'; status: CatalogStatus };
 
 /**
  * The search index on a thread of its own where the built search worker ships beside this bundle (reading and
  * indexing 10,000 files then holds up no request of the document service), on this thread otherwise (from
  * source, in tests). The same answers either way.
  */
-export function searchOffThread(roots: Roots, keptFile: string | false, parting?: Parting, url = new URL('./search-worker.mjs', import.meta.url)): Search {
-  if (keptFile === false || !existsSync(fileURLToPath(url))) return new SearchService(roots, keptFile, parting);
+export function searchOffThread(roots: Roots, keptFile: string | false, parting?: Parting, catalogFile = ':memory:', url = new URL('./search-worker.mjs', import.meta.url)): Search {
+  if (keptFile === false || !existsSync(fileURLToPath(url))) return new LocalSearch(roots, keptFile, parting, catalogFile);
   let worker: Worker | undefined;
   let nextId = 1;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -42,6 +94,9 @@ export function searchOffThread(roots: Roots, keptFile: string | false, parting?
     changed: (events) => send({ type: 'changed', events: events.map((e) => ({ path: e.path, kind: e.kind })) }),
     query: (req) => call('query', req) as Promise<SearchAnswer>,
     snippets: (req) => call('snippets', req) as ReturnType<SearchService['snippets']>,
+    onCatalog: () => {},
+    sessions: (req) => call('sessions', req) as Promise<SessionsAnswer>,
+    usage: (by) => call('usage', by) as Promise<UsageAnswer>,
     close: () => {
       if (!worker) return;
       worker.postMessage({ type: 'close' } satisfies ToSearch);
@@ -53,10 +108,11 @@ export function searchOffThread(roots: Roots, keptFile: string | false, parting?
   };
   function ensure(): Worker {
     if (worker) return worker;
-    const w = new Worker(url, { workerData: { roots: roots.all(), keptFile, parting } });
+    const w = new Worker(url, { workerData: { roots: roots.all(), keptFile, parting, catalogFile } });
     w.unref();
     w.on('message', (msg: FromSearch) => {
       if (msg.type === 'progress') return search.onProgress(msg.status);
+      if (msg.type === 'catalog') return search.onCatalog(msg.status);
       const p = waiting.get(msg.id);
       waiting.delete(msg.id);
       if (!p) return;
@@ -77,7 +133,7 @@ export function searchOffThread(roots: Roots, keptFile: string | false, parting?
   function send(msg: ToSearch): void {
     ensure().postMessage(msg);
   }
-  function call(method: 'query' | 'snippets', input: unknown): Promise<unknown> {
+  function call(method: Method, input: unknown): Promise<unknown> {
     const id = nextId++;
     const w = ensure();
     // Asked, it keeps the process alive until it answers.

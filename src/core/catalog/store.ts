@@ -85,6 +85,8 @@ export interface UsageRow {
   cacheRead: number;
   cacheWrite: number;
   costUsd: number;
+  /** Calls of a model with no list price: counted, not in the cost. */
+  unpricedCalls: number;
 }
 
 /** A message search-all found: where it is, and where its line can be read. */
@@ -486,11 +488,11 @@ export class Catalog {
     const key = by === 'day' ? 'c.day' : by === 'model' ? 'c.model' : by === 'project' ? 's.project' : 'f.tool';
     const rows = this.db
       .prepare(
-        `SELECT ${key} AS key, sum(c.n) AS calls, count(DISTINCT c.session) AS sessions, sum(COALESCE(c.input, 0)) AS input, sum(COALESCE(c.output, 0)) AS output, sum(c.cache_read) AS cache_read, sum(c.cache_write) AS cache_write, sum(COALESCE(c.cost_usd, 0)) AS cost ` +
+        `SELECT ${key} AS key, sum(c.n) AS calls, count(DISTINCT c.session) AS sessions, sum(COALESCE(c.input, 0)) AS input, sum(COALESCE(c.output, 0)) AS output, sum(c.cache_read) AS cache_read, sum(c.cache_write) AS cache_write, sum(COALESCE(c.cost_usd, 0)) AS cost, sum(CASE WHEN c.cost_usd IS NULL THEN c.n ELSE 0 END) AS unpriced ` +
           `FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)} GROUP BY ${key} ORDER BY ${by === 'day' ? 'key DESC' : 'cost DESC'}`,
       )
       .all(args);
-    return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost) }));
+    return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost), unpricedCalls: Number(r.unpriced ?? 0) }));
   }
 
   /** The most expensive calls, with the session and row each is on. */

@@ -54,6 +54,8 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'compare', enabled: open, run: (s) => s.setDialog('compare') },
   { id: 'compare-files', enabled: (s) => s.compareMarks.length === 2, run: (s) => void s.openCompare({ a: { path: s.compareMarks[0], conversation: 0 }, b: { path: s.compareMarks[1], conversation: 0 } }) },
   { id: 'compare-branches', enabled: hasBranches, run: (s) => void branchSides(s).then((sides) => sides && useApp.getState().openCompare(sides)) },
+  { id: 'sessions-or-files', enabled: () => true, run: (s) => s.setSidebarMode(s.sidebarMode === 'sessions' ? 'files' : 'sessions') },
+  { id: 'usage', enabled: () => true, run: (s) => s.setUsageOpen(true) },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },
   { id: 'export-yaml', enabled: open, run: (s) => void s.exportAs('yaml') },
   { id: 'export-markdown', enabled: open, run: (s) => void s.exportAs('markdown') },

@@ -7,6 +7,7 @@ import { age, formatBytes, formatNumber } from '../roles.js';
 import { countingModel } from '../../../../src/core/models.js';
 import { estimateNote } from '../../../../src/core/tokenizer/estimate.js';
 import { buildTree, endingStart, flattenTree, FORMAT_BADGE, type FolderNode, type SidebarRow } from './tree.js';
+import { SessionList } from '../sessions/SessionList.js';
 
 // A row reads only what it shows: with thousands of files, a change elsewhere in the store (a page of rows, a
 // count's progress) re-renders none of them, and a filter re-renders only the rows whose entries changed.
@@ -217,10 +218,33 @@ export function Sidebar() {
     listRef.current?.scrollTo({ top: 0 });
   }, [filter]);
 
+  const mode = useApp((s) => s.sidebarMode);
+  const setMode = useApp((s) => s.setSidebarMode);
+  const modes = (
+    <div className="sidebar-modes" role="radiogroup" aria-label="List">
+      {(['sessions', 'files'] as const).map((m) => (
+        <button key={m} role="radio" aria-checked={mode === m} className={mode === m ? 'active' : ''} onClick={() => setMode(m)} data-testid={`sidebar-mode-${m}`}>
+          {m === 'sessions' ? 'Sessions' : 'Files'}
+        </button>
+      ))}
+    </div>
+  );
+  if (mode === 'sessions') {
+    return (
+      <nav className="sidebar" aria-label="Conversations">
+        <div className="sidebar-head">
+          <h2>Conversations</h2>
+          {modes}
+        </div>
+        <SessionList />
+      </nav>
+    );
+  }
   return (
     <nav className="sidebar" aria-label="Conversations">
       <div className="sidebar-head">
         <h2>Conversations</h2>
+        {modes}
         <select aria-label="Sort conversations" title={fileSort === 'tokens' ? 'By tokens: files are counted when opened, and those not counted yet come after the counted ones' : undefined} value={fileSort} onChange={(e) => setFileSort(e.target.value as typeof fileSort)}>
           <option value="name">name</option>
           <option value="modified">modified</option>

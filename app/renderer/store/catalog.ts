@@ -1,0 +1,84 @@
+import type { StateCreator } from 'zustand';
+import type { EventPayload, RequestOutput } from '../../shared/contract.js';
+import { request } from '../api/client.js';
+import type { AppState } from './index.js';
+
+export type SessionsAnswer = RequestOutput<'catalog:sessions'>;
+export type UsageAnswer = RequestOutput<'catalog:usage'>;
+export type UsageBy = UsageAnswer['by'];
+
+export interface SessionFilters {
+  tool?: string;
+  model?: string;
+  /** YYYY-MM-DD: sessions active on or after it. */
+  from?: string;
+}
+
+export interface CatalogSlice {
+  /** What the sidebar lists: the sessions of the catalog, or the folders' files. */
+  sidebarMode: 'sessions' | 'files';
+  setSidebarMode(mode: 'sessions' | 'files'): void;
+  sessionGroup: 'project' | 'time';
+  setSessionGroup(group: 'project' | 'time'): void;
+  sessionFilters: SessionFilters;
+  setSessionFilters(patch: SessionFilters): void;
+  sessionsAnswer: SessionsAnswer | undefined;
+  sessionsError: string | undefined;
+  loadSessions(): Promise<void>;
+  catalogStatus: EventPayload<'catalog:progress'> | undefined;
+  usageOpen: boolean;
+  setUsageOpen(open: boolean): void;
+  usageBy: UsageBy;
+  usageAnswer: UsageAnswer | undefined;
+  usageError: string | undefined;
+  loadUsage(by?: UsageBy): Promise<void>;
+}
+
+let asked = 0;
+
+export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = (set, get) => ({
+  sidebarMode: 'files',
+  setSidebarMode: (sidebarMode) => {
+    set({ sidebarMode });
+    if (sidebarMode === 'sessions') void get().loadSessions();
+  },
+  sessionGroup: 'project',
+  setSessionGroup: (sessionGroup) => set({ sessionGroup }),
+  sessionFilters: {},
+  setSessionFilters: (patch) => {
+    set({ sessionFilters: { ...get().sessionFilters, ...patch } });
+    void get().loadSessions();
+  },
+  sessionsAnswer: undefined,
+  sessionsError: undefined,
+  loadSessions: async () => {
+    const mine = ++asked;
+    const f = get().sessionFilters;
+    try {
+      const answer = await request('catalog:sessions', { sort: 'recent', ...(f.tool ? { tool: f.tool } : {}), ...(f.model ? { model: f.model } : {}), ...(f.from ? { from: f.from } : {}) });
+      // An answer to an earlier ask (other filters) never replaces a later one's.
+      if (mine === asked) set({ sessionsAnswer: answer, sessionsError: undefined, catalogStatus: answer.status });
+    } catch (e) {
+      if (mine === asked) set({ sessionsError: (e as Error).message });
+    }
+  },
+  catalogStatus: undefined,
+  usageOpen: false,
+  setUsageOpen: (usageOpen) => {
+    set({ usageOpen });
+    if (usageOpen) void get().loadUsage();
+  },
+  usageBy: 'day',
+  usageAnswer: undefined,
+  usageError: undefined,
+  loadUsage: async (by) => {
+    const want = by ?? get().usageBy;
+    set({ usageBy: want });
+    try {
+      const answer = await request('catalog:usage', { by: want });
+      if (get().usageBy === want) set({ usageAnswer: answer, usageError: undefined });
+    } catch (e) {
+      set({ usageError: (e as Error).message });
+    }
+  },
+});
