@@ -96,6 +96,10 @@ function recordById(opened: OpenedFile, records: readonly unknown[], id: string)
 /** Ids of the first messages of branches the session did not go on with, for the note (a few). */
 function otherBranches(opened: OpenedFile, records: readonly unknown[], tree: MessageTree, path: ThreadPath): string {
   const children = childrenOf(tree);
-  const ids = forkPoints(tree, path.thread, children).flatMap((f) => f.options.filter((_, k) => k !== f.continued).map((o) => idOf(opened, records[o])).filter((x): x is string => x !== undefined));
+  // The ways not shown: at a fork on the path shown, the others (from an abandoned branch, the way the session
+  // went on); at one off it, all but the way the session went on.
+  const onPath = new Set(path.whole);
+  const others = (f: { options: number[]; continued?: number }) => (f.options.some((o) => onPath.has(o)) ? f.options.filter((o) => !onPath.has(o)) : f.options.filter((_, k) => k !== f.continued));
+  const ids = forkPoints(tree, path.thread, children).flatMap((f) => others(f).map((o) => idOf(opened, records[o])).filter((x): x is string => x !== undefined));
   return ids.length === 0 ? 'ID' : ids.length <= 2 ? ids.join(' or ') : `${ids.slice(0, 2).join(', ')}, …`;
 }

@@ -40,9 +40,10 @@ describe('every format through the handlers', () => {
     expect(byPath['memory/empty/MEMORY.md']).toMatchObject({ format: 'swarms-memory', messages: 0 });
     expect(byPath['openai/finetune.jsonl']).toMatchObject({ format: 'openai-chat-jsonl', conversations: 3 });
     expect(entries.filter((e) => e.error)).toEqual([]);
-    // Every fixture file is listed, but a sub-agent's sidecar and the pieces of an OpenCode session.
+    // Every fixture file is listed, but a sub-agent's sidecar, a database's write-ahead log (read with it), Codex's
+    // log database (no conversations) and the pieces of an OpenCode session.
     const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
-    expect(entries.length).toBe(walk(join(FIXTURES, 'formats')).filter((f) => !f.endsWith('.meta.json') && !/storage\/(message|part|project)\//.test(f)).length);
+    expect(entries.length).toBe(walk(join(FIXTURES, 'formats')).filter((f) => !f.endsWith('.meta.json') && !/-(wal|shm)$/.test(f) && !f.endsWith('logs_2.sqlite') && !/storage\/(message|part|project)\//.test(f)).length);
     expect(entries.some((e) => e.path.endsWith('.meta.json'))).toBe(false);
   });
 
