@@ -597,12 +597,12 @@ export const requests = {
       from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
       to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
       limit: z.number().int().min(1).max(5000).default(5000),
-    }),
+    }).strict(),
     output: z.object({ sessions: z.array(SessionEntry), total: z.number(), tools: z.array(z.string()), models: z.array(z.string()), status: CatalogStatus }),
   },
   /** Reported usage and its cost at list prices over the opened folders, by day, project, model or tool; the costliest sessions and calls. */
   'catalog:usage': {
-    input: z.object({ by: z.enum(['day', 'project', 'model', 'tool']).default('day') }),
+    input: z.object({ by: z.enum(['day', 'project', 'model', 'tool']).default('day') }).strict(),
     output: z.object({
       by: z.enum(['day', 'project', 'model', 'tool']),
       rows: z.array(UsageRow),

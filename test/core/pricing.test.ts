@@ -49,6 +49,10 @@ const EXPECTED: Record<string, string | null> = {
   'grok-4': null,
   'llama3.1:8b': null,
   'qwen3:14b': null,
+  'google/gemma-3n-e4b': null,
+  'openai/gpt-oss-20b': null,
+  'gemma-3n-e4b': null,
+  'qwen3:4b-thinking': null,
 };
 
 /** The model ids a folder's files name, as the engine reads them (each message's model and each call's). */
