@@ -68,7 +68,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
       await page.open('agents/claude-code/cart-rewind-compact.jsonl');
       // The whole session, from before its compaction.
       await page.page.click('[data-testid="show-whole"]');
-      await page.page.waitForSelector('[data-testid="compaction-note"]:has-text("The whole session")');
+      await page.page.waitForSelector('[data-testid="show-since-compaction"]');
       await page.page.keyboard.press('r');
       await page.transcript();
       const items = await page.transcriptItems();
@@ -146,7 +146,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
       const page = await start(size);
       await page.open(CODEX);
       await page.page.click('[data-testid="show-whole"]');
-      await page.page.waitForSelector('[data-testid="compaction-note"]:has-text("The whole session")');
+      await page.page.waitForSelector('[data-testid="show-since-compaction"]');
       await page.transcript();
       const items = await page.transcriptItems();
       const turn = items.find((i) => i.text.includes('Reasoning'))!.turn;
