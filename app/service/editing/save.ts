@@ -262,7 +262,7 @@ async function compose(doc: OpenDocument, disk: OnDisk | undefined, options: Sav
   stopIfCancelled();
   try {
     // Save As to a new name writes the same format in its own style (the new file has no text of its own).
-    ({ text, again } = writeDocument(doc.codec, basis.doc, records, basis.bom, { immutable: true, name: options.target }));
+    ({ text, again } = writeDocument(doc.codec, basis.doc, records, basis.bom, { immutable: true, name: options.target ?? doc.path }));
     // Secrets redacted from every message are taken out of the records that are not messages too.
     ({ text, again } = scrubbedForSave(doc, records, text, again));
   } catch (e) {
