@@ -40,7 +40,7 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
     const kept = opts.regex ? undefined : await freshCatalog(path);
     if (kept) {
       try {
-        found = { ...searchCatalog(kept.catalog, path, query, { roles, formats }), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0, outside: kept.sync.outside ?? [] };
+        found = { ...searchCatalog(kept.catalog, path, query, { roles, formats, names: kept.sync.names }), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0, outside: kept.sync.outside ?? [] };
       } finally {
         kept.catalog.close();
       }

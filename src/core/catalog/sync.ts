@@ -1,4 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { appendToFile, type OpenedFile } from '../formats/document-file.js';
 import { decodeText } from '../formats/read.js';
 import { walkConversationTree } from '../storage/list-directory.js';
@@ -23,6 +24,8 @@ export interface SyncProgress {
   tooDeep?: number;
   /** Links out of the folders (relative to their folder): listed as such, never read (confine.ts). */
   outside?: string[];
+  /** Files listed under other names than their own (a link inside the folders): each real file's listed paths. */
+  names?: Map<string, string[]>;
 }
 
 export interface SyncOptions {
@@ -62,6 +65,7 @@ export class CatalogSync {
     let truncated = false;
     let tooDeep = 0;
     const outside: string[] = [];
+    const names = new Map<string, string[]>();
     for (const root of roots) {
       const listing = walkConversationTree(root, { depth: opts.depth, cap: opts.cap });
       truncated ||= listing.truncated;
@@ -69,6 +73,10 @@ export class CatalogSync {
       for (const l of listing.outside) outside.push(l.path);
       for (const f of listing.files) {
         if (opts.allowed && !opts.allowed(f.file)) continue;
+        const listed = join(root, f.path);
+        const known = names.get(f.file);
+        if (known) known.push(listed);
+        else names.set(f.file, [listed]);
         try {
           found.set(f.file, statSync(f.file));
         } catch {
@@ -77,7 +85,7 @@ export class CatalogSync {
       }
     }
     const known = this.catalog.files(roots);
-    const progress: SyncProgress = { done: 0, total: found.size, read: 0, dropped: 0, truncated, tooDeep, outside };
+    const progress: SyncProgress = { done: 0, total: found.size, read: 0, dropped: 0, truncated, tooDeep, outside, names };
     const gone = [...known.keys()].filter((p) => !found.has(p));
     if (gone.length > 0) {
       this.catalog.transaction(() => gone.forEach((p) => this.forgetLive(p) || this.catalog.drop(p)));
