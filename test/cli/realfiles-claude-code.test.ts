@@ -37,7 +37,7 @@ function agentFilesOf(file: string): string[] {
 interface Shown {
   forks?: number;
   thread?: string;
-  threads?: Array<{ thread: string }>;
+  threads?: Array<{ thread: string; file?: string }>;
   messages: Array<{ index: number; record: number; calls?: Array<{ id: string; result: number | null }> }>;
 }
 
@@ -53,8 +53,8 @@ describe.skipIf(!REALFILES)('real Claude Code sessions through the CLI', () => {
     const records = transcriptRecords(values);
     const shown = cli('show', path, '--json') as Shown;
     expect(shown.forks ?? 0).toBe(sourcesForks(file));
-    // Each thread of the file (inline sub-agents too) as the CLI shows it.
-    const threads = (shown.threads ?? []).map((t) => t.thread).filter((t) => t !== shown.thread);
+    // Each thread of the file (inline sub-agents too) as the CLI shows it; a thread in a file of its own (subagents/) is that file's.
+    const threads = (shown.threads ?? []).filter((t) => !t.file).map((t) => t.thread).filter((t) => t !== shown.thread);
     for (const view of [shown, ...threads.map((t) => cli('show', path, '--json', '--thread', t.replace(/^side:/, '')) as Shown)]) {
       // Read from the file's own lines: each call shown has the result the file holds after it, on the path.
       const answeredAt = new Map<string, number>();
