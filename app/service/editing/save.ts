@@ -261,8 +261,9 @@ async function compose(doc: OpenDocument, disk: OnDisk | undefined, options: Sav
   await pause();
   stopIfCancelled();
   try {
-    // Save As to a new name writes the same format in its own style (the new file has no text of its own).
-    ({ text, again } = writeDocument(doc.codec, basis.doc, records, basis.bom, { immutable: true, name: options.target ?? doc.path }));
+    // Save As to a new name writes the same format in its own style (the new file has no text of its own); a file
+    // known by its name (any MEMORY.md) is read back by it. A log of lines needs none, and its appends stay appends.
+    ({ text, again } = writeDocument(doc.codec, basis.doc, records, basis.bom, { immutable: true, name: options.target ?? (doc.codec.append ? undefined : doc.path) }));
     // Secrets redacted from every message are taken out of the records that are not messages too.
     ({ text, again } = scrubbedForSave(doc, records, text, again));
   } catch (e) {
