@@ -83,7 +83,7 @@ function EncodingNote({ model }: { model: string }) {
   const choice = resolveEncoding(model);
   const note = standsIn(choice);
   return (
-    <span className="muted small" data-testid="model-encoding" data-approximate={choice.approximate ? 'true' : undefined} title={note ? `${note}: its own tokenizer is not public, so counts here are estimates` : `${model}'s own tokenizer`}>
+    <span className="muted small model-encoding" data-testid="model-encoding" data-approximate={choice.approximate ? 'true' : undefined} title={note ? `${note}: its own tokenizer is not public, so counts here are estimates` : `${model}'s own tokenizer`}>
       {note ? `≈ ${choice.encoding}` : choice.encoding}
     </span>
   );
