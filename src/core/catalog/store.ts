@@ -131,6 +131,9 @@ export function localDay(at: string | undefined): string | undefined {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
+/** A session row's columns from session_id to threads, in the order the statements name them. */
+const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.parentFile ?? null, s.parentSessionId ?? null, s.agentId ?? null, s.kind, s.title ?? null, s.project ?? null, s.firstAt ?? null, s.lastAt ?? null, JSON.stringify(s.models), s.messages, s.prompts, s.defaultThread ?? null, s.threads ? JSON.stringify(s.threads) : null];
+
 /** A call's figures as the usage module reads them. */
 const reportedOf = (c: Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at'>): ReportedUsage => ({ model: c.model, input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, cacheWrite1h: c.cacheWrite1h || undefined, reasoning: c.reasoning, calls: c.n === 1 ? undefined : c.n });
 
@@ -335,24 +338,7 @@ export class Catalog {
 
   private insertSession(fileId: number, s: SessionFacts): number {
     return Number(
-      this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts, default_thread, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-        fileId,
-        s.conversation,
-        s.sessionId ?? null,
-        s.parentFile ?? null,
-        s.parentSessionId ?? null,
-        s.agentId ?? null,
-        s.kind,
-        s.title ?? null,
-        s.project ?? null,
-        s.firstAt ?? null,
-        s.lastAt ?? null,
-        JSON.stringify(s.models),
-        s.messages,
-        s.prompts,
-        s.defaultThread ?? null,
-        s.threads ? JSON.stringify(s.threads) : null,
-      ).lastInsertRowid,
+      this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts, default_thread, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([fileId, s.conversation, ...sessionValues(s)]).lastInsertRowid,
     );
   }
 
@@ -372,23 +358,7 @@ export class Catalog {
         };
       }
     }
-    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads) WHERE id = ?').run(
-      s.sessionId ?? null,
-      s.parentFile ?? null,
-      s.parentSessionId ?? null,
-      s.agentId ?? null,
-      s.kind,
-      s.title ?? null,
-      s.project ?? null,
-      s.firstAt ?? null,
-      s.lastAt ?? null,
-      JSON.stringify(s.models),
-      s.messages,
-      s.prompts,
-      s.defaultThread ?? null,
-      s.threads ? JSON.stringify(s.threads) : null,
-      id,
-    );
+    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads) WHERE id = ?').run([...sessionValues(s), id]);
   }
 
   private insertCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): void {
