@@ -156,7 +156,7 @@ export function columnsOf(count: number, viewAt: (i: number) => MessageView): { 
 }
 
 /** The model the conversation ran on, where its file names one (a part since a compaction with no call yet: the file's). */
-function modelField(doc: SkeletonSource, views: readonly MessageView[]): Pick<Skeleton, 'model'> {
+export function modelField(doc: SkeletonSource, views: readonly MessageView[]): Pick<Skeleton, 'model'> {
   const model = shownSessionModel(views, () => doc.file.doc.conversations.flatMap((c) => c.records.map((r) => viewOf(doc.codec, r))));
   return model ? { model } : {};
 }

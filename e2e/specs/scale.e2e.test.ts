@@ -177,10 +177,11 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(seen.reading, 'the last message shown while the file was still read').toMatch(new RegExp(`the first [\\d,]+ and the last [\\d,]+ of its ${MESSAGES.toLocaleString('en-US')} messages are shown; those between`));
       await page.page.waitForSelector('[data-testid="reading-banner"]', { state: 'detached', timeout: 120_000 });
       await page.page.waitForSelector(`[data-testid="row"][data-index="${last}"][aria-selected="true"]`);
-      // Its row and those above it have their content (no placeholder outlives the read).
+      // Its row and those above it have their content (no placeholder outlives the read; its tokens are counted
+      // after the read, which on a loaded machine takes longer than this wait).
       await page.page.waitForFunction((i) => {
         const row = document.querySelector(`[data-testid="row"][data-index="${i}"]`);
-        return row !== null && row.querySelector('.loading') === null;
+        return row !== null && row.querySelector('.col-preview .loading') === null;
       }, last, { timeout: 30_000 });
       // Where the head ended: the rows just past it are filled, not left as the head's half page.
       await page.page.keyboard.press('Control+k');

@@ -132,7 +132,7 @@ describe('deltas give the state a full reload gives', () => {
             expect(shown.skeleton.count).toBe(fresh.skeleton.count);
           }
         }),
-        { numRuns: 25 },
+        { numRuns: Number(process.env.FC_RUNS ?? 25), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {}) },
       );
     }, 120_000);
   }

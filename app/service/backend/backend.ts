@@ -71,6 +71,11 @@ class ServiceThread {
     return this.pending.size > 0;
   }
 
+  /** Whether the service of this start is still running (not stopped since, nor started again). */
+  runs(start: number): boolean {
+    return this.worker !== undefined && this.start === start;
+  }
+
   private ensure(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.url, { workerData: this.workerData() });
@@ -330,8 +335,11 @@ class WorkerBackend implements Backend {
     if (file !== undefined && channel !== 'conversation:peek' && this.editsToBring(file, service, channel) && !(await this.bringEdits(file, service, channel))) {
       return stopped(`the edits of ${pathOf(input)} not saved yet could not be made again in the document service (it stopped again); they are kept: try again`);
     }
+    const start = service.running();
     const result = await service.request(channel, input);
-    if (file !== undefined && typeof channel === 'string' && this.edits.answered(file, channel, input, result) === 'saved') {
+    // A save cut off by the service stopping may have written the file: what it was writing stays known.
+    const cut = !service.runs(start);
+    if (file !== undefined && typeof channel === 'string' && this.edits.answered(file, channel, input, result, cut) === 'saved') {
       // Saved: the log starts again from the file as written.
       const snapshot = await this.snapshot(service, file);
       this.edits.start(file, snapshot, { service, start: service.start });

@@ -56,11 +56,12 @@ export class EditLog {
   }
 
   /** After a request about the file was answered: what it changed goes into the log. */
-  answered(file: string, channel: string, input: unknown, result: Result<unknown>): 'saved' | 'dropped' | undefined {
+  answered(file: string, channel: string, input: unknown, result: Result<unknown>, cut = false): 'saved' | 'dropped' | undefined {
     const log = this.logs.get(file);
     if (!log) return undefined;
     if (channel === 'edit:save') {
-      log.writing = undefined;
+      // Cut off by the service stopping: the file may hold the save, which the restore finds out from it.
+      if (!cut) log.writing = undefined;
       return result.ok ? 'saved' : undefined;
     }
     if (!result.ok) return undefined;

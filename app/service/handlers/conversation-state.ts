@@ -10,7 +10,7 @@ import type { Skeleton, SkeletonDelta } from '../../shared/contract.js';
 import { applySkeletonDelta, skeletonDelta, spliceBetween } from '../../shared/skeleton-delta.js';
 import { isDirty, viewOf, type OpenDocument } from '../documents.js';
 import { summaryOf } from '../file-summary.js';
-import { buildSkeleton, columnsOf, needsLinking, readOnlyOf, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
+import { buildSkeleton, columnsOf, modelField, needsLinking, readOnlyOf, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
 import { treeFields, type ViewedConversation } from '../conversation-views.js';
 import { FLAGS } from '../../shared/contract.js';
 import type { HandlerContext } from './context.js';
@@ -177,6 +177,24 @@ export function conversationState(ctx: HandlerContext) {
   };
 
   /**
+   * The session's model after a change of rows [start, end) of the old records into [start, newEnd) of the new:
+   * as shown before when no row taken out or put in names one (the common edit, an agent's line of text),
+   * else counted again over every row.
+   */
+  const modelAfter = (before: Shown, doc: OpenDocument, old: readonly Message[], records: readonly Message[], start: number, oldEnd: number, newEnd: number): Pick<Skeleton, 'model'> => {
+    const v = view(doc);
+    const names = (x: MessageView) => x.model !== undefined || x.usage?.model !== undefined;
+    let changed = false;
+    for (let i = start; i < oldEnd && !changed; i++) changed = names(v(old[i]));
+    for (let i = start; i < newEnd && !changed; i++) changed = names(v(records[i]));
+    if (!changed) {
+      const shown = before.pending.length > 0 ? before.pending[before.pending.length - 1].file.model : before.base.model;
+      return shown ? { model: shown } : {};
+    }
+    return modelField(doc, records.map(v));
+  };
+
+  /**
    * The delta of an edit, built from the edited rows alone: when the records before and after share all but a
    * run, nothing needs linking, no reported usage is deduplicated across the run, and the static prefix stays.
    * Undefined when any of that does not hold (the skeleton is then built whole and compared).
@@ -215,7 +233,8 @@ export function conversationState(ctx: HandlerContext) {
     for (let i = start; i < n - t; i++) rows.push(skeletonRowOf(doc, records[i], v(records[i]), i < s1));
     const { format, formatLabel, swarms } = before.base;
     const has = columnsOf(n, (i) => v(records[i]));
-    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.file.partBytes ?? doc.size, other: doc.file.doc.otherRecords, version, has, ...readOnlyOf(doc) };
+    const model = modelAfter(before, doc, old, records, start, m - t, n - t);
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, ...model, format, formatLabel, swarms, count: n, bytes: doc.file.partBytes ?? doc.size, other: doc.file.doc.otherRecords, version, has, ...readOnlyOf(doc) };
     return { from: before.version, file, start, deleteCount, rows };
   };
 
@@ -273,7 +292,8 @@ export function conversationState(ctx: HandlerContext) {
     const had = before.pending.length > 0 ? before.pending[before.pending.length - 1].file.has : base.has;
     const has = had?.time && had.id ? had : columnsOf(n, (i) => v(records[i]));
     const tree = treeFields(doc.conversations as ViewedConversation[], conversation, (r) => viewOf(doc.codec, r));
-    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, format, formatLabel, swarms, count: n, bytes: doc.file.partBytes ?? doc.size, other: doc.file.doc.otherRecords, version, has, ...tree, ...readOnlyOf(doc) };
+    const model = modelAfter(before, doc, old, records, start, m, n);
+    const file = { path: display, conversation, conversations: doc.conversations.length, title: doc.file.doc.conversations[conversation]?.title, ...model, format, formatLabel, swarms, count: n, bytes: doc.file.partBytes ?? doc.size, other: doc.file.doc.otherRecords, version, has, ...tree, ...readOnlyOf(doc) };
     appendedUsage.set(records, seen);
     return { from: before.version, file, start, deleteCount: m - start, rows };
   };
