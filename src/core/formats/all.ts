@@ -7,6 +7,11 @@ import { oasstTrees } from './oasst/codec.js';
 import { claudeCode } from './claude-code/codec.js';
 import { codexRollout } from './codex/codec.js';
 import { codexHistory } from './codex/history-codec.js';
+import { codexSessionIndex } from './codex/session-index-codec.js';
+import { claudeCodeHistory } from './claude-code/history-codec.js';
+import { openCodePromptHistory } from './opencode/prompt-history-codec.js';
+import { geminiCliLogs } from './gemini/logs-codec.js';
+import { copilotCliWorkspace } from './copilot-cli/workspace-codec.js';
 import { copilotCliEvents } from './copilot-cli/codec.js';
 import { geminiCliSession } from './gemini/codec.js';
 import { geminiContents } from './gemini/contents-codec.js';
@@ -42,5 +47,5 @@ import { copilotCliSession } from './copilot-cli/session-codec.js';
 import { otelGenAi } from './otel/codec.js';
 
 /** Every built-in format, registered once; more can be added with registerCodec. */
-export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt, openCodeStore, cursorChats, crushStore, codexThreadIndex, clineTaskMarkdown, copilotCliSession, otelGenAi, codexHistory];
+export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt, openCodeStore, cursorChats, crushStore, codexThreadIndex, clineTaskMarkdown, copilotCliSession, otelGenAi, codexHistory, codexSessionIndex, claudeCodeHistory, openCodePromptHistory, geminiCliLogs, copilotCliWorkspace];
 for (const codec of BUILT_IN_CODECS) registerCodec(codec);

@@ -91,6 +91,23 @@ function keepsReasoning(target: Codec, p: Extract<Part, { kind: 'reasoning' }>):
 }
 
 /**
+ * A target that keys its messages by id reads a repeated id as a later version of the earlier message (which
+ * it then hides): a message whose id an earlier one has (an index of renames, a copy) gets one of its own.
+ */
+function withoutRepeatedIds(views: MessageView[]): MessageView[] {
+  const seen = new Set<string>();
+  return views.map((v) => {
+    if (v.id === undefined) return v;
+    if (!seen.has(v.id)) {
+      seen.add(v.id);
+      return v;
+    }
+    const { id: _repeated, ...fresh } = v;
+    return fresh;
+  });
+}
+
+/**
  * A conversation's views as the target can hold them: tool results that answer no call become plain
  * messages, calls never answered get a result that says so (where the target requires one), reasoning the
  * target cannot take is dropped, and a message left with nothing is dropped.
@@ -316,6 +333,7 @@ export function convert(from: OpenedFile, toId: string, options: ConvertOptions 
     for (const v of views) for (const l of to.loses(v)) lossTexts.add(l);
     for (const l of lossTexts) notes.add(l);
     const near = to.id === 'claude-code' ? claudeCodeSeed(from, ci, options) : undefined;
+    if (to.freshIds) views = withoutRepeatedIds(views);
     const records2 = views.map((v) => to.fromView(v, near));
     return { records: to.id === 'gemini-contents' ? nameFunctionResponses(records2) : records2, meta: c.meta, title: c.title, system, answered: views.some((v) => v.normalRole === 'assistant') };
   });
