@@ -61,6 +61,9 @@ export interface CallFacts {
   reasoning: number;
   /** How many calls these figures add up (a Codex total that spans calls which wrote no item). */
   n: number;
+  /** Its local day and list price, where the reader worked them out already (null: none); else the writer does. */
+  day?: string | null;
+  costUsd?: number | null;
 }
 
 /** One message as search-all sees it. */

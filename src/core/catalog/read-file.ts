@@ -8,6 +8,7 @@ import { candidates } from '../formats/registry.js';
 import { containerOf } from '../formats/containers/index.js';
 import { filePartsOf, readPart } from '../storage/file-parts.js';
 import { factsOf, lineBytesOf, type FileFacts } from './facts.js';
+import { withDayAndCost } from './calls.js';
 
 /** How much of the bytes before a file's known end is hashed to tell an append from a rewrite. */
 const END_HASH_BYTES = 4096;
@@ -96,7 +97,9 @@ function readInParts(file: string, size: number): CatalogRead {
     const opened = parseDocumentText(decodeText(bytes, file), file, codec.id);
     return factsOf(file, opened, undefined, { lines: lineBytesOf(bytes, part.start + (opened.bom ? 3 : 0)) });
   });
-  return { facts: mergeParts(parts), bytes: size, endHash };
+  const facts = mergeParts(parts);
+  withDayAndCost(facts.calls);
+  return { facts, bytes: size, endHash };
 }
 
 /**
@@ -112,6 +115,7 @@ export function readForCatalog(file: string, size: number, keepOpened = false): 
     // A container's text is not the file's bytes: its hits are read by opening it.
     const lines = containerOf(file, bytes.subarray(0, 64)) ? undefined : lineBytesOf(bytes.subarray(opened.bom ? 3 : 0), opened.bom ? 3 : 0);
     const facts = factsOf(file, opened, undefined, { lines });
+    withDayAndCost(facts.calls);
     return { facts, bytes: bytes.length, endHash: hashEnd(bytes), ...(keepOpened ? { opened } : {}) };
   } catch (e) {
     return { failure: failureOf(e), bytes: size };

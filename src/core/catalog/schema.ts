@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 4;
+export const CATALOG_VERSION = 5;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -77,6 +77,20 @@ CREATE TABLE calls(
 );
 CREATE INDEX calls_day ON calls(day);
 CREATE INDEX calls_cost ON calls(cost_usd);
+-- Each session's calls added up by day and model, kept with its calls: the usage view adds these up, not every call.
+CREATE TABLE usage_days(
+  session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  day TEXT,
+  model TEXT,
+  calls INTEGER NOT NULL,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_write INTEGER NOT NULL,
+  cost_usd REAL NOT NULL,
+  unpriced INTEGER NOT NULL
+);
+CREATE INDEX usage_days_session ON usage_days(session);
 CREATE TABLE messages(
   id INTEGER PRIMARY KEY,
   session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,

@@ -1,11 +1,13 @@
 import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { costOf, addUp } from '../usage.js';
-import { priceOf, PRICES_DATED } from '../pricing/prices.js';
+import { PRICES_DATED } from '../pricing/prices.js';
 import { foldCase } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
-import type { ReportedUsage } from '../formats/model.js';
+import { callCost, localDay, reportedOf } from './calls.js';
 import { CATALOG_VERSION, SCHEMA } from './schema.js';
+
+export { localDay } from './calls.js';
 
 // libsql is a CommonJS N-API module: required, not imported, so that the bundles keep it outside.
 const require = createRequire(import.meta.url);
@@ -122,27 +124,8 @@ export interface SessionQuery {
 
 const MAX_SQL_VARS = 500;
 
-/** The local calendar day of an ISO time, as the usage view groups calls. */
-export function localDay(at: string | undefined): string | undefined {
-  if (!at) return undefined;
-  const d = new Date(at);
-  if (Number.isNaN(d.getTime())) return undefined;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
-}
-
 /** A session row's columns from session_id to threads, in the order the statements name them. */
 const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.parentFile ?? null, s.parentSessionId ?? null, s.agentId ?? null, s.kind, s.title ?? null, s.project ?? null, s.firstAt ?? null, s.lastAt ?? null, JSON.stringify(s.models), s.messages, s.prompts, s.defaultThread ?? null, s.threads ? JSON.stringify(s.threads) : null];
-
-/** A call's figures as the usage module reads them. */
-const reportedOf = (c: Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at'>): ReportedUsage => ({ model: c.model, input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, cacheWrite1h: c.cacheWrite1h || undefined, reasoning: c.reasoning, calls: c.n === 1 ? undefined : c.n });
-
-/** One call's price at list prices, or undefined when its model has none. */
-function callCost(c: Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at'>): number | undefined {
-  const report = addUp([reportedOf(c)]);
-  if (!report || !c.model || !priceOf(c.model)) return undefined;
-  return costOf(report).usd;
-}
 
 /** A calls row as call figures. */
 const callRow = (c: Row) => ({ model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), cacheWrite1h: Number(c.cache_write_1h), reasoning: Number(c.reasoning), n: Number(c.n) });
@@ -287,27 +270,30 @@ export class Catalog {
     this.stmt('DELETE FROM sessions WHERE file_id = ?').run(fileId);
   }
 
-  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string }, facts: Partial<FileFacts> & { failure?: FileFailure }): number {
+  /** The file's row, made or brought up to date; `known` when it was there before (it may have sessions). */
+  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string }, facts: Partial<FileFacts> & { failure?: FileFailure }): { id: number; known: boolean } {
     const f = facts.failure;
     const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null];
     const existing = this.stmt('SELECT id FROM files WHERE path = ?').get(path);
     if (existing) {
       this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ? WHERE id = ?').run([...args, existing.id]);
-      return Number(existing.id);
+      return { id: Number(existing.id), known: true };
     }
-    return Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([...args, path]).lastInsertRowid);
+    return { id: Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([...args, path]).lastInsertRowid), known: false };
   }
 
   /** Records a file that cannot be read, with why (its sessions are gone from the catalog). */
   putFailure(path: string, stamp: FileStamp, failure: FileFailure): void {
-    const id = this.fileRow(path, stamp, { bytes: stamp.size }, { failure });
-    this.dropSessionsOf(id);
+    const file = this.fileRow(path, stamp, { bytes: stamp.size }, { failure });
+    if (file.known) this.dropSessionsOf(file.id);
   }
 
   /** Records a file read whole: its sessions, their calls and messages, replacing what was known of it. */
   put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string } = { bytes: stamp.size }): void {
-    const fileId = this.fileRow(path, stamp, read, facts);
-    this.dropSessionsOf(fileId);
+    const file = this.fileRow(path, stamp, read, facts);
+    const fileId = file.id;
+    // A file new to the catalog has no rows to drop (a first build would otherwise look for them file by file).
+    if (file.known) this.dropSessionsOf(fileId);
     const sessionIds = facts.sessions.map((s) => this.insertSession(fileId, s));
     this.insertCalls(sessionIds, facts.calls);
     this.insertMessages(sessionIds, facts.messages);
@@ -319,7 +305,7 @@ export class Catalog {
    * replace its figures), the session's figures added up again.
    */
   putAppended(path: string, stamp: FileStamp, facts: FileFacts, from: { messages: number[] }, read: { bytes: number; endHash?: string }): void {
-    const fileId = this.fileRow(path, stamp, read, facts);
+    const fileId = this.fileRow(path, stamp, read, facts).id;
     const known = this.db.prepare('SELECT id, conversation FROM sessions WHERE file_id = ?').all(fileId);
     const byConversation = new Map(known.map((r) => [Number(r.conversation), Number(r.id)]));
     const sessionIds = facts.sessions.map((s) => {
@@ -366,7 +352,11 @@ export class Catalog {
       'INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
         'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, cache_write_1h = excluded.cache_write_1h, reasoning = excluded.reasoning, n = excluded.n, cost_usd = excluded.cost_usd',
     );
-    for (const c of calls) upsert.run(sessionIds[c.conversation], c.key, c.index, c.at ?? null, localDay(c.at) ?? null, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.cacheWrite1h, c.reasoning, c.n, callCost(c) ?? null);
+    for (const c of calls) {
+      const day = c.day !== undefined ? c.day : (localDay(c.at) ?? null);
+      const cost = c.costUsd !== undefined ? c.costUsd : (callCost(c) ?? null);
+      upsert.run(sessionIds[c.conversation], c.key, c.index, c.at ?? null, day, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.cacheWrite1h, c.reasoning, c.n, cost);
+    }
   }
 
   private insertMessages(sessionIds: readonly number[], messages: FileFacts['messages']): void {
@@ -399,6 +389,11 @@ export class Catalog {
       JSON.stringify(cost?.unpriced ?? []),
       id,
     );
+    this.stmt('DELETE FROM usage_days WHERE session = ?').run(id);
+    this.stmt(
+      'INSERT INTO usage_days(session, day, model, calls, input, output, cache_read, cache_write, cost_usd, unpriced) ' +
+        'SELECT session, day, model, sum(n), sum(COALESCE(input, 0)), sum(COALESCE(output, 0)), sum(cache_read), sum(cache_write), sum(COALESCE(cost_usd, 0)), sum(CASE WHEN cost_usd IS NULL THEN n ELSE 0 END) FROM calls WHERE session = ? GROUP BY day, model',
+    ).run(id);
   }
 
   /** Prices change with the table: costs kept from an older table are computed again. */
@@ -455,11 +450,12 @@ export class Catalog {
   /** Reported usage and cost added up by day, project, model or tool. */
   usage(by: UsageBy, under?: readonly string[]): UsageRow[] {
     const args: unknown[] = [];
-    const key = by === 'day' ? 'c.day' : by === 'model' ? 'c.model' : by === 'project' ? 's.project' : 'f.tool';
+    const key = by === 'day' ? 'u.day' : by === 'model' ? 'u.model' : by === 'project' ? 's.project' : 'f.tool';
+    // From each session's sums by day and model (kept by the sync), not from every call.
     const rows = this.db
       .prepare(
-        `SELECT ${key} AS key, sum(c.n) AS calls, count(DISTINCT c.session) AS sessions, sum(COALESCE(c.input, 0)) AS input, sum(COALESCE(c.output, 0)) AS output, sum(c.cache_read) AS cache_read, sum(c.cache_write) AS cache_write, sum(COALESCE(c.cost_usd, 0)) AS cost, sum(CASE WHEN c.cost_usd IS NULL THEN c.n ELSE 0 END) AS unpriced ` +
-          `FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)} GROUP BY ${key} ORDER BY ${by === 'day' ? 'key DESC' : 'cost DESC'}`,
+        `SELECT ${key} AS key, sum(u.calls) AS calls, count(DISTINCT u.session) AS sessions, sum(u.input) AS input, sum(u.output) AS output, sum(u.cache_read) AS cache_read, sum(u.cache_write) AS cache_write, sum(u.cost_usd) AS cost, sum(u.unpriced) AS unpriced ` +
+          `FROM usage_days u JOIN sessions s ON s.id = u.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)} GROUP BY ${key} ORDER BY ${by === 'day' ? 'key DESC' : 'cost DESC'}`,
       )
       .all(args);
     return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost), unpricedCalls: Number(r.unpriced ?? 0) }));
@@ -497,16 +493,32 @@ export class Catalog {
     }
     const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
     const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get([...args, opts.countLimit + 1]);
-    const hits = this.db
-      .prepare(`SELECT f.path, f.format, s.conversation, s.default_thread, (SELECT count(*) FROM sessions o WHERE o.file_id = f.id) AS conversations, (SELECT json_group_array(o.threads) FROM (SELECT threads FROM sessions o WHERE o.file_id = f.id ORDER BY o.conversation) o) AS file_threads, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ${from} ORDER BY COALESCE(s.last_at, '') DESC, f.path, s.conversation, m.idx LIMIT ? OFFSET ?`)
-      .all([...args, opts.limit, opts.offset ?? 0])
-      .map((r): CatalogHit => {
-        const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: Number(r.conversations), index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
-        if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
-        if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row), conversation: shownConversation(r.file_threads, Number(r.conversation), String(r.shown_thread)) };
-        if (r.spelled !== null && r.spelled !== undefined) hit.spelled = String(r.spelled);
-        return hit;
-      });
+    // The page is sorted by ids alone; its rows' columns are read for the page only.
+    const rows = this.db
+      .prepare(
+        `SELECT f.id AS fid, f.path, f.format, s.conversation, s.default_thread, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ` +
+          `FROM (SELECT m.id AS mid, COALESCE(s.last_at, '') AS last, f.path AS path, s.conversation AS conversation, m.idx AS idx ${from} ORDER BY last DESC, path, conversation, idx LIMIT ? OFFSET ?) page ` +
+          `JOIN messages m ON m.id = page.mid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id ORDER BY page.last DESC, page.path, page.conversation, page.idx`,
+      )
+      .all([...args, opts.limit, opts.offset ?? 0]);
+    // What a hit needs of its file's other conversations, looked up once per file.
+    const ofFile = new Map<number, { conversations: number; threads: string[][] }>();
+    const fileOf = (id: number) => {
+      let f = ofFile.get(id);
+      if (!f) {
+        const sessions = this.stmt('SELECT threads FROM sessions WHERE file_id = ? ORDER BY conversation').all(id);
+        ofFile.set(id, (f = { conversations: sessions.length, threads: sessions.map((o) => (o.threads === null ? [] : json(o.threads))) }));
+      }
+      return f;
+    };
+    const hits = rows.map((r): CatalogHit => {
+      const file = fileOf(Number(r.fid));
+      const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: file.conversations, index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
+      if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
+      if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row), conversation: shownConversation(file.threads, Number(r.conversation), String(r.shown_thread)) };
+      if (r.spelled !== null && r.spelled !== undefined) hit.spelled = String(r.spelled);
+      return hit;
+    });
     const total = Number(count?.n ?? 0);
     return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0) };
   }
@@ -516,8 +528,7 @@ export class Catalog {
  * Which conversation the app shows a thread as: the app lists each conversation's threads in turn, each a
  * conversation of its own.
  */
-function shownConversation(fileThreads: unknown, conversation: number, thread: string): number {
-  const lists = json(fileThreads).map((t) => (t === 'null' ? [] : json(t)));
+function shownConversation(lists: readonly string[][], conversation: number, thread: string): number {
   let first = 0;
   for (let c = 0; c < conversation; c++) first += lists[c]?.length ?? 0;
   return first + Math.max(0, lists[conversation]?.indexOf(thread) ?? 0);
