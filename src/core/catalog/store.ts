@@ -372,7 +372,7 @@ export class Catalog {
 
   /** A session's usage figures and cost, from its calls. */
   private addUpSession(id: number): void {
-    const calls = this.stmt('SELECT model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n FROM calls WHERE session = ?').all(id);
+    const calls = this.stmt('SELECT day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd FROM calls WHERE session = ?').all(id);
     const report = addUp(calls.map((c) => reportedOf(callRow(c))));
     const cost = report ? costOf(report) : undefined;
     const priced = cost && cost.unpriced.length < Object.keys(report!.byModel).length;
@@ -389,11 +389,28 @@ export class Catalog {
       JSON.stringify(cost?.unpriced ?? []),
       id,
     );
+    this.putUsageDays(id, calls);
+  }
+
+  /** A session's calls summed by day and model, in place of the sums it had. */
+  private putUsageDays(id: number, calls: readonly Row[]): void {
+    const sums = new Map<string, { day: unknown; model: unknown; calls: number; input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; unpriced: number }>();
+    for (const c of calls) {
+      const key = `${String(c.day)}\u0000${String(c.model)}`;
+      let sum = sums.get(key);
+      if (!sum) sums.set(key, (sum = { day: c.day ?? null, model: c.model ?? null, calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unpriced: 0 }));
+      const n = Number(c.n);
+      sum.calls += n;
+      sum.input += Number(c.input ?? 0);
+      sum.output += Number(c.output ?? 0);
+      sum.cacheRead += Number(c.cache_read);
+      sum.cacheWrite += Number(c.cache_write);
+      if (c.cost_usd === null || c.cost_usd === undefined) sum.unpriced += n;
+      else sum.cost += Number(c.cost_usd);
+    }
     this.stmt('DELETE FROM usage_days WHERE session = ?').run(id);
-    this.stmt(
-      'INSERT INTO usage_days(session, day, model, calls, input, output, cache_read, cache_write, cost_usd, unpriced) ' +
-        'SELECT session, day, model, sum(n), sum(COALESCE(input, 0)), sum(COALESCE(output, 0)), sum(cache_read), sum(cache_write), sum(COALESCE(cost_usd, 0)), sum(CASE WHEN cost_usd IS NULL THEN n ELSE 0 END) FROM calls WHERE session = ? GROUP BY day, model',
-    ).run(id);
+    const insert = this.stmt('INSERT INTO usage_days(session, day, model, calls, input, output, cache_read, cache_write, cost_usd, unpriced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const u of sums.values()) insert.run(id, u.day, u.model, u.calls, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, u.unpriced);
   }
 
   /** Prices change with the table: costs kept from an older table are computed again. */
