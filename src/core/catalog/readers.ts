@@ -26,17 +26,23 @@ export class WorkerReaders implements Readers {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
+  private started = 0;
   private closed = false;
 
   constructor(
     private readonly url: URL,
     readonly width: number,
     private readonly execArgv: string[] = [],
-  ) {
-    for (let i = 0; i < width; i++) this.idle.push(this.start());
+  ) {}
+
+  /** How many threads it runs (none until a file is given). */
+  get threads(): number {
+    return this.started;
   }
 
+  // Started at the first file given, not before: a catalog that is up to date reads nothing and starts none.
   private start(): Worker {
+    this.started++;
     const w = new Worker(this.url, { execArgv: this.execArgv });
     w.unref();
     w.on('message', (msg: { read: CatalogRead }) => {
@@ -46,10 +52,14 @@ export class WorkerReaders implements Readers {
       this.next(w);
     });
     // A reader that dies (out of memory on a hostile file, say) fails the file it had, not the catalog.
+    let gone = false;
     const died = (why: string) => {
       const job = this.busy.get(w);
       this.busy.delete(w);
       job?.resolve({ failure: { error: `could not be read (${why})` }, bytes: job.size });
+      // An error is followed by an exit: one reader gone, counted once.
+      if (!gone) this.started--;
+      gone = true;
       if (!this.closed && job) this.next(this.start());
     };
     w.on('error', (e) => died(e.message));
@@ -68,7 +78,7 @@ export class WorkerReaders implements Readers {
   read(file: string, size: number): Promise<CatalogRead> {
     return new Promise((resolve) => {
       this.queue.push({ file, size, resolve });
-      const w = this.idle.pop();
+      const w = this.idle.pop() ?? (this.started < this.width && !this.closed ? this.start() : undefined);
       if (w) this.next(w);
     });
   }
