@@ -39,7 +39,7 @@ export interface SyncOptions {
 
 /** Rows written to the catalog in one transaction at most: a crash loses at most these, readers see it grow. */
 const BATCH_FILES = 200;
-const BATCH_BYTES = 64 * 1024 * 1024;
+const BATCH_BYTES = 16 * 1024 * 1024;
 
 /**
  * Keeps the catalog of a set of folders: a file unchanged since it was catalogued (size, mtime, inode) is not
