@@ -5,7 +5,7 @@ import { PRICES_DATED } from '../pricing/prices.js';
 import { foldCase } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
 import { callCost, localDay, reportedOf } from './calls.js';
-import { CATALOG_VERSION, SCHEMA } from './schema.js';
+import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
 
 export { localDay } from './calls.js';
 
@@ -194,6 +194,13 @@ export class Catalog {
         // Another process may have made it meanwhile.
         if (!db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()) {
           db.exec(SCHEMA);
+          for (const setting of INDEX_SETTINGS) {
+            try {
+              db.exec(setting);
+            } catch {
+              // Only slower without it.
+            }
+          }
           db.prepare('INSERT INTO meta(key, value) VALUES (?, ?), (?, ?)').run('version', String(CATALOG_VERSION), 'prices', PRICES_DATED);
         }
         db.exec('COMMIT');
