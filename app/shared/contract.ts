@@ -414,7 +414,7 @@ export const SessionEntry = z.object({
   parentPath: z.string().optional(),
   parentSessionId: z.string().optional(),
   agentId: z.string().optional(),
-  kind: z.enum(['session', 'subagent']),
+  kind: z.enum(['session', 'subagent', 'log']),
   title: z.string().optional(),
   project: z.string().optional(),
   firstAt: z.string().optional(),

@@ -59,14 +59,15 @@ describe('the session catalog', () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/claude-code'), join(dir, 'cc'), { recursive: true });
     const { catalog, sync } = catalogOf(dir);
-    const first = await sync.syncFolders([dir]);
+    await sync.syncFolders([dir]);
+    const before = catalog.sessions({ under: [dir] }).length;
     expect((await sync.syncFolders([dir])).read).toBe(0);
     const session = join(dir, 'cc/session.jsonl');
     rmSync(session);
     const again = await sync.syncFolders([dir]);
     expect(again.dropped).toBe(1);
     expect(catalog.sessions({ under: [dir] }).some((s) => s.path === session)).toBe(false);
-    expect(catalog.sessions({ under: [dir] }).length).toBe(first.total - 1);
+    expect(catalog.sessions({ under: [dir] }).length).toBe(before - 1);
     catalog.close();
   });
 
@@ -125,6 +126,21 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
+  it('the prompt histories and indexes beside the sessions are searched, never listed as sessions', async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats/claude-code/history.jsonl'), join(dir, 'history.jsonl'));
+    cpSync(join(FIXTURES, 'formats/opencode/prompt-history.jsonl'), join(dir, 'prompt-history.jsonl'));
+    cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), join(dir, 'session.jsonl'));
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    expect(catalog.sessions({ under: [dir] }).map((s) => s.path)).toEqual([join(dir, 'session.jsonl')]);
+    expect(catalog.count({ under: [dir] })).toBe(1);
+    const hits = catalog.search(queryTerms('dark mode toggle'), { under: [dir], limit: 10, countLimit: 100 }).hits;
+    expect(hits.map((h) => h.path)).toEqual([join(dir, 'prompt-history.jsonl')]);
+    expect(catalog.search(queryTerms('received 10.00'), { under: [dir], limit: 10, countLimit: 100 }).hits.map((h) => h.path)).toEqual([join(dir, 'history.jsonl')]);
+    catalog.close();
+  });
+
   it('a damaged catalog, or one of another version, is built again from the files', async () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/codex'), join(dir, 'codex'), { recursive: true });
@@ -134,10 +150,12 @@ describe('the session catalog', () => {
     expect(catalog.fresh).toBe(true);
     await sync.syncFolders([dir]);
     const sessions = catalog.sessions({ under: [dir] }).length;
-    // One row per conversation of each file that reads (Codex's history.jsonl holds one per session).
+    // One row per conversation of each session file that reads (the prompt histories and the index of names
+    // beside the sessions are searched, not listed).
     const conversations = walkConversationTree(dir).files.reduce((n, f) => {
       try {
-        return n + readDocumentFile(f.file).doc.conversations.length;
+        const opened = readDocumentFile(f.file);
+        return opened.codec.companion ? n : n + opened.doc.conversations.length;
       } catch {
         return n;
       }

@@ -25,7 +25,8 @@ export interface SessionFacts {
   parentSessionId?: string;
   /** A sub-agent's id (Claude Code's agentId). */
   agentId?: string;
-  kind: 'session' | 'subagent';
+  /** A log or index the tool keeps beside its sessions (a prompt history): searched, never listed as a session. */
+  kind: 'session' | 'subagent' | 'log';
   title?: string;
   /** Where the session ran (a path), else the folder the file is in. */
   project?: string;
@@ -94,6 +95,7 @@ const firstString = (values: readonly (string | undefined)[]): string | undefine
 
 /** The sub-agent a file is by where it lies and what its records say (Claude Code's `subagents/agent-*.jsonl`, Codex's thread_spawn). */
 function agentOf(file: string, codec: Codec, records: readonly unknown[]): Pick<SessionFacts, 'kind' | 'parentFile' | 'parentSessionId' | 'agentId'> {
+  if (codec.companion) return { kind: 'log' };
   if (codec.id === 'claude-code') {
     const parentFile = parentSessionOf(file);
     const agentId = agentIdOfFile(file);

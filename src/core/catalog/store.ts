@@ -56,7 +56,7 @@ export interface SessionRow {
   parentFile?: string;
   parentSessionId?: string;
   agentId?: string;
-  kind: 'session' | 'subagent';
+  kind: 'session' | 'subagent' | 'log';
   title?: string;
   project?: string;
   firstAt?: string;
@@ -436,7 +436,7 @@ export class Catalog {
   /** Sessions, newest first (or most expensive), with the filters given. */
   sessions(q: SessionQuery = {}): SessionRow[] {
     const args: unknown[] = [];
-    const where = [underClause('f.path', q.under, args)];
+    const where = [underClause('f.path', q.under, args), "s.kind != 'log'"];
     if (q.tool) {
       where.push('f.tool = ?');
       args.push(q.tool);
@@ -467,7 +467,7 @@ export class Catalog {
   /** How many sessions the query holds. */
   count(q: SessionQuery = {}): number {
     const args: unknown[] = [];
-    const r = this.db.prepare(`SELECT count(*) AS n FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', q.under, args)}`).get(args);
+    const r = this.db.prepare(`SELECT count(*) AS n FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', q.under, args)} AND s.kind != 'log'`).get(args);
     return Number(r?.n ?? 0);
   }
 
@@ -570,7 +570,7 @@ function sessionRow(r: Row): SessionRow {
     parentFile: opt(r.parent_file),
     parentSessionId: opt(r.parent_session_id),
     agentId: opt(r.agent_id),
-    kind: r.kind === 'subagent' ? 'subagent' : 'session',
+    kind: r.kind === 'subagent' || r.kind === 'log' ? r.kind : 'session',
     title: opt(r.title),
     project: opt(r.project),
     firstAt: opt(r.first_at),

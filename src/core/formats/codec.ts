@@ -109,6 +109,11 @@ export interface Codec {
    * searched and converted from, never saved into or converted to.
    */
   readOnly?: string;
+  /**
+   * A file the tool keeps beside its sessions (a log of the prompts typed, an index of names), not a session:
+   * read and searched, never listed among the sessions nor counted in their usage.
+   */
+  companion?: true;
   capabilities: CodecCapabilities;
   /**
    * How specifically `head` (the file's first bytes) and `name` (its file name) look like this format: 0

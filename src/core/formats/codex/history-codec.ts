@@ -40,6 +40,7 @@ export const codexHistory: Codec = {
   syntax: 'jsonl',
   extensions: ['.jsonl'],
   readOnly: 'Codex keeps here every prompt typed, of every session, for its up arrow: read and searched, not edited (a session’s own file is its rollout)',
+  companion: true,
   capabilities: { conversations: 'many', toolCalls: false, reasoning: false, otherRecords: false, timestamps: true },
   sniffNeeds: ['session_id'],
   sniff(head, name) {

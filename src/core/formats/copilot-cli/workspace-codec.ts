@@ -37,6 +37,7 @@ export const copilotCliWorkspace: Codec = {
   syntax: 'yaml',
   extensions: ['.yaml'],
   readOnly: 'Copilot CLI keeps here what a session is (its name, folder, branch): read, not edited (the conversation is events.jsonl beside it)',
+  companion: true,
   capabilities: { conversations: 'one', toolCalls: false, reasoning: false, otherRecords: false, timestamps: true },
   sniff(head, name) {
     if (basename(name) !== 'workspace.yaml') return 0;

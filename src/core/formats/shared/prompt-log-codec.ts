@@ -79,6 +79,7 @@ export function logCodec<E>(spec: LogSpec<E>): Codec {
     syntax: spec.syntax,
     extensions: [spec.syntax === 'jsonl' ? '.jsonl' : '.json'],
     readOnly: spec.readOnly,
+    companion: true,
     capabilities: { conversations: 'many', toolCalls: false, reasoning: false, otherRecords: false, timestamps: true },
     sniffNeeds: spec.sniffNeeds,
     sniff: spec.sniff,
