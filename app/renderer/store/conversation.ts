@@ -73,6 +73,13 @@ function afterRows(then: () => void): void {
   );
 }
 
+/** The parts of the file whose part is open, and which of them it is; undefined for a file read whole. */
+export function partsAround(s: Pick<AppState, 'entries' | 'openPath'>): { parts: NonNullable<AppState['entries'][number]['parts']>; at: number } | undefined {
+  const parts = s.entries.find((e) => e.parts?.some((p) => p.path === s.openPath))?.parts;
+  const at = parts?.findIndex((p) => p.path === s.openPath) ?? -1;
+  return parts && at >= 0 ? { parts, at } : undefined;
+}
+
 /** A session's file count and its view's, as they were when it was last clean: edits move the file's count by as much as the view's. */
 let viewBase: { path: string; count: number; messages: number } | undefined;
 
@@ -129,6 +136,15 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     jumpTo: (to) => {
       const { skeleton, provisional, opening } = get();
       if (!skeleton) return;
+      // A session read a part at a time ends in its last part: End goes there, the parts between never read.
+      const parted = partsAround(get());
+      if (to === 'end' && parted && parted.at < parted.parts.length - 1) {
+        const last = parted.parts[parted.parts.length - 1].path;
+        void get().openConversation(last, 0);
+        // Opened (not kept from by a draft): its last message is selected once it shows.
+        if (get().openPath === last) set({ pendingJump: { to: 'end' } });
+        return;
+      }
       const reading = provisional !== undefined && opening && !provisional.ends;
       if (reading && (to === 'end' || to >= skeleton.count)) {
         set({ pendingJump: { to } as { to: 'end' } | { to: number } });
