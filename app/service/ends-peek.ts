@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
 import { completedListElements, lastListElements } from '../../src/core/formats/syntax/list-scan.js';
-import { PEEK_BYTES, peekHead } from './head-peek.js';
+import { peekHead } from './head-peek.js';
 
 /** How many of a file's last records its end shows while the whole file is read (two pages of rows and more). */
 export const TAIL_RECORDS = 600;
@@ -44,7 +44,7 @@ export async function peekEnds(file: string, maxBytes: number, keep = TAIL_RECOR
   // Read off this thread, and scanned a few megabytes at a time: the service answers other requests meanwhile.
   const bytes = await readFile(file);
   // Every element the head completes is a record: the rule the count of the whole list relies on.
-  if (records(doc) !== completedListElements(bytes.subarray(0, PEEK_BYTES))?.count) return undefined;
+  if (records(doc) !== completedListElements(bytes.subarray(0, head.limit))?.count) return undefined;
   const steps = lastListElements(bytes, keep, SCAN_STEP);
   let next = steps.next();
   while (!next.done) {

@@ -168,7 +168,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       // A part of a file read a part at a time is as big as the file says (its first part shows the file's head).
       const entry = get().entries.find((e) => e.path === path || e.parts?.some((p) => p.path === path));
       if (entry && entry.bytes >= PEEK_MIN_BYTES) {
-        request('conversation:peek', { path, conversation })
+        // The whole read is asked for once the head is answered: started together, the read's thread (and the
+        // counter it readies) take the cores the head needs, and the first rows came after a second, not at once.
+        await request('conversation:peek', { path, conversation })
           .then((peek) => {
             const s = get();
             if (!peek.skeleton || s.openPath !== path || s.openConversationIndex !== conversation || s.skeleton || !s.opening) return;
@@ -182,6 +184,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
             if (entry.bytes >= ENDS_MIN_BYTES) void peekEnds(path, conversation);
           })
           .catch(() => {});
+        // Another file opened meanwhile, or this one closed (Esc): that one is read instead, or none.
+        if (get().openPath !== path || get().openConversationIndex !== conversation) return;
       }
       await get().reloadConversation();
     },
