@@ -1,6 +1,6 @@
 // A Claude Code session too big to read whole (300 MB of real text), in the real app: listed with its parts, its
 // first rows from its head after the click, the last part opened from the banner without the parts between, a
-// part read-only in place. Times are printed, never asserted (`npm run bench` measures them at 1 GB).
+// part read-only in place, and Ctrl+End from the first part landing on the session's last message. Times are printed, never asserted (`npm run bench` measures them at 1 GB).
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,14 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-huge-session-last-part`);
       // Read-only in place: no Save, a Save As instead.
       expect(await page.page.isVisible('[data-testid="save-as-button"]')).toBe(true);
+      // From the first part, Ctrl+End is the session's end, not the part's: its last part, its last message.
+      await page.page.click('[data-testid="conversation-item"] >> nth=0');
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="conv-title"]')?.textContent === 'session.jsonl#part-1', null, { timeout: 120_000 });
+      await page.page.waitForSelector('[data-testid="row"][data-index="0"]', { timeout: 120_000 });
+      await page.page.focus('[data-testid="message-grid"]');
+      await page.page.keyboard.press('Control+End');
+      await page.page.waitForFunction((text) => document.querySelector('#detail')?.textContent?.includes(text), last, { timeout: 120_000 });
+      expect(await page.page.textContent('[data-testid="conv-title"]')).toBe('session.jsonl#part-4');
     });
   });
 }
