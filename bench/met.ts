@@ -93,6 +93,7 @@ async function meet(dir: string, name: string, lastText: string, endTimeout = 60
     if (process.env.MET_TRACE) await traceRequests(page);
     await page.goto(served.url);
     await page.waitForSelector(`[data-testid="file"][data-path="${name}"]`, { timeout: 120_000 });
+    // MET_PROFILE=FILE: the page's CPU profile from the click to the first rows, for Chrome's DevTools.
     const cdp = process.env.MET_PROFILE ? await page.context().newCDPSession(page) : undefined;
     if (cdp) {
       await cdp.send('Profiler.enable');
