@@ -9,6 +9,7 @@ import { treeBench } from './tree.js';
 import { secretsBench } from './secrets.js';
 import { searchBench } from './search.js';
 import { hugeBench } from './huge.js';
+import { metBench } from './met.js';
 import { savesBench } from './saves.js';
 
 const quick = process.argv.includes('--quick');
@@ -119,6 +120,12 @@ console.log('\nA session too big to read whole, read a part at a time (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await hugeBench(quick)) console.log(line);
+
+// Big files as a user meets them: `serve` on a folder, the file clicked as soon as the sidebar lists it.
+console.log('\nBig files as a user meets them in Chromium: clicked as soon as listed, End pressed with the first rows (ms)\n');
+console.log('| what | ms | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await metBench(quick)) console.log(line);
 
 // 5. The window panel in a real browser: frames while the budget slider is dragged.
 console.log('\nThe window panel in Chromium (each step: re-plan from counts, re-render rows, chart and totals)\n');

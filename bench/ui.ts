@@ -40,18 +40,14 @@ export async function uiBench(n: number): Promise<string[]> {
       base.push(performance.now() - b);
     }
     const baseline = base.sort((a, b) => a - b)[1];
+    // The first rows and End as a user meets them (clicked as soon as listed, a fresh service) are met.ts's rows;
+    // here the file is only opened for what follows.
     const t = Date.now();
     await page.click('[data-testid="file"]');
     await page.waitForSelector('[data-testid="row"]', { timeout: 120_000 });
-    const first = Date.now() - t;
-    lines.push(`| first rows after the click, ${n.toLocaleString('en')} messages of real text | ${first} ms | read + JSON.parse: ${baseline.toFixed(0)} ms | ${(first / baseline).toFixed(2)}x (goal ≤ 0.25x) |`);
-    // End, pressed as soon as the first rows show: the last message, selected, once the file is read.
     await page.focus('[data-testid="message-grid"]');
-    const end = Date.now();
     await page.keyboard.press('End');
     await page.waitForSelector(`[data-testid="row"][data-index="${n - 1}"][aria-selected="true"]`, { timeout: 120_000 });
-    const last = Date.now() - t;
-    lines.push(`| End pressed with the first rows (${end - t} ms after the click): the last message shown | ${last} ms after the click | read + JSON.parse: ${baseline.toFixed(0)} ms | ${(last / baseline).toFixed(2)}x (goal ≤ 1.5x) |`);
     await page.waitForSelector('[data-testid="reading-banner"]', { state: 'detached', timeout: 120_000 });
     lines.push(`| every row there (the whole file read) | ${Date.now() - t} ms | read + JSON.parse: ${baseline.toFixed(0)} ms | ${((Date.now() - t) / baseline).toFixed(2)}x |`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });

@@ -1,13 +1,13 @@
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
-import { completedListElements, lastListElements } from '../../src/core/formats/syntax/list-scan.js';
-import { PEEK_BYTES, peekHead } from './head-peek.js';
+import { completedListElements, lastListElementsOfFile, type ReadAt } from '../../src/core/formats/syntax/list-scan.js';
+import { peekHead } from './head-peek.js';
 
 /** How many of a file's last records its end shows while the whole file is read (two pages of rows and more). */
 export const TAIL_RECORDS = 600;
-/** How much of the file is scanned between the turns other requests get (some 5 ms of work). */
-const SCAN_STEP = 4 * 1024 * 1024;
+/** How much of the file is read and scanned between the turns other requests get (some 5 ms of work). */
+const SCAN_CHUNK = 4 * 1024 * 1024;
 /** A wrapper's keys before its list are read with the tail; past this the end is not peeked at. */
 const MAX_PREFIX = 1024 * 1024;
 
@@ -41,20 +41,27 @@ export async function peekEnds(file: string, maxBytes: number, keep = TAIL_RECOR
   const { codec, doc } = head;
   // A log's lines are records only in flat formats with no header line, and every such log here is a tree.
   if (codec.syntax !== 'json' || codec.capabilities.conversations !== 'one' || codec.tree || doc.conversations.length !== 1 || doc.otherRecords !== 0) return undefined;
-  // Read off this thread, and scanned a few megabytes at a time: the service answers other requests meanwhile.
-  const bytes = await readFile(file);
-  // Every element the head completes is a record: the rule the count of the whole list relies on.
-  if (records(doc) !== completedListElements(bytes.subarray(0, PEEK_BYTES))?.count) return undefined;
-  const steps = lastListElements(bytes, keep, SCAN_STEP);
-  let next = steps.next();
-  while (!next.done) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    next = steps.next();
+  // Read a chunk at a time off this thread (the service answers other requests between chunks), never held whole.
+  const handle = await open(file, 'r');
+  let text: string;
+  let seen;
+  let size: number;
+  try {
+    size = (await handle.stat()).size;
+    const read: ReadAt = async (into, length, position) => (await handle.read(into, 0, length, position)).bytesRead;
+    const bytesAt = async (from: number, to: number) => {
+      const b = Buffer.allocUnsafe(Math.max(0, to - from));
+      return b.subarray(0, await read(b, b.length, from));
+    };
+    // Every element the head completes is a record: the rule the count of the whole list relies on.
+    if (records(doc) !== completedListElements(await bytesAt(0, head.limit))?.count) return undefined;
+    seen = await lastListElementsOfFile(read, size, keep, SCAN_CHUNK);
+    if (!seen?.closed || seen.last.length === 0 || seen.open > MAX_PREFIX) return undefined;
+    // The wrapper's keys before the list, the last elements, and what closes them: a small file of the same shape.
+    text = decoded(await bytesAt(0, seen.open + 1)) + (await bytesAt(seen.last[0].start, seen.end)).toString('utf8') + seen.closers;
+  } finally {
+    await handle.close();
   }
-  const seen = next.value;
-  if (!seen?.closed || seen.last.length === 0 || seen.open > MAX_PREFIX) return undefined;
-  // The wrapper's keys before the list, the last elements, and what closes them: a small file of the same shape.
-  const text = decoded(bytes.subarray(0, seen.open + 1)) + bytes.subarray(seen.last[0].start, seen.end).toString('utf8') + seen.closers;
   const { count } = seen;
   const elements = seen.last.length;
   let tail: ConversationDocument;
@@ -64,5 +71,5 @@ export async function peekEnds(file: string, maxBytes: number, keep = TAIL_RECOR
     return undefined;
   }
   if (tail.conversations.length !== 1 || tail.otherRecords !== 0 || records(tail) !== elements || count < records(doc)) return undefined;
-  return { codec, head: doc, tail, from: count - elements, count, size: bytes.length };
+  return { codec, head: doc, tail, from: count - elements, count, size };
 }

@@ -21,9 +21,26 @@ export function endsSkeleton(displayPath: string, ends: EndsPeek, headRows: numb
   const tail = (ends.tail.conversations[0].records as Message[]).slice(from - ends.from);
   const unread = from - head.length;
   const tailViews = linkToolParts(tail.map((r) => ends.codec.view(r)));
-  const records = head.concat(new Array<Message>(unread).fill(UNREAD_RECORD), tail);
-  const views = linkToolParts(head.map((r) => ends.codec.view(r))).concat(new Array<MessageView>(unread).fill(UNREAD_VIEW), tailViews);
+  // One unread message stands for all of them while the skeleton is built, then is repeated: building hundreds of
+  // thousands of rows alike took as long as finding the ends.
+  const one = Math.min(1, unread);
+  const records = head.concat(new Array<Message>(one).fill(UNREAD_RECORD), tail);
+  const views = linkToolParts(head.map((r) => ends.codec.view(r))).concat(new Array<MessageView>(one).fill(UNREAD_VIEW), tailViews);
   const source = { codec: ends.codec, size: ends.size, file: { doc: ends.head }, conversations: ends.head.conversations };
-  const skeleton = buildSkeleton(displayPath, source, 0, records, views, -1);
+  const skeleton = widened(buildSkeleton(displayPath, source, 0, records, views, -1), head.length, unread - one);
   return { skeleton, rows: tailViews.map((v, i) => tableRow(v, from + i)), from, head: head.length };
+}
+
+/** The skeleton with its message at `at` repeated `extra` more times (the messages after it move down). */
+function widened(s: Skeleton, at: number, extra: number): Skeleton {
+  if (extra <= 0) return s;
+  // Filled whole, then its ends written over: concat over a filled array (holey to V8) took a fifth of a second.
+  const repeat = (xs: number[]) => {
+    const out = new Array<number>(xs.length + extra).fill(xs[at]);
+    for (let i = 0; i < at; i++) out[i] = xs[i];
+    for (let i = at + 1; i < xs.length; i++) out[i + extra] = xs[i];
+    return out;
+  };
+  const moved = <T>(sparse: { at: number[]; values: T[] }) => ({ at: sparse.at.map((i) => (i > at ? i + extra : i)), values: sparse.values });
+  return { ...s, count: s.count + extra, roleOf: repeat(s.roleOf), categoryOf: repeat(s.categoryOf), flags: repeat(s.flags), storedTokens: repeat(s.storedTokens), lengths: repeat(s.lengths), toolCalls: moved(s.toolCalls), toolResults: moved(s.toolResults), usage: moved(s.usage) };
 }

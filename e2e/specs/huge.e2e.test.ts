@@ -1,6 +1,6 @@
 // A Claude Code session too big to read whole (300 MB of real text), in the real app: listed with its parts, its
 // first rows from its head after the click, the last part opened from the banner without the parts between, a
-// part read-only in place. Times are printed, never asserted (`npm run bench` measures them at 1 GB).
+// part read-only in place, and Ctrl+End from the first part landing on the session's last message. Times are printed, never asserted (`npm run bench` measures them at 1 GB).
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,22 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.screenshot(`${mode}-huge-session-last-part`);
       // Read-only in place: no Save, a Save As instead.
       expect(await page.page.isVisible('[data-testid="save-as-button"]')).toBe(true);
+    });
+
+    it("Ctrl+End pressed with the first part's first rows lands on the session's last message, in its last part", { timeout: 240_000 }, async () => {
+      await session?.close();
+      session = await openInspector(mode, dir, { XDG_STATE_HOME: tempDir() });
+      const page = new InspectorPage(session.page);
+      await page.page.waitForSelector('[data-testid="file"][data-path="session.jsonl"]', { timeout: 60_000 });
+      const clicked = Date.now();
+      await page.file('session.jsonl').click();
+      await page.page.waitForSelector('[data-testid="row"][data-index="0"]', { timeout: 120_000 });
+      await page.page.focus('[data-testid="message-grid"]');
+      const pressed = Date.now();
+      await page.page.keyboard.press('Control+End');
+      await page.page.waitForFunction((text) => document.querySelector('#detail')?.textContent?.includes(text), last, { timeout: 180_000 });
+      console.log(`Ctrl+End pressed ${pressed - clicked} ms after the click; the session's last message shown ${Date.now() - pressed} ms after it`);
+      expect(await page.page.textContent('[data-testid="conv-title"]')).toBe('session.jsonl#part-4');
     });
   });
 }

@@ -9,7 +9,7 @@ import { serviceWorkerUrl, startBackend, type Backend } from '../../app/service/
 import { dispatch } from '../../app/service/dispatch.js';
 import { DocumentStore } from '../../app/service/documents.js';
 import { closedHead, PEEK_BYTES } from '../../app/service/head-peek.js';
-import { finish, lastListElements } from '../../src/core/formats/syntax/list-scan.js';
+import { finish, lastListElements, lastListElementsOfFile } from '../../src/core/formats/syntax/list-scan.js';
 import { MemorySecretStore } from '../../app/service/key-store.js';
 import { InlineTokenService } from '../../app/service/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
@@ -122,6 +122,19 @@ describe('both ends of a big file, while it is read', () => {
         const got = seen.last.map((r) => JSON.parse(bytes.subarray(r.start, r.end).toString('utf8')) as unknown);
         expect(got).toEqual(list.slice(-keep));
         expect(bytes.toString('utf8', seen.open, seen.open + 1)).toBe('[');
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('lastListElementsOfFile: read a few bytes at a time (strings cut anywhere, longer than the buffer), the same as the whole read', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: edgeString }), { maxLength: 14 }), fc.boolean(), fc.nat({ max: 4 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 40 }), fc.nat({ max: 30 }), async (list, wrapped, indent, keep, chunk, cut) => {
+        const whole = Buffer.from(JSON.stringify(wrapped ? { meta: { a: [1, { b: '[' }] }, history: list } : list, null, indent));
+        // Cut short too: a list that does not close (a file being written), a string that runs past the end.
+        const bytes = whole.subarray(0, Math.max(0, whole.length - cut));
+        const read = async (into: Buffer, length: number, position: number) => bytes.copy(into, 0, position, Math.min(bytes.length, position + length));
+        expect(await lastListElementsOfFile(read, bytes.length, keep, chunk)).toEqual(finish(lastListElements(bytes, keep)));
       }),
       { numRuns: 400 },
     );

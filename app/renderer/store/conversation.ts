@@ -73,6 +73,13 @@ function afterRows(then: () => void): void {
   );
 }
 
+/** The parts of the file whose part is open, and which of them it is; undefined for a file read whole. */
+export function partsAround(s: Pick<AppState, 'entries' | 'openPath'>): { parts: NonNullable<AppState['entries'][number]['parts']>; at: number } | undefined {
+  const parts = s.entries.find((e) => e.parts?.some((p) => p.path === s.openPath))?.parts;
+  const at = parts?.findIndex((p) => p.path === s.openPath) ?? -1;
+  return parts && at >= 0 ? { parts, at } : undefined;
+}
+
 /** A session's file count and its view's, as they were when it was last clean: edits move the file's count by as much as the view's. */
 let viewBase: { path: string; count: number; messages: number } | undefined;
 
@@ -129,6 +136,15 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     jumpTo: (to) => {
       const { skeleton, provisional, opening } = get();
       if (!skeleton) return;
+      // A session read a part at a time ends in its last part: End goes there, the parts between never read.
+      const parted = partsAround(get());
+      if (to === 'end' && parted && parted.at < parted.parts.length - 1) {
+        const last = parted.parts[parted.parts.length - 1].path;
+        void get().openConversation(last, 0);
+        // Opened (not kept from by a draft): its last message is selected once it shows.
+        if (get().openPath === last) set({ pendingJump: { to: 'end' } });
+        return;
+      }
       const reading = provisional !== undefined && opening && !provisional.ends;
       if (reading && (to === 'end' || to >= skeleton.count)) {
         set({ pendingJump: { to } as { to: 'end' } | { to: number } });
@@ -152,7 +168,9 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       // A part of a file read a part at a time is as big as the file says (its first part shows the file's head).
       const entry = get().entries.find((e) => e.path === path || e.parts?.some((p) => p.path === path));
       if (entry && entry.bytes >= PEEK_MIN_BYTES) {
-        request('conversation:peek', { path, conversation })
+        // The whole read is asked for once the head is answered: started together, the read's thread (and the
+        // counter it readies) take the cores the head needs, and the first rows came after a second, not at once.
+        await request('conversation:peek', { path, conversation })
           .then((peek) => {
             const s = get();
             if (!peek.skeleton || s.openPath !== path || s.openConversationIndex !== conversation || s.skeleton || !s.opening) return;
@@ -166,6 +184,8 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
             if (entry.bytes >= ENDS_MIN_BYTES) void peekEnds(path, conversation);
           })
           .catch(() => {});
+        // Another file opened meanwhile, or this one closed (Esc): that one is read instead, or none.
+        if (get().openPath !== path || get().openConversationIndex !== conversation) return;
       }
       await get().reloadConversation();
     },

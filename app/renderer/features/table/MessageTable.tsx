@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FLAGS, type Finding } from '../../../shared/contract.js';
 import { SecretChip } from '../secrets/SecretChip.js';
-import { PAGE_SIZE } from '../../store/conversation.js';
+import { PAGE_SIZE, partsAround } from '../../store/conversation.js';
 import { useApp, useAppPick } from '../../store/index.js';
 import type { SortKey } from '../../store/ui.js';
 import { RoleChip } from '../RoleChip.js';
@@ -289,7 +289,19 @@ export function MessageTable() {
   };
   /** The rows are the file's messages in its order (no sort, no filter): "the end" is the file's end. */
   const isFileOrder = () => order.length === skeleton?.count && (order.length === 0 || order[order.length - 1] === order.length - 1);
+  /** Where the conversation ends: while a big file is read, or in a later part of a session read in parts, not on screen yet. */
+  const toEnd = () => {
+    const st = useApp.getState();
+    const parted = partsAround(st);
+    const later = !!parted && parted.at < parted.parts.length - 1;
+    if (((st.provisional && st.opening) || later) && isFileOrder()) st.jumpTo('end');
+    else moveTo(order.length - 1);
+  };
   const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key === 'End') {
+      e.preventDefault();
+      return toEnd();
+    }
     if (e.altKey || e.ctrlKey || e.metaKey) return; // commands (move, undo, …) handle those
     const pos = selected === undefined ? -1 : order.indexOf(selected);
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 1);
@@ -300,7 +312,7 @@ export function MessageTable() {
       PageUp: () => moveTo(pos - page),
       Home: () => moveTo(0),
       // While a big file is read, the end is where the file ends: gone to when it is read (said in the banner).
-      End: () => (useApp.getState().provisional && useApp.getState().opening && isFileOrder() ? useApp.getState().jumpTo('end') : moveTo(order.length - 1)),
+      End: toEnd,
       Enter: () => document.getElementById('detail')?.focus(),
     };
     if (keys[e.key]) {

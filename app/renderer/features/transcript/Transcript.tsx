@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FLAGS, type Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
-import { PAGE_SIZE } from '../../store/conversation.js';
+import { PAGE_SIZE, partsAround } from '../../store/conversation.js';
 import { useApp, useAppPick } from '../../store/index.js';
 import { reportPlace, viewAt, type TranscriptMessage } from '../../store/transcript.js';
 import { FATES } from '../../../../src/core/window/types.js';
@@ -393,7 +393,18 @@ export function Transcript() {
   if (!skeleton) return null;
   const count = skeleton.count;
   const unitsFrom = (i: number, step: 1 | -1) => nextUnit(turns, i, step, count);
+  // While a big file is read, or in a session read in parts before its last, the end is not on screen yet.
+  const toEnd = () => {
+    const st = useApp.getState();
+    const parted = partsAround(st);
+    if ((st.provisional && st.opening) || (parted && parted.at < parted.parts.length - 1)) st.jumpTo('end');
+    else select(count - 1);
+  };
   const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key === 'End') {
+      e.preventDefault();
+      return toEnd();
+    }
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const at = selected ?? -1;
     const page = () => {
@@ -412,7 +423,7 @@ export function Transcript() {
       ArrowDown: () => select(at < 0 ? 0 : e.shiftKey ? Math.min(count - 1, at + 1) : unitsFrom(at, 1)),
       ArrowUp: () => select(at < 0 ? 0 : e.shiftKey ? Math.max(0, at - 1) : unitsFrom(at, -1)),
       Home: () => select(0),
-      End: () => (useApp.getState().provisional && useApp.getState().opening ? useApp.getState().jumpTo('end') : select(count - 1)),
+      End: toEnd,
       PageDown: page,
       PageUp: page,
       Enter: () => {

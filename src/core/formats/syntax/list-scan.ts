@@ -81,13 +81,18 @@ interface ScanState {
   /** The list closed, or a string ran past the bytes: nothing more to scan. */
   done: boolean;
   closed: boolean;
+  /** Where a string that ran past the bytes began (its quote), or -1: a chunk read after starts there. */
+  cut: number;
 }
 
-/** Scans `bytes` from `s.at` up to `until`; a listing calls this for thousands of heads, so no generator here. */
-function scanRange(s: ScanState, bytes: Buffer, until: number): void {
+/**
+ * Scans `bytes` from `s.at` up to `until`; a listing calls this for thousands of heads, so no generator here.
+ * `bytes` holds the file from `base` on (a chunk of it): positions kept are the file's.
+ */
+function scanRange(s: ScanState, bytes: Buffer, until: number, base = 0): void {
   const stack = s.stack;
   const keep = s.keep;
-  let i = s.at;
+  let i = s.at - base;
   for (; i < until; i++) {
     const c = bytes[i];
     // Whitespace, commas and colons are most of what lies between strings.
@@ -96,6 +101,7 @@ function scanRange(s: ScanState, bytes: Buffer, until: number): void {
       const q = stringEnd(bytes, i + 1);
       if (q === -1) {
         s.done = true;
+        s.cut = base + i;
         break;
       }
       i = q;
@@ -104,19 +110,19 @@ function scanRange(s: ScanState, bytes: Buffer, until: number): void {
       stack.push(c);
       if (opensList) {
         s.listDepth = stack.length;
-        s.open = i;
+        s.open = base + i;
         s.closers = '';
         for (let k = stack.length - 1; k >= 0; k--) s.closers += stack[k] === 0x5b ? ']' : '}';
-      } else if (stack.length === s.listDepth + 1) s.start = i;
+      } else if (stack.length === s.listDepth + 1) s.start = base + i;
     } else if (c === 0x5d || c === 0x7d) {
       stack.pop();
       if (stack.length === s.listDepth) {
         if (keep > 0) {
           s.starts[s.count % keep] = s.start;
-          s.ends[s.count % keep] = i + 1;
+          s.ends[s.count % keep] = base + i + 1;
         }
         s.count++;
-        s.end = i + 1;
+        s.end = base + i + 1;
       } else if (s.listDepth !== -1 && stack.length < s.listDepth) {
         s.done = true;
         s.closed = true;
@@ -125,7 +131,7 @@ function scanRange(s: ScanState, bytes: Buffer, until: number): void {
     }
   }
   // Past a break the scan is done; otherwise `i` is the next byte to look at.
-  s.at = i;
+  s.at = base + i;
   if (i >= bytes.length) s.done = true;
 }
 
@@ -137,7 +143,35 @@ function scanResult(s: ScanState): ListTail | undefined {
 }
 
 function scanState(keep: number): ScanState {
-  return { stack: [], listDepth: -1, open: -1, count: 0, end: 0, closers: '', keep, starts: [], ends: [], start: 0, at: 0, done: false, closed: false };
+  return { stack: [], listDepth: -1, open: -1, count: 0, end: 0, closers: '', keep, starts: [], ends: [], start: 0, at: 0, done: false, closed: false, cut: -1 };
+}
+
+/** Reads `length` bytes of a file at `position` into `into` (fewer at its end): how many it read. */
+export type ReadAt = (into: Buffer, length: number, position: number) => Promise<number>;
+
+/**
+ * lastListElements over a file read a chunk at a time into one buffer (a 100 MB file is not held whole: reading it
+ * into a fresh buffer cost as much as scanning it). A string that runs past a chunk is read again from its quote
+ * with the next one; a string longer than the buffer doubles it.
+ */
+export async function lastListElementsOfFile(read: ReadAt, size: number, keep: number, chunk = 8 * 1024 * 1024): Promise<ListTail | undefined> {
+  const s = scanState(keep);
+  let buf = Buffer.allocUnsafe(Math.max(1, Math.min(chunk, size)));
+  while (s.at < size) {
+    const base = s.at;
+    const n = await read(buf, Math.min(buf.length, size - base), base);
+    if (n <= 0) break;
+    s.done = false;
+    s.cut = -1;
+    scanRange(s, buf.subarray(0, n), n, base);
+    if (s.closed || base + n >= size) break;
+    if (s.cut !== -1) {
+      // The string starts the chunk and does not end in it: a bigger buffer.
+      if (s.cut === base) buf = Buffer.allocUnsafe(buf.length * 2);
+      s.at = s.cut;
+    }
+  }
+  return scanResult(s);
 }
 
 function* scanList(bytes: Buffer, keep: number, step: number): Generator<void, ListTail | undefined> {

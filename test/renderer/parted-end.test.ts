@@ -1,0 +1,59 @@
+// @vitest-environment happy-dom
+// A session read a part at a time, as the window meets it through the real service: End (and Ctrl+End) from its
+// first part lands on the session's last message, in its last part, without stepping through the parts between.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setBridge } from '../../app/renderer/api/client.js';
+import { useApp } from '../../app/renderer/store/index.js';
+import { dispatch } from '../../app/service/dispatch.js';
+import { createRuntime, type Runtime } from '../../app/service/runtime.js';
+import { InlineTokenService } from '../../app/service/token-service.js';
+import { tempDir } from '../helpers.js';
+import { listFully } from '../support/listing.js';
+
+let rt: Runtime | undefined;
+afterEach(async () => {
+  useApp.setState({ openPath: undefined, skeleton: undefined, provisional: undefined, opening: false, pages: new Map(), selected: undefined, pendingJump: undefined, entries: [] });
+  await rt?.close();
+  rt = undefined;
+});
+
+/** A Claude Code session of `n` turns, its last one said apart. */
+function session(n: number, last: string): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const text = i === n - 1 ? last : `Turn ${i}: read the build log, "quoted" {braces} ünïcödé 🎉 and went on.`;
+    lines.push(JSON.stringify({ type: i % 2 ? 'assistant' : 'user', uuid: `u${i}`, parentUuid: i ? `u${i - 1}` : null, sessionId: 's1', timestamp: `2026-12-01T10:00:${String(i % 60).padStart(2, '0')}Z`, message: i % 2 ? { id: `m${i}`, role: 'assistant', content: [{ type: 'text', text }] } : { role: 'user', content: text } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+const settled = async (done: () => boolean) => {
+  for (let k = 0; k < 500 && !done(); k++) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('End in a session read a part at a time', () => {
+  it('from the first part shows the last message of the session, not of the part', async () => {
+      const dir = tempDir();
+      const last = 'The very last thing the agent said.';
+      writeFileSync(join(dir, 'big.jsonl'), session(1401, last));
+      rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, watch: false, wholeReadBytes: 100_000, partBytes: 40_000 });
+      const handlers = rt.handlers;
+      setBridge({ request: (channel, input) => dispatch(handlers, channel, input), subscribe: () => () => {} });
+      const entries = await listFully(rt);
+      const parts = entries.find((e) => e.path === 'big.jsonl')!.parts!;
+      expect(parts.length).toBeGreaterThan(3);
+      useApp.setState({ entries });
+      await useApp.getState().openConversation(parts[0].path);
+      expect(useApp.getState().skeleton?.count).toBeGreaterThan(0);
+      // What the table and the transcript do with the key: the conversation's end, wherever it is.
+      useApp.getState().jumpTo('end');
+      await settled(() => useApp.getState().openPath === parts.at(-1)!.path && !useApp.getState().opening && useApp.getState().selected !== undefined);
+      const s = useApp.getState();
+      expect(s.openPath).toBe(parts.at(-1)!.path);
+      expect(s.selected).toBe(s.skeleton!.count - 1);
+      const shown = await dispatch(handlers, 'conversation:message', { path: s.openPath, conversation: 0, index: s.selected });
+      expect(shown.ok && (shown.value as { text: string }).text).toBe(last);
+  });
+});
