@@ -61,7 +61,11 @@ export function App() {
       .then((s) => {
         useApp.setState({ modelChoice: s.model, model: countingModel(s.model, useApp.getState().skeleton?.model) });
         useApp.getState().applyUiPrefs(s.ui);
-      }).catch(() => {}).finally(() => void app.refreshDirectory());
+      }).catch(() => {}).finally(() => {
+        void app.refreshDirectory();
+        // Whether the folders hold agent sessions (the sidebar then lists them) is the catalog's to say.
+        void useApp.getState().loadSessions();
+      });
     const offs = [
       subscribe('dir:changed', (e) => {
         void useApp.getState().refreshDirectory();
@@ -105,7 +109,7 @@ export function App() {
           catalogTimer = setTimeout(() => {
             catalogTimer = undefined;
             const s = useApp.getState();
-            if (s.sidebarMode === 'sessions') void s.loadSessions();
+            if (s.sidebarMode === 'sessions' || !s.sidebarChosen) void s.loadSessions();
             if (s.usageOpen) void s.loadUsage();
           }, 500);
       }),

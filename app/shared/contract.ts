@@ -400,7 +400,7 @@ const Shared = z.object({
 const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending: z.number(), building: z.boolean() });
 
 /** How far the session catalog is: files and sessions in it; while it reads the folders, files done of those found. */
-const CatalogStatus = z.object({ files: z.number(), sessions: z.number(), done: z.number(), total: z.number(), building: z.boolean() });
+const CatalogStatus = z.object({ files: z.number(), sessions: z.number(), done: z.number(), total: z.number(), building: z.boolean(), /** Files still to be looked into for secrets. */ secretsPending: z.number() });
 
 /** A session of the catalog, as the sidebar's Sessions list and the usage view show it. */
 export const SessionEntry = z.object({
@@ -432,6 +432,8 @@ export const SessionEntry = z.object({
   reasoning: z.number(),
   costUsd: z.number().optional(),
   unpriced: z.array(z.string()),
+  /** Secrets found in it (absent until looked into). */
+  secrets: z.number().optional(),
   modifiedMs: z.number(),
 });
 export type SessionEntry = z.infer<typeof SessionEntry>;
@@ -588,7 +590,7 @@ export const requests = {
     }),
     output: SearchAnswer,
   },
-  /** The sessions of the opened folders from the catalog: recent or costly first, filtered by tool, model and dates. */
+  /** The sessions of the opened folders from the catalog: recent or costly first, filtered by tool, model, dates and secrets found. */
   'catalog:sessions': {
     input: z.object({
       sort: z.enum(['recent', 'cost']).default('recent'),
@@ -596,6 +598,8 @@ export const requests = {
       model: z.string().min(1).max(200).optional(),
       from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
       to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+      /** Only sessions in which secrets were found. */
+      secrets: z.boolean().optional(),
       limit: z.number().int().min(1).max(5000).default(5000),
     }).strict(),
     output: z.object({ sessions: z.array(SessionEntry), total: z.number(), tools: z.array(z.string()), models: z.array(z.string()), status: CatalogStatus }),

@@ -19,10 +19,45 @@ export interface TranscriptItem {
 
 /** The inspector screen, as a user sees it. Every wait is on the app's readiness attribute, never a sleep. */
 export class InspectorPage {
-  constructor(readonly page: Page) {}
+  private sidebarChosen: boolean;
+
+  /**
+   * `sidebar: 'files'` (the default): at the first `ready()` the sidebar is switched to Files through its switch,
+   * as a user would, so that specs about files see files whatever the folder holds (a folder of agent sessions
+   * opens on its sessions). `'as-opened'` leaves the sidebar as the app chose it.
+   */
+  constructor(
+    readonly page: Page,
+    opts: { sidebar?: 'files' | 'as-opened' } = {},
+  ) {
+    this.sidebarChosen = opts.sidebar === 'as-opened';
+  }
 
   async ready(): Promise<void> {
     await this.page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+    if (!this.sidebarChosen) {
+      this.sidebarChosen = true;
+      await this.showFiles();
+    }
+  }
+
+  /** The sidebar's Files, chosen with its switch (the choice then holds: the sidebar no longer turns to sessions). */
+  async showFiles(): Promise<void> {
+    this.sidebarChosen = true;
+    const files = this.page.locator('[data-testid="sidebar-mode-files"]');
+    // A sidebar closed (or a page without one): nothing to choose.
+    if (!(await files.isVisible())) return;
+    await files.click();
+    // The switch keeps no focus a spec's keys would then go to.
+    await this.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await this.page.waitForSelector('[data-testid="file-list"]');
+  }
+
+  /** The sidebar's Sessions, chosen with its switch. */
+  async showSessions(): Promise<void> {
+    this.sidebarChosen = true;
+    await this.page.click('[data-testid="sidebar-mode-sessions"]');
+    await this.page.waitForSelector('[data-testid="session-list"]');
   }
 
   file(path: string): Locator {

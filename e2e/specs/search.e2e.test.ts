@@ -55,7 +55,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // The answer for this query (not the one before it) is shown.
       await page.page.waitForFunction((q) => {
         const summary = document.querySelector('[data-testid="search-all-summary"]');
-        return summary?.getAttribute('data-query') === q && /^(No messages match|[\d,]+\+? messages? in)/.test(summary.textContent ?? '');
+        // Not busy: the answer asked for once the last of the folder was read is in (search-all is the catalog's).
+        return summary?.getAttribute('data-query') === q && !summary.hasAttribute('data-busy') && /^(No messages match|[\d,]+\+? messages? in)/.test(summary.textContent ?? '');
       }, query);
       await page.page.waitForTimeout(300);
       const text = (await summary()) ?? '';

@@ -9,7 +9,9 @@ import { InlineTokenService } from '../../app/service/token-service.js';
 import type { SessionEntry } from '../../app/shared/contract.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { costOf, reportedUsage } from '../../src/core/usage.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { FIXTURES, ROOT, tempDir } from '../helpers.js';
+import { searchTree } from '../../src/core/search/index.js';
+import { writeAgentStore } from '../support/agent-store.js';
 
 const runtimes: Runtime[] = [];
 afterEach(async () => {
@@ -109,5 +111,78 @@ describe('the session catalog in the service', () => {
     const rt = runtimes.at(-1)!;
     const bad = (await dispatch(rt.handlers, 'catalog:sessions', { from: 'yesterday' })) as Answer<unknown>;
     expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+  });
+});
+
+describe('the session list’s filters and search-all, from the catalog', () => {
+  it('filter by dates and by secrets found (once the files are looked into); the total counts what the filters leave', async () => {
+    const dir = tempDir();
+    const now = Date.now();
+    const store = writeAgentStore(dir, now);
+    const { settled, ask } = served(dir);
+    const all = await settled();
+    expect(all.total).toBe(all.sessions.length);
+    // Looked into for secrets after the sessions are listed: asked until none is left.
+    let leaky: Sessions;
+    for (;;) {
+      leaky = await ask<Sessions>('catalog:sessions', { secrets: true });
+      if ((leaky.status as { secretsPending?: number }).secretsPending === 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const planted = store.filter((s) => s.secret).map((s) => s.path);
+    expect(leaky.sessions.map((s) => s.path)).toEqual(planted);
+    expect(leaky.total).toBe(planted.length);
+    expect(leaky.sessions[0].secrets).toBeGreaterThan(0);
+    // Every other session was looked into and holds none (not "unknown").
+    expect((await ask<Sessions>('catalog:sessions', {})).sessions.filter((s) => !planted.includes(s.path)).every((s) => s.secrets === 0)).toBe(true);
+    // A day range: sessions active on or after `from` and begun on or before `to`, counted as listed.
+    const day = (hoursAgo: number) => {
+      const d = new Date(now - hoursAgo * 3_600_000);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    };
+    const old = await ask<Sessions>('catalog:sessions', { to: day(24 * 20) });
+    expect(old.sessions.map((s) => s.title)).toEqual(expect.arrayContaining(['Why is the admin login slow on Mondays']));
+    expect(old.sessions.every((s) => s.project === '/home/dev/code/shop-admin')).toBe(true);
+    expect(old.total).toBe(old.sessions.length);
+    const recent = await ask<Sessions>('catalog:sessions', { from: day(24 * 20), tool: 'Claude Code' });
+    expect(recent.total).toBe(recent.sessions.length);
+    expect(recent.total).toBe(all.sessions.filter((s) => s.tool === 'Claude Code' && s.project === '/home/dev/code/shop').length);
+  });
+
+  it('search-all is answered from the catalog as soon as it has read the folder, as the CLI finds, each hit at the row it opens at', async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats'), join(dir, 'formats'), { recursive: true });
+    writeAgentStore(join(dir, 'store'), Date.now());
+    const { settled, ask } = served(dir);
+    await settled();
+    type Hit = { path: string; conversation: number; index: number; snippet?: string; shown?: { conversation: number; index: number } | null };
+    for (const query of ['read', 'walrus', 'the weather', 'zzqqxx']) {
+      // The first question after the catalog is read: no other index to wait for.
+      const answer = await ask<{ hits: Hit[]; total: number; status: { building: boolean; pending: number } }>('search:query', { query, limit: 2000 });
+      // The lines the answer had no time for come from search:snippets, as the dialog asks for them.
+      const missing = answer.hits.filter((h) => h.snippet === undefined).map(({ path, conversation, index }) => ({ path, conversation, index }));
+      for (let k = 0; k < missing.length; k += 500) {
+        const { hits } = await ask<{ hits: Hit[] }>('search:snippets', { query, hits: missing.slice(k, k + 500) });
+        for (const h of hits) Object.assign(answer.hits.find((a) => a.path === h.path && a.conversation === h.conversation && a.index === h.index)!, { snippet: h.snippet });
+      }
+      const scan = searchTree(dir, query);
+      expect(answer.hits.map((h) => `${h.path}#${h.conversation}#${h.index}`), query).toEqual(scan.hits.map((h) => `${h.path}#${h.conversation}#${h.index}`));
+      expect(answer.total).toBe(scan.hits.length);
+      expect(answer.hits.map((h) => h.snippet)).toEqual(scan.hits.map((h) => h.snippet));
+      expect(answer.status).toMatchObject({ building: false, pending: 0 });
+    }
+    // A regular expression scans the files the catalog lists, as the CLI's scan does (no other index to wait for).
+    for (const query of ['walr\\w+ case', 'Step [23] checked']) {
+      const answer = await ask<{ hits: Hit[]; total: number }>('search:query', { query, regex: true, limit: 2000 });
+      const scan = searchTree(dir, query, { regex: true });
+      expect(answer.hits.map((h) => `${h.path}#${h.conversation}#${h.index}`), query).toEqual(scan.hits.map((h) => `${h.path}#${h.conversation}#${h.index}`));
+      expect(answer.total).toBeGreaterThan(0);
+    }
+    // A hit opens at its message.
+    const [walrus] = (await ask<{ hits: Hit[] }>('search:query', { query: 'walrus' })).hits;
+    const where = await ask<{ conversation: number; index: number }>('conversation:reveal', { path: walrus.path, conversation: walrus.conversation, index: walrus.index });
+    await ask('conversation:open', { path: walrus.path, conversation: where.conversation });
+    expect((await ask<{ text: string }>('conversation:message', { path: walrus.path, conversation: where.conversation, index: where.index })).text).toContain('walrus');
+    expect(walrus.shown).toEqual({ conversation: where.conversation, index: where.index });
   });
 });

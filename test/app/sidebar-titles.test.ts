@@ -1,11 +1,11 @@
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import '../../src/core/formats/all.js';
 import { summarizeHead, summarizeWhole } from '../../app/service/file-summary.js';
 import { ListingCache } from '../../app/service/listing-cache.js';
 import { idNamed } from '../../app/renderer/features/sidebar/Sidebar.js';
-import { FIXTURES, ROOT } from '../helpers.js';
+import { FIXTURES, ROOT, tempDir } from '../helpers.js';
 
 const fixture = (p: string) => join(FIXTURES, 'formats', p);
 
@@ -27,6 +27,23 @@ describe('a session is listed by what it is about, not its id', () => {
     const export_ = summarizeWhole(fixture('claude-ai/conversations.json'));
     expect(export_.title).toBeUndefined();
     expect(export_.titles?.length).toBe(2);
+  });
+
+  it("Codex desktop's context (AGENTS.md without its folder, the skills and plugins it offers) is not the session's title", () => {
+    const dir = tempDir();
+    const at = (s: number) => `2026-08-06T16:45:${String(s).padStart(2, '0')}.000Z`;
+    const user = (s: number, text: string) => ({ timestamp: at(s), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+    const lines = [
+      { timestamp: at(0), type: 'session_meta', payload: { id: '019fd608-da80-7713-bcdd-bc47748af23d', timestamp: at(0), cwd: '/home/dev/shop', originator: 'Codex Desktop', cli_version: '0.146.0', source: 'vscode', model_provider: 'openai' } },
+      user(1, '# AGENTS.md instructions\n\n<INSTRUCTIONS>\nKeep answers short.\n</INSTRUCTIONS>'),
+      user(2, '<skills_instructions>\n## Skills\nA skill is a folder of instructions.\n</skills_instructions>'),
+      user(3, '<recommended_plugins>\nHere is a list of plugins that are available.\n</recommended_plugins>'),
+      user(4, '<collaboration_mode>\nDefault\n</collaboration_mode>'),
+      user(5, 'Make the refund button work on mobile'),
+    ];
+    const file = join(dir, 'rollout-2026-08-06T16-45-00-019fd608-da80-7713-bcdd-bc47748af23d.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(summarizeWhole(file).title).toBe('Make the refund button work on mobile');
   });
 
   it("conversations the tool titles alike (Aider's 'aider chat started at …') are listed by their first prompts", () => {

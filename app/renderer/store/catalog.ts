@@ -12,11 +12,26 @@ export interface SessionFilters {
   model?: string;
   /** YYYY-MM-DD: sessions active on or after it. */
   from?: string;
+  /** YYYY-MM-DD: sessions begun on or before it. */
+  to?: string;
+  /** Only sessions in which secrets were found. */
+  secrets?: boolean;
 }
+
+/** Whether a filter narrows the list. */
+export const filtering = (f: SessionFilters): boolean => !!(f.tool || f.model || f.from || f.to || f.secrets);
+
+/** Sessions an agent wrote (the tool's own id of the session in its file): the sidebar opens on them. */
+export const holdsAgentSessions = (answer: SessionsAnswer): boolean => answer.sessions.some((s) => s.sessionId !== undefined);
 
 export interface CatalogSlice {
   /** What the sidebar lists: the sessions of the catalog, or the folders' files. */
   sidebarMode: 'sessions' | 'files';
+  /**
+   * Whether the list shown was chosen (by the user, or by a conversation opened from the files): until then, the
+   * sidebar turns to the sessions once the catalog finds agent sessions in the opened folders.
+   */
+  sidebarChosen: boolean;
   setSidebarMode(mode: 'sessions' | 'files'): void;
   sessionGroup: 'project' | 'time';
   setSessionGroup(group: 'project' | 'time'): void;
@@ -38,8 +53,9 @@ let asked = 0;
 
 export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = (set, get) => ({
   sidebarMode: 'files',
+  sidebarChosen: false,
   setSidebarMode: (sidebarMode) => {
-    set({ sidebarMode });
+    set({ sidebarMode, sidebarChosen: true });
     if (sidebarMode === 'sessions') void get().loadSessions();
   },
   sessionGroup: 'project',
@@ -55,9 +71,13 @@ export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = 
     const mine = ++asked;
     const f = get().sessionFilters;
     try {
-      const answer = await request('catalog:sessions', { sort: 'recent', ...(f.tool ? { tool: f.tool } : {}), ...(f.model ? { model: f.model } : {}), ...(f.from ? { from: f.from } : {}) });
+      const answer = await request('catalog:sessions', { sort: 'recent', ...(f.tool ? { tool: f.tool } : {}), ...(f.model ? { model: f.model } : {}), ...(f.from ? { from: f.from } : {}), ...(f.to ? { to: f.to } : {}), ...(f.secrets ? { secrets: true } : {}) });
       // An answer to an earlier ask (other filters) never replaces a later one's.
-      if (mine === asked) set({ sessionsAnswer: answer, sessionsError: undefined, catalogStatus: answer.status });
+      if (mine !== asked) return;
+      set({ sessionsAnswer: answer, sessionsError: undefined, catalogStatus: answer.status });
+      // Folders of agent sessions open on their sessions, unless the user has already chosen or opened a file.
+      const s = get();
+      if (!s.sidebarChosen && s.sidebarMode === 'files' && s.openPath === undefined && !filtering(f) && holdsAgentSessions(answer)) set({ sidebarMode: 'sessions' });
     } catch (e) {
       if (mine === asked) set({ sessionsError: (e as Error).message });
     }

@@ -2,6 +2,22 @@ import { Catalog, CatalogSync, defaultReaders, type Readers, type SessionRow, ty
 import { PRICES_DATED } from '../../../src/core/pricing/prices.js';
 import type { Roots } from '../roots.js';
 import { nextTurn } from '../next-turn.js';
+import { HitTexts } from '../../../src/core/catalog/hit-lines.js';
+import { comparePaths, matcherOf, queryTerms, snippetAround } from '../../../src/core/search/index.js';
+import type { FoundMessage, Parting, SearchAnswer, SearchRequest, SearchStatus } from '../search/search-service.js';
+import { partsToRead, readPartDocument, PART_BYTES } from '../parted-files.js';
+import { partPath } from '../../../src/core/storage/file-parts.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
+import { statSync } from 'node:fs';
+
+const statStamp = (file: string): { size: number; mtimeMs: number } | undefined => {
+  try {
+    const st = statSync(file);
+    return { size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+};
 
 /** How far the catalog is: files known, and whether it is still reading the folders. */
 export interface CatalogStatus {
@@ -11,6 +27,8 @@ export interface CatalogStatus {
   done: number;
   total: number;
   building: boolean;
+  /** Files whose sessions are still to be looked into for secrets (the "with secrets" filter is partial till then). */
+  secretsPending: number;
 }
 
 export interface SessionsRequest {
@@ -19,6 +37,7 @@ export interface SessionsRequest {
   model?: string;
   from?: string;
   to?: string;
+  secrets?: boolean;
   limit?: number;
 }
 
@@ -45,6 +64,10 @@ export interface UsageAnswer {
 }
 
 const MAX_LISTED = 5000;
+/** Past this many matches search-all stops counting (and says "at least"). */
+const COUNT_LIMIT = 50_000;
+/** An answer is sent by this time after it is asked: hits whose lines are not read by then get them from `snippets`. */
+const ANSWER_MS = 80;
 
 /**
  * The session catalog of the opened folders (src/core/catalog), kept where the CLI keeps its own so that both
@@ -60,14 +83,44 @@ export class CatalogService {
   private draining = false;
   private progress = { done: 0, total: 0 };
   private closed = false;
-  onProgress: (status: CatalogStatus) => void = () => {};
+  private scanning: Promise<void> | undefined;
+  /** What it holds now; `secrets` when only the looking for secrets moved on (what search finds is the same). */
+  onProgress: (status: CatalogStatus, what?: 'sessions' | 'secrets') => void = () => {};
 
   constructor(
     private readonly roots: Roots,
     /** The catalog's file, or `:memory:` for none kept. */
     private readonly file: string,
-    private readonly readersOf: () => Readers = defaultReaders,
+    /** Readers `width` files at a time (the threads the build has, when not given). */
+    private readonly readersOf: (width?: number) => Readers = (width) => defaultReaders(undefined, width),
+    /** Past `maxFileBytes` the document service opens a session a part at a time: a hit there names its part. */
+    private readonly parting: Parting = { maxFileBytes: DEFAULT_MAX_FILE_BYTES, partBytes: PART_BYTES },
   ) {}
+
+  /** The records of each part of files opened a part at a time, while the file is as it was. */
+  private readonly partRecords = new Map<string, { size: number; mtimeMs: number; counts: number[] }>();
+
+  /**
+   * Where the app shows the message at `index` of a file it opens a part at a time: the part and the message's
+   * place in it (the catalog numbers a file's messages whole). Undefined for a file opened whole.
+   */
+  private inPart(file: string, index: number): { part: number; index: number } | undefined {
+    const st = statStamp(file);
+    if (!st || st.size <= this.parting.maxFileBytes) return undefined;
+    let known = this.partRecords.get(file);
+    if (!known || known.size !== st.size || known.mtimeMs !== st.mtimeMs) {
+      const read = partsToRead(file, st.size, this.parting.partBytes);
+      if (!read) return undefined;
+      known = { ...st, counts: read.parts.map((part) => readPartDocument(file, part, read.format).doc.conversations[0]?.records.length ?? 0) };
+      this.partRecords.set(file, known);
+    }
+    let first = 0;
+    for (let k = 0; k < known.counts.length; k++) {
+      if (index < first + known.counts[k]) return { part: k + 1, index: index - first };
+      first += known.counts[k];
+    }
+    return undefined;
+  }
 
   private open(): Catalog {
     if (!this.catalog) {
@@ -83,7 +136,8 @@ export class CatalogService {
 
   status(): CatalogStatus {
     const catalog = this.open();
-    return { files: catalog.files(this.roots.all()).size, sessions: catalog.count({ under: this.roots.all() }), done: this.progress.done, total: this.progress.total, building: this.syncing !== undefined };
+    const under = this.roots.all();
+    return { files: catalog.files(under).size, sessions: catalog.count({ under }), done: this.progress.done, total: this.progress.total, building: this.syncing !== undefined, secretsPending: catalog.unscannedCount(under) };
   }
 
   /** Starts the first sync (once). */
@@ -112,6 +166,46 @@ export class CatalogService {
         this.syncing = undefined;
         if (!this.closed) this.onProgress(this.status());
         void this.drain();
+        this.lookForSecrets();
+      });
+  }
+
+  /**
+   * Once the sessions are listed, each file is looked into for secrets (the costliest read there is, five times a
+   * parse: after the list, not before it), the most recent first, on the readers' threads; a file read again since
+   * (an agent's append) is looked into again.
+   */
+  private lookForSecrets(): void {
+    if (this.scanning || this.syncing || this.closed) return;
+    const catalog = this.open();
+    // One thread: the search and the lists the user asks for meanwhile keep a core.
+    const readers = this.readersOf(1);
+    let last = 0;
+    this.scanning = (async () => {
+      for (;;) {
+        const batch = catalog.unscanned(this.roots.all(), readers.width * 4);
+        if (batch.length === 0 || this.closed) break;
+        await Promise.all(
+          batch.map(async (f) => {
+            // The read has its own confinement (the sync's): a file that leads out now is not read.
+            const counts = this.roots.confine(f.path) === f.path ? await readers.secrets(f.path, f.size) : [-1];
+            if (this.closed) return;
+            const now = statStamp(f.path);
+            // Changed meanwhile: not looked into as it is now (-1) until it is read again, which looks again.
+            catalog.putSecrets(f.path, f, now && now.size === f.size && now.mtimeMs === f.mtimeMs ? counts : [-1]);
+          }),
+        );
+        if (performance.now() - last > 250) {
+          last = performance.now();
+          this.onProgress(this.status(), 'secrets');
+        }
+      }
+    })()
+      .catch(() => undefined)
+      .then(() => {
+        readers.close();
+        this.scanning = undefined;
+        if (!this.closed) this.onProgress(this.status(), 'secrets');
       });
   }
 
@@ -144,6 +238,7 @@ export class CatalogService {
     } finally {
       this.draining = false;
     }
+    this.lookForSecrets();
   }
 
   private entry(r: SessionRow): SessionEntry {
@@ -155,7 +250,7 @@ export class CatalogService {
     this.start();
     const catalog = this.open();
     const under = this.roots.all();
-    const q = { under, sort: req.sort, tool: req.tool, model: req.model, from: req.from, to: req.to };
+    const q = { under, sort: req.sort, tool: req.tool, model: req.model, from: req.from, to: req.to, secrets: req.secrets };
     const rows = catalog.sessions({ ...q, limit: Math.min(req.limit ?? MAX_LISTED, MAX_LISTED) });
     const all = catalog.sessions({ under, limit: MAX_LISTED * 4 });
     return {
@@ -179,6 +274,100 @@ export class CatalogService {
       pricesDated: PRICES_DATED,
       status: this.status(),
     };
+  }
+
+  /**
+   * Search across every conversation under the opened folders, answered from the catalog's index of words (each
+   * word of the query as the beginning of a word of a message): the hits in the order of the files, each with its
+   * line (read from the file, the catalog keeps no text) while the answer is within its time, the rest without.
+   */
+  search(req: SearchRequest): SearchAnswer {
+    this.start();
+    const started = performance.now();
+    const catalog = this.open();
+    const terms = queryTerms(req.query);
+    const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
+    // In the order of the files as the list groups them (folders and numbers as people sort them, which SQLite
+    // does not): the files are counted first, and the hits read from the first files that hold `limit` of them.
+    const query = { under: this.roots.all(), roles: req.roles, formats: req.formats, countLimit: COUNT_LIMIT, order: 'path' as const };
+    const counted = catalog.search(terms, { ...query, limit: 0 });
+    const first: string[] = [];
+    let held = 0;
+    for (const [file, n] of [...counted.fileTotals].sort(([a], [b]) => comparePaths(this.roots.display(a), this.roots.display(b)))) {
+      if (held >= limit || first.length >= 500) break;
+      first.push(file);
+      held += n;
+    }
+    const found = { ...counted, hits: first.length ? catalog.search(terms, { ...query, limit, files: first }).hits : [] };
+    const matcher = matcherOf(req.query);
+    // However long the lookup took, the first lines are read (as the index's answers did).
+    const deadline = req.snippetMs !== undefined ? performance.now() + req.snippetMs : Math.max(started + ANSWER_MS, performance.now() + 5);
+    const texts = new HitTexts();
+    const hits: FoundMessage[] = [];
+    let gone = 0;
+    for (const h of found.hits) {
+      let part: { part: number; index: number } | undefined;
+      try {
+        part = this.inPart(h.path, h.index);
+      } catch {
+        // Changed as it was read: named as the file, which the listing shows again.
+      }
+      const hit: FoundMessage = part
+        ? { path: partPath(this.roots.display(h.path), part.part), format: h.format ?? '', conversation: 0, index: part.index, role: h.role }
+        : { path: this.roots.display(h.path), format: h.format ?? '', conversation: h.conversation, index: h.index, role: h.role };
+      // A part is shown as stored (its rows are its records).
+      if (h.shown !== undefined && !part) hit.shown = h.shown && { conversation: h.shown.conversation, index: h.shown.index };
+      if (h.spelled !== undefined) hit.spelled = h.spelled;
+      if (performance.now() < deadline) {
+        const text = texts.text(h);
+        const at = text === undefined ? undefined : matcher(text);
+        // Changed since it was catalogued and the words are gone: the catalog reads it again on the watcher's report.
+        if (text === undefined || !at) {
+          gone++;
+          continue;
+        }
+        const s = snippetAround(text, at);
+        hit.snippet = s.text;
+        hit.match = s.match;
+      }
+      hits.push(hit);
+    }
+    hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
+    const fileTotals = Object.fromEntries([...found.fileTotals].map(([p, n]) => [this.roots.display(p), n]));
+    const total = Math.max(0, found.total - gone);
+    const status = this.status();
+    return {
+      query: req.query,
+      hits,
+      total,
+      files: found.files,
+      atLeast: found.atLeast,
+      fileTotals,
+      truncated: total > hits.length,
+      status: this.searchStatus(status),
+    };
+  }
+
+  /** The catalog's progress as search-all shows it: files read, messages held, files still to read (one at least while it walks). */
+  searchStatus(status = this.status()): SearchStatus {
+    return { files: status.files, messages: this.open().messageCount(this.roots.all()), pending: status.building ? Math.max(1, status.total - status.done) : 0, building: status.building };
+  }
+
+  /**
+   * The files a regular expression's scan reads, from the catalog: each read whole, or, past the size the app reads
+   * whole, each of its parts (as the app opens it).
+   */
+  scanList(): Array<{ path: string; format: string }> {
+    this.start();
+    const out: Array<{ path: string; format: string }> = [];
+    for (const f of this.open().readFiles(this.roots.all())) {
+      if (f.size <= this.parting.maxFileBytes) out.push({ path: f.path, format: f.format });
+      else {
+        const read = partsToRead(f.path, f.size, this.parting.partBytes);
+        for (const part of read?.parts ?? []) out.push({ path: partPath(f.path, part.number), format: read!.format });
+      }
+    }
+    return out;
   }
 
   close(): void {

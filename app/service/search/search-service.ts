@@ -291,6 +291,15 @@ export class SearchService {
     return readPartDocument(file, part, read.format);
   }
 
+  /**
+   * A regular expression over the files given (the catalog's list: no index is built for it), answered with
+   * `status` as the caller has it.
+   */
+  async scanFiles(req: SearchRequest, files: ReadonlyArray<{ path: string; format: string }>, status: SearchStatus): Promise<SearchAnswer> {
+    const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
+    return { ...(await this.scan(req, limit, files)), status };
+  }
+
   async query(req: SearchRequest): Promise<SearchAnswer> {
     this.start();
     const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
@@ -352,16 +361,15 @@ export class SearchService {
   }
 
   /** A regular expression: every indexed file read in turn, until the limit or the time is reached. */
-  private async scan(req: SearchRequest, limit: number): Promise<SearchAnswer> {
+  private async scan(req: SearchRequest, limit: number, listed?: ReadonlyArray<{ path: string; format: string }>): Promise<SearchAnswer> {
     let matcher;
     try {
       matcher = matcherOf(req.query, true);
     } catch (e) {
       throw new SearchInputError((e as Error).message);
     }
-    const files = this.index
-      .export()
-      .segments.filter((s) => !req.formats?.length || req.formats.includes(s.format))
+    const files = (listed ?? this.index.export().segments.map((s) => ({ path: s.path, format: s.format })))
+      .filter((s) => !req.formats?.length || req.formats.includes(s.format))
       .map((s) => ({ path: s.path, format: s.format }))
       .sort((a, b) => comparePaths(a.path, b.path));
     const found = await scanWithRegex(files, matcher, req.roles?.length ? new Set(req.roles) : undefined, limit, (path) => this.messagesOf(path) ?? [], (path) => this.roots.display(path));

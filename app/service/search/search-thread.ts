@@ -32,8 +32,13 @@ class LocalSearch implements Search {
   onCatalog: (status: CatalogStatus) => void = () => {};
   constructor(roots: Roots, keptFile: string | false, parting: Parting | undefined, catalogFile: string) {
     this.index = new SearchService(roots, keptFile, parting);
-    this.catalog = new CatalogService(roots, catalogFile, () => inlineReaders);
-    this.catalog.onProgress = (status) => this.onCatalog(status);
+    this.catalog = new CatalogService(roots, catalogFile, () => inlineReaders, parting);
+    // Search-all is answered from the catalog: its progress is search's too.
+    this.catalog.onProgress = (status, what) => {
+      this.onCatalog(status);
+      // Not while it looks for secrets: what search finds is the same (a search asked again moves the user's place).
+      if (what !== 'secrets') this.index.onProgress(this.catalog.searchStatus(status));
+    };
   }
   set onProgress(f: (status: SearchStatus) => void) {
     this.index.onProgress = f;
@@ -42,15 +47,15 @@ class LocalSearch implements Search {
     return this.index.onProgress;
   }
   start(): void {
-    this.index.start();
+    // The index of words is the catalog's; the search index is built only for a regular expression's scan.
     this.catalog.start();
   }
   changed(events: ReadonlyArray<{ path: string; kind: 'added' | 'changed' | 'removed' }>): void {
     this.index.changed(events);
     this.catalog.changed(events);
   }
-  query(req: SearchRequest) {
-    return this.index.query(req);
+  async query(req: SearchRequest) {
+    return req.regex ? this.index.scanFiles(req, this.catalog.scanList(), this.catalog.searchStatus()) : this.catalog.search(req);
   }
   snippets(req: Parameters<SearchService['snippets']>[0]) {
     return this.index.snippets(req);

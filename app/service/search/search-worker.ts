@@ -14,14 +14,19 @@ const { roots, keptFile, parting, catalogFile } = workerData as { roots: string[
 const search = new SearchService(new Roots(roots), keptFile, parting);
 search.onProgress = (status) => port.postMessage({ type: 'progress', status } satisfies FromSearch);
 // The session catalog beside the index: its files are read on threads of their own (the built reader), written here.
-const catalog = new CatalogService(new Roots(roots), catalogFile);
-catalog.onProgress = (status) => port.postMessage({ type: 'catalog', status } satisfies FromSearch);
+const catalog = new CatalogService(new Roots(roots), catalogFile, undefined, parting);
+catalog.onProgress = (status, what) => {
+  port.postMessage({ type: 'catalog', status } satisfies FromSearch);
+  // Search-all is answered from the catalog: its progress is search's too (not while it looks for secrets: what
+  // search finds is the same, and a search asked again moves the user's place in its list).
+  if (what !== 'secrets') port.postMessage({ type: 'progress', status: catalog.searchStatus(status) } satisfies FromSearch);
+};
 
 const ready = formatsReady();
 port.on('message', async (msg: ToSearch) => {
   await ready;
   if (msg.type === 'start') {
-    search.start();
+    // The index of words is the catalog's; the search index is built only for a regular expression's scan.
     return catalog.start();
   }
   if (msg.type === 'changed') {
@@ -36,7 +41,9 @@ port.on('message', async (msg: ToSearch) => {
   try {
     const value =
       msg.method === 'query'
-        ? await search.query(msg.input as Parameters<SearchService['query']>[0])
+        ? (msg.input as Parameters<SearchService['query']>[0]).regex
+          ? await search.scanFiles(msg.input as Parameters<SearchService['query']>[0], catalog.scanList(), catalog.searchStatus())
+          : catalog.search(msg.input as Parameters<SearchService['query']>[0])
         : msg.method === 'snippets'
           ? await search.snippets(msg.input as Parameters<SearchService['snippets']>[0])
           : msg.method === 'sessions'

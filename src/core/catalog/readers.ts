@@ -3,23 +3,22 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { readForCatalog, type CatalogRead } from './read-file.js';
+import { secretsOfFile } from './read-secrets.js';
 
 /** What reads files for the catalog: on this thread, or on threads of their own. */
 export interface Readers {
   /** How many files it reads at once. */
   readonly width: number;
   read(file: string, size: number): Promise<CatalogRead>;
+  /** The secrets in each conversation of a file (read-secrets.ts). */
+  secrets(file: string, size: number): Promise<number[]>;
   close(): void;
 }
 
 /** Files read one at a time on this thread. */
-export const inlineReaders: Readers = { width: 1, read: async (file, size) => readForCatalog(file, size), close: () => {} };
+export const inlineReaders: Readers = { width: 1, read: async (file, size) => readForCatalog(file, size), secrets: secretsOfFile, close: () => {} };
 
-interface Job {
-  file: string;
-  size: number;
-  resolve: (read: CatalogRead) => void;
-}
+type Job = { file: string; size: number } & ({ kind: 'read'; resolve: (read: CatalogRead) => void } | { kind: 'secrets'; resolve: (counts: number[]) => void });
 
 /** Files read on `width` threads of their own, each running `url` (read-worker). */
 export class WorkerReaders implements Readers {
@@ -45,10 +44,11 @@ export class WorkerReaders implements Readers {
     this.started++;
     const w = new Worker(this.url, { execArgv: this.execArgv });
     w.unref();
-    w.on('message', (msg: { read: CatalogRead }) => {
+    w.on('message', (msg: { read: CatalogRead } | { secrets: number[] }) => {
       const job = this.busy.get(w);
       this.busy.delete(w);
-      job?.resolve(msg.read);
+      if (job?.kind === 'read' && 'read' in msg) job.resolve(msg.read);
+      else if (job?.kind === 'secrets' && 'secrets' in msg) job.resolve(msg.secrets);
       this.next(w);
     });
     // A reader that dies (out of memory on a hostile file, say) fails the file it had, not the catalog.
@@ -56,7 +56,8 @@ export class WorkerReaders implements Readers {
     const died = (why: string) => {
       const job = this.busy.get(w);
       this.busy.delete(w);
-      job?.resolve({ failure: { error: `could not be read (${why})` }, bytes: job.size });
+      if (job?.kind === 'read') job.resolve({ failure: { error: `could not be read (${why})` }, bytes: job.size });
+      else job?.resolve([-1]);
       // An error is followed by an exit: one reader gone, counted once.
       if (!gone) this.started--;
       gone = true;
@@ -72,12 +73,20 @@ export class WorkerReaders implements Readers {
     if (!job) return void this.idle.push(w);
     this.busy.set(w, job);
     w.ref();
-    w.postMessage({ file: job.file, size: job.size });
+    w.postMessage({ file: job.file, size: job.size, kind: job.kind });
   }
 
   read(file: string, size: number): Promise<CatalogRead> {
     return new Promise((resolve) => {
-      this.queue.push({ file, size, resolve });
+      this.queue.push({ file, size, kind: 'read', resolve });
+      const w = this.idle.pop() ?? (this.started < this.width && !this.closed ? this.start() : undefined);
+      if (w) this.next(w);
+    });
+  }
+
+  secrets(file: string, size: number): Promise<number[]> {
+    return new Promise((resolve) => {
+      this.queue.push({ file, size, kind: 'secrets', resolve });
       const w = this.idle.pop() ?? (this.started < this.width && !this.closed ? this.start() : undefined);
       if (w) this.next(w);
     });
@@ -93,7 +102,7 @@ export class WorkerReaders implements Readers {
  * Readers for this build: threads of their own where the bundled reader ships beside this module (the CLI and
  * the app as built), this thread otherwise (from source, in tests).
  */
-export function defaultReaders(url = new URL('./catalog-read-worker.mjs', import.meta.url)): Readers {
+export function defaultReaders(url = new URL('./catalog-read-worker.mjs', import.meta.url), width = Math.max(1, Math.min(2, availableParallelism()))): Readers {
   if (!existsSync(fileURLToPath(url))) return inlineReaders;
-  return new WorkerReaders(url, Math.max(1, Math.min(2, availableParallelism())));
+  return new WorkerReaders(url, width);
 }

@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 6;
+export const CATALOG_VERSION = 7;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -51,6 +51,9 @@ CREATE TABLE sessions(
   reasoning INTEGER NOT NULL DEFAULT 0,
   cost_usd REAL,
   unpriced TEXT NOT NULL DEFAULT '[]',
+  -- Secrets found in its records (the rules of src/core/secrets, dismissals aside): NULL until looked into, -1 for
+  -- a file not looked into (too big to read whole).
+  secrets INTEGER,
   UNIQUE(file_id, conversation)
 );
 CREATE INDEX sessions_last ON sessions(last_at);

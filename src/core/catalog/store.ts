@@ -74,6 +74,8 @@ export interface SessionRow {
   reasoning: number;
   costUsd?: number;
   unpriced: string[];
+  /** Secrets found in it; undefined until looked into (or for a file too big to be). */
+  secrets?: number;
   bytes: number;
   modifiedMs: number;
 }
@@ -118,6 +120,8 @@ export interface SessionQuery {
   /** ISO dates, inclusive. */
   from?: string;
   to?: string;
+  /** Only sessions in which secrets were found. */
+  secrets?: boolean;
   limit?: number;
   offset?: number;
 }
@@ -149,6 +153,30 @@ const json = (v: unknown): string[] => {
     return [];
   }
 };
+
+/** The WHERE clause of a session query (sessions `s` joined to their files `f`), its arguments pushed on `args`. */
+function sessionWhere(q: SessionQuery, args: unknown[]): string {
+  // A tool's prompt log or session index is read for search, not listed as a session.
+  const where = [underClause('f.path', q.under, args), "s.kind != 'log'"];
+  if (q.tool) {
+    where.push('f.tool = ?');
+    args.push(q.tool);
+  }
+  if (q.model) {
+    where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)');
+    args.push(q.model);
+  }
+  if (q.from) {
+    where.push('s.last_at >= ?');
+    args.push(q.from);
+  }
+  if (q.to) {
+    where.push('s.first_at <= ?');
+    args.push(`${q.to}\uffff`);
+  }
+  if (q.secrets) where.push('s.secrets > 0');
+  return where.join(' AND ');
+}
 
 const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
 
@@ -258,6 +286,15 @@ export class Catalog {
     return out;
   }
 
+  /** The files read under `under` (not those that failed), with their format and size: what a scan of them reads. */
+  readFiles(under?: readonly string[]): Array<{ path: string; format: string; size: number }> {
+    const args: unknown[] = [];
+    return this.db
+      .prepare(`SELECT path, format, size FROM files WHERE error IS NULL AND format IS NOT NULL AND ${underClause('path', under, args)}`)
+      .all(args)
+      .map((r) => ({ path: String(r.path), format: String(r.format), size: Number(r.size) }));
+  }
+
   fileState(path: string): CatalogedFile | undefined {
     const r = this.stmt('SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE path = ?').get(path);
     return r ? { path, size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash) } : undefined;
@@ -351,7 +388,7 @@ export class Catalog {
         };
       }
     }
-    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads) WHERE id = ?').run([...sessionValues(s), id]);
+    this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads), secrets = NULL WHERE id = ?').run([...sessionValues(s), id]);
   }
 
   private insertCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): void {
@@ -436,39 +473,62 @@ export class Catalog {
   /** Sessions, newest first (or most expensive), with the filters given. */
   sessions(q: SessionQuery = {}): SessionRow[] {
     const args: unknown[] = [];
-    const where = [underClause('f.path', q.under, args), "s.kind != 'log'"];
-    if (q.tool) {
-      where.push('f.tool = ?');
-      args.push(q.tool);
-    }
-    if (q.model) {
-      where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)');
-      args.push(q.model);
-    }
-    if (q.from) {
-      where.push('s.last_at >= ?');
-      args.push(q.from);
-    }
-    if (q.to) {
-      where.push('s.first_at <= ?');
-      args.push(`${q.to}\uffff`);
-    }
+    const where = sessionWhere(q, args);
     // A session whose file gives no times is as recent as the file.
     const order = q.sort === 'cost' ? 'COALESCE(s.cost_usd, -1) DESC' : "COALESCE(s.last_at, strftime('%Y-%m-%dT%H:%M:%fZ', f.mtime_ms / 1000.0, 'unixepoch')) DESC";
     args.push(q.limit ?? -1, q.offset ?? 0);
     const rows = this.db
       .prepare(
-        `SELECT s.*, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where.join(' AND ')} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
+        `SELECT s.*, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
       )
       .all(args);
     return rows.map(sessionRow);
   }
 
+  /** How many messages search-all looks into under `under`. */
+  messageCount(under?: readonly string[]): number {
+    const args: unknown[] = [];
+    const r = this.db.prepare(`SELECT count(*) AS n FROM messages m JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)}`).get(args);
+    return Number(r?.n ?? 0);
+  }
+
   /** How many sessions the query holds. */
   count(q: SessionQuery = {}): number {
     const args: unknown[] = [];
-    const r = this.db.prepare(`SELECT count(*) AS n FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', q.under, args)} AND s.kind != 'log'`).get(args);
+    const r = this.db.prepare(`SELECT count(*) AS n FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${sessionWhere(q, args)}`).get(args);
     return Number(r?.n ?? 0);
+  }
+
+  /** Files under `under` with sessions not looked into for secrets yet: up to `limit`, the most recent first. */
+  unscanned(under: readonly string[] | undefined, limit: number): Array<{ path: string; size: number; mtimeMs: number }> {
+    const args: unknown[] = [];
+    const where = underClause('f.path', under, args);
+    args.push(limit);
+    return this.db
+      .prepare(`SELECT f.path, f.size, f.mtime_ms, max(COALESCE(s.last_at, '')) AS last FROM files f JOIN sessions s ON s.file_id = f.id WHERE s.secrets IS NULL AND s.kind != 'log' AND ${where} GROUP BY f.id ORDER BY last DESC LIMIT ?`)
+      .all(args)
+      .map((r) => ({ path: String(r.path), size: Number(r.size), mtimeMs: Number(r.mtime_ms) }));
+  }
+
+  /** How many files under `under` are still to be looked into for secrets. */
+  unscannedCount(under?: readonly string[]): number {
+    const args: unknown[] = [];
+    const r = this.db.prepare(`SELECT count(DISTINCT f.id) AS n FROM files f JOIN sessions s ON s.file_id = f.id WHERE s.secrets IS NULL AND s.kind != 'log' AND ${underClause('f.path', under, args)}`).get(args);
+    return Number(r?.n ?? 0);
+  }
+
+  /**
+   * Records the secrets found in each conversation of a file (-1: not looked into), if the file is still as it was
+   * when it was looked into (a file changed since is looked into again).
+   */
+  putSecrets(path: string, stamp: { size: number; mtimeMs: number }, counts: readonly number[]): void {
+    const file = this.stmt('SELECT id FROM files WHERE path = ? AND size = ? AND mtime_ms = ?').get(path, stamp.size, stamp.mtimeMs);
+    if (!file) return;
+    const set = this.stmt('UPDATE sessions SET secrets = ? WHERE file_id = ? AND conversation = ?');
+    this.transaction(() => {
+      const conversations = this.stmt('SELECT conversation FROM sessions WHERE file_id = ?').all(file.id);
+      for (const c of conversations) set.run(counts[Number(c.conversation)] ?? counts[0] ?? -1, file.id, c.conversation);
+    });
   }
 
   /** Reported usage and cost added up by day, project, model or tool. */
@@ -500,8 +560,8 @@ export class Catalog {
    * Messages holding every term as a word or a word's beginning (the rule of src/core/search), newest session
    * first: up to `limit` of them, and how many there are up to `countLimit`.
    */
-  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; offset?: number; countLimit: number }): { hits: CatalogHit[]; total: number; atLeast: boolean; files: number } {
-    if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0 };
+  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; offset?: number; countLimit: number; /** Newest session first (the default), or by path. */ order?: 'recent' | 'path'; /** Hits in these files only (absolute paths). */ files?: readonly string[] }): { hits: CatalogHit[]; total: number; atLeast: boolean; files: number; fileTotals: Map<string, number> } {
+    if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };
     const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
     const args: unknown[] = [match];
     const where = [underClause('f.path', opts.under, args)];
@@ -510,19 +570,28 @@ export class Catalog {
       where.push(`m.role IN (${roles.map(() => '?').join(',')})`);
       for (const r of roles) args.push(r);
     }
+    if (opts.files) {
+      const files = opts.files.slice(0, MAX_SQL_VARS);
+      where.push(files.length ? `f.path IN (${files.map(() => '?').join(',')})` : '0');
+      for (const f of files) args.push(f);
+    }
     if (opts.formats?.length) {
       const formats = opts.formats.slice(0, MAX_SQL_VARS);
       where.push(`f.format IN (${formats.map(() => '?').join(',')})`);
       for (const f of formats) args.push(f);
     }
     const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
-    const count = this.db.prepare(`SELECT count(*) AS n, count(DISTINCT fid) AS files FROM (SELECT f.id AS fid ${from} LIMIT ?)`).get([...args, opts.countLimit + 1]);
+    // The matches of each file (up to the count's limit): how many, in how many files, and each file's.
+    const perFile = this.db.prepare(`SELECT fpath, count(*) AS n FROM (SELECT f.path AS fpath ${from} LIMIT ?) GROUP BY fpath`).all([...args, opts.countLimit + 1]);
+    const fileTotals = new Map(perFile.map((r) => [String(r.fpath), Number(r.n)]));
+    const count = { n: perFile.reduce((n, r) => n + Number(r.n), 0), files: perFile.length };
+    const recent = opts.order === 'path' ? '' : 'last DESC, ';
     // The page is sorted by ids alone; its rows' columns are read for the page only.
     const rows = this.db
       .prepare(
         `SELECT f.id AS fid, f.path, f.format, s.conversation, s.default_thread, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ` +
-          `FROM (SELECT m.id AS mid, COALESCE(s.last_at, '') AS last, f.path AS path, s.conversation AS conversation, m.idx AS idx ${from} ORDER BY last DESC, path, conversation, idx LIMIT ? OFFSET ?) page ` +
-          `JOIN messages m ON m.id = page.mid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id ORDER BY page.last DESC, page.path, page.conversation, page.idx`,
+          `FROM (SELECT m.id AS mid, COALESCE(s.last_at, '') AS last, f.path AS path, s.conversation AS conversation, m.idx AS idx ${from} ORDER BY ${recent}path, conversation, idx LIMIT ? OFFSET ?) page ` +
+          `JOIN messages m ON m.id = page.mid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id ORDER BY ${recent ? 'page.last DESC, ' : ''}page.path, page.conversation, page.idx`,
       )
       .all([...args, opts.limit, opts.offset ?? 0]);
     // What a hit needs of its file's other conversations, looked up once per file.
@@ -544,7 +613,7 @@ export class Catalog {
       return hit;
     });
     const total = Number(count?.n ?? 0);
-    return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0) };
+    return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0), fileTotals };
   }
 }
 
@@ -588,6 +657,7 @@ function sessionRow(r: Row): SessionRow {
     reasoning: Number(r.reasoning),
     costUsd: opt(r.cost_usd),
     unpriced: json(r.unpriced),
+    ...(r.secrets === null || r.secrets === undefined || Number(r.secrets) < 0 ? {} : { secrets: Number(r.secrets) }),
     bytes: Number(r.size),
     modifiedMs: Number(r.mtime_ms),
   };

@@ -40,6 +40,8 @@ export interface SyncOptions {
 /** Rows written to the catalog in one transaction at most: a crash loses at most these, readers see it grow. */
 const BATCH_FILES = 200;
 const BATCH_BYTES = 16 * 1024 * 1024;
+/** And at least this often (ms) while files are read: the first sessions are listed in a second, not at 200 files. */
+const BATCH_MS = 1000;
 
 /**
  * Keeps the catalog of a set of folders: a file unchanged since it was catalogued (size, mtime, inode) is not
@@ -99,7 +101,9 @@ export class CatalogSync {
     }
     let batch: Array<{ file: string; st: Stats; read: CatalogRead }> = [];
     let batchBytes = 0;
+    let batchStarted = performance.now();
     const flush = () => {
+      batchStarted = performance.now();
       if (batch.length === 0) return;
       const rows = batch;
       batch = [];
@@ -121,7 +125,7 @@ export class CatalogSync {
           batchBytes += st.size;
           progress.done++;
           progress.read++;
-          if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+          if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES || performance.now() - batchStarted >= BATCH_MS) flush();
         });
         inFlight.add(p);
       }

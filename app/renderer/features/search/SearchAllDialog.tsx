@@ -153,7 +153,7 @@ export function SearchAllDialog() {
           </button>
         </div>
         <div className="search-all-info">
-          <span data-testid="search-all-summary" data-query={answer?.query ?? ''}>{error ? <span className="error">{error}</span> : busy && !answer ? 'Searching…' : summary}</span>
+          <span data-testid="search-all-summary" data-query={answer?.query ?? ''} data-busy={busy ? 'true' : undefined}>{error ? <span className="error">{error}</span> : busy && !answer ? 'Searching…' : summary}</span>
           <IndexStatus />
         </div>
         <div className="search-all-results" ref={list} role="listbox" aria-label="Matches">

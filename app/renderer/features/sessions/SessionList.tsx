@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { formatUsd } from '../../../../src/core/usage.js';
 import { useApp } from '../../store/index.js';
+import { filtering } from '../../store/catalog.js';
 import { formatNumber } from '../roles.js';
 import { lastActive, relativeTime, sessionRows, type SessionRow } from './session-rows.js';
 
@@ -11,6 +12,14 @@ const HEIGHT: Record<SessionRow['kind'], number> = { group: 26, session: 44, age
 /** A title that says nothing of the session: its file name is the better name then. */
 const untitled = (t: string | undefined) => !t || !/[\p{L}\p{N}]/u.test(t);
 const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/** How many sessions are listed, sub-agents apart: "4 sessions · 3 sub-agents" (of how many, when not all are). */
+function countsLine(answer: NonNullable<ReturnType<typeof useApp.getState>['sessionsAnswer']>): string {
+  const agents = answer.sessions.filter((s) => s.kind === 'subagent').length;
+  const sessions = answer.sessions.length - agents;
+  const line = `${formatNumber(sessions)} session${sessions === 1 ? '' : 's'}${agents > 0 ? ` · ${formatNumber(agents)} sub-agent${agents === 1 ? '' : 's'}` : ''}`;
+  return answer.total > answer.sessions.length ? `${line}, the latest of ${formatNumber(answer.total)}` : line;
+}
 
 /**
  * The sidebar's sessions, from the catalog: by project or by time, each with its title, when it was last
@@ -45,6 +54,7 @@ export function SessionList() {
     }
   };
   const building = status?.building ?? answer?.status.building;
+  const pending = (status ?? answer?.status)?.secretsPending ?? 0;
   return (
     <div className="session-list-wrap">
       <div className="session-filters">
@@ -64,17 +74,32 @@ export function SessionList() {
             <option key={m}>{m}</option>
           ))}
         </select>
-        <input type="date" aria-label="Sessions active since" value={filters.from ?? ''} onChange={(e) => setSessionFilters({ from: e.target.value || undefined })} />
+        <div className="session-dates" role="group" aria-label="Dates">
+          <input type="date" aria-label="Sessions active since" title="Sessions active on or after this day" value={filters.from ?? ''} max={filters.to} onChange={(e) => setSessionFilters({ from: e.target.value || undefined })} />
+          <span className="muted" aria-hidden="true">–</span>
+          <input type="date" aria-label="Sessions begun by" title="Sessions begun on or before this day" value={filters.to ?? ''} min={filters.from} onChange={(e) => setSessionFilters({ to: e.target.value || undefined })} />
+        </div>
+        <label className="session-secrets-filter" title={pending > 0 ? `Still looking into ${formatNumber(pending)} files: more may show` : 'Sessions whose files hold secrets (keys, tokens, passwords)'}>
+          <input type="checkbox" checked={!!filters.secrets} onChange={(e) => setSessionFilters({ secrets: e.target.checked || undefined })} data-testid="filter-secrets" />
+          with secrets
+        </label>
+        <span className="spacer" />
+        {filtering(filters) && (
+          <button className="link" onClick={() => setSessionFilters({ tool: undefined, model: undefined, from: undefined, to: undefined, secrets: undefined })}>
+            Clear filters
+          </button>
+        )}
         <button className="link" onClick={() => setUsageOpen(true)} title="Reported usage and cost over every session, by day, project, model and tool (Ctrl+K: Usage)">
           Usage…
         </button>
       </div>
       <p className="muted session-status" data-testid="session-status" aria-live="polite">
-        {answer ? `${formatNumber(answer.total)} session${answer.total === 1 ? '' : 's'}` : 'Reading the sessions…'}
+        {answer ? countsLine(answer) : 'Reading the sessions…'}
         {building && status ? ` · reading ${formatNumber(status.done)} of ${formatNumber(status.total)} files` : ''}
+        {!building && filters.secrets && pending > 0 ? ` · looking for secrets in ${formatNumber(pending)} more files` : ''}
       </p>
       {error && <p className="error-text">{error}</p>}
-      {answer && answer.total === 0 && !building && <p className="empty">No sessions here{filters.tool || filters.model || filters.from ? ' with these filters' : ''}.</p>}
+      {answer && answer.total === 0 && !building && <p className="empty">No sessions here{filtering(filters) ? ' with these filters' : ''}.</p>}
       <div className="sidebar-list" ref={listRef} data-testid="session-list" data-rows={rows.length} onKeyDown={move}>
         <ul style={{ height: virtualizer.getTotalSize(), position: 'relative', margin: 0 }}>
           {virtualizer.getVirtualItems().map((item) => {
@@ -83,7 +108,7 @@ export function SessionList() {
               <li key={item.key} data-index={item.index} className={`sidebar-row line-${r.kind === 'group' ? 'folder' : 'file'}`} style={{ transform: `translateY(${item.start}px)`, height: HEIGHT[r.kind] }}>
                 {r.kind === 'group' ? (
                   <div className="session-group" title={r.title} data-testid="session-group">
-                    <span className="session-group-name">{r.label}</span>
+                    <GroupName label={r.label} />
                     <span className="muted">
                       {formatNumber(r.sessions)}
                       {r.costUsd > 0 ? ` · ${formatUsd(r.costUsd)}` : ''}
@@ -101,12 +126,29 @@ export function SessionList() {
   );
 }
 
+/**
+ * A group's name cut where it does not tell groups apart: a project's folders before its own name give way first
+ * (`…/code/shop-admin` narrows to `…/shop-admin`, never to `…/code/shop-a…`).
+ */
+function GroupName({ label }: { label: string }) {
+  const cut = label.search(/[^\\/]+$/);
+  if (cut <= 0) return <span className="session-group-name">{label}</span>;
+  return (
+    <span className="session-group-name split">
+      <span className="session-group-parent">{label.slice(0, cut)}</span>
+      <span className="session-group-leaf">{label.slice(cut)}</span>
+    </span>
+  );
+}
+
 function SessionLine({ row, now, active, open, toggle }: { row: Extract<SessionRow, { kind: 'session' | 'agent' }>; now: number; active: boolean; open(): void; toggle?: () => void }) {
   const s = row.session;
   const agent = row.kind === 'agent';
   const name = untitled(s.title) ? fileName(s.path) : s.title!;
   const when = lastActive(s);
-  const figures = [relativeTime(when, now), `${formatNumber(s.messages)} msg`, s.costUsd !== undefined && s.costUsd > 0 ? formatUsd(s.costUsd) : undefined, s.tool].filter(Boolean).join(' · ');
+  const agents = row.kind === 'session' && row.agents > 0 ? `${row.agents} sub-agent${row.agents === 1 ? '' : 's'}` : undefined;
+  // What tells sessions apart first (when, how much, what it cost); the tool, the same down a project, last.
+  const figures = [relativeTime(when, now), `${formatNumber(s.messages)} msg`, s.costUsd !== undefined && s.costUsd > 0 ? formatUsd(s.costUsd) : undefined, s.secrets ? `⚠ ${s.secrets} secret${s.secrets === 1 ? '' : 's'}` : undefined, agents, s.tool].filter(Boolean).join(' · ');
   return (
     <div className={`session-line ${agent ? 'agent' : ''} ${active ? 'active' : ''}`}>
       {toggle ? (
@@ -118,13 +160,11 @@ function SessionLine({ row, now, active, open, toggle }: { row: Extract<SessionR
       )}
       <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
         <span className="session-title">
-          {agent ? `↳ ${s.agentId ? 'sub-agent · ' : ''}` : ''}
+          {/* Under its session, the arrow says what it is; on its own (its session filtered out), the words do. */}
+          {agent ? '↳ ' : s.kind === 'subagent' ? 'sub-agent · ' : ''}
           {name}
         </span>
-        <span className="session-figures muted">
-          {figures}
-          {row.kind === 'session' && row.agents > 0 ? ` · ${row.agents} sub-agent${row.agents === 1 ? '' : 's'}` : ''}
-        </span>
+        <span className="session-figures muted">{figures}</span>
       </button>
     </div>
   );

@@ -111,7 +111,8 @@ export function UsageDialog() {
                 {answer.sessions.map((s) => (
                   <li key={`${s.path}:${s.conversation}`}>
                     <button className="link" data-testid="costly-session" onClick={() => void go(s.path, s.conversation)} title={s.path}>
-                      {formatUsd(s.costUsd ?? 0)} · {s.title ?? s.path}
+                      {formatUsd(s.costUsd ?? 0)} · {s.kind === 'subagent' ? 'sub-agent · ' : ''}
+                      {s.title ?? s.path}
                     </button>
                   </li>
                 ))}

@@ -36,8 +36,12 @@ function compactedView(r: Record<string, unknown>, p: Record<string, unknown>): 
   };
 }
 
-/** The context Codex writes as user messages (codex-rs/core: environment_context, user_instructions, AGENTS.md). */
-const CODEX_CONTEXT = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions for |<turn_aborted>)/;
+/**
+ * The context Codex writes as user messages (codex-rs/core: environment_context, user_instructions, AGENTS.md, and
+ * since the 0.14x desktop builds the skills, plugins, apps and collaboration mode it offers, AGENTS.md without its
+ * folder).
+ */
+const CODEX_CONTEXT = /^\s*(<(environment_context|user_instructions|turn_aborted|skills_instructions|plugins_instructions|recommended_plugins|apps_instructions|collaboration_mode|multi_agent_mode)>|# AGENTS\.md instructions(?: for |\s*\n))/;
 
 /** One `response_item` of a Codex rollout (a legacy rollout's bare item), by its type: a message, reasoning, a call or its output. */
 function view(record: unknown): MessageView {
