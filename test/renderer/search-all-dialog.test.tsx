@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBridge } from '../../app/renderer/api/client.js';
 import { SearchAllDialog } from '../../app/renderer/features/search/SearchAllDialog.js';
@@ -88,5 +88,26 @@ describe('search across conversations while the index is built', () => {
     useApp.setState({ searchAllOpen: true, searchAllQuery: 'applied', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
     render(<SearchAllDialog />);
     expect(document.querySelector('.search-all-hit .role-chip')?.textContent).toBe('tool');
+  });
+});
+
+describe('the place in the list of hits', () => {
+  it('stays on the hit the user moved to while the lines of later hits come in; a new query starts at its first hit', () => {
+    const hit = (index: number, snippet?: string) => ({ path: 'a.json', format: 'openai-chat', conversation: 0, index, role: 'user', ...(snippet ? { snippet, match: [0, 2] as [number, number] } : {}) });
+    const bare: SearchAnswer = { ...none(0), query: 'invoice', total: 4, files: 1, hits: [hit(0, 'invoice 0'), hit(1), hit(2), hit(3)] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllRegex: false, searchAllAnswer: bare, searchIndex: bare.status, entries: [] });
+    render(<SearchAllDialog />);
+    const input = screen.getByTestId('search-all-input');
+    act(() => {
+      fireEvent.keyDown(input, { key: 'ArrowDown' });
+      fireEvent.keyDown(input, { key: 'ArrowDown' });
+    });
+    const selected = () => document.querySelector('[data-hit][aria-selected="true"]')?.getAttribute('data-hit');
+    expect(selected()).toBe('2');
+    // The lines the first answer had no time for arrive: the same query, a new answer object.
+    act(() => useApp.setState({ searchAllAnswer: { ...bare, hits: bare.hits.map((h) => ({ ...h, snippet: `invoice ${h.index}`, match: [0, 7] as [number, number] })) } }));
+    expect(selected()).toBe('2');
+    act(() => useApp.setState({ searchAllAnswer: { ...bare, query: 'invoices' } }));
+    expect(selected()).toBe('0');
   });
 });

@@ -291,14 +291,20 @@ export class CatalogService {
     // does not): the files are counted first, and the hits read from the first files that hold `limit` of them.
     const query = { under: this.roots.all(), roles: req.roles, formats: req.formats, countLimit: COUNT_LIMIT, order: 'path' as const };
     const counted = catalog.search(terms, { ...query, limit: 0 });
-    const first: string[] = [];
+    // Every hit of the files before the last one taken (SQLite orders paths otherwise), the last one's up to the limit.
+    const whole: string[] = [];
     let held = 0;
+    let last: { file: string; take: number } | undefined;
     for (const [file, n] of [...counted.fileTotals].sort(([a], [b]) => comparePaths(this.roots.display(a), this.roots.display(b)))) {
-      if (held >= limit || first.length >= 500) break;
-      first.push(file);
+      if (held + n >= limit || whole.length >= 499) {
+        last = { file, take: limit - held };
+        break;
+      }
+      whole.push(file);
       held += n;
     }
-    const found = { ...counted, hits: first.length ? catalog.search(terms, { ...query, limit, files: first }).hits : [] };
+    const page = [...(whole.length ? catalog.search(terms, { ...query, limit: held, files: whole }).hits : []), ...(last && last.take > 0 ? catalog.search(terms, { ...query, limit: last.take, files: [last.file] }).hits : [])];
+    const found = { ...counted, hits: page };
     const matcher = matcherOf(req.query);
     // However long the lookup took, the first lines are read (as the index's answers did).
     const deadline = req.snippetMs !== undefined ? performance.now() + req.snippetMs : Math.max(started + ANSWER_MS, performance.now() + 5);

@@ -78,7 +78,8 @@ export function SearchAllDialog() {
     const t = setTimeout(() => setSearchAll({ query: text }), TYPING_MS);
     return () => clearTimeout(t);
   }, [text, setSearchAll]);
-  useEffect(() => setActive(0), [answer]);
+  // A new query starts at its first hit; the lines filled in later (or the folder read further) keep the user's place.
+  useEffect(() => setActive(0), [answer?.query]);
   useEffect(() => {
     list.current?.querySelector(`[data-hit="${active}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [active]);
