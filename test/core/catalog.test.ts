@@ -141,6 +141,28 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
+  it('a session is titled by the name its tool’s index gives it, the last one when it was renamed (an append read as one)', async () => {
+    const dir = tempDir();
+    const rollout = 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl';
+    cpSync(join(FIXTURES, 'formats/codex', rollout), join(dir, rollout));
+    const id = readDocumentFile(join(dir, rollout)).doc.conversations[0].meta!.sessionId!;
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const untitled = catalog.sessions({ under: [dir] })[0].title;
+    const index = join(dir, 'session_index.jsonl');
+    const line = (name: string) => `${JSON.stringify({ id, thread_name: name, updated_at: '2026-11-21T09:31:02.118Z' })}\n`;
+    writeFileSync(index, `${JSON.stringify({ id: 'another-session', thread_name: 'Not this one', updated_at: '2026-11-20T09:00:00Z' })}\n${line('Fix the tax rounding')}`);
+    await sync.syncFolders([dir]);
+    expect(catalog.sessions({ under: [dir] }).map((s) => s.title)).toEqual(['Fix the tax rounding']);
+    appendFileSync(index, line('Cart: tax rounding, half-up'));
+    await sync.syncFolders([dir]);
+    expect(catalog.sessions({ under: [dir] }).map((s) => s.title)).toEqual(['Cart: tax rounding, half-up']);
+    rmSync(index);
+    await sync.syncFolders([dir]);
+    expect(catalog.sessions({ under: [dir] }).map((s) => s.title)).toEqual([untitled]);
+    catalog.close();
+  });
+
   it('a damaged catalog, or one of another version, is built again from the files', async () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/codex'), join(dir, 'codex'), { recursive: true });

@@ -35,6 +35,7 @@ describe('prompt logs and session indexes', () => {
         const text = entries.map((e) => JSON.stringify({ display: e.display, pastedContents: {}, timestamp: e.timestamp, project: e.project })).join(nl) + nl;
         expect(texts(text, 'history.jsonl', 'claude-code-history')).toEqual(byKey(entries, (e) => e.project, (e) => e.display));
       }),
+      { numRuns: Number(process.env.FC_RUNS ?? 100) },
     );
   });
 
@@ -44,12 +45,14 @@ describe('prompt logs and session indexes', () => {
         const text = entries.map((e) => JSON.stringify({ input: e.input, parts: [], mode: e.mode })).join(nl) + nl;
         expect(texts(text, 'prompt-history.jsonl', 'opencode-prompt-history')).toEqual([entries.map((e) => e.input)]);
       }),
+      { numRuns: Number(process.env.FC_RUNS ?? 100) },
     );
     fc.assert(
       fc.property(fc.array(fc.record({ id: fc.uuid(), thread_name: edgeString }), { minLength: 1, maxLength: 10 }), eol, (entries, nl) => {
         const text = entries.map((e) => JSON.stringify({ id: e.id, thread_name: e.thread_name, updated_at: '2026-11-21T09:31:02.118Z' })).join(nl) + nl;
         expect(texts(text, 'session_index.jsonl', 'codex-session-index')).toEqual([entries.map((e) => e.thread_name)]);
       }),
+      { numRuns: Number(process.env.FC_RUNS ?? 100) },
     );
   });
 
@@ -60,6 +63,7 @@ describe('prompt logs and session indexes', () => {
         const list = entries.map((e, i) => ({ sessionId: e.sessionId, messageId: i, type: 'user', message: e.message, timestamp: '2026-11-30T10:00:05.120Z' }));
         expect(texts(JSON.stringify(list, null, indent), 'logs.json', 'gemini-cli-logs')).toEqual(byKey(entries, (e) => e.sessionId, (e) => e.message));
       }),
+      { numRuns: Number(process.env.FC_RUNS ?? 100) },
     );
   });
 

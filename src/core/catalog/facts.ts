@@ -1,4 +1,6 @@
 import type { Codec, ConversationDocument } from '../formats/codec.js';
+import { oneLine } from '../util/one-line.js';
+import { maskedLine } from '../secrets/mask-line.js';
 import type { OpenedFile } from '../formats/document-file.js';
 import type { MessageView, ReportedUsage } from '../formats/model.js';
 import { reasoningText, sentText } from '../formats/model.js';
@@ -89,6 +91,8 @@ export interface FileFacts {
   calls: CallFacts[];
   messages: MessageFacts[];
   otherRecords: number;
+  /** Names the file gives sessions of its tool (an index of names beside them), in the file's order. */
+  names?: Array<{ sessionId: string; name: string }>;
 }
 
 const firstString = (values: readonly (string | undefined)[]): string | undefined => values.find((v) => v !== undefined);
@@ -135,6 +139,7 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
   const sessions: SessionFacts[] = [];
   const calls = new Map<string, CallFacts>();
   const messages: MessageFacts[] = [];
+  const names: Array<{ sessionId: string; name: string }> = [];
   const slots = where.lines ? recordLines(doc) : undefined;
   const rows = threadRows(codec, doc);
   doc.conversations.forEach((conv, conversation) => {
@@ -145,6 +150,8 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
     const start = from?.[conversation] ?? 0;
     for (let index = start; index < conv.records.length; index++) {
       const v = codec.view(conv.records[index]);
+      const named = codec.sessionName?.(conv.records[index]);
+      if (named) names.push({ sessionId: named.sessionId, name: oneLine(maskedLine(named.name), 120) });
       const at = isoTime(v.timestamp);
       if (at) {
         if (firstAt === undefined || at < firstAt) firstAt = at;
@@ -188,7 +195,7 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       ...codexParent(doc),
     });
   });
-  return { format: codec.id, formatLabel: codec.label, tool: codec.tool, sessions, calls: [...calls.values()], messages, otherRecords: doc.otherRecords };
+  return { format: codec.id, formatLabel: codec.label, tool: codec.tool, sessions, calls: [...calls.values()], messages, otherRecords: doc.otherRecords, ...(names.length > 0 ? { names } : {}) };
 }
 
 /** Where each line of a file's text is in its bytes: [start, end) without the line's break. */

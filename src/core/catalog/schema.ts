@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 7;
+export const CATALOG_VERSION = 8;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -94,6 +94,16 @@ CREATE TABLE usage_days(
   unpriced INTEGER NOT NULL
 );
 CREATE INDEX usage_days_session ON usage_days(session);
+-- Names a tool keeps for its sessions in a file of their own (Codex's session_index.jsonl, Copilot CLI's
+-- workspace.yaml): the last one a session was given titles it.
+CREATE TABLE session_names(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  session_id TEXT NOT NULL,
+  name TEXT NOT NULL
+);
+CREATE INDEX session_names_sid ON session_names(session_id, id);
+CREATE INDEX session_names_file ON session_names(file_id);
 CREATE TABLE messages(
   id INTEGER PRIMARY KEY,
   session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,

@@ -128,6 +128,9 @@ export interface SessionQuery {
 
 const MAX_SQL_VARS = 500;
 
+/** The name the tool's own index last gave a session (its sub-agents share its id, not its name). */
+const NAMED = "CASE WHEN s.kind = 'session' AND s.session_id IS NOT NULL THEN (SELECT n.name FROM session_names n WHERE n.session_id = s.session_id ORDER BY n.id DESC LIMIT 1) END";
+
 /** A session row's columns from session_id to threads, in the order the statements name them. */
 const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.parentFile ?? null, s.parentSessionId ?? null, s.agentId ?? null, s.kind, s.title ?? null, s.project ?? null, s.firstAt ?? null, s.lastAt ?? null, JSON.stringify(s.models), s.messages, s.prompts, s.defaultThread ?? null, s.threads ? JSON.stringify(s.threads) : null];
 
@@ -312,6 +315,11 @@ export class Catalog {
     // The index holds no text to delete by: its rows go by id (contentless_delete).
     this.stmt('DELETE FROM messages_fts WHERE rowid IN (SELECT m.id FROM messages m JOIN sessions s ON m.session = s.id WHERE s.file_id = ?)').run(fileId);
     this.stmt('DELETE FROM sessions WHERE file_id = ?').run(fileId);
+    this.stmt('DELETE FROM session_names WHERE file_id = ?').run(fileId);
+  }
+
+  private insertNames(fileId: number, names: FileFacts['names']): void {
+    for (const n of names ?? []) this.stmt('INSERT INTO session_names(file_id, session_id, name) VALUES (?, ?, ?)').run([fileId, n.sessionId, n.name]);
   }
 
   /** The file's row, made or brought up to date; `known` when it was there before (it may have sessions). */
@@ -341,6 +349,7 @@ export class Catalog {
     const sessionIds = facts.sessions.map((s) => this.insertSession(fileId, s));
     this.insertCalls(sessionIds, facts.calls);
     this.insertMessages(sessionIds, facts.messages);
+    this.insertNames(fileId, facts.names);
     for (const id of new Set(sessionIds)) this.addUpSession(id);
   }
 
@@ -363,6 +372,7 @@ export class Catalog {
       sessionIds,
       facts.messages.filter((m) => m.index >= (from.messages[m.conversation] ?? 0)),
     );
+    this.insertNames(fileId, facts.names);
     for (const id of new Set(sessionIds)) this.addUpSession(id);
   }
 
@@ -479,7 +489,7 @@ export class Catalog {
     args.push(q.limit ?? -1, q.offset ?? 0);
     const rows = this.db
       .prepare(
-        `SELECT s.*, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
+        `SELECT s.*, ${NAMED} AS named, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
       )
       .all(args);
     return rows.map(sessionRow);
@@ -551,7 +561,7 @@ export class Catalog {
     const where = underClause('f.path', under, args);
     args.push(limit);
     return this.db
-      .prepare(`SELECT f.path, s.conversation, s.title, c.idx, c.at, c.model, c.cost_usd, c.input, c.output FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE c.cost_usd IS NOT NULL AND ${where} ORDER BY c.cost_usd DESC LIMIT ?`)
+      .prepare(`SELECT f.path, s.conversation, COALESCE(${NAMED}, s.title) AS title, c.idx, c.at, c.model, c.cost_usd, c.input, c.output FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE c.cost_usd IS NOT NULL AND ${where} ORDER BY c.cost_usd DESC LIMIT ?`)
       .all(args)
       .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: opt<string>(r.model), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
   }
@@ -640,7 +650,7 @@ function sessionRow(r: Row): SessionRow {
     parentSessionId: opt(r.parent_session_id),
     agentId: opt(r.agent_id),
     kind: r.kind === 'subagent' || r.kind === 'log' ? r.kind : 'session',
-    title: opt(r.title),
+    title: opt<string>(r.named) ?? opt(r.title),
     project: opt(r.project),
     firstAt: opt(r.first_at),
     lastAt: opt(r.last_at),

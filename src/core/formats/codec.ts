@@ -114,6 +114,8 @@ export interface Codec {
    * read and searched, never listed among the sessions nor counted in their usage.
    */
   companion?: true;
+  /** The name a companion record gives a session of the tool (an index of names): the session is titled by it. */
+  sessionName?(record: unknown): { sessionId: string; name: string } | undefined;
   capabilities: CodecCapabilities;
   /**
    * How specifically `head` (the file's first bytes) and `name` (its file name) look like this format: 0

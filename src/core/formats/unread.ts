@@ -22,7 +22,7 @@ function holdsProse(value: unknown, depth = 0): boolean {
 }
 
 /** The fields the formats read here keep a message's words under. */
-const CONTENT_KEYS = ['content', 'text', 'parts', 'message', 'value', 'body'];
+const CONTENT_KEYS = ['content', 'text', 'parts', 'message', 'value', 'body', 'display', 'input', 'thread_name'];
 
 const blank = (v: unknown) => v === '' || v === null || (Array.isArray(v) && v.length === 0);
 

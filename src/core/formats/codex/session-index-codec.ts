@@ -40,5 +40,6 @@ export const codexSessionIndex = logCodec<Entry>({
     category: 'index entry: the session is its rollout file',
     meta: true,
   }),
+  sessionName: (e) => (e.thread_name.trim() !== '' ? { sessionId: e.id, name: e.thread_name } : undefined),
   fromView: (v) => ({ id: v.id ?? '', thread_name: v.parts.flatMap((x) => (x.kind === 'text' ? [x.text] : [])).join(' '), updated_at: v.timestamp ?? new Date().toISOString() }),
 });

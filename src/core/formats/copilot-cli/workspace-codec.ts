@@ -50,6 +50,7 @@ export const copilotCliWorkspace: Codec = {
     const meta = { sessionId: root.id, ...(text(root.cwd) ? { cwd: root.cwd as string } : {}), ...(text(root.branch) ? { gitBranch: root.branch as string } : {}) };
     return { codec: 'copilot-cli-workspace', conversations: [{ records: [root], title, meta }], otherRecords: 0, text: source, baseline: undefined };
   },
+  sessionName: (r) => (isPlainObject(r) && typeof r.id === 'string' && text(r.name) ? { sessionId: r.id, name: r.name as string } : undefined),
   serialize: (doc) => doc.text,
   view,
   fromView: (v) => ({ id: v.id ?? '', name: v.parts.flatMap((x) => (x.kind === 'text' ? [x.text] : [])).join(' ') }),

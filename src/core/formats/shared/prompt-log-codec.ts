@@ -29,6 +29,8 @@ export interface LogSpec<E> {
   metaOf?(group: string, first: E): ConversationMeta | undefined;
   titleOf?(group: string, entries: readonly E[]): string | undefined;
   view(entry: E): MessageView;
+  /** The name an entry gives a session (an index of names). */
+  sessionName?(entry: E): { sessionId: string; name: string } | undefined;
   /** The entry a view becomes (a conversion into this format). */
   fromView(view: MessageView): E;
 }
@@ -80,6 +82,7 @@ export function logCodec<E>(spec: LogSpec<E>): Codec {
     extensions: [spec.syntax === 'jsonl' ? '.jsonl' : '.json'],
     readOnly: spec.readOnly,
     companion: true,
+    ...(spec.sessionName ? { sessionName: (r: unknown) => (spec.isEntry(r) ? spec.sessionName!(r) : undefined) } : {}),
     capabilities: { conversations: 'many', toolCalls: false, reasoning: false, otherRecords: false, timestamps: true },
     sniffNeeds: spec.sniffNeeds,
     sniff: spec.sniff,
