@@ -109,6 +109,17 @@ describe('the catalog’s usage', () => {
     );
   });
 
+  it('a Claude model is one row by model however the tool spells its version (claude-sonnet-4.6, claude-sonnet-4-6)', async () => {
+    const dir = tempDir();
+    const at = '2026-03-01T10:00:00Z';
+    const line = (model: string, call: number) => ({ user: false, at, model, call, input: 10, output: 100, cacheRead: 0, cacheWrite: 0, text: `reply ${call}` });
+    writeFileSync(join(dir, '00000001-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl'), textOf([line('claude-sonnet-4.6', 0), line('claude-sonnet-4-6', 1)], 's'));
+    const catalog = Catalog.open(join(tempDir(), 'catalog.sqlite'));
+    await new CatalogSync(catalog).syncFolders([dir]);
+    expect(catalog.usage('model', [dir]).map((r) => [r.key, r.calls, r.output])).toEqual([['claude-sonnet-4-6', 2, 200]]);
+    catalog.close();
+  });
+
   it('an append adds exactly the new lines’ messages and calls; a file that shrank is read again whole', async () => {
     const dir = tempDir();
     const file = join(dir, '00000001-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl');

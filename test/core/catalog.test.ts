@@ -126,11 +126,13 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
-  it('the prompt histories and indexes beside the sessions are searched, never listed as sessions', async () => {
+  it('the prompt histories and indexes beside the sessions are searched, never listed as sessions, nor a file of titles alone', async () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/claude-code/history.jsonl'), join(dir, 'history.jsonl'));
     cpSync(join(FIXTURES, 'formats/opencode/prompt-history.jsonl'), join(dir, 'prompt-history.jsonl'));
     cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), join(dir, 'session.jsonl'));
+    // Claude Code's file of summary lines alone (titles of other sessions' leaves): no session of its own.
+    writeFileSync(join(dir, '5d1f2e3a-9b8c-4d7e-a6f5-0e1d2c3b4a59.jsonl'), `${JSON.stringify({ type: 'summary', summary: 'Laptop suspend debugging', leafUuid: '8a7b6c5d-0000-4000-8000-000000000001' })}\n`);
     const { catalog, sync } = catalogOf(dir);
     await sync.syncFolders([dir]);
     expect(catalog.sessions({ under: [dir] }).map((s) => s.path)).toEqual([join(dir, 'session.jsonl')]);

@@ -128,6 +128,9 @@ export interface SessionQuery {
 
 const MAX_SQL_VARS = 500;
 
+/** A Claude model as Anthropic spells it, whatever the tool wrote (Copilot CLI's claude-sonnet-4.6 is claude-sonnet-4-6). */
+const usageModel = (model: string): string => (/^claude-/i.test(model) ? model.replace(/(\d)\.(\d)/g, '$1-$2') : model);
+
 /** The name the tool's own index last gave a session (its sub-agents share its id, not its name). */
 const NAMED = "CASE WHEN s.kind = 'session' AND s.session_id IS NOT NULL THEN (SELECT n.name FROM session_names n WHERE n.session_id = s.session_id ORDER BY n.id DESC LIMIT 1) END";
 
@@ -160,7 +163,8 @@ const json = (v: unknown): string[] => {
 /** The WHERE clause of a session query (sessions `s` joined to their files `f`), its arguments pushed on `args`. */
 function sessionWhere(q: SessionQuery, args: unknown[]): string {
   // A tool's prompt log or session index is read for search, not listed as a session.
-  const where = [underClause('f.path', q.under, args), "s.kind != 'log'"];
+  // A file of nothing but titles (Claude Code's summary lines of other sessions) holds no session to open.
+  const where = [underClause('f.path', q.under, args), "s.kind != 'log'", 's.messages > 0'];
   if (q.tool) {
     where.push('f.tool = ?');
     args.push(q.tool);
@@ -446,13 +450,14 @@ export class Catalog {
     this.putUsageDays(id, calls);
   }
 
-  /** A session's calls summed by day and model, in place of the sums it had. */
+  /** A session's calls summed by day and model (one model however its tool spells it), in place of the sums it had. */
   private putUsageDays(id: number, calls: readonly Row[]): void {
     const sums = new Map<string, { day: unknown; model: unknown; calls: number; input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; unpriced: number }>();
     for (const c of calls) {
-      const key = `${String(c.day)}\u0000${String(c.model)}`;
+      const model = typeof c.model === 'string' ? usageModel(c.model) : null;
+      const key = `${String(c.day)}\u0000${String(model)}`;
       let sum = sums.get(key);
-      if (!sum) sums.set(key, (sum = { day: c.day ?? null, model: c.model ?? null, calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unpriced: 0 }));
+      if (!sum) sums.set(key, (sum = { day: c.day ?? null, model, calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unpriced: 0 }));
       const n = Number(c.n);
       sum.calls += n;
       sum.input += Number(c.input ?? 0);

@@ -21,6 +21,17 @@ export function firstPrompt(codec: Codec, records: readonly unknown[]): string |
   return undefined;
 }
 
+/**
+ * A title a model wrote with its reasoning before it (Crush asks a model for one): the words after the reasoning,
+ * none when the reasoning never ended (cut off, the title never came).
+ */
+function withoutReasoning(title: string): string | undefined {
+  if (!/^\s*<think(ing)?>/i.test(title)) return title;
+  const end = /<\/think(ing)?>/i.exec(title);
+  const rest = end ? title.slice(end.index + end[0].length).trim() : '';
+  return rest === '' ? undefined : rest;
+}
+
 /** A title the file gives that is a path (Codex names a session by its folder) says where, not what. */
 const isPath = (title: string) => /^([/~]|[A-Za-z]:[\\/])/.test(title);
 
@@ -30,7 +41,10 @@ const isPath = (title: string) => /^([/~]|[A-Za-z]:[\\/])/.test(title);
  * prompts then, where they have one.
  */
 export function conversationTitles(codec: Codec, doc: ConversationDocument): Array<string | undefined> {
-  const own = doc.conversations.map((c) => (c.title !== undefined && !isPath(c.title) ? oneLine(maskedLine(c.title), 120) : undefined));
+  const own = doc.conversations.map((c) => {
+    const title = c.title === undefined ? undefined : withoutReasoning(c.title);
+    return title !== undefined && !isPath(title) ? oneLine(maskedLine(title), 120) : undefined;
+  });
   const prompts = doc.conversations.map((c, i) => (own[i] === undefined || doc.conversations.length > 1 ? firstPrompt(codec, c.records) : undefined));
   const titles = own.map((t, i) => t ?? prompts[i]);
   if (doc.conversations.length > 1 && sharedStart(titles.map((t, i) => t ?? `conversation ${i + 1}`)) > 0) return titles.map((t, i) => prompts[i] ?? t);
