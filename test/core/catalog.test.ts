@@ -9,6 +9,7 @@ import { costOf, reportedUsage } from '../../src/core/usage.js';
 import { queryTerms, textMatches } from '../../src/core/search/index.js';
 import { ROOT, FIXTURES, tempDir } from '../helpers.js';
 import { EDGE_ATOMS } from '../support/edge-arbitraries.js';
+import { isoTime as isoOf } from '../../src/core/catalog/times.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 
@@ -162,6 +163,23 @@ describe('the session catalog', () => {
     rmSync(index);
     await sync.syncFolders([dir]);
     expect(catalog.sessions({ under: [dir] }).map((s) => s.title)).toEqual([untitled]);
+    catalog.close();
+  });
+
+  it('a session whose messages carry no time is dated as its file says elsewhere: a legacy rollout by its header, an Aider chat by its own', async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats/codex/legacy'), join(dir, 'legacy'), { recursive: true });
+    writeFileSync(join(dir, '.aider.chat.history.md'), '\n# aider chat started at 2025-12-03 10:11:12\n\n#### fix the failing test\n\nDone: the test passes now.\n');
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const rows = catalog.sessions({ under: [dir] });
+    const aider = rows.find((r) => r.path.endsWith('.aider.chat.history.md'))!;
+    expect(aider.lastAt).toBe(new Date(2025, 11, 3, 10, 11, 12).toISOString());
+    expect(rows.filter((x) => x.format === 'codex-rollout').length).toBeGreaterThan(0);
+    for (const r of rows.filter((x) => x.format === 'codex-rollout')) {
+      const header = JSON.parse(readFileSync(r.path, 'utf8').split('\n')[0]) as { timestamp: string };
+      expect(r.firstAt, r.path).toBe(isoOf(header.timestamp));
+    }
     catalog.close();
   });
 

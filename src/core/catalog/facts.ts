@@ -10,7 +10,7 @@ import type { JsonlRecordsBaseline } from '../formats/shared/jsonl-document.js';
 import { threadRows } from '../tree/thread-rows.js';
 import { conversationTitles } from './titles.js';
 import { projectOf } from './project.js';
-import { isoTime } from './times.js';
+import { isoTime, timeInName } from './times.js';
 
 /**
  * What the catalog knows of one conversation of a file without opening it: what the session list, the usage
@@ -178,6 +178,8 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       }
     }
     const meta = conv.meta;
+    // Messages that carry no time: when the session began, as the file says it elsewhere (its header, its name).
+    if (firstAt === undefined && start === 0) firstAt = lastAt = isoTime(meta?.startedAt) ?? timeInName(file);
     sessions.push({
       conversation,
       sessionId: meta?.sessionId,

@@ -27,3 +27,15 @@ function valid(d: Date): string | undefined {
   // Before 1990 or centuries ahead: not a time of a conversation, whatever it parsed as.
   return Number.isNaN(ms) || ms < 631152000000 || ms > 4102444800000 ? undefined : d.toISOString();
 }
+
+/**
+ * When a session began as its file's name says (Codex's `rollout-2025-08-24T14-59-18-…`, Gemini CLI's
+ * `session-2026-11-30T10-00-…`: the machine's local time), for a file whose messages carry no time.
+ */
+export function timeInName(file: string): string | undefined {
+  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const m = /(\d{4})-(\d\d)-(\d\d)T(\d\d)-(\d\d)(?:-(\d\d))?/.exec(name);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((x) => Number(x ?? 0));
+  return valid(new Date(y, mo - 1, d, h, mi, s));
+}

@@ -24,6 +24,8 @@ export interface ConversationMeta {
   gitBranch?: string;
   /** Instructions the agent kept apart from the messages (Codex's `session_meta.instructions`). */
   instructions?: string;
+  /** When the session began, where the file says so apart from its messages (which may hold no times). */
+  startedAt?: string;
 }
 
 /** One conversation of a file: its message records, as the codec parsed them (raw values it owns). */

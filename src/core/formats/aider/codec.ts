@@ -151,8 +151,17 @@ function asRecord(record: unknown): AiderRecord {
   return { role, text: typeof r.text === 'string' ? r.text : '' };
 }
 
+/** When a session began, from its header (`aider chat started at 2025-12-03 10:11:12`, the machine's local time). */
+function startedAtOf(header: string): string | undefined {
+  const m = /started at (\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/.exec(header);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  const at = new Date(y, mo - 1, d, h, mi, s);
+  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+}
+
 interface Parsed {
-  conversations: Array<{ title?: string; records: AiderRecord[] }>;
+  conversations: Array<{ title?: string; records: AiderRecord[]; meta?: { startedAt: string } }>;
   baseline: AiderBaseline;
 }
 
@@ -177,7 +186,9 @@ function parseHistory(text: string): Parsed {
       const h = i;
       i = skipBlank(i + 1);
       sessions.push({ start: lines[h].start, end: startOf(i) });
-      conversations.push({ title: lines[h].text.slice(2).trim(), records });
+      const title = lines[h].text.slice(2).trim();
+      const startedAt = startedAtOf(title);
+      conversations.push({ title, records, ...(startedAt ? { meta: { startedAt } } : {}) });
     } else {
       sessions.push({ start: lines[i].start, end: lines[i].start });
       conversations.push({ records });

@@ -102,7 +102,7 @@ const rolloutMeta = (values: unknown[]): ConversationMeta | undefined => {
   const p = sessionOf(values);
   if (!p) return undefined;
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { sessionId: s(p.id), cwd: s(p.cwd) ?? cwdOfContext(values), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined };
+  return { sessionId: s(p.id), cwd: s(p.cwd) ?? cwdOfContext(values), version: s(p.cli_version), instructions: s(p.instructions), gitBranch: isPlainObject(p.git) ? s(p.git.branch) : undefined, startedAt: s(p.timestamp) };
 };
 
 type TokenUsage = Record<string, unknown>;
