@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentText, serializeDocument } from '../../src/core/formats/document-file.js';
-import { ConversationFileError } from '../../src/core/formats/errors.js';
 import { codecById } from '../../src/core/formats/registry.js';
 import { linkToolParts } from '../../src/core/views.js';
 import { FIXTURES } from '../helpers.js';
@@ -40,18 +39,15 @@ describe('Continue sessions', () => {
     expect(parts.filter((p) => p.kind === 'tool-result').map((p) => (p as { callId?: string }).callId)).toEqual(parts.filter((p) => p.kind === 'tool-call').map((p) => (p as { id?: string }).id));
   });
 
-  it('sessions.json, the index of the sessions, is refused in words, not read as a conversation', () => {
+  it('sessions.json, the index of the sessions, is read as that index (read-only, titling the sessions), not as a conversation', () => {
     const index = JSON.stringify([{ sessionId: '3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c', title: 'Fix the flaky date test', dateCreated: '1718000000000', workspaceDirectory: 'file:///home/dev/cal' }]);
     for (const name of ['sessions.json', 'copy of sessions.json']) {
-      let error: unknown;
-      try {
-        parseDocumentText(index, name);
-      } catch (e) {
-        error = e;
-      }
-      expect(error, name).toBeInstanceOf(ConversationFileError);
-      expect((error as ConversationFileError).wellFormed).toBe(true);
-      expect((error as Error).message).toMatch(/Continue's sessions\.json, the index of its sessions .* not a conversation/);
+      const { codec, doc } = parseDocumentText(index, name);
+      expect(codec.id, name).toBe('continue-session-index');
+      expect(codec.companion).toBe(true);
+      const record = doc.conversations[0].records[0];
+      expect(codec.view(record)).toMatchObject({ meta: true, id: '3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c', timestamp: new Date(1718000000000).toISOString() });
+      expect(codec.sessionName!(record)).toEqual({ sessionId: '3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c', name: 'Fix the flaky date test' });
     }
   });
 

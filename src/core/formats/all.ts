@@ -12,6 +12,7 @@ import { claudeCodeHistory } from './claude-code/history-codec.js';
 import { openCodePromptHistory } from './opencode/prompt-history-codec.js';
 import { geminiCliLogs } from './gemini/logs-codec.js';
 import { copilotCliWorkspace } from './copilot-cli/workspace-codec.js';
+import { continueSessionIndex } from './continue/index-codec.js';
 import { copilotCliEvents } from './copilot-cli/codec.js';
 import { geminiCliSession } from './gemini/codec.js';
 import { geminiContents } from './gemini/contents-codec.js';
@@ -47,5 +48,5 @@ import { copilotCliSession } from './copilot-cli/session-codec.js';
 import { otelGenAi } from './otel/codec.js';
 
 /** Every built-in format, registered once; more can be added with registerCodec. */
-export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt, openCodeStore, cursorChats, crushStore, codexThreadIndex, clineTaskMarkdown, copilotCliSession, otelGenAi, codexHistory, codexSessionIndex, claudeCodeHistory, openCodePromptHistory, geminiCliLogs, copilotCliWorkspace];
+export const BUILT_IN_CODECS = [swarmsJson, swarmsYaml, swarmsMemory, openAiChatJson, openAiChatJsonl, openAiChatDataset, llamaFactoryV1, anthropicMessages, claudeAiExport, chatGptExport, claudeCode, codexRollout, shareGptJson, shareGptJsonl, langchainHistory, oasstTrees, geminiCliSession, geminiContents, geminiCliJsonl, openCodeExport, copilotCliEvents, sweAgentTrajectory, aiderChatHistory, aiderInputHistory, clineUiMessages, sillyTavernChat, vscodeChat, continueSession, inspectEvalLog, atifTrajectory, openHandsTrajectory, openWebUiExport, grokExport, aiStudioPrompt, openCodeStore, cursorChats, crushStore, codexThreadIndex, clineTaskMarkdown, copilotCliSession, otelGenAi, codexHistory, codexSessionIndex, claudeCodeHistory, openCodePromptHistory, geminiCliLogs, copilotCliWorkspace, continueSessionIndex];
 for (const codec of BUILT_IN_CODECS) registerCodec(codec);
