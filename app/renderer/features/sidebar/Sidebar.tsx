@@ -245,6 +245,10 @@ export function Sidebar() {
       <div className="sidebar-head">
         <h2>Conversations</h2>
         {modes}
+      </div>
+      {/* The sort beside the filter, not in the heading: at the sidebar's width the heading holds the switch alone. */}
+      <div className="sidebar-tools">
+        <input className="filter" type="search" placeholder="Filter files" aria-label="Filter conversations" value={fileFilter} onChange={(e) => setFileFilter(e.target.value)} />
         <select aria-label="Sort conversations" title={fileSort === 'tokens' ? 'By tokens: files are counted when opened, and those not counted yet come after the counted ones' : undefined} value={fileSort} onChange={(e) => setFileSort(e.target.value as typeof fileSort)}>
           <option value="name">name</option>
           <option value="modified">modified</option>
@@ -252,7 +256,6 @@ export function Sidebar() {
           <option value="tokens">tokens</option>
         </select>
       </div>
-      <input className="filter" type="search" placeholder="Filter files" aria-label="Filter conversations" value={fileFilter} onChange={(e) => setFileFilter(e.target.value)} />
       {listError && <p className="error-text">{listError}</p>}
       {entries.length === 0 && !listError && listing && <p className="empty muted">Looking for conversation files…</p>}
       {entries.length === 0 && !listError && !listing && <p className="empty">No conversation files in {root ?? 'this folder'} yet (swarms JSON/YAML and MEMORY.md, OpenAI, Anthropic, Claude Code, Codex, ShareGPT, LangChain…). Files an agent writes here appear as it works.</p>}
