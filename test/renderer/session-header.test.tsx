@@ -198,3 +198,14 @@ describe('turns at a glance', () => {
     for (const k of bars) expect(many[k].usd).toBe(Math.max(...many.slice(k - (k % 7), Math.min(1000, k - (k % 7) + 7)).map((t) => t.usd!)));
   });
 });
+
+describe('the header names the session', () => {
+  it('a session its file gives no title is named as the session list names it', async () => {
+    const { SessionHeader } = await import('../../app/renderer/features/header/SessionHeader.js');
+    const untitled = { ...session, title: undefined };
+    useApp.setState({ sessionsAnswer: { sessions: [{ path: 's.jsonl', conversation: 0, title: 'Fix the tax rounding in the cart' }], total: 1, tools: [], models: [], status: {} } as never });
+    render(<SessionHeader skeleton={untitled} />);
+    expect(screen.getByTestId('conv-figures').textContent).toContain('Fix the tax rounding in the cart');
+    expect(screen.getByTestId('conv-title').textContent).toBe('s.jsonl');
+  });
+});

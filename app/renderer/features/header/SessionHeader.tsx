@@ -14,7 +14,9 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
   const parted = useApp((s) => s.entries.some((e) => e.parts?.some((p) => p.path === skeleton.path)));
   const { dir, base } = splitPath(skeleton.path);
   // Which conversation of the file this is: its thread, its place in a dataset, its title.
-  const which = skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title;
+  // A session the file gives no title: as the session list titles it (its first prompt, the name its tool gave it).
+  const listed = useApp((s) => s.sessionsAnswer?.sessions.find((x) => x.path === skeleton.path && x.conversation === skeleton.conversation)?.title);
+  const which = (skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title) ?? listed;
   const count = provisional && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);
   return (
     <div className="conv-head" data-testid="session-header">
