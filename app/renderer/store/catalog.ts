@@ -51,11 +51,28 @@ export interface CatalogSlice {
 
 let asked = 0;
 
+const MODE_KEY = 'inspector.sidebarMode';
+
+/** The list the user last chose (it holds across a reload and at the next start); undefined while none was. */
+function rememberedMode(): CatalogSlice['sidebarMode'] | undefined {
+  try {
+    const kept = globalThis.localStorage?.getItem(MODE_KEY);
+    return kept === 'files' || kept === 'sessions' ? kept : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = (set, get) => ({
-  sidebarMode: 'files',
-  sidebarChosen: false,
+  sidebarMode: rememberedMode() ?? 'files',
+  sidebarChosen: rememberedMode() !== undefined,
   setSidebarMode: (sidebarMode) => {
     set({ sidebarMode, sidebarChosen: true });
+    try {
+      globalThis.localStorage?.setItem(MODE_KEY, sidebarMode);
+    } catch {
+      // storage refused (private window): the choice holds for this page
+    }
     if (sidebarMode === 'sessions') void get().loadSessions();
   },
   sessionGroup: 'project',
