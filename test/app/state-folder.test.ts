@@ -85,7 +85,7 @@ describe.skipIf(!built)('the state folder after a real run of the served app', (
     const entries = tree(dir);
     const names = entries.map((e) => e.path);
     // Each kind of state was kept (listing.json was never written before: the app's own check refused the folder).
-    for (const kept of ['settings.json', 'recent-folders.json', 'listing.json', 'search-index.v8', 'token-cache', 'history', 'dismissed-findings']) expect(names, kept).toContain(kept);
+    for (const kept of ['settings.json', 'recent-folders.json', 'listing.json', 'catalog.sqlite', 'token-cache', 'history', 'dismissed-findings']) expect(names, kept).toContain(kept);
     expect(entries.filter((e) => e.path.startsWith('history/') && e.kind === 'file')).toHaveLength(1);
     expect(entries.filter((e) => e.path.startsWith('token-cache/') && e.kind === 'file').length).toBeGreaterThan(0);
     expect(entries.filter((e) => e.path.startsWith('dismissed-findings/') && e.kind === 'file')).toHaveLength(1);
@@ -141,7 +141,7 @@ describe.skipIf(!built)('the state folder after a real run of the served app', (
     expect(tree(state)).toEqual(before);
     expect(lstatSync(instead!).mode & 0o777).toBe(0o700);
     const kept = tree(instead!);
-    for (const name of ['settings.json', 'listing.json', 'search-index.v8', 'history']) expect(kept.map((e) => e.path)).toContain(name);
+    for (const name of ['settings.json', 'listing.json', 'catalog.sqlite', 'history']) expect(kept.map((e) => e.path)).toContain(name);
     expect(kept.filter((e) => e.mode !== (e.kind === 'dir' ? 0o700 : 0o600))).toEqual([]);
   });
 });
