@@ -98,6 +98,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.keyboard.press('Escape');
       await page.page.click('[data-testid="row"][data-index="1"] [data-testid="task-file"]');
       await page.page.waitForSelector(`[data-testid="conv-title"][title="claude-code/${SID}/subagents/agent-a3f9e1d2b7c40815.jsonl"]`);
+      // The rows come with their content a moment after the file opens (placeholders until then).
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="row"][data-index="0"]')?.textContent?.includes('List every function in src/'));
       expect((await rowTexts(page))[0]).toContain('List every function in src/');
       await page.page.click('[data-testid="thread-menu"]');
       await page.page.waitForSelector('[data-testid="parent-session"]');
