@@ -175,6 +175,9 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
         await page.open('coding_session.json');
         await page.page.waitForFunction((w) => Math.round(document.querySelector('.grid-head .col-tokens')!.getBoundingClientRect().width) === w, 110 + 3 * 16);
       } finally {
+        // The server goes first: it keeps its catalog in the state folder, written while it runs.
+        await session?.close();
+        session = undefined;
         rmSync(state, { recursive: true, force: true });
       }
     });
