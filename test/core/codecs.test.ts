@@ -29,6 +29,7 @@ const EXPECTED: Record<string, { codec: string; conversations: number; messages:
   'codex/legacy/sessions/2025/08/20/rollout-2025-08-20T07-41-05-3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4.jsonl': { codec: 'codex-rollout', conversations: 1, messages: 8, other: 6 },
   'codex/history.jsonl': { codec: 'codex-history', conversations: 3, messages: 6, other: 0 },
   'codex/session_index.jsonl': { codec: 'codex-session-index', conversations: 1, messages: 3, other: 0 },
+  'continue/sessions.json': { codec: 'continue-session-index', conversations: 1, messages: 2, other: 0 },
   'claude-code/history.jsonl': { codec: 'claude-code-history', conversations: 2, messages: 5, other: 0 },
   'copilot-cli/session-state/0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0/workspace.yaml': { codec: 'copilot-cli-workspace', conversations: 1, messages: 1, other: 0 },
   'gemini/tmp/3b9c0a1f2e4d/logs.json': { codec: 'gemini-cli-logs', conversations: 2, messages: 3, other: 0 },
