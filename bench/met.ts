@@ -2,7 +2,7 @@
 // the page loaded, the file clicked as soon as the sidebar lists it (its details, the catalog and the search index
 // still being made), then the time to its first rows on screen, and from End to the last message's text on screen.
 // Beside a baseline measured in the same run; printed, never asserted.
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -11,6 +11,7 @@ import { packageRoot } from '../app/service/package-root.js';
 import type { Message } from '../src/core/index.js';
 import { claudeCodeLines } from './app.js';
 import { realisticHistory } from './corpus.js';
+import { streamedParse } from './huge.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const MB = 1024 * 1024;
@@ -46,31 +47,8 @@ function readAndParse(file: string): number {
 }
 
 /** The floor for a file too big for one string: every line read and JSON.parse'd, streamed (median of 3). */
-export function streamedParse(file: string, runs = 3): number {
-  const once = () => {
-    const t = performance.now();
-    const fd = openSync(file, 'r');
-    const chunk = Buffer.allocUnsafe(64 * MB);
-    let carry = Buffer.alloc(0);
-    try {
-      for (let at = 0; ; ) {
-        const n = readSync(fd, chunk, 0, chunk.length, at);
-        if (n <= 0) break;
-        at += n;
-        const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-        let start = 0;
-        for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, start)) {
-          if (nl > start) JSON.parse(data.toString('utf8', start, nl));
-          start = nl + 1;
-        }
-        carry = Buffer.from(data.subarray(start));
-      }
-    } finally {
-      closeSync(fd);
-    }
-    return performance.now() - t;
-  };
-  return median(Array.from({ length: runs }, once));
+export function medianStreamedParse(file: string, runs = 3): number {
+  return median(Array.from({ length: runs }, () => streamedParse(file)));
 }
 
 interface Met {
@@ -188,7 +166,7 @@ async function sessionMet(dir: string, bytes: number): Promise<string[]> {
   writeSync(fd, JSON.stringify({ type: 'assistant', uuid: 'the-end', parentUuid: parent, sessionId: 'bench', timestamp: '2026-12-01T00:00:00Z', message: { id: 'msg_end', role: 'assistant', content: [{ type: 'text', text: last }] } }) + '\n');
   closeSync(fd);
   const size = statSync(file).size;
-  const base = streamedParse(file, 1);
+  const base = medianStreamedParse(file, 1);
   const met = await meet(dir, 'session.jsonl', last, Math.max(60_000, 5 * base));
   const what = `${(size / 1024 / MB).toFixed(2)} GB Claude Code session`;
   return [
