@@ -72,7 +72,7 @@ describe('a Codex rollout from before session_meta (August 2025): bare items and
     expect(views[2].parts).toEqual([{ kind: 'reasoning', text: 'Probably the key is not trimmed before the map lookup. Look for where ballots are parsed.' }]);
     expect(views[3].parts[0]).toMatchObject({ kind: 'tool-call', id: 'call_q1w2e3r4', name: 'shell' });
     expect(views[4].parts[0]).toMatchObject({ kind: 'tool-result', callId: 'call_q1w2e3r4' });
-    expect(doc.conversations[0].meta).toEqual({ sessionId: '3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4', cwd: '/home/dev/tally', instructions: 'Keep diffs small. Run `cargo test -p tally` before saying a change is done.', gitBranch: 'main', version: undefined });
+    expect(doc.conversations[0].meta).toEqual({ sessionId: '3c2b1a09-8f7e-4d6c-b5a4-93827160f5e4', cwd: '/home/dev/tally', instructions: 'Keep diffs small. Run `cargo test -p tally` before saying a change is done.', gitBranch: 'main', version: undefined, startedAt: '2025-08-20T07:41:05.318Z' });
     expect(doc.conversations[0].title).toBe('/home/dev/tally');
     expect(problemsOf(codec, doc)).toEqual([]);
   });
