@@ -63,7 +63,7 @@ describe('an agent writing its session while the user saves', () => {
     }
   }, 180_000);
 
-  (linux ? it : it.skip)('through a handle it keeps: a message added at the end is appended in place, the file never replaced; no line lost', async () => {
+  (linux ? it : it.skip)('through a handle it keeps: a message added at the end is appended in place (the file not replaced while it writes); no line lost', async () => {
     const { trial } = setup();
     for (const [everyMs, lines, trials] of [[20, 60, 4], [1000, 4, 2]] as const) {
       for (let t = 0; t < trials; t++) {
@@ -71,7 +71,11 @@ describe('an agent writing its session while the user saves', () => {
         expect(r.lost, `${everyMs} ms, trial ${t}: the agent's lines lost`).toEqual([]);
         expect(r.chain, `${everyMs} ms, trial ${t}`).toEqual([]);
         expect(r.editsLost, `${everyMs} ms, trial ${t}`).toEqual([]);
-        expect(r.answers, `${everyMs} ms, trial ${t}`).toEqual(['appended', 'appended']);
+        // The first add is at the file's end and is appended. An agent line can land right after it within the
+        // same append and hang from the line before it (the agent did not know of mine): the chain forks there, the
+        // next add follows my line mid-file, and that save rewrites the file, once the writer has let go.
+        expect(r.answers[0], `${everyMs} ms, trial ${t}`).toBe('appended');
+        expect(['appended', 'ok'], `${everyMs} ms, trial ${t}`).toContain(r.answers[1]);
       }
     }
   }, 180_000);

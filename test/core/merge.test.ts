@@ -58,15 +58,30 @@ describe('merging my edits onto a file that changed on disk', () => {
       fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 12 }), fc.array(fc.oneof(fc.record({ k: fc.constant('edit' as const), at: fc.nat(), text: fc.string() }), fc.record({ k: fc.constant('delete' as const), at: fc.nat() }), fc.record({ k: fc.constant('add' as const), at: fc.nat(), text: fc.string() })), { maxLength: 6 }), fc.array(fc.string(), { maxLength: 4 }), (words, steps, appended) => {
         const base = words.map(rec);
         let mine: object[] = base.slice();
+        const added = new Set<object>();
         for (const s of steps) {
-          if (s.k === 'edit' && mine.length) mine[s.at % mine.length] = edit(mine[s.at % mine.length], s.text);
+          if (s.k === 'edit' && mine.length) {
+            const at = s.at % mine.length;
+            const edited = edit(mine[at], s.text);
+            if (added.has(mine[at])) added.add(edited);
+            mine[at] = edited;
+          }
           if (s.k === 'delete' && mine.length) mine = mine.filter((_, i) => i !== s.at % mine.length);
-          if (s.k === 'add') mine.splice(s.at % (mine.length + 1), 0, rec(`added ${s.text}`));
+          if (s.k === 'add') {
+            const r = rec(`added ${s.text}`);
+            added.add(r);
+            mine.splice(s.at % (mine.length + 1), 0, r);
+          }
         }
-        const theirs = [...words.map(rec), ...appended.map((a) => rec(`appended ${a}`))];
-        const r = mergeRecords(base, mine, theirs);
-        expect(r.conflicts).toEqual([]);
-        expect(texts(r.records)).toEqual([...texts(mine), ...appended.map((a) => `appended ${a}`)]);
+        // Whether theirs is read as the same objects (an append) or afresh, what they appended goes after the last
+        // record of mine from the base, and what I added after that goes after theirs: mine are the newest lines.
+        const cut = mine.findLastIndex((r) => !added.has(r)) + 1;
+        const expected = [...texts(mine.slice(0, cut)), ...appended.map((a) => `appended ${a}`), ...texts(mine.slice(cut))];
+        const afresh = mergeRecords(base, mine, [...words.map(rec), ...appended.map((a) => rec(`appended ${a}`))]);
+        expect(afresh.conflicts).toEqual([]);
+        expect(texts(afresh.records)).toEqual(expected);
+        const asAppend = mergeRecords(base, mine, [...base, ...appended.map((a) => rec(`appended ${a}`))]);
+        expect(texts(asAppend.records)).toEqual(expected);
       }),
       { numRuns: 300 },
     );

@@ -148,6 +148,8 @@ async function addAtEnd(call: Call, path: string, text: string): Promise<void> {
     const state = await call('edit:state', { path, conversation: 0 });
     const count = state.ok ? (state.value as { count: number }).count : 0;
     const applied = await call('edit:apply', { path, conversation: 0, command: { type: 'insert', index: count, messages: [{ role: 'user', content: text }] } });
+    // The agent's lines were taken in between the look and the edit (STALE): looked at again, as the user would.
+    if (!applied.ok && applied.error.code === 'STALE') continue;
     if (!applied.ok) throw new Error(`the edit was refused: ${applied.error.message}`);
     if ((applied.value as { count: number }).count === count + 1) return;
     await call('edit:undo', { path, conversation: 0 });
@@ -169,7 +171,8 @@ export async function writerTrial(call: Call, file: string, path: string, tag: s
   for (let s = 0; s < options.saves; s++) {
     const text = `edit ${tag}.${s} by the user`;
     if (options.edit === 'rewrite') {
-      const applied = await call('edit:apply', { path, conversation: 0, command: { type: 'set-text', index: 1 + 2 * s, text } });
+      let applied = await call('edit:apply', { path, conversation: 0, command: { type: 'set-text', index: 1 + 2 * s, text } });
+      for (let again = 0; !applied.ok && applied.error.code === 'STALE' && again < 50; again++) applied = await call('edit:apply', { path, conversation: 0, command: { type: 'set-text', index: 1 + 2 * s, text } });
       if (!applied.ok) throw new Error(`the edit was refused: ${applied.error.message}`);
     } else await addAtEnd(call, path, text);
     await sleep(Math.random() * Math.min(span / options.saves, 2000));

@@ -33,7 +33,7 @@ export interface MergeResult {
 const json = (r: unknown) => JSON.stringify(r);
 
 /** For each base index, where mine holds it now: the same object, an edit of it, or nothing (deleted). */
-function mineByBase(base: readonly unknown[], mine: readonly unknown[]): { at: Array<number | undefined>; added: Array<{ record: unknown; after: number }> } {
+function mineByBase(base: readonly unknown[], mine: readonly unknown[]): { at: Array<number | undefined>; added: Array<{ record: unknown; after: number }>; lastKept: number } {
   const index = new Map<object, number>();
   base.forEach((r, i) => r !== null && typeof r === 'object' && index.set(r, i));
   const at: Array<number | undefined> = new Array(base.length).fill(undefined);
@@ -47,7 +47,7 @@ function mineByBase(base: readonly unknown[], mine: readonly unknown[]): { at: A
       lastBase = b;
     } else added.push({ record: r, after: lastBase });
   });
-  return { at, added };
+  return { at, added, lastKept: lastBase };
 }
 
 /** For each base index, where theirs holds the same record (by value), or undefined when theirs changed or dropped it. */
@@ -104,10 +104,12 @@ export function mergeRecords(base: readonly unknown[], mine: readonly unknown[],
     if (mineRecord !== undefined && theirsAt !== undefined && json(theirs[theirsAt]) === json(mineRecord)) return;
     pending.push({ base: b, mine: mineRecord, theirsAt, after: anchorIn(t, i) });
   });
-  // Records I added go after the theirs record that holds the base record they followed.
+  // Records I added go after the theirs record that holds the base record they followed; those after the last base
+  // record I kept go after what theirs added at the end too (as in appendedTo: a session goes on from its newest
+  // line, and mine are newer), so the order does not hang on whether theirs was read as an append.
   const inserts = new Map<number, unknown[]>();
   for (const a of m.added) {
-    const anchor = a.after === -1 ? -1 : anchorIn(t, a.after);
+    const anchor = a.after === m.lastKept ? theirs.length - 1 : a.after === -1 ? -1 : anchorIn(t, a.after);
     inserts.set(anchor, [...(inserts.get(anchor) ?? []), a.record]);
     applied++;
   }
