@@ -4,6 +4,9 @@ import { DEFAULT_MODEL, SESSION_MODEL } from './defaults.js';
 /** Not a model: what Claude Code names the replies it writes itself. */
 const NOT_A_MODEL = new Set(['<synthetic>']);
 
+/** Whether a name a file gives as a message's model names no model (no call was made to one). */
+export const isNotAModel = (name: string): boolean => NOT_A_MODEL.has(name);
+
 /**
  * The model a session ran on, as its file records it: the one most of its messages and calls name (the first
  * named on a tie); undefined when none is named.

@@ -120,6 +120,18 @@ describe('the catalog’s usage', () => {
     catalog.close();
   });
 
+  it('a reply Claude Code wrote itself (model "<synthetic>": an API error, an interruption) is no row of usage', async () => {
+    const dir = tempDir();
+    const at = '2026-03-01T10:00:00Z';
+    const line = (model: string, call: number, output: number) => ({ user: false, at, model, call, input: 0, output, cacheRead: 0, cacheWrite: 0, text: `reply ${call}` });
+    writeFileSync(join(dir, '00000001-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl'), textOf([line('claude-sonnet-4-5-20250929', 0, 120), line('<synthetic>', 1, 0)], 's'));
+    const catalog = Catalog.open(join(tempDir(), 'catalog.sqlite'));
+    await new CatalogSync(catalog).syncFolders([dir]);
+    expect(catalog.usage('model', [dir]).map((r) => [r.key, r.calls, r.output])).toEqual([['claude-sonnet-4-5-20250929', 1, 120]]);
+    expect(catalog.usage('day', [dir]).map((r) => r.calls)).toEqual([1]);
+    catalog.close();
+  });
+
   it('an append adds exactly the new lines’ messages and calls; a file that shrank is read again whole', async () => {
     const dir = tempDir();
     const file = join(dir, '00000001-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl');

@@ -6,6 +6,7 @@ import { foldCase } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
 import { callCost, localDay, reportedOf } from './calls.js';
 import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
+import { isNotAModel } from '../models.js';
 
 export { localDay } from './calls.js';
 
@@ -454,6 +455,8 @@ export class Catalog {
   private putUsageDays(id: number, calls: readonly Row[]): void {
     const sums = new Map<string, { day: unknown; model: unknown; calls: number; input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; unpriced: number }>();
     for (const c of calls) {
+      // A reply the tool wrote itself (an API error, an interruption) is no call: no row of $0.00 under a non-model.
+      if (typeof c.model === 'string' && isNotAModel(c.model)) continue;
       const model = typeof c.model === 'string' ? usageModel(c.model) : null;
       const key = `${String(c.day)}\u0000${String(model)}`;
       let sum = sums.get(key);
