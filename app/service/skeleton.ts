@@ -1,4 +1,5 @@
 import { compactionText, displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../src/core/formats/model.js';
+import { resultHeadline } from '../../src/core/formats/result-text.js';
 import { shownSessionModel } from '../../src/core/models.js';
 import { isPlainObject, type Message } from '../../src/core/message.js';
 import { staticPrefixLength } from '../../src/core/window/skeleton.js';
@@ -72,7 +73,9 @@ function rowPreview(v: MessageView): string {
   // A Claude Code boundary says what happened; a Codex compaction is its summary, after the mark.
   if (v.compaction) return v.parts.length > 0 ? `${compactionText(v.compaction)} · ${oneLine(displayText(v), 160)}` : compactionText(v.compaction);
   const flat = (s: string) => oneLine(s, 200);
-  const text = flat(displayText(v));
+  // A result alone shows what it says, not the JSON some tools wrap it in.
+  const only = v.parts.length === 1 && v.parts[0].kind === 'tool-result' ? v.parts[0].text : undefined;
+  const text = flat(only !== undefined ? resultHeadline(only) : displayText(v));
   if (text !== '') return text;
   const calls = toolCallText(v);
   if (calls !== '') return flat(calls);

@@ -6,6 +6,8 @@ import { parseDocumentText, serializeDocument } from '../../src/core/formats/doc
 import { displayText } from '../../src/core/formats/model.js';
 import { problemsOf } from '../../src/core/formats/validity.js';
 import { FIXTURES } from '../helpers.js';
+import { tableRow } from '../../app/service/skeleton.js';
+import { resultHeadline } from '../../src/core/formats/result-text.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
 const DIR = join(FIXTURES, 'formats', 'codex');
@@ -119,5 +121,26 @@ describe('a Codex rollout from before session_meta (August 2025): bare items and
       }),
       { numRuns: 150, seed: 40 },
     );
+  });
+});
+
+describe('a tool result wrapped in JSON (old Codex: {"output": …, "metadata": …})', () => {
+  it('shows its output in the table row; what the model was sent stays the text as written', () => {
+    const { codec, doc } = parseDocumentText(LEGACY, LEGACY_NAME);
+    const views = doc.conversations[0].records.map((r) => codec.view(r));
+    const result = views[4];
+    expect(result.parts[0]).toMatchObject({ kind: 'tool-result' });
+    expect((result.parts[0] as { text: string }).text).toMatch(/^\{"output":/);
+    expect(tableRow(result, 4).preview).toBe("41:pub fn parse_ballot(line: &str) -> Ballot { 42: let name = line.split(',').next().unwrap();");
+    // A result that is not wrapped shows as it is.
+    expect(tableRow(views[6], 6).preview).toBe('failed in sandbox LinuxSeccomp with execution error: command timed out');
+  });
+
+  it('a headline is the text itself unless it is a JSON object with a non-empty output, stdout, content, result or text string', () => {
+    expect(resultHeadline('{"output":"  ","stdout":"hi"}')).toBe('hi');
+    expect(resultHeadline('{"output":3}')).toBe('{"output":3}');
+    expect(resultHeadline('["output"]')).toBe('["output"]');
+    expect(resultHeadline('{not json')).toBe('{not json');
+    expect(resultHeadline(' plain ')).toBe(' plain ');
   });
 });

@@ -1,4 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
+import { resultHeadline } from '../../../../src/core/formats/result-text.js';
 import type { MessageViewData } from '../../../shared/contract.js';
 import { termMatches } from '../../../../src/core/search/snippet.js';
 import { queryTerms } from '../../../../src/core/search/words.js';
@@ -121,17 +122,7 @@ function ToolCall({ part, at, query, foldKey, result, onGo, links }: { part: Ext
 
 /** What a folded result's head shows of it: its first line (a JSON result's output or content, where it has one). */
 function firstLine(text: string): string {
-  let shown = text;
-  if (/^\s*\{/.test(text) && text.length < 200_000) {
-    try {
-      const o = JSON.parse(text) as Record<string, unknown>;
-      const inner = ['output', 'stdout', 'content', 'result', 'text'].map((k) => o?.[k]).find((v) => typeof v === 'string' && v.trim() !== '');
-      if (typeof inner === 'string') shown = inner;
-    } catch {
-      // As written.
-    }
-  }
-  return shown.trim().split('\n')[0]?.slice(0, 200) ?? '';
+  return resultHeadline(text).trim().split('\n')[0]?.slice(0, 200) ?? '';
 }
 
 function ToolResult({ part, at, query, foldKey, callName, call, onGo }: { part: Extract<Part, { kind: 'tool-result' }>; at: number; query: string; foldKey: string; callName?: string; call?: number; onGo(i: number): void }) {
