@@ -74,3 +74,33 @@ describe('one search rule for a file and across conversations', () => {
   });
 });
 
+
+describe('a found tool call reads as its values, not its JSON', () => {
+  it('in the CLI’s scan and in the app’s search from the catalog alike; a word only a JSON key holds still finds it', async () => {
+    const dir = tempDir();
+    const session = '5a1f0c3e-2b4d-4e6f-8a9b-0c1d2e3f4a5b';
+    const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/app', sessionId: session, version: '2.0.0', timestamp: '2026-03-01T10:00:00.000Z' };
+    const lines = [
+      { ...base, parentUuid: null, uuid: 'u1', type: 'user', message: { role: 'user', content: 'Where is the needle defined?' } },
+      { ...base, parentUuid: 'u1', uuid: 'a1', type: 'assistant', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'grep -rn "haystack" src', description: 'Find where it is defined' } }] } },
+      { ...base, parentUuid: 'a1', uuid: 'u2', type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'src/hay.ts:3: export const haystack = 1;' }] } },
+    ];
+    writeFileSync(join(dir, `${session}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const scan = (query: string) => searchTree(dir, query).hits.map((h) => [h.index, h.snippet]);
+    expect(scan('haystack grep')).toEqual([[1, 'Bash: grep -rn "haystack" src · Find where it is defined']]);
+    // "description" is a key of the arguments alone: found, and shown as written.
+    expect(scan('description')).toEqual([[1, expect.stringContaining('"description"')]]);
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, searchIndexFile: false, watch: false });
+    runtimes.push(rt);
+    for (;;) {
+      const s = await dispatch(rt.handlers, 'catalog:sessions', {});
+      if (s.ok && !(s.value as { status: { building: boolean } }).status.building) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (const query of ['haystack grep', 'description']) {
+      const r = await dispatch(rt.handlers, 'search:query', { query });
+      if (!r.ok) throw new Error(r.error.message);
+      expect((r.value as { hits: Array<{ index: number; snippet?: string }> }).hits.map((h) => [h.index, h.snippet]), query).toEqual(scan(query));
+    }
+  });
+});

@@ -132,8 +132,9 @@ describe('search --json', () => {
     ]);
     const call = json('get_weather', 'osaka');
     expect(where(call)).toEqual(['a-swarms/tool_calls.json#0:2:assistant']);
-    // The line shown is the rarest word's (two get_weather calls, one of them for Osaka): that call's arguments.
-    expect(call.hits[0].snippet).toBe('{"city": "Osaka"}');
+    // The line shown is the rarest word's (two get_weather calls, one of them for Osaka): that call, its name and
+    // its arguments' values (not their JSON).
+    expect(call.hits[0].snippet).toBe('get_weather: Osaka');
     // A tool result (JSON text) and a Claude Code tool call (Read with its file path).
     expect(where(json('temp_c', 'rain'))).toEqual(['a-swarms/tool_calls.json#0:4:tool']);
     expect(where(json('read', 'date', 'test'))).toContain('claude/session.jsonl#0:2:assistant');
@@ -244,7 +245,7 @@ describe('search, text output', () => {
     expect(blocks[0]).toEqual([
       'a-swarms/tool_calls.json',
       '      1  user      What\'s the weather in Tokyo and Osaka?',
-      '      2  assistant {"city": "Tokyo"}',
+      '      2  assistant get_weather: Tokyo',
       '      3  tool      {"city": "Tokyo", "temp_c": 18, "sky": "clear"}',
       '      5  assistant Tokyo is clear at 18 °C; Osaka has rain at 20 °C.',
     ]);

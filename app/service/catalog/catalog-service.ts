@@ -3,7 +3,7 @@ import { PRICES_DATED } from '../../../src/core/pricing/prices.js';
 import type { Roots } from '../roots.js';
 import { nextTurn } from '../next-turn.js';
 import { HitTexts } from '../../../src/core/catalog/hit-lines.js';
-import { comparePaths, matcherOf, queryTerms, snippetAround } from '../../../src/core/search/index.js';
+import { comparePaths, matcherOf, queryTerms } from '../../../src/core/search/index.js';
 import type { FoundMessage, Parting, SearchAnswer, SearchRequest, SearchStatus } from '../search/search-service.js';
 import { partsToRead, readPartDocument, PART_BYTES } from '../parted-files.js';
 import { partPath } from '../../../src/core/storage/file-parts.js';
@@ -325,14 +325,12 @@ export class CatalogService {
       if (h.shown !== undefined && !part) hit.shown = h.shown && { conversation: h.shown.conversation, index: h.shown.index };
       if (h.spelled !== undefined) hit.spelled = h.spelled;
       if (performance.now() < deadline) {
-        const text = texts.text(h);
-        const at = text === undefined ? undefined : matcher(text);
+        const s = texts.snippet(h, matcher);
         // Changed since it was catalogued and the words are gone: the catalog reads it again on the watcher's report.
-        if (text === undefined || !at) {
+        if (!s) {
           gone++;
           continue;
         }
-        const s = snippetAround(text, at);
         hit.snippet = s.text;
         hit.match = s.match;
       }

@@ -1,4 +1,4 @@
-import { snippetAround, type SearchableMessage } from '../../../src/core/search/index.js';
+import { readableSnippet, type SearchableMessage } from '../../../src/core/search/index.js';
 import type { FoundMessage, SearchAnswer } from './search-service.js';
 import { shownFields } from './shown-rows.js';
 import { nextTurn } from '../next-turn.js';
@@ -48,7 +48,7 @@ export async function scanWithRegex(
       total++;
       found.add(path);
       if (hits.length < limit) {
-        const s = snippetAround(m.text, at);
+        const s = readableSnippet(m.text, at, m.readable ?? m.text, matcher);
         hits.push({ path: display(path), format, conversation: m.conversation, index: m.index, role: m.role, snippet: s.text, match: s.match, ...shownFields(m) });
       }
     }

@@ -3,7 +3,7 @@ import { deserialize, serialize } from 'node:v8';
 import { writePrivateFileSync } from '../../../src/core/storage/private-dir.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
-import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, searchableMessages, SearchIndex, snippetAround, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
+import { bestTermMatch, buildSegment, comparePaths, matcherOf, queryTerms, readableSnippet, searchableMessages, SearchIndex, type KeptIndex, type SearchableMessage } from '../../../src/core/search/index.js';
 import { scanWithRegex } from './regex-scan.js';
 import { searchableAsShown, shownFields } from './shown-rows.js';
 import type { Roots } from '../roots.js';
@@ -356,7 +356,7 @@ export class SearchService {
     const m = messageAt(this.messagesOf(file) ?? [], conversation, index);
     const at = m ? find(m.text) : undefined;
     if (!m || !at) return null;
-    const s = snippetAround(m.text, at);
+    const s = readableSnippet(m.text, at, m.readable ?? m.text, find);
     return { snippet: s.text, match: s.match, ...shownFields(m) };
   }
 

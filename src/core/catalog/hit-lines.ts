@@ -2,16 +2,24 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { readDocumentFile } from '../formats/document-file.js';
 import { codecById } from '../formats/registry.js';
 import { reasoningText, sentText } from '../formats/model.js';
-import { searchableMessages } from '../search/searchable.js';
+import { readableOf, searchableMessages } from '../search/searchable.js';
+import type { Snippet } from '../search/snippet.js';
+import { readableSnippet, type Matcher } from '../search/scan.js';
 import type { Codec } from '../formats/codec.js';
 import type { CatalogHit } from './store.js';
 
-/** The text search sees of a message: what it says, its calls and results, its reasoning. */
-function searchedText(codec: Codec, record: unknown): string {
+/** The text search sees of a message (what it says, its calls and results, its reasoning), and the same as a reader reads it. */
+function textsOf(codec: Codec, record: unknown): Texts {
   const v = codec.view(record);
   const reasoning = reasoningText(v);
   const sent = sentText(v);
-  return reasoning ? `${sent}\n${reasoning}` : sent;
+  const searched = reasoning ? `${sent}\n${reasoning}` : sent;
+  return { searched, readable: readableOf(v, searched) ?? searched };
+}
+
+interface Texts {
+  searched: string;
+  readable: string;
 }
 
 function readLine(file: string, [start, end]: [number, number]): string {
@@ -31,14 +39,25 @@ function readLine(file: string, [start, end]: [number, number]): string {
  * longer there (the file changed since it was catalogued).
  */
 export class HitTexts {
-  private readonly parsed = new Map<string, Map<string, string> | undefined>();
+  private readonly parsed = new Map<string, Map<string, Texts> | undefined>();
 
-  text(hit: CatalogHit): string | undefined {
+  /**
+   * The line a found message shows: around the match in its text as a reader reads it (a tool call's values, not
+   * its JSON), or in the text as searched where only that holds it (a word of a JSON key). Undefined when the
+   * message is gone or no longer says it.
+   */
+  snippet(hit: CatalogHit, matcher: Matcher): Snippet | undefined {
+    const texts = this.texts(hit);
+    const found = texts && matcher(texts.searched);
+    return found ? readableSnippet(texts.searched, found, texts.readable, matcher) : undefined;
+  }
+
+  private texts(hit: CatalogHit): Texts | undefined {
     if (hit.bytes && hit.format) {
       const codec = codecById(hit.format);
       if (codec) {
         try {
-          return searchedText(codec, JSON.parse(readLine(hit.path, hit.bytes)));
+          return textsOf(codec, JSON.parse(readLine(hit.path, hit.bytes)));
         } catch {
           // The line moved (the file changed): the file is read whole below.
         }
@@ -48,7 +67,7 @@ export class HitTexts {
     if (!this.parsed.has(hit.path)) {
       try {
         const { codec, doc } = readDocumentFile(hit.path);
-        texts = new Map(searchableMessages(codec, doc).messages.map((m) => [`${m.conversation}:${m.index}`, m.text]));
+        texts = new Map(searchableMessages(codec, doc).messages.map((m) => [`${m.conversation}:${m.index}`, { searched: m.text, readable: m.readable ?? m.text }]));
       } catch {
         texts = undefined;
       }

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { comparePaths, matcherOf, queryTerms, snippetAround, type SearchHit, type SearchOptions, type TreeSearch } from '../search/index.js';
+import { comparePaths, matcherOf, queryTerms, type SearchHit, type SearchOptions, type TreeSearch } from '../search/index.js';
 import { sessionOfHits } from '../search/scan.js';
 import { HitTexts } from './hit-lines.js';
 import type { Catalog } from './store.js';
@@ -23,11 +23,9 @@ export function searchCatalog(catalog: Catalog, dir: string, query: string, opti
   const files = new Set<string>();
   const owners = new Map<string, SearchHit['session']>();
   for (const h of found.hits) {
-    const text = texts.text(h);
-    const at = text === undefined ? undefined : matcher(text);
+    const snippet = texts.snippet(h, matcher);
     // The file changed since it was catalogued, and no longer says this: not a hit.
-    if (text === undefined || !at) continue;
-    const snippet = snippetAround(text, at);
+    if (!snippet) continue;
     // A file listed under several names (a link to it inside the folder) is a hit under each, as the walk lists it.
     for (const listed of options.names?.get(h.path) ?? [h.path]) {
       const path = rel(listed);

@@ -3,6 +3,7 @@
  * normalised one; its content is a list of parts. Planners, counts, search and rendering work on parts, so
  * every format gets every feature; each codec only says how its records map to and from this.
  */
+import { resultHeadline } from './result-text.js';
 
 export type NormalRole = 'system' | 'user' | 'assistant' | 'tool' | 'other';
 
@@ -124,6 +125,36 @@ export function sentText(view: Pick<MessageView, 'parts'>): string {
     if (t !== '') out.push(t);
   }
   return out.join('\n');
+}
+
+/** A tool call's arguments as a reader takes them in: a JSON object's values (strings as they are) joined, else as written. */
+export function readableArguments(args: string): string {
+  if (args.length > 200_000 || !/^\s*\{/.test(args)) return args;
+  let o: unknown;
+  try {
+    o = JSON.parse(args);
+  } catch {
+    return args;
+  }
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return args;
+  const values = Object.values(o as Record<string, unknown>)
+    .map((v) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v)))
+    .filter((v) => v.trim() !== '');
+  return values.join(' · ');
+}
+
+/**
+ * The message's sent text as a line of search results shows it: a tool call as its name and its arguments' values
+ * (no JSON keys and quotes), a wrapped result as what it says; reasoning after the rest.
+ */
+export function readableText(view: Pick<MessageView, 'parts'>): string {
+  const out: string[] = [];
+  const reasoning: string[] = [];
+  for (const p of view.parts) {
+    const t = p.kind === 'tool-call' ? (p.arguments ? `${p.name}: ${readableArguments(p.arguments)}` : p.name) : p.kind === 'tool-result' ? resultHeadline(p.text) : partText(p);
+    if (t !== '') (p.kind === 'reasoning' ? reasoning : out).push(t);
+  }
+  return [...out, ...reasoning].join('\n');
 }
 
 /** The reasoning the message carries in plain text (counted, and labelled, apart from what it says). */

@@ -4,4 +4,4 @@ export { buildSegment, type Segment, type SegmentSource, type SearchableMessage 
 export { SearchIndex, comparePaths, type KeptIndex, type IndexAnswer, type IndexHit, type IndexQuery } from './search-index.js';
 export { bestTermMatch, firstRegexMatch, firstTermMatch, termMatches, snippetAround, type Snippet } from './snippet.js';
 export { searchableMessages } from './searchable.js';
-export { matcherOf, searchDocument, searchTree, type Matcher, type SearchHit, type SearchOptions, type TreeSearch } from './scan.js';
+export { matcherOf, readableSnippet, searchDocument, searchTree, type Matcher, type SearchHit, type SearchOptions, type TreeSearch } from './scan.js';

@@ -61,6 +61,16 @@ export function matcherOf(query: string, regex = false): Matcher {
   return (text) => (textMatches(text, terms) ? bestTermMatch(text, terms) : undefined);
 }
 
+/**
+ * The line a found message shows: around the match in its text as a reader reads it (a tool call's values, not
+ * its JSON: `readableText`), or in the text as searched where only that holds it (a word of a JSON key).
+ */
+export function readableSnippet(searched: string, at: [number, number], readable: string, matcher: Matcher): Snippet {
+  if (readable === searched) return snippetAround(searched, at);
+  const there = matcher(readable);
+  return there ? snippetAround(readable, there) : snippetAround(searched, at);
+}
+
 /** The messages of one parsed file that match. */
 export function searchDocument(path: string, codec: Codec, doc: ConversationDocument, matcher: Matcher, options: SearchOptions = {}): SearchHit[] {
   if (options.formats?.length && !options.formats.includes(codec.id)) return [];
@@ -71,7 +81,7 @@ export function searchDocument(path: string, codec: Codec, doc: ConversationDocu
     if (roles && !roles.has(m.role)) continue;
     const at = matcher(m.text);
     if (!at) continue;
-    const snippet: Snippet = snippetAround(m.text, at);
+    const snippet = readableSnippet(m.text, at, m.readable ?? m.text, matcher);
     const hit: SearchHit = { path, conversation: m.conversation, index: m.index, role: m.role, snippet: snippet.text, match: snippet.match };
     // Worked out once a file has a hit: most files searched have none.
     if (codec.tree) {

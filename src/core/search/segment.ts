@@ -6,6 +6,8 @@ export interface SearchableMessage {
   index: number;
   role: string;
   text: string;
+  /** The text as a line of results shows it, where that differs (a tool call's values, not its JSON: readableText). */
+  readable?: string;
   /** The role as the file spells it, where that is not `role` (the normalised one search filters by). */
   spelled?: string;
   /** Where the app shows it, where that is not where the file holds it (a thread's row; null: off every thread shown). */
