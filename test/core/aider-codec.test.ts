@@ -8,6 +8,8 @@ import { displayText } from '../../src/core/formats/model.js';
 import { candidates, codecById } from '../../src/core/formats/registry.js';
 import { isConversationFileName, walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { FIXTURES, tempDir } from '../helpers.js';
+import { sessionModel } from '../../src/core/models.js';
+import { resolveEncoding } from '../../src/core/tokenizer/encoding.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
 const CHAT = '.aider.chat.history.md';
@@ -61,6 +63,20 @@ describe('Aider chat history: reading', () => {
     const views = doc.conversations[0].records.map((r) => codec.view(r));
     expect(views.filter((v) => v.meta).every((v) => v.role === 'tool' && v.normalRole === 'other')).toBe(true);
     expect(views.filter((v) => !v.meta).map((v) => v.normalRole)).toEqual(['user', 'user', 'assistant', 'user', 'user', 'user', 'assistant']);
+  });
+
+  it('the model the opening notice names is the session’s (its tokens estimated with it; a provider route counts as the model it ends in)', () => {
+    const { codec, doc } = read(chatText);
+    expect(sessionModel(doc.conversations[0].records.map((r) => codec.view(r)))).toBe('anthropic/claude-3-7-sonnet-20250219');
+    const plain = chatText.replace('> Main model: anthropic/claude-3-7-sonnet-20250219 with diff edit format, infinite output  ', '> Model: openrouter/openai/gpt-4o-mini with diff edit format  ');
+    const again = read(plain);
+    const model = sessionModel(again.doc.conversations[0].records.map((r) => again.codec.view(r)))!;
+    expect(model).toBe('openrouter/openai/gpt-4o-mini');
+    expect(resolveEncoding(model)).toEqual({ model, encoding: 'o200k_base', approximate: false });
+    expect(resolveEncoding('azure/gpt-4')).toMatchObject({ encoding: 'cl100k_base', approximate: false });
+    // A notice without one names none; the text is unchanged.
+    expect(codec.view(doc.conversations[0].records[2]).model).toBeUndefined();
+    expect(unchanged(plain)).toBe(plain);
   });
 
   it('reads the same with Windows line breaks and without a final one', () => {

@@ -22,13 +22,15 @@ export function isEncodingName(name: string): name is EncodingName {
 export function resolveEncoding(modelOrEncoding: string): EncodingChoice {
   const model = modelOrEncoding.trim();
   if (isEncodingName(model)) return { model, encoding: model, approximate: false };
+  // A provider's route to a model names it last (openrouter/openai/gpt-4o-mini, azure/gpt-4o), as Aider and LiteLLM write it.
+  const bare = model.slice(model.lastIndexOf('/') + 1);
   try {
-    const encoding = getEncodingNameForModel(model as TiktokenModel);
+    const encoding = getEncodingNameForModel(bare as TiktokenModel);
     return { model, encoding, approximate: false };
   } catch {
     // not in the exact map: fall through to the prefix rules
   }
-  const lower = model.toLowerCase();
+  const lower = bare.toLowerCase();
   // Longer prefixes first so gpt-4o and gpt-4.1 win over gpt-4.
   if (O200K_PREFIXES.some((p) => lower.startsWith(p))) return { model, encoding: 'o200k_base', approximate: false };
   if (CL100K_PREFIXES.some((p) => lower.startsWith(p))) return { model, encoding: 'cl100k_base', approximate: false };

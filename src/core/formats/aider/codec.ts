@@ -151,6 +151,12 @@ function asRecord(record: unknown): AiderRecord {
   return { role, text: typeof r.text === 'string' ? r.text : '' };
 }
 
+/** The model a session's opening notice names (`Model: openrouter/openai/gpt-4o-mini with diff edit format`, or `Main model: …`). */
+function modelNamed(notice: string): { model?: string } {
+  const m = /^(?:Main )?[Mm]odel: (\S+)/m.exec(notice);
+  return m ? { model: m[1] } : {};
+}
+
 /** When a session began, from its header (`aider chat started at 2025-12-03 10:11:12`, the machine's local time). */
 function startedAtOf(header: string): string | undefined {
   const m = /started at (\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/.exec(header);
@@ -302,6 +308,7 @@ export const aiderChatHistory: Codec = {
       normalRole: r.role === 'tool' ? 'other' : r.role,
       parts: r.text !== '' ? [{ kind: 'text', text: r.text }] : [],
       meta: r.role === 'tool' || undefined,
+      ...(r.role === 'tool' ? modelNamed(r.text) : {}),
     };
   },
   fromView(view) {
