@@ -86,6 +86,13 @@ describe('"go to #N" in a session read a part at a time', () => {
     const shown = await dispatch(handlers, 'conversation:message', { path: s.openPath, conversation: 0, index: s.selected });
     expect(shown.ok && (shown.value as { text: string }).text).toMatch(new RegExp(`^Turn ${n}:`));
     expect(s.goToNote?.text).toMatch(new RegExp(`^Message #1,300 of the session is #${s.selected} of part \\d+ of ${parts.length}`));
+    // In a later part, whose rows are numbered from its own first message, that number is offered second.
+    const [session3, part3] = paletteEntries('#3', useApp.getState());
+    expect(session3.label).toMatch(/^Go to message 3 of the session/);
+    expect(part3.label).toMatch(/^Go to message 3 of this part \(part \d+ of \d+, as its rows are numbered\)$/);
+    part3.run(useApp.getState());
+    expect([useApp.getState().openPath, useApp.getState().selected]).toEqual([s.openPath, 3]);
+    useApp.getState().select(s.selected!);
     // Past the session's last message: said, and the reader stays where they are.
     paletteEntries('#5000', useApp.getState())[0].run(useApp.getState());
     await settled(() => useApp.getState().goToNote?.missed === true);
