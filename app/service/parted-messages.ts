@@ -15,9 +15,10 @@ const counted = new Map<string, { size: number; mtimeMs: number; counts: number[
  * Where message `index` of a session read a part at a time is (0 for its first message, numbered across the
  * parts in file order), from the path of the file or of any of its parts: the part that holds it and its place
  * there, or, past the session's last message, how many the session holds. The parts before it are read once
- * each (only their counts are kept while the file is unchanged): End needs none of them, "go to" does.
+ * each (only their counts are kept while the file is unchanged): End needs none of them, "go to" does. The
+ * service answers other requests between two parts (the rows of the part on screen, while it counts).
  */
-export function locateMessage(documents: DocumentStore, path: string, index: number): MessagePlace {
+export async function locateMessage(documents: DocumentStore, path: string, index: number): Promise<MessagePlace> {
   const file = documents.fileOf(path);
   const stat = statSync(file);
   const format = documents.partRange(path)?.codec ?? headFormat(file, stat.size);
@@ -32,6 +33,7 @@ export function locateMessage(documents: DocumentStore, path: string, index: num
     // A part open here counts as it is shown (its unsaved edits too); another is read for its count alone (kept,
     // not the part: the renderer opens the one asked for in a service of its own).
     const open = documents.peek(at);
+    if (!open && known.counts[k] === undefined) await new Promise((r) => setImmediate(r));
     const count = open ? messagesOf(open.conversations) : (known.counts[k] ??= messagesOf(conversationsOf(readPartDocument(file, parts[k], format))));
     if (index < first + count) return { found: true, part: k + 1, parts: parts.length, path: at, index: index - first, first };
     first += count;

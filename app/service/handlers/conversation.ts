@@ -101,10 +101,10 @@ export function conversationHandlers(
       const estimated = head.doc.conversations.length === 1 && ctx.documents.fileOf(absolute) === absolute ? Math.round((all.length * head.size) / Math.max(1, head.read)) : undefined;
       return { skeleton, rows: views.map((v, i) => tableRow(v, i)), size: head.size, read: head.read, estimated };
     },
-    'conversation:locate': ({ path, index }) => {
+    'conversation:locate': async ({ path, index }) => {
       const absolute = ctx.roots.resolve(path);
       try {
-        const place = locateMessage(ctx.documents, absolute, index);
+        const place = await locateMessage(ctx.documents, absolute, index);
         return place.found ? { ...place, path: ctx.roots.display(place.path) } : place;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new HandlerError('NOT_FOUND', `${path} does not exist (any more)`);
