@@ -9,6 +9,7 @@ export const REQUEST_NAMES = [
   'conversation:open',
   'conversation:update',
   'conversation:peek',
+  'conversation:locate',
   'conversation:rows',
   'conversation:message',
   'conversation:views',

@@ -519,6 +519,19 @@ export const requests = {
     output: z.object({ skeleton: Skeleton.optional(), rows: z.array(Row), size: z.number(), read: z.number(), estimated: z.number().optional(), from: z.number().optional(), head: z.number().optional() }),
   },
   /**
+   * Where message `index` of a session read a part at a time is (numbered across its parts, 0 its first), from
+   * the path of any of its parts: the part's path, its number (1 for the first) and the message's place in it,
+   * with `first` the session's number of the part's first message; or, past the session's last message, how many
+   * it holds. The parts before it are read to count them ("go to #N" in a part other than the one open).
+   */
+  'conversation:locate': {
+    input: z.object({ path: relPath, index: z.number().int().min(0) }),
+    output: z.discriminatedUnion('found', [
+      z.object({ found: z.literal(true), path: z.string(), part: z.number().int(), parts: z.number().int(), index: z.number().int(), first: z.number().int() }),
+      z.object({ found: z.literal(false), count: z.number().int(), parts: z.number().int() }),
+    ]),
+  },
+  /**
    * The conversation as it is now (after a change on disk or in another window), as a delta from the skeleton
    * of version `since` when main still has it, else whole.
    */

@@ -129,6 +129,7 @@ const OUTSIDE_PATHS = ['abs.json', 'proj/rel.json', 'chain.json', 'chain2.json',
 const PATH_CHANNELS: Array<[string, (path: string) => unknown]> = [
   ['conversation:open', (path) => ({ path, conversation: 0 })],
   ['conversation:peek', (path) => ({ path, conversation: 0, ends: true })],
+  ['conversation:locate', (path) => ({ path, index: 0 })],
   ['conversation:update', (path) => ({ path, conversation: 0, since: 0 })],
   ['conversation:rows', (path) => ({ path, conversation: 0, start: 0, count: 10 })],
   ['conversation:message', (path) => ({ path, conversation: 0, index: 0, full: true })],

@@ -166,14 +166,47 @@ describe('a session too big to read whole', () => {
     expect(partOf('gazelle')).toBe(entry.parts![0].path);
   });
 
+  it('"go to #N" asked from the first part finds message N in a later part (numbered across the parts), says how many there are past the end, and refuses a file read whole', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'big.jsonl'), session(1400));
+    writeFileSync(join(dir, 'small.jsonl'), session(5));
+    const { rt, call } = runtime(dir);
+    const [entry] = (await listFully(rt)).filter((e) => e.path === 'big.jsonl');
+    const parts = entry.parts!.map((p) => p.path);
+    expect(parts.length).toBeGreaterThan(3);
+    // What each part shows, as the renderer opens it: the session's numbers are these counts added up.
+    const counts: number[] = [];
+    for (const p of parts) counts.push((await call<Skeleton>('conversation:open', { path: p, conversation: 0 })).count);
+    const firstOf = (k: number) => counts.slice(0, k).reduce((a, b) => a + b, 0);
+    // A fresh service, the first part alone open: message N of the third part is asked for from there.
+    const fresh = runtime(dir);
+    await listFully(fresh.rt);
+    await fresh.call<Skeleton>('conversation:open', { path: parts[0], conversation: 0 });
+    type Place = { found: true; path: string; part: number; parts: number; index: number; first: number } | { found: false; count: number; parts: number };
+    const n = firstOf(2) + 7;
+    const place = await fresh.call<Place>('conversation:locate', { path: parts[0], index: n });
+    expect(place).toEqual({ found: true, path: parts[2], part: 3, parts: parts.length, index: 7, first: firstOf(2) });
+    // The message there is the session's message N: "Turn N" (every line of this session is one message).
+    const message = await fresh.call<{ text: string }>('conversation:message', { path: parts[2], conversation: 0, index: 7 });
+    expect(message.text).toContain(`Turn ${n}:`);
+    // The first and the last message of the session, and one past it, from any part.
+    expect(await fresh.call<Place>('conversation:locate', { path: parts[1], index: 0 })).toMatchObject({ found: true, path: parts[0], index: 0 });
+    expect(await fresh.call<Place>('conversation:locate', { path: parts[2], index: 1399 })).toMatchObject({ found: true, path: parts[parts.length - 1], index: counts[counts.length - 1] - 1, part: parts.length });
+    expect(await fresh.call<Place>('conversation:locate', { path: parts[0], index: 1400 })).toEqual({ found: false, count: 1400, parts: parts.length });
+    // Named by the file itself, too; a file read whole has no parts to look in; a negative number is refused.
+    expect(await fresh.call<Place>('conversation:locate', { path: 'big.jsonl', index: n })).toMatchObject({ found: true, path: parts[2], index: 7 });
+    await expect(fresh.call('conversation:locate', { path: 'small.jsonl', index: 2 })).rejects.toThrow(/small\.jsonl is read whole, not a part at a time/);
+    await expect(fresh.call('conversation:locate', { path: parts[0], index: -1 })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+  });
+
   it('a part is confined as its file is: a link named like a session that leads out of the folder reads nothing', async () => {
     const outside = tempDir();
     writeFileSync(join(outside, 'secret.jsonl'), session(1400));
     const dir = tempDir();
     symlinkSync(join(outside, 'secret.jsonl'), join(dir, 'link.jsonl'));
     const { call } = runtime(dir);
-    for (const channel of ['conversation:open', 'conversation:peek']) {
-      const r = await call(channel, { path: 'link.jsonl#part-1', conversation: 0 }).then(() => undefined, (e: { code: string }) => e.code);
+    for (const channel of ['conversation:open', 'conversation:peek', 'conversation:locate']) {
+      const r = await call(channel, { path: 'link.jsonl#part-1', conversation: 0, index: 0 }).then(() => undefined, (e: { code: string }) => e.code);
       expect(r, channel).toBe('FORBIDDEN');
     }
     await expect(call('conversation:open', { path: '../' + outside.split('/').pop() + '/secret.jsonl#part-1' })).rejects.toMatchObject({ code: 'FORBIDDEN' });

@@ -69,7 +69,7 @@ export function ConversationView() {
             </>
           )}
           {pendingJump && (
-            <strong data-testid="pending-jump">{pendingJump.to === 'end' ? 'Going to the last message' : `Going to message ${formatNumber(pendingJump.to)}`} when it is read. </strong>
+            <strong data-testid="pending-jump">{pendingJump.to === 'end' ? 'Going to the last message' : `Going to message ${formatNumber(pendingJump.session ?? pendingJump.to)}${pendingJump.session !== undefined ? ` of the session (${formatNumber(pendingJump.to)} of this part)` : ''}`} when it is read. </strong>
           )}
           <button className="link" onClick={() => closeConversation()} data-testid="cancel-open">Cancel (Esc)</button>
         </p>

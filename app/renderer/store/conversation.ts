@@ -43,9 +43,14 @@ export interface ConversationSlice {
    * Where the user asked to go while only the head is shown (End, "go to #N" past it): gone to as soon as the
    * whole file is read.
    */
-  pendingJump: { to: 'end' } | { to: number } | undefined;
-  /** Goes to message `to` (or the last): at once when it is shown, else when the file is read. */
+  pendingJump: { to: 'end' } | { to: number; session?: number } | undefined;
+  /**
+   * Goes to message `to` (or the last): at once when it is shown, else when the file is read. In a session read a
+   * part at a time, `to` is the session's number (across its parts): the part that holds it is opened.
+   */
   jumpTo(to: 'end' | number): void;
+  /** Where "go to #N" in a session read a part at a time took the user, or why it could not. */
+  goToNote: { text: string; missed: boolean } | undefined;
   openConversation(path: string, conversation?: number): Promise<void>;
   /** Back to no open file (Esc while a big file is read): its answer, when it comes, is dropped. */
   closeConversation(): void;
@@ -122,7 +127,51 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       get().select(jump.to === 'end' ? count - 1 : Math.min(jump.to, count - 1));
     }
   };
+  /** Goes to message `to` of the file open (or its last): at once when it is shown, else when the file is read. */
+  const jumpWithin = (to: 'end' | number, session?: number) => {
+    const { skeleton, provisional, opening } = get();
+    if (!skeleton) return;
+    const reading = provisional !== undefined && opening && !provisional.ends;
+    if (reading && (to === 'end' || to >= skeleton.count)) {
+      set({ pendingJump: to === 'end' ? { to } : { to, session } });
+      // Meanwhile, as far as is read.
+      get().select(skeleton.count - 1);
+      return;
+    }
+    get().select(to === 'end' ? skeleton.count - 1 : Math.min(to, skeleton.count - 1));
+  };
+  /** Message `n` of a session read a part at a time: its part is asked for, opened unless open, and `n` selected there. */
+  const goToInParts = async (n: number) => {
+    const from = get().openPath;
+    if (!from) return;
+    const session = (k: number) => `#${k.toLocaleString('en-US')}`;
+    set({ goToNote: { text: `Finding message ${session(n)} of the session…`, missed: false } });
+    let place;
+    try {
+      place = await request('conversation:locate', { path: from, index: n });
+    } catch (e) {
+      if (get().openPath === from) set({ goToNote: { text: `Message ${session(n)} could not be found: ${(e as Error).message}`, missed: true } });
+      return;
+    }
+    // Another file opened meanwhile: the user went elsewhere.
+    if (get().openPath !== from) return;
+    if (!place.found) {
+      set({ goToNote: { text: place.count === 0 ? `This session has no messages: there is no message ${session(n)}.` : `This session has ${place.count.toLocaleString('en-US')} messages (${session(0)} to ${session(place.count - 1)}, in ${place.parts} parts): there is no message ${session(n)}.`, missed: true } });
+      return;
+    }
+    const note = { text: `Message ${session(n)} of the session is ${session(place.index)} of part ${place.part} of ${place.parts} (whose first message is the session's ${session(place.first)}).`, missed: false };
+    if (place.path === from) {
+      set({ goToNote: note });
+      jumpWithin(place.index, n);
+      return;
+    }
+    void get().openConversation(place.path, 0);
+    // Opened (not kept from by a draft): the message is selected once the part shows.
+    if (get().openPath === place.path) set({ pendingJump: { to: place.index, session: n }, goToNote: note });
+    else set({ goToNote: undefined });
+  };
   return {
+    goToNote: undefined,
     openPath: undefined,
     openConversationIndex: 0,
     skeleton: undefined,
@@ -134,8 +183,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     provisional: undefined,
     pendingJump: undefined,
     jumpTo: (to) => {
-      const { skeleton, provisional, opening } = get();
-      if (!skeleton) return;
+      if (!get().skeleton) return;
       // A session read a part at a time ends in its last part: End goes there, the parts between never read.
       const parted = partsAround(get());
       if (to === 'end' && parted && parted.at < parted.parts.length - 1) {
@@ -145,14 +193,11 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
         if (get().openPath === last) set({ pendingJump: { to: 'end' } });
         return;
       }
-      const reading = provisional !== undefined && opening && !provisional.ends;
-      if (reading && (to === 'end' || to >= skeleton.count)) {
-        set({ pendingJump: { to } as { to: 'end' } | { to: number } });
-        // Meanwhile, as far as is read.
-        get().select(skeleton.count - 1);
+      if (typeof to === 'number' && parted) {
+        void goToInParts(to);
         return;
       }
-      get().select(to === 'end' ? skeleton.count - 1 : Math.min(to, skeleton.count - 1));
+      jumpWithin(to);
     },
     previousOpen: undefined,
     openConversation: async (path, conversation = 0) => {
@@ -160,7 +205,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
       // What Esc goes back to while this one is read: the file shown before, if it was shown whole.
       const before = get().openPath;
       set({ previousOpen: before && before !== path && get().skeleton && !get().opening ? { path: before, conversation: get().openConversationIndex } : undefined });
-      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, saveError: undefined, savedAs: undefined, savedNote: undefined, pendingJump: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, searchMatches: undefined, provisional: undefined });
+      set({ openPath: path, openConversationIndex: conversation, opening: true, openError: undefined, goToNote: undefined, saveError: undefined, savedAs: undefined, savedNote: undefined, pendingJump: undefined, skeleton: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, searchMatches: undefined, provisional: undefined });
       // A search is of the file it was typed in: another file opens with every message shown.
       if (before !== path && get().search !== '') set({ search: '' });
       // A big file shows its first messages from its head while main reads the whole of it (asked first, so
@@ -192,7 +237,7 @@ export const createConversationSlice: StateCreator<AppState, [], [], Conversatio
     closeConversation: () => {
       if (!get().leaveDraft()) return;
       const back = get().previousOpen;
-      set({ openPath: undefined, opening: false, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined, previousOpen: undefined });
+      set({ openPath: undefined, opening: false, goToNote: undefined, skeleton: undefined, provisional: undefined, pages: new Map(), generation: get().generation + 1, selected: undefined, editing: undefined, counts: undefined, countProgress: undefined, openError: undefined, edit: undefined, previousOpen: undefined });
       // Back to the file that was open before (read already: it opens at once).
       if (back) void get().openConversation(back.path, back.conversation);
     },

@@ -9,6 +9,7 @@ import { linkToolParts } from '../../../src/core/views.js';
 import { peekHead } from '../head-peek.js';
 import { peekEnds } from '../ends-peek.js';
 import { endsSkeleton } from '../ends-skeleton.js';
+import { locateMessage } from '../parted-messages.js';
 import { queryTerms, textMatches } from '../../../src/core/search/words.js';
 import { codecWithRoles, mappingOfViews, roleKey, rolesOf } from '../../../src/core/formats/roles.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
@@ -53,7 +54,7 @@ const FIRST_SCREEN = 500;
 export function conversationHandlers(
   ctx: HandlerContext,
   state: ConversationState,
-): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:views' | 'conversation:calls' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path' | 'conversation:reveal' | 'conversation:outline'> {
+): Pick<Handlers, 'conversation:open' | 'conversation:peek' | 'conversation:locate' | 'conversation:update' | 'conversation:rows' | 'conversation:message' | 'conversation:views' | 'conversation:calls' | 'conversation:search' | 'conversation:times' | 'tokens:count' | 'tokens:text' | 'conversation:set-role' | 'conversation:roles' | 'conversation:path' | 'conversation:reveal' | 'conversation:outline'> {
   const open = (path: string, conversation: number) => openConversation(ctx, path, conversation);
   const viewsOf = (doc: OpenDocument, records: readonly Message[]) => records.map((r) => viewOf(doc.codec, r));
 
@@ -99,6 +100,16 @@ export function conversationHandlers(
       // A part's count is not the file's: it is known once the part is read (soon: a part is some 100 MB).
       const estimated = head.doc.conversations.length === 1 && ctx.documents.fileOf(absolute) === absolute ? Math.round((all.length * head.size) / Math.max(1, head.read)) : undefined;
       return { skeleton, rows: views.map((v, i) => tableRow(v, i)), size: head.size, read: head.read, estimated };
+    },
+    'conversation:locate': async ({ path, index }) => {
+      const absolute = ctx.roots.resolve(path);
+      try {
+        const place = await locateMessage(ctx.documents, absolute, index);
+        return place.found ? { ...place, path: ctx.roots.display(place.path) } : place;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new HandlerError('NOT_FOUND', `${path} does not exist (any more)`);
+        throw e;
+      }
     },
     'conversation:update': async ({ path, conversation, since, model }) => {
       const { absolute, doc } = open(path, conversation);

@@ -15,6 +15,7 @@ export function Banners() {
   const parted = useApp((s) => s.entries.some((e) => e.parts?.some((p) => p.path === s.openPath)));
   const savedAs = useApp((s) => s.savedAs);
   const staleNotice = useApp((s) => s.staleNotice);
+  const goToNote = useApp((s) => s.goToNote);
   const confirmReload = useApp((s) => s.confirmReload);
   return (
     <>
@@ -49,6 +50,12 @@ export function Banners() {
             <strong>Read-only:</strong> {readOnly.reason}.
           </span>
           <PartSteps />
+        </div>
+      )}
+      {goToNote && (
+        <div className={`banner ${goToNote.missed ? 'warn' : 'info'}`} role={goToNote.missed ? 'alert' : 'status'} data-testid="go-to-note">
+          <span>{goToNote.text}</span>
+          <button onClick={() => useApp.setState({ goToNote: undefined })} aria-label="Dismiss">×</button>
         </div>
       )}
       {conflict && (

@@ -1,4 +1,5 @@
 import type { AppState } from '../../store/index.js';
+import { partsAround } from '../../store/conversation.js';
 import { COMMANDS } from './registry.js';
 
 /** A line of the palette: a command, a file to open, or a message to go to. */
@@ -25,7 +26,13 @@ export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'ske
     const count = s.skeleton.count;
     // While a big file is read, a message past its head is gone to when it is read.
     const reading = s.provisional !== undefined && s.opening === true;
-    out.push({
+    // A session read a part at a time is numbered across its parts: the part holding the number is found when asked.
+    const parted = partsAround(s);
+    if (parted) {
+      out.push({ id: `goto-${n}`, label: `Go to message ${n} of the session (its ${parted.parts.length} parts numbered as one)`, enabled: () => true, run: (st) => st.jumpTo(n) });
+      // The rows of a later part are numbered from its own first message: that number is offered too.
+      if (parted.at > 0 && n < count) out.push({ id: `goto-part-${n}`, label: `Go to message ${n} of this part (part ${parted.at + 1} of ${parted.parts.length}, as its rows are numbered)`, enabled: () => true, run: (st) => st.select(n) });
+    } else out.push({
       id: `goto-${n}`,
       label: n < count ? `Go to message ${n}` : reading ? `Go to message ${n} (when the file is read: ${count.toLocaleString('en-US')} read so far)` : `Go to message ${n} (this conversation has ${count})`,
       enabled: () => n < count || reading,
