@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { dispatchNow } from '../test/support/current-version.js';
 import { followedCount } from '../app/service/editing/carry-over.js';
-import { InlineTokenService } from '../app/service/token-service.js';
+import { InlineTokenService } from '../app/service/tokens/token-service.js';
 import { createRuntime } from '../app/service/runtime.js';
 import { sessionText, writerTrial, type TrialOptions } from '../test/support/agent-writer.js';
 

@@ -12,19 +12,19 @@ const only = process.argv.includes('--cli-only');
 // beside the workers they start. Chunks of earlier builds are removed first.
 for (const f of existsSync('dist') ? readdirSync('dist') : []) if (/^cli-[A-Z0-9]+\.mjs(\.map)?$/.test(f)) rmSync(join('dist', f));
 await esbuild({ ...node, entryPoints: { cli: 'app/server/cli-entry.ts' }, outdir: 'dist', splitting: true, outExtension: { '.js': '.mjs' }, chunkNames: 'cli-[hash]' });
-await esbuild({ ...node, entryPoints: ['app/service/token-worker.ts'], outfile: 'dist/token-worker.mjs' });
+await esbuild({ ...node, entryPoints: ['app/service/tokens/token-worker.ts'], outfile: 'dist/token-worker.mjs' });
 // The document service's thread, beside each bundle that starts it.
 await esbuild({ ...node, entryPoints: ['app/service/backend/service-worker.ts'], outfile: 'dist/service-worker.mjs' });
-await esbuild({ ...node, entryPoints: ['app/service/watch-worker.ts'], outfile: 'dist/watch-worker.mjs' });
+await esbuild({ ...node, entryPoints: ['app/service/watch/watch-worker.ts'], outfile: 'dist/watch-worker.mjs' });
 // The search index's thread, beside each bundle that starts it.
 await esbuild({ ...node, entryPoints: ['app/service/search/search-worker.ts'], outfile: 'dist/search-worker.mjs' });
 // The catalog's file readers, beside each bundle that builds a catalog.
 await esbuild({ ...node, entryPoints: ['src/core/catalog/read-worker.ts'], outfile: 'dist/catalog-read-worker.mjs' });
 if (!only) {
   await esbuild({ ...node, entryPoints: ['app/main/index.ts'], outfile: 'dist/main/index.mjs', external: ['electron'] });
-  await esbuild({ ...node, entryPoints: ['app/service/token-worker.ts'], outfile: 'dist/main/token-worker.mjs' });
+  await esbuild({ ...node, entryPoints: ['app/service/tokens/token-worker.ts'], outfile: 'dist/main/token-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['app/service/backend/service-worker.ts'], outfile: 'dist/main/service-worker.mjs' });
-  await esbuild({ ...node, entryPoints: ['app/service/watch-worker.ts'], outfile: 'dist/main/watch-worker.mjs' });
+  await esbuild({ ...node, entryPoints: ['app/service/watch/watch-worker.ts'], outfile: 'dist/main/watch-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['app/service/search/search-worker.ts'], outfile: 'dist/main/search-worker.mjs' });
   await esbuild({ ...node, entryPoints: ['src/core/catalog/read-worker.ts'], outfile: 'dist/main/catalog-read-worker.mjs' });
   // Sandboxed preloads cannot be ES modules: CommonJS, with electron provided by the runtime.

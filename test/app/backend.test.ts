@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OWN_THREAD_BYTES, serviceWorkerUrl, startBackend, type Backend } from '../../app/service/backend/backend.js';
-import { MemorySecretStore } from '../../app/service/key-store.js';
+import { MemorySecretStore } from '../../app/service/state/key-store.js';
 import { ROOT } from '../helpers.js';
 
 // The document service as it ships: the built worker beside dist/cli.mjs (npm test builds first).

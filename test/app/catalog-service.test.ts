@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { dispatch } from '../../app/service/dispatch.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import type { SessionEntry } from '../../app/shared/contract.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { costOf, reportedUsage } from '../../src/core/usage.js';

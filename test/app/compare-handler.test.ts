@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompareAnswer, Skeleton } from '../../app/shared/contract.js';
 import { createHandlers } from '../../app/service/handlers/index.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { dispatchNow } from '../support/current-version.js';
 import { FIXTURES, tempDir } from '../helpers.js';

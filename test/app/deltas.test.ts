@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Handlers } from '../../app/service/dispatch.js';
 import { dispatchNow } from '../support/current-version.js';
 import { createHandlers } from '../../app/service/handlers/index.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { EditState, Row, Skeleton, SkeletonDelta, TokenCounts } from '../../app/shared/contract.js';
 import { applySkeletonDelta, skeletonDelta } from '../../app/shared/skeleton-delta.js';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { listFully } from '../support/listing.js';
 import { dispatch } from '../../app/service/dispatch.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { REQUEST_NAMES, type Result } from '../../app/shared/contract.js';
 import { FOLDER_REQUEST_NAMES } from '../../app/shared/channels.js';
 import { MALFORMED, SWARMS, tempDir } from '../helpers.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchNow } from '../support/current-version.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import type { DirEntry, Skeleton } from '../../app/shared/contract.js';
 import { filePartsOf, readPart, splitPartPath, partPath } from '../../src/core/storage/file-parts.js';
 import { tempDir } from '../helpers.js';

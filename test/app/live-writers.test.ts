@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchNow } from '../support/current-version.js';
 import { followedCount } from '../../app/service/editing/carry-over.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { chainErrors, missingLines, sessionText, startWriter, lastUuid, writerTrial, type TrialOptions } from '../support/agent-writer.js';

@@ -4,8 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchNow } from '../support/current-version.js';
-import { SHOW_LIMIT } from '../../app/service/shown-message.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { SHOW_LIMIT } from '../../app/service/documents/shown-message.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { tempDir } from '../helpers.js';
 

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/service/dispatch.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result, Skeleton } from '../../app/shared/contract.js';
 import { addUp } from '../../src/core/usage.js';

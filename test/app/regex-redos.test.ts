@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type Served } from '../../e2e/support/serve.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { dispatch } from '../../app/service/dispatch.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { scanWithRegex } from '../../app/service/search/regex-scan.js';
 import { linearRegex } from '../../src/core/search/linear-regex.js';
 import { socketTo, type Answer } from '../support/served-socket.js';

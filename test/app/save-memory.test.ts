@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchNow } from '../support/current-version.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { tempDir } from '../helpers.js';
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchNow } from '../support/current-version.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { isOurTempFile } from '../../src/core/storage/atomic-write.js';

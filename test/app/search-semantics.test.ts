@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/service/dispatch.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { searchTree } from '../../src/core/search/scan.js';
 import { bestTermMatch, snippetAround, termMatches } from '../../src/core/search/snippet.js';
 import { queryTerms } from '../../src/core/search/words.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/core/index.js';
 import { dispatch } from '../../app/service/dispatch.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { ROOT, tempDir } from '../helpers.js';
 
 const runtimes: Runtime[] = [];

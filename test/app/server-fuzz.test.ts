@@ -6,7 +6,7 @@ import { connect as tcp } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime } from '../../app/service/runtime.js';
 import { startServer, type RunningServer } from '../../app/server/server.js';
 import { ROOT, SWARMS } from '../helpers.js';

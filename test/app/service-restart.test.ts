@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OWN_THREAD_BYTES, serviceWorkerUrl, startBackend, type Backend } from '../../app/service/backend/backend.js';
-import { MemorySecretStore } from '../../app/service/key-store.js';
+import { MemorySecretStore } from '../../app/service/state/key-store.js';
 import { ROOT, tempDir } from '../helpers.js';
 import { askingNow } from '../support/current-version.js';
 

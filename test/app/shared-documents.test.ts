@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, symlinkSync, write
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime } from '../../app/service/runtime.js';
 import { startServer } from '../../app/server/server.js';
 import type { EditState, Skeleton, SkeletonDelta } from '../../app/shared/contract.js';

@@ -2,8 +2,8 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import '../../src/core/formats/all.js';
-import { summarizeHead, summarizeWhole } from '../../app/service/file-summary.js';
-import { ListingCache } from '../../app/service/listing-cache.js';
+import { summarizeHead, summarizeWhole } from '../../app/service/listing/file-summary.js';
+import { ListingCache } from '../../app/service/listing/listing-cache.js';
 import { idNamed } from '../../app/renderer/features/sidebar/Sidebar.js';
 import { FIXTURES, ROOT, tempDir } from '../helpers.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { dispatchNow } from '../support/current-version.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { tempDir } from '../helpers.js';
 
 // The state folder's paths are this user's private business: an error answer names the file the user works

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/service/dispatch.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import type { RequestOutput, Skeleton, TokenCounts } from '../../app/shared/contract.js';
 import { countingModel } from '../../src/core/models.js';
 import { ROOT, tempDir } from '../helpers.js';

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchDirectory, type WatchEvent, type Watcher } from '../../app/service/watcher.js';
-import { watchOffThread } from '../../app/service/watcher-thread.js';
-import { WorkerTokenService } from '../../app/service/token-service.js';
+import { watchDirectory, type WatchEvent, type Watcher } from '../../app/service/watch/watcher.js';
+import { watchOffThread } from '../../app/service/watch/watcher-thread.js';
+import { WorkerTokenService } from '../../app/service/tokens/token-service.js';
 import { getTokenizer, writeFileAtomicSync } from '../../src/core/index.js';
 import { ROOT, tempDir } from '../helpers.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { summarizeWhole } from '../../app/service/file-summary.js';
+import { summarizeWhole } from '../../app/service/listing/file-summary.js';
 import { ROOT, tempDir } from '../helpers.js';
 import { pythonSqlite, sqliteFile, type Row } from '../support/sqlite-fixture.js';
 import { codexHome, crushProject, T0 } from '../support/sqlite-stores.js';

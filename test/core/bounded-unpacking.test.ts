@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { summarizeHead, summarizeWhole } from '../../app/service/file-summary.js';
+import { summarizeHead, summarizeWhole } from '../../app/service/listing/file-summary.js';
 import { containerJson } from '../../src/core/formats/containers/container.js';
 import { inflatedHead, unzstdBounded } from '../../src/core/formats/containers/inflate.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';

@@ -6,7 +6,7 @@ import { parseDocumentText, serializeDocument } from '../../src/core/formats/doc
 import { displayText } from '../../src/core/formats/model.js';
 import { problemsOf } from '../../src/core/formats/validity.js';
 import { FIXTURES } from '../helpers.js';
-import { tableRow } from '../../app/service/skeleton.js';
+import { tableRow } from '../../app/service/documents/skeleton.js';
 import { resultHeadline } from '../../src/core/formats/result-text.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 

@@ -9,7 +9,7 @@ import { useApp } from '../../app/renderer/store/index.js';
 import { paletteEntries } from '../../app/renderer/features/commands/palette-entries.js';
 import { dispatch } from '../../app/service/dispatch.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { tempDir } from '../helpers.js';
 import { listFully } from '../support/listing.js';
 

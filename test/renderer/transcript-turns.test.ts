@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/service/dispatch.js';
-import { InlineTokenService } from '../../app/service/token-service.js';
+import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { FLAGS, type Skeleton } from '../../app/shared/contract.js';
 import { nextUnit, turnsOf, unitStart, type Turns } from '../../app/renderer/features/transcript/turns.js';

@@ -2,7 +2,7 @@ import { safeStorage } from 'electron';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFileSync } from '../../../src/core/storage/private-dir.js';
-import { MemorySecretStore, type SecretStore } from '../../service/key-store.js';
+import { MemorySecretStore, type SecretStore } from '../../service/state/key-store.js';
 
 /** Secrets encrypted with the OS keychain through Electron's safeStorage; in memory where that is unavailable. */
 export function safeStorageSecrets(dir: string): SecretStore {

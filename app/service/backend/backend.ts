@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EventName, Result, Settings } from '../../shared/contract.js';
 import { dispatch } from '../dispatch.js';
-import { MemorySecretStore, type SecretStore } from '../key-store.js';
+import { MemorySecretStore, type SecretStore } from '../state/key-store.js';
 import { API_KEY } from '../handlers/settings.js';
 import { createRuntime } from '../runtime.js';
 import { appInfo } from '../handlers/directory.js';

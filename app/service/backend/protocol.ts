@@ -1,6 +1,6 @@
 import type { EventName, Result, Settings } from '../../shared/contract.js';
-import type { WatchEvent } from '../watcher.js';
-import type { ListingNote } from '../listing-cache.js';
+import type { WatchEvent } from '../watch/watcher.js';
+import type { ListingNote } from '../listing/listing-cache.js';
 import type { RuntimeOptions } from '../runtime.js';
 import type { DocumentSnapshot, LoggedRequest, Restored, Writing } from '../editing/restore.js';
 

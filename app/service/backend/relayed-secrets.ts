@@ -1,4 +1,4 @@
-import type { SecretStore } from '../key-store.js';
+import type { SecretStore } from '../state/key-store.js';
 import type { SecretSnapshot } from './protocol.js';
 
 /**

@@ -5,7 +5,7 @@ import { nextTurn } from '../next-turn.js';
 import { HitTexts } from '../../../src/core/catalog/hit-lines.js';
 import { comparePaths, matcherOf, queryTerms } from '../../../src/core/search/index.js';
 import type { FoundMessage, Parting, SearchAnswer, SearchRequest, SearchStatus } from '../search/search-service.js';
-import { partsToRead, readPartDocument, PART_BYTES } from '../parted-files.js';
+import { partsToRead, readPartDocument, PART_BYTES } from '../parts/parted-files.js';
 import { partPath } from '../../../src/core/storage/file-parts.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
 import { statSync } from 'node:fs';

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { writersOf, type FileWriter, type WritersFound } from '../../../src/core/storage/file-writers.js';
 import type { EditState } from '../../shared/contract.js';
-import type { OpenDocument } from '../documents.js';
+import type { OpenDocument } from '../documents/documents.js';
 
 /** A file that grew by appends this recently is being written. */
 export const APPENDING_MS = 60_000;

@@ -5,8 +5,8 @@ import { mergeRecords, settle } from '../../../src/core/editing/merge.js';
 import { appendToFile, parseDocumentText, type OpenedFile } from '../../../src/core/formats/document-file.js';
 import { decodeText } from '../../../src/core/formats/read.js';
 import type { Message } from '../../../src/core/message.js';
-import { appendedBytes, type OpenDocument } from '../documents.js';
-import { fileRecords, fileSideOf } from '../conversation-views.js';
+import { appendedBytes, type OpenDocument } from '../documents/documents.js';
+import { fileRecords, fileSideOf } from '../documents/conversation-views.js';
 
 /**
  * The file a save is about to replace, as it is on disk now against what the document was read from: the

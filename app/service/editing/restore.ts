@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { dispatch, type Handlers } from '../dispatch.js';
-import { showPath } from '../conversation-views.js';
-import type { DocumentStore } from '../documents.js';
-import { adoptVersion, editVersion } from '../edit-version.js';
+import { showPath } from '../documents/conversation-views.js';
+import type { DocumentStore } from '../documents/documents.js';
+import { adoptVersion, editVersion } from '../documents/edit-version.js';
 
 /**
  * A document service that stops (out of memory, a crash) loses the documents it held, edits and all. The router

@@ -13,10 +13,10 @@ import { WriteCancelled, writeFileAtomic, writeFileAtomicSync, type AtomicWriteO
 import type { FileIdentity, FileWriter, WritersFound } from '../../../src/core/storage/file-writers.js';
 import { lookUpWriters } from './live.js';
 import type { Writing } from './restore.js';
-import { stateReason } from '../state-errors.js';
+import { stateReason } from '../state/state-errors.js';
 import { HandlerError } from '../../shared/errors.js';
-import { appendedBytes, viewOf, type OpenDocument } from '../documents.js';
-import { adoptFileRecords, fileSideOf } from '../conversation-views.js';
+import { appendedBytes, viewOf, type OpenDocument } from '../documents/documents.js';
+import { adoptFileRecords, fileSideOf } from '../documents/conversation-views.js';
 import type { EditHistory } from '../../../src/core/editing/history.js';
 import { carryNow, followOldInode } from './carry-over.js';
 import { mine, onDisk, rebase, theirsOf, type OnDisk, type Rebased } from './on-disk.js';

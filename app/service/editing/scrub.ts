@@ -1,7 +1,7 @@
 import type { Message } from '../../../src/core/message.js';
 import { scrubFileText } from '../../../src/core/secrets/scrub-text.js';
 import type { ConversationDocument } from '../../../src/core/formats/codec.js';
-import type { OpenDocument } from '../documents.js';
+import type { OpenDocument } from '../documents/documents.js';
 
 /**
  * Secrets a "redact all" took out of the messages, to be taken out of the file's other records too when it is

@@ -9,13 +9,13 @@ import { compactAllPlan, compactDroppedPlan } from '../../../src/core/window/com
 import type { ParsedInput } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { viewOf } from '../documents.js';
-import { checkStill, checkVersion } from '../edit-version.js';
+import { viewOf } from '../documents/documents.js';
+import { checkStill, checkVersion } from '../documents/edit-version.js';
 import { editStateOf } from './editing.js';
 import { sentText } from '../../../src/core/formats/model.js';
 import { applyPlanToRecords, countView } from '../../../src/core/views.js';
 import type { WindowPlan } from '../../../src/core/window/types.js';
-import { swarmsCodec } from '../skeleton.js';
+import { swarmsCodec } from '../documents/skeleton.js';
 import { skeletonFor } from './window.js';
 import type { ConversationState } from './conversation-state.js';
 import type { HandlerContext } from './context.js';
@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { archiveAndReseedMemory } from '../../../src/core/storage/memory-md.js';
 import { openConversation } from './open-document.js';
-import { replaceShown } from '../conversation-views.js';
+import { replaceShown } from '../documents/conversation-views.js';
 
 type Input = ParsedInput<'window:compact'>;
 

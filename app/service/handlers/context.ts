@@ -1,10 +1,10 @@
 import type { EventName, EventPayload } from '../../shared/contract.js';
-import type { DocumentStore } from '../documents.js';
+import type { DocumentStore } from '../documents/documents.js';
 import type { Roots } from '../roots.js';
-import type { TokenService } from '../token-service.js';
-import type { ListingCache } from '../listing-cache.js';
-import type { SettingsStore } from '../settings-store.js';
-import type { SecretStore } from '../key-store.js';
+import type { TokenService } from '../tokens/token-service.js';
+import type { ListingCache } from '../listing/listing-cache.js';
+import type { SettingsStore } from '../state/settings-store.js';
+import type { SecretStore } from '../state/key-store.js';
 import type { Search } from '../search/search-thread.js';
 import type { DismissedFindings } from '../../../src/core/secrets/dismissed-store.js';
 import type { SaveOptions } from '../editing/save.js';

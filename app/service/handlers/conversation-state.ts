@@ -8,13 +8,13 @@ import { linkToolParts, partTexts, renderViewBlock } from '../../../src/core/vie
 import type { OpenedFile } from '../../../src/core/formats/document-file.js';
 import type { Skeleton, SkeletonDelta } from '../../shared/contract.js';
 import { applySkeletonDelta, skeletonDelta, spliceBetween } from '../../shared/skeleton-delta.js';
-import { isDirty, viewOf, type OpenDocument } from '../documents.js';
-import { summaryOf } from '../file-summary.js';
-import { buildSkeleton, columnsOf, modelField, needsLinking, readOnlyOf, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../skeleton.js';
-import { treeFields, type ViewedConversation } from '../conversation-views.js';
+import { isDirty, viewOf, type OpenDocument } from '../documents/documents.js';
+import { summaryOf } from '../listing/file-summary.js';
+import { buildSkeleton, columnsOf, modelField, needsLinking, readOnlyOf, skeletonRowOf, staticEndOf, swarmsCodec, tableRow } from '../documents/skeleton.js';
+import { treeFields, type ViewedConversation } from '../documents/conversation-views.js';
 import { FLAGS } from '../../shared/contract.js';
 import type { HandlerContext } from './context.js';
-import { editVersion } from '../edit-version.js';
+import { editVersion } from '../documents/edit-version.js';
 
 export interface Counted {
   model: string;

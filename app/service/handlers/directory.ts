@@ -4,9 +4,9 @@ import { walkConversationTree, type OutsideLink, type TreeFile } from '../../../
 import { OUTSIDE_LINK_NOTE } from '../../../src/core/storage/confine.js';
 import type { DirEntry } from '../../shared/contract.js';
 import type { Handlers } from '../dispatch.js';
-import { readListed, summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../file-summary.js';
-import { findingFigures, foundKeysOf } from '../file-findings.js';
-import type { FoundKeys } from '../listing-cache.js';
+import { readListed, summarizeHead, summarizeWhole, WHOLE_READ_LIMIT } from '../listing/file-summary.js';
+import { findingFigures, foundKeysOf } from '../listing/file-findings.js';
+import type { FoundKeys } from '../listing/listing-cache.js';
 import { partPath, partTitle } from '../../../src/core/storage/file-parts.js';
 import type { HandlerContext } from './context.js';
 import { nextTurn } from '../next-turn.js';

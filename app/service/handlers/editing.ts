@@ -1,10 +1,10 @@
 import { DIFF_LIMIT_BYTES, versionDiff } from '../editing/version-diff.js';
-import { conversationModel } from '../counting-model.js';
+import { conversationModel } from '../documents/counting-model.js';
 import { storedCountEncoding, type StoredCounts } from '../editing/stored-counts.js';
 import { basename, extname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describeEdit, EditError, type EditCommand } from '../../../src/core/editing/commands.js';
-import { applyToConversation, fileRecords, fileSideOf, historyOf, replaceFileRecords, stepHistory } from '../conversation-views.js';
+import { applyToConversation, fileRecords, fileSideOf, historyOf, replaceFileRecords, stepHistory } from '../documents/conversation-views.js';
 import { duplicateRecord, recordForMessage } from '../../../src/core/editing/records.js';
 import { timestampBetween } from '../../../src/core/editing/timestamps.js';
 import { mergeRecords, settle, wordDiff } from '../../../src/core/editing/merge.js';
@@ -18,16 +18,16 @@ import { isPlainObject, markDerived, type Message } from '../../../src/core/mess
 import type { EditCommandInput, EditState } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../documents.js';
+import { isDirty, viewOf, type OpenConversation, type OpenDocument } from '../documents/documents.js';
 import { DamagedVersionError, NoSuchVersionError, type LocalHistory } from '../editing/local-history.js';
-import { stateFailure } from '../state-errors.js';
+import { stateFailure } from '../state/state-errors.js';
 import { liveOf } from '../editing/live.js';
 import { exportText, saveDocument, TRANSCRIPT_FORMATS, type SaveOutcome } from '../editing/save.js';
 import type { HandlerContext } from './context.js';
-import { swarmsCodec } from '../skeleton.js';
+import { swarmsCodec } from '../documents/skeleton.js';
 import type { ConversationState } from './conversation-state.js';
 import { documentWithEdits, openConversation, openDocument } from './open-document.js';
-import { checkVersion, editVersion, whileSaving } from '../edit-version.js';
+import { checkVersion, editVersion, whileSaving } from '../documents/edit-version.js';
 
 /** An undo or redo is of the asking window's own edit: another window's is that window's to take back. */
 function checkOrigin(conv: OpenConversation, step: 'undo' | 'redo', window: string | undefined, display: string): void {

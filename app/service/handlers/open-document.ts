@@ -4,7 +4,7 @@ import { HandlerError } from '../../shared/errors.js';
 import { inside } from '../roots.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { codecWithRoles, mergeRoles, rolesOf, type RoleDeclaration } from '../../../src/core/formats/roles.js';
-import { isDirty, type OpenConversation, type OpenDocument } from '../documents.js';
+import { isDirty, type OpenConversation, type OpenDocument } from '../documents/documents.js';
 import type { HandlerContext } from './context.js';
 
 /**

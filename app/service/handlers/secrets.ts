@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { conversationModel, fileModel } from '../counting-model.js';
+import { conversationModel, fileModel } from '../documents/counting-model.js';
 import { findingsOfRecords, type RecordFinding } from '../../../src/core/secrets/record-findings.js';
 import { scanOtherRecords } from '../../../src/core/secrets/document-scan.js';
 import { masked } from '../../../src/core/secrets/document-scan.js';
@@ -8,17 +8,17 @@ import { isPlainObject, markDerived, type Message } from '../../../src/core/mess
 import type { Finding } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import { isDirty, type OpenDocument } from '../documents.js';
-import { applyToConversation, fileRecords, fileSideOf, replaceFileRecords } from '../conversation-views.js';
-import { findingFigures, foundKeysOf } from '../file-findings.js';
-import { swarmsCodec } from '../skeleton.js';
+import { isDirty, type OpenDocument } from '../documents/documents.js';
+import { applyToConversation, fileRecords, fileSideOf, replaceFileRecords } from '../documents/conversation-views.js';
+import { findingFigures, foundKeysOf } from '../listing/file-findings.js';
+import { swarmsCodec } from '../documents/skeleton.js';
 import type { HandlerContext } from './context.js';
 import type { ConversationState } from './conversation-state.js';
 import { openConversation, openDocument } from './open-document.js';
 import { editStateOf, recounter } from './editing.js';
 import { carryRedaction } from '../editing/scrub.js';
-import { checkStill, checkVersion } from '../edit-version.js';
-import { stateFailure } from '../state-errors.js';
+import { checkStill, checkVersion } from '../documents/edit-version.js';
+import { stateFailure } from '../state/state-errors.js';
 
 /** Whether a finding lies in a reasoning block the API signed (Claude's `thinking` with its `signature`). */
 function signedBlock(record: unknown, where: ReadonlyArray<string | number>): boolean {

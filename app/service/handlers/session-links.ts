@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { agentIdOfFile, danglingParentOf, parentSessionOf, readAgentHead, runOfAgent, subagentFolderOf, taskRunsOf } from '../../../src/core/formats/claude-code/session-files.js';
 import { isPlainObject } from '../../../src/core/message.js';
 import { completeLines } from '../../../src/core/formats/syntax/list-scan.js';
-import { readHead } from '../head-peek.js';
+import { readHead } from '../listing/head-peek.js';
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
 import { openConversation } from './open-document.js';

@@ -1,6 +1,6 @@
 import type { Handlers } from '../dispatch.js';
 import type { HandlerContext } from './context.js';
-import { stateFailure } from '../state-errors.js';
+import { stateFailure } from '../state/state-errors.js';
 
 export const API_KEY = 'summary-api-key';
 

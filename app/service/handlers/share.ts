@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import { standsIn } from '../../../src/core/tokenizer/estimate.js';
-import { conversationModel } from '../counting-model.js';
+import { conversationModel } from '../documents/counting-model.js';
 import { countingModel } from '../../../src/core/models.js';
 import { fileThreads, shareTranscript, type Shared, type SharedThread } from '../../../src/core/export/share.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
@@ -14,7 +14,7 @@ import { countView } from '../../../src/core/views.js';
 import type { RequestOutput } from '../../shared/contract.js';
 import { HandlerError } from '../../shared/errors.js';
 import type { Handlers } from '../dispatch.js';
-import type { OpenDocument } from '../documents.js';
+import type { OpenDocument } from '../documents/documents.js';
 import type { HandlerContext } from './context.js';
 import { openConversation } from './open-document.js';
 

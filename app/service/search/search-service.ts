@@ -10,7 +10,7 @@ import type { Roots } from '../roots.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
 import { codecById } from '../../../src/core/formats/registry.js';
 import { partPath, splitPartPath } from '../../../src/core/storage/file-parts.js';
-import { PART_BYTES, partsToRead, readPartDocument } from '../parted-files.js';
+import { PART_BYTES, partsToRead, readPartDocument } from '../parts/parted-files.js';
 import { nextTurn } from '../next-turn.js';
 
 export interface SearchRequest {

@@ -1,4 +1,4 @@
-import { getTokenizer, resolveEncoding } from '../../src/core/tokenizer/index.js';
+import { getTokenizer, resolveEncoding } from '../../../src/core/tokenizer/index.js';
 
 export interface TokenJob {
   model: string;

@@ -1,9 +1,9 @@
-import type { ConversationDocument } from '../../src/core/formats/codec.js';
-import { findingsOfRecords } from '../../src/core/secrets/record-findings.js';
-import { scanOtherRecords } from '../../src/core/secrets/document-scan.js';
-import type { DirEntry } from '../shared/contract.js';
+import type { ConversationDocument } from '../../../src/core/formats/codec.js';
+import { findingsOfRecords } from '../../../src/core/secrets/record-findings.js';
+import { scanOtherRecords } from '../../../src/core/secrets/document-scan.js';
+import type { DirEntry } from '../../shared/contract.js';
 import type { FoundKeys } from './listing-cache.js';
-import type { HandlerContext } from './handlers/context.js';
+import type { HandlerContext } from '../handlers/context.js';
 
 /**
  * What a scan of a whole file found, as the listing keeps it: each finding's key (rule and hash, never the

@@ -1,10 +1,10 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { basename, extname, relative, sep } from 'node:path';
-import '../../src/core/formats/all.js';
-import { conversationExtensions } from '../../src/core/formats/registry.js';
-import { listContainers } from '../../src/core/formats/containers/index.js';
-import { DEFAULT_DEPTH, visitFolder } from '../../src/core/storage/list-directory.js';
-import { isAiderChatName, isAiderInputName } from '../../src/core/formats/aider/names.js';
+import '../../../src/core/formats/all.js';
+import { conversationExtensions } from '../../../src/core/formats/registry.js';
+import { listContainers } from '../../../src/core/formats/containers/index.js';
+import { DEFAULT_DEPTH, visitFolder } from '../../../src/core/storage/list-directory.js';
+import { isAiderChatName, isAiderInputName } from '../../../src/core/formats/aider/names.js';
 
 const POLL_INTERVAL_MS = 250;
 

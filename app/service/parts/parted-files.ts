@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseDocumentText, type OpenedFile } from '../../src/core/formats/document-file.js';
-import { decodeText } from '../../src/core/formats/read.js';
-import { candidates, codecById } from '../../src/core/formats/registry.js';
-import { filePartsOf, readPart, type FilePart } from '../../src/core/storage/file-parts.js';
+import { parseDocumentText, type OpenedFile } from '../../../src/core/formats/document-file.js';
+import { decodeText } from '../../../src/core/formats/read.js';
+import { candidates, codecById } from '../../../src/core/formats/registry.js';
+import { filePartsOf, readPart, type FilePart } from '../../../src/core/storage/file-parts.js';
 
 /** A part of a file read a part at a time is about this big (a 107 MB line makes its part longer). */
 export const PART_BYTES = 96 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { partPath, splitPartPath } from '../../src/core/storage/file-parts.js';
-import { HandlerError } from '../shared/errors.js';
-import { conversationsOf, type DocumentStore, type OpenConversation } from './documents.js';
+import { partPath, splitPartPath } from '../../../src/core/storage/file-parts.js';
+import { HandlerError } from '../../shared/errors.js';
+import { conversationsOf, type DocumentStore, type OpenConversation } from '../documents/documents.js';
 import { headFormat, readPartDocument } from './parted-files.js';
 
 /** Where a message of a file read a part at a time is: its part (1 for the first), and its place there. */

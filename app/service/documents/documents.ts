@@ -3,13 +3,13 @@ import { basename } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { viewDirty, viewsOf, type ViewedConversation } from './conversation-views.js';
-import { appendToFile, readDocumentFile, type OpenedFile } from '../../src/core/formats/document-file.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../../src/core/formats/types.js';
-import { partPath, partTitle, splitPartPath, type FilePart } from '../../src/core/storage/file-parts.js';
-import { headFormat, PART_BYTES, partsToRead, readPartDocument, readsInParts } from './parted-files.js';
-import { HandlerError } from '../shared/errors.js';
-import type { Codec } from '../../src/core/formats/codec.js';
-import type { MessageView } from '../../src/core/formats/model.js';
+import { appendToFile, readDocumentFile, type OpenedFile } from '../../../src/core/formats/document-file.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
+import { partPath, partTitle, splitPartPath, type FilePart } from '../../../src/core/storage/file-parts.js';
+import { headFormat, PART_BYTES, partsToRead, readPartDocument, readsInParts } from '../parts/parted-files.js';
+import { HandlerError } from '../../shared/errors.js';
+import type { Codec } from '../../../src/core/formats/codec.js';
+import type { MessageView } from '../../../src/core/formats/model.js';
 import { grownFrom } from './edit-version.js';
 
 export interface Fingerprint {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL, SESSION_MODEL } from '../../src/core/defaults.js';
-import { writePrivateFileSync } from '../../src/core/storage/private-dir.js';
-import { Settings } from '../shared/contract.js';
+import { DEFAULT_SUMMARY_BASE_URL, DEFAULT_SUMMARY_MODEL, SESSION_MODEL } from '../../../src/core/defaults.js';
+import { writePrivateFileSync } from '../../../src/core/storage/private-dir.js';
+import { Settings } from '../../shared/contract.js';
 
 // Each session is counted for its own model until the user picks one for all.
 const DEFAULTS: Settings = { model: SESSION_MODEL, summaryBaseUrl: DEFAULT_SUMMARY_BASE_URL, summaryModel: DEFAULT_SUMMARY_MODEL, ui: {}, roleOverrides: {}, prices: {} };

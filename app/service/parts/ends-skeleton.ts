@@ -1,9 +1,9 @@
-import type { MessageView } from '../../src/core/formats/model.js';
-import type { Message } from '../../src/core/message.js';
-import { linkToolParts } from '../../src/core/views.js';
-import { UNREAD_ROLE, type Row, type Skeleton } from '../shared/contract.js';
+import type { MessageView } from '../../../src/core/formats/model.js';
+import type { Message } from '../../../src/core/message.js';
+import { linkToolParts } from '../../../src/core/views.js';
+import { UNREAD_ROLE, type Row, type Skeleton } from '../../shared/contract.js';
 import type { EndsPeek } from './ends-peek.js';
-import { buildSkeleton, tableRow } from './skeleton.js';
+import { buildSkeleton, tableRow } from '../documents/skeleton.js';
 
 // What stands for each message between the ends until the file is read: a role of its own, nothing in it.
 const UNREAD_RECORD = { role: UNREAD_ROLE, content: '' } as Message;

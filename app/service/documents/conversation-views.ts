@@ -1,13 +1,13 @@
-import { EditHistory } from '../../src/core/editing/history.js';
-import type { EditCommand } from '../../src/core/editing/commands.js';
-import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
-import type { Message } from '../../src/core/message.js';
-import { childrenOf, forkPoints, forksOf, newestLeafUnder, pathTo, threadsOf, type MessageTree } from '../../src/core/tree/message-tree.js';
-import type { MessageView } from '../../src/core/formats/model.js';
-import { callsOf } from '../../src/core/usage.js';
-import { followLeaf, onFileRecords, replacePath } from '../../src/core/tree/path-edits.js';
-import { defaultLeaf } from '../../src/core/tree/thread-paths.js';
-import { foldedStart } from '../../src/core/util/one-line.js';
+import { EditHistory } from '../../../src/core/editing/history.js';
+import type { EditCommand } from '../../../src/core/editing/commands.js';
+import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
+import type { Message } from '../../../src/core/message.js';
+import { childrenOf, forkPoints, forksOf, newestLeafUnder, pathTo, threadsOf, type MessageTree } from '../../../src/core/tree/message-tree.js';
+import type { MessageView } from '../../../src/core/formats/model.js';
+import { callsOf } from '../../../src/core/usage.js';
+import { followLeaf, onFileRecords, replacePath } from '../../../src/core/tree/path-edits.js';
+import { defaultLeaf } from '../../../src/core/tree/thread-paths.js';
+import { foldedStart } from '../../../src/core/util/one-line.js';
 
 /**
  * The conversations an open file shows. A file whose messages make a tree (a Claude Code session: rewinds,

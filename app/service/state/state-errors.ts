@@ -1,5 +1,5 @@
-import { PrivateDirError } from '../../src/core/storage/private-dir.js';
-import { HandlerError } from '../shared/errors.js';
+import { PrivateDirError } from '../../../src/core/storage/private-dir.js';
+import { HandlerError } from '../../shared/errors.js';
 
 /**
  * Why the app's own state folder (settings, local history, dismissed findings) refused a read or a write, in

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { writePrivateFileSync } from '../../src/core/storage/private-dir.js';
+import { writePrivateFileSync } from '../../../src/core/storage/private-dir.js';
 import type { ListingCache } from './listing-cache.js';
 
 const SAVE_DELAY_MS = 2000;

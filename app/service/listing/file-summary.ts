@@ -1,20 +1,20 @@
-import { maskedLine } from '../../src/core/secrets/mask-line.js';
-import { sessionModel } from '../../src/core/models.js';
+import { maskedLine } from '../../../src/core/secrets/mask-line.js';
+import { sessionModel } from '../../../src/core/models.js';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { ConversationFileError } from '../../src/core/formats/errors.js';
-import { readDocumentFile } from '../../src/core/formats/document-file.js';
-import { candidates, codecById } from '../../src/core/formats/registry.js';
-import { TooBigError } from '../../src/core/formats/errors.js';
-import { LISTING_READ_BYTES } from '../../src/core/limits.js';
-import { containerOf, type Container } from '../../src/core/formats/containers/index.js';
-import { inflatedHead } from '../../src/core/formats/containers/inflate.js';
-import { compressedInnerName } from '../../src/core/formats/containers/compressed.js';
-import type { DirEntry } from '../shared/contract.js';
-import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
-import { completedListElements, completeLines } from '../../src/core/formats/syntax/list-scan.js';
-import { displayText } from '../../src/core/formats/model.js';
-import { oneLine } from '../../src/core/util/one-line.js';
-import { sharedStart } from '../../src/core/util/shared-start.js';
+import { ConversationFileError } from '../../../src/core/formats/errors.js';
+import { readDocumentFile } from '../../../src/core/formats/document-file.js';
+import { candidates, codecById } from '../../../src/core/formats/registry.js';
+import { TooBigError } from '../../../src/core/formats/errors.js';
+import { LISTING_READ_BYTES } from '../../../src/core/limits.js';
+import { containerOf, type Container } from '../../../src/core/formats/containers/index.js';
+import { inflatedHead } from '../../../src/core/formats/containers/inflate.js';
+import { compressedInnerName } from '../../../src/core/formats/containers/compressed.js';
+import type { DirEntry } from '../../shared/contract.js';
+import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
+import { completedListElements, completeLines } from '../../../src/core/formats/syntax/list-scan.js';
+import { displayText } from '../../../src/core/formats/model.js';
+import { oneLine } from '../../../src/core/util/one-line.js';
+import { sharedStart } from '../../../src/core/util/shared-start.js';
 
 /** How much of a file the listing reads for its format and a first count. */
 export const HEAD_BYTES = 64 * 1024;

@@ -1,17 +1,17 @@
-import { compactionText, displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../src/core/formats/model.js';
-import { resultHeadline } from '../../src/core/formats/result-text.js';
-import { shownSessionModel } from '../../src/core/models.js';
-import { isPlainObject, type Message } from '../../src/core/message.js';
-import { staticPrefixLength } from '../../src/core/window/skeleton.js';
-import { staticViewPrefix, toolCallText } from '../../src/core/views.js';
-import { FLAGS, type Row, type Skeleton, type SkeletonRow } from '../shared/contract.js';
-import { emptySparse } from '../shared/sparse.js';
-import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
-import { oneLine } from '../../src/core/util/one-line.js';
-import { hasUnreadPart } from '../../src/core/formats/unread.js';
+import { compactionText, displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../../src/core/formats/model.js';
+import { resultHeadline } from '../../../src/core/formats/result-text.js';
+import { shownSessionModel } from '../../../src/core/models.js';
+import { isPlainObject, type Message } from '../../../src/core/message.js';
+import { staticPrefixLength } from '../../../src/core/window/skeleton.js';
+import { staticViewPrefix, toolCallText } from '../../../src/core/views.js';
+import { FLAGS, type Row, type Skeleton, type SkeletonRow } from '../../shared/contract.js';
+import { emptySparse } from '../../shared/sparse.js';
+import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
+import { oneLine } from '../../../src/core/util/one-line.js';
+import { hasUnreadPart } from '../../../src/core/formats/unread.js';
 import { viewOf, type OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
-import { callsOf } from '../../src/core/usage.js';
+import { callsOf } from '../../../src/core/usage.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string; partBytes?: number }; conversations: readonly unknown[] };

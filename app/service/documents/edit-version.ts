@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { HandlerError } from '../shared/errors.js';
+import { HandlerError } from '../../shared/errors.js';
 import type { OpenDocument } from './documents.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MessageView } from '../../src/core/formats/model.js';
+import type { MessageView } from '../../../src/core/formats/model.js';
 
 /** How much of one message the detail pane is sent at first: a message of many megabytes waits for "Show all". */
 export const SHOW_LIMIT = 256 * 1024;

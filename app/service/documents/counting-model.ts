@@ -1,7 +1,7 @@
-import { countingModel, shownSessionModel } from '../../src/core/models.js';
-import { SESSION_MODEL } from '../../src/core/defaults.js';
+import { countingModel, shownSessionModel } from '../../../src/core/models.js';
+import { SESSION_MODEL } from '../../../src/core/defaults.js';
 import { viewOf, type OpenConversation, type OpenDocument } from './documents.js';
-import type { HandlerContext } from './handlers/context.js';
+import type { HandlerContext } from '../handlers/context.js';
 
 /** The model a conversation's tokens are counted for: the one picked in the settings, or the session's own. */
 export function conversationModel(ctx: Pick<HandlerContext, 'settings'>, doc: Pick<OpenDocument, 'codec' | 'file'>, conv: Pick<OpenConversation, 'records'>): string {

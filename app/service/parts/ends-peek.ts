@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
-import { completedListElements, lastListElementsOfFile, type ReadAt } from '../../src/core/formats/syntax/list-scan.js';
-import { peekHead } from './head-peek.js';
+import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
+import { completedListElements, lastListElementsOfFile, type ReadAt } from '../../../src/core/formats/syntax/list-scan.js';
+import { peekHead } from '../listing/head-peek.js';
 
 /** How many of a file's last records its end shows while the whole file is read (two pages of rows and more). */
 export const TAIL_RECORDS = 600;

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { Codec, ConversationDocument } from '../../src/core/formats/codec.js';
-import { candidates } from '../../src/core/formats/registry.js';
-import { completedListElements, completeLines } from '../../src/core/formats/syntax/list-scan.js';
+import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
+import { candidates } from '../../../src/core/formats/registry.js';
+import { completedListElements, completeLines } from '../../../src/core/formats/syntax/list-scan.js';
 
 /** How much of a big file is read for its first screen of rows, while the whole file is read after it. */
 export const PEEK_BYTES = 512 * 1024;

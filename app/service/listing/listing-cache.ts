@@ -1,7 +1,7 @@
-import { listCodecs } from '../../src/core/formats/registry.js';
-import type { TreeFile } from '../../src/core/storage/list-directory.js';
+import { listCodecs } from '../../../src/core/formats/registry.js';
+import type { TreeFile } from '../../../src/core/storage/list-directory.js';
 import type { Summary } from './file-summary.js';
-import type { WatchEvent } from './watcher.js';
+import type { WatchEvent } from '../watch/watcher.js';
 
 interface Stamp {
   size: number;

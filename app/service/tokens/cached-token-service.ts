@@ -1,5 +1,5 @@
-import { resolveEncoding } from '../../src/core/tokenizer/index.js';
-import type { CountCache } from '../../src/core/tokenizer/count-cache.js';
+import { resolveEncoding } from '../../../src/core/tokenizer/index.js';
+import type { CountCache } from '../../../src/core/tokenizer/count-cache.js';
 import type { TokenJob, TokenJobResult } from './token-job.js';
 import type { Progress, TokenService } from './token-service.js';
 
