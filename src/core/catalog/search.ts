@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { comparePaths, matcherOf, queryTerms, type SearchHit, type SearchOptions, type TreeSearch } from '../search/index.js';
 import { sessionOfHits } from '../search/scan.js';
+import { formatsReady } from '../formats/containers/index.js';
 import { HitTexts } from './hit-lines.js';
 import type { Catalog } from './store.js';
 
@@ -12,10 +13,14 @@ const LIST_ALL = 1_000_000;
  * date): the messages holding each word of the query (as the start of a word), in the order `searchTree`
  * gives them, each with its line read from its file and numbered as `show` lists it.
  */
-export function searchCatalog(catalog: Catalog, dir: string, query: string, options: SearchOptions & { names?: ReadonlyMap<string, readonly string[]> } = {}): Omit<TreeSearch, 'truncated' | 'tooDeep'> {
+export async function searchCatalog(catalog: Catalog, dir: string, query: string, options: SearchOptions & { names?: ReadonlyMap<string, readonly string[]> } = {}): Promise<Omit<TreeSearch, 'truncated' | 'tooDeep'>> {
   const terms = queryTerms(query);
   const matcher = matcherOf(query);
   const found = catalog.search(terms, { under: [dir], roles: options.roles, formats: options.formats, limit: LIST_ALL, countLimit: LIST_ALL });
+  // A hit whose line the catalog does not know is read from its file parsed whole: SQLite's reader is loaded
+  // first where that file may be a database, and only then (a session log's hits are read by their bytes).
+  const parsedWhole = [...new Set(found.hits.filter((h) => !(h.bytes && h.format)).map((h) => h.path))];
+  if (parsedWhole.length > 0) await formatsReady(parsedWhole);
   const rel = (p: string) => relative(dir, p).split(sep).join('/');
   const texts = new HitTexts();
   const hits: SearchHit[] = [];
