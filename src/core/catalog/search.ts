@@ -27,26 +27,30 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
   const multi = new Set<string>();
   const files = new Set<string>();
   const owners = new Map<string, SearchHit['session']>();
-  for (const h of found.hits) {
-    const snippet = texts.snippet(h, matcher);
-    // The file changed since it was catalogued, and no longer says this: not a hit.
-    if (!snippet) continue;
-    // A file listed under several names (a link to it inside the folder) is a hit under each, as the walk lists it.
-    for (const listed of options.names?.get(h.path) ?? [h.path]) {
-      const path = rel(listed);
-      const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
-      if (h.shown !== undefined) {
-        hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
-        if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
+  try {
+    for (const h of found.hits) {
+      const snippet = texts.snippet(h, matcher);
+      // The file changed since it was catalogued, and no longer says this: not a hit.
+      if (!snippet) continue;
+      // A file listed under several names (a link to it inside the folder) is a hit under each, as the walk lists it.
+      for (const listed of options.names?.get(h.path) ?? [h.path]) {
+        const path = rel(listed);
+        const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
+        if (h.shown !== undefined) {
+          hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
+          if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
+        }
+        if (h.conversations > 1) multi.add(path);
+        files.add(path);
+        // A hit in a thread's own file says whose thread it is (looked up once per file).
+        if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
+        const session = owners.get(h.path);
+        if (session) hit.session = session;
+        hits.push(hit);
       }
-      if (h.conversations > 1) multi.add(path);
-      files.add(path);
-      // A hit in a thread's own file says whose thread it is (looked up once per file).
-      if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
-      const session = owners.get(h.path);
-      if (session) hit.session = session;
-      hits.push(hit);
     }
+  } finally {
+    texts.close();
   }
   hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
   const errors = catalog.failures([dir]).map((f) => ({ path: rel(f.path), ...(f.line ? { line: f.line } : {}), ...(f.line && f.column ? { column: f.column } : {}), message: f.error }));
