@@ -8,6 +8,7 @@ import { tokenizerBench } from './tokenizers.js';
 import { treeBench } from './tree.js';
 import { secretsBench } from './secrets.js';
 import { searchBench } from './search.js';
+import { cliSearchBench } from './cli-search.js';
 import { hugeBench } from './huge.js';
 import { metBench } from './met.js';
 import { savesBench } from './saves.js';
@@ -115,6 +116,10 @@ console.log('\nSearch across every conversation (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await searchBench(quick)) console.log(line);
+console.log('\nThe bin\'s search from its catalog, a process each (ms)\n');
+console.log('| what | ms | baseline, same run | ratio |');
+console.log('|---|---|---|---|');
+for (const line of await cliSearchBench(quick)) console.log(line);
 
 console.log('\nA session too big to read whole, read a part at a time (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');

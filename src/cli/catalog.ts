@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Catalog, CatalogSync, defaultReaders, type SyncProgress } from '../core/catalog/index.js';
+import { Catalog, CatalogSync, defaultReaders, inlineReaders, type SyncProgress } from '../core/catalog/index.js';
+import { formatsReady } from '../core/formats/containers/index.js';
 import { ensurePrivateDir, userStateDir } from '../core/storage/private-dir.js';
 
 const n = (x: number) => x.toLocaleString('en');
@@ -19,6 +20,8 @@ export async function freshCatalog(dir: string, opts: { depth?: number } = {}): 
   }
   const started = performance.now();
   const readers = defaultReaders();
+  // Files read on this thread (from source, with no reader threads built) may be databases.
+  if (readers === inlineReaders) await formatsReady([dir]);
   let sync: SyncProgress;
   try {
     sync = await new CatalogSync(catalog, readers).syncFolders([dir], { depth: opts.depth });

@@ -1,17 +1,15 @@
-import { formatsReady } from '../core/formats/containers/index.js';
 import { parseArgs } from 'node:util';
-import { ConversationFileError, SummarizerError } from '../core/index.js';
-import { convertCommand, lsCommand, showCommand, tokensCommand } from './commands.js';
-import { compactCommand, planCommand } from './window-commands.js';
-import { searchCommand } from './search-command.js';
-import { sessionsCommand, usageCommand } from './usage-command.js';
-import { diffCommand } from './diff-command.js';
-import { exportCommand, scanCommand } from './share-commands.js';
 import { join } from 'node:path';
-import { CountCache, isKnownModel, keepCountsIn } from '../core/tokenizer/index.js';
+import { ConversationFileError } from '../core/formats/errors.js';
+import { SummarizerError } from '../core/summarize/types.js';
 import { privateStateDir } from '../core/storage/private-dir.js';
 import { DEFAULT_MODEL } from '../core/defaults.js';
 import { commandUsage, InputError, usageText, UsageError } from './usage.js';
+
+// Each command's module (and the engine it needs: the formats, the tokenizer, SQLite) is loaded when that command
+// runs: `search` answered from the catalog, `--help` and the others start without compiling what they never use.
+const commands = () => import('./commands.js');
+const tokenizer = () => import('../core/tokenizer/index.js');
 
 /** A command that lives outside the engine's CLI (browser mode's `serve`), added by the bin that bundles it. */
 export interface ExtraCommand {
@@ -68,9 +66,10 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
+  if (command !== 'search') await readyToRead(argv);
   const model = values.model ?? DEFAULT_MODEL;
   const common = { json: values.json, model, sessionModel: values.model === undefined, format: values.format, depth: values.depth, conversation: values.conversation, as: values.as, thread: values.thread, whole: values.whole, at: values.at };
-  if (values.model !== undefined && !isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
+  if (values.model !== undefined && !(await tokenizer()).isKnownModel(values.model)) process.stderr.write(`note: "${values.model}" is not a model or encoding this tool knows; counting with o200k_base as an approximation\n`);
   const needFile = () => {
     if (rest.length !== 1) throw new UsageError(`${command} takes exactly one FILE`);
     return rest[0];
@@ -78,28 +77,28 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
   switch (command) {
     case 'ls':
       if (rest.length > 1) throw new UsageError('ls takes at most one DIR');
-      return lsCommand(rest[0] ?? 'conversations', common);
+      return (await commands()).lsCommand(rest[0] ?? 'conversations', common);
     case 'show':
-      return showCommand(needFile(), common);
+      return (await commands()).showCommand(needFile(), common);
     case 'tokens':
-      return tokensCommand(needFile(), common);
+      return (await commands()).tokensCommand(needFile(), common);
     case 'convert':
-      return convertCommand(needFile(), values.to, values.output, { format: values.format, as: values.as, cwd: values.cwd });
+      return (await commands()).convertCommand(needFile(), values.to, values.output, { format: values.format, as: values.as, cwd: values.cwd });
     case 'diff':
-      return diffCommand(rest, common);
+      return (await import('./diff-command.js')).diffCommand(rest, common);
     case 'plan':
-      return planCommand(needFile(), values.strategy, values.set ?? [], common);
+      return (await import('./window-commands.js')).planCommand(needFile(), values.strategy, values.set ?? [], common);
     case 'sessions':
       if (rest.length > 1) throw new UsageError('sessions takes at most one DIR');
-      return sessionsCommand(rest[0] ?? 'conversations', { json: values.json });
+      return (await import('./usage-command.js')).sessionsCommand(rest[0] ?? 'conversations', { json: values.json });
     case 'usage':
       if (rest.length > 1) throw new UsageError('usage takes at most one DIR');
-      return usageCommand(rest[0] ?? 'conversations', { by: values.by, json: values.json });
+      return (await import('./usage-command.js')).usageCommand(rest[0] ?? 'conversations', { by: values.by, json: values.json });
     case 'search':
       if (rest.length < 2) throw new UsageError('search takes a DIR and a QUERY');
-      return searchCommand(rest[0], rest.slice(1).join(' '), { regex: values.regex, role: values.role, format: values.format, json: values.json });
+      return (await import('./search-command.js')).searchCommand(rest[0], rest.slice(1).join(' '), { regex: values.regex, role: values.role, format: values.format, json: values.json });
     case 'compact':
-      return compactCommand(needFile(), {
+      return (await import('./window-commands.js')).compactCommand(needFile(), {
         format: values.format,
         conversation: values.conversation,
         summary: values.summary,
@@ -113,28 +112,45 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       });
     case 'scan':
       if (rest.length !== 1) throw new UsageError('scan takes one DIR or FILE');
-      return scanCommand(rest[0], { json: values.json, format: values.format });
+      return (await import('./share-commands.js')).scanCommand(rest[0], { json: values.json, format: values.format });
     case 'export':
       if (rest.length !== 1) throw new UsageError('export takes one FILE or DIR');
-      return exportCommand(rest[0], { to: values.to, output: values.output, redact: !values['no-redact'], paths: !values['keep-paths'], conversation: values.conversation, thread: values.thread, model, format: values.format });
+      return (await import('./share-commands.js')).exportCommand(rest[0], { to: values.to, output: values.output, redact: !values['no-redact'], paths: !values['keep-paths'], conversation: values.conversation, thread: values.thread, model, format: values.format });
     default:
       if (Object.hasOwn(extra, command)) return extra[command].run(rest, { port: values.port });
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
-export async function main(argv: string[], extra: Record<string, ExtraCommand> = {}): Promise<number> {
-  // SQLite's reader is loaded when a database may be read (a file so named, or a folder that may hold one).
+/** The token counts kept between runs, while a command that counts runs. */
+let counts: { flush(): void } | undefined;
+
+/**
+ * What a command that reads files and counts tokens needs first. SQLite's reader is loaded when a database may be
+ * read (a file so named, or a folder that may hold one); `search` loads it itself, only when it reads files.
+ */
+async function readyToRead(argv: readonly string[]): Promise<void> {
   const named = argv.slice(1).filter((a) => !a.startsWith('-'));
+  const { formatsReady } = await import('../core/formats/containers/index.js');
   await formatsReady(named.length > 0 ? named : undefined);
+  // Counts are kept between runs, as the app keeps them: showing a file counted before loads no encoding.
+  const { CountCache, keepCountsIn } = await tokenizer();
+  const cache = new CountCache(join(privateStateDir(), 'token-cache'));
+  keepCountsIn(cache);
+  counts = {
+    flush() {
+      cache.flush();
+      keepCountsIn(undefined);
+    },
+  };
+}
+
+export async function main(argv: string[], extra: Record<string, ExtraCommand> = {}): Promise<number> {
   // `show big.json | head`: the reader went away, which is not an error of ours.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
-  // Counts are kept between runs, as the app keeps them: showing a file counted before loads no encoding.
-  const counts = new CountCache(join(privateStateDir(), 'token-cache'));
-  keepCountsIn(counts);
   try {
     await run(argv, extra);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -155,7 +171,7 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
     process.stderr.write(`conversation-inspector: ${known ? err.message : `error: ${err.message}`}\n`);
     return 1;
   } finally {
-    counts.flush();
-    keepCountsIn(undefined);
+    counts?.flush();
+    counts = undefined;
   }
 }

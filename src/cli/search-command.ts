@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { codecById, listCodecs } from '../core/formats/registry.js';
 import { searchTree, type SearchHit, type TreeSearch } from '../core/search/index.js';
 import { searchCatalog } from '../core/catalog/index.js';
+import { formatsReady } from '../core/formats/containers/index.js';
 import { freshCatalog } from './catalog.js';
 import { outsideLinksNote, printJson } from './output.js';
 import { InputError, UsageError } from './usage.js';
@@ -40,11 +41,14 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
     const kept = opts.regex ? undefined : await freshCatalog(path);
     if (kept) {
       try {
-        found = { ...searchCatalog(kept.catalog, path, query, { roles, formats, names: kept.sync.names }), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0, outside: kept.sync.outside ?? [] };
+        found = { ...(await searchCatalog(kept.catalog, path, query, { roles, formats, names: kept.sync.names })), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0, outside: kept.sync.outside ?? [] };
       } finally {
         kept.catalog.close();
       }
-    } else found = searchTree(path, query, { regex: opts.regex, roles, formats });
+    } else {
+      await formatsReady([path]);
+      found = searchTree(path, query, { regex: opts.regex, roles, formats });
+    }
   } catch (e) {
     if (e instanceof SyntaxError) throw new InputError(`--regex: ${e.message}`);
     throw e;

@@ -1,5 +1,4 @@
-import '../core/formats/all.js';
-import { listCodecs } from '../core/formats/registry.js';
+import { FORMAT_IDS } from './format-ids.js';
 
 const USAGE_TEMPLATE = `Usage: conversation-inspector <command> [options]
 
@@ -84,8 +83,7 @@ Options:
 
 /** The usage text, with the lines of commands the bin adds (browser mode's `serve`). */
 export function usageText(extra: readonly { usage: string }[] = []): string {
-  const formats = listCodecs().map((c) => c.id);
-  const wrapped = formats.join(', ').replace(/(.{1,78})(, |$)/g, (_m, line: string, sep: string) => `${line}${sep.trim()}\n  `).trimEnd();
+  const wrapped = FORMAT_IDS.join(', ').replace(/(.{1,78})(, |$)/g, (_m, line: string, sep: string) => `${line}${sep.trim()}\n  `).trimEnd();
   return USAGE_TEMPLATE.replace('%EXTRA%', extra.map((command) => `${command.usage}\n`).join('')).replace('%FORMATS%', wrapped);
 }
 

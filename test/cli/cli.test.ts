@@ -6,6 +6,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { contentText, readConversationFile } from '../../src/core/index.js';
+import { listCodecs } from '../../src/core/formats/registry.js';
 import { MALFORMED, ROOT, SWARMS, read, tempDir } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
@@ -199,6 +200,20 @@ describe('usage', () => {
     const r = cli('--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: conversation-inspector');
+  });
+
+  it('--help lists every command the bin runs and every format the registry holds, loading no format reader', () => {
+    const log = join(tempDir(), 'loaded.txt');
+    const r = spawnSync(process.execPath, ['--import', join(ROOT, 'test', 'support', 'loaded-modules-preload.mjs'), BIN, '-h'], { encoding: 'utf8', cwd: tempDir(), env: { ...process.env, XDG_STATE_HOME: STATE, CI_LOADED_FILE: log } });
+    expect(r.status, r.stderr).toBe(0);
+    // Every command main.ts runs, and browser mode's, which the bin adds.
+    const commands = [...read(join(ROOT, 'src', 'cli', 'main.ts')).matchAll(/^\s*case '([a-z-]+)':/gm)].map((m) => m[1]);
+    expect(commands.length).toBeGreaterThan(10);
+    for (const command of [...commands, 'serve']) expect(r.stdout, command).toMatch(new RegExp(`^  ${command}(?: |$)`, 'm'));
+    const formats = r.stdout.slice(r.stdout.indexOf('Formats (--format ID, --to ID):'), r.stdout.indexOf('\n\nOptions:'));
+    expect(formats.match(/[a-z0-9-]+(?=,|$)/g)).toEqual(listCodecs().map((c) => c.id));
+    // The usage text is all it needs: no package (no reader of a format, no SQLite, no tokenizer) is loaded.
+    expect(read(log).split('\n').filter((l) => l.includes('/node_modules/') || l.startsWith('require:'))).toEqual([]);
   });
 
   it('is installed as a bin: npx conversation-inspector works', () => {

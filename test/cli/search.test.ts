@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, MALFORMED, ROOT, SWARMS } from '../paths.js';
+import { crushProject } from '../support/sqlite-stores.js';
 
 // The real bin, as a child process: it runs the built dist/cli.mjs (`npm test` builds first; by hand,
 // `node scripts/build.mjs --cli-only`).
@@ -361,5 +362,64 @@ describe('search numbers a session\'s hits as show lists them', () => {
     expect(new Set(chatgpt.map((h) => h.conversation))).toEqual(new Set([0]));
     const block = search('Lisbon').stdout.split('\n\n').find((b) => b.startsWith('examples/chatgpt/conversations.json'))!;
     for (const line of block.split('\n').slice(1)) expect(line).toMatch(/^ +0:(⤷)?\d+ {2}/);
+  });
+});
+
+describe('search answered from the catalog (the built bin)', () => {
+  const PRELOAD = join(ROOT, 'test', 'support', 'loaded-modules-preload.mjs');
+  /** The bin's search in a state folder of its own, and what the process loaded (threads aside). */
+  function traced(dir: string, stateDir: string, ...args: string[]) {
+    const log = join(base, 'loaded.txt');
+    rmSync(log, { force: true });
+    const r = spawnSync(process.execPath, ['--import', PRELOAD, BIN, 'search', dir, ...args, '--json'], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: stateDir, CI_LOADED_FILE: log } });
+    expect(r.status, r.stderr).toBe(0);
+    const loaded = readFileSync(log, 'utf8').split('\n');
+    return { out: JSON.parse(r.stdout) as Out, stderr: r.stderr, loaded: (name: string) => loaded.some((l) => l.includes(`/node_modules/${name}/`) || l === `require:${name}`) };
+  }
+
+  it('gives the hits of the run that built it, reading no file again; a changed file is said and read again', () => {
+    const stateDir = join(base, 'state-kept');
+    const first = traced(tree, stateDir, 'paris');
+    expect(first.stderr).toMatch(/^catalog: built from 8 files in [\d.]+ s \(kept for next time\)$/m);
+    expect(first.out.hits.length).toBeGreaterThan(0);
+    const again = traced(tree, stateDir, 'paris');
+    expect(again.stderr).not.toContain('catalog:');
+    expect(again.out).toEqual(first.out);
+    // Touched: the same bytes, another time: read again, and said.
+    const touched = join(tree, 'openai/run2/chat.json');
+    utimesSync(touched, new Date(), new Date(Date.now() + 5000));
+    const changed = traced(tree, stateDir, 'paris');
+    expect(changed.stderr).toMatch(/^catalog: read 1 new or changed file of 8 \([\d.]+ s\)$/m);
+    expect(changed.out).toEqual(first.out);
+  });
+
+  it('up to date, it loads what a search uses only: no SQLite reader, secretlint, phone finder, diff or tokenizer', () => {
+    const stateDir = join(base, 'state-loads');
+    traced(tree, stateDir, 'paris');
+    const kept = traced(tree, stateDir, 'paris');
+    expect(kept.stderr).not.toContain('catalog:');
+    expect(kept.out.hits.length).toBeGreaterThan(0);
+    expect(kept.loaded('libsql')).toBe(true);
+    for (const unused of ['sql.js', '@secretlint/core', 'libphonenumber-js', 'diff', 'js-tiktoken']) expect(kept.loaded(unused), unused).toBe(false);
+  });
+
+  it('a hit in another app’s database found from the catalog is read with the SQLite reader, loaded for it', () => {
+    const dir = join(base, 'with-db');
+    const stateDir = join(base, 'state-db');
+    crushProject(dir);
+    cpSync(join(FORMATS, 'claude-code', 'session.jsonl'), join(dir, 'session.jsonl'));
+    const first = traced(dir, stateDir, 'formatter');
+    expect(first.stderr).toMatch(/^catalog: built from 2 files/m);
+    const found = where(first.out);
+    expect(found.filter((h) => h.startsWith('.crush/crush.db#')).length).toBeGreaterThan(0);
+    const again = traced(dir, stateDir, 'formatter');
+    expect(again.stderr).not.toContain('catalog:');
+    expect(where(again.out)).toEqual(found);
+    expect(again.loaded('sql.js')).toBe(true);
+    // A search whose hits are all in session logs reads their lines by their bytes: no SQLite reader.
+    const logOnly = traced(dir, stateDir, 'continued');
+    expect(logOnly.out.hits.length).toBeGreaterThan(0);
+    expect(logOnly.out.hits.every((h) => h.path === 'session.jsonl')).toBe(true);
+    expect(logOnly.loaded('sql.js')).toBe(false);
   });
 });

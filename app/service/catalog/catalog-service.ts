@@ -311,30 +311,34 @@ export class CatalogService {
     const texts = new HitTexts();
     const hits: FoundMessage[] = [];
     let gone = 0;
-    for (const h of found.hits) {
-      let part: { part: number; index: number } | undefined;
-      try {
-        part = this.inPart(h.path, h.index);
-      } catch {
-        // Changed as it was read: named as the file, which the listing shows again.
-      }
-      const hit: FoundMessage = part
-        ? { path: partPath(this.roots.display(h.path), part.part), format: h.format ?? '', conversation: 0, index: part.index, role: h.role }
-        : { path: this.roots.display(h.path), format: h.format ?? '', conversation: h.conversation, index: h.index, role: h.role };
-      // A part is shown as stored (its rows are its records).
-      if (h.shown !== undefined && !part) hit.shown = h.shown && { conversation: h.shown.conversation, index: h.shown.index };
-      if (h.spelled !== undefined) hit.spelled = h.spelled;
-      if (performance.now() < deadline) {
-        const s = texts.snippet(h, matcher);
-        // Changed since it was catalogued and the words are gone: the catalog reads it again on the watcher's report.
-        if (!s) {
-          gone++;
-          continue;
+    try {
+      for (const h of found.hits) {
+        let part: { part: number; index: number } | undefined;
+        try {
+          part = this.inPart(h.path, h.index);
+        } catch {
+          // Changed as it was read: named as the file, which the listing shows again.
         }
-        hit.snippet = s.text;
-        hit.match = s.match;
+        const hit: FoundMessage = part
+          ? { path: partPath(this.roots.display(h.path), part.part), format: h.format ?? '', conversation: 0, index: part.index, role: h.role }
+          : { path: this.roots.display(h.path), format: h.format ?? '', conversation: h.conversation, index: h.index, role: h.role };
+        // A part is shown as stored (its rows are its records).
+        if (h.shown !== undefined && !part) hit.shown = h.shown && { conversation: h.shown.conversation, index: h.shown.index };
+        if (h.spelled !== undefined) hit.spelled = h.spelled;
+        if (performance.now() < deadline) {
+          const s = texts.snippet(h, matcher);
+          // Changed since it was catalogued and the words are gone: the catalog reads it again on the watcher's report.
+          if (!s) {
+            gone++;
+            continue;
+          }
+          hit.snippet = s.text;
+          hit.match = s.match;
+        }
+        hits.push(hit);
       }
-      hits.push(hit);
+    } finally {
+      texts.close();
     }
     hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
     const fileTotals = Object.fromEntries([...found.fileTotals].map(([p, n]) => [this.roots.display(p), n]));

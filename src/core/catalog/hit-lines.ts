@@ -22,17 +22,6 @@ interface Texts {
   readable: string;
 }
 
-function readLine(file: string, [start, end]: [number, number]): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(end - start);
-    const n = readSync(fd, buf, 0, buf.length, start);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * The texts of found messages, read as cheaply as the file allows: a record's own line where the catalog knows
  * its bytes (a session log), else the file parsed once for all its hits. Undefined for a message that is no
@@ -40,6 +29,24 @@ function readLine(file: string, [start, end]: [number, number]): string {
  */
 export class HitTexts {
   private readonly parsed = new Map<string, Map<string, Texts> | undefined>();
+  /** The file whose lines were read last, kept open: a file's hits come together, each file is opened once. */
+  private held: { path: string; fd: number } | undefined;
+
+  private readLine(file: string, [start, end]: [number, number]): string {
+    if (this.held?.path !== file) {
+      this.close();
+      this.held = { path: file, fd: openSync(file, 'r') };
+    }
+    const buf = Buffer.allocUnsafe(end - start);
+    const n = readSync(this.held.fd, buf, 0, buf.length, start);
+    return buf.subarray(0, n).toString('utf8');
+  }
+
+  /** Closes the file held open (the texts can still be asked for: it is opened again). */
+  close(): void {
+    if (this.held) closeSync(this.held.fd);
+    this.held = undefined;
+  }
 
   /**
    * The line a found message shows: around the match in its text as a reader reads it (a tool call's values, not
@@ -57,7 +64,7 @@ export class HitTexts {
       const codec = codecById(hit.format);
       if (codec) {
         try {
-          return textsOf(codec, JSON.parse(readLine(hit.path, hit.bytes)));
+          return textsOf(codec, JSON.parse(this.readLine(hit.path, hit.bytes)));
         } catch {
           // The line moved (the file changed): the file is read whole below.
         }

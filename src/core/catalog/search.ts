@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { comparePaths, matcherOf, queryTerms, type SearchHit, type SearchOptions, type TreeSearch } from '../search/index.js';
 import { sessionOfHits } from '../search/scan.js';
+import { formatsReady } from '../formats/containers/index.js';
 import { HitTexts } from './hit-lines.js';
 import type { Catalog } from './store.js';
 
@@ -12,36 +13,44 @@ const LIST_ALL = 1_000_000;
  * date): the messages holding each word of the query (as the start of a word), in the order `searchTree`
  * gives them, each with its line read from its file and numbered as `show` lists it.
  */
-export function searchCatalog(catalog: Catalog, dir: string, query: string, options: SearchOptions & { names?: ReadonlyMap<string, readonly string[]> } = {}): Omit<TreeSearch, 'truncated' | 'tooDeep'> {
+export async function searchCatalog(catalog: Catalog, dir: string, query: string, options: SearchOptions & { names?: ReadonlyMap<string, readonly string[]> } = {}): Promise<Omit<TreeSearch, 'truncated' | 'tooDeep'>> {
   const terms = queryTerms(query);
   const matcher = matcherOf(query);
   const found = catalog.search(terms, { under: [dir], roles: options.roles, formats: options.formats, limit: LIST_ALL, countLimit: LIST_ALL });
+  // A hit whose line the catalog does not know is read from its file parsed whole: SQLite's reader is loaded
+  // first where that file may be a database, and only then (a session log's hits are read by their bytes).
+  const parsedWhole = [...new Set(found.hits.filter((h) => !(h.bytes && h.format)).map((h) => h.path))];
+  if (parsedWhole.length > 0) await formatsReady(parsedWhole);
   const rel = (p: string) => relative(dir, p).split(sep).join('/');
   const texts = new HitTexts();
   const hits: SearchHit[] = [];
   const multi = new Set<string>();
   const files = new Set<string>();
   const owners = new Map<string, SearchHit['session']>();
-  for (const h of found.hits) {
-    const snippet = texts.snippet(h, matcher);
-    // The file changed since it was catalogued, and no longer says this: not a hit.
-    if (!snippet) continue;
-    // A file listed under several names (a link to it inside the folder) is a hit under each, as the walk lists it.
-    for (const listed of options.names?.get(h.path) ?? [h.path]) {
-      const path = rel(listed);
-      const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
-      if (h.shown !== undefined) {
-        hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
-        if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
+  try {
+    for (const h of found.hits) {
+      const snippet = texts.snippet(h, matcher);
+      // The file changed since it was catalogued, and no longer says this: not a hit.
+      if (!snippet) continue;
+      // A file listed under several names (a link to it inside the folder) is a hit under each, as the walk lists it.
+      for (const listed of options.names?.get(h.path) ?? [h.path]) {
+        const path = rel(listed);
+        const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
+        if (h.shown !== undefined) {
+          hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
+          if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
+        }
+        if (h.conversations > 1) multi.add(path);
+        files.add(path);
+        // A hit in a thread's own file says whose thread it is (looked up once per file).
+        if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
+        const session = owners.get(h.path);
+        if (session) hit.session = session;
+        hits.push(hit);
       }
-      if (h.conversations > 1) multi.add(path);
-      files.add(path);
-      // A hit in a thread's own file says whose thread it is (looked up once per file).
-      if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
-      const session = owners.get(h.path);
-      if (session) hit.session = session;
-      hits.push(hit);
     }
+  } finally {
+    texts.close();
   }
   hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
   const errors = catalog.failures([dir]).map((f) => ({ path: rel(f.path), ...(f.line ? { line: f.line } : {}), ...(f.line && f.column ? { column: f.column } : {}), message: f.error }));

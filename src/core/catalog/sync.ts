@@ -63,7 +63,7 @@ export class CatalogSync {
 
   /** Brings the catalog up to date with every file under `roots`; says what it did. */
   async syncFolders(roots: readonly string[], opts: SyncOptions = {}): Promise<SyncProgress> {
-    const found = new Map<string, Stats>();
+    const found = new Map<string, FileStamp>();
     let truncated = false;
     let tooDeep = 0;
     const outside: string[] = [];
@@ -79,10 +79,14 @@ export class CatalogSync {
         const known = names.get(f.file);
         if (known) known.push(listed);
         else names.set(f.file, [listed]);
-        try {
-          found.set(f.file, statSync(f.file));
-        } catch {
-          // gone between the walk and now
+        // The walk's own stat: the freshness check stats each file once, and reads none that is unchanged.
+        if (f.mtimeMs !== undefined && f.ino !== undefined) found.set(f.file, { size: f.bytes, mtimeMs: f.mtimeMs, ino: f.ino });
+        else {
+          try {
+            found.set(f.file, stampOf(statSync(f.file)));
+          } catch {
+            // gone between the walk and now
+          }
         }
       }
     }
@@ -93,13 +97,13 @@ export class CatalogSync {
       this.catalog.transaction(() => gone.forEach((p) => this.forgetLive(p) || this.catalog.drop(p)));
       progress.dropped = gone.length;
     }
-    const todo: Array<[string, Stats]> = [];
+    const todo: Array<[string, FileStamp]> = [];
     for (const [file, st] of found) {
       const k = known.get(file);
-      if (k && sameStamp(k, stampOf(st))) progress.done++;
+      if (k && sameStamp(k, st)) progress.done++;
       else todo.push([file, st]);
     }
-    let batch: Array<{ file: string; st: Stats; read: CatalogRead }> = [];
+    let batch: Array<{ file: string; st: FileStamp; read: CatalogRead }> = [];
     let batchBytes = 0;
     let batchStarted = performance.now();
     const flush = () => {
@@ -138,8 +142,7 @@ export class CatalogSync {
   }
 
   /** Records a file's read (in a transaction). */
-  private write(file: string, st: Stats, read: CatalogRead): void {
-    const stamp = stampOf(st);
+  private write(file: string, stamp: FileStamp, read: CatalogRead): void {
     if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash });
     else this.catalog.putFailure(file, stamp, read.failure ?? { error: 'could not be read' });
   }
@@ -164,7 +167,7 @@ export class CatalogSync {
       this.forgetLive(file);
       const read = readForCatalog(file, st.size, true);
       if (read.opened && read.opened.codec.append && read.opened.codec.syntax === 'jsonl') this.keepLive(file, read.opened, read.bytes);
-      this.write(file, st, read);
+      this.write(file, stampOf(st), read);
       return true;
     });
   }

@@ -1,6 +1,4 @@
-import { lintSource } from '@secretlint/core';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
-import { findPhoneNumbersInText, isValidPhoneNumber } from 'libphonenumber-js';
+import { createRequire } from 'node:module';
 import { isSecretlintRule, PATH_RULES, PATTERN_RULES, PHONE_RULE, secretlintRule, type Kind } from './rules.js';
 
 /** One text to look into, and where it is (what a finding says of its place). */
@@ -21,10 +19,23 @@ export interface Finding<Where = unknown> {
   value: string;
 }
 
+// secretlint and the phone finder take longer to load than most commands take to run (a search from the catalog
+// masks the titles it reads without either): each is loaded at its first use. The phone finder is required, not
+// imported, as what calls it is synchronous.
+const require = createRequire(import.meta.url);
+let phones: typeof import('libphonenumber-js') | undefined;
+const phoneFinder = () => (phones ??= require('libphonenumber-js') as typeof import('libphonenumber-js'));
+type LintSource = typeof import('@secretlint/core').lintSource;
+let secretlint: Promise<{ lintSource: LintSource; config: Parameters<LintSource>[0]['options']['config'] }> | undefined;
+const loadSecretlint = () =>
+  (secretlint ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]).then(([core, preset]) => ({
+    lintSource: core.lintSource,
+    config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset.creator }] },
+  })));
+
 /** What a redaction left (never found again: `user:[REDACTED:…]@host` is no password). */
 const REDACTED_MARK = '[REDACTED:';
 
-const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 // Units are looked into by secretlint together, joined by blank lines: a few calls per file, not one per text.
 const JOIN = '\n\n';
 const BATCH_CHARS = 4 * 1024 * 1024;
@@ -46,6 +57,8 @@ function wholeToken(text: string, start: number, end: number): { start: number; 
 /** secretlint's findings in these texts. */
 async function secretlintFindings<W>(units: readonly ScanUnit<W>[]): Promise<Finding<W>[]> {
   const out: Finding<W>[] = [];
+  if (units.length === 0) return out;
+  const { lintSource, config } = await loadSecretlint();
   for (let from = 0; from < units.length; ) {
     let to = from;
     let size = 0;
@@ -59,7 +72,7 @@ async function secretlintFindings<W>(units: readonly ScanUnit<W>[]): Promise<Fin
       at += units[k].text.length + JOIN.length;
     }
     const content = parts.join(JOIN);
-    const result = await lintSource({ source: { filePath: 'conversation.txt', content, ext: '.txt', contentType: 'text' }, options: { config: SECRETLINT_CONFIG, maskSecrets: false } });
+    const result = await lintSource({ source: { filePath: 'conversation.txt', content, ext: '.txt', contentType: 'text' }, options: { config, maskSecrets: false } });
     for (const m of result.messages) {
       const [s, e] = m.range;
       // The unit it lies in: the last one starting at or before it.
@@ -131,6 +144,7 @@ export function patternFindings<W>(unit: ScanUnit<W>): Finding<W>[] {
       seen.push([startsAt, endsAt]);
       out.push({ rule: PHONE_RULE.id, label: PHONE_RULE.label, kind: PHONE_RULE.kind, where: unit.where, start: startsAt, end: endsAt, value });
     };
+    const { findPhoneNumbersInText, isValidPhoneNumber } = phoneFinder();
     for (const p of findPhoneNumbersInText(text, { defaultCountry: 'US', extended: false } as never)) take(p.startsAt, p.endsAt);
     // The finder passes by an international number a bracket or a letter follows ("+49 151 …[1]"): each
     // +number is checked against its country's plan on its own too.

@@ -25,6 +25,9 @@ export interface TreeFile {
   file: string;
   bytes: number;
   modified: Date;
+  /** The file's mtime to the fraction of a ms and its inode, as the walk found them: what a catalog compares. */
+  mtimeMs?: number;
+  ino?: number;
 }
 
 export interface TreeListing {
@@ -156,7 +159,7 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
       }
       // A link's name says what it is; its head is that of the file it leads to (inside).
       if (!st.isFile() || !isConversationFileName(full, () => head(file))) continue;
-      files.push({ path: under + name, file, bytes: st.size, modified: st.mtime });
+      files.push({ path: under + name, file, bytes: st.size, modified: st.mtime, mtimeMs: st.mtimeMs, ino: st.ino });
     }
   };
   visit(root, 0, '');
