@@ -144,6 +144,20 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
+  it('Aider: the chat is the session, titled by its first request (not its "started at" stamp, not a /command); the input history beside it is searched, never listed', async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats/aider/.aider.chat.history.md'), join(dir, '.aider.chat.history.md'));
+    cpSync(join(FIXTURES, 'aider/.aider.input.history'), join(dir, '.aider.input.history'));
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const sessions = catalog.sessions({ under: [dir] });
+    expect(sessions.map((s) => s.path)).toEqual([join(dir, '.aider.chat.history.md'), join(dir, '.aider.chat.history.md')]);
+    expect(sessions.map((s) => s.title).sort()).toEqual(['Add a `farewell(name)` function next to `greet`. It should return "Goodbye, <name>!" and have a docstring.', 'Write a short README section for the greet module. Keep it to two sentences.'].sort());
+    const typed = catalog.search(queryTerms('farewell docstring'), { under: [dir], limit: 10, countLimit: 100 }).hits.map((h) => h.path);
+    expect(typed).toContain(join(dir, '.aider.input.history'));
+    catalog.close();
+  });
+
   it('a session is titled by the name its tool’s index gives it, the last one when it was renamed (an append read as one)', async () => {
     const dir = tempDir();
     const rollout = 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl';

@@ -11,14 +11,21 @@ const TITLE_LOOK = 40;
 export function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefined {
   // A sub-agent's own file is all side chain: its first prompt is the task it was given.
   const sideOnly = records.slice(0, TITLE_LOOK).every((r) => codec.view(r).sidechain === true);
+  let command: string | undefined;
   for (const r of records.slice(0, TITLE_LOOK)) {
     const v = codec.view(r);
     if (v.normalRole !== 'user' || v.meta || (v.sidechain && !sideOnly) || v.summary) continue;
     const text = oneLine(maskedLine(oneLine(displayText(v), 400)), 120);
     // A bare punctuation mark (a prompt of ".") says nothing: the next prompt titles the session.
-    if (text !== '' && /[\p{L}\p{N}]/u.test(text)) return text;
+    if (text === '' || !/[\p{L}\p{N}]/u.test(text)) continue;
+    // A command typed at the prompt (Aider's `/add src/x.py`) says less than the request after it.
+    if (/^\/[a-z][\w-]*(\s|$)/.test(text)) {
+      command ??= text;
+      continue;
+    }
+    return text;
   }
-  return undefined;
+  return command;
 }
 
 /**
@@ -32,8 +39,11 @@ function withoutReasoning(title: string): string | undefined {
   return rest === '' ? undefined : rest;
 }
 
-/** A title the file gives that is a path (Codex names a session by its folder) says where, not what. */
-const isPath = (title: string) => /^([/~]|[A-Za-z]:[\\/])/.test(title);
+/**
+ * A title the file gives that is a path (Codex names a session by its folder) says where, not what; one that is
+ * when it started (Aider's `aider chat started at 2025-03-14 09:12:07`) says when.
+ */
+const isPath = (title: string) => /^([/~]|[A-Za-z]:[\\/])/.test(title) || /^[\w ]*\bstarted at \d{4}-\d\d-\d\d[ T][\d:.]+$/i.test(title);
 
 /**
  * Each conversation's title: the file's own (not a path), else its first prompt. Titles the tool writes alike

@@ -76,6 +76,8 @@ export const aiderInputHistory: Codec = {
   id: 'aider-input',
   label: 'Aider input history (.aider.input.history)',
   tool: 'Aider',
+  // What was typed at the prompt, beside the chat that holds the same prompts with their answers: searched, not a session.
+  companion: true,
   // Line-based text, not Markdown; the nearest of the syntaxes a codec declares.
   syntax: 'markdown',
   extensions: ['.history'],
