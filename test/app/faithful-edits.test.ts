@@ -51,7 +51,7 @@ describe('edits that keep a file its own tool can use', () => {
     // The exchange is before the compaction: the whole session shows it.
     await call('conversation:path', { path: CART, whole: true });
     const before = walkSession(text(CART)).path;
-    const call_ = await rowIndex(call, CART, 'Bash {');
+    const call_ = await rowIndex(call, CART, 'Bash: ');
     const result = await rowIndex(call, CART, 'PASS src/cart.test.ts');
     await call('edit:apply', { path: CART, command: { type: 'delete', indexes: [call_, result] } });
     await call('edit:save', { path: CART });
@@ -68,7 +68,7 @@ describe('edits that keep a file its own tool can use', () => {
     const { call, text } = setup();
     await call('conversation:open', { path: CART });
     const before = text(CART);
-    const call_ = await rowIndex(call, CART, 'Grep {');
+    const call_ = await rowIndex(call, CART, 'Grep: ');
     await call('edit:apply', { path: CART, command: { type: 'delete', indexes: [call_] } });
     const error = await call('edit:save', { path: CART }).catch((e) => e);
     expect(error.code).toBe('INVALID');

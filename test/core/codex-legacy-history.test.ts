@@ -132,6 +132,8 @@ describe('a tool result wrapped in JSON (old Codex: {"output": …, "metadata": 
     expect(result.parts[0]).toMatchObject({ kind: 'tool-result' });
     expect((result.parts[0] as { text: string }).text).toMatch(/^\{"output":/);
     expect(tableRow(result, 4).preview).toBe("41:pub fn parse_ballot(line: &str) -> Ballot { 42: let name = line.split(',').next().unwrap();");
+    // A call reads as its name and what it was asked: the command's words, the folder, a number by its name.
+    expect(tableRow(views[3], 3).preview).toBe('shell: bash -lc grep -n "fn parse_ballot" -A 12 src/lib.rs · /home/dev/tally · timeout_ms=60000');
     // A result that is not wrapped shows as it is.
     expect(tableRow(views[6], 6).preview).toBe('failed in sandbox LinuxSeccomp with execution error: command timed out');
   });

@@ -1,9 +1,8 @@
-import { compactionText, displayText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../../src/core/formats/model.js';
-import { resultHeadline } from '../../../src/core/formats/result-text.js';
+import { compactionText, displayText, readableText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../../src/core/formats/model.js';
 import { shownSessionModel } from '../../../src/core/models.js';
 import { isPlainObject, type Message } from '../../../src/core/message.js';
 import { staticPrefixLength } from '../../../src/core/window/skeleton.js';
-import { staticViewPrefix, toolCallText } from '../../../src/core/views.js';
+import { staticViewPrefix } from '../../../src/core/views.js';
 import { FLAGS, type Row, type Skeleton, type SkeletonRow } from '../../shared/contract.js';
 import { emptySparse } from '../../shared/sparse.js';
 import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
@@ -73,12 +72,10 @@ function rowPreview(v: MessageView): string {
   // A Claude Code boundary says what happened; a Codex compaction is its summary, after the mark.
   if (v.compaction) return v.parts.length > 0 ? `${compactionText(v.compaction)} · ${oneLine(displayText(v), 160)}` : compactionText(v.compaction);
   const flat = (s: string) => oneLine(s, 200);
-  // A result alone shows what it says, not the JSON some tools wrap it in.
-  const only = v.parts.length === 1 && v.parts[0].kind === 'tool-result' ? v.parts[0].text : undefined;
-  const text = flat(only !== undefined ? resultHeadline(only) : displayText(v));
+  // What it says; else its calls and results as they read (Bash: git status, not their JSON); else its reasoning.
+  const said = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
+  const text = flat(said);
   if (text !== '') return text;
-  const calls = toolCallText(v);
-  if (calls !== '') return flat(calls);
   return flat(reasoningText(v));
 }
 

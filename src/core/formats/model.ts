@@ -127,7 +127,7 @@ export function sentText(view: Pick<MessageView, 'parts'>): string {
   return out.join('\n');
 }
 
-/** A tool call's arguments as a reader takes them in: a JSON object's values (strings as they are) joined, else as written. */
+/** A tool call's arguments as a reader takes them in: a JSON object's strings as they are and other values named, joined; else as written. */
 export function readableArguments(args: string): string {
   if (args.length > 200_000 || !/^\s*\{/.test(args)) return args;
   let o: unknown;
@@ -137,8 +137,14 @@ export function readableArguments(args: string): string {
     return args;
   }
   if (o === null || typeof o !== 'object' || Array.isArray(o)) return args;
-  const values = Object.values(o as Record<string, unknown>)
-    .map((v) => (typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v)))
+  // A string says itself, and so does a list of strings (a command's argv: bash -lc "…"); a number or a switch
+  // says little without its name (`timeout_ms=1000`).
+  const values = Object.entries(o as Record<string, unknown>)
+    .map(([k, v]) => {
+      if (typeof v === 'string') return v;
+      if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return v.join(' ');
+      return v === null || v === undefined ? '' : `${k}=${JSON.stringify(v)}`;
+    })
     .filter((v) => v.trim() !== '');
   return values.join(' · ');
 }
