@@ -127,6 +127,17 @@ shutil.copy(${JSON.stringify(db)} + '-wal', ${JSON.stringify(join(dir, 'opencode
     expect(py.status, String(py.stderr)).toBe(0);
     expect(() => readDocumentFile(file)).toThrow(/without OpenCode's "session" table \(tables: notes\)/);
   });
+
+  it('a database of a tool not read here (Zed’s threads.db, Goose’s sessions.db) is said to be one, not taken for a broken OpenCode one', () => {
+    const dir = tempDir();
+    for (const name of ['threads.db', 'sessions.db']) {
+      const file = join(dir, name);
+      const py = spawnSync('python3', ['-c', `import sqlite3; c = sqlite3.connect(${JSON.stringify(file)}); c.execute('create table threads (id text, data blob)'); c.commit()`]);
+      expect(py.status, String(py.stderr)).toBe(0);
+      expect(() => readDocumentFile(file)).toThrow(new RegExp(`${name.replace('.', '\\.')}: a SQLite database of no tool read here \\(its tables are not those of .*OpenCode database`));
+      expect(() => readDocumentFile(file)).not.toThrow(/first bytes/);
+    }
+  });
 });
 
 describe('Cursor’s state.vscdb', () => {

@@ -50,6 +50,9 @@ export function parseDocumentText(text: string, file: string, format?: string, n
   return { ...parsed, codec: codecWithRoles(parsed.codec, parsed.doc.roles), bom, lineage: {}, ...(parsed.codec.readOnly ? { readOnly: parsed.codec.readOnly } : {}) };
 }
 
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+const isSqlite = (bytes: Uint8Array) => bytes.length >= 16 && String.fromCharCode(...bytes.subarray(0, 16)) === SQLITE_MAGIC;
+
 /** Reads and parses a conversation file of any known format. Errors name the file (and line, column). */
 export function readDocumentFile(file: string, options: ReadDocumentOptions = {}): OpenedFile {
   const bytes = options.bytes ?? readFileBytes(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
@@ -58,6 +61,11 @@ export function readDocumentFile(file: string, options: ReadDocumentOptions = {}
     // A name a container reads, but not its bytes: said as such (not "unsupported file type").
     const named = listContainers().find((c) => c.extensions.some((e) => file.toLowerCase().endsWith(e)) && c.extensions.some((e) => !conversationExtensions().includes(e)));
     if (named && !options.format) {
+      // A database of another tool (Zed's threads.db, Goose's sessions.db) is said as one, with those read here.
+      if (isSqlite(bytes)) {
+        const sqlite = listContainers().filter((c) => / database/.test(c.label)).map((c) => c.label);
+        throw new ConversationFileError(file, `a SQLite database of no tool read here (its tables are not those of ${sqlite.join(', ')})`);
+      }
       const what = /file|database|archive|log/.test(named.label) ? named.label : `${named.label} file`;
       throw new ConversationFileError(file, `not ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}: its first bytes are not those of one`);
     }
