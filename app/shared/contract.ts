@@ -438,7 +438,7 @@ export const SessionEntry = z.object({
 });
 export type SessionEntry = z.infer<typeof SessionEntry>;
 
-const UsageRow = z.object({ key: z.string(), calls: z.number(), sessions: z.number(), input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), costUsd: z.number(), unpricedCalls: z.number() });
+const UsageRow = z.object({ key: z.string(), calls: z.number(), sessions: z.number(), input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), costUsd: z.number(), unpricedCalls: z.number(), inputCalls: z.number() });
 export type UsageRow = z.infer<typeof UsageRow>;
 export type CatalogStatus = z.infer<typeof CatalogStatus>;
 const SearchAnswer = z.object({

@@ -26,7 +26,7 @@ export async function usageCommand(dir: string, opts: { by?: string; json: boole
   try {
     const rows = kept.catalog.usage(by, [path]);
     const expensive = kept.catalog.sessions({ under: [path], sort: 'cost', limit: 5 }).filter((s) => (s.costUsd ?? 0) > 0);
-    const total = rows.reduce((t, r) => ({ calls: t.calls + r.calls, input: t.input + r.input, output: t.output + r.output, cacheRead: t.cacheRead + r.cacheRead, cacheWrite: t.cacheWrite + r.cacheWrite, costUsd: t.costUsd + r.costUsd, unpricedCalls: t.unpricedCalls + r.unpricedCalls }), { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, unpricedCalls: 0 });
+    const total = rows.reduce((t, r) => ({ calls: t.calls + r.calls, input: t.input + r.input, output: t.output + r.output, cacheRead: t.cacheRead + r.cacheRead, cacheWrite: t.cacheWrite + r.cacheWrite, costUsd: t.costUsd + r.costUsd, unpricedCalls: t.unpricedCalls + r.unpricedCalls, inputCalls: t.inputCalls + r.inputCalls }), { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, unpricedCalls: 0, inputCalls: 0 });
     if (opts.json) {
       printJson({ directory: path, by, prices: PRICES_DATED, rows, total, expensive: expensive.map((s) => ({ path: s.path, conversation: s.conversation, title: s.title, costUsd: s.costUsd })) });
       return;
@@ -38,9 +38,12 @@ export async function usageCommand(dir: string, opts: { by?: string; json: boole
     const head = by === 'day' ? 'DAY' : by.toUpperCase();
     const label = (k: string) => (k === '' ? (by === 'day' ? '(no time)' : by === 'model' ? '(model not recorded)' : '(unknown)') : by === 'project' ? k : k);
     // A model with no list price is counted, not priced: said so, never $0.00.
-    const cost = (r: { calls: number; unpricedCalls: number; costUsd: number }) => (r.unpricedCalls === r.calls ? 'no price' : `${r.unpricedCalls > 0 ? '≥ ' : ''}${formatUsd(r.costUsd)}`);
-    const body = rows.map((r) => [label(r.key), r.sessions, r.calls, n(r.input), n(r.output), n(r.cacheRead), n(r.cacheWrite), cost(r)]);
-    body.push(['total', '', total.calls, n(total.input), n(total.output), n(total.cacheRead), n(total.cacheWrite), cost(total)]);
+    // Calls that do not record their input are priced by what they record: the cost is at least that.
+    const cost = (r: { calls: number; unpricedCalls: number; costUsd: number; inputCalls: number }) => (r.unpricedCalls === r.calls ? 'no price' : `${r.unpricedCalls > 0 || r.inputCalls < r.calls ? '≥ ' : ''}${formatUsd(r.costUsd)}`);
+    // Input no call recorded is said so, never 0; recorded by some calls only, it is at least what they say.
+    const input = (r: { calls: number; inputCalls: number; input: number }) => (r.inputCalls === 0 ? 'not recorded' : `${r.inputCalls < r.calls ? '≥ ' : ''}${n(r.input)}`);
+    const body = rows.map((r) => [label(r.key), r.sessions, r.calls, input(r), n(r.output), n(r.cacheRead), n(r.cacheWrite), cost(r)]);
+    body.push(['total', '', total.calls, input(total), n(total.output), n(total.cacheRead), n(total.cacheWrite), cost(total)]);
     process.stdout.write(table([head, 'SESSIONS', 'CALLS', 'INPUT', 'OUTPUT', 'CACHE READ', 'CACHE WRITE', 'COST'], body) + '\n');
     process.stdout.write(`\ninput counts every prompt token, the cached ones among them; cost at list prices of ${PRICES_DATED} (calls of a model without a price add nothing)\n`);
     if (expensive.length > 0) {

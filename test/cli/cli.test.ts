@@ -368,3 +368,24 @@ describe('a session as its threads', () => {
     }
   });
 });
+
+describe('usage DIR', () => {
+  it('adds up reported usage by tool; input that no call records is said so, never 0 (Copilot CLI records output alone)', () => {
+    const dir = tempDir();
+    const session = join(dir, 'copilot', 'session-state', '5c1e7a42-9d3b-4f6e-b8a1-2f0c4d6e8a13');
+    cpSync(join(ROOT, 'test', 'fixtures', 'formats', 'copilot-cli', 'events.jsonl'), join(session, 'events.jsonl'), { recursive: true });
+    cpSync(join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'session.jsonl'), join(dir, 'claude', 'session.jsonl'), { recursive: true });
+    const r = cli('usage', dir, '--by', 'tool');
+    expect(r.code, r.stderr).toBe(0);
+    const row = (tool: string) => r.stdout.split('\n').find((l) => l.startsWith(tool)) ?? '';
+    // Its cost is what its output costs: at least that.
+    expect(row('Copilot CLI')).toMatch(/^Copilot CLI\s+1\s+\d+\s+not recorded\s+[\d,]+.*≥ \$[\d.]+$/);
+    expect(row('Claude Code')).not.toContain('not recorded');
+    // Recorded by some calls only: the total is at least what they say.
+    expect(row('total')).toMatch(/^total\s+\d+\s+≥ [\d,]+/);
+    const json = JSON.parse(cli('usage', dir, '--by', 'tool', '--json').stdout) as { rows: Array<{ key: string; calls: number; input: number; inputCalls: number }> };
+    expect(json.rows.find((x) => x.key === 'Copilot CLI')).toMatchObject({ input: 0, inputCalls: 0 });
+    const claude = json.rows.find((x) => x.key === 'Claude Code')!;
+    expect(claude.inputCalls).toBe(claude.calls);
+  });
+});

@@ -48,10 +48,11 @@ function expectedUsage(dir: string, by: UsageBy): Map<string, Omit<UsageRow, 'ke
       const session = facts.sessions[c.conversation];
       const key = (by === 'day' ? localDay(c.at) : by === 'model' ? c.model : by === 'project' ? session.project : facts.tool) ?? '';
       let row = out.get(key);
-      if (!row) out.set(key, (row = { calls: 0, sessions: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, unpricedCalls: 0, of: new Set() }));
+      if (!row) out.set(key, (row = { calls: 0, sessions: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, unpricedCalls: 0, inputCalls: 0, of: new Set() }));
       const cost = callCost(c);
       row.calls += c.n;
       row.input += c.input ?? 0;
+      if (c.input !== undefined) row.inputCalls += c.n;
       row.output += c.output ?? 0;
       row.cacheRead += c.cacheRead;
       row.cacheWrite += c.cacheWrite;

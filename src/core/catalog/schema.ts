@@ -91,7 +91,8 @@ CREATE TABLE usage_days(
   cache_read INTEGER NOT NULL,
   cache_write INTEGER NOT NULL,
   cost_usd REAL NOT NULL,
-  unpriced INTEGER NOT NULL
+  unpriced INTEGER NOT NULL,
+  input_calls INTEGER NOT NULL
 );
 CREATE INDEX usage_days_session ON usage_days(session);
 -- Names a tool keeps for its sessions in a file of their own (Codex's session_index.jsonl, Copilot CLI's

@@ -92,6 +92,8 @@ export interface UsageRow {
   costUsd: number;
   /** Calls of a model with no list price: counted, not in the cost. */
   unpricedCalls: number;
+  /** Calls whose input the file records (Copilot CLI's record only their output): `input` adds up these. */
+  inputCalls: number;
 }
 
 /** A message search-all found: where it is, and where its line can be read. */
@@ -453,26 +455,27 @@ export class Catalog {
 
   /** A session's calls summed by day and model (one model however its tool spells it), in place of the sums it had. */
   private putUsageDays(id: number, calls: readonly Row[]): void {
-    const sums = new Map<string, { day: unknown; model: unknown; calls: number; input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; unpriced: number }>();
+    const sums = new Map<string, { day: unknown; model: unknown; calls: number; input: number; output: number; cacheRead: number; cacheWrite: number; cost: number; unpriced: number; inputCalls: number }>();
     for (const c of calls) {
       // A reply the tool wrote itself (an API error, an interruption) is no call: no row of $0.00 under a non-model.
       if (typeof c.model === 'string' && isNotAModel(c.model)) continue;
       const model = typeof c.model === 'string' ? usageModel(c.model) : null;
       const key = `${String(c.day)}\u0000${String(model)}`;
       let sum = sums.get(key);
-      if (!sum) sums.set(key, (sum = { day: c.day ?? null, model, calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unpriced: 0 }));
+      if (!sum) sums.set(key, (sum = { day: c.day ?? null, model, calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unpriced: 0, inputCalls: 0 }));
       const n = Number(c.n);
       sum.calls += n;
       sum.input += Number(c.input ?? 0);
       sum.output += Number(c.output ?? 0);
       sum.cacheRead += Number(c.cache_read);
       sum.cacheWrite += Number(c.cache_write);
+      if (c.input !== null && c.input !== undefined) sum.inputCalls += n;
       if (c.cost_usd === null || c.cost_usd === undefined) sum.unpriced += n;
       else sum.cost += Number(c.cost_usd);
     }
     this.stmt('DELETE FROM usage_days WHERE session = ?').run(id);
-    const insert = this.stmt('INSERT INTO usage_days(session, day, model, calls, input, output, cache_read, cache_write, cost_usd, unpriced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    for (const u of sums.values()) insert.run(id, u.day, u.model, u.calls, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, u.unpriced);
+    const insert = this.stmt('INSERT INTO usage_days(session, day, model, calls, input, output, cache_read, cache_write, cost_usd, unpriced, input_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const u of sums.values()) insert.run(id, u.day, u.model, u.calls, u.input, u.output, u.cacheRead, u.cacheWrite, u.cost, u.unpriced, u.inputCalls);
   }
 
   /** Prices change with the table: costs kept from an older table are computed again. */
@@ -556,11 +559,11 @@ export class Catalog {
     // From each session's sums by day and model (kept by the sync), not from every call.
     const rows = this.db
       .prepare(
-        `SELECT ${key} AS key, sum(u.calls) AS calls, count(DISTINCT u.session) AS sessions, sum(u.input) AS input, sum(u.output) AS output, sum(u.cache_read) AS cache_read, sum(u.cache_write) AS cache_write, sum(u.cost_usd) AS cost, sum(u.unpriced) AS unpriced ` +
+        `SELECT ${key} AS key, sum(u.calls) AS calls, count(DISTINCT u.session) AS sessions, sum(u.input) AS input, sum(u.output) AS output, sum(u.cache_read) AS cache_read, sum(u.cache_write) AS cache_write, sum(u.cost_usd) AS cost, sum(u.unpriced) AS unpriced, sum(u.input_calls) AS input_calls ` +
           `FROM usage_days u JOIN sessions s ON s.id = u.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)} GROUP BY ${key} ORDER BY ${by === 'day' ? 'key DESC' : 'cost DESC'}`,
       )
       .all(args);
-    return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost), unpricedCalls: Number(r.unpriced ?? 0) }));
+    return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost), unpricedCalls: Number(r.unpriced ?? 0), inputCalls: Number(r.input_calls ?? 0) }));
   }
 
   /** The most expensive calls, with the session and row each is on. */

@@ -88,14 +88,16 @@ export function UsageDialog() {
                   {r.key || '(none)'}
                 </th>
                 <td className="num" title={r.unpricedCalls > 0 ? `${formatNumber(r.unpricedCalls)} of its calls are of a model with no list price: counted, not priced` : undefined}>
-                  {r.unpricedCalls === r.calls ? 'no price' : `${r.unpricedCalls > 0 ? '≥ ' : ''}${formatUsd(r.costUsd)}`}
+                  {r.unpricedCalls === r.calls ? 'no price' : `${r.unpricedCalls > 0 || r.inputCalls < r.calls ? '≥ ' : ''}${formatUsd(r.costUsd)}`}
                 </td>
                 <td>
                   <span className="usage-bar" style={{ width: `${most > 0 ? Math.max(1, Math.round((r.costUsd / most) * 100)) : 0}%` }} />
                 </td>
                 <td className="num">{formatNumber(r.calls)}</td>
                 <td className="num">{formatNumber(r.sessions)}</td>
-                <td className="num">{short(r.input)}</td>
+                <td className="num" title={r.inputCalls < r.calls ? `${formatNumber(r.calls - r.inputCalls)} of its calls do not record their input` : undefined}>
+                  {r.inputCalls === 0 ? 'not recorded' : `${r.inputCalls < r.calls ? '≥ ' : ''}${short(r.input)}`}
+                </td>
                 <td className="num">{short(r.output)}</td>
                 <td className="num">{short(r.cacheRead)}</td>
                 <td className="num">{short(r.cacheWrite)}</td>
