@@ -51,7 +51,7 @@ export function parseDocumentText(text: string, file: string, format?: string, n
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
-const isSqlite = (bytes: Uint8Array) => bytes.length >= 16 && String.fromCharCode(...bytes.subarray(0, 16)) === SQLITE_MAGIC;
+const isSqlite = (bytes: Uint8Array) => bytes.length >= 16 && [...SQLITE_MAGIC].every((c, i) => bytes[i] === c.charCodeAt(0));
 
 /** Reads and parses a conversation file of any known format. Errors name the file (and line, column). */
 export function readDocumentFile(file: string, options: ReadDocumentOptions = {}): OpenedFile {

@@ -3,7 +3,7 @@
  * normalised one; its content is a list of parts. Planners, counts, search and rendering work on parts, so
  * every format gets every feature; each codec only says how its records map to and from this.
  */
-import { resultHeadline } from './result-text.js';
+import { jsonObjectIn, resultHeadline } from './result-text.js';
 
 export type NormalRole = 'system' | 'user' | 'assistant' | 'tool' | 'other';
 
@@ -129,17 +129,11 @@ export function sentText(view: Pick<MessageView, 'parts'>): string {
 
 /** A tool call's arguments as a reader takes them in: a JSON object's strings as they are and other values named, joined; else as written. */
 export function readableArguments(args: string): string {
-  if (args.length > 200_000 || !/^\s*\{/.test(args)) return args;
-  let o: unknown;
-  try {
-    o = JSON.parse(args);
-  } catch {
-    return args;
-  }
-  if (o === null || typeof o !== 'object' || Array.isArray(o)) return args;
+  const o = jsonObjectIn(args);
+  if (!o) return args;
   // A string says itself, and so does a list of strings (a command's argv: bash -lc "…"); a number or a switch
   // says little without its name (`timeout_ms=1000`).
-  const values = Object.entries(o as Record<string, unknown>)
+  const values = Object.entries(o)
     .map(([k, v]) => {
       if (typeof v === 'string') return v;
       if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return v.join(' ');
