@@ -34,6 +34,8 @@ const EXPECTED: Record<string, string | null> = {
   // Gemini CLI's "let it choose" settings, not models.
   'auto-gemini-3': null,
   'auto-gemini-2.5': null,
+  // Aider's opening notice names the model with its provider's route.
+  'openrouter/openai/gpt-4o-mini': 'GPT-4o mini',
   // test/fixtures and examples
   'claude-sonnet-4-5': 'Claude Sonnet 4.5',
   'claude-sonnet-4.5': 'Claude Sonnet 4.5',
@@ -53,6 +55,7 @@ const EXPECTED: Record<string, string | null> = {
   'openai/gpt-oss-20b': null,
   'gemma-3n-e4b': null,
   'qwen3:4b-thinking': null,
+  'anthropic/claude-3-7-sonnet-20250219': 'Claude Sonnet 3.7',
 };
 
 /** The model ids a folder's files name, as the engine reads them (each message's model and each call's). */
