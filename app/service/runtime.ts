@@ -135,8 +135,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     close: async () => {
       keptListing?.flush();
-      runtime.context.search.close();
+      const search = runtime.context.search.close();
       await Promise.all(runtime.watchers.map((w) => w.close()));
+      await search;
       await tokens.close();
     },
   };

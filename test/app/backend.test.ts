@@ -188,4 +188,22 @@ async function until(check: () => boolean, what: string): Promise<void> {
       server.close();
     }
   }, 120_000);
+
+  it('closes while its catalog is being built, again and again, without taking the process down (the SQLite binding is never cut off mid-thread)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-backend-store-'));
+    const line = (s: number, i: number) => JSON.stringify({ parentUuid: i ? `${s}-${i - 1}` : null, isSidechain: false, sessionId: `s${s}`, uuid: `${s}-${i}`, timestamp: new Date(Date.UTC(2026, 2, 1, 10, 0, i)).toISOString(), type: i % 2 ? 'assistant' : 'user', message: i % 2 ? { id: `m${s}-${i}`, role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: `answer ${i} about the parser and its tests`.repeat(20) }], usage: { input_tokens: 10, output_tokens: 20 } } : { role: 'user', content: `question ${i} about the parser`.repeat(20) } });
+    for (let s = 0; s < 120; s++) writeFileSync(join(dir, `0000${String(s).padStart(4, '0')}-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl`), Array.from({ length: 200 }, (_, i) => line(s, i)).join('\n') + '\n');
+    for (let round = 0; round < 4; round++) {
+      const state = mkdtempSync(join(tmpdir(), 'ci-backend-state-'));
+      const backend = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(state, 'history'), catalogFile: join(state, 'catalog.sqlite') }, new MemorySecretStore(), url);
+      // The catalog starts with the first list of sessions; closed while it reads.
+      expect(await backend.request('catalog:sessions', {})).toMatchObject({ ok: true });
+      await new Promise((r) => setTimeout(r, 150 + round * 100));
+      await backend.close();
+    }
+    const last = startBackend({ dirs: [dir], mode: 'browser', historyDir: join(dir, '.history') }, new MemorySecretStore(), url);
+    backends.push(last);
+    expect(await last.request('app:info', {})).toMatchObject({ ok: true });
+  }, 120_000);
 });
+

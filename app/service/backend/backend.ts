@@ -174,7 +174,8 @@ class ServiceThread {
     worker.postMessage({ type: 'close' } satisfies ToService);
     // The timer must not outlive the close: a pending one keeps the process alive for its 5 s.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+    // Long enough for its search thread to end first (cut off with it, the SQLite binding aborts the process).
+    await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, 25_000)))]);
     clearTimeout(timer);
     this.worker = undefined;
     await worker.terminate();

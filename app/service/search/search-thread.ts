@@ -20,7 +20,8 @@ export interface Search {
   onCatalog: (status: CatalogStatus) => void;
   sessions(req: SessionsRequest): Promise<SessionsAnswer>;
   usage(by: UsageBy): Promise<UsageAnswer>;
-  close(): void;
+  /** Done once its thread has ended (it holds the catalog's database, which must never be cut off mid-thread). */
+  close(): Promise<void>;
 }
 
 type Method = 'query' | 'snippets' | 'sessions' | 'usage';
@@ -66,7 +67,7 @@ class LocalSearch implements Search {
   async usage(by: UsageBy) {
     return this.catalog.usage(by);
   }
-  close(): void {
+  async close(): Promise<void> {
     this.index.close();
     this.catalog.close();
   }
@@ -102,13 +103,19 @@ export function searchOffThread(roots: Roots, keptFile: string | false, parting?
     onCatalog: () => {},
     sessions: (req) => call('sessions', req) as Promise<SessionsAnswer>,
     usage: (by) => call('usage', by) as Promise<UsageAnswer>,
-    close: () => {
+    close: async () => {
       if (!worker) return;
-      worker.postMessage({ type: 'close' } satisfies ToSearch);
-      // It saves its index as it closes; it is not waited for past that.
       const w = worker;
-      setTimeout(() => void w.terminate(), 2000).unref();
       worker = undefined;
+      const ended = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      w.postMessage({ type: 'close' } satisfies ToSearch);
+      // It ends itself once its catalog is closed. Cutting it off (terminate) while it holds the SQLite binding
+      // aborts the whole process (libsql's native side panics), and so does ending the thread that started it
+      // first: it is waited for, and cut off only if it never ends.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 20_000)));
+      if ((await Promise.race([ended, late])) === 'late') await w.terminate();
+      clearTimeout(timer);
     },
   };
   function ensure(): Worker {
