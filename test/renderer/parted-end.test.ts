@@ -34,19 +34,25 @@ const settled = async (done: () => boolean) => {
   for (let k = 0; k < 500 && !done(); k++) await new Promise((r) => setTimeout(r, 5));
 };
 
+/** A session of 1,401 messages read a part at a time (over three parts), its first part open in the store. */
+async function openFirstPart(last: string) {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'big.jsonl'), session(1401, last));
+  rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, watch: false, wholeReadBytes: 100_000, partBytes: 40_000 });
+  const handlers = rt.handlers;
+  setBridge({ request: (channel, input) => dispatch(handlers, channel, input), subscribe: () => () => {} });
+  const entries = await listFully(rt);
+  const parts = entries.find((e) => e.path === 'big.jsonl')!.parts!;
+  expect(parts.length).toBeGreaterThan(3);
+  useApp.setState({ entries });
+  await useApp.getState().openConversation(parts[0].path);
+  return { handlers, parts };
+}
+
 describe('End in a session read a part at a time', () => {
   it('from the first part shows the last message of the session, not of the part', async () => {
-      const dir = tempDir();
       const last = 'The very last thing the agent said.';
-      writeFileSync(join(dir, 'big.jsonl'), session(1401, last));
-      rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, watch: false, wholeReadBytes: 100_000, partBytes: 40_000 });
-      const handlers = rt.handlers;
-      setBridge({ request: (channel, input) => dispatch(handlers, channel, input), subscribe: () => () => {} });
-      const entries = await listFully(rt);
-      const parts = entries.find((e) => e.path === 'big.jsonl')!.parts!;
-      expect(parts.length).toBeGreaterThan(3);
-      useApp.setState({ entries });
-      await useApp.getState().openConversation(parts[0].path);
+      const { handlers, parts } = await openFirstPart(last);
       expect(useApp.getState().skeleton?.count).toBeGreaterThan(0);
       // What the table and the transcript do with the key: the conversation's end, wherever it is.
       useApp.getState().jumpTo('end');
@@ -61,16 +67,7 @@ describe('End in a session read a part at a time', () => {
 
 describe('"go to #N" in a session read a part at a time', () => {
   it('from the first part, with the palette as the keyboard reaches it, opens the part that holds the session\'s message N and selects it; past the last it says how many there are', async () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, 'big.jsonl'), session(1401, 'The last.'));
-    rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir(), listingFile: false, watch: false, wholeReadBytes: 100_000, partBytes: 40_000 });
-    const handlers = rt.handlers;
-    setBridge({ request: (channel, input) => dispatch(handlers, channel, input), subscribe: () => () => {} });
-    const entries = await listFully(rt);
-    const parts = entries.find((e) => e.path === 'big.jsonl')!.parts!;
-    expect(parts.length).toBeGreaterThan(3);
-    useApp.setState({ entries });
-    await useApp.getState().openConversation(parts[0].path);
+    const { handlers, parts } = await openFirstPart('The last.');
     const firstCount = useApp.getState().skeleton!.count;
     // A number well past the first part: every line of this session is a message, so message N says "Turn N".
     const n = 1300;
