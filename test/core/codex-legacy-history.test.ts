@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentText, serializeDocument } from '../../src/core/formats/document-file.js';
-import { displayText } from '../../src/core/formats/model.js';
+import { displayText, readableArguments } from '../../src/core/formats/model.js';
 import { problemsOf } from '../../src/core/formats/validity.js';
 import { FIXTURES } from '../helpers.js';
 import { tableRow } from '../../app/service/documents/skeleton.js';
@@ -144,5 +144,8 @@ describe('a tool result wrapped in JSON (old Codex: {"output": …, "metadata": 
     expect(resultHeadline('["output"]')).toBe('["output"]');
     expect(resultHeadline('{not json')).toBe('{not json');
     expect(resultHeadline(' plain ')).toBe(' plain ');
+    // A call's arguments: what it says first, then the values that need their names.
+    expect(readableArguments('{"replace_all":false,"file_path":"src/a.ts","old_string":"x","limit":null}')).toBe('src/a.ts · x · replace_all=false');
+    expect(readableArguments('not json')).toBe('not json');
   });
 });

@@ -132,15 +132,15 @@ export function readableArguments(args: string): string {
   const o = jsonObjectIn(args);
   if (!o) return args;
   // A string says itself, and so does a list of strings (a command's argv: bash -lc "…"); a number or a switch
-  // says little without its name (`timeout_ms=1000`).
-  const values = Object.entries(o)
-    .map(([k, v]) => {
-      if (typeof v === 'string') return v;
-      if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return v.join(' ');
-      return v === null || v === undefined ? '' : `${k}=${JSON.stringify(v)}`;
-    })
-    .filter((v) => v.trim() !== '');
-  return values.join(' · ');
+  // says little without its name (`timeout_ms=1000`), and comes after what the call says (`Edit: src/a.ts · … · replace_all=false`).
+  const said: string[] = [];
+  const named: string[] = [];
+  for (const [k, v] of Object.entries(o)) {
+    if (typeof v === 'string') said.push(v);
+    else if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) said.push(v.join(' '));
+    else if (v !== null && v !== undefined) named.push(`${k}=${JSON.stringify(v)}`);
+  }
+  return [...said, ...named].filter((v) => v.trim() !== '').join(' · ');
 }
 
 /**
