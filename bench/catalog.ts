@@ -74,9 +74,11 @@ export async function catalogBench(quick: boolean): Promise<string[]> {
     const sync = new CatalogSync(catalog, readers);
     const rss0 = process.memoryUsage().rss;
     t = performance.now();
-    await sync.syncFolders([dir], { cap: 1_000_000 });
+    let listedAt = 0;
+    await sync.syncFolders([dir], { cap: 1_000_000, onProgress: (p) => void (p.listed && !listedAt && (listedAt = performance.now() - t)) });
     const built = performance.now() - t;
     readers.close();
+    out.push(`every session listed with its usage (from each file's usage lines, before the whole reads): ${ms(listedAt)} ms = ${ratio(listedAt, bare)} (goal ≤ 1×)`);
     out.push(`catalog from nothing (every session, its usage, the full-text index; ${readers === inlineReaders ? 'read on one thread (no build)' : `${width} reader threads`}): ${ms(built)} ms = ${ratio(built, bare)} (goal ≤ 1.5×); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (start ${Math.round(rss0 / 2 ** 20)} MB)`);
     catalog.close();
 
@@ -122,7 +124,20 @@ export async function catalogBench(quick: boolean): Promise<string[]> {
       t = performance.now();
       const r = spawnSync(process.execPath, [cc, 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: dir }, encoding: 'utf8', maxBuffer: 1 << 28 });
       const ccTime = performance.now() - t;
-      out.push(`ccusage 20 daily --json (cold, every file): ${ms(ccTime)} ms${r.status === 0 ? '' : ` (exit ${r.status})`}; the catalog's usage by day cold is the catalog built from nothing: ${ratio(built, ccTime)} (goal ≤ 2×)`);
+      out.push(`ccusage 20 daily --json (cold, every file): ${ms(ccTime)} ms${r.status === 0 ? '' : ` (exit ${r.status})`}; the catalog's usage cold (every session listed with its usage): ${ratio(listedAt, ccTime)} (goal ≤ 2×)`);
+      // What a user meets: the real bin, a catalog that does not exist yet, the whole process.
+      const bin = join(import.meta.dirname, '..', 'bin', 'conversation-inspector.mjs');
+      if (existsSync(built0)) {
+        const state = mkdtempSync(join(tmpdir(), 'ci-bench-state-'));
+        try {
+          t = performance.now();
+          const u = spawnSync(process.execPath, [bin, 'usage', dir, '--by', 'day', '--json'], { env: { ...process.env, XDG_STATE_HOME: state }, encoding: 'utf8', maxBuffer: 1 << 28 });
+          const cli = performance.now() - t;
+          out.push(`CLI usage --by day --json, cold (no catalog yet; whole process): ${ms(cli)} ms = ${ratio(cli, ccTime)} ccusage's${u.status === 0 ? '' : ` (exit ${u.status}: ${u.stderr.trim().split('\n').pop()})`}`);
+        } finally {
+          rmSync(state, { recursive: true, force: true });
+        }
+      }
     } else out.push('ccusage: could not be installed here (npm install ccusage failed); no figure');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ const n = (x: number) => x.toLocaleString('en');
  * files unchanged since they were catalogued are not read; what is read again is said on stderr. Undefined when
  * there is no catalog to be had (the state folder refused, say): the caller reads the files itself.
  */
-export async function freshCatalog(dir: string, opts: { depth?: number } = {}): Promise<{ catalog: Catalog; sync: SyncProgress } | undefined> {
+export async function freshCatalog(dir: string, opts: { depth?: number; upTo?: 'listed' | 'all' } = {}): Promise<{ catalog: Catalog; sync: SyncProgress } | undefined> {
   let catalog: Catalog;
   try {
     catalog = Catalog.open(join(ensurePrivateDir(userStateDir()), 'catalog.sqlite'));
@@ -24,11 +24,17 @@ export async function freshCatalog(dir: string, opts: { depth?: number } = {}): 
   if (readers === inlineReaders) await formatsReady([dir]);
   let sync: SyncProgress;
   try {
-    sync = await new CatalogSync(catalog, readers).syncFolders([dir], { depth: opts.depth });
+    sync = await new CatalogSync(catalog, readers).syncFolders([dir], { depth: opts.depth, upTo: opts.upTo });
   } finally {
     readers.close();
   }
   const secs = ((performance.now() - started) / 1000).toFixed(1);
+  const skimmed = sync.skimmed ?? 0;
+  if (opts.upTo === 'listed' && skimmed > 0) {
+    const whole = sync.read > 0 ? ` and ${n(sync.read)} read whole` : '';
+    process.stderr.write(`catalog: listed ${n(skimmed)} file${skimmed === 1 ? '' : 's'} from their usage lines${whole} in ${secs} s (the next search reads them whole)\n`);
+    return { catalog, sync };
+  }
   if (catalog.fresh && sync.read > 0) process.stderr.write(`catalog: built from ${n(sync.read)} file${sync.read === 1 ? '' : 's'} in ${secs} s (kept for next time)\n`);
   else if (sync.read > 0 || sync.dropped > 0) process.stderr.write(`catalog: read ${n(sync.read)} new or changed file${sync.read === 1 ? '' : 's'} of ${n(sync.total)}${sync.dropped ? `, dropped ${n(sync.dropped)} gone` : ''} (${secs} s)\n`);
   return { catalog, sync };

@@ -21,7 +21,8 @@ export async function usageCommand(dir: string, opts: { by?: string; json: boole
   const by = (opts.by ?? 'day') as UsageBy;
   if (!BY.includes(by)) throw new UsageError(`--by takes ${BY.join(', ')}, not "${opts.by}"`, { brief: true });
   const path = folder(dir);
-  const kept = await freshCatalog(path);
+  // Usage is whole from each file's usage lines: the whole reads (for search) are left to the next search.
+  const kept = await freshCatalog(path, { upTo: 'listed' });
   if (!kept) throw new InputError('usage needs the catalog, which could not be opened (see the note above)');
   try {
     const rows = kept.catalog.usage(by, [path]);

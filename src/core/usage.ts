@@ -180,6 +180,23 @@ export function costOf(report: UsageReport, overrides: Readonly<Record<string, M
   return { usd, unpriced, dated: PRICES_DATED, missingInput, sources };
 }
 
+/**
+ * One call's price at list prices (costOf of that call alone, without building a report): undefined when its
+ * model has no row. Asked once per call a store reports, hundreds of thousands of times while it is listed.
+ */
+export function callUsd(u: NonNullable<MessageView['usage']>): number | undefined {
+  if (u.model === undefined) return undefined;
+  const found = priceOf(u.model);
+  if (!found) return undefined;
+  const t = zero();
+  add(t, u);
+  const p = found.price;
+  const above = p.long?.above;
+  // As addLong and costOf: the whole call at the tier's rates when its prompt was past the tier.
+  if (p.long && above !== undefined && (u.input ?? 0) > above && priceRowOf(u.model)?.long?.above === above) return usdAt(t, p.long);
+  return usdAt(t, p);
+}
+
 /** Where a cost's rates come from, for people: "Claude Opus 4.6: https://…, read 2026-12-05", one per line. */
 export function priceSourcesText(cost: Cost): string {
   return cost.sources.map((s) => `${s.model === s.label ? s.model : `${s.model} (${s.label})`}: ${s.source}${s.read ? `, read ${s.read}` : ''}`).join('\n');

@@ -170,7 +170,7 @@ describe('the catalog’s usage', () => {
     await new CatalogSync(catalog, inlineReaders).syncFolders([dir]);
     // A reader that says every file is unreadable: enough to count the threads started.
     const worker = join(tempDir(), 'reader.mjs');
-    writeFileSync(worker, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', (m) => parentPort.postMessage({ read: { failure: { error: 'not read in this test' }, bytes: m.size } }));\n");
+    writeFileSync(worker, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', (m) => parentPort.postMessage(m.kind === 'quick' ? { quick: null } : { read: { failure: { error: 'not read in this test' }, bytes: m.size } }));\n");
     const readers = new WorkerReaders(new URL(`file://${worker}`), 2);
     try {
       expect((await new CatalogSync(catalog, readers).syncFolders([dir])).read).toBe(0);

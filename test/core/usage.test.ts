@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseDocumentText, readDocumentFile } from '../../src/core/formats/document-file.js';
 import { priceOf } from '../../src/core/pricing/prices.js';
 import { getTokenizer } from '../../src/core/tokenizer/index.js';
-import { costOf, costText, describeUsage, reportedUsage } from '../../src/core/usage.js';
+import { addUp, callUsd, costOf, costText, describeUsage, reportedUsage } from '../../src/core/usage.js';
+import fc from 'fast-check';
 import { ROOT } from '../paths.js';
 import { countView } from '../../src/core/views.js';
 import { FIXTURES } from '../helpers.js';
@@ -75,5 +76,31 @@ describe('reported usage, in one meaning for every provider', () => {
     const v = { role: 'assistant', normalRole: 'assistant' as const, parts: [{ kind: 'text' as const, text: '\n\n' }] };
     expect(countView(v, tokenizer).tokens).toBe(tokenizer.count('\n\n'));
     expect(tokenizer.count('\n\n')).toBe(1);
+  });
+});
+
+describe('one call’s price', () => {
+  it('is what costOf gives for that call alone, tiers and 1-hour cache writes included (property)', () => {
+    const models = ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-20250514', 'claude-opus-4-5-20251101', 'gpt-5.6-sol', 'gpt-5', 'openrouter/openai/gpt-4o-mini', 'a-model-with-no-price', undefined];
+    fc.assert(
+      fc.property(
+        fc.record({
+          model: fc.constantFrom(...models),
+          input: fc.option(fc.nat(400_000), { nil: undefined }),
+          output: fc.option(fc.nat(40_000), { nil: undefined }),
+          cacheRead: fc.nat(300_000),
+          cacheWrite: fc.nat(100_000),
+          cacheWrite1h: fc.option(fc.nat(100_000), { nil: undefined }),
+          reasoning: fc.nat(5000),
+          calls: fc.option(fc.integer({ min: 2, max: 5 }), { nil: undefined }),
+        }),
+        (u) => {
+          const report = addUp([u]);
+          const want = report && u.model && priceOf(u.model) ? costOf(report).usd : undefined;
+          expect(callUsd(u)).toBe(want);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,14 +1,28 @@
-import { addUp, costOf } from '../usage.js';
-import { priceOf } from '../pricing/prices.js';
+import { callUsd } from '../usage.js';
 import type { ReportedUsage } from '../formats/model.js';
 import type { CallFacts } from './facts.js';
 
 /** A call's figures, without where it is. */
 export type CallFigures = Omit<CallFacts, 'conversation' | 'key' | 'index' | 'at' | 'day' | 'costUsd'>;
 
+/** Days by the minute they were worked out for: a zone's offset is whole minutes, so a minute is in one day. */
+const daysByMinute = new Map<string, string | undefined>();
+
 /** The local calendar day of an ISO time, as the usage view groups calls. */
 export function localDay(at: string | undefined): string | undefined {
   if (!at) return undefined;
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:[0-5]\d(\.\d+)?)?Z$/.test(at)) {
+    const minute = at.slice(0, 16);
+    if (daysByMinute.has(minute)) return daysByMinute.get(minute);
+    if (daysByMinute.size > 100_000) daysByMinute.clear();
+    const day = dayOf(at);
+    daysByMinute.set(minute, day);
+    return day;
+  }
+  return dayOf(at);
+}
+
+function dayOf(at: string): string | undefined {
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return undefined;
   const p = (n: number) => String(n).padStart(2, '0');
@@ -20,9 +34,7 @@ export const reportedOf = (c: CallFigures): ReportedUsage => ({ model: c.model, 
 
 /** One call's price at list prices, or undefined when its model has none. */
 export function callCost(c: CallFigures): number | undefined {
-  const report = addUp([reportedOf(c)]);
-  if (!report || !c.model || !priceOf(c.model)) return undefined;
-  return costOf(report).usd;
+  return c.model ? callUsd(reportedOf(c)) : undefined;
 }
 
 /**

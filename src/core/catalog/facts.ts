@@ -112,7 +112,7 @@ function agentOf(file: string, codec: Codec, records: readonly unknown[]): Pick<
 }
 
 /** Usage as one call's figures (Anthropic-style reports are already folded into one meaning by the codec). */
-function callOf(conversation: number, index: number, v: MessageView, u: ReportedUsage): CallFacts {
+export function callOf(conversation: number, index: number, v: MessageView, u: ReportedUsage): CallFacts {
   return {
     conversation,
     key: u.key ?? `#${conversation}:${index}`,
@@ -133,7 +133,7 @@ function callOf(conversation: number, index: number, v: MessageView, u: Reported
  * Everything the catalog keeps of a parsed file; with `from`, only of the records from there on in each
  * conversation (what an agent appended): the session figures are then those of the new records alone.
  */
-export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>, from?: readonly number[], where: { lines?: LineBytes } = {}): FileFacts {
+export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>, from?: readonly number[], where: { lines?: LineBytes; /** No threads worked out (a listing from a few lines has none to give). */ noThreads?: boolean } = {}): FileFacts {
   const { codec, doc } = opened;
   const titles = from ? [] : conversationTitles(codec, doc);
   const sessions: SessionFacts[] = [];
@@ -141,7 +141,7 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
   const messages: MessageFacts[] = [];
   const names: Array<{ sessionId: string; name: string }> = [];
   const slots = where.lines ? recordLines(doc) : undefined;
-  const rows = threadRows(codec, doc);
+  const rows = where.noThreads ? undefined : threadRows(codec, doc);
   doc.conversations.forEach((conv, conversation) => {
     const models = new Set<string>();
     let firstAt: string | undefined;

@@ -1,6 +1,7 @@
 export { Catalog, CatalogDamaged, localDay, type CatalogedFile, type CatalogHit, type FileStamp, type SessionQuery, type SessionRow, type UsageBy, type UsageRow } from './store.js';
 export { CatalogSync, stampOf, type SyncOptions, type SyncProgress } from './sync.js';
 export { endHashOf, readForCatalog, type CatalogRead } from './read-file.js';
+export { quickReadForCatalog } from './quick-read.js';
 export { defaultReaders, inlineReaders, WorkerReaders, type Readers } from './readers.js';
 export { factsOf, type CallFacts, type FileFacts, type MessageFacts, type SessionFacts } from './facts.js';
 export { conversationTitles, firstPrompt } from './titles.js';

@@ -30,6 +30,8 @@ export interface CatalogRead {
   endHash?: string;
   /** The parsed file (only where asked for: the next append to it reads from there). */
   opened?: OpenedFile;
+  /** Read for the session list alone (quick-read.ts): its figures are made exact, and its messages indexed, by a whole read. */
+  partial?: true;
 }
 
 export function readRange(file: string, start: number, end: number): Buffer {

@@ -4,26 +4,37 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { readForCatalog, type CatalogRead } from './read-file.js';
 import { secretsOfFile } from './read-secrets.js';
+import { quickReadForCatalog } from './quick-read.js';
 
 /** What reads files for the catalog: on this thread, or on threads of their own. */
 export interface Readers {
   /** How many files it reads at once. */
   readonly width: number;
   read(file: string, size: number): Promise<CatalogRead>;
+  /** What the session list needs of a file, from a few of its lines (quick-read.ts); undefined where it is read whole. */
+  quick(file: string, size: number): Promise<CatalogRead | undefined>;
   /** The secrets in each conversation of a file (read-secrets.ts). */
   secrets(file: string, size: number): Promise<number[]>;
   close(): void;
 }
 
 /** Files read one at a time on this thread. */
-export const inlineReaders: Readers = { width: 1, read: async (file, size) => readForCatalog(file, size), secrets: secretsOfFile, close: () => {} };
+export const inlineReaders: Readers = { width: 1, read: async (file, size) => readForCatalog(file, size), quick: async (file, size) => quickReadForCatalog(file, size), secrets: secretsOfFile, close: () => {} };
 
-type Job = { file: string; size: number } & ({ kind: 'read'; resolve: (read: CatalogRead) => void } | { kind: 'secrets'; resolve: (counts: number[]) => void });
+/** Files a reader thread holds at once: the one it reads and the next, so that it never waits for this thread. */
+const HELD = 2;
+
+type Job = { file: string; size: number } & (
+  | { kind: 'read'; resolve: (read: CatalogRead) => void }
+  | { kind: 'quick'; resolve: (read: CatalogRead | undefined) => void }
+  | { kind: 'secrets'; resolve: (counts: number[]) => void }
+);
 
 /** Files read on `width` threads of their own, each running `url` (read-worker). */
 export class WorkerReaders implements Readers {
   private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, Job>();
+  /** Each thread's files, the one it reads first: a thread holds the next file while it reads one. */
+  private readonly busy = new Map<Worker, Job[]>();
   private readonly queue: Job[] = [];
   private started = 0;
   private closed = false;
@@ -44,52 +55,67 @@ export class WorkerReaders implements Readers {
     this.started++;
     const w = new Worker(this.url, { execArgv: this.execArgv });
     w.unref();
-    w.on('message', (msg: { read: CatalogRead } | { secrets: number[] }) => {
-      const job = this.busy.get(w);
-      this.busy.delete(w);
+    w.on('message', (msg: { read: CatalogRead } | { quick: CatalogRead | null } | { secrets: number[] }) => {
+      const jobs = this.busy.get(w);
+      const job = jobs?.shift();
+      if (jobs?.length === 0) this.busy.delete(w);
       if (job?.kind === 'read' && 'read' in msg) job.resolve(msg.read);
+      else if (job?.kind === 'quick' && 'quick' in msg) job.resolve(msg.quick ?? undefined);
       else if (job?.kind === 'secrets' && 'secrets' in msg) job.resolve(msg.secrets);
-      this.next(w);
+      this.fill(w);
     });
-    // A reader that dies (out of memory on a hostile file, say) fails the file it had, not the catalog.
+    // A reader that dies (out of memory on a hostile file, say) fails the file it was reading, not the catalog;
+    // the file it held next goes to another.
     let gone = false;
     const died = (why: string) => {
-      const job = this.busy.get(w);
+      const jobs = this.busy.get(w) ?? [];
       this.busy.delete(w);
+      const idle = this.idle.indexOf(w);
+      if (idle !== -1) this.idle.splice(idle, 1);
+      const job = jobs.shift();
       if (job?.kind === 'read') job.resolve({ failure: { error: `could not be read (${why})` }, bytes: job.size });
+      else if (job?.kind === 'quick') job.resolve(undefined);
       else job?.resolve([-1]);
+      for (let k = jobs.length - 1; k >= 0; k--) this.queue.unshift(jobs[k]);
       // An error is followed by an exit: one reader gone, counted once.
       if (!gone) this.started--;
       gone = true;
-      if (!this.closed && job) this.next(this.start());
+      if (!this.closed && this.queue.length > 0) this.fill(this.start());
     };
     w.on('error', (e) => died(e.message));
     w.on('exit', (code) => died(`its reader stopped: exit ${code}`));
     return w;
   }
 
-  private next(w: Worker): void {
-    const job = this.queue.shift();
-    if (!job) return void this.idle.push(w);
-    this.busy.set(w, job);
-    w.ref();
-    w.postMessage({ file: job.file, size: job.size, kind: job.kind });
+  /** Gives `w` files from the queue up to what it holds at once; a thread given none is idle. */
+  private fill(w: Worker): void {
+    let jobs = this.busy.get(w);
+    while (this.queue.length > 0 && (jobs?.length ?? 0) < HELD) {
+      const job = this.queue.shift()!;
+      if (!jobs) this.busy.set(w, (jobs = []));
+      jobs.push(job);
+      w.ref();
+      w.postMessage({ file: job.file, size: job.size, kind: job.kind });
+    }
+    if (!jobs && !this.idle.includes(w)) this.idle.push(w);
   }
 
   read(file: string, size: number): Promise<CatalogRead> {
-    return new Promise((resolve) => {
-      this.queue.push({ file, size, kind: 'read', resolve });
-      const w = this.idle.pop() ?? (this.started < this.width && !this.closed ? this.start() : undefined);
-      if (w) this.next(w);
-    });
+    return new Promise((resolve) => this.give({ file, size, kind: 'read', resolve }));
+  }
+
+  quick(file: string, size: number): Promise<CatalogRead | undefined> {
+    return new Promise((resolve) => this.give({ file, size, kind: 'quick', resolve }));
   }
 
   secrets(file: string, size: number): Promise<number[]> {
-    return new Promise((resolve) => {
-      this.queue.push({ file, size, kind: 'secrets', resolve });
-      const w = this.idle.pop() ?? (this.started < this.width && !this.closed ? this.start() : undefined);
-      if (w) this.next(w);
-    });
+    return new Promise((resolve) => this.give({ file, size, kind: 'secrets', resolve }));
+  }
+
+  private give(job: Job): void {
+    this.queue.push(job);
+    const w = this.idle.pop() ?? (this.started < this.width && !this.closed ? this.start() : [...this.busy].find(([, jobs]) => jobs.length < HELD)?.[0]);
+    if (w) this.fill(w);
   }
 
   close(): void {

@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 9;
+export const CATALOG_VERSION = 10;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -21,7 +21,9 @@ CREATE TABLE files(
   other INTEGER NOT NULL DEFAULT 0,
   -- How far the file was read, and a hash of the bytes before that point: a file that grew past them was appended to.
   read_bytes INTEGER NOT NULL DEFAULT 0,
-  end_hash TEXT
+  end_hash TEXT,
+  -- 0 for a file listed from a few of its lines (quick-read.ts): read whole next, as if it had changed.
+  whole INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE sessions(
   id INTEGER PRIMARY KEY,

@@ -14,6 +14,9 @@ export { localDay } from './calls.js';
 const require = createRequire(import.meta.url);
 
 type Row = Record<string, unknown>;
+
+const CALL_COLUMNS = 14;
+const CALLS_AT_ONCE = 32;
 interface Statement {
   run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
   get(...params: unknown[]): Row | undefined;
@@ -36,6 +39,8 @@ export interface CatalogedFile extends FileStamp {
   path: string;
   readBytes: number;
   endHash?: string;
+  /** Listed from a few of its lines, not yet read whole (quick-read.ts). */
+  partial?: true;
 }
 
 export interface FileFailure {
@@ -290,9 +295,9 @@ export class Catalog {
   /** Every file catalogued under `under` (all of them without). */
   files(under?: readonly string[]): Map<string, CatalogedFile> {
     const args: unknown[] = [];
-    const rows = this.db.prepare(`SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE ${underClause('path', under, args)}`).all(args);
+    const rows = this.db.prepare(`SELECT path, size, mtime_ms, ino, read_bytes, end_hash, whole FROM files WHERE ${underClause('path', under, args)}`).all(args);
     const out = new Map<string, CatalogedFile>();
-    for (const r of rows) out.set(String(r.path), { path: String(r.path), size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash) });
+    for (const r of rows) out.set(String(r.path), { path: String(r.path), size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash), ...(Number(r.whole) === 0 ? { partial: true as const } : {}) });
     return out;
   }
 
@@ -306,8 +311,8 @@ export class Catalog {
   }
 
   fileState(path: string): CatalogedFile | undefined {
-    const r = this.stmt('SELECT path, size, mtime_ms, ino, read_bytes, end_hash FROM files WHERE path = ?').get(path);
-    return r ? { path, size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash) } : undefined;
+    const r = this.stmt('SELECT path, size, mtime_ms, ino, read_bytes, end_hash, whole FROM files WHERE path = ?').get(path);
+    return r ? { path, size: Number(r.size), mtimeMs: Number(r.mtime_ms), ino: Number(r.ino), readBytes: Number(r.read_bytes), endHash: opt<string>(r.end_hash), ...(Number(r.whole) === 0 ? { partial: true as const } : {}) } : undefined;
   }
 
   /** Forgets a file (deleted, or moved out of the opened folders). */
@@ -330,15 +335,15 @@ export class Catalog {
   }
 
   /** The file's row, made or brought up to date; `known` when it was there before (it may have sessions). */
-  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string }, facts: Partial<FileFacts> & { failure?: FileFailure }): { id: number; known: boolean } {
+  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string; partial?: true }, facts: Partial<FileFacts> & { failure?: FileFailure }): { id: number; known: boolean } {
     const f = facts.failure;
-    const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null];
+    const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null, read.partial ? 0 : 1];
     const existing = this.stmt('SELECT id FROM files WHERE path = ?').get(path);
     if (existing) {
-      this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ? WHERE id = ?').run([...args, existing.id]);
+      this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ?, whole = ? WHERE id = ?').run([...args, existing.id]);
       return { id: Number(existing.id), known: true };
     }
-    return { id: Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([...args, path]).lastInsertRowid), known: false };
+    return { id: Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, whole, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([...args, path]).lastInsertRowid), known: false };
   }
 
   /** Records a file that cannot be read, with why (its sessions are gone from the catalog). */
@@ -347,17 +352,21 @@ export class Catalog {
     if (file.known) this.dropSessionsOf(file.id);
   }
 
-  /** Records a file read whole: its sessions, their calls and messages, replacing what was known of it. */
-  put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string } = { bytes: stamp.size }): void {
+  /**
+   * Records a file read whole: its sessions, their calls and messages, replacing what was known of it; or, with
+   * `read.partial`, listed from a few of its lines (no messages: it is read whole next).
+   */
+  put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string; partial?: true } = { bytes: stamp.size }): void {
     const file = this.fileRow(path, stamp, read, facts);
     const fileId = file.id;
     // A file new to the catalog has no rows to drop (a first build would otherwise look for them file by file).
     if (file.known) this.dropSessionsOf(fileId);
     const sessionIds = facts.sessions.map((s) => this.insertSession(fileId, s));
-    this.insertCalls(sessionIds, facts.calls);
+    // A file's sessions are new here: their calls are those just written, added up without reading them back.
+    const calls = this.insertCalls(sessionIds, facts.calls);
     this.insertMessages(sessionIds, facts.messages);
     this.insertNames(fileId, facts.names);
-    for (const id of new Set(sessionIds)) this.addUpSession(id);
+    for (const id of new Set(sessionIds)) this.addUpSession(id, calls.get(id) ?? []);
   }
 
   /**
@@ -408,17 +417,35 @@ export class Catalog {
     this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads), secrets = NULL WHERE id = ?').run([...sessionValues(s), id]);
   }
 
-  private insertCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): void {
-    const upsert = this.stmt(
-      'INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, cache_write_1h = excluded.cache_write_1h, reasoning = excluded.reasoning, n = excluded.n, cost_usd = excluded.cost_usd',
-    );
+  /** Writes calls; gives each session's as rows of `calls` would read back (in the order they read back). */
+  private insertCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): Map<number, Row[]> {
+    const written = new Map<number, Map<string, Row>>();
+    const upsert = (rows: number) =>
+      this.stmt(
+        `INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ` +
+          'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, cache_write_1h = excluded.cache_write_1h, reasoning = excluded.reasoning, n = excluded.n, cost_usd = excluded.cost_usd',
+      );
+    // Rows written CALLS_AT_ONCE to a statement: a store lists hundreds of thousands of calls, and each statement
+    // run costs more than its rows (they are still written in order: a key met twice updates its row).
+    let args: unknown[] = [];
     for (const c of calls) {
       const day = c.day !== undefined ? c.day : (localDay(c.at) ?? null);
       const cost = c.costUsd !== undefined ? c.costUsd : (callCost(c) ?? null);
-      upsert.run(sessionIds[c.conversation], c.key, c.index, c.at ?? null, day, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.cacheWrite1h, c.reasoning, c.n, cost);
+      args.push(sessionIds[c.conversation], c.key, c.index, c.at ?? null, day, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.cacheWrite1h, c.reasoning, c.n, cost);
+      if (args.length === CALL_COLUMNS * CALLS_AT_ONCE) {
+        upsert(CALLS_AT_ONCE).run(args);
+        args = [];
+      }
+      const id = sessionIds[c.conversation];
+      let rows = written.get(id);
+      if (!rows) written.set(id, (rows = new Map()));
+      // A key seen again (a call cut across a big file's parts) is the row it was, with the later figures.
+      rows.set(c.key, { day, model: c.model ?? null, input: c.input ?? null, output: c.output ?? null, cache_read: c.cacheRead, cache_write: c.cacheWrite, cache_write_1h: c.cacheWrite1h, reasoning: c.reasoning, n: c.n, cost_usd: cost });
     }
+    for (let at = 0; at < args.length; at += CALL_COLUMNS) upsert(1).run(args.slice(at, at + CALL_COLUMNS));
+    return new Map([...written].map(([id, rows]) => [id, [...rows.values()]]));
   }
+
 
   private insertMessages(sessionIds: readonly number[], messages: FileFacts['messages']): void {
     const row = this.stmt('INSERT INTO messages(session, idx, role, line_start, line_end, shown_thread, shown_row, spelled) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
@@ -432,8 +459,8 @@ export class Catalog {
   }
 
   /** A session's usage figures and cost, from its calls. */
-  private addUpSession(id: number): void {
-    const calls = this.stmt('SELECT day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd FROM calls WHERE session = ?').all(id);
+  private addUpSession(id: number, written?: readonly Row[]): void {
+    const calls = written ?? this.stmt('SELECT day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd FROM calls WHERE session = ? ORDER BY id').all(id);
     const report = addUp(calls.map((c) => reportedOf(callRow(c))));
     const cost = report ? costOf(report) : undefined;
     const priced = cost && cost.unpriced.length < Object.keys(report!.byModel).length;

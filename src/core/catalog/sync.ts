@@ -22,6 +22,10 @@ export interface SyncProgress {
   /** The walk stopped at its file cap; folders past its depth limit. */
   truncated?: boolean;
   tooDeep?: number;
+  /** Files listed from a few of their lines (quick-read.ts), to be read whole after. */
+  skimmed?: number;
+  /** Every session is listed with its usage; what is left (the whole reads, for search) goes on after. */
+  listed?: boolean;
   /** Links out of the folders (relative to their folder): listed as such, never read (confine.ts). */
   outside?: string[];
   /** Files listed under other names than their own (a link inside the folders): each real file's listed paths. */
@@ -35,6 +39,12 @@ export interface SyncOptions {
   cancelled?(): boolean;
   /** Files allowed to be read (confinement); every file found is by default. */
   allowed?(file: string): boolean;
+  /**
+   * `listed`: stop once every session is listed with its usage (files of a format with listing marks read from
+   * a few of their lines, quick-read.ts; others whole), leaving the whole reads for search to a later sync.
+   * `all` (the default): list first, then read every file whole.
+   */
+  upTo?: 'listed' | 'all';
 }
 
 /** Rows written to the catalog in one transaction at most: a crash loses at most these, readers see it grow. */
@@ -100,9 +110,51 @@ export class CatalogSync {
     const todo: Array<[string, FileStamp]> = [];
     for (const [file, st] of found) {
       const k = known.get(file);
-      if (k && sameStamp(k, st)) progress.done++;
+      if (k && !k.partial && sameStamp(k, st)) progress.done++;
       else todo.push([file, st]);
     }
+    // First every session with its usage, from a few lines of each file where its format allows (a second or
+    // two for a store that takes a minute to read whole); then each file whole, for search.
+    const rest: Array<[string, FileStamp]> = [];
+    const quick = todo.filter(([file, st]) => !(known.get(file)?.partial && sameStamp(known.get(file)!, st)));
+    await this.pump(
+      quick,
+      (file, size) => this.readers.quick(file, size),
+      (file, st, read) => {
+        if (read) return true;
+        rest.push([file, st]);
+        return false;
+      },
+      progress,
+      opts,
+      false,
+    );
+    const listedOnly = opts.upTo === 'listed';
+    if (listedOnly) {
+      await this.pump(rest, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
+      progress.listed = true;
+      opts.onProgress?.(progress);
+      return progress;
+    }
+    progress.listed = true;
+    opts.onProgress?.(progress);
+    await this.pump(todo, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
+    opts.onProgress?.(progress);
+    return progress;
+  }
+
+  /**
+   * Reads `todo` with `read`, twice as many files in flight as the readers hold (the readers never wait on this
+   * thread while it writes), writing what `keep` keeps in transactions of a batch each.
+   */
+  private async pump(
+    todo: ReadonlyArray<[string, FileStamp]>,
+    read: (file: string, size: number) => Promise<CatalogRead | undefined>,
+    keep: (file: string, st: FileStamp, read: CatalogRead | undefined) => boolean,
+    progress: SyncProgress,
+    opts: SyncOptions,
+    whole: boolean,
+  ): Promise<void> {
     let batch: Array<{ file: string; st: FileStamp; read: CatalogRead }> = [];
     let batchBytes = 0;
     let batchStarted = performance.now();
@@ -117,18 +169,20 @@ export class CatalogSync {
       });
       opts.onProgress?.(progress);
     };
-    // As many files in flight as the readers take, and as many again waiting: the readers never wait on us.
     let next = 0;
     const inFlight = new Set<Promise<void>>();
     while (next < todo.length || inFlight.size > 0) {
-      while (next < todo.length && inFlight.size < this.readers.width * 2 && !opts.cancelled?.()) {
+      while (next < todo.length && inFlight.size < this.readers.width * 4 && !opts.cancelled?.()) {
         const [file, st] = todo[next++];
-        const p: Promise<void> = this.readers.read(file, st.size).then((read) => {
+        const p: Promise<void> = read(file, st.size).then((r) => {
           inFlight.delete(p);
-          batch.push({ file, st, read });
-          batchBytes += st.size;
-          progress.done++;
-          progress.read++;
+          if (!keep(file, st, r) || !r) return;
+          batch.push({ file, st, read: r });
+          batchBytes += whole ? st.size : st.size / 8;
+          if (whole) {
+            progress.done++;
+            progress.read++;
+          } else progress.skimmed = (progress.skimmed ?? 0) + 1;
           if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES || performance.now() - batchStarted >= BATCH_MS) flush();
         });
         inFlight.add(p);
@@ -137,13 +191,11 @@ export class CatalogSync {
       await Promise.race(inFlight);
     }
     flush();
-    opts.onProgress?.(progress);
-    return progress;
   }
 
   /** Records a file's read (in a transaction). */
   private write(file: string, stamp: FileStamp, read: CatalogRead): void {
-    if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash });
+    if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash, ...(read.partial ? { partial: true as const } : {}) });
     else this.catalog.putFailure(file, stamp, read.failure ?? { error: 'could not be read' });
   }
 
@@ -161,7 +213,7 @@ export class CatalogSync {
       return true;
     }
     const known = this.catalog.fileState(file);
-    if (known && sameStamp(known, stampOf(st))) return false;
+    if (known && !known.partial && sameStamp(known, stampOf(st))) return false;
     return this.catalog.transaction(() => {
       if (known && this.appended(file, st, known)) return true;
       this.forgetLive(file);

@@ -126,6 +126,20 @@ export interface Codec {
    * from the one pass it makes over each head, where a plain search would cost a pass of its own.
    */
   sniff(head: string, name: string, quoted?: Quoted): number;
+  /**
+   * Strings on every line of a one-record-per-line log that can carry what the session list and the usage view
+   * need beyond the file's first lines (a call's usage, the file's own title): the catalog lists a file of this
+   * format from its first lines and those alone, before it reads the whole file for search.
+   */
+  listingMarks?: readonly string[];
+  /** Whether a line's value is a record (a message) of a conversation, as the codec's parse decides. */
+  isListedRecord?(value: unknown): boolean;
+  /** How a line starts when it matters to the listing (a title line, a compaction): such lines are read too. */
+  listingHeads?: readonly string[];
+  /** The text of a line holding a listing mark without what the listing needs none of (a message's text); undefined for the line whole. */
+  slimLine?(line: Buffer): string | undefined;
+  /** Strings one of which is on every line that is a record (a message), as its file spells them: records counted without a parse. */
+  recordMarks?: readonly string[];
   /** Words this codec's sniffer asks `quoted` about (answered from the registry's one pass over the head). */
   sniffMarks?: readonly string[];
   /**

@@ -137,12 +137,24 @@ const BY_ID = new Map<string, PriceRow>(PRICE_TABLE.flatMap((row) => row.ids.map
 /** Where a tool names a model through a router or a provider it is not: the model's own id follows. */
 const ROUTED = /^(?:(?:anthropic|openai|google|gemini|models|copilot|github-copilot|openrouter|vertex_ai)\/)+/;
 
+const keys = new Map<string, string>();
+
 /**
  * A model id as a row names it: lower case, no router or provider prefix, no `[1m]`, Copilot's dotted Claude
  * versions as Anthropic spells them (claude-sonnet-4.6 → claude-sonnet-4-6), a display name's spaces as
  * dashes (Continue's "Gemini 2.5 Pro").
  */
 export function modelKey(model: string): string {
+  // Asked once per call a file reports (thousands per session): a handful of models, worked out once each.
+  const known = keys.get(model);
+  if (known !== undefined) return known;
+  const id = keyOf(model);
+  if (keys.size > 10_000) keys.clear();
+  keys.set(model, id);
+  return id;
+}
+
+function keyOf(model: string): string {
   let id = model.trim().toLowerCase().replace(ROUTED, '').replace(/\[1m\]$/, '').replace(/\s+/g, '-');
   if (id.startsWith('claude-')) id = id.replace(/(\d)\.(\d)/g, '$1-$2');
   return id;
@@ -152,9 +164,17 @@ export function modelKey(model: string): string {
 const SNAPSHOT = /-(?:\d{8}|\d{4}-\d{2}-\d{2})$/;
 
 /** The table's row for a model: its exact id, else its id without a snapshot date; undefined when none names it. */
+const rows = new Map<string, PriceRow | null>();
+
 export function priceRowOf(model: string): PriceRow | undefined {
+  // Asked for every call: each model's row looked up once.
+  const known = rows.get(model);
+  if (known !== undefined) return known ?? undefined;
   const id = modelKey(model);
-  return BY_ID.get(id) ?? BY_ID.get(id.replace(SNAPSHOT, ''));
+  const row = BY_ID.get(id) ?? BY_ID.get(id.replace(SNAPSHOT, ''));
+  if (rows.size > 10_000) rows.clear();
+  rows.set(model, row ?? null);
+  return row;
 }
 
 /**

@@ -8,6 +8,7 @@ import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
 import { isCompactBoundary, relinkChain } from './chain.js';
 import { claudeCodeProblems } from './validity.js';
 import { claudeCodeTree } from './tree.js';
+import { slimAssistantLine } from './listing-line.js';
 import { anthropicBlocks, blocksWithText } from '../anthropic/codec.js';
 
 const MESSAGE_TYPES = new Set(['user', 'assistant']);
@@ -78,8 +79,22 @@ const freshIds = (record: unknown) => (isPlainObject(record) ? { ...record, uuid
 const sessionFields = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const;
 
 /** Claude Code's session transcript (`~/.claude/projects/<project>/<session>.jsonl`, sub-agents included). */
-/** The session's title: its `summary` line's, when it has one. */
-function summaryTitle(values: unknown[]): string | undefined {
+/** The last string `key` of the lines of type `type`. */
+function lastOf(values: unknown[], type: string, key: string): string | undefined {
+  for (let k = values.length - 1; k >= 0; k--) {
+    const v = values[k];
+    if (isPlainObject(v) && v.type === type && typeof v[key] === 'string' && v[key] !== '') return v[key] as string;
+  }
+  return undefined;
+}
+
+/**
+ * The session's title as `claude --resume` lists it: the last name it was given (`/rename` writes a
+ * `custom-title` line), else the last title Claude Code wrote for it (`ai-title`), else its `summary` line's.
+ */
+function sessionTitle(values: unknown[]): string | undefined {
+  const own = lastOf(values, 'custom-title', 'customTitle') ?? lastOf(values, 'ai-title', 'aiTitle');
+  if (own !== undefined) return own;
   const s = values.find((v) => isPlainObject(v) && v.type === 'summary' && typeof v.summary === 'string');
   return s ? String((s as Record<string, unknown>).summary) : undefined;
 }
@@ -92,15 +107,24 @@ export const claudeCode: Codec = {
   extensions: ['.jsonl'],
   capabilities: { conversations: 'one', toolCalls: true, reasoning: true, otherRecords: true, timestamps: true, toolParts: 'any' },
   sniffNeeds: ['sessionId', 'leafUuid', 'message'],
+  // A call's usage is on its assistant lines alone (each line's own, record by record); a title is a line of its
+  // own that starts with its type, and a compaction's line with the chain it ends (as Claude Code writes them);
+  // JSON strings escape their quotes, so a message's raw `"type":"user"` is its own.
+  listingMarks: ['"usage"'],
+  slimLine: slimAssistantLine,
+  isListedRecord: isRecord,
+  listingHeads: ['{"type":"summary"', '{"type":"ai-title"', '{"type":"custom-title"', '{"parentUuid":null,"logicalParentUuid"'],
+  // (An assistant line is a record the listing reads: its usage marks it.)
+  recordMarks: ['"type":"user"'],
   sniff(head, name) {
     const sessionish = head.includes('"sessionId"') && /"sessionId"\s*:/.test(head) && /"(parentUuid|isSidechain|leafUuid)"\s*:/.test(head);
     if (sessionish) return 40;
     if (/"type"\s*:\s*"summary"/.test(head) && /"leafUuid"\s*:/.test(head)) return 40;
     return /^agent-[0-9a-f]+\.jsonl$/.test(basename(name)) && /"message"\s*:/.test(head) ? 20 : 0;
   },
-  parse: (text, file) => parseJsonlRecords(text, file, 'claude-code', isRecord, summaryTitle, sessionMeta),
+  parse: (text, file) => parseJsonlRecords(text, file, 'claude-code', isRecord, sessionTitle, sessionMeta),
   // Claude Code appends a line per message, tool result and event as the session goes on.
-  append: (doc, added, file) => appendJsonlRecords(doc, added, file, isRecord, summaryTitle, sessionMeta),
+  append: (doc, added, file) => appendJsonlRecords(doc, added, file, isRecord, sessionTitle, sessionMeta),
   // The chain is made whole as the lines are laid out: deleted lines' children relinked, new lines spliced in.
   serialize(doc, conversations) {
     const b = doc.baseline as JsonlRecordsBaseline;
