@@ -400,7 +400,7 @@ const Shared = z.object({
 const SearchStatus = z.object({ files: z.number(), messages: z.number(), pending: z.number(), building: z.boolean() });
 
 /** How far the session catalog is: files and sessions in it; while it reads the folders, files done of those found. */
-const CatalogStatus = z.object({ files: z.number(), sessions: z.number(), done: z.number(), total: z.number(), building: z.boolean(), /** Files still to be looked into for secrets. */ secretsPending: z.number() });
+const CatalogStatus = z.object({ files: z.number(), sessions: z.number(), done: z.number(), total: z.number(), building: z.boolean(), /** Every session is listed with its usage; while building, what is left is reading files whole for search. */ listed: z.boolean().optional(), /** Files still to be looked into for secrets. */ secretsPending: z.number() });
 
 /** A session of the catalog, as the sidebar's Sessions list and the usage view show it. */
 export const SessionEntry = z.object({

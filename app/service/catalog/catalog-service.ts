@@ -27,6 +27,8 @@ export interface CatalogStatus {
   done: number;
   total: number;
   building: boolean;
+  /** Every session is listed with its usage: while it builds, what is left is reading files whole for search. */
+  listed: boolean;
   /** Files whose sessions are still to be looked into for secrets (the "with secrets" filter is partial till then). */
   secretsPending: number;
 }
@@ -81,7 +83,7 @@ export class CatalogService {
   private syncing: Promise<void> | undefined;
   private readonly pending = new Map<string, 'added' | 'changed' | 'removed'>();
   private draining = false;
-  private progress = { done: 0, total: 0 };
+  private progress = { done: 0, total: 0, listed: false };
   private closed = false;
   private scanning: Promise<void> | undefined;
   /** What it holds now; `secrets` when only the looking for secrets moved on (what search finds is the same). */
@@ -137,7 +139,7 @@ export class CatalogService {
   status(): CatalogStatus {
     const catalog = this.open();
     const under = this.roots.all();
-    return { files: catalog.files(under).size, sessions: catalog.count({ under }), done: this.progress.done, total: this.progress.total, building: this.syncing !== undefined, secretsPending: catalog.unscannedCount(under) };
+    return { files: catalog.files(under).size, sessions: catalog.count({ under }), done: this.progress.done, total: this.progress.total, building: this.syncing !== undefined, listed: this.syncing === undefined || this.progress.listed, secretsPending: catalog.unscannedCount(under) };
   }
 
   /** Starts the first sync (once). */
@@ -153,8 +155,10 @@ export class CatalogService {
         allowed: (file) => this.roots.confine(file) === file,
         cancelled: () => this.closed,
         onProgress: (p) => {
-          this.progress = { done: p.done, total: p.total };
-          if (performance.now() - last > 250) {
+          const listedNow = !!p.listed && !this.progress.listed;
+          this.progress = { done: p.done, total: p.total, listed: !!p.listed };
+          // The moment every session is listed is said at once: the list and the usage are whole from then on.
+          if (listedNow || performance.now() - last > 250) {
             last = performance.now();
             this.onProgress(this.status());
           }

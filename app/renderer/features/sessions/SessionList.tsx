@@ -95,7 +95,7 @@ export function SessionList() {
       </div>
       <p className="muted session-status" data-testid="session-status" aria-live="polite">
         {answer ? countsLine(answer) : 'Reading the sessions…'}
-        {building && status ? ` · reading ${formatNumber(status.done)} of ${formatNumber(status.total)} files` : ''}
+        {building && status ? (status.listed ? ` · reading ${formatNumber(status.done)} of ${formatNumber(status.total)} files whole for search` : ` · listing: ${formatNumber(status.done)} of ${formatNumber(status.total)} files read`) : ''}
         {!building && filters.secrets && pending > 0 ? ` · looking for secrets in ${formatNumber(pending)} more files` : ''}
       </p>
       {error && <p className="error-text">{error}</p>}

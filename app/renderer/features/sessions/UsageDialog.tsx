@@ -57,7 +57,7 @@ export function UsageDialog() {
         </div>
         <p className="muted">
           As the session files report it: each API call once (a streamed response by its last line), sub-agents’ calls in their own sessions, priced at list prices{answer ? ` (${answer.pricesDated})` : ''}. A model with no list price is counted but not priced.
-          {status?.building ? ` Still reading: ${formatNumber(status.done)} of ${formatNumber(status.total)} files.` : ''}
+          {status?.building && !status.listed ? ` Still listing the sessions: ${formatNumber(status.done)} of ${formatNumber(status.total)} files read.` : ''}
         </p>
         {error && <p className="error-text">{error}</p>}
         <div role="tablist" aria-label="Group usage by" className="usage-tabs">
