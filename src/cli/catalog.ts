@@ -36,6 +36,12 @@ export async function freshCatalog(dir: string, opts: { depth?: number; upTo?: '
     return { catalog, sync };
   }
   if (catalog.fresh && sync.read > 0) process.stderr.write(`catalog: built from ${n(sync.read)} file${sync.read === 1 ? '' : 's'} in ${secs} s (kept for next time)\n`);
-  else if (sync.read > 0 || sync.dropped > 0) process.stderr.write(`catalog: read ${n(sync.read)} new or changed file${sync.read === 1 ? '' : 's'} of ${n(sync.total)}${sync.dropped ? `, dropped ${n(sync.dropped)} gone` : ''} (${secs} s)\n`);
+  else if (sync.read > 0 || sync.dropped > 0) {
+    const before = sync.listedBefore ?? 0;
+    const changed = sync.read - before;
+    const gone = sync.dropped ? `, dropped ${n(sync.dropped)} gone` : '';
+    if (before === 0) process.stderr.write(`catalog: read ${n(changed)} new or changed file${changed === 1 ? '' : 's'} of ${n(sync.total)}${gone} (${secs} s)\n`);
+    else process.stderr.write(`catalog: read ${n(before)} file${before === 1 ? '' : 's'} whole for search (listed before from their usage lines)${changed > 0 ? ` and ${n(changed)} new or changed` : ''}, of ${n(sync.total)}${gone} (${secs} s)\n`);
+  }
   return { catalog, sync };
 }

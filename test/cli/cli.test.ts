@@ -389,3 +389,23 @@ describe('usage DIR', () => {
     expect(claude.inputCalls).toBe(claude.calls);
   });
 });
+
+describe('usage DIR on a catalog not built yet', () => {
+  it('lists the sessions from their usage lines and says so; the next search reads them whole, and usage is the same after', () => {
+    const dir = tempDir();
+    const state = tempDir();
+    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: state } });
+    for (const [project, name] of [['-home-dev-a', '00000001-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl'], ['-home-dev-b', '00000002-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl']] as const) {
+      cpSync(join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'session.jsonl'), join(dir, project, name), { recursive: true });
+    }
+    const first = run('usage', dir, '--by', 'model', '--json');
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/^catalog: listed 2 files from their usage lines in [\d.]+ s \(the next search reads them whole\)$/m);
+    const search = run('search', dir, 'the');
+    expect(search.stderr).toMatch(/^catalog: read 2 files whole for search \(listed before from their usage lines\), of 2 \(/m);
+    const after = run('usage', dir, '--by', 'model', '--json');
+    expect(after.stderr).not.toMatch(/catalog:/);
+    expect(JSON.parse(after.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(JSON.parse(first.stdout).rows.length).toBeGreaterThan(0);
+  });
+});

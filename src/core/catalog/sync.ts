@@ -22,6 +22,8 @@ export interface SyncProgress {
   /** The walk stopped at its file cap; folders past its depth limit. */
   truncated?: boolean;
   tooDeep?: number;
+  /** Files listed by an earlier sync from a few of their lines, unchanged since: read whole now. */
+  listedBefore?: number;
   /** Files listed from a few of their lines (quick-read.ts), to be read whole after. */
   skimmed?: number;
   /** Every session is listed with its usage; what is left (the whole reads, for search) goes on after. */
@@ -117,6 +119,7 @@ export class CatalogSync {
     // two for a store that takes a minute to read whole); then each file whole, for search.
     const rest: Array<[string, FileStamp]> = [];
     const quick = todo.filter(([file, st]) => !(known.get(file)?.partial && sameStamp(known.get(file)!, st)));
+    progress.listedBefore = todo.length - quick.length;
     await this.pump(
       quick,
       (file, size) => this.readers.quick(file, size),
