@@ -67,14 +67,30 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     await p().selectOption('[aria-label="Group sessions"]', 'time');
     const byTime = [...store].sort((a, b) => a.hoursAgo - b.hoursAgo).map((s) => s.path);
     await p().waitForFunction((want) => [...document.querySelectorAll('[data-testid="session-item"]')].map((e) => e.getAttribute('data-path')).join('\n') === want, byTime.join('\n'));
-    // ↓ moves between sessions; the toggle beside the first one unfolds its sub-agents.
-    await p().focus('[data-testid="session-item"]');
-    await p().keyboard.press('ArrowDown');
-    expect(await p().evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe(byTime[1]);
-    await p().keyboard.press('ArrowUp');
+    // The list is one Tab stop: Tab from the control before it lands on its first session, Tab again leaves it.
+    const focusedPath = () => p().evaluate(() => document.activeElement?.getAttribute('data-path'));
+    const inList = () => p().evaluate(() => document.activeElement?.closest('[data-testid="session-list"]') !== null);
+    expect(await p().locator('[data-testid="session-list"] [tabindex="0"]').count()).toBe(1);
+    const stop = await p().locator('[data-testid="session-list"] [tabindex="0"]').getAttribute('data-path');
+    await p().focus('[aria-label="Group sessions"]');
+    for (let k = 0; k < 30 && !(await inList()); k++) await p().keyboard.press('Tab');
+    expect(await focusedPath()).toBe(stop);
+    await p().keyboard.press('Tab');
+    expect(await inList()).toBe(false);
     await p().keyboard.press('Shift+Tab');
-    expect(await p().evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Show its 2 sub-agents');
-    await p().keyboard.press('Enter');
+    expect(await focusedPath()).toBe(stop);
+    // ↓ moves between sessions; → unfolds a session's sub-agents, ← folds them.
+    await p().keyboard.press('Home');
+    await p().waitForFunction((want) => document.activeElement?.getAttribute('data-path') === want, byTime[0]);
+    await p().keyboard.press('ArrowDown');
+    expect(await focusedPath()).toBe(byTime[1]);
+    await p().keyboard.press('ArrowUp');
+    await p().keyboard.press('ArrowRight');
+    await p().waitForSelector('[data-testid="agent-item"]');
+    expect(await p().evaluate(() => document.activeElement?.getAttribute('aria-expanded'))).toBe('true');
+    await p().keyboard.press('ArrowLeft');
+    await p().waitForFunction(() => document.querySelector('[data-testid="agent-item"]') === null);
+    await p().keyboard.press('ArrowRight');
     await p().waitForSelector('[data-testid="agent-item"]');
     const fix = store[0];
     expect((await listed()).slice(0, 3)).toEqual([fix.path, ...fix.agents.map((a) => `  ${fix.path.replace(/\.jsonl$/, '')}/subagents/agent-${a}.jsonl`)]);

@@ -42,15 +42,43 @@ export function SessionList() {
       else next.add(path);
       return next;
     });
-  // ↑/↓ between the rows' buttons, as in the file list.
+  // The list is one Tab stop (its focused row, else the open session's, else its first); inside it ↑/↓ move,
+  // → unfolds a session's sub-agents and ← folds them (or goes from a sub-agent to its session), Home/End.
+  const [focused, setFocused] = useState<string | undefined>();
+  const rowKey = (r: SessionRow) => (r.kind === 'group' ? r.key : `${r.session.path}#${r.session.conversation}`);
+  const rendered = virtualizer.getVirtualItems().map((i) => rows[i.index]).filter((r) => r.kind !== 'group');
+  const openKey = openPath ? `${openPath}#${openIndex}` : undefined;
+  const tabStop = [focused, openKey].find((k) => k !== undefined && rendered.some((r) => rowKey(r) === k)) ?? (rendered[0] ? rowKey(rendered[0]) : undefined);
+  const focusRow = (index: number) => {
+    virtualizer.scrollToIndex(index);
+    const key = rowKey(rows[index]);
+    // The row may be drawn only once scrolled to: focused when it is.
+    requestAnimationFrame(() => listRef.current?.querySelector<HTMLButtonElement>(`button.session-open[data-key="${CSS.escape(key)}"]`)?.focus());
+  };
   const move = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     const buttons = [...(listRef.current?.querySelectorAll<HTMLButtonElement>('button.session-open') ?? [])];
     const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    const next = buttons[at + (e.key === 'ArrowDown' ? 1 : -1)];
-    if (next) {
+    const index = rows.findIndex((r) => rowKey(r) === (document.activeElement as HTMLElement | null)?.dataset.key);
+    const row = rows[index];
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const next = buttons[at + (e.key === 'ArrowDown' ? 1 : -1)];
+      if (next) {
+        e.preventDefault();
+        next.focus();
+      }
+    } else if (e.key === 'Home' || e.key === 'End') {
+      const target = e.key === 'Home' ? rows.findIndex((r) => r.kind !== 'group') : rows.findLastIndex((r) => r.kind !== 'group');
+      if (target !== -1) {
+        e.preventDefault();
+        focusRow(target);
+      }
+    } else if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && row && row.kind !== 'group') {
       e.preventDefault();
-      next.focus();
+      if (row.kind === 'session' && row.agents > 0 && row.open === (e.key === 'ArrowLeft')) toggle(row.session.path);
+      else if (row.kind === 'agent' && e.key === 'ArrowLeft') {
+        const parent = rows.findLastIndex((r, i) => i < index && r.kind === 'session');
+        if (parent !== -1) focusRow(parent);
+      }
     }
   };
   const building = status?.building ?? answer?.status.building;
@@ -115,7 +143,7 @@ export function SessionList() {
                     </span>
                   </div>
                 ) : (
-                  <SessionLine row={r} now={now} active={openPath === r.session.path && openIndex === r.session.conversation} open={() => void openConversation(r.session.path, r.session.conversation)} toggle={r.kind === 'session' && r.agents > 0 ? () => toggle(r.session.path) : undefined} />
+                  <SessionLine row={r} now={now} active={openPath === r.session.path && openIndex === r.session.conversation} tabStop={rowKey(r) === tabStop} onFocus={() => setFocused(rowKey(r))} open={() => void openConversation(r.session.path, r.session.conversation)} toggle={r.kind === 'session' && r.agents > 0 ? () => toggle(r.session.path) : undefined} />
                 )}
               </li>
             );
@@ -141,7 +169,7 @@ function GroupName({ label }: { label: string }) {
   );
 }
 
-function SessionLine({ row, now, active, open, toggle }: { row: Extract<SessionRow, { kind: 'session' | 'agent' }>; now: number; active: boolean; open(): void; toggle?: () => void }) {
+function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row: Extract<SessionRow, { kind: 'session' | 'agent' }>; now: number; active: boolean; tabStop: boolean; onFocus(): void; open(): void; toggle?: () => void }) {
   const s = row.session;
   const agent = row.kind === 'agent';
   const name = untitled(s.title) ? fileName(s.path) : s.title!;
@@ -152,13 +180,13 @@ function SessionLine({ row, now, active, open, toggle }: { row: Extract<SessionR
   return (
     <div className={`session-line ${agent ? 'agent' : ''} ${active ? 'active' : ''}`}>
       {toggle ? (
-        <button className="session-toggle" aria-expanded={row.kind === 'session' && row.open} aria-label={`${row.kind === 'session' && row.open ? 'Hide' : 'Show'} its ${row.kind === 'session' ? row.agents : 0} sub-agents`} onClick={toggle}>
+        <button className="session-toggle" tabIndex={-1} aria-expanded={row.kind === 'session' && row.open} aria-label={`${row.kind === 'session' && row.open ? 'Hide' : 'Show'} its ${row.kind === 'session' ? row.agents : 0} sub-agents`} onClick={toggle}>
           {row.kind === 'session' && row.open ? '▾' : '▸'}
         </button>
       ) : (
         <span className="session-toggle" aria-hidden="true" />
       )}
-      <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
+      <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} data-key={`${s.path}#${s.conversation}`} tabIndex={tabStop ? 0 : -1} onFocus={onFocus} aria-expanded={row.kind === 'session' && row.agents > 0 ? row.open : undefined} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
         <span className="session-title">
           {/* Under its session, the arrow says what it is; on its own (its session filtered out), the words do. */}
           {agent ? '↳ ' : s.kind === 'subagent' ? 'sub-agent · ' : ''}
