@@ -144,6 +144,20 @@ describe('the session list from a few lines of each file (before the whole read)
     expect(found(catalog)).toEqual(found(reference));
     // And once whole, nothing is read again.
     expect((await new CatalogSync(catalog).syncFolders([dir])).read).toBe(0);
+    // Built in one sync, it says every session is listed when every one is, with its usage, before the whole reads.
+    const third = Catalog.open(join(tempDir(), 'third.sqlite'));
+    let atListed: string[] | undefined;
+    let usageAtListed: unknown;
+    await new CatalogSync(third).syncFolders([dir], {
+      onProgress: (p) => {
+        if (!p.listed || atListed) return;
+        atListed = keys(third);
+        usageAtListed = third.usage('model', [dir]);
+      },
+    });
+    expect(atListed).toEqual(keys(reference));
+    expect(usageAtListed).toEqual(reference.usage('model', [dir]));
+    third.close();
     catalog.close();
     reference.close();
   });

@@ -115,33 +115,34 @@ export class CatalogSync {
       if (k && !k.partial && sameStamp(k, st)) progress.done++;
       else todo.push([file, st]);
     }
-    // First every session with its usage, from a few lines of each file where its format allows (a second or
-    // two for a store that takes a minute to read whole); then each file whole, for search.
-    const rest: Array<[string, FileStamp]> = [];
-    const quick = todo.filter(([file, st]) => !(known.get(file)?.partial && sameStamp(known.get(file)!, st)));
-    progress.listedBefore = todo.length - quick.length;
+    // First every session with its usage: from a few lines of each file where its format allows (a second or
+    // two for a store that takes a minute to read whole), the other files whole; then, for search, whole the
+    // files listed from a few lines (now, or by an earlier sync that stopped there).
+    const whole: Array<[string, FileStamp]> = [];
+    const later: Array<[string, FileStamp]> = [];
+    const quick: Array<[string, FileStamp]> = [];
+    for (const [file, st] of todo) {
+      const k = known.get(file);
+      if (k?.partial && sameStamp(k, st)) later.push([file, st]);
+      else quick.push([file, st]);
+    }
+    progress.listedBefore = later.length;
     await this.pump(
       quick,
       (file, size) => this.readers.quick(file, size),
       (file, st, read) => {
-        if (read) return true;
-        rest.push([file, st]);
-        return false;
+        (read ? later : whole).push([file, st]);
+        return read !== undefined;
       },
       progress,
       opts,
       false,
     );
-    const listedOnly = opts.upTo === 'listed';
-    if (listedOnly) {
-      await this.pump(rest, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
-      progress.listed = true;
-      opts.onProgress?.(progress);
-      return progress;
-    }
+    await this.pump(whole, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
     progress.listed = true;
     opts.onProgress?.(progress);
-    await this.pump(todo, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
+    if (opts.upTo === 'listed') return progress;
+    await this.pump(later, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
     opts.onProgress?.(progress);
     return progress;
   }
