@@ -248,6 +248,10 @@ describe.skipIf(reason !== undefined)('a header that stays small (browser)', () 
           await p.waitForSelector('[data-testid="header-notes-panel"]');
           expect(await axeViolations(p)).toEqual([]);
           await p.screenshot({ path: join(SHOTS, `notes-${size}.png`) });
+          // Notes are text alone: Esc still closes them, and the focus goes back to their button.
+          await p.keyboard.press('Escape');
+          await p.waitForSelector('[data-testid="header-notes-panel"]', { state: 'detached' });
+          expect(await p.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('header-notes');
         }
         // The header is two lines: figures, then controls (each about a line high at this width).
         const lines = await p.evaluate(() => {

@@ -39,8 +39,10 @@ export function Popover({ label, title, content, children, className = '', testi
       set(false);
     };
     document.addEventListener('mousedown', away);
-    // The first control of the panel takes the focus, as a menu's first item does.
-    box.current?.querySelector<HTMLElement>('.popover-panel button:not([disabled]), .popover-panel [href], .popover-panel input')?.focus();
+    // The first control of the panel takes the focus, as a menu's first item does; a panel of text alone takes it
+    // itself, so that Esc (heard in the panel) closes it.
+    const first = box.current?.querySelector<HTMLElement>('.popover-panel button:not([disabled]), .popover-panel [href], .popover-panel input') ?? box.current?.querySelector<HTMLElement>('.popover-panel');
+    first?.focus();
     return () => document.removeEventListener('mousedown', away);
   }, [open]);
   return (
@@ -49,7 +51,7 @@ export function Popover({ label, title, content, children, className = '', testi
         {content}
       </button>
       {open && (
-        <div id={id} role="dialog" aria-label={label} className={`popover-panel ${align}`} onKeyDown={closeOnEscape(() => close())} data-testid={testid ? `${testid}-panel` : undefined}>
+        <div id={id} role="dialog" aria-label={label} tabIndex={-1} className={`popover-panel ${align}`} onKeyDown={closeOnEscape(() => close())} data-testid={testid ? `${testid}-panel` : undefined}>
           {typeof children === 'function' ? children(() => close()) : children}
         </div>
       )}

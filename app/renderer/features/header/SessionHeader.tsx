@@ -17,6 +17,7 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
   // A session the file gives no title: as the session list titles it (its first prompt, the name its tool gave it).
   const listed = useApp((s) => s.sessionsAnswer?.sessions.find((x) => x.path === skeleton.path && x.conversation === skeleton.conversation)?.title);
   const which = (skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title) ?? listed;
+  const earlier = skeleton.whole ? 0 : (skeleton.earlier ?? 0);
   const count = provisional && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);
   return (
     <div className="conv-head" data-testid="session-header">
@@ -26,14 +27,26 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
         <span className="conv-base">{base}</span>
       </h1>
       <span className="conv-figures muted" data-testid="conv-figures">
-        {count} msgs · <CountedTotal skeleton={skeleton} />
-        <FileCountNote skeleton={skeleton} /> · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
+        {/* What the session is comes first: the figures after it are cut before it is. */}
         {which ? (
           <>
+            <span className="conv-which" title={which}>
+              {which}
+            </span>
             {' · '}
-            <span title={which}>{which}</span>
           </>
         ) : null}
+        {/* Shown since its last compaction: of how many the session has, as the session list counts them. */}
+        {earlier > 0 ? (
+          <span title={`Since the last compaction (what the model is sent now): ${count} of the session's ${formatNumber(skeleton.count + earlier)} messages. "+${formatNumber(earlier)} earlier" shows them all.`}>
+            {count} of {formatNumber(skeleton.count + earlier)} msgs
+          </span>
+        ) : (
+          <>{count} msgs</>
+        )}
+        {' · '}
+        <CountedTotal skeleton={skeleton} />
+        <FileCountNote skeleton={skeleton} /> · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
       </span>
       <HeaderNotes skeleton={skeleton} parted={parted} />
     </div>

@@ -86,7 +86,15 @@ export function SessionList() {
   return (
     <div className="session-list-wrap">
       <div className="session-filters">
-        <select aria-label="Group sessions" value={group} onChange={(e) => setSessionGroup(e.target.value as 'project' | 'time')}>
+        <select
+          aria-label="Group sessions"
+          value={group}
+          onChange={(e) => {
+            setSessionGroup(e.target.value as 'project' | 'time');
+            // Another grouping is another list: it is read from its top, not from where the last one was.
+            listRef.current?.scrollTo({ top: 0 });
+          }}
+        >
           <option value="project">by project</option>
           <option value="time">by time</option>
         </select>

@@ -56,7 +56,7 @@ export function UsageDialog() {
           </button>
         </div>
         <p className="muted">
-          As the session files report it: each API call once (a streamed response by its last line), sub-agents’ calls in their own sessions, priced at list prices{answer ? ` (${answer.pricesDated})` : ''}. A model with no list price is counted but not priced.
+          As the session files report it: each API call once (a streamed response by its last line), sub-agents’ calls in their own sessions, priced at list prices{answer ? ` (${answer.pricesDated})` : ''}. A model with no list price is counted but not priced. Input counts every prompt token, the cached ones among them: cache reads and writes are part of it, not more.
           {status?.building && !status.listed ? ` Still listing the sessions: ${formatNumber(status.done)} of ${formatNumber(status.total)} files read.` : ''}
         </p>
         {error && <p className="error-text">{error}</p>}
