@@ -6,6 +6,7 @@ import { DEFAULT_MAX_FILE_BYTES } from '../formats/types.js';
 import { withDayAndCost } from './calls.js';
 import { callOf, factsOf, type CallFacts } from './facts.js';
 import { isoTime } from './times.js';
+import { lastAtOrBefore } from '../util/sorted.js';
 import type { CatalogRead } from './read-file.js';
 
 /**
@@ -27,22 +28,10 @@ function lineStarts(bytes: Uint8Array): number[] {
   return starts;
 }
 
-/** The line holding byte `at`: the last start at or before it. */
-function lineAt(starts: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 /** Each line of `bytes` that holds `mark`, added to `into` (one search over the bytes, a line counted once). */
 function linesHolding(bytes: Buffer, starts: readonly number[], mark: Buffer, into: Set<number>): void {
   for (let at = bytes.indexOf(mark); at !== -1; ) {
-    const line = lineAt(starts, at);
+    const line = lastAtOrBefore(starts, at);
     into.add(line);
     const next = starts[line + 1];
     if (next === undefined) break;

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { lastAtOrBefore } from '../util/sorted.js';
 import { isSecretlintRule, PATH_RULES, PATTERN_RULES, PHONE_RULE, secretlintRule, type Kind } from './rules.js';
 
 /** One text to look into, and where it is (what a finding says of its place). */
@@ -76,13 +77,7 @@ async function secretlintFindings<W>(units: readonly ScanUnit<W>[]): Promise<Fin
     for (const m of result.messages) {
       const [s, e] = m.range;
       // The unit it lies in: the last one starting at or before it.
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= s) lo = mid;
-        else hi = mid - 1;
-      }
+      const lo = lastAtOrBefore(starts, s);
       const unit = units[from + lo];
       let start = s - starts[lo];
       let end = Math.min(e - starts[lo], unit.text.length);
