@@ -80,6 +80,8 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     await p().keyboard.press('Shift+Tab');
     expect(await focusedPath()).toBe(stop);
     // ↓ moves between sessions; → unfolds a session's sub-agents, ← folds them.
+    // Home from the second row: the first takes the focus (once drawn: a frame later).
+    await p().keyboard.press('ArrowDown');
     await p().keyboard.press('Home');
     await p().waitForFunction((want) => document.activeElement?.getAttribute('data-path') === want, byTime[0]);
     await p().keyboard.press('ArrowDown');

@@ -161,7 +161,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       expect(await head.textContent()).toBe(` (the file: ${all} msgs · ${tokens} tok)`);
       expect(await head.getAttribute('title')).toMatch(/^The file holds \d+ messages/);
       // What the API reported leads where the file records it, then the count made here ("≈" where estimated).
-      expect(await page.page.textContent('.conv-head')).toMatch(new RegExp(`^${file}${shown} msgs · ([\\d,]+ in · [\\d,]+ out reported · )?(≈ )?[\\d,]+ tok \\(the file: ${all} msgs`));
+      // The session's title first where it has one; its count of the session's messages where it shows part of it.
+      expect(await page.page.textContent('.conv-head')).toMatch(new RegExp(`^${file}(.+ · )?${shown}( of [\\d,]+)? msgs · ([\\d,]+ in · [\\d,]+ out reported · )?(≈ )?[\\d,]+ tok \\(the file: ${all} msgs`));
       // A conversation of a file of several (a ChatGPT export): the sidebar's line for that conversation.
       await page.open('chatgpt/conversations.json');
       const line = await page.page.locator('[data-testid="conversation-item"][aria-current="true"] [data-testid="conversation-meta"]').textContent();
