@@ -10,7 +10,7 @@ import { quickReadForCatalog } from './quick-read.js';
 const port = parentPort!;
 // One file at a time, in the order given: the thread that gives them matches each answer to the file it gave
 // first (it gives the next before this one is done, and looking for secrets waits on the way).
-let turn: Promise<void> = formatsReady();
+let turn: Promise<void> = formatsReady().catch(() => undefined);
 port.on('message', (msg: { file: string; size: number; kind?: 'read' | 'quick' | 'secrets' }) => {
   turn = turn.then(async () => {
     try {
