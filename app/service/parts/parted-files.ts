@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseDocumentText, type OpenedFile } from '../../../src/core/formats/document-file.js';
-import { decodeText } from '../../../src/core/formats/read.js';
+import { parseDocumentBytes, type OpenedFile } from '../../../src/core/formats/document-file.js';
 import { candidates, codecById } from '../../../src/core/formats/registry.js';
 import { filePartsOf, readPart, type FilePart } from '../../../src/core/storage/file-parts.js';
 
@@ -30,7 +29,7 @@ export function readsInParts(format: string | undefined): boolean {
 
 /** One part of such a file, read as a file of its own in the format of the file's head. */
 export function readPartDocument(file: string, part: FilePart, format: string): OpenedFile {
-  return parseDocumentText(decodeText(readPart(file, part), file), file, format);
+  return parseDocumentBytes(readPart(file, part), file, format);
 }
 
 /** A file too big to read whole, as it is read: its format (its head's, unless known) and its parts; undefined when it is not read in parts. */

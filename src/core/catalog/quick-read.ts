@@ -1,5 +1,5 @@
 import type { Codec } from '../formats/codec.js';
-import { parseDocumentText } from '../formats/document-file.js';
+import { parseDocumentBytes } from '../formats/document-file.js';
 import { decodeText, readFileBytes } from '../formats/read.js';
 import { candidates } from '../formats/registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../formats/types.js';
@@ -173,7 +173,7 @@ function readLines(file: string, codec: Codec, lines: readonly number[], lineByt
     if (pieces.length > 0) pieces.push(NEWLINE);
     pieces.push(lineBytes(k));
   }
-  const opened = parseDocumentText(decodeText(Buffer.concat(pieces), file), file, codec.id);
+  const opened = parseDocumentBytes(Buffer.concat(pieces), file, codec.id);
   const facts = factsOf(file, opened, undefined, { noThreads: true });
   const session = facts.sessions[0];
   const slots = (opened.doc.baseline as { slots?: readonly number[] } | undefined)?.slots ?? [];

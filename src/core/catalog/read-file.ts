@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConversationFileError } from '../formats/errors.js';
-import { parseDocumentText, readDocumentFile, type OpenedFile } from '../formats/document-file.js';
-import { decodeText, readFileBytes } from '../formats/read.js';
+import { parseDocumentBytes, readDocumentFile, type OpenedFile } from '../formats/document-file.js';
+import { readFileBytes } from '../formats/read.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../formats/types.js';
 import { candidates } from '../formats/registry.js';
 import { containerOf } from '../formats/containers/index.js';
@@ -96,7 +96,7 @@ function readInParts(file: string, size: number): CatalogRead {
   const parts = filePartsOf(file, size, PART_BYTES).map((part) => {
     const bytes = readPart(file, part);
     if (part.end === size) endHash = hashEnd(bytes);
-    const opened = parseDocumentText(decodeText(bytes, file), file, codec.id);
+    const opened = parseDocumentBytes(bytes, file, codec.id);
     return factsOf(file, opened, undefined, { lines: lineBytesOf(bytes, part.start + (opened.bom ? 3 : 0)) });
   });
   const facts = mergeParts(parts);

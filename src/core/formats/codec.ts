@@ -1,4 +1,5 @@
 import type { MessageView } from './model.js';
+import type { Utf8Text } from './syntax/utf8-text.js';
 import type { Problem } from './validity.js';
 import type { RoleDeclaration } from './roles.js';
 import type { MessageTree } from '../tree/message-tree.js';
@@ -150,6 +151,8 @@ export interface Codec {
   sniffNeeds?: readonly string[];
   /** Throws ConversationFileError (with the line and column) for text that is not this format. */
   parse(text: string, file: string): ConversationDocument;
+  /** The same document read from the text's bytes, where the format reads a line at a time (its text decoded only if asked for). */
+  parseBytes?(text: Utf8Text, file: string): ConversationDocument;
   /** The text of the file holding these records; records the document holds unchanged keep their bytes. */
   serialize(doc: ConversationDocument, conversations: readonly (readonly unknown[])[], options?: WriteOptions): string;
   /** A record seen as a message. */

@@ -2,7 +2,8 @@ import { deepEqual, isPlainObject } from '../message.js';
 import './all.js';
 import type { Codec, ConversationDocument, WriteOptions } from './codec.js';
 import { ConversationFileError, TooBigError } from './errors.js';
-import { decodeText, readFileBytes } from './read.js';
+import { readFileBytes, textOfBytes } from './read.js';
+import { utf8Text, type Utf8Text } from './syntax/utf8-text.js';
 import { containerOf, listContainers } from './containers/index.js';
 import { conversationExtensions } from './registry.js';
 import { parseWithCodecs, type ParsedFile } from './registry.js';
@@ -46,7 +47,28 @@ export function parseDocumentText(text: string, file: string, format?: string, n
   const body = bom ? text.slice(1) : text;
   // A search for the first non-blank character, not a trim: a trim copies a 100 MB text.
   if (!/\S/.test(body)) throw new ConversationFileError(file, 'the file is empty (expected a conversation)');
-  const parsed = parseWithCodecs(body, file, format, name);
+  return opened(parseWithCodecs(body, file, format, name), bom);
+}
+
+/** parseDocumentText of a file's bytes: a format read a line at a time never decodes the whole text. */
+export function parseDocumentBytes(bytes: Buffer, file: string, format?: string): OpenedFile {
+  const source = textOfBytes(bytes, file);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? utf8Text(bytes.subarray(3)) : source;
+  if (isBlank(body)) throw new ConversationFileError(file, 'the file is empty (expected a conversation)');
+  return opened(parseWithCodecs(body, file, format), bom);
+}
+
+/** Whether the text is all white space (as /\S/ sees it), looking at bytes until a character past ASCII. */
+function isBlank(text: Utf8Text): boolean {
+  for (const b of text.bytes) {
+    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) continue;
+    return b < 0x80 ? false : !/\S/.test(text.text());
+  }
+  return true;
+}
+
+function opened(parsed: ParsedFile, bom: boolean): OpenedFile {
   return { ...parsed, codec: codecWithRoles(parsed.codec, parsed.doc.roles), bom, lineage: {}, ...(parsed.codec.readOnly ? { readOnly: parsed.codec.readOnly } : {}) };
 }
 
@@ -69,7 +91,7 @@ export function readDocumentFile(file: string, options: ReadDocumentOptions = {}
       const what = /file|database|archive|log/.test(named.label) ? named.label : `${named.label} file`;
       throw new ConversationFileError(file, `not ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}: its first bytes are not those of one`);
     }
-    return parseDocumentText(decodeText(bytes, file), file, options.format);
+    return parseDocumentBytes(bytes, file, options.format);
   }
   const cap = options.maxInflatedBytes ?? MAX_INFLATED_BYTES;
   const inside = container.open(file, bytes, { maxInflatedBytes: cap });

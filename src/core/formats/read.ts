@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { utf8Text, type Utf8Text } from './syntax/utf8-text.js';
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { ConversationFileError } from './errors.js';
@@ -23,12 +24,21 @@ function formatSize(bytes: number): string {
 
 /** Decodes file bytes as UTF-8 text, refusing binary data and invalid UTF-8 with a clear reason. */
 export function decodeText(bytes: Uint8Array, file: string): string {
+  checkText(bytes, file);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+function checkText(bytes: Uint8Array, file: string): void {
   const nul = bytes.indexOf(0);
   if (nul !== -1) throw new ConversationFileError(file, `binary data (a NUL byte at offset ${nul}), not a text conversation file`);
-  // isUtf8 validates without building a string (simdutf); the decode after it cannot fail.
+  // isUtf8 validates without building a string (simdutf); a decode after it cannot fail.
   if (!isUtf8(bytes)) throw new ConversationFileError(file, 'not valid UTF-8 text');
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return text;
+}
+
+/** decodeText, the text left undecoded until asked for (a line log is read a line at a time from its bytes). */
+export function textOfBytes(bytes: Buffer, file: string): Utf8Text {
+  checkText(bytes, file);
+  return utf8Text(bytes);
 }
 
 /** Parses conversation text; `file` only names it in errors. */

@@ -4,6 +4,7 @@ import { ConversationFileError } from './errors.js';
 import { syntaxError } from './json.js';
 import { markDerived } from '../message.js';
 import { withUnreadPart } from './unread.js';
+import type { Utf8Text } from './syntax/utf8-text.js';
 
 const codecs: Codec[] = [];
 // Asked once per file by a listing of thousands: kept until a codec is added.
@@ -94,25 +95,30 @@ export interface ParsedFile {
 }
 
 /**
- * Reads `text` with `formatId`, or with the most specific codec that accepts it. A codec that finds valid
+ * Reads `source` (text, or bytes a codec may read a line at a time) with `formatId`, or with the most specific codec that accepts it. A codec that finds valid
  * syntax of another format steps aside for the next; a syntax error is reported with its position.
  */
-export function parseWithCodecs(text: string, file: string, formatId?: string, name = file): ParsedFile {
+export function parseWithCodecs(source: string | Utf8Text, file: string, formatId?: string, name = file): ParsedFile {
+  // Bytes are read by a codec that reads them a line at a time; every other use decodes the whole text.
+  const whole = () => (typeof source === 'string' ? source : source.text());
+  const parse = (codec: Codec) => (typeof source !== 'string' && codec.parseBytes ? codec.parseBytes(source, file) : codec.parse(whole(), file));
   if (formatId !== undefined) {
     const codec = codecById(formatId);
     if (!codec) throw new ConversationFileError(file, `unknown format "${formatId}" (known: ${codecs.map((c) => c.id).join(', ')})`);
     try {
-      return { codec, doc: codec.parse(text, file) };
+      return { codec, doc: parse(codec) };
     } catch (e) {
       if (e instanceof NotThisFormat) throw new ConversationFileError(file, `not ${codec.label}: ${e.message}`);
       throw e;
     }
   }
   const ext = extname(name).toLowerCase();
-  let list = candidates(name, text.slice(0, 65536));
+  const head = typeof source === 'string' ? source.slice(0, 65536) : source.head(65536);
+  let list = candidates(name, head);
   // Keys spelled with escapes ("r\u006fle") are the same keys to JSON: sniffed again as JSON.parse reads them.
-  if (list.length === 0 && text.slice(0, 65536).includes('\\u')) list = candidates(name, unescapedHead(text, ext));
+  if (list.length === 0 && head.includes('\\u')) list = candidates(name, unescapedHead(whole(), ext));
   if (list.length === 0) {
+    const text = whole();
     const known = conversationExtensions();
     if (!known.includes(ext)) throw new ConversationFileError(file, `unsupported file type "${ext || '(no extension)'}": expected ${known.join(', ')}`);
     const labels = codecs.filter((c) => c.extensions.includes(ext)).map((c) => c.label);
@@ -129,7 +135,7 @@ export function parseWithCodecs(text: string, file: string, formatId?: string, n
   let first: { codec: Codec; error: NotThisFormat } | undefined;
   for (const codec of list) {
     try {
-      return { codec, doc: codec.parse(text, file) };
+      return { codec, doc: parse(codec) };
     } catch (e) {
       if (!(e instanceof NotThisFormat)) throw e;
       first ??= { codec, error: e };
@@ -138,7 +144,7 @@ export function parseWithCodecs(text: string, file: string, formatId?: string, n
   // The most likely format says best what is wrong, and where; the others tried are named, and what the file holds.
   const others = list.filter((c) => c !== first!.codec).map((c) => c.label);
   const tried = others.length > 0 ? `; also tried: ${others.join(', ')}` : '';
-  throw new ConversationFileError(file, `${first!.error.message} (reading it as ${first!.codec.label}${tried})${describeFound(text, ext)}`, first!.error.position, true);
+  throw new ConversationFileError(file, `${first!.error.message} (reading it as ${first!.codec.label}${tried})${describeFound(whole(), ext)}`, first!.error.position, true);
 }
 
 /** A JSON or JSONL head as JSON.stringify writes what JSON.parse reads there ('' where it does not parse). */

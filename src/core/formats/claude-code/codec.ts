@@ -123,6 +123,7 @@ export const claudeCode: Codec = {
     return /^agent-[0-9a-f]+\.jsonl$/.test(basename(name)) && /"message"\s*:/.test(head) ? 20 : 0;
   },
   parse: (text, file) => parseJsonlRecords(text, file, 'claude-code', isRecord, sessionTitle, sessionMeta),
+  parseBytes: (text, file) => parseJsonlRecords(text, file, 'claude-code', isRecord, sessionTitle, sessionMeta),
   // Claude Code appends a line per message, tool result and event as the session goes on.
   append: (doc, added, file) => appendJsonlRecords(doc, added, file, isRecord, sessionTitle, sessionMeta),
   // The chain is made whole as the lines are laid out: deleted lines' children relinked, new lines spliced in.

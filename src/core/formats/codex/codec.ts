@@ -202,6 +202,7 @@ export const codexRollout: Codec = {
     return /\n\s*\{\s*"(record_type"\s*:\s*"state"|type"\s*:\s*"message")/.test(head) ? 35 : 0;
   },
   parse: (text, file) => withUsage(parseJsonlRecords(text, file, 'codex-rollout', isRolloutRecord, rolloutTitle, rolloutMeta)),
+  parseBytes: (text, file) => withUsage(parseJsonlRecords(text, file, 'codex-rollout', isRolloutRecord, rolloutTitle, rolloutMeta)),
   // Codex appends each item and event as the session goes on.
   append: (doc, added, file) => withUsage(appendJsonlRecords(doc, added, file, isRolloutRecord, rolloutTitle, rolloutMeta)),
   // The event_msg that repeats a message's text for Codex's own transcript follows the message: edited,

@@ -3,6 +3,7 @@ import { appendJsonl, keptLines, parseJsonl, rewriteJsonl, type JsonlBaseline } 
 import { rewriteJsonValue } from '../syntax/json-edit.js';
 import { valueStartAt, type JsonPath } from '../syntax/json-doc.js';
 import { skipValue } from '../json-spans.js';
+import type { Utf8Text } from '../syntax/utf8-text.js';
 
 /** A JSONL head's first line (a sniffer's look at one record, without splitting the whole head). */
 export function firstLine(head: string): string {
@@ -29,8 +30,23 @@ export interface JsonlConversationsBaseline {
 }
 
 /** Parses a session log: `isMessage` picks the lines that are messages; the others are kept as they are. */
-export function parseJsonlRecords(text: string, file: string, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined): ConversationDocument {
-  return recordsDocument(text, parseJsonl(text, file), codec, isMessage, title, meta);
+export function parseJsonlRecords(text: string | Utf8Text, file: string, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined): ConversationDocument {
+  const doc = recordsDocument('', parseJsonl(text, file), codec, isMessage, title, meta);
+  if (typeof text === 'string') doc.text = text;
+  else withTextOnDemand(doc, text);
+  return doc;
+}
+
+/** The document's text, decoded from its bytes when first asked for (reading a log for its records needs none). */
+function withTextOnDemand(doc: ConversationDocument, source: Utf8Text): void {
+  Object.defineProperty(doc, 'text', {
+    get: () => source.text(),
+    set(value: string) {
+      Object.defineProperty(doc, 'text', { value, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 function recordsDocument(text: string, lines: JsonlBaseline, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined, before?: { doc: ConversationDocument; keep: number }): ConversationDocument {

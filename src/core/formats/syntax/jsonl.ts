@@ -12,6 +12,7 @@ import { MAX_NESTING_DEPTH, type JsonStyle } from '../types.js';
 import { nestsDeeperThan } from '../validate.js';
 import { rewriteJsonValue } from './json-edit.js';
 import { objectMemberSpans } from '../json-spans.js';
+import { hasUnicodeEscape, isAscii, lineString, type Utf8Text } from './utf8-text.js';
 
 /** One line of a JSONL file: where its text is, and its value (undefined for a blank line). */
 export interface JsonlLine {
@@ -34,18 +35,59 @@ export interface JsonlBaseline {
 
 const COMPACT: JsonStyle = { ...NEW_JSON_STYLE, indent: null, keySep: ':', itemSep: ',' };
 
-/** The separators the file's lines use (Python's json.dumps writes ", " and ": "; others none). */
-function lineStyle(text: string, lines: readonly JsonlLine[]): JsonStyle {
-  const first = lines.find((l) => l.value !== null && typeof l.value === 'object' && !Array.isArray(l.value) && Object.keys(l.value as object).length > 1);
-  if (!first) return COMPACT;
-  const start = first.start + text.slice(first.start, first.end).search(/\S/);
-  const members = objectMemberSpans(text, start);
+/** The separators the file's lines use (Python's json.dumps writes ", " and ": "; others none), from its first object of several keys. */
+function lineStyle(line: string | undefined, escapes: () => boolean): JsonStyle {
+  if (line === undefined) return COMPACT;
+  const members = objectMemberSpans(line, line.search(/\S/));
   if (members.length < 2) return COMPACT;
   return {
     ...COMPACT,
-    keySep: text.slice(members[0].keySpan.end, members[0].value.start),
-    itemSep: text.slice(members[0].value.end, members[1].keySpan.start),
-    escapeNonAscii: !/[\u0080-\uffff]/.test(text) && /\\u[0-9a-fA-F]{4}/.test(text),
+    keySep: line.slice(members[0].keySpan.end, members[0].value.start),
+    itemSep: line.slice(members[0].value.end, members[1].keySpan.start),
+    escapeNonAscii: escapes(),
+  };
+}
+
+/** A line as read: its text without its terminator, where it is in the text, and its terminator. */
+interface RawLine {
+  body: string;
+  start: number;
+  end: number;
+  eol: string;
+  /** Its length in bytes, where known without measuring. */
+  bytes?: number;
+}
+
+/** The lines of a text from `shift` on. */
+function textLines(text: string, shift: number): () => RawLine | undefined {
+  let at = 0;
+  return () => {
+    if (at >= text.length) return undefined;
+    let nl = text.indexOf('\n', at);
+    if (nl === -1) nl = text.length;
+    const end = nl > at && text.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl;
+    const line = { body: text.slice(at, end), start: at + shift, end: end + shift, eol: text.slice(end, Math.min(nl + 1, text.length)) };
+    at = nl + 1;
+    return line;
+  };
+}
+
+/** The same lines read from the text's bytes, each decoded alone: positions are the whole text's, in UTF-16 units. */
+function byteLines(bytes: Buffer): () => RawLine | undefined {
+  let at = 0;
+  let chars = 0;
+  return () => {
+    if (at >= bytes.length) return undefined;
+    let nl = bytes.indexOf(0x0a, at);
+    if (nl === -1) nl = bytes.length;
+    // A byte of a multi-byte character is never a CR or LF: the lines split where the text's do.
+    const end = nl > at && bytes[nl - 1] === 0x0d ? nl - 1 : nl;
+    const body = lineString(bytes, at, end);
+    const eol = bytes.toString('latin1', end, Math.min(nl + 1, bytes.length));
+    const line = { body, start: chars, end: chars + body.length, eol, bytes: end - at };
+    chars += body.length + eol.length;
+    at = nl + 1;
+    return line;
   };
 }
 
@@ -53,25 +95,25 @@ function lineStyle(text: string, lines: readonly JsonlLine[]): JsonStyle {
  * Splits and parses JSON Lines; a bad line throws with its line and column. Blank lines are kept as such.
  * `after`: `text` is what follows the first `keep` lines of `before` (an append), at offset `shift` of the
  * whole text: its lines are numbered and placed after them, their objects noted in `before`'s origin map.
+ * Given as bytes (a whole file), each line is decoded alone and the same baseline comes out.
  */
-export function parseJsonl(text: string, file: string, after?: { shift: number; before: JsonlBaseline; keep: number }): JsonlBaseline {
+export function parseJsonl(text: string | Utf8Text, file: string, after?: { shift: number; before: JsonlBaseline; keep: number }): JsonlBaseline {
   const lines: JsonlLine[] = after ? after.before.lines.slice(0, after.keep) : [];
-  const newline = after ? after.before.newline : text.includes('\r\n') ? '\r\n' : '\n';
+  const whole = typeof text === 'string' ? text : undefined;
+  const bytes = typeof text === 'string' ? undefined : text.bytes;
+  const newline = after ? after.before.newline : (whole !== undefined ? whole.includes('\r\n') : bytes!.includes('\r\n')) ? '\r\n' : '\n';
   const origin = after ? after.before.origin : new WeakMap<object, number>();
-  const shift = after?.shift ?? 0;
-  let at = 0;
+  const next = whole !== undefined ? textLines(whole, after?.shift ?? 0) : byteLines(bytes!);
   let n = after ? after.keep : 0;
   let partialTail: number | undefined;
-  while (at < text.length) {
-    let nl = text.indexOf('\n', at);
-    if (nl === -1) nl = text.length;
-    const end = nl > at && text.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl;
-    const body = text.slice(at, end);
+  let styleLine: string | undefined;
+  for (let line = next(); line; line = next()) {
+    const { body, start, end, eol } = line;
     n++;
     // A character is one to three bytes: only a line this long can be past the cap, and is measured.
-    if (end - at > MAX_RECORD_BYTES / 3) {
-      const bytes = Buffer.byteLength(body);
-      if (bytes > MAX_RECORD_BYTES) throw new TooBigError(file, `line ${n} is ${sizeText(bytes)} long, more than the ${sizeText(MAX_RECORD_BYTES)} a record is read to here (one this long costs gigabytes to show, count and search): the file is not read`, MAX_RECORD_BYTES, { line: n, column: 1 });
+    if (end - start > MAX_RECORD_BYTES / 3) {
+      const size = line.bytes ?? Buffer.byteLength(body);
+      if (size > MAX_RECORD_BYTES) throw new TooBigError(file, `line ${n} is ${sizeText(size)} long, more than the ${sizeText(MAX_RECORD_BYTES)} a record is read to here (one this long costs gigabytes to show, count and search): the file is not read`, MAX_RECORD_BYTES, { line: n, column: 1 });
     }
     let value: unknown;
     if (/\S/.test(body)) {
@@ -80,9 +122,9 @@ export function parseJsonl(text: string, file: string, after?: { shift: number; 
       } catch (e) {
         // A last line without its newline is one an agent is still writing: kept as it is (a save writes it
         // back untouched), not read, not an error.
-        if (nl === text.length) {
+        if (!eol.endsWith('\n')) {
           partialTail = n;
-          lines.push({ start: at + shift, end: end + shift, eol: '', value: undefined });
+          lines.push({ start, end, eol: '', value: undefined });
           break;
         }
         const errors: ParseError[] = [];
@@ -94,12 +136,18 @@ export function parseJsonl(text: string, file: string, after?: { shift: number; 
         throw new ConversationFileError(file, `invalid JSON on line ${n}: ${reason}`, { line: n, column });
       }
       if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) throw new ConversationFileError(file, `line ${n} is nested more than ${MAX_NESTING_DEPTH} levels deep; refusing to read it`, { line: n, column: 1 });
-      if (value !== null && typeof value === 'object') origin.set(value as object, lines.length);
+      if (value !== null && typeof value === 'object') {
+        origin.set(value as object, lines.length);
+        if (styleLine === undefined && !Array.isArray(value) && Object.keys(value).length > 1) styleLine = body;
+      }
     }
-    lines.push({ start: at + shift, end: end + shift, eol: text.slice(end, Math.min(nl + 1, text.length)), value });
-    at = nl + 1;
+    lines.push({ start, end, eol, value });
   }
-  return { lines, newline, origin, style: after ? after.before.style : lineStyle(text, lines), ...(partialTail !== undefined ? { partialTail } : {}) };
+  const style = after
+    ? after.before.style
+    : lineStyle(styleLine, () => (whole !== undefined ? !/[\u0080-\uffff]/.test(whole) && /\\u[0-9a-fA-F]{4}/.test(whole) : isAscii(bytes!) && hasUnicodeEscape(bytes!)),
+      );
+  return { lines, newline, origin, style, ...(partialTail !== undefined ? { partialTail } : {}) };
 }
 
 /** How many of a baseline's lines an append keeps: all but a last line without its terminator, which is read again. */
