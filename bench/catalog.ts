@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { queryTerms } from '../src/core/search/index.js';
 import { walkConversationTree } from '../src/core/storage/list-directory.js';
 import { writeStore } from './store.js';
+import { indexFloor } from './catalog-floor.js';
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
@@ -81,6 +82,8 @@ export async function catalogBench(quick: boolean): Promise<string[]> {
     out.push(`every session listed with its usage (from each file's usage lines, before the whole reads): ${ms(listedAt)} ms = ${ratio(listedAt, bare)} (goal ≤ 1×)`);
     out.push(`catalog from nothing (every session, its usage, the full-text index; ${readers === inlineReaders ? 'read on one thread (no build)' : `${width} reader threads`}): ${ms(built)} ms = ${ratio(built, bare)} (goal ≤ 1.5×); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB (start ${Math.round(rss0 / 2 ** 20)} MB)`);
     catalog.close();
+    const floor = await indexFloor(files, dir, width);
+    out.push(`a floor on this machine: every line parsed and every message's text in an index of the same kind, on ${width} threads, nothing else (${floor.rows.toLocaleString('en')} texts): ${ms(floor.ms)} ms = ${ratio(floor.ms, bare)}`);
 
     t = performance.now();
     const again = Catalog.open(file);

@@ -9,6 +9,7 @@ import { treeBench } from './tree.js';
 import { secretsBench } from './secrets.js';
 import { searchBench } from './search.js';
 import { cliSearchBench } from './cli-search.js';
+import { catalogBench } from './catalog.js';
 import { hugeBench } from './huge.js';
 import { metBench } from './met.js';
 import { savesBench } from './saves.js';
@@ -120,6 +121,9 @@ console.log('\nThe bin\'s search from its catalog, a process each (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');
 console.log('|---|---|---|---|');
 for (const line of await cliSearchBench(quick)) console.log(line);
+
+console.log(`\nThe session catalog on a heavy user's store (${quick ? '200 sessions' : '1,800 sessions, 1.5 GB'}): built from nothing, kept up to date, answering (ms)\n`);
+for (const line of await catalogBench(quick)) console.log(`- ${line}`);
 
 console.log('\nA session too big to read whole, read a part at a time (ms)\n');
 console.log('| what | ms | baseline, same run | ratio |');

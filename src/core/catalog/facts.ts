@@ -208,8 +208,7 @@ export type LineBytes = (line: number) => [number, number] | undefined;
  * JSONL baseline numbers, found in the bytes (a scan for newlines), not by measuring the decoded text.
  */
 export function lineBytesOf(bytes: Uint8Array, base = 0, firstLine = 0): LineBytes {
-  const starts: number[] = [0];
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) starts.push(at + 1);
+  const starts = lineStartsOf(bytes);
   return (line) => {
     const k = line - firstLine;
     if (k < 0 || k >= starts.length) return undefined;
@@ -218,6 +217,13 @@ export function lineBytesOf(bytes: Uint8Array, base = 0, firstLine = 0): LineByt
     if (end > start && bytes[end - 1] === 0x0d) end--;
     return [base + start, base + end];
   };
+}
+
+/** Where each line of `bytes` starts (a line per `\n`; the last one may be empty, at the end). */
+export function lineStartsOf(bytes: Uint8Array): number[] {
+  const starts: number[] = [0];
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) starts.push(at + 1);
+  return starts;
 }
 
 /** The line each record of a one-record-per-line log came from (its baseline's slots), else undefined. */

@@ -4,7 +4,7 @@ import { decodeText, readFileBytes } from '../formats/read.js';
 import { candidates } from '../formats/registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../formats/types.js';
 import { withDayAndCost } from './calls.js';
-import { callOf, factsOf, type CallFacts } from './facts.js';
+import { callOf, factsOf, lineStartsOf, type CallFacts } from './facts.js';
 import { isoTime } from './times.js';
 import { lastAtOrBefore } from '../util/sorted.js';
 import type { CatalogRead } from './read-file.js';
@@ -21,14 +21,13 @@ const TITLE_RECORDS = 40;
 const TAIL_BYTES = 16 * 1024;
 const NEWLINE = Buffer.from('\n');
 
-/** Where each line of `bytes` starts (a line per `\n`). */
+/** Where each line of `bytes` starts, but for an empty one after the last line break. */
 function lineStarts(bytes: Uint8Array): number[] {
-  const starts = [0];
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) if (at + 1 < bytes.length) starts.push(at + 1);
+  const starts = lineStartsOf(bytes);
+  if (starts.length > 1 && starts[starts.length - 1] === bytes.length) starts.pop();
   return starts;
 }
 
-/** Each line of `bytes` that holds `mark`, added to `into` (one search over the bytes, a line counted once). */
 function linesHolding(bytes: Buffer, starts: readonly number[], mark: Buffer, into: Set<number>): void {
   for (let at = bytes.indexOf(mark); at !== -1; ) {
     const line = lastAtOrBefore(starts, at);
