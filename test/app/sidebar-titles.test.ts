@@ -44,6 +44,10 @@ describe('a session is listed by what it is about, not its id', () => {
     const file = join(dir, 'rollout-2026-08-06T16-45-00-019fd608-da80-7713-bcdd-bc47748af23d.jsonl');
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     expect(summarizeWhole(file).title).toBe('Make the refund button work on mobile');
+    // The IDE extension's context before the request (the open files) is not its title either.
+    lines[5] = user(5, '# Context from my IDE setup:\n\n## Active file: src/refund.ts\n\n## My request for Codex:\nMake the refund button work on mobile\n');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(summarizeWhole(file).title).toBe('Make the refund button work on mobile');
   });
 
   it("conversations the tool titles alike (Aider's 'aider chat started at …') are listed by their first prompts", () => {

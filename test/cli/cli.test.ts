@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tiktoken } from 'js-tiktoken/lite';
 import { describe, expect, it } from 'vitest';
@@ -370,10 +370,13 @@ describe('a session as its threads', () => {
 });
 
 describe('usage DIR', () => {
-  it('adds up reported usage by tool; input that no call records is said so, never 0 (Copilot CLI records output alone)', () => {
+  it('adds up reported usage by tool; input that no call records is said so, never 0 (a Copilot CLI run killed before its shutdown totals)', () => {
     const dir = tempDir();
     const session = join(dir, 'copilot', 'session-state', '5c1e7a42-9d3b-4f6e-b8a1-2f0c4d6e8a13');
-    cpSync(join(ROOT, 'test', 'fixtures', 'formats', 'copilot-cli', 'events.jsonl'), join(session, 'events.jsonl'), { recursive: true });
+    mkdirSync(session, { recursive: true });
+    // Its events up to the shutdown, which alone holds the input: the run was killed.
+    const events = readFileSync(join(ROOT, 'test', 'fixtures', 'formats', 'copilot-cli', 'events.jsonl'), 'utf8').split('\n');
+    writeFileSync(join(session, 'events.jsonl'), events.filter((l) => !l.includes('"type":"session.shutdown"')).join('\n'));
     cpSync(join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'session.jsonl'), join(dir, 'claude', 'session.jsonl'), { recursive: true });
     const r = cli('usage', dir, '--by', 'tool');
     expect(r.code, r.stderr).toBe(0);
@@ -387,6 +390,18 @@ describe('usage DIR', () => {
     expect(json.rows.find((x) => x.key === 'Copilot CLI')).toMatchObject({ input: 0, inputCalls: 0 });
     const claude = json.rows.find((x) => x.key === 'Claude Code')!;
     expect(claude.inputCalls).toBe(claude.calls);
+  });
+
+  it('a Copilot CLI session that shut down has its input, cache and requests from the shutdown totals, its output once', () => {
+    const dir = tempDir();
+    const session = join(dir, 'session-state', '5c1e7a42-9d3b-4f6e-b8a1-2f0c4d6e8a13');
+    cpSync(join(ROOT, 'test', 'fixtures', 'formats', 'copilot-cli', 'events.jsonl'), join(session, 'events.jsonl'), { recursive: true });
+    const json = JSON.parse(cli('usage', dir, '--by', 'model', '--json').stdout) as { rows: Array<{ key: string; calls: number; input: number; inputCalls: number; output: number; cacheRead: number }> };
+    // The fixture's session.shutdown: 7 requests, 118,204 in (96,320 of them cached), 952 out in all.
+    expect(json.rows.map(({ key, calls, inputCalls, input, output, cacheRead }) => ({ key, calls, inputCalls, input, output, cacheRead }))).toEqual([{ key: 'claude-sonnet-4-5', calls: 7, inputCalls: 7, input: 118_204, output: 952, cacheRead: 96_320 }]);
+    const text = cli('usage', dir, '--by', 'model').stdout;
+    expect(text).not.toContain('not recorded');
+    expect(text).not.toMatch(/≥/);
   });
 });
 

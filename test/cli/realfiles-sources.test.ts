@@ -86,7 +86,114 @@ for line in open(sys.argv[1], encoding='utf-8'):
 print(json.dumps(n))
 `;
 
+// Gemini CLI's project folders: each one's name and, where a session's tool calls name a folder whose SHA-256
+// (getProjectHash) is that name, the folder.
+const GEMINI_PY = String.raw`
+import hashlib, json, os, re, sys
+out = {}
+for d in os.listdir(os.path.join(sys.argv[1], 'tmp')):
+    chats = os.path.join(sys.argv[1], 'tmp', d, 'chats')
+    if not os.path.isdir(chats): continue
+    for f in os.listdir(chats):
+        s = json.load(open(os.path.join(chats, f), encoding='utf-8'))
+        found = None
+        for m in s['messages']:
+            for c in m.get('toolCalls') or []:
+                for v in (c.get('args') or {}).values():
+                    if not isinstance(v, str) or not re.match(r'^[A-Za-z]:\\|^/', v): continue
+                    p = v
+                    while found is None and len(p) > 3:
+                        if hashlib.sha256(p.encode()).hexdigest() == s['projectHash']: found = p
+                        p = p[:max(p.rfind('\\'), p.rfind('/'))]
+        out[d + '/chats/' + f] = found
+print(json.dumps(out))
+`;
+
+// Continue's sessions.json: each session's dateCreated, as an ISO time.
+const CONTINUE_PY = String.raw`
+import datetime, json, sys
+print(json.dumps({e['sessionId']: datetime.datetime.fromtimestamp(int(e['dateCreated']) / 1000, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.%f')[:-3] + 'Z' for e in json.load(open(sys.argv[1], encoding='utf-8'))}))
+`;
+
+// A Codex rollout's first prompt: the words after the IDE extension's last "## My request for Codex:" line.
+const CODEX_REQUEST_PY = String.raw`
+import json, re, sys
+first = None
+for line in open(sys.argv[1], encoding='utf-8'):
+    v = json.loads(line)
+    p = v.get('payload') or {}
+    if v.get('type') == 'event_msg' and p.get('type') == 'user_message':
+        parts = re.split(r'(?m)^## My request for Codex:[ \t]*$', p['message'])
+        first = {'wrapped': len(parts) > 1, 'request': ' '.join(parts[-1].split())}
+        break
+print(json.dumps(first))
+`;
+
+// Copilot CLI's session.shutdown totals, every shutdown of every session added up by model.
+const COPILOT_PY = String.raw`
+import json, os, sys
+out = {}
+for root, _, files in os.walk(sys.argv[1]):
+    if 'events.jsonl' not in files: continue
+    for line in open(os.path.join(root, 'events.jsonl'), encoding='utf-8'):
+        v = json.loads(line)
+        if v.get('type') != 'session.shutdown': continue
+        for model, m in v['data'].get('modelMetrics', {}).items():
+            t = out.setdefault(model.replace('.', '-'), {'calls': 0, 'input': 0, 'output': 0, 'cacheRead': 0, 'cacheWrite': 0})
+            u = m['usage']
+            t['calls'] += m['requests']['count']; t['input'] += u['inputTokens']; t['output'] += u['outputTokens']
+            t['cacheRead'] += u['cacheReadTokens']; t['cacheWrite'] += u['cacheWriteTokens']
+print(json.dumps(out))
+`;
+
+type Sessions = { sessions: Array<{ path: string; title?: string; project?: string; sessionId?: string; firstAt?: string; lastAt?: string }> };
+
 describe.skipIf(missing !== undefined)('real files of the sources that were missing or misread, through the real bin', () => {
+  it('Gemini CLI sessions are listed under the folder their hash stands for where the session names it, else a short name, never the hash', () => {
+    const gemini = join(REAL, 'gemini-cli', 'fabien');
+    const folders = py<Record<string, string | null>>(GEMINI_PY, gemini);
+    const listed = json<Sessions>(['sessions', gemini, '--json']).sessions;
+    expect(listed.length).toBe(Object.keys(folders).length);
+    for (const s of listed) {
+      const key = s.path.replace(/^tmp\//, '');
+      const folder = key.split('/')[0];
+      if (folders[key]) expect(s.project, key).toBe(folders[key]);
+      else expect(s.project, key).toBe(/^[0-9a-f]{64}$/.test(folder) ? `Gemini project ${folder.slice(0, 6)}…` : folder);
+    }
+    // At least one folder is named in its sessions: the test would prove nothing otherwise.
+    expect(Object.values(folders).some((f) => f !== null)).toBe(true);
+  }, 180_000);
+
+  it('a Continue session is dated by sessions.json beside it (its file keeps no time)', () => {
+    const dir = join(REAL, 'continue', 'fabien', 'sessions');
+    const dates = py<Record<string, string>>(CONTINUE_PY, join(dir, 'sessions.json'));
+    const listed = json<Sessions>(['sessions', dir, '--json']).sessions;
+    expect(listed.length).toBeGreaterThan(0);
+    for (const s of listed) expect([s.sessionId, s.firstAt, s.lastAt]).toEqual([s.sessionId, dates[s.sessionId!], dates[s.sessionId!]]);
+  }, 180_000);
+
+  it('a Codex session the IDE extension or the desktop app wrapped in context is titled by the request in it', () => {
+    const listed = json<Sessions>(['sessions', join(REAL, 'codex'), '--json']).sessions;
+    let wrapped = 0;
+    for (const s of listed) {
+      expect(s.title, s.path).not.toMatch(/^<[a-z_]+>|Context from my IDE|Referenced ChatGPT conversation|AGENTS\.md instructions/);
+      const first = py<{ wrapped: boolean; request: string } | null>(CODEX_REQUEST_PY, join(REAL, 'codex', s.path));
+      if (!first?.wrapped) continue;
+      wrapped++;
+      expect(first.request.startsWith(s.title!.replace(/…$/, '')), `${s.path}: ${s.title}`).toBe(true);
+    }
+    expect(wrapped).toBeGreaterThanOrEqual(2);
+  }, 180_000);
+
+  it('Copilot CLI usage holds what each session.shutdown says: input, cache and requests per model, the output once', () => {
+    const dir = join(REAL, 'copilot-cli');
+    const totals = py<Record<string, { calls: number; input: number; output: number; cacheRead: number; cacheWrite: number }>>(COPILOT_PY, dir);
+    const rows = json<{ rows: Array<{ key: string; calls: number; inputCalls: number; input: number; output: number; cacheRead: number; cacheWrite: number }> }>(['usage', dir, '--by', 'model', '--json']).rows;
+    expect(Object.keys(totals).length).toBeGreaterThan(0);
+    expect(new Map(rows.map(({ key, calls, input, output, cacheRead, cacheWrite }) => [key, { calls, input, output, cacheRead, cacheWrite }]))).toEqual(new Map(Object.entries(totals)));
+    for (const r of rows) expect(r.inputCalls).toBe(r.calls);
+  }, 180_000);
+
   it('Codex’s history.jsonl and a legacy rollout are listed in their formats, with the counts Python finds', () => {
     const history = py<{ sessions: string[][] }>(HISTORY_PY, join(CODEX, 'history.jsonl'));
     const rollout = py<{ roles: string[]; other: number }>(ROLLOUT_PY, ROLLOUT);

@@ -185,3 +185,115 @@ describe('the catalog’s usage', () => {
     }
   });
 });
+
+/** A run of the Copilot CLI: a start (or a resume), calls of models with their output, and how it ended. */
+const copilotCall = fc.record({ model: fc.constantFrom('gpt-5', 'claude-sonnet-4-5-20250929', 'a-model-with-no-price'), output: fc.nat(3000), chunks: fc.integer({ min: 1, max: 2 }) });
+const copilotRun = fc.record({
+  calls: fc.array(copilotCall, { maxLength: 6 }),
+  // Killed (no shutdown), or shut down with each model's figures: requests as many as its calls or more (calls
+  // that wrote no message), output at least theirs, input with its cached part, cache writes.
+  shutdown: fc.option(fc.record({ moreRequests: fc.nat(3), moreOutput: fc.nat(500), input: fc.nat(200_000), cached: fc.double({ min: 0, max: 1, noNaN: true }), cacheWrite: fc.nat(20_000), reasoning: fc.nat(300) }), { nil: undefined }),
+  at: fc.integer({ min: Date.parse('2026-02-27T20:00:00Z'), max: Date.parse('2026-03-02T04:00:00Z') }),
+});
+type CopilotRun = typeof copilotRun extends fc.Arbitrary<infer T> ? T : never;
+
+/** What a shut-down run reports for a model, as the CLI writes it: the figures the test expects, not derived from the reader. */
+function runTotals(run: CopilotRun): Map<string, { requests: number; input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }> {
+  const out = new Map<string, { requests: number; input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }>();
+  const s = run.shutdown!;
+  for (const c of run.calls) {
+    let t = out.get(c.model);
+    if (!t) out.set(c.model, (t = { requests: s.moreRequests, input: s.input, output: s.moreOutput, cacheRead: Math.floor(s.input * s.cached), cacheWrite: s.cacheWrite, reasoning: s.reasoning }));
+    t.requests += 1;
+    t.output += c.output;
+  }
+  return out;
+}
+
+/** An events.jsonl of runs: the first starts the session, the next resume it. */
+function copilotText(runs: readonly CopilotRun[], from = 0): string {
+  const lines: unknown[] = [];
+  let n = from * 1000;
+  let parent: string | null = null;
+  const event = (type: string, at: number, data: Record<string, unknown>) => {
+    const id = `e${n++}`;
+    lines.push({ type, data, id, timestamp: new Date(at + n * 10).toISOString(), parentId: parent });
+    parent = id;
+  };
+  runs.forEach((run, r) => {
+    if (from + r === 0) event('session.start', run.at, { sessionId: '5c1e7a42-9d3b-4f6e-b8a1-2f0c4d6e8a13', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.60', startTime: new Date(run.at).toISOString(), context: { cwd: '/home/dev/shop' } });
+    else event('session.resume', run.at, { resumeTime: new Date(run.at).toISOString(), eventCount: n, context: { cwd: '/home/dev/shop' } });
+    event('user.message', run.at, { content: `run ${from + r}` });
+    run.calls.forEach((c, k) => {
+      // A call streamed as chunks shares its apiCallId: its output once, from its last chunk.
+      for (let chunk = 0; chunk < c.chunks; chunk++) event('assistant.message', run.at, { messageId: `m${n}`, content: `answer ${k}`, toolRequests: [], model: c.model, outputTokens: chunk === c.chunks - 1 ? c.output : Math.floor(c.output / 2), apiCallId: `call_${from + r}_${k}` });
+    });
+    if (!run.shutdown) return;
+    const metrics = Object.fromEntries([...runTotals(run)].map(([model, t]) => [model, { requests: { count: t.requests, cost: 1 }, usage: { inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite, reasoningTokens: t.reasoning } }]));
+    event('session.shutdown', run.at, { shutdownType: 'routine', totalPremiumRequests: 1, modelMetrics: metrics, currentModel: run.calls.at(-1)?.model ?? 'gpt-5' });
+  });
+  return lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+}
+
+/** Usage by model as the runs say it: a shut-down run's totals, a killed run's output per call (its input unknown). */
+function copilotExpected(runs: readonly CopilotRun[]): Map<string, { calls: number; inputCalls: number; input: number; output: number; cacheRead: number; cacheWrite: number }> {
+  const out = new Map<string, { calls: number; inputCalls: number; input: number; output: number; cacheRead: number; cacheWrite: number }>();
+  const row = (model: string) => {
+    const key = model.replace(/(\d)\.(\d)/g, '$1-$2');
+    let r = out.get(key);
+    if (!r) out.set(key, (r = { calls: 0, inputCalls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }));
+    return r;
+  };
+  for (const run of runs) {
+    if (run.shutdown) {
+      for (const [model, t] of runTotals(run)) Object.assign(row(model), ((r) => ({ calls: r.calls + t.requests, inputCalls: r.inputCalls + t.requests, input: r.input + t.input, output: r.output + t.output, cacheRead: r.cacheRead + t.cacheRead, cacheWrite: r.cacheWrite + t.cacheWrite }))(row(model)));
+    } else {
+      for (const c of run.calls) Object.assign(row(c.model), ((r) => ({ ...r, calls: r.calls + 1, output: r.output + c.output }))(row(c.model)));
+    }
+  }
+  return out;
+}
+
+describe('the catalog’s usage of Copilot CLI sessions', () => {
+  it('is each run’s shutdown totals (input, cache, requests) and a killed run’s output per call, never its output twice (property, built at once or appended to)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(copilotRun, { minLength: 1, maxLength: 4 }), fc.array(copilotRun, { maxLength: 2 }), async (runs, later) => {
+        const dir = tempDir();
+        const file = join(dir, 'session-state', '5c1e7a42-9d3b-4f6e-b8a1-2f0c4d6e8a13', 'events.jsonl');
+        mkdirSync(join(file, '..'), { recursive: true });
+        writeFileSync(file, copilotText(runs));
+        const catalog = Catalog.open(join(tempDir(), 'catalog.sqlite'));
+        const sync = new CatalogSync(catalog);
+        await sync.syncFolders([dir]);
+        const check = (all: readonly CopilotRun[]) => {
+          const want = copilotExpected(all);
+          const got = new Map(catalog.usage('model', [dir]).map(({ key, calls, inputCalls, input, output, cacheRead, cacheWrite }) => [key, { calls, inputCalls, input, output, cacheRead, cacheWrite }]));
+          expect(got).toEqual(new Map([...want].filter(([, r]) => r.calls > 0)));
+          expectSameUsage(catalog, dir);
+        };
+        check(runs);
+        // Resumed later: the new runs appended, read from where the file ended.
+        if (later.length > 0) {
+          appendFileSync(file, copilotText(later, runs.length));
+          sync.update(file);
+          check([...runs, ...later]);
+        }
+        catalog.close();
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a resumed session adds up its runs’ shutdowns; the session row says its input, its cost is no floor', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'events.jsonl');
+    const at = Date.parse('2026-03-01T10:00:00Z');
+    const run = (output: number, input: number): CopilotRun => ({ calls: [{ model: 'gpt-5', output, chunks: 1 }], shutdown: { moreRequests: 0, moreOutput: 0, input, cached: 0.5, cacheWrite: 0, reasoning: 0 }, at });
+    writeFileSync(file, copilotText([run(100, 10_000), run(50, 30_000)]));
+    const catalog = Catalog.open(join(tempDir(), 'catalog.sqlite'));
+    await new CatalogSync(catalog).syncFolders([dir]);
+    expect(catalog.sessions({ under: [dir] })[0]).toMatchObject({ calls: 2, inputCalls: 2, outputCalls: 2, input: 40_000, output: 150, cacheRead: 20_000 });
+    expect(catalog.usage('tool', [dir]).map((r) => [r.key, r.calls, r.inputCalls, r.input, r.output])).toEqual([['Copilot CLI', 2, 2, 40_000, 150]]);
+    catalog.close();
+  });
+});

@@ -1,11 +1,14 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentText, serializeDocument } from '../../src/core/formats/document-file.js';
 import { codecById } from '../../src/core/formats/registry.js';
 import { linkToolParts } from '../../src/core/views.js';
-import { FIXTURES } from '../helpers.js';
+import { FIXTURES, tempDir } from '../helpers.js';
+import { Catalog, CatalogSync } from '../../src/core/catalog/index.js';
+import { folderOfUri } from '../../src/core/formats/continue/codec.js';
 import { edgeString } from '../support/edge-arbitraries.js';
 
 type Loose = Record<string, unknown>;
@@ -17,7 +20,7 @@ describe('Continue sessions', () => {
     const { codec, doc } = parseDocumentText(TEXT, NAME);
     expect(codec.id).toBe('continue-session');
     expect(doc.conversations[0].title).toBe('Fix the flaky date test');
-    expect(doc.conversations[0].meta).toEqual({ sessionId: '3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c', cwd: 'file:///home/dev/cal' });
+    expect(doc.conversations[0].meta).toEqual({ sessionId: '3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c', cwd: '/home/dev/cal' });
     const views = doc.conversations[0].records.map((r) => codec.view(r));
     expect(views.map((v) => v.role)).toEqual(['user', 'thinking', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'tool', 'assistant']);
     expect(views.map((v) => v.normalRole)).toEqual(['user', 'assistant', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'tool', 'assistant']);
@@ -126,5 +129,57 @@ describe('Continue sessions', () => {
       }),
       { numRuns: 80, seed: 29 },
     );
+  });
+});
+
+describe('a Continue session in the session list', () => {
+  const ID = '3f1c9a2e-7b4d-4e8f-a1c2-5d6e7f8a9b0c';
+
+  it('is dated by the index beside it (sessions.json’s dateCreated), keeping no time of its own; never by its file’s time', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, NAME), TEXT);
+    const other = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
+    writeFileSync(join(dir, `${other}.json`), TEXT.replace(ID, other));
+    const sessions = () => Catalog.open(join(tempDir(), 'catalog.sqlite'));
+    // No index yet: no date (the file's time is when it was last written, not when the session was).
+    let catalog = sessions();
+    await new CatalogSync(catalog).syncFolders([dir]);
+    const dated = () => new Map(catalog.sessions({ under: [dir] }).map((s) => [s.sessionId, [s.firstAt, s.lastAt]]));
+    expect(dated()).toEqual(
+      new Map([
+        [ID, [undefined, undefined]],
+        [other, [undefined, undefined]],
+      ]),
+    );
+    catalog.close();
+    // The index dates the session it lists; one it does not list stays undated.
+    const made = Date.parse('2026-03-04T16:45:28.993Z');
+    writeFileSync(join(dir, 'sessions.json'), JSON.stringify([{ sessionId: ID, title: 'Fix the flaky date test', dateCreated: String(made), workspaceDirectory: 'file:///home/dev/cal' }]));
+    catalog = sessions();
+    await new CatalogSync(catalog).syncFolders([dir]);
+    expect(dated()).toEqual(
+      new Map([
+        [ID, [new Date(made).toISOString(), new Date(made).toISOString()]],
+        [other, [undefined, undefined]],
+      ]),
+    );
+    expect(catalog.sessions({ under: [dir], from: '2026-03-04', to: '2026-03-04' }).map((s) => s.sessionId)).toEqual([ID]);
+    catalog.close();
+  });
+
+  it('ran in the folder its workspace URI names, as a path (property over POSIX folders; Windows drive URIs as VS Code writes them)', () => {
+    const name = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).filter((s) => !/[\\/%]/.test(s) && ![...s].some((c) => c.charCodeAt(0) < 0x20));
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 4 }), (parts) => {
+        const folder = `/${parts.join('/')}`;
+        expect(folderOfUri(pathToFileURL(folder).href)).toBe(folder);
+      }),
+      { numRuns: 200 },
+    );
+    expect(folderOfUri('file:///c%3A/Users/me/dev/tax%20app')).toBe('c:\\Users\\me\\dev\\tax app');
+    expect(folderOfUri('file:///C:/work')).toBe('C:\\work');
+    expect(folderOfUri('file://server/share/app')).toBe('\\\\server\\share\\app');
+    expect(folderOfUri('vscode-remote://wsl%2Bubuntu/home/me/app')).toBe('vscode-remote://wsl%2Bubuntu/home/me/app');
+    expect(folderOfUri('/home/me/app')).toBe('/home/me/app');
   });
 });

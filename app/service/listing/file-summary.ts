@@ -63,7 +63,8 @@ function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefi
   for (const r of records.slice(0, TITLE_LOOK)) {
     const v = codec.view(r);
     if (v.normalRole !== 'user' || v.meta || v.sidechain) continue;
-    const text = oneLine(maskedLine(oneLine(displayText(v), 400)), 120);
+    // A prompt the tool wrapped in context of its own (the files open in an IDE) is listed by the request in it.
+    const text = oneLine(maskedLine(oneLine(codec.requestText?.(v) ?? displayText(v), 400)), 120);
     if (text !== '') return text;
   }
   return undefined;

@@ -1,4 +1,4 @@
-import type { Codec, ConversationDocument } from '../formats/codec.js';
+import type { Codec, ConversationDocument, ReportedTotal } from '../formats/codec.js';
 import { oneLine } from '../util/one-line.js';
 import { maskedLine } from '../secrets/mask-line.js';
 import type { OpenedFile } from '../formats/document-file.js';
@@ -11,6 +11,7 @@ import { threadRows } from '../tree/thread-rows.js';
 import { conversationTitles } from './titles.js';
 import { projectOf } from './project.js';
 import { isoTime, timeInName } from './times.js';
+import { readAside } from './aside.js';
 
 /**
  * What the catalog knows of one conversation of a file without opening it: what the session list, the usage
@@ -177,15 +178,21 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
         messages.push(m);
       }
     }
+    for (const t of codec.usageTotals?.(doc, conversation) ?? []) {
+      const total = totalOf(codec, conversation, conv.records, t, calls);
+      if (total.model) models.add(total.model);
+    }
     const meta = conv.meta;
+    // What the tool keeps beside the file, asked only for what the file does not say.
+    const aside = codec.aside && (!meta?.cwd || (firstAt === undefined && start === 0)) ? codec.aside(file, doc, conversation, readAside) : undefined;
     // Messages that carry no time: when the session began, as the file says it elsewhere (its header, its name).
-    if (firstAt === undefined && start === 0) firstAt = lastAt = isoTime(meta?.startedAt) ?? timeInName(file);
+    if (firstAt === undefined && start === 0) firstAt = lastAt = isoTime(meta?.startedAt) ?? isoTime(aside?.startedAt) ?? timeInName(file);
     sessions.push({
       conversation,
       sessionId: meta?.sessionId,
       ...agentOf(file, codec, conv.records),
       title: start === 0 ? titles[conversation] : undefined,
-      project: projectOf(file, codec, meta?.cwd),
+      project: projectOf(file, codec, meta?.cwd ?? aside?.project),
       firstAt,
       lastAt,
       models: [...models].sort(),
@@ -198,6 +205,43 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
     });
   });
   return { format: codec.id, formatLabel: codec.label, tool: codec.tool, sessions, calls: [...calls.values()], messages, otherRecords: doc.otherRecords, ...(names.length > 0 ? { names } : {}) };
+}
+
+/**
+ * A total the file reports beside its messages (Copilot CLI's figures of a run), as one call of `usage.calls`
+ * calls: the messages' calls it adds up count in it, not apart (their rows stay, with their own output, as no
+ * call), and its output is what theirs leaves. Put among `calls`, and given back.
+ */
+function totalOf(codec: Codec, conversation: number, records: readonly unknown[], t: ReportedTotal, calls: Map<string, CallFacts>): CallFacts {
+  const covered = new Map<string, CallFacts>();
+  for (const row of t.covers) {
+    const v = codec.view(records[row]);
+    if (!v.usage) continue;
+    const c = callOf(conversation, row, v, v.usage);
+    covered.set(c.key, c);
+  }
+  let theirs = 0;
+  for (const c of covered.values()) {
+    theirs += c.output ?? 0;
+    calls.set(`${conversation}\u0000${c.key}`, { ...c, n: 0 });
+  }
+  const u = t.usage;
+  const total: CallFacts = {
+    conversation,
+    key: t.key,
+    index: t.index,
+    at: isoTime(t.at),
+    model: u.model,
+    input: u.input,
+    output: u.output === undefined ? undefined : Math.max(0, u.output - theirs),
+    cacheRead: u.cacheRead ?? 0,
+    cacheWrite: u.cacheWrite ?? 0,
+    cacheWrite1h: u.cacheWrite1h ?? 0,
+    reasoning: u.reasoning ?? 0,
+    n: u.calls ?? Math.max(1, covered.size),
+  };
+  calls.set(`${conversation}\u0000${t.key}`, total);
+  return total;
 }
 
 /** Where each line of a file's text is in its bytes: [start, end) without the line's break. */

@@ -15,7 +15,8 @@ export function firstPrompt(codec: Codec, records: readonly unknown[]): string |
   for (const r of records.slice(0, TITLE_LOOK)) {
     const v = codec.view(r);
     if (v.normalRole !== 'user' || v.meta || (v.sidechain && !sideOnly) || v.summary) continue;
-    const text = oneLine(maskedLine(oneLine(displayText(v), 400)), 120);
+    // A prompt the tool wrapped in context of its own (the files open in an IDE) is titled by the request in it.
+    const text = oneLine(maskedLine(oneLine(codec.requestText?.(v) ?? displayText(v), 400)), 120);
     // A bare punctuation mark (a prompt of ".") says nothing: the next prompt titles the session.
     if (text === '' || !/[\p{L}\p{N}]/u.test(text)) continue;
     // A command typed at the prompt (Aider's `/add src/x.py`) says less than the request after it.

@@ -1,4 +1,4 @@
-import type { MessageView } from './model.js';
+import type { MessageView, ReportedUsage } from './model.js';
 import type { Utf8Text } from './syntax/utf8-text.js';
 import type { Problem } from './validity.js';
 import type { RoleDeclaration } from './roles.js';
@@ -10,6 +10,33 @@ export interface ToolSchema {
   description?: string;
   /** The JSON schema of its arguments. */
   parameters?: unknown;
+}
+
+/** Reads a small file a tool keeps beside its sessions: its text, undefined where there is none (or it is too big). */
+export type AsideReader = (path: string) => string | undefined;
+
+/** What a tool's layout and the files it keeps beside a session say of it, where the session's own file does not. */
+export interface Aside {
+  /** Where the session ran (a path), or failing that a name people can read for the project. */
+  project?: string;
+  /** When it began (an ISO time), for a file whose messages carry no time. */
+  startedAt?: string;
+}
+
+/** Usage a file reports apart from its messages' own figures: a total of several calls. */
+export interface ReportedTotal {
+  /** The row it comes after (the last message before it), and when it was written. */
+  index: number;
+  at?: string;
+  /** Its key among the file's calls (the same total read again is the same call). */
+  key: string;
+  /** Its figures, `calls` how many calls they add up. */
+  usage: ReportedUsage;
+  /**
+   * The rows of messages whose calls it adds up too (their own figures are in it): their calls count in it, not
+   * apart, and of their figures only what they say beyond it (the output per call) is theirs.
+   */
+  covers: number[];
 }
 
 /** What a file says about a conversation beside its messages. */
@@ -119,6 +146,22 @@ export interface Codec {
   companion?: true;
   /** The name a companion record gives a session of the tool (an index of names): the session is titled by it. */
   sessionName?(record: unknown): { sessionId: string; name: string } | undefined;
+  /**
+   * What the tool's layout, and the small files it keeps beside its sessions, say of a conversation that its own
+   * file does not: where it ran (Gemini CLI's project folder and its `.project_root`), when it began (Continue's
+   * `sessions.json`). `read` gives such a file's text: the catalog reads them, never the codec.
+   */
+  aside?(file: string, doc: ConversationDocument, conversation: number, read: AsideReader): Aside | undefined;
+  /**
+   * Usage the file reports apart from its messages (Copilot CLI's `session.shutdown` totals per model), with the
+   * messages whose calls each total adds up too; none when absent.
+   */
+  usageTotals?(doc: ConversationDocument, conversation: number): ReportedTotal[];
+  /**
+   * The user's own words in a prompt the tool wrapped in context of its own (Codex's IDE extension puts the open
+   * files before "## My request for Codex:"): what titles a session. Undefined for the prompt whole.
+   */
+  requestText?(view: MessageView): string | undefined;
   capabilities: CodecCapabilities;
   /**
    * How specifically `head` (the file's first bytes) and `name` (its file name) look like this format: 0

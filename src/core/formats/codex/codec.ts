@@ -39,9 +39,27 @@ function compactedView(r: Record<string, unknown>, p: Record<string, unknown>): 
 /**
  * The context Codex writes as user messages (codex-rs/core: environment_context, user_instructions, AGENTS.md, and
  * since the 0.14x desktop builds the skills, plugins, apps and collaboration mode it offers, AGENTS.md without its
- * folder).
+ * folder), and the fragments codex-rs/core/src/model_visible_context.rs registers as not the user's intent: a
+ * skill's instructions, a shell command the user ran (`!cmd`), a sub-agent's notification, the turn and context
+ * updates. Matched without regard to case, as Codex matches them.
  */
-const CODEX_CONTEXT = /^\s*(<(environment_context|user_instructions|turn_aborted|skills_instructions|plugins_instructions|recommended_plugins|apps_instructions|collaboration_mode|multi_agent_mode)>|# AGENTS\.md instructions(?: for |\s*\n))/;
+const CODEX_CONTEXT =
+  /^\s*(<(environment_context|user_instructions|turn_aborted|skills_instructions|plugins_instructions|recommended_plugins|apps_instructions|collaboration_mode|multi_agent_mode|skill|plugins|subagents|subagent_notification|user_shell_command|context_update|tool_context|reasoning_context|pinned_notes)[\s>]|# AGENTS\.md instructions(?: for |\s*\n))/i;
+
+/**
+ * The line Codex's IDE extension (and its desktop app) puts between the context it gathered and the user's words:
+ * "# Context from my IDE setup:" (the open files), "# Files mentioned by the user:", "## Referenced ChatGPT
+ * conversation:", "# Selected text:", each under a heading of its own, then this line and the request.
+ */
+const REQUEST_LINE = /^## My request for Codex:[ \t]*\r?$/gm;
+
+/** A prompt's request, where the extension wrapped it in context: what follows the last request line. */
+export function codexRequest(text: string): string | undefined {
+  if (!/^\s*#/.test(text)) return undefined;
+  let end = -1;
+  for (const m of text.matchAll(REQUEST_LINE)) end = m.index + m[0].length;
+  return end === -1 ? undefined : text.slice(end).trim();
+}
 
 /** One `response_item` of a Codex rollout (a legacy rollout's bare item), by its type: a message, reasoning, a call or its output. */
 function view(record: unknown): MessageView {
@@ -213,6 +231,12 @@ export const codexRollout: Codec = {
     return renderJsonl(doc.text, b.lines, out);
   },
   view,
+  requestText(v) {
+    if (v.normalRole !== 'user') return undefined;
+    const texts = v.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : []));
+    const requests = texts.map(codexRequest);
+    return requests.some((r) => r !== undefined) ? requests.map((r, i) => r ?? texts[i]).join('\n') : undefined;
+  },
   fromView(v, near) {
     const made = newItem(v);
     // A legacy rollout's items are bare: a new one is written as its neighbours are.

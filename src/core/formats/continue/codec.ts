@@ -1,10 +1,11 @@
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isPlainObject } from '../../message.js';
 import { argumentsText } from '../content-parts.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import { ConversationFileError } from '../errors.js';
 import { normalizeRole, type MessageView, type Part, type ReportedUsage } from '../model.js';
 import { jsonRawText, parseJsonDocument, replaceAt, serializeJsonDocument } from '../shared/json-document.js';
+import { sessionDates } from './index-codec.js';
 
 /**
  * A Continue session (`~/.continue/sessions/<sessionId>.json`, written by core/util/history.ts as
@@ -27,6 +28,24 @@ import { jsonRawText, parseJsonDocument, replaceAt, serializeJsonDocument } from
  */
 
 type Loose = Record<string, unknown>;
+
+/**
+ * The folder a workspace URI names (Continue keeps VS Code's: `file:///c%3A/Users/me/app` is `c:\Users\me\app`,
+ * `file:///home/me/app` is `/home/me/app`); a URI of another scheme (a remote's) as it is.
+ */
+export function folderOfUri(uri: string): string {
+  const m = /^file:\/\/([^/]*)(\/.*)$/i.exec(uri);
+  if (!m) return uri;
+  let path: string;
+  try {
+    path = decodeURIComponent(m[2]);
+  } catch {
+    return uri;
+  }
+  const drive = /^\/([A-Za-z]:)(\/.*)?$/.exec(path);
+  if (drive) return `${drive[1]}${(drive[2] ?? '/').replace(/\//g, '\\')}`;
+  return m[1] && m[1] !== 'localhost' ? `\\\\${m[1]}${path.replace(/\//g, '\\')}` : path;
+}
 
 const isItem = (r: unknown): r is Loose => isPlainObject(r) && isPlainObject(r.message) && typeof r.message.role === 'string';
 
@@ -184,11 +203,18 @@ export const continueSession: Codec = {
         if (!isItem(h)) throw new ConversationFileError(f, `history[${i}] has no "message" with a "role" (Continue writes {message: {role, content}, contextItems})`, at(['history', i]));
       });
       const title = typeof root.title === 'string' && root.title !== '' ? root.title : undefined;
-      const meta = { ...(typeof root.sessionId === 'string' ? { sessionId: root.sessionId } : {}), ...(typeof root.workspaceDirectory === 'string' && root.workspaceDirectory !== '' ? { cwd: root.workspaceDirectory } : {}) };
+      const meta = { ...(typeof root.sessionId === 'string' ? { sessionId: root.sessionId } : {}), ...(typeof root.workspaceDirectory === 'string' && root.workspaceDirectory !== '' ? { cwd: folderOfUri(root.workspaceDirectory) } : {}) };
       return { conversations: [{ title, records: root.history, meta }], paths: [root.history.map((_, i) => ['history', i])] };
     });
   },
   serialize: (doc, conversations) => serializeJsonDocument(doc, (root) => (Array.isArray(root) ? (conversations[0] ?? []).slice() : replaceAt(root, ['history'], (conversations[0] ?? []).slice()))),
+  // A session keeps no time of its own: its index beside it says when it was made.
+  aside(file, doc, conversation, read) {
+    const id = doc.conversations[conversation]?.meta?.sessionId;
+    const index = id === undefined ? undefined : read(join(dirname(file), 'sessions.json'));
+    const startedAt = index === undefined ? undefined : sessionDates(index).get(id!);
+    return startedAt ? { startedAt } : undefined;
+  },
   view,
   fromView,
   loses: (v) => [

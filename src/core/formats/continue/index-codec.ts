@@ -13,6 +13,28 @@ interface Entry {
   workspaceDirectory?: string;
 }
 
+/** When an entry says its session began (`dateCreated`, epoch milliseconds as a string). */
+const createdAt = (e: Entry) => isoTime(typeof e.dateCreated === 'string' && /^\d+$/.test(e.dateCreated) ? Number(e.dateCreated) : e.dateCreated);
+
+let lastIndex: { text: string; dates: Map<string, string> } | undefined;
+
+/** Each session's beginning as the text of a `sessions.json` says it (the same text asked again is not parsed again). */
+export function sessionDates(text: string): Map<string, string> {
+  if (lastIndex?.text === text) return lastIndex.dates;
+  const dates = new Map<string, string>();
+  try {
+    const root = JSON.parse(text) as unknown;
+    for (const e of Array.isArray(root) ? root : []) {
+      const at = isEntry(e) ? createdAt(e) : undefined;
+      if (at) dates.set(e.sessionId, at);
+    }
+  } catch {
+    // Not the index Continue writes (half written, say): it dates nothing.
+  }
+  lastIndex = { text, dates };
+  return dates;
+}
+
 const isEntry = (v: unknown): v is Entry => isPlainObject(v) && typeof v.sessionId === 'string' && !('history' in v) && ('dateCreated' in v || 'title' in v);
 const titleOf = (e: Entry) => (typeof e.title === 'string' ? e.title : '');
 
@@ -35,7 +57,7 @@ export const continueSessionIndex = logCodec<Entry>({
     role: 'session',
     normalRole: 'other',
     parts: [{ kind: 'text', text: titleOf(e) }],
-    timestamp: isoTime(typeof e.dateCreated === 'string' && /^\d+$/.test(e.dateCreated) ? Number(e.dateCreated) : e.dateCreated),
+    timestamp: createdAt(e),
     id: e.sessionId,
     category: 'index entry: the session is its own <sessionId>.json',
     meta: true,

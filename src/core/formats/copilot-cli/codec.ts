@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../message.js';
 import { argumentsText } from '../content-parts.js';
-import { NotThisFormat, type Codec, type ConversationMeta } from '../codec.js';
+import { NotThisFormat, type Codec, type ConversationDocument, type ConversationMeta, type ReportedTotal } from '../codec.js';
 import { looseText, normalizeRole, type MessageView, type Part } from '../model.js';
 import { appendJsonlRecords, firstLine, jsonlLineText, parseJsonlRecords, type JsonlRecordsBaseline } from '../shared/jsonl-document.js';
 import { planJsonl, renderJsonl } from '../syntax/jsonl.js';
@@ -114,6 +114,55 @@ function metaOf(values: unknown[]): ConversationMeta | undefined {
   return { sessionId: str(d.sessionId), cwd: str(c.cwd), version: str(d.copilotVersion), gitBranch: str(c.branch) };
 }
 
+/**
+ * What each run of the CLI used, as it wrote it when the run ended (`session.shutdown`'s `modelMetrics`: per model
+ * its `requests.count` and `usage` {inputTokens (the cached among them), outputTokens, cacheReadTokens,
+ * cacheWriteTokens, reasoningTokens}); the messages record their output alone. A run's figures start anew when it
+ * starts or resumes the session (github/copilot-cli#524 and #1628: a resumed session's usage shows only what the
+ * new run used), so each shutdown adds up the calls since the session started or was last resumed, and a resumed
+ * session's shutdowns add up. A run that ended without one (killed, or `/new`) keeps its messages' output alone.
+ */
+function usageTotals(doc: ConversationDocument): ReportedTotal[] {
+  const b = doc.baseline as JsonlRecordsBaseline | undefined;
+  if (b?.kind !== 'records') return [];
+  const records = doc.conversations[0]?.records ?? [];
+  const out: ReportedTotal[] = [];
+  let next = 0;
+  // The rows since the run began that report a call, by their model.
+  let run: Array<{ row: number; model?: string }> = [];
+  b.lines.lines.forEach((l, i) => {
+    if (next < b.slots.length && b.slots[next] === i) {
+      const u = view(records[next]).usage;
+      if (u) run.push({ row: next, model: u.model });
+      next++;
+      return;
+    }
+    const v = l.value;
+    if (!isPlainObject(v)) return;
+    if (v.type === 'session.start' || v.type === 'session.resume') run = [];
+    if (v.type !== 'session.shutdown') return;
+    const metrics = isPlainObject(dataOf(v).modelMetrics) ? (dataOf(v).modelMetrics as Event) : {};
+    const models = Object.keys(metrics);
+    for (const model of models) {
+      const m = metrics[model];
+      const u = isPlainObject(m) && isPlainObject(m.usage) ? m.usage : undefined;
+      if (!u) continue;
+      const requests = isPlainObject(m) && isPlainObject(m.requests) ? num(m.requests.count) : undefined;
+      // A message of no model is the only model's, where the run used one.
+      const covers = run.filter((c) => c.model === model || (c.model === undefined && models.length === 1)).map((c) => c.row);
+      out.push({
+        index: Math.max(0, next - 1),
+        at: str(v.timestamp),
+        key: `${str(v.id) ?? `line ${i + 1}`} ${model}`,
+        usage: { model, input: num(u.inputTokens), output: num(u.outputTokens), cacheRead: num(u.cacheReadTokens), cacheWrite: num(u.cacheWriteTokens), reasoning: num(u.reasoningTokens), ...(requests !== undefined ? { calls: requests } : {}) },
+        covers,
+      });
+    }
+    run = [];
+  });
+  return out;
+}
+
 /** A tool call's arguments as Copilot keeps them: JSON objects and lists as values, anything else as the text it is. */
 function argumentsValue(text: string): unknown {
   try {
@@ -200,6 +249,7 @@ export const copilotCliEvents: Codec = {
   tree: (doc, _c, records) => copilotTree(doc, records),
   freshIds: (record) => (isPlainObject(record) ? { ...record, id: crypto.randomUUID() } : record),
   view,
+  usageTotals,
   fromView,
   loses: (v) => {
     const out: string[] = [];

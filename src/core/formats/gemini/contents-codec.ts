@@ -5,6 +5,8 @@ import { type MessageView } from '../model.js';
 import type { Problem } from '../validity.js';
 import { jsonRawText, parseJsonDocument, replaceAt, serializeJsonDocument } from '../shared/json-document.js';
 import { geminiParts } from './parts.js';
+import { folderOfHash, geminiAside, namingStrings } from './project.js';
+import { basename, dirname } from 'node:path';
 
 /**
  * A Gemini API history: a list of `Content` (`{role: "user" | "model", parts: [...]}`, as `chat.getHistory()`
@@ -21,6 +23,17 @@ function view(record: unknown): MessageView {
     normalRole: role === 'model' ? 'assistant' : role === 'system' ? 'system' : results || role === 'function' || role === 'tool' ? 'tool' : 'user',
     parts,
   };
+}
+
+/** Gemini CLI's `/chat save` writes a checkpoint into the project's folder, `tmp/<project hash>/checkpoint-<tag>.json`. */
+const isCheckpoint = (file: string) => /^checkpoint-.*\.json$/i.test(basename(file));
+
+/** The folder a checkpoint's project is, where its history names it (the working directory the CLI told the model, a tool's argument). */
+function checkpointFolder(file: string, list: readonly unknown[]): string | undefined {
+  if (!isCheckpoint(file)) return undefined;
+  return folderOfHash(basename(dirname(file)), (function* () {
+    for (const c of list) yield* namingStrings(c);
+  })());
 }
 
 const listPath = (root: unknown): string[] | undefined => (Array.isArray(root) ? [] : isPlainObject(root) && Array.isArray(root.contents) ? ['contents'] : undefined);
@@ -48,12 +61,15 @@ export const geminiContents: Codec = {
       });
       const system = isPlainObject(root) && isPlainObject(root.systemInstruction) ? geminiParts(root.systemInstruction.parts) : [];
       const instructions = system.map((p) => ('text' in p ? p.text : '')).join('\n');
-      return { conversations: [{ records: list, ...(instructions ? { meta: { instructions } } : {}) }], paths: [list.map((_, i) => [...path, i])] };
+      const cwd = checkpointFolder(f, list);
+      const meta = { ...(instructions ? { instructions } : {}), ...(cwd ? { cwd } : {}) };
+      return { conversations: [{ records: list, ...(instructions || cwd ? { meta } : {}) }], paths: [list.map((_, i) => [...path, i])] };
     });
   },
   serialize(doc, conversations) {
     return serializeJsonDocument(doc, (root) => (Array.isArray(root) ? (conversations[0] ?? []).slice() : replaceAt(root, ['contents'], (conversations[0] ?? []).slice())));
   },
+  aside: (file, _doc, _c, read) => (isCheckpoint(file) ? geminiAside(file, read) : undefined),
   view,
   fromView(v) {
     const role = v.normalRole === 'assistant' ? 'model' : 'user';

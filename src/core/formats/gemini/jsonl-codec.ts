@@ -7,6 +7,7 @@ import { replaceAt } from '../shared/json-document.js';
 import { valueStartAt, type JsonPath } from '../syntax/json-doc.js';
 import { parseJsonl, renderJsonl, type JsonlBaseline, type JsonlOutLine } from '../syntax/jsonl.js';
 import { geminiCliSession, geminiSessionView } from './codec.js';
+import { geminiAside, sessionFolder } from './project.js';
 
 /**
  * A Gemini CLI session in its newer form (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`), an
@@ -78,16 +79,18 @@ function parse(text: string, file: string): ConversationDocument {
   // Without a header (a file this tool wrote from other messages) every line must be a Gemini message.
   if (!header && (messageLines === 0 || strange > 0)) throw new NotThisFormat('expected a Gemini CLI session: a {"sessionId", "projectHash"} header line, then message records {id, type, content}');
   const title = typeof meta.summary === 'string' && meta.summary.trim() !== '' ? meta.summary : undefined;
-  const conversationMeta = typeof meta.sessionId === 'string' ? { meta: { sessionId: meta.sessionId } } : {};
   const nonBlank = lines.lines.filter((l) => l.value !== undefined).length;
-  if (batch && Array.isArray(meta.messages) && meta.messages.length > 0) {
-    const records = meta.messages as unknown[];
+  const batched = batch && Array.isArray(meta.messages) && meta.messages.length > 0 ? (meta.messages as unknown[]) : undefined;
+  const shown = batched ? [] : [...map.values()];
+  const cwd = sessionFolder(meta.projectHash, meta.directories, batched ?? shown.map((s) => lines.lines[s.win].value));
+  const conversationMeta = typeof meta.sessionId === 'string' || cwd ? { meta: { ...(typeof meta.sessionId === 'string' ? { sessionId: meta.sessionId } : {}), ...(cwd ? { cwd } : {}) } } : {};
+  if (batch && batched) {
+    const records = batched;
     const paths = new WeakMap<object, JsonPath>();
     records.forEach((r, k) => isPlainObject(r) && paths.set(r, [...batch!.path, k]));
     const baseline: GeminiJsonlBaseline = { mode: 'batch', lines, line: batch.line, path: batch.path, paths };
     return { codec: 'gemini-cli-jsonl', conversations: [{ records, title, ...conversationMeta }], otherRecords: nonBlank - 1, text, baseline };
   }
-  const shown = [...map.values()];
   const records = shown.map((s) => lines.lines[s.win].value);
   const own = shown.reduce((n, s) => n + s.lines.filter((k) => k >= s.entry).length, 0);
   const baseline: GeminiJsonlBaseline = { mode: 'lines', lines, shown };
@@ -210,6 +213,7 @@ export const geminiCliJsonl: Codec = {
   },
   parse,
   serialize,
+  aside: (file, _doc, _c, read) => geminiAside(file, read),
   view: geminiSessionView,
   fromView: (v, near) => geminiCliSession.fromView(v, near),
   loses: (v) => geminiCliSession.loses(v),
