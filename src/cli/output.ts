@@ -1,13 +1,15 @@
 import { maxOf } from '../core/util/numbers.js';
+import { displayWidth, padToWidth } from './text-width.js';
 
 /** Formats rows as a left/right-aligned text table (numbers right-aligned). */
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = rows.map((r) => r.map((c) => String(c)));
-  const widths = headers.map((h, i) => maxOf(cells.map((r) => (r[i] ?? '').length), h.length));
+  // Columns as a terminal draws them: a CJK title or an emoji in a cell does not push the cells after it.
+  const widths = headers.map((h, i) => maxOf(cells.map((r) => displayWidth(r[i] ?? '')), h.length));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || r[i] === ''));
   const line = (r: string[]) =>
     r
-      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .map((c, i) => padToWidth(c, widths[i], numeric[i]))
       .join('  ')
       .trimEnd();
   return [line(headers)].concat(cells.map(line)).join('\n');

@@ -5,6 +5,7 @@ import { PRICES_DATED } from '../core/pricing/prices.js';
 import { formatUsd } from '../core/usage.js';
 import { freshCatalog } from './catalog.js';
 import { printJson, table } from './output.js';
+import { cutToWidth } from './text-width.js';
 import { InputError, UsageError } from './usage.js';
 
 const BY: readonly UsageBy[] = ['day', 'project', 'model', 'tool'];
@@ -56,6 +57,9 @@ export async function usageCommand(dir: string, opts: { by?: string; json: boole
   }
 }
 
+/** The TITLE column's width: a longer title is cut with "…" at a word. */
+const TITLE_COLUMNS = 60;
+
 /** `sessions [DIR]`: every session under DIR, newest first, with its figures and cost. */
 export async function sessionsCommand(dir: string, opts: { json: boolean }): Promise<void> {
   const path = folder(dir);
@@ -71,7 +75,7 @@ export async function sessionsCommand(dir: string, opts: { json: boolean }): Pro
       process.stdout.write(`No sessions in ${path}\n`);
       return;
     }
-    const body = rows.map((s) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), s.kind === 'subagent' ? `  ↳ ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), (s.title ?? '').slice(0, 60), s.messages, s.calls ? s.output : '', s.costUsd === undefined ? '' : formatUsd(s.costUsd), relative(path, s.path)]);
+    const body = rows.map((s) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), s.kind === 'subagent' ? `  ↳ ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), cutToWidth(s.title ?? '', TITLE_COLUMNS), s.messages, s.calls ? s.output : '', s.costUsd === undefined ? '' : formatUsd(s.costUsd), relative(path, s.path)]);
     process.stdout.write(table(['LAST', 'TOOL', 'TITLE', 'MESSAGES', 'OUTPUT', 'COST', 'PATH'], body) + '\n');
   } finally {
     kept.catalog.close();

@@ -5,7 +5,10 @@ import { edgeString } from '../support/edge-arbitraries.js';
 
 const reference = (text: string, max: number) => {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+  if (flat.length <= max) return flat;
+  // Never half an astral character: the cut steps back over the first half of one.
+  const cut = flat.slice(0, max - 1);
+  return (/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut) + '…';
 };
 
 describe('oneLine', () => {
@@ -17,6 +20,16 @@ describe('oneLine', () => {
         expect(oneLine(t, max)).toBe(reference(t, max));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('never leaves half of an astral character before the "…"', () => {
+    expect(oneLine('ab𝔘cd', 4)).toBe('ab…');
+    expect(oneLine('a😀😀😀', 5)).toBe('a😀…');
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 40 }), (t, max) => {
+        expect(oneLine(t, max)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+      }),
     );
   });
 

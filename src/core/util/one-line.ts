@@ -1,3 +1,9 @@
+/** A cut text without the first half of an astral character left at its end. */
+function withoutLoneHalf(cut: string): string {
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
 /** What a JavaScript regex's `\s` matches, by code: the line's separators as the table and the CLI fold them. */
 function isSpace(c: number): boolean {
   if (c > 0x20 && c < 0xa0) return false;
@@ -9,7 +15,8 @@ function isSpace(c: number): boolean {
 
 /**
  * A text on one line, as `text.replace(/\s+/g, ' ').trim()` cut to `max` characters with "…" — but reading
- * only as far as the cut: a preview of a 10 MB message costs what a preview of a short one does.
+ * only as far as the cut: a preview of a 10 MB message costs what a preview of a short one does. The cut never
+ * parts the two halves of an astral character (an emoji, 𝔘): a lone half is no character, and shows as �.
  */
 export function oneLine(text: string, max: number): string {
   let out = '';
@@ -25,7 +32,7 @@ export function oneLine(text: string, max: number): string {
       space = false;
     }
     out += text[i];
-    if (out.length > max) return out.slice(0, max - 1) + '…';
+    if (out.length > max) return withoutLoneHalf(out.slice(0, max - 1)) + '…';
   }
   return out;
 }

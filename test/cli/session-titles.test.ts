@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cutToWidth, displayWidth } from '../../src/cli/text-width.js';
+import { ROOT, tempDir } from '../helpers.js';
+import { edgeString } from '../support/edge-arbitraries.js';
+
+const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
+const graphemes = (s: string) => [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)].map((g) => g.index);
+const LONE_HALF = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A Claude Code session of one prompt and its answer, in its project's folder. */
+function session(dir: string, n: number, prompt: string): void {
+  const folder = join(dir, '-home-dev-shop');
+  mkdirSync(folder, { recursive: true });
+  const id = `0000000${n}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`;
+  const base = { userType: 'external', cwd: '/home/dev/shop', sessionId: id, version: '2.1.81', isSidechain: false };
+  const lines = [
+    { ...base, parentUuid: null, uuid: `${id}-1`, type: 'user', timestamp: `2026-03-0${n}T10:00:00.000Z`, message: { role: 'user', content: prompt } },
+    { ...base, parentUuid: `${id}-1`, uuid: `${id}-2`, type: 'assistant', timestamp: `2026-03-0${n}T10:01:00.000Z`, requestId: `req_${n}`, message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } },
+  ];
+  writeFileSync(join(folder, `${id}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+}
+
+describe('sessions DIR: the TITLE column', () => {
+  it('cuts a long title with "…" after a whole word, never inside an astral character; CJK and emoji keep the columns after them in line (the real bin)', () => {
+    const dir = tempDir();
+    // 59 characters of words, then 𝔘: a cut at 60 UTF-16 units parts 𝔘 in two, and a cut at 60 characters ends mid-word.
+    const astral = 'Fix the checkout total rounding when the cart holds coupons 𝔘 and gift cards together';
+    expect(astral.indexOf('𝔘')).toBe(60);
+    const long = 'Why is the admin login slow on Mondays after the weekly reindexing job has run';
+    const cjk = '查看 ubpb 失败原因 这是一个很长的标题用于测试中文的切分是否在词的边界上进行而不是在中间截断的情况';
+    const emoji = 'Ship it 👩‍💻 now';
+    [astral, long, cjk, emoji].forEach((t, k) => session(dir, k + 1, t));
+    const r = spawnSync(process.execPath, [BIN, 'sessions', dir], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: tempDir() } });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const header = lines[0];
+    const titleAt = header.indexOf('TITLE');
+    const messagesEnd = header.indexOf('MESSAGES') + 'MESSAGES'.length;
+    const titles = new Map<string, string>();
+    for (const line of lines.slice(1)) {
+      expect(line).not.toMatch(LONE_HALF);
+      const cell = /^(.*?)\s{2,}(\d+)/.exec(line.slice(titleAt))!;
+      const title = cell[1];
+      expect(displayWidth(title)).toBeLessThanOrEqual(60);
+      // The message count ends under the header's MESSAGES, whatever the title holds (CJK, emoji, 𝔘).
+      expect(titleAt + displayWidth(cell[0])).toBe(messagesEnd);
+      titles.set([astral, long, cjk, emoji].find((t) => t.startsWith(title.replace(/…$/, '')))!, title);
+    }
+    // Cut after a whole word (its prefix, then "…"), not at the 60th unit.
+    expect(titles.get(astral)).toBe('Fix the checkout total rounding when the cart holds coupons…');
+    expect(titles.get(long)).toBe('Why is the admin login slow on Mondays after the weekly…');
+    expect(titles.get(cjk)!.endsWith('…')).toBe(true);
+    expect(displayWidth(titles.get(cjk)!)).toBeGreaterThan(40);
+    expect(titles.get(emoji)).toBe(emoji);
+  });
+});
+
+describe('cutToWidth', () => {
+  const spaces = fc.constantFrom(' ', '\t', '\r\n', '\u00a0', '\u2028', '\u3000');
+  const piece = fc.oneof(edgeString, spaces, fc.string({ unit: 'grapheme' }), fc.constantFrom('字', '失败原因', '👩‍💻', '𝔘', 'é', 'e\u0301', '🇫🇷', 'x'.repeat(30)));
+  const text = fc.array(piece, { maxLength: 14 }).map((p) => p.join(''));
+
+  it('fits the columns, keeps what fits whole, and otherwise ends with "…" after whole characters of the text (property)', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 2, max: 70 }), (t, max) => {
+        const flat = t.replace(/\s+/g, ' ').trim();
+        const out = cutToWidth(t, max);
+        // No half of an astral character but those the text has alone already.
+        if (!LONE_HALF.test(t)) expect(out).not.toMatch(LONE_HALF);
+        if (displayWidth(flat) <= max) {
+          expect(out).toBe(flat);
+          return;
+        }
+        expect(displayWidth(out)).toBeLessThanOrEqual(max);
+        expect(out.endsWith('…')).toBe(true);
+        const kept = out.slice(0, -1);
+        expect(flat.startsWith(kept)).toBe(true);
+        // Never inside a grapheme: the cut is at one of the text's grapheme boundaries.
+        expect(kept.length === 0 || graphemes(flat).includes(kept.length) || kept.length === flat.length).toBe(true);
+      }),
+      { numRuns: 600 },
+    );
+  });
+});
