@@ -9,6 +9,8 @@ import { EVENT_NAMES, REQUEST_NAMES, type EventName, type RequestName } from './
 
 /** Where the table shows a message found by search, where that is not the file's order. */
 const shownRow = z.object({ conversation: z.number(), index: z.number() }).nullable().optional();
+/** Why a hit is on no thread shown until asked (`shown` null): before a compaction of its thread, or on a branch its thread left. */
+const offPath = z.enum(['earlier', 'branch']).optional();
 const relPath = z.string().min(1).max(4096);
 /** Which conversation of a file (datasets and exports hold several); 0 for the rest. */
 const conversation = z.number().int().min(0).max(10_000_000).default(0);
@@ -446,10 +448,10 @@ const SearchAnswer = z.object({
   /** Hits without a snippet yet get theirs from `search:snippets`. */
   /**
    * `shown`: where the table shows the message when that is not the file's order (a thread's row; null: on no
-   * thread shown until asked). `spelled`: its role as the file and the table spell it, where `role` (by which
+   * thread shown until asked; `offPath` says why). `spelled`: its role as the file and the table spell it, where `role` (by which
    * search filters) is the normalised one.
    */
-  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow, spelled: z.string().optional() })),
+  hits: z.array(z.object({ path: z.string(), format: z.string(), conversation: z.number(), index: z.number(), role: z.string(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow, offPath, spelled: z.string().optional() })),
   total: z.number(),
   files: z.number(),
   /** Counting stopped: total and files are at least these. */
@@ -632,7 +634,7 @@ export const requests = {
   /** The matching lines of hits an answer listed without one (their files not read in its time). */
   'search:snippets': {
     input: z.object({ query: z.string().max(1000), regex: z.boolean().default(false), hits: z.array(z.object({ path: relPath, conversation, index: z.number().int().min(0) })).max(500) }),
-    output: z.object({ hits: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow, spelled: z.string().optional() })) }),
+    output: z.object({ hits: z.array(z.object({ path: z.string(), conversation: z.number(), index: z.number(), snippet: z.string().optional(), match: z.tuple([z.number(), z.number()]).optional(), shown: shownRow, offPath, spelled: z.string().optional() })) }),
   },
   /** Exactly what the model would see after a strategy: planned with the text, in main. */
   'window:preview': {

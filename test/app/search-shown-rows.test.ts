@@ -8,7 +8,8 @@ import { dispatch } from '../../app/service/dispatch.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { markShownRows } from '../../app/service/search/shown-rows.js';
-import { viewsOf } from '../../app/service/documents/conversation-views.js';
+import { revealRecord, viewsOf } from '../../app/service/documents/conversation-views.js';
+import { defaultLeaf } from '../../src/core/tree/thread-paths.js';
 import { threadRows } from '../../src/core/tree/thread-rows.js';
 import { FIXTURES, ROOT, tempDir } from '../helpers.js';
 import { fixtureFiles } from '../support/fixture-files.js';
@@ -79,6 +80,36 @@ describe("search hits numbered as the table's rows", () => {
     expect(hidden).toBeGreaterThan(0);
   });
 
+  it('say why a message is on no thread shown: "earlier" opens the whole session at its thread\'s own leaf, "branch" opens another branch', () => {
+    const seen = { earlier: 0, branch: 0 };
+    for (const file of files) {
+      const { codec, doc } = readDocumentFile(file);
+      const { messages } = searchableMessages(codec, doc);
+      markShownRows(codec, doc, messages);
+      for (const m of messages) {
+        if (m.shown !== null) {
+          expect(m.offPath, `${file} ${m.conversation}:${m.index}`).toBeUndefined();
+          continue;
+        }
+        // Revealed in the views as the file opens, as opening the hit does.
+        const views = viewsOf(codec, doc);
+        const at = revealRecord(views, m.conversation, m.index)!;
+        const view = views[at.conversation].view!;
+        const tree = views[at.conversation].store!.tree;
+        const where = `${file} ${m.conversation}:${m.index}`;
+        if (m.offPath === 'earlier') {
+          expect({ whole: view.whole, leaf: view.leaf }, where).toEqual({ whole: true, leaf: defaultLeaf(tree, view.thread) });
+        } else {
+          expect(m.offPath, where).toBe('branch');
+          expect(view.leaf, where).not.toBe(defaultLeaf(tree, view.thread));
+        }
+        seen[m.offPath ?? 'branch']++;
+      }
+    }
+    expect(seen.earlier).toBeGreaterThan(0);
+    expect(seen.branch).toBeGreaterThan(0);
+  });
+
   it('the search answers with them: a hit of a compacted session names the row it opens at', async () => {
     const dir = join(ROOT, 'examples', 'agents', 'claude-code');
     const rt = createRuntime({ dirs: [dir], mode: 'browser', watch: false, tokens: new InlineTokenService(), historyDir: tempDir() });
@@ -101,5 +132,15 @@ describe("search hits numbered as the table's rows", () => {
     expect(hit?.shown).toEqual(m.shown);
     const lines = await dispatch(rt.handlers, 'search:snippets', { query: word, hits: [{ path: 'cart-rewind-compact.jsonl', conversation: m.conversation, index: m.index }] });
     expect(lines.ok && (lines.value as { hits: Array<{ shown?: unknown }> }).hits[0].shown).toEqual(m.shown);
+    // A hit on no thread shown says why, in the answer and with its line (the catalog keeps it).
+    for (const off of ['earlier', 'branch'] as const) {
+      const hidden = messages.find((x) => x.offPath === off && /\b[a-z]{7,}\b/i.test(x.text))!;
+      const hiddenWord = hidden.text.match(/\b[a-z]{7,}\b/i)![0];
+      const r = await dispatch(rt.handlers, 'search:query', { query: hiddenWord, limit: 2000 });
+      const found = r.ok ? (r.value as { hits: Array<{ path: string; conversation: number; index: number; shown?: unknown; offPath?: string }> }).hits.find((h) => h.path === 'cart-rewind-compact.jsonl' && h.index === hidden.index) : undefined;
+      expect(found, `${off}: ${hiddenWord}`).toMatchObject({ shown: null, offPath: off });
+      const line = await dispatch(rt.handlers, 'search:snippets', { query: hiddenWord, hits: [{ path: 'cart-rewind-compact.jsonl', conversation: hidden.conversation, index: hidden.index }] });
+      expect(line.ok && (line.value as { hits: Array<{ offPath?: string }> }).hits[0].offPath).toBe(off);
+    }
   });
 });

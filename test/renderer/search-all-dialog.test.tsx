@@ -66,7 +66,29 @@ describe('search across conversations while the index is built', () => {
     useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
     render(<SearchAllDialog />);
     expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['3', '⤷', '7']);
-    expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toMatch(/^On another branch, or before a compaction/);
+    expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toMatch(/^Not on the path the table opens at \(before a compaction, or on a branch the session left\)/);
+  });
+
+  it('says in words why a hit has no row (⤷): before a compaction, or on a branch the session left; the mark is named for a screen reader and the keys line says what it means', () => {
+    const hit = (index: number, shown: { conversation: number; index: number } | null, offPath?: 'earlier' | 'branch') => ({ path: 'session.jsonl', format: 'claude-code', conversation: 0, index, role: 'user', snippet: `an invoice ${index}`, match: [3, 10] as [number, number], shown, ...(offPath ? { offPath } : {}) });
+    const answer: SearchAnswer = { ...none(0), total: 3, files: 1, fileTotals: {}, hits: [hit(2, null, 'earlier'), hit(9, null, 'branch'), hit(12, { conversation: 0, index: 7 })] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
+    render(<SearchAllDialog />);
+    const marks = screen.getAllByRole('img');
+    expect(marks.map((m) => m.textContent?.trim())).toEqual(['⤷', '⤷']);
+    expect(screen.getByRole('img', { name: /^Before a compaction: the model no longer sees this message\. Opening it shows the whole session/ })).toBe(marks[0]);
+    expect(screen.getByRole('img', { name: /^On a branch the session did not go on with \(a rewind, an edited prompt/ })).toBe(marks[1]);
+    // At a glance: two words before the line, the hit's own line after them; none where the hit has its row.
+    const rows = [...document.querySelectorAll('.search-all-hit')];
+    expect(rows.map((r) => r.querySelector('[data-testid="search-hit-off-path"]')?.textContent ?? null)).toEqual(['before compaction', 'other branch', null]);
+    expect(rows.map((r) => r.querySelector('[data-testid="search-snippet"]')?.textContent)).toEqual(['an invoice 2', 'an invoice 9', 'an invoice 12']);
+    expect(screen.getByTestId('search-all-keys').textContent).toContain('⤷ not on the path the table opens at: Enter shows it where it is');
+    cleanup();
+    // No such hit: no word of it.
+    useApp.setState({ searchAllAnswer: { ...answer, total: 1, hits: [hit(12, { conversation: 0, index: 7 })] } });
+    render(<SearchAllDialog />);
+    expect(screen.queryAllByRole('img')).toEqual([]);
+    expect(screen.getByTestId('search-all-keys').textContent).not.toContain('⤷');
   });
 
   it("numbers a hit of a file of several conversations as the header counts them (from 1), its row as the table (from 0)", () => {

@@ -328,6 +328,7 @@ export class CatalogService {
           : { path: this.roots.display(h.path), format: h.format ?? '', conversation: h.conversation, index: h.index, role: h.role };
         // A part is shown as stored (its rows are its records).
         if (h.shown !== undefined && !part) hit.shown = h.shown && { conversation: h.shown.conversation, index: h.shown.index };
+        if (h.shown === null && h.offPath && !part) hit.offPath = h.offPath;
         if (h.spelled !== undefined) hit.spelled = h.spelled;
         if (performance.now() < deadline) {
           const s = texts.snippet(h, matcher);

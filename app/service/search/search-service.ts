@@ -34,6 +34,8 @@ export interface FoundMessage {
   match?: [number, number];
   /** Where the table shows it, where that differs from the file's order (known with the line). */
   shown?: { conversation: number; index: number } | null;
+  /** Why, where `shown` is null: before a compaction of its thread, or on a branch its thread left. */
+  offPath?: 'earlier' | 'branch';
   /** The role as the file (and the table) spells it, where it is not `role` (known with the line). */
   spelled?: string;
 }
@@ -327,7 +329,7 @@ export class SearchService {
   }
 
   /** The matching lines of hits an answer listed without them. */
-  async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<Pick<FoundMessage, 'path' | 'conversation' | 'index' | 'snippet' | 'match' | 'shown' | 'spelled'>>> {
+  async snippets(req: { query: string; regex?: boolean; hits: ReadonlyArray<{ path: string; conversation: number; index: number }> }): Promise<Array<Pick<FoundMessage, 'path' | 'conversation' | 'index' | 'snippet' | 'match' | 'shown' | 'offPath' | 'spelled'>>> {
     let find: (text: string) => [number, number] | undefined;
     try {
       find = req.regex ? matcherOf(req.query, true) : ((terms) => (text: string) => bestTermMatch(text, terms))(queryTerms(req.query));
@@ -352,7 +354,7 @@ export class SearchService {
   }
 
   /** The line of a message where `find` finds its match: null when the message (or the match) is gone. */
-  private lineOf(file: string, conversation: number, index: number, find: (text: string) => [number, number] | undefined): Pick<FoundMessage, 'snippet' | 'match' | 'shown' | 'spelled'> | null {
+  private lineOf(file: string, conversation: number, index: number, find: (text: string) => [number, number] | undefined): Pick<FoundMessage, 'snippet' | 'match' | 'shown' | 'offPath' | 'spelled'> | null {
     const m = messageAt(this.messagesOf(file) ?? [], conversation, index);
     const at = m ? find(m.text) : undefined;
     if (!m || !at) return null;

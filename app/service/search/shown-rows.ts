@@ -7,7 +7,7 @@ import { threadRows } from '../../../src/core/tree/thread-rows.js';
  * Where the table shows each message of a file whose conversations are trees (a session's threads, an export's
  * branches) when it opens: the thread (as the app numbers its conversations: each conversation's threads in
  * turn) and the row on it, or null where no thread shows it until it is asked for (another branch, before a
- * compaction); the rule of `revealRecord` and of the CLI's `show`, so that a hit's number is the row it opens
+ * compaction: `offPath` says which); the rule of `revealRecord` and of the CLI's `show`, so that a hit's number is the row it opens
  * at. Files shown as stored are left as they are.
  */
 export function markShownRows(codec: Codec, doc: ConversationDocument, messages: SearchableMessage[]): void {
@@ -19,7 +19,10 @@ export function markShownRows(codec: Codec, doc: ConversationDocument, messages:
     first += c.threads.length;
     return out;
   });
-  for (const m of messages) m.shown = rows[m.conversation]?.[m.index] ?? null;
+  for (const m of messages) {
+    m.shown = rows[m.conversation]?.[m.index] ?? null;
+    if (m.shown === null) m.offPath = conversations[m.conversation]?.off[m.index] ?? 'branch';
+  }
 }
 
 /** A parsed file's messages as search sees them, each with the row the table shows it at. */
@@ -29,7 +32,7 @@ export function searchableAsShown(codec: Codec, doc: ConversationDocument): Retu
   return found;
 }
 
-/** What a hit says beyond the file's order: the row the table shows it at, and its role as the table spells it. */
-export function shownFields(m: SearchableMessage): Pick<SearchableMessage, 'shown' | 'spelled'> {
-  return { ...(m.shown !== undefined ? { shown: m.shown } : {}), ...(m.spelled !== undefined ? { spelled: m.spelled } : {}) };
+/** What a hit says beyond the file's order: the row the table shows it at (or why none), and its role as the table spells it. */
+export function shownFields(m: SearchableMessage): Pick<SearchableMessage, 'shown' | 'offPath' | 'spelled'> {
+  return { ...(m.shown !== undefined ? { shown: m.shown } : {}), ...(m.offPath !== undefined ? { offPath: m.offPath } : {}), ...(m.spelled !== undefined ? { spelled: m.spelled } : {}) };
 }

@@ -80,6 +80,8 @@ export interface MessageFacts {
   bytes?: [number, number];
   /** Where the app and `show` list it by default (its thread and row), null on no thread shown by default. */
   shown?: { thread: string; index: number } | null;
+  /** Why, where `shown` is null: before a compaction of its thread, or on a branch its thread left. */
+  offPath?: 'earlier' | 'branch';
   /** Its role as the file spells it, where that is not `role` (an Aider notice: tool). */
   spelled?: string;
 }
@@ -174,7 +176,10 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
         if (v.role !== v.normalRole) m.spelled = v.role;
         const bytes = slots && conversation === 0 ? where.lines!(slots[index]) : undefined;
         if (bytes) m.bytes = bytes;
-        if (rows) m.shown = rows[conversation]?.rows[index] ?? null;
+        if (rows) {
+          m.shown = rows[conversation]?.rows[index] ?? null;
+          if (m.shown === null) m.offPath = rows[conversation]?.off[index] ?? 'branch';
+        }
         messages.push(m);
       }
     }

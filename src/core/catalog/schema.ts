@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 11;
+export const CATALOG_VERSION = 12;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -115,7 +115,8 @@ CREATE TABLE messages(
   -- The bytes of its line in a file of one record per line (a hit's line is read from there).
   line_start INTEGER,
   line_end INTEGER,
-  -- Where the app and show list it by default: its thread and row; NULL thread with a row of -1 for none.
+  -- Where the app and show list it by default: its thread and row; NULL thread for none, its row -1 when it is on a
+  -- branch its thread left, -2 when it is before a compaction of its thread.
   shown_thread TEXT,
   shown_row INTEGER,
   spelled TEXT

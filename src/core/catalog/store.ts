@@ -116,6 +116,8 @@ export interface CatalogHit {
   bytes?: [number, number];
   /** Its row as the app shows it: its thread, which of the file's shown conversations that is, and the row. */
   shown?: { thread: string; index: number; conversation: number } | null;
+  /** Why, where `shown` is null: before a compaction of its thread, or on a branch its thread left. */
+  offPath?: 'earlier' | 'branch';
   spelled?: string;
 }
 
@@ -458,7 +460,7 @@ export class Catalog {
     const first = Number(this.stmt('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM messages').get()!.next);
     let args: unknown[] = [];
     messages.forEach((m, k) => {
-      const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, -1] : [m.shown.thread, m.shown.index];
+      const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, m.offPath === 'earlier' ? SHOWN_EARLIER : SHOWN_ON_BRANCH] : [m.shown.thread, m.shown.index];
       args.push(first + k, sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, shown[0], shown[1], m.spelled ?? null);
       if (args.length === MESSAGE_COLUMNS * ROWS_AT_ONCE) {
         rows(ROWS_AT_ONCE).run(args);
@@ -669,6 +671,7 @@ export class Catalog {
       const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: file.conversations, index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
       if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
       if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row), conversation: shownConversation(file.threads, Number(r.conversation), String(r.shown_thread)) };
+      if (hit.shown === null) hit.offPath = Number(r.shown_row) === SHOWN_EARLIER ? 'earlier' : 'branch';
       if (r.spelled !== null && r.spelled !== undefined) hit.spelled = String(r.spelled);
       return hit;
     });
@@ -676,6 +679,10 @@ export class Catalog {
     return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0), fileTotals };
   }
 }
+
+/** A message's `shown_row` where no thread shown by default holds it: on a branch its thread left, or before a compaction. */
+const SHOWN_ON_BRANCH = -1;
+const SHOWN_EARLIER = -2;
 
 /**
  * Which conversation the app shows a thread as: the app lists each conversation's threads in turn, each a

@@ -12,6 +12,8 @@ export interface SearchableMessage {
   spelled?: string;
   /** Where the app shows it, where that is not where the file holds it (a thread's row; null: off every thread shown). */
   shown?: { conversation: number; index: number } | null;
+  /** Why, where `shown` is null: before a compaction of its thread, or on a branch its thread left (OffPath). */
+  offPath?: 'earlier' | 'branch';
 }
 
 /**

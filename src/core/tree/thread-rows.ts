@@ -7,9 +7,17 @@ export interface ThreadRow {
   index: number;
 }
 
+/**
+ * Why no thread shown by default holds a record: `earlier`, its thread's history before a compaction (shown with
+ * the whole session); `branch`, a branch its thread did not go on with (a rewind, an edited prompt).
+ */
+export type OffPath = 'earlier' | 'branch';
+
 export interface ConversationRows {
   /** Per record of the conversation: where it is shown, or null. */
   rows: Array<ThreadRow | null>;
+  /** Per record shown on no thread (null in `rows`): why. */
+  off: Array<OffPath | undefined>;
   /** Its threads in order, the main one first (the app shows each as a conversation of its own, in this order). */
   threads: string[];
   /** The thread `show` shows without `--thread`: the main one, or a sub-agent file's own. */
@@ -34,6 +42,9 @@ export function threadRows(codec: Codec, doc: ConversationDocument): Conversatio
         rows[record] ??= { thread: threads[t], index };
       });
     });
-    return { rows, threads, byDefault: threads[0] };
+    const earlier = new Uint8Array(c.records.length);
+    for (const p of paths) for (const record of p.whole) earlier[record] = 1;
+    const off = rows.map((r, record) => (r ? undefined : earlier[record] ? 'earlier' : 'branch'));
+    return { rows, off, threads, byDefault: threads[0] };
   });
 }

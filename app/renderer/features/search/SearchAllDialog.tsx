@@ -29,22 +29,45 @@ function Snippet({ hit, query, regex }: { hit: SearchHitRow; query: string; rege
 }
 
 /**
+ * Why the table does not show a hit until it is opened, in words (`offPath`): a session's history before a
+ * compaction, which the model no longer sees, or a branch the session left (a rewind, an edited prompt).
+ */
+const OFF_PATH = {
+  earlier: { tag: 'before compaction', says: 'Before a compaction: the model no longer sees this message. Opening it shows the whole session, the history before the compaction included.' },
+  branch: { tag: 'other branch', says: 'On a branch the session did not go on with (a rewind, an edited prompt, a regenerated answer). Opening it shows that branch.' },
+} as const;
+const OFF_PATH_ANY = 'Not on the path the table opens at (before a compaction, or on a branch the session left). Opening it shows it where it is.';
+
+/**
  * A hit's number as the table numbers it: its thread's row in a session shown by threads (the file's order
  * otherwise), with the conversation or thread first where the file has several. A message on no thread the
- * table shows until asked (another branch, before a compaction) has none: opening it shows its path.
+ * table shows until asked (another branch, before a compaction) has none: ⤷, named by why, and opening it
+ * shows its path.
  */
 function HitNumber({ hit, multi }: { hit: SearchHitRow; multi: boolean }) {
-  if (hit.shown === null)
+  if (hit.shown === null) {
+    const says = hit.offPath ? OFF_PATH[hit.offPath].says : OFF_PATH_ANY;
     return (
-      <span className="index muted" data-testid="search-hit-number" title="On another branch, or before a compaction: opening it shows that path">
+      <span className="index muted" data-testid="search-hit-number" role="img" aria-label={says} title={says}>
         ⤷
       </span>
     );
+  }
   const { conversation, index } = hit.shown ?? hit;
   return (
     // The conversation as the header counts it ("conversation 2 of 3"), the row as the table numbers it (#0 first).
     <span className="index" data-testid="search-hit-number" title={multi ? `conversation ${conversation + 1} of the file, row ${index} (rows counted from 0, as the table numbers them)` : `row ${index}`}>
       {multi ? `${conversation + 1}:${index}` : index}
+    </span>
+  );
+}
+
+/** Before the line of a hit the table does not show until it is opened: why, in two words (the mark's words on hover). */
+function OffPathTag({ hit }: { hit: SearchHitRow }) {
+  if (hit.shown !== null || !hit.offPath) return null;
+  return (
+    <span className="off-path-tag" data-testid="search-hit-off-path" aria-hidden="true" title={OFF_PATH[hit.offPath].says}>
+      {OFF_PATH[hit.offPath].tag}
     </span>
   );
 }
@@ -172,7 +195,10 @@ export function SearchAllDialog() {
                   <div key={i} data-hit={i} role="option" aria-selected={i === active} className={`search-all-hit ${i === active ? 'active' : ''}`} onMouseEnter={() => setActive(i)} onClick={() => void openHit(h)}>
                     <HitNumber hit={h} multi={multi.has(h.path)} />
                     <RoleChip role={h.spelled ?? h.role} normal={h.role} />
-                    <Snippet hit={h} query={answer?.query ?? ""} regex={regex} />
+                    <span className="search-hit-line">
+                      <OffPathTag hit={h} />
+                      <Snippet hit={h} query={answer?.query ?? ''} regex={regex} />
+                    </span>
                   </div>
                 );
               })}
@@ -184,7 +210,10 @@ export function SearchAllDialog() {
             </button>
           )}
         </div>
-        <div className="search-all-keys muted">↑ ↓ choose · Enter opens the message · Esc closes · {regex ? 'a JavaScript regular expression, in any case (no lookahead or backreferences: every pattern runs in linear time)' : 'words match the start of words, in any case'}</div>
+        <div className="search-all-keys muted" data-testid="search-all-keys">
+          ↑ ↓ choose · Enter opens the message · Esc closes · {hits.some((h) => h.shown === null) ? '⤷ not on the path the table opens at: Enter shows it where it is · ' : ''}
+          {regex ? 'a JavaScript regular expression, in any case (no lookahead or backreferences: every pattern runs in linear time)' : 'words match the start of words, in any case'}
+        </div>
       </div>
     </div>
   );
