@@ -135,6 +135,13 @@ export const Skeleton = z.object({
   reattached: z.number().optional(),
   whole: z.boolean().optional(),
   earlier: z.number().optional(),
+  /**
+   * The messages of the session the view is of, as the session list counts them (every thread, every branch, the
+   * history before each compaction) where the view is of its own thread; a sub-agent thread's own otherwise. Of
+   * those not on the path shown: `earlier` above, `branches` on the thread's other branches, `threads` in the
+   * session's other threads (sub-agents written in its file).
+   */
+  session: z.object({ messages: z.number(), branches: z.number(), threads: z.number() }).optional(),
   /** Whether any message has a time or an id: the table gives no column to what no message has (absent: both). */
   has: z.object({ time: z.boolean(), id: z.boolean() }).optional(),
   /**
@@ -257,7 +264,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, forkCount: true, otherBranchUsage: true, reattached: true, whole: true, earlier: true, readOnly: true, model: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, forkCount: true, otherBranchUsage: true, reattached: true, whole: true, earlier: true, session: true, readOnly: true, model: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),

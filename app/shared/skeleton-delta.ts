@@ -78,7 +78,7 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
 type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'editVersion' | 'has' | 'readOnly'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, forkCount, otherBranchUsage, reattached, whole, earlier, readOnly, model } = sk;
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, forkCount, otherBranchUsage, reattached, whole, earlier, session, readOnly, model } = sk;
   const tree = {
     ...(threads ? { threads } : {}),
     ...(forks ? { forks } : {}),
@@ -87,6 +87,7 @@ function fileFields(sk: Skeleton): FileFields {
     ...(reattached !== undefined ? { reattached } : {}),
     ...(whole !== undefined ? { whole } : {}),
     ...(earlier !== undefined ? { earlier } : {}),
+    ...(session ? { session } : {}),
     ...(readOnly ? { readOnly } : {}),
     ...(model ? { model } : {}),
     ...(editVersion !== undefined ? { editVersion } : {}),

@@ -158,16 +158,19 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForFunction((p) => !!document.querySelector(`[data-testid="file"][data-path="${p}"] [data-testid="file-tokens"]`), file);
       const tokens = await page.file(file).locator('[data-testid="file-tokens"]').textContent();
       await page.page.waitForFunction((t) => (document.querySelector('[data-testid="file-count-note"]')?.textContent ?? '').includes(`${t} tok`), tokens);
-      expect(await head.textContent()).toBe(` (the file: ${all} msgs · ${tokens} tok)`);
+      // The header counts the session as the sidebar does ("N of M msgs"): the note adds the file's tokens, not its count again.
+      expect(await head.textContent()).toBe(` (the file: ${tokens} tok)`);
       expect(await head.getAttribute('title')).toMatch(/^The file holds \d+ messages/);
       // What the API reported leads where the file records it, then the count made here ("≈" where estimated).
       // The session's title first where it has one; its count of the session's messages where it shows part of it.
-      expect(await page.page.textContent('.conv-head')).toMatch(new RegExp(`^${file}(.+ · )?${shown}( of [\\d,]+)? msgs · ([\\d,]+ in · [\\d,]+ out reported · )?(≈ )?[\\d,]+ tok \\(the file: ${all} msgs`));
+      expect(await page.page.textContent('.conv-head')).toMatch(new RegExp(`^${file}(.+ · )?${shown} of ${all} msgs · ([\\d,]+ in · [\\d,]+ out reported · )?(≈ )?[\\d,]+ tok \\(the file: ${tokens} tok\\)`));
       // A conversation of a file of several (a ChatGPT export): the sidebar's line for that conversation.
       await page.open('chatgpt/conversations.json');
       const line = await page.page.locator('[data-testid="conversation-item"][aria-current="true"] [data-testid="conversation-meta"]').textContent();
       const msgs = /^([\d,]+) msgs/.exec(line ?? '')![1];
-      expect(await page.page.textContent('[data-testid="file-count-note"]')).toMatch(new RegExp(`^ \\(this conversation: ${msgs} msgs`));
+      // The header counts it as that line does ("N of M msgs" where it shows one path of it), and says it once.
+      expect(await page.page.textContent('[data-testid="conv-count"]')).toMatch(new RegExp(`^[\\d,]+ of ${msgs} msgs$`));
+      expect(await page.page.textContent('.conv-head')).not.toContain(`this conversation: ${msgs} msgs`);
       await page.open(file);
       // The whole session shown: as many as the file holds less what is on no path of it (other branches).
       await page.page.click('[data-testid="show-whole"]');

@@ -209,3 +209,29 @@ describe('the header names the session', () => {
     expect(screen.getByTestId('conv-title').textContent).toBe('s.jsonl');
   });
 });
+
+describe("the header's count of messages is the session list's", () => {
+  it('shows "N of M msgs" with M as the list counts the session (its other branches and threads too), what the rest are on hover, and the file note says no number twice', async () => {
+    const { SessionHeader } = await import('../../app/renderer/features/header/SessionHeader.js');
+    const big = swarmsSkeleton(19, { path: 's.jsonl', format: 'claude-code', formatLabel: 'Claude Code session', swarms: false });
+    const compacted = { ...big, whole: false, earlier: 560, session: { messages: 581, branches: 2, threads: 0 } };
+    useApp.setState({ entries: [{ path: 's.jsonl', name: 's', bytes: 10, modified: 0, messages: 581, tokens: 89066 }] });
+    render(<SessionHeader skeleton={compacted} />);
+    const figures = () => screen.getByTestId('conv-figures').textContent ?? '';
+    expect(screen.getByTestId('conv-count').textContent).toBe('19 of 581 msgs');
+    expect(screen.getByTestId('conv-count').getAttribute('title')).toBe(
+      '581 messages in all, as the list of sessions counts them: 19 messages since the last compaction (what the model is sent now); 560 messages before it ("+560 earlier" shows them); 2 messages on branches not taken (a rewind, an edited prompt, a regenerated answer: ‹ › at the forks).',
+    );
+    expect(screen.getByTestId('file-count-note').textContent).toBe(' (the file: 89,066 tok)');
+    expect(figures()).not.toMatch(/581 msgs.*581 msgs/);
+    cleanup();
+    // The whole session shown: what is left are the other branches; inline sub-agents' threads are said too.
+    render(<SessionHeader skeleton={{ ...compacted, count: 579, whole: true, earlier: 0, session: { messages: 620, branches: 2, threads: 39 } }} />);
+    expect(screen.getByTestId('conv-count').textContent).toBe('579 of 620 msgs');
+    expect(screen.getByTestId('conv-count').getAttribute('title')).toMatch(/: 579 messages shown; 2 messages on branches .*; 39 messages in its sub-agents' threads \(the thread menu\)\.$/);
+    cleanup();
+    // All of it shown: one number.
+    render(<SessionHeader skeleton={{ ...big, whole: true, earlier: 0, session: { messages: 19, branches: 0, threads: 0 } }} />);
+    expect(screen.getByTestId('conv-count').textContent).toBe('19 msgs');
+  });
+});

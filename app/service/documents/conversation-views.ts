@@ -271,6 +271,7 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
   const forkCount = forkPoints(store.tree, c.view.thread).length;
   const whole = pathTo(store.tree, c.view.leaf, true);
   const otherBranchUsage = branchUsage(store, c.view.thread, whole, view);
+  const session = sessionCount(store, c.view.thread, whole);
   const reattached = store.tree.reattached?.length ?? 0;
   return {
     ...(threads.length > 1 ? { threads } : {}),
@@ -280,7 +281,27 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
     ...(reattached > 0 ? { reattached } : {}),
     whole: c.view.whole,
     earlier: c.view.whole ? 0 : whole.length - c.view.path.length,
+    session,
   };
+}
+
+/**
+ * The messages of the session a view's thread is of, as the session list counts them (the catalog: every record
+ * of the file's conversation), where the view is of its own thread (the main one, or a sub-agent file's); a
+ * sub-agent's thread in its session's file counts its own. With those off the path through its compactions: on
+ * its thread's other branches, and in the session's other threads.
+ */
+function sessionCount(store: RecordStore, thread: string, whole: readonly number[]): { messages: number; branches: number; threads: number } {
+  const own = threadsOf(store.tree)[0] === thread;
+  const on = new Set(whole);
+  let mine = 0;
+  let branches = 0;
+  store.tree.thread.forEach((t, i) => {
+    if (t !== thread) return;
+    mine++;
+    if (!on.has(i)) branches++;
+  });
+  return { messages: own ? store.all.length : mine, branches, threads: own ? store.all.length - mine : 0 };
 }
 
 /** The calls (each once, its final figures) of a thread's records off the path shown through its compactions: its other branches'. */

@@ -5,6 +5,7 @@ import { FileCountNote } from '../tree/FileCountNote.js';
 import { CountedTotal } from './CountedTotal.js';
 import { HeaderNotes } from './HeaderNotes.js';
 import { splitPath } from './names.js';
+import { sessionOf } from './session-count.js';
 
 /**
  * The first line of a conversation's header: what it is and its figures, on one line whatever the width (cut
@@ -17,8 +18,9 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
   // A session the file gives no title: as the session list titles it (its first prompt, the name its tool gave it).
   const listed = useApp((s) => s.sessionsAnswer?.sessions.find((x) => x.path === skeleton.path && x.conversation === skeleton.conversation)?.title);
   const which = (skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title) ?? listed;
-  const earlier = skeleton.whole ? 0 : (skeleton.earlier ?? 0);
-  const count = provisional && !provisional.ends ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);
+  const streaming = !!provisional && !provisional.ends;
+  const count = streaming ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);
+  const of = streaming ? undefined : sessionOf(skeleton);
   return (
     <div className="conv-head" data-testid="session-header">
       {/* The folders give way first; the file's own name is cut at its end, so the start of a uuid stays. */}
@@ -36,13 +38,13 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
             {' · '}
           </>
         ) : null}
-        {/* Shown since its last compaction: of how many the session has, as the session list counts them. */}
-        {earlier > 0 ? (
-          <span title={`Since the last compaction (what the model is sent now): ${count} of the session's ${formatNumber(skeleton.count + earlier)} messages. "+${formatNumber(earlier)} earlier" shows them all.`}>
-            {count} of {formatNumber(skeleton.count + earlier)} msgs
+        {/* Part of the session shown: of how many it has, as the session list counts them; what the rest is, on hover. */}
+        {of ? (
+          <span data-testid="conv-count" title={of.says}>
+            {count} of {formatNumber(of.messages)} msgs
           </span>
         ) : (
-          <>{count} msgs</>
+          <span data-testid="conv-count">{count} msgs</span>
         )}
         {' · '}
         <CountedTotal skeleton={skeleton} />

@@ -1,6 +1,7 @@
 import type { DirEntry, Skeleton } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
+import { sessionOf } from '../header/session-count.js';
 
 /**
  * After a thread's counts in the header, those the sidebar shows for what holds it (the file, or its
@@ -15,7 +16,10 @@ export function FileCountNote({ skeleton }: { skeleton: Skeleton }) {
   // Shown as a path of a tree (a thread, a branch, since a compaction): a flat file's rows are its messages.
   const path = skeleton.threads !== undefined || skeleton.forks !== undefined || skeleton.whole !== undefined || skeleton.earlier !== undefined;
   if (!path || !whole || whole.messages === skeleton.count) return null;
-  const figures = `${formatNumber(whole.messages)} msgs${whole.tokens !== undefined ? ` · ${formatNumber(whole.tokens)} tok` : ''}`;
+  // The header says how many the session holds already ("19 of 581 msgs"): the note says no number twice.
+  const said = whole.messages === sessionOf(skeleton)?.messages;
+  if (said && whole.tokens === undefined) return null;
+  const figures = said ? `${formatNumber(whole.tokens!)} tok` : `${formatNumber(whole.messages)} msgs${whole.tokens !== undefined ? ` · ${formatNumber(whole.tokens)} tok` : ''}`;
   return (
     <span data-testid="file-count-note" title={`${whole.of === 'the file' ? 'The file holds' : 'This conversation holds'} ${formatNumber(whole.messages)} messages: every thread, the history before each compaction and the branches not shown, as the sidebar counts them. The table shows the path above.`}>
       {` (${whole.of}: ${figures})`}
