@@ -45,6 +45,8 @@ export const DirEntry = z.object({
   error: z.string().optional(),
   errorLine: z.number().optional(),
   errorColumn: z.number().optional(),
+  /** A database of a tool not read here: what it holds ("Zed threads"); `error` says so. Listed calmly, not as damage. */
+  notRead: z.string().optional(),
   /** `messages` and `conversations` are scaled from the file's head, not counted (a big file not yet read whole). */
   estimated: z.boolean().optional(),
   /** Secrets (provider keys, tokens, passwords…) and personal data (e-mail, phone, IP) found in the file, less those dismissed. */
@@ -447,6 +449,20 @@ export const SessionEntry = z.object({
 });
 export type SessionEntry = z.infer<typeof SessionEntry>;
 
+/**
+ * What the opened folders hold that the session list does not show: databases of tools not read here (by what
+ * they hold: "Zed threads"), tools' logs and indexes kept beside their sessions (searched, not sessions), files of
+ * no message, files that do not read; `files` names the first of them (as the sidebar does), each with why.
+ */
+const NotListed = z.object({
+  databases: z.array(z.object({ label: z.string(), files: z.number() })),
+  logs: z.number(),
+  empty: z.number(),
+  unreadable: z.number(),
+  files: z.array(z.object({ path: z.string(), why: z.enum(['unread', 'unreadable', 'log', 'empty']), label: z.string().optional() })),
+});
+export type NotListed = z.infer<typeof NotListed>;
+
 const UsageRow = z.object({ key: z.string(), calls: z.number(), sessions: z.number(), input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), costUsd: z.number(), unpricedCalls: z.number(), inputCalls: z.number() });
 export type UsageRow = z.infer<typeof UsageRow>;
 export type CatalogStatus = z.infer<typeof CatalogStatus>;
@@ -624,7 +640,7 @@ export const requests = {
       secrets: z.boolean().optional(),
       limit: z.number().int().min(1).max(5000).default(5000),
     }).strict(),
-    output: z.object({ sessions: z.array(SessionEntry), total: z.number(), tools: z.array(z.string()), models: z.array(z.string()), status: CatalogStatus }),
+    output: z.object({ sessions: z.array(SessionEntry), total: z.number(), tools: z.array(z.string()), models: z.array(z.string()), status: CatalogStatus, notListed: NotListed.optional() }),
   },
   /** Reported usage and its cost at list prices over the opened folders, by day, project, model or tool; the costliest sessions and calls. */
   'catalog:usage': {

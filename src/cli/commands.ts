@@ -120,10 +120,11 @@ export function lsCommand(dir: string, opts: CommonOptions): void {
     process.stdout.write(`No conversation files (${[...new Set(listCodecs().flatMap((c) => c.extensions))].join(', ')}) in ${path}\n`);
     return;
   }
-  const rows = entries.map((e) => [e.path, e.format ?? 'error', e.conversations ?? '', e.messages ?? '', e.tokens ?? '', humanBytes(e.bytes), e.modified.toISOString().replace('T', ' ').slice(0, 19)]);
+  const rows = entries.map((e) => [e.path, e.format ?? (e.notRead ? 'not read' : 'error'), e.conversations ?? '', e.messages ?? '', e.tokens ?? '', humanBytes(e.bytes), e.modified.toISOString().replace('T', ' ').slice(0, 19)]);
   for (const l of outside) rows.push([`${l.path}${l.folder ? '/' : ''}`, 'link outside', '', '', '', '', '']);
   process.stdout.write(table(['PATH', 'FORMAT', 'CONVERSATIONS', 'MESSAGES', 'TOKENS', 'SIZE', 'MODIFIED'], rows) + '\n');
-  for (const e of entries.filter((x) => x.error)) process.stderr.write(`error: ${e.path}${e.errorLine ? `:${e.errorLine}:${e.errorColumn ?? 1}` : ''}: ${e.error}\n`);
+  // Another tool's database is no error: it is said to be one, not read here.
+  for (const e of entries.filter((x) => x.error)) process.stderr.write(`${e.notRead ? 'note' : 'error'}: ${e.path}${e.errorLine ? `:${e.errorLine}:${e.errorColumn ?? 1}` : ''}: ${e.error}\n`);
   if (estimates) process.stderr.write(`note: ${estimates === 1 ? '1 file is' : `${estimates} files are`} counted for a model whose tokenizer is not public (Claude, Gemini, …): o200k_base stands in, its TOKENS are estimates (--json says which)\n`);
   if (truncated) process.stderr.write('note: the listing stopped at its cap; there are more files\n');
   if (tooDeep) process.stderr.write(`note: ${tooDeep} folders deeper than the depth limit were not looked into (--depth N)\n`);

@@ -6,6 +6,8 @@ import { formatUsd } from '../core/usage.js';
 import { freshCatalog } from './catalog.js';
 import { printJson, table } from './output.js';
 import { cutToWidth } from './text-width.js';
+import { summariseNotListed } from '../core/catalog/not-listed.js';
+import { notListedText } from '../core/catalog/not-listed-words.js';
 import { InputError, UsageError } from './usage.js';
 
 const BY: readonly UsageBy[] = ['day', 'project', 'model', 'tool'];
@@ -67,10 +69,14 @@ export async function sessionsCommand(dir: string, opts: { json: boolean }): Pro
   if (!kept) throw new InputError('sessions needs the catalog, which could not be opened (see the note above)');
   try {
     const rows = kept.catalog.sessions({ under: [path] });
+    // What the folder holds that is no session here (another tool's database, a prompt log): said, not left out in silence.
+    const notListed = summariseNotListed(kept.catalog.notListed([path]), (p) => relative(path, p));
     if (opts.json) {
-      printJson({ directory: path, sessions: rows.map(({ id: _id, ...s }) => ({ ...s, path: relative(path, s.path) })) });
+      printJson({ directory: path, sessions: rows.map(({ id: _id, ...s }) => ({ ...s, path: relative(path, s.path) })), ...(notListed ? { notListed } : {}) });
       return;
     }
+    const note = notListed && notListedText(notListed, 'note: not listed: ');
+    if (note) process.stderr.write(`${note} (ls ${dir} shows each with why)\n`);
     if (rows.length === 0) {
       process.stdout.write(`No sessions in ${path}\n`);
       return;

@@ -291,3 +291,33 @@ describe.skipIf(python.status !== 0)('Cursor’s state.vscdb: every composer and
     expect(ws.messages.at(-1)?.content).toContain('composer “Fix the flaky date test” 11111111-1111-4111-8111-111111111111');
   });
 });
+
+// ---------------------------------------------------------------- Databases of tools not read here
+
+describe('databases of tools not read here, through the real bin', () => {
+  it("Zed's threads.db and Goose's sessions.db are listed by ls as not read (a note, not an error), and sessions says what it does not list", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'zed', 'threads'), { recursive: true });
+    mkdirSync(join(dir, 'goose', 'sessions'), { recursive: true });
+    writeFileSync(join(dir, 'zed', 'threads', 'threads.db'), sqliteFile('CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL, data_type TEXT NOT NULL, data BLOB NOT NULL)'));
+    writeFileSync(join(dir, 'goose', 'sessions', 'sessions.db'), sqliteFile('CREATE TABLE sessions (id TEXT PRIMARY KEY, working_dir TEXT NOT NULL); CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content_json TEXT)'));
+    mkdirSync(join(dir, 'chats'));
+    writeFileSync(join(dir, 'chats', 'chat.json'), JSON.stringify({ messages: [{ role: 'user', content: 'the tax rounding question' }, { role: 'assistant', content: 'Round half to even.' }] }));
+    const ls = cli('ls', dir);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(ls.stdout).toMatch(/^zed\/threads\/threads\.db\s+not read\s/m);
+    expect(ls.stdout).toMatch(/^goose\/sessions\/sessions\.db\s+not read\s/m);
+    expect(ls.stderr).toContain('note: zed/threads/threads.db: a database of Zed threads: Zed is not read here (its conversations are not shown; the databases read here: ');
+    expect(ls.stderr).not.toMatch(/^error:/m);
+    const sessions = cli('sessions', dir);
+    expect(sessions.code, sessions.stderr).toBe(0);
+    expect(sessions.stdout).toContain('chats/chat.json');
+    expect(sessions.stderr).toContain(`note: not listed: 2 databases not read (Goose sessions, Zed threads) (ls ${dir} shows each with why)`);
+    const listed = json<{ notListed: { databases: Array<{ label: string; files: number }>; files: Array<{ path: string; why: string }> } }>(['sessions', dir, '--json']);
+    expect(listed.notListed.databases).toEqual([{ label: 'Goose sessions', files: 1 }, { label: 'Zed threads', files: 1 }]);
+    expect(listed.notListed.files).toEqual([{ path: 'goose/sessions/sessions.db', why: 'unread', label: 'Goose sessions' }, { path: 'zed/threads/threads.db', why: 'unread', label: 'Zed threads' }]);
+    const search = cli('search', dir, 'rounding');
+    expect(search.stderr).toMatch(/^note: zed\/threads\/threads\.db: a database of Zed threads/m);
+    expect(search.stderr).not.toMatch(/^error:/m);
+  });
+});

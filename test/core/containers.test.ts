@@ -6,6 +6,7 @@ import { parseDocumentText, readDocumentFile } from '../../src/core/formats/docu
 import { withWal } from '../../src/core/formats/containers/sqlite.js';
 import { ConversationFileError } from '../../src/core/formats/errors.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
+import { NotReadHereError } from '../../src/core/formats/containers/unread-stores.js';
 import { FIXTURES, tempDir } from '../helpers.js';
 
 const F = join(FIXTURES, 'formats');
@@ -137,6 +138,34 @@ shutil.copy(${JSON.stringify(db)} + '-wal', ${JSON.stringify(join(dir, 'opencode
       expect(() => readDocumentFile(file)).toThrow(new RegExp(`${name.replace('.', '\\.')}: a SQLite database of no tool read here \\(its tables are not those of .*OpenCode database`));
       expect(() => readDocumentFile(file)).not.toThrow(/first bytes/);
     }
+  });
+});
+
+describe('databases of tools not read here (Zed, Goose)', () => {
+  const create = (file: string, sql: string) => {
+    mkdirSync(join(file, '..'), { recursive: true });
+    const py = spawnSync('python3', ['-c', `import sqlite3; c = sqlite3.connect(${JSON.stringify(file)}); c.executescript(${JSON.stringify(sql)}); c.commit()`]);
+    expect(py.status, String(py.stderr)).toBe(0);
+  };
+
+  it('in the folder its tool keeps it in, each is listed and said to be that tool’s, by what it holds; elsewhere, or with other tables, it is not', () => {
+    const dir = tempDir();
+    create(join(dir, 'zed', 'threads', 'threads.db'), 'create table threads (id text primary key, summary text, updated_at text, data_type text, data blob)');
+    create(join(dir, 'goose', 'sessions', 'sessions.db'), 'create table sessions (id text primary key, name text); create table messages (id integer primary key, session_id text, role text, content_json text)');
+    create(join(dir, 'notes', 'threads', 'threads.db'), 'create table notes (t text)');
+    create(join(dir, 'cache', 'threads.db'), 'create table threads (id text, data blob)');
+    expect(walkConversationTree(dir).files.map((f) => f.path)).toEqual(['goose/sessions/sessions.db', 'notes/threads/threads.db', 'zed/threads/threads.db']);
+    const why = (path: string) => {
+      try {
+        readDocumentFile(join(dir, path));
+      } catch (e) {
+        return { error: e instanceof ConversationFileError ? e.reason : String(e), store: (e as NotReadHereError).store?.id };
+      }
+      return undefined;
+    };
+    expect(why('zed/threads/threads.db')).toEqual({ error: expect.stringMatching(/^a database of Zed threads: Zed is not read here \(its conversations are not shown; the databases read here: OpenCode database, Crush database/), store: 'zed-threads' });
+    expect(why('goose/sessions/sessions.db')).toEqual({ error: expect.stringMatching(/^a database of Goose sessions: Goose is not read here/), store: 'goose-sessions' });
+    expect(why('notes/threads/threads.db')).toEqual({ error: expect.stringMatching(/^a SQLite database of no tool read here/), store: undefined });
   });
 });
 

@@ -9,6 +9,10 @@ import { partsToRead, readPartDocument, PART_BYTES } from '../parts/parted-files
 import { partPath } from '../../../src/core/storage/file-parts.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
 import { statSync } from 'node:fs';
+import { summariseNotListed } from '../../../src/core/catalog/not-listed.js';
+import type { NotListedSummary } from '../../../src/core/catalog/not-listed-words.js';
+
+const withNotListed = (notListed: NotListedSummary | undefined) => (notListed ? { notListed } : {});
 
 const statStamp = (file: string): { size: number; mtimeMs: number } | undefined => {
   try {
@@ -53,6 +57,8 @@ export interface SessionsAnswer {
   tools: string[];
   models: string[];
   status: CatalogStatus;
+  /** What the folders hold that the list does not show (databases of tools not read here, logs, …), when anything. */
+  notListed?: NotListedSummary;
 }
 
 export interface UsageAnswer {
@@ -263,6 +269,7 @@ export class CatalogService {
       tools: [...new Set(all.map((r) => r.tool ?? r.formatLabel ?? '').filter(Boolean))].sort(),
       models: [...new Set(all.flatMap((r) => r.models))].sort(),
       status: this.status(),
+      ...withNotListed(summariseNotListed(catalog.notListed(under), (p) => this.roots.display(p))),
     };
   }
 

@@ -2,6 +2,7 @@ import { maskedLine } from '../../../src/core/secrets/mask-line.js';
 import { sessionModel } from '../../../src/core/models.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConversationFileError } from '../../../src/core/formats/errors.js';
+import { NotReadHereError } from '../../../src/core/formats/containers/unread-stores.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { candidates, codecById } from '../../../src/core/formats/registry.js';
 import { TooBigError } from '../../../src/core/formats/errors.js';
@@ -34,7 +35,7 @@ const ROUGH_HEAD_BYTES = 16 * 1024;
 /** How much of a file of this size its listing's first pass reads. */
 export const headLength = (bytes: number): number => (bytes <= WHOLE_READ_LIMIT ? ROUGH_HEAD_BYTES : HEAD_BYTES);
 
-export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'conversationMessages' | 'title' | 'model' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'estimated'>;
+export type Summary = Pick<DirEntry, 'format' | 'formatLabel' | 'conversations' | 'titles' | 'conversationMessages' | 'title' | 'model' | 'messages' | 'other' | 'error' | 'errorLine' | 'errorColumn' | 'notRead' | 'estimated'>;
 
 // One buffer for every head a listing reads (a listing reads them one after another).
 const headBuffer = Buffer.allocUnsafe(HEAD_BYTES);
@@ -51,6 +52,7 @@ function readHead(file: string, length: number): Buffer {
 }
 
 function failed(e: unknown): Summary {
+  if (e instanceof NotReadHereError) return { error: e.reason, notRead: e.store.label };
   if (e instanceof ConversationFileError) return { error: e.reason, errorLine: e.line, errorColumn: e.column };
   return { error: (e as Error).message };
 }

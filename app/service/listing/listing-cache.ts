@@ -29,7 +29,7 @@ export interface FoundKeys {
 
 /** What a listing keeps between runs: the summaries of files read whole, and token totals. */
 /** Every format this run reads, and the shape of what a summary holds (bumped when it changes). */
-const SUMMARY_SHAPE = 6;
+const SUMMARY_SHAPE = 7;
 /** The scan's rules (bumped when what they find changes): findings of other rules are found again. */
 const FINDINGS_RULES = 1;
 function readersNow(): string {

@@ -1,4 +1,4 @@
-export { Catalog, CatalogDamaged, localDay, type CatalogedFile, type CatalogHit, type FileStamp, type SessionQuery, type SessionRow, type UsageBy, type UsageRow } from './store.js';
+export { Catalog, CatalogDamaged, localDay, type CatalogedFile, type CatalogHit, type FileStamp, type NotListedFile, type SessionQuery, type SessionRow, type UsageBy, type UsageRow } from './store.js';
 export { CatalogSync, stampOf, type SyncOptions, type SyncProgress } from './sync.js';
 export { endHashOf, readForCatalog, type CatalogRead } from './read-file.js';
 export { quickReadForCatalog } from './quick-read.js';

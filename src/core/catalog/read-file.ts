@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConversationFileError } from '../formats/errors.js';
+import { NotReadHereError } from '../formats/containers/unread-stores.js';
 import { parseDocumentBytes, readDocumentFile, type OpenedFile } from '../formats/document-file.js';
 import { readFileBytes } from '../formats/read.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../formats/types.js';
@@ -19,6 +20,8 @@ export interface FileFailure {
   error: string;
   line?: number;
   column?: number;
+  /** What the file is where that is known though it is not read (a database of a tool not read here: unread-stores.ts). */
+  format?: string;
 }
 
 /** What reading a file gave the catalog: its facts (or why it cannot be read) and the hash of its end. */
@@ -56,6 +59,7 @@ export const hashEnd = (bytes: Uint8Array): string => createHash('sha1').update(
 export const endHashOf = (file: string, end: number): string => hashEnd(readRange(file, Math.max(0, end - END_HASH_BYTES), end));
 
 export function failureOf(e: unknown): FileFailure {
+  if (e instanceof NotReadHereError) return { error: e.reason, format: e.store.id };
   if (e instanceof ConversationFileError) return { error: e.reason, line: e.line, column: e.column };
   return { error: (e as Error).message };
 }

@@ -53,7 +53,7 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
     texts.close();
   }
   hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
-  const errors = catalog.failures([dir]).map((f) => ({ path: rel(f.path), ...(f.line ? { line: f.line } : {}), ...(f.line && f.column ? { column: f.column } : {}), message: f.error }));
+  const errors = catalog.failures([dir]).map((f) => ({ path: rel(f.path), ...(f.line ? { line: f.line } : {}), ...(f.line && f.column ? { column: f.column } : {}), message: f.error, ...(f.notRead ? { notRead: true as const } : {}) }));
   // The links out of the folder are the sync's to say (it walked it): none are in the catalog.
   return { hits, files: files.size, errors, multi, outside: [] };
 }

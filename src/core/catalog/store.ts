@@ -7,6 +7,7 @@ import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
 import { callCost, localDay, reportedOf } from './calls.js';
 import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
 import { isNotAModel } from '../models.js';
+import { unreadStoreById } from '../formats/containers/unread-stores.js';
 
 export { localDay } from './calls.js';
 
@@ -50,6 +51,14 @@ export interface FileFailure {
   line?: number;
   column?: number;
   format?: string;
+}
+
+/** A file the session list shows nothing of, and why (Catalog.notListed). */
+export interface NotListedFile {
+  path: string;
+  why: 'unread' | 'unreadable' | 'log' | 'empty';
+  format?: string;
+  formatLabel?: string;
 }
 
 /** A session as the list shows it. */
@@ -288,12 +297,35 @@ export class Catalog {
   }
 
   /** Files that could not be read, with why. */
-  failures(under?: readonly string[]): Array<{ path: string; error: string; line?: number; column?: number }> {
+  failures(under?: readonly string[]): Array<{ path: string; error: string; line?: number; column?: number; /** A database of a tool not read here: its unread-stores id. */ notRead?: string }> {
     const args: unknown[] = [];
     return this.db
-      .prepare(`SELECT path, error, error_line, error_column FROM files WHERE error IS NOT NULL AND ${underClause('path', under, args)} ORDER BY path`)
+      .prepare(`SELECT path, error, error_line, error_column, format FROM files WHERE error IS NOT NULL AND ${underClause('path', under, args)} ORDER BY path`)
       .all(args)
-      .map((r) => ({ path: String(r.path), error: String(r.error), line: opt<number>(r.error_line), column: opt<number>(r.error_column) }));
+      .map((r) => ({ path: String(r.path), error: String(r.error), line: opt<number>(r.error_line), column: opt<number>(r.error_column), ...(unreadStoreById(opt<string>(r.format)) ? { notRead: String(r.format) } : {}) }));
+  }
+
+  /**
+   * The files under `under` the session list shows nothing of, and why: `unread`, a database of a tool not read
+   * here (`format` its unread-stores id); `unreadable`, a file that does not read; `log`, a tool's log or index
+   * kept beside its sessions (searched, not a session); `empty`, sessions of no message (Claude Code's titles of
+   * other sessions).
+   */
+  notListed(under?: readonly string[]): NotListedFile[] {
+    const args: unknown[] = [];
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM (SELECT f.path, f.format, f.format_label, f.error, ` +
+          `(SELECT count(*) FROM sessions s WHERE s.file_id = f.id AND s.kind != 'log' AND s.messages > 0) AS listed, ` +
+          `(SELECT count(*) FROM sessions s WHERE s.file_id = f.id AND s.kind = 'log') AS logs ` +
+          `FROM files f WHERE ${underClause('f.path', under, args)}) WHERE error IS NOT NULL OR listed = 0 ORDER BY path`,
+      )
+      .all(args);
+    return rows.map((r) => {
+      const format = opt<string>(r.format);
+      const why: NotListedFile['why'] = r.error !== null && r.error !== undefined ? (unreadStoreById(format) ? 'unread' : 'unreadable') : Number(r.logs) > 0 ? 'log' : 'empty';
+      return { path: String(r.path), why, ...(format ? { format } : {}), ...(r.format_label !== null && r.format_label !== undefined ? { formatLabel: String(r.format_label) } : {}) };
+    });
   }
 
   /** Every file catalogued under `under` (all of them without). */

@@ -5,6 +5,7 @@ import { ConversationFileError, TooBigError } from './errors.js';
 import { readFileBytes, textOfBytes } from './read.js';
 import { utf8Text, type Utf8Text } from './syntax/utf8-text.js';
 import { containerOf, listContainers } from './containers/index.js';
+import { NotReadHereError, unreadStoreOf } from './containers/unread-stores.js';
 import { conversationExtensions } from './registry.js';
 import { parseWithCodecs, type ParsedFile } from './registry.js';
 import { DEFAULT_MAX_FILE_BYTES } from './types.js';
@@ -86,6 +87,8 @@ export function readDocumentFile(file: string, options: ReadDocumentOptions = {}
       // A database of another tool (Zed's threads.db, Goose's sessions.db) is said as one, with those read here.
       if (isSqlite(bytes)) {
         const sqlite = listContainers().filter((c) => / database/.test(c.label)).map((c) => c.label);
+        const unread = unreadStoreOf(file, bytes);
+        if (unread) throw new NotReadHereError(file, unread, sqlite);
         throw new ConversationFileError(file, `a SQLite database of no tool read here (its tables are not those of ${sqlite.join(', ')})`);
       }
       const what = /file|database|archive|log/.test(named.label) ? named.label : `${named.label} file`;

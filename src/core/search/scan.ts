@@ -1,5 +1,6 @@
 import { readDocumentFile } from '../formats/document-file.js';
 import { ConversationFileError } from '../formats/errors.js';
+import { NotReadHereError } from '../formats/containers/unread-stores.js';
 import type { Codec, ConversationDocument } from '../formats/codec.js';
 import { walkConversationTree } from '../storage/list-directory.js';
 import { searchableMessages } from './searchable.js';
@@ -98,7 +99,8 @@ export interface TreeSearch {
   hits: SearchHit[];
   files: number;
   /** Files that could not be read, with the reason (and line, where known). */
-  errors: Array<{ path: string; line?: number; column?: number; message: string }>;
+  /** `notRead`: a database of a tool not read here (unread-stores.ts), no error. */
+  errors: Array<{ path: string; line?: number; column?: number; message: string; notRead?: true }>;
   /** The walk stopped at its file cap: there are more files than were searched. */
   truncated: boolean;
   /** Folders deeper than the walk's depth limit, not searched. */
@@ -122,7 +124,7 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     try {
       parsed = readDocumentFile(f.file);
     } catch (e) {
-      if (e instanceof ConversationFileError) errors.push({ path: f.path, ...(e.line ? { line: e.line } : {}), ...(e.line && e.column ? { column: e.column } : {}), message: e.reason });
+      if (e instanceof ConversationFileError) errors.push({ path: f.path, ...(e.line ? { line: e.line } : {}), ...(e.line && e.column ? { column: e.column } : {}), message: e.reason, ...(e instanceof NotReadHereError ? { notRead: true as const } : {}) });
       else errors.push({ path: f.path, message: (e as Error).message });
       continue;
     }

@@ -8,6 +8,7 @@ import { sessionModel } from '../models.js';
 import { conversationExtensions } from '../formats/registry.js';
 import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../formats/aider/names.js';
 import { isOpenCodeStoragePiece, listContainers } from '../formats/containers/index.js';
+import { NotReadHereError, unreadStoreNamed } from '../formats/containers/unread-stores.js';
 import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-markdown-codec.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
@@ -89,6 +90,8 @@ export function isConversationFileName(file: string, readHead: () => string = ()
     const inner = file.slice(0, -ext.length);
     return extname(inner) !== '' && extname(inner).toLowerCase() !== '.md' && isConversationFileName(inner, () => '');
   }
+  // A database of a tool not read here, by the name and folder that tool gives it: listed, with why it is not read.
+  if (unreadStoreNamed(file)) return true;
   // Another app's database is listed by the name that app gives it (not every `.db` is one).
   const store = listContainers().find((c) => c.listed && c.extensions.includes(ext));
   if (store) return listContainers().some((c) => c.listed?.(file) === true);
@@ -186,6 +189,8 @@ export interface DirectoryEntry {
   model?: string;
   /** Why the file could not be read; such files are listed, never skipped. */
   error?: string;
+  /** A database of a tool not read here (unread-stores.ts): what it holds ("Zed threads"); `error` says so. */
+  notRead?: string;
   errorLine?: number;
   errorColumn?: number;
 }
@@ -214,6 +219,7 @@ export function describeConversationFile(f: TreeFile, counter?: Tokenizer | Toke
       entry.tokens = tokens;
     }
   } catch (e) {
+    if (e instanceof NotReadHereError) entry.notRead = e.store.label;
     if (e instanceof ConversationFileError) {
       entry.error = e.reason;
       entry.errorLine = e.line;

@@ -6,6 +6,7 @@ import { useApp } from '../../store/index.js';
 import { filtering } from '../../store/catalog.js';
 import { formatNumber } from '../roles.js';
 import { lastActive, relativeTime, sessionRows, type SessionRow } from './session-rows.js';
+import { NotListedLine } from './NotListedLine.js';
 
 const HEIGHT: Record<SessionRow['kind'], number> = { group: 26, session: 44, agent: 40 };
 
@@ -142,6 +143,7 @@ export function SessionList() {
         {building && status ? (status.listed ? ` · reading ${formatNumber(status.done)} of ${formatNumber(status.total)} files whole for search` : ` · listing: ${formatNumber(status.done)} of ${formatNumber(status.total)} files read`) : ''}
         {!building && filters.secrets && pending > 0 ? ` · looking for secrets in ${formatNumber(pending)} more files` : ''}
       </p>
+      <NotListedLine notListed={answer?.notListed} />
       {error && <p className="error-text">{error}</p>}
       {answer && answer.total === 0 && !building && <p className="empty">No sessions here{filtering(filters) ? ' with these filters' : ''}.</p>}
       <div className="sidebar-list" ref={listRef} data-testid="session-list" data-rows={rows.length} onKeyDown={move}>

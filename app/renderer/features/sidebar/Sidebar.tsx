@@ -29,7 +29,7 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
   return (
     <>
       <button
-        className={`file ${active ? 'active' : ''} ${e.error ? 'broken' : ''}`}
+        className={`file ${active ? 'active' : ''} ${e.notRead ? 'not-read' : e.error ? 'broken' : ''}`}
         style={{ paddingLeft: 8 + depth * 12 }}
         data-testid="file"
         data-path={e.path}
@@ -55,7 +55,7 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
               {shown}
             </span>
           ) : (
-            <NameParts name={e.folder ? `${name}/` : name} warn={!!e.error} distinct={distinct} />
+            <NameParts name={e.folder ? `${name}/` : name} warn={!!e.error && !e.notRead} distinct={distinct} />
           )}
           {unsaved && (
             <span className="unsaved-mark" data-testid="file-unsaved" title="Edited, not saved yet" aria-label="unsaved edits">
@@ -63,6 +63,11 @@ const FileRow = memo(function FileRow({ e, depth, distinct, expanded, expand }: 
             </span>
           )}
           {e.format && <span className="badge" title={e.formatLabel}>{FORMAT_BADGE[e.format] ?? e.format}</span>}
+          {e.notRead && (
+            <span className="badge" data-testid="file-not-read" title={`${e.notRead}: a database of a tool not read here`}>
+              not read
+            </span>
+          )}
           {picked >= 0 && <span className="badge picked" data-testid="file-picked" title="Picked to compare (Ctrl+click again to drop it)">{picked === 0 ? 'A' : 'B'}</span>}
         </span>
         {e.error ? (
