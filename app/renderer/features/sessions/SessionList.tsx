@@ -53,16 +53,18 @@ export function SessionList() {
   const focusRow = (index: number) => {
     virtualizer.scrollToIndex(index);
     const key = rowKey(rows[index]);
-    // The row may be drawn only once scrolled to: focused when it is, unless the focus has moved on meanwhile.
+    // The row may be drawn only once scrolled to: focused when it is, unless the focus has moved on meanwhile
+    // (to another element: the row it left, scrolled out of the list, gives it to the page's body).
     const from = document.activeElement;
     const tryFocus = (frames: number) =>
       requestAnimationFrame(() => {
-        if (document.activeElement !== from) return;
+        const now = document.activeElement;
+        if (now !== from && now !== null && now !== document.body) return;
         const button = listRef.current?.querySelector<HTMLButtonElement>(`button.session-open[data-key="${CSS.escape(key)}"]`);
         if (button) button.focus();
         else if (frames > 0) tryFocus(frames - 1);
       });
-    tryFocus(10);
+    tryFocus(30);
   };
   const move = (e: KeyboardEvent<HTMLDivElement>) => {
     const buttons = [...(listRef.current?.querySelectorAll<HTMLButtonElement>('button.session-open') ?? [])];

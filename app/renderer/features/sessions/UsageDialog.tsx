@@ -28,6 +28,8 @@ export function UsageDialog() {
   const close = () => setUsageOpen(false);
   const rows = answer?.by === by ? answer.rows : [];
   const total = rows.reduce((n, r) => n + r.costUsd, 0);
+  // As each row says it: calls of no price, or whose input is not recorded, make the cost a lower bound.
+  const atLeast = rows.some((r) => r.unpricedCalls > 0 || r.inputCalls < r.calls);
   const most = rows.reduce((n, r) => Math.max(n, r.costUsd), 0);
   // A call names its message as the file holds it: the thread (or part) that shows it is opened at it.
   const go = async (path: string, conversation: number, index?: number) => {
@@ -49,7 +51,7 @@ export function UsageDialog() {
     <div ref={dialog} className="dialog" role="dialog" aria-modal="true" aria-label="Usage and cost" onKeyDown={closeOnEscape(close)}>
       <div className="dialog-body usage-view" data-testid="usage-view">
         <div className="panel-head">
-          <h2>Usage · {answer ? `${formatUsd(total)} over ${formatNumber(rows.reduce((n, r) => n + r.calls, 0))} calls` : 'reading…'}</h2>
+          <h2>Usage · {answer ? `${atLeast ? '≥ ' : ''}${formatUsd(total)} over ${formatNumber(rows.reduce((n, r) => n + r.calls, 0))} calls` : 'reading…'}</h2>
           <span className="spacer" />
           <button autoFocus onClick={close} aria-label="Close">
             ×
