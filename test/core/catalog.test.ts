@@ -60,6 +60,24 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
+  it('a sub-agent Claude Code 2.0.x kept beside its session (agent-<id>.jsonl) is that session’s, by the session its lines name', async () => {
+    const dir = tempDir();
+    const sid = '7de1dd02-0000-4000-8000-000000000001';
+    const line = (o: object) => JSON.stringify({ sessionId: sid, timestamp: '2025-10-01T10:00:00.000Z', cwd: '/home/dev/app', ...o });
+    writeFileSync(join(dir, `${sid}.jsonl`), [line({ type: 'user', parentUuid: null, isSidechain: false, uuid: 'u1', message: { role: 'user', content: 'look at the build' } })].join('\n') + '\n');
+    writeFileSync(join(dir, 'agent-af374ee1.jsonl'), [line({ type: 'user', parentUuid: null, isSidechain: true, agentId: 'af374ee1', uuid: 'a1', message: { role: 'user', content: 'Warmup' } }), line({ type: 'assistant', parentUuid: 'a1', isSidechain: true, agentId: 'af374ee1', uuid: 'a2', message: { role: 'assistant', content: [{ type: 'text', text: 'ready' }] } })].join('\n') + '\n');
+    // A sub-agent whose session's id could name no file beside it stays a sub-agent of no file.
+    writeFileSync(join(dir, 'agent-bb.jsonl'), line({ sessionId: '../x', type: 'user', parentUuid: null, isSidechain: true, agentId: 'bb', uuid: 'b1', message: { role: 'user', content: 'hi' } }) + '\n');
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const rows = catalog.sessions({ under: [dir] });
+    expect(rows.find((r) => r.path.endsWith('agent-af374ee1.jsonl'))).toMatchObject({ kind: 'subagent', agentId: 'af374ee1', parentFile: join(dir, `${sid}.jsonl`) });
+    const loose = rows.find((r) => r.path.endsWith('agent-bb.jsonl'));
+    expect(loose?.kind).toBe('subagent');
+    expect(loose?.parentFile).toBeUndefined();
+    catalog.close();
+  });
+
   it('reads nothing again when nothing changed, a changed file again, and drops a file that is gone', async () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'formats/claude-code'), join(dir, 'cc'), { recursive: true });

@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { Codec, ConversationDocument, ReportedTotal } from '../formats/codec.js';
 import { oneLine } from '../util/one-line.js';
 import { maskedLine } from '../secrets/mask-line.js';
@@ -104,12 +105,14 @@ const firstString = (values: readonly (string | undefined)[]): string | undefine
 function agentOf(file: string, codec: Codec, records: readonly unknown[]): Pick<SessionFacts, 'kind' | 'parentFile' | 'parentSessionId' | 'agentId'> {
   if (codec.companion) return { kind: 'log' };
   if (codec.id === 'claude-code') {
-    const parentFile = parentSessionOf(file);
-    const agentId = agentIdOfFile(file);
-    if (parentFile || agentId) return { kind: 'subagent', parentFile, agentId };
-    // 2.0.x kept a session's sub-agents beside it as `agent-<id>.jsonl`, every line a sidechain one.
     const first = records.find(isPlainObject);
-    if (first && first.isSidechain === true && typeof first.agentId === 'string') return { kind: 'subagent', agentId: first.agentId };
+    // 2.0.x kept a session's sub-agents beside it as `agent-<id>.jsonl`, every line a sidechain one: its session
+    // is the file its lines name, beside it (listed under it where that file is listed).
+    const named = first && typeof first.sessionId === 'string' && /^[\w-]+$/.test(first.sessionId) ? join(dirname(file), `${first.sessionId}.jsonl`) : undefined;
+    const agentId = agentIdOfFile(file);
+    const parentFile = parentSessionOf(file) ?? (agentId && named !== file ? named : undefined);
+    if (parentFile || agentId) return { kind: 'subagent', parentFile, agentId };
+    if (first && first.isSidechain === true && typeof first.agentId === 'string') return { kind: 'subagent', agentId: first.agentId, ...(named ? { parentFile: named } : {}) };
   }
   return { kind: 'session' };
 }
