@@ -132,4 +132,26 @@ describe('the place in the list of hits', () => {
     act(() => useApp.setState({ searchAllAnswer: { ...bare, query: 'invoices' } }));
     expect(selected()).toBe('0');
   });
+
+  it('a hit scrolled under a pointer at rest is not picked (↓ then Enter opens the hit ↓ reached); a pointer that moves picks its hit', () => {
+    const hit = (index: number) => ({ path: 'a.json', format: 'openai-chat', conversation: 0, index, role: 'user', snippet: `invoice ${index}`, match: [0, 7] as [number, number] });
+    const answer: SearchAnswer = { ...none(0), query: 'invoice', total: 6, files: 1, hits: [0, 1, 2, 3, 4, 5].map(hit) };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllRegex: false, searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
+    render(<SearchAllDialog />);
+    const input = screen.getByTestId('search-all-input');
+    const selected = () => document.querySelector('[data-hit][aria-selected="true"]')?.getAttribute('data-hit');
+    const row = (i: number) => document.querySelector(`[data-hit="${i}"]`)!;
+    act(() => fireEvent.keyDown(input, { key: 'ArrowDown' }));
+    // What Chromium sends once the list scrolled under a pointer that did not move: enter, and a move of nothing.
+    act(() => {
+      fireEvent.mouseEnter(row(4), { clientX: 300, clientY: 200 });
+      fireEvent.mouseMove(row(4), { clientX: 300, clientY: 200 });
+    });
+    expect(selected()).toBe('1');
+    act(() => fireEvent.mouseMove(row(5), { clientX: 300, clientY: 200 }));
+    expect(selected()).toBe('1');
+    // The user moves the pointer: its hit is picked.
+    act(() => fireEvent.mouseMove(row(3), { clientX: 300, clientY: 230 }));
+    expect(selected()).toBe('3');
+  });
 });

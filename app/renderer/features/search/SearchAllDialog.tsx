@@ -93,6 +93,15 @@ export function SearchAllDialog() {
   const showMore = useApp((s) => s.showMoreSearchAll);
   const [text, setText] = useState(() => useApp.getState().searchAllQuery);
   const [active, setActive] = useState(0);
+  // The pointer picks a hit when it moves, not when ↓ scrolls a hit under a pointer at rest (Chromium then
+  // sends a mouse event that did not move, at the same place).
+  const pointer = useRef<{ x: number; y: number } | undefined>(undefined);
+  const pointed = (e: { clientX: number; clientY: number; movementX?: number; movementY?: number }, i: number) => {
+    const was = pointer.current;
+    pointer.current = { x: e.clientX, y: e.clientY };
+    const moved = (e.movementX ?? 0) !== 0 || (e.movementY ?? 0) !== 0 || (was !== undefined && (was.x !== e.clientX || was.y !== e.clientY));
+    if (moved) setActive(i);
+  };
   const list = useRef<HTMLDivElement>(null);
   const hits = answer?.hits ?? [];
   // Typing asks once it pauses; each answer replaces the last.
@@ -192,7 +201,7 @@ export function SearchAllDialog() {
               {hits.slice(g.first, g.first + g.count).map((h, k) => {
                 const i = g.first + k;
                 return (
-                  <div key={i} data-hit={i} role="option" aria-selected={i === active} className={`search-all-hit ${i === active ? 'active' : ''}`} onMouseEnter={() => setActive(i)} onClick={() => void openHit(h)}>
+                  <div key={i} data-hit={i} role="option" aria-selected={i === active} className={`search-all-hit ${i === active ? 'active' : ''}`} onMouseMove={(e) => pointed(e, i)} onClick={() => void openHit(h)}>
                     <HitNumber hit={h} multi={multi.has(h.path)} />
                     <RoleChip role={h.spelled ?? h.role} normal={h.role} />
                     <span className="search-hit-line">
