@@ -76,7 +76,7 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
     whole,
     threads: paths.map((p) => ({ thread: p.thread, messages: p.whole.length, current: p.current.length })),
     ...counts,
-    note: `${what}: ${records.length} of the file's ${n} records${rest.length ? `; ${rest.join('; ')}` : ''}`,
+    note: `${what}: ${records.length} of the session's ${n} messages${rest.length ? `; ${rest.join('; ')}` : ''}`,
   };
 }
 

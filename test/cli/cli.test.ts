@@ -280,7 +280,7 @@ describe('a session as its threads', () => {
     const r = cli('show', SESSION);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('● Compacted · manual · 18,230 tokens before');
-    expect(r.stderr).toMatch(/note: main thread since its last compaction: 2 of the file's 11 records; 7 messages before its last compaction \(--whole\); 1 sub-agent thread \(--thread \w+\)/);
+    expect(r.stderr).toMatch(/note: main thread since its last compaction: 2 of the session's 11 messages; 7 messages before its last compaction \(--whole\); 1 sub-agent thread \(--thread \w+\)/);
     const current = json();
     expect(current.thread).toBe('main');
     expect(current.messages.map((m: { record: number }) => m.record)).toEqual([9, 10]);
