@@ -194,7 +194,7 @@ const PartSchema = z.union([
   z.object({ kind: z.literal('text'), text: z.string() }),
   z.object({ kind: z.literal('tool-call'), id: z.string().optional(), name: z.string(), arguments: z.string() }),
   z.object({ kind: z.literal('tool-result'), callId: z.string().optional(), text: z.string(), isError: z.boolean().optional() }),
-  z.object({ kind: z.literal('reasoning'), text: z.string(), encrypted: z.boolean().optional(), signature: z.boolean().optional() }),
+  z.object({ kind: z.literal('reasoning'), text: z.string(), encrypted: z.boolean().optional(), signature: z.boolean().optional(), /** Signed thinking the file keeps no text of (Claude Code's, when not shown to it). */ unkept: z.boolean().optional() }),
   z.object({ kind: z.enum(['image', 'file']), ref: z.string(), mediaType: z.string().optional() }),
   z.object({ kind: z.literal('unknown'), type: z.string(), text: z.string() }),
 ]);

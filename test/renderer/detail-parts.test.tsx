@@ -25,4 +25,9 @@ describe('the detail pane’s parts', () => {
       cleanup();
     }
   });
+
+  it('reasoning the file keeps no text of (only its signature) says so, not an empty fold', () => {
+    render(<Parts view={view([{ kind: 'reasoning', text: '', unkept: true }])} skeleton={skeleton} query="" />);
+    expect(screen.getByTestId('reasoning').textContent).toBe('Reasoning not kept in the file (only its signature is)');
+  });
 });

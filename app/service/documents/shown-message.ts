@@ -24,12 +24,21 @@ export interface ShownMessage {
   truncated?: { text: number; raw: number };
 }
 
+/**
+ * A view as a reader is sent it: signatures of signed reasoning are the provider's, not the reader's; signed
+ * thinking with no text is said as such (Claude Code keeps only the signature of thinking it was not shown).
+ */
+function readersView<V extends MessageView>(view: V): V {
+  if (!view.parts.some((p) => p.kind === 'reasoning' && p.signed !== undefined)) return view;
+  return { ...view, parts: view.parts.map((p) => (p.kind === 'reasoning' && p.signed !== undefined ? (({ signed: _s, ...rest }) => (rest.text === '' ? { ...rest, unkept: true } : rest))(p) : p)) };
+}
+
 /** A message as the detail pane is first sent it: whole, or (past the limit) with its long strings cut. */
 export function shownMessage(m: ShownMessage, full: boolean): ShownMessage {
-  if (full || (m.raw.length <= SHOW_LIMIT && m.text.length <= SHOW_LIMIT)) return m;
+  if (full || (m.raw.length <= SHOW_LIMIT && m.text.length <= SHOW_LIMIT)) return { ...m, view: readersView(m.view) };
   return {
     message: cutStrings(m.message) as Record<string, unknown>,
-    view: cutStrings(m.view) as MessageView,
+    view: readersView(cutStrings(m.view) as MessageView),
     text: cut(m.text),
     raw: cut(m.raw),
     truncated: { text: m.text.length, raw: m.raw.length },
@@ -64,7 +73,6 @@ export function transcriptView(view: MessageView, limit = TRANSCRIPT_LIMIT): Mes
         return p.ref.length > limit ? { ...p, ref: `${p.ref.slice(0, 64)}…` } : p;
     }
   });
-  // Signatures of signed reasoning are the provider's, not the reader's.
-  const out = { ...view, parts: parts.map((p) => (p.kind === 'reasoning' && 'signed' in p ? (({ signed: _s, ...rest }) => rest)(p) : p)) };
+  const out = readersView({ ...view, parts });
   return longest > 0 ? { ...out, cut: longest } : out;
 }

@@ -76,8 +76,14 @@ function rowPreview(v: MessageView): string {
   const said = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
   const text = flat(said);
   if (text !== '') return text;
-  return flat(reasoningText(v));
+  const reasoning = flat(reasoningText(v));
+  // Claude Code keeps only the signature of thinking it was not given to show: an empty row would read as a fault.
+  if (reasoning === '' && v.parts.some((p) => p.kind === 'reasoning' && p.signed !== undefined)) return UNSAVED_REASONING;
+  return reasoning;
 }
+
+/** What a message holding only signed thinking with no text says, in the table and the transcript. */
+export const UNSAVED_REASONING = 'reasoning not kept in the file (only its signature is)';
 
 export function tableRow(v: MessageView, index: number): Row {
   return { index, role: v.role, preview: rowPreview(v), timestamp: v.timestamp, category: v.category, messageId: v.id };

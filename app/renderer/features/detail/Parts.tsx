@@ -74,6 +74,7 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
       );
     }
     case 'reasoning': {
+      if (part.unkept) return <p className="card reasoning muted" data-testid="reasoning">Reasoning not kept in the file (only its signature is)</p>;
       // Folded, unless the search found the message by words in it: then open, the words marked.
       const found = !part.encrypted && query !== '' && termMatches(part.text, queryTerms(query), 1).length > 0;
       return (

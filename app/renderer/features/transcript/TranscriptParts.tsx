@@ -177,6 +177,14 @@ function Reasoning({ part, at, query, foldKey, tokens }: { part: Extract<Part, {
       </p>
     );
   }
+  // Claude Code keeps only the signature of thinking it was not given to show: said so, not an empty fold.
+  if (part.unkept) {
+    return (
+      <p className="tx-reasoning muted small" data-testid="tx-reasoning">
+        ∴ Reasoning not kept in the file (only its signature is)
+      </p>
+    );
+  }
   const byDefault = found(part.text, query);
   const open = folds.isOpen(foldKey, byDefault);
   return (
@@ -213,7 +221,7 @@ export interface PartsContext {
 
 /** A message's parts as the transcript shows them: text as Markdown, calls as cards, results and reasoning folded. */
 export function TranscriptParts({ parts, ctx, tool }: { parts: Part[]; ctx: PartsContext; tool: boolean }) {
-  if (parts.length === 0 || parts.every((p) => (p.kind === 'text' || p.kind === 'reasoning') && p.text.trim() === '')) {
+  if (parts.length === 0 || parts.every((p) => (p.kind === 'text' || (p.kind === 'reasoning' && !p.unkept)) && p.text.trim() === '')) {
     return <p className="muted tx-empty" data-testid="tx-empty">(empty)</p>;
   }
   const key = (k: number) => `${ctx.keyPrefix ?? ''}${ctx.at}:p${k}`;
