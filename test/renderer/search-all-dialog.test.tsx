@@ -154,4 +154,16 @@ describe('the place in the list of hits', () => {
     act(() => fireEvent.mouseMove(row(3), { clientX: 300, clientY: 230 }));
     expect(selected()).toBe('3');
   });
+
+  it("a group's file keeps its own name whole and lets its folders give way, so a session and its sub-agents read apart", () => {
+    const at = (path: string) => ({ path, format: 'claude-code', conversation: 0, index: 0, role: 'user', snippet: 'invoice', match: [0, 7] as [number, number] });
+    const session = 'claude-code/project-with-a-long-name/801ea086-c461-45be-aac3-f4b46d4a1c1a.jsonl';
+    const agent = 'claude-code/project-with-a-long-name/801ea086-c461-45be-aac3-f4b46d4a1c1a/subagents/agent-ad34c691aafe3ca3f.jsonl';
+    const answer: SearchAnswer = { ...none(0), query: 'invoice', total: 2, files: 2, fileTotals: {}, hits: [at(session), at(agent)] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllRegex: false, searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
+    render(<SearchAllDialog />);
+    const names = screen.getAllByTestId('search-all-file-name');
+    expect(names.map((n) => n.textContent)).toEqual([session, agent]);
+    expect(names.map((n) => n.querySelector('.base')?.textContent)).toEqual(['801ea086-c461-45be-aac3-f4b46d4a1c1a.jsonl', 'agent-ad34c691aafe3ca3f.jsonl']);
+  });
 });

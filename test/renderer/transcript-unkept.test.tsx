@@ -5,7 +5,7 @@ import { TranscriptParts } from '../../app/renderer/features/transcript/Transcri
 
 afterEach(cleanup);
 
-const ctx = { at: 3, query: '', callName: () => undefined, onGo: () => undefined };
+const ctx = { at: 3, query: '', callName: () => undefined, resultOf: () => undefined, callOf: () => undefined, onGo: () => undefined };
 
 describe('the transcript and thinking the file keeps no text of', () => {
   it('says the reasoning was not kept (only its signature), not "(empty)"', () => {

@@ -193,7 +193,7 @@ export function SearchAllDialog() {
           {groups.map((g) => (
             <Fragment key={g.path}>
               <div className="search-all-file" title={g.path}>
-                <span className="name" data-testid="search-all-file-name">{g.name}</span>
+                <FileName name={g.name} />
                 <span className="muted" data-testid="search-all-file-count">
                   {answer && answer.fileTotals[g.path] !== undefined && answer.fileTotals[g.path] > g.count ? `${formatNumber(g.count)} of ${formatNumber(answer.fileTotals[g.path])} matches` : `${formatNumber(g.count)} match${g.count === 1 ? '' : 'es'}`} · {g.format}
                 </span>
@@ -225,5 +225,19 @@ export function SearchAllDialog() {
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * A group's file: its folders give way first (cut at their end), its own name never, so that a session and
+ * its sub-agents' files, which share their folders, read apart.
+ */
+function FileName({ name }: { name: string }) {
+  const cut = name.lastIndexOf('/', name.includes(' · ') ? name.indexOf(' · ') : name.length);
+  return (
+    <span className="name" data-testid="search-all-file-name">
+      {cut > 0 && <span className="dir">{name.slice(0, cut + 1)}</span>}
+      <span className="base">{name.slice(cut + 1)}</span>
+    </span>
   );
 }
