@@ -23,13 +23,16 @@ function claudeProjectFolder(file: string): string {
  * project folder name decoded, Gemini CLI's project folder), else the folder the file is in.
  */
 export function projectOf(file: string, codec: Codec, cwd: string | undefined): string {
-  if (cwd) return cwd;
+  if (cwd) return sameDrive(cwd);
   if (codec.id === 'claude-code') {
     const folder = claudeProjectFolder(file);
-    return decodeProjectFolder(folder) ?? folder;
+    return sameDrive(decodeProjectFolder(folder) ?? folder);
   }
   const dir = dirname(file);
   // Gemini CLI: `tmp/<project>/chats/session-….json`.
   if (basename(dir) === 'chats') return basename(dirname(dir));
   return dir;
 }
+
+/** A Windows drive is one drive however a tool spells its letter (`c:\` from a URI, `C:\` from the shell): one project. */
+const sameDrive = (path: string): string => (/^[a-z]:[\\/]/.test(path) ? path[0].toUpperCase() + path.slice(1) : path);
