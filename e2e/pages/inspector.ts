@@ -33,8 +33,9 @@ export class InspectorPage {
     this.sidebarChosen = opts.sidebar === 'as-opened';
   }
 
-  async ready(): Promise<void> {
-    await this.page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  /** The page says it is ready; `timeout` for a document whose reading takes long (a 96 MB part: 28–30 s here). */
+  async ready(timeout = 30_000): Promise<void> {
+    await this.page.waitForSelector('body[data-ready="true"]', { timeout });
     if (!this.sidebarChosen) {
       this.sidebarChosen = true;
       await this.showFiles();
