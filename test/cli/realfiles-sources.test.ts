@@ -4,12 +4,14 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers.js';
 import { openAiFineTuneErrors } from '../support/openai-finetune-check.js';
+import { REALFILES } from '../support/realfiles.js';
 
 /**
  * Files other people's tools wrote (shared test data beside the checkout, never copied here), read through the
  * real bin; what each should hold is counted by a few lines of Python over the same bytes, apart from this tool.
  */
-const REAL = resolve(ROOT, '..', '..', 'shared', 'realfiles');
+// Beside the checkout, or where REALFILES says (test/support/realfiles.ts).
+const REAL = REALFILES ?? resolve(ROOT, '..', 'shared', 'realfiles');
 const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
 const STATE = tempDir();
 
