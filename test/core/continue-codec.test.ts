@@ -170,16 +170,20 @@ describe('a Continue session in the session list', () => {
   it('ran in the folder its workspace URI names, as a path (property over POSIX folders; Windows drive URIs as VS Code writes them)', () => {
     const name = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).filter((s) => !/[\\/%]/.test(s) && ![...s].some((c) => c.charCodeAt(0) < 0x20));
     fc.assert(
-      fc.property(fc.array(name, { minLength: 1, maxLength: 4 }), (parts) => {
+      // A first folder named like a drive (`/c:`) is one in a file URI (`file:///c:/…` is how VS Code writes C:\):
+      // a POSIX folder of that name cannot be told apart, and is left out; so are `.` and `..`, which a path
+      // resolves before it is a URI.
+      fc.property(fc.array(name.filter((n) => n !== '.' && n !== '..'), { minLength: 1, maxLength: 4 }).filter((parts) => !/^[A-Za-z]:$/.test(parts[0])), (parts) => {
         const folder = `/${parts.join('/')}`;
         expect(folderOfUri(pathToFileURL(folder).href)).toBe(folder);
       }),
-      { numRuns: 200 },
+      { numRuns: Number(process.env.RUNS ?? 200) },
     );
     expect(folderOfUri('file:///c%3A/Users/me/dev/tax%20app')).toBe('c:\\Users\\me\\dev\\tax app');
     expect(folderOfUri('file:///C:/work')).toBe('C:\\work');
     expect(folderOfUri('file://server/share/app')).toBe('\\\\server\\share\\app');
     expect(folderOfUri('vscode-remote://wsl%2Bubuntu/home/me/app')).toBe('vscode-remote://wsl%2Bubuntu/home/me/app');
     expect(folderOfUri('/home/me/app')).toBe('/home/me/app');
+    expect(folderOfUri(pathToFileURL('/c:/x').href)).toBe('c:\\x');
   });
 });
