@@ -31,9 +31,8 @@ export interface JsonlConversationsBaseline {
 
 /** Parses a session log: `isMessage` picks the lines that are messages; the others are kept as they are. */
 export function parseJsonlRecords(text: string | Utf8Text, file: string, codec: string, isMessage: (value: unknown) => boolean, title?: (values: unknown[]) => string | undefined, meta?: (values: unknown[]) => ConversationMeta | undefined): ConversationDocument {
-  const doc = recordsDocument('', parseJsonl(text, file), codec, isMessage, title, meta);
-  if (typeof text === 'string') doc.text = text;
-  else withTextOnDemand(doc, text);
+  const doc = recordsDocument(typeof text === 'string' ? text : '', parseJsonl(text, file), codec, isMessage, title, meta);
+  if (typeof text !== 'string') withTextOnDemand(doc, text);
   return doc;
 }
 
