@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { queryTerms } from '../src/core/search/index.js';
 import { walkConversationTree } from '../src/core/storage/list-directory.js';
 import { writeStore } from './store.js';
+import { CatalogService } from '../app/service/catalog/catalog-service.js';
+import { Roots } from '../app/service/roots.js';
 import { indexFloor } from './catalog-floor.js';
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
@@ -112,14 +114,32 @@ export async function catalogBench(quick: boolean): Promise<string[]> {
     out.push(`one appended line reflected: ${ms(performance.now() - t)} ms (goal ≤ 50 ms; session of ${(statSync(store.live).size / 1e6).toFixed(1)} MB)`);
 
     const queries = ['token', 'refactor the parser', 'useEffect cleanup', 'zzzyx', 'install npm package version', 'error', 'const', 'readme'];
-    const times: number[] = [];
+    const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * p) - 1)];
+    // The lookup alone: the first answer's hits, counts and rows, as the catalog gives them.
+    const lookups: number[] = [];
     for (const q of queries) {
       const s0 = performance.now();
-      again.search(queryTerms(q), { under: [dir], limit: 100, countLimit: 50_000 });
-      times.push(performance.now() - s0);
+      again.search(queryTerms(q), { under: [dir], limit: 300, countLimit: 50_000 });
+      lookups.push(performance.now() - s0);
     }
-    times.sort((a, b) => a - b);
-    out.push(`search-all, ${queries.length} queries: median ${ms(times[Math.floor(times.length / 2)])} ms, p95 ${ms(times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)])} ms (goal: first answers ≤ 50 ms, p95 ≤ 100 ms)`);
+    out.push(`search-all lookup, ${queries.length} queries (the first 300 hits by file, counts up to 50,000): median ${ms(pct(lookups, 0.5))} ms, p95 ${ms(pct(lookups, 0.95))} ms`);
+    // What the app's search answers (its service, as its search thread runs it): the same lookup, then each hit's
+    // line read from its file (while the answer is within its time) and the catalog's status.
+    const service = new CatalogService(new Roots([dir]), file, () => inlineReaders);
+    await new Promise<void>((done) => {
+      service.onProgress = (s) => void (!s.building && done());
+      service.start();
+    });
+    const answers: number[] = [];
+    let read = 0;
+    for (const q of queries) {
+      const s0 = performance.now();
+      const a = service.search({ query: q, limit: 300 });
+      answers.push(performance.now() - s0);
+      read += a.hits.filter((h) => h.snippet !== undefined).length;
+    }
+    service.close();
+    out.push(`search-all as the app answers it (300 hits, ${read.toLocaleString('en')} of their lines read in all): median ${ms(pct(answers, 0.5))} ms, p95 ${ms(pct(answers, 0.95))} ms (goal: first answers ≤ 50 ms, p95 ≤ 100 ms)`);
     again.close();
 
     const cc = ccusage();

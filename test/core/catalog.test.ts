@@ -285,6 +285,44 @@ describe('the session catalog', () => {
     );
   });
 
+  it('search pages and counts file by file exactly as the messages are, after files change, go and come, in one folder of two (property)', async () => {
+    const word = fc.constantFrom('tax', 'taxes', 'rounding', 'round', 'parser', 'the', 'then', 'é', 'x');
+    const text = fc.array(word, { minLength: 1, maxLength: 5 }).map((ws) => ws.join(' '));
+    const chat = fc.array(text, { minLength: 1, maxLength: 6 });
+    const step = fc.record({ folder: fc.constantFrom('a', 'b'), name: fc.constantFrom('1', '2', '10', 'x y'), messages: fc.option(chat, { nil: undefined }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), fc.constantFrom('ta', 'round', 'the pa', 'x'), fc.nat(8), fc.integer({ min: 1, max: 7 }), fc.option(fc.constantFrom('user', 'assistant'), { nil: undefined }), async (steps, query, offset, limit, role) => {
+        const dir = tempDir();
+        const { catalog, sync } = catalogOf(dir);
+        const files = new Map<string, string[]>();
+        for (const [k, st] of steps.entries()) {
+          const file = join(dir, st.folder, `${st.name}.json`);
+          mkdirSync(join(dir, st.folder), { recursive: true });
+          if (st.messages) {
+            writeFileSync(file, JSON.stringify({ messages: st.messages.map((t, i) => ({ role: i % 2 ? 'assistant' : 'user', content: t })) }));
+            files.set(file, st.messages);
+          } else if (files.delete(file)) rmSync(file);
+          // Synced after some steps only: a file may change several times between two syncs.
+          if (k % 2 === 1 || k === steps.length - 1) await sync.syncFolders([dir]);
+        }
+        const under = join(dir, 'a');
+        const terms = queryTerms(query);
+        const expected = [...files]
+          .filter(([f]) => f.startsWith(`${under}/`))
+          .sort(([x], [y]) => (x < y ? -1 : 1))
+          .flatMap(([f, texts]) => texts.flatMap((t, index) => (textMatches(t, terms) && (!role || role === (index % 2 ? 'assistant' : 'user')) ? [{ path: f, index }] : [])));
+        const found = catalog.search(terms, { under: [under], roles: role ? [role] : undefined, limit, offset, countLimit: 1000 });
+        expect(found.hits.map((h) => ({ path: h.path, index: h.index }))).toEqual(expected.slice(offset, offset + limit));
+        expect(found.total).toBe(expected.length);
+        expect(found.files).toBe(new Set(expected.map((e) => e.path)).size);
+        expect(Object.fromEntries(found.fileTotals)).toEqual(Object.fromEntries([...new Set(expected.map((e) => e.path))].map((p) => [p, expected.filter((e) => e.path === p).length])));
+        expect(catalog.messageCount([under])).toBe([...files].filter(([f]) => f.startsWith(`${under}/`)).reduce((n, [, t]) => n + t.length, 0));
+        catalog.close();
+      }),
+      { numRuns: 120 },
+    );
+  });
+
   it('adds usage up by day, model and project from the calls', async () => {
     const dir = tempDir();
     cpSync(join(EXAMPLES, 'agents'), join(dir, 'agents'), { recursive: true });

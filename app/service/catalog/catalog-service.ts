@@ -75,7 +75,7 @@ const MAX_LISTED = 5000;
 /** Past this many matches search-all stops counting (and says "at least"). */
 const COUNT_LIMIT = 50_000;
 /** An answer is sent by this time after it is asked: hits whose lines are not read by then get them from `snippets`. */
-const ANSWER_MS = 80;
+const ANSWER_MS = 40;
 
 /**
  * The session catalog of the opened folders (src/core/catalog), kept where the CLI keeps its own so that both
@@ -145,7 +145,7 @@ export class CatalogService {
   status(): CatalogStatus {
     const catalog = this.open();
     const under = this.roots.all();
-    return { files: catalog.files(under).size, sessions: catalog.count({ under }), done: this.progress.done, total: this.progress.total, building: this.syncing !== undefined, listed: this.syncing === undefined || this.progress.listed, secretsPending: catalog.unscannedCount(under) };
+    return { files: catalog.fileCount(under), sessions: catalog.count({ under }), done: this.progress.done, total: this.progress.total, building: this.syncing !== undefined, listed: this.syncing === undefined || this.progress.listed, secretsPending: catalog.unscannedCount(under) };
   }
 
   /** Starts the first sync (once). */
@@ -299,34 +299,23 @@ export class CatalogService {
     const terms = queryTerms(req.query);
     const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
     // In the order of the files as the list groups them (folders and numbers as people sort them, which SQLite
-    // does not): the files are counted first, and the hits read from the first files that hold `limit` of them.
-    const query = { under: this.roots.all(), roles: req.roles, formats: req.formats, countLimit: COUNT_LIMIT, order: 'path' as const };
-    const counted = catalog.search(terms, { ...query, limit: 0 });
-    // Every hit of the files before the last one taken (SQLite orders paths otherwise), the last one's up to the limit.
-    const whole: string[] = [];
-    let held = 0;
-    let last: { file: string; take: number } | undefined;
-    for (const [file, n] of [...counted.fileTotals].sort(([a], [b]) => comparePaths(this.roots.display(a), this.roots.display(b)))) {
-      if (held + n >= limit || whole.length >= 499) {
-        last = { file, take: limit - held };
-        break;
-      }
-      whole.push(file);
-      held += n;
-    }
-    const page = [...(whole.length ? catalog.search(terms, { ...query, limit: held, files: whole }).hits : []), ...(last && last.take > 0 ? catalog.search(terms, { ...query, limit: last.take, files: [last.file] }).hits : [])];
-    const found = { ...counted, hits: page };
+    // does not).
+    const found = catalog.search(terms, { under: this.roots.all(), roles: req.roles, formats: req.formats, countLimit: COUNT_LIMIT, limit, comparePaths, shownPath: (p) => this.roots.display(p) });
     const matcher = matcherOf(req.query);
     // However long the lookup took, the first lines are read (as the index's answers did).
     const deadline = req.snippetMs !== undefined ? performance.now() + req.snippetMs : Math.max(started + ANSWER_MS, performance.now() + 5);
     const texts = new HitTexts();
     const hits: FoundMessage[] = [];
+    const sizes = new Map<string, number>();
     let gone = 0;
     try {
       for (const h of found.hits) {
         let part: { part: number; index: number } | undefined;
+        // Only a file past the size a file is opened whole at is asked where the hit is (its size is known once).
+        let size = sizes.get(h.path);
+        if (size === undefined) sizes.set(h.path, (size = statStamp(h.path)?.size ?? 0));
         try {
-          part = this.inPart(h.path, h.index);
+          if (size > this.parting.maxFileBytes) part = this.inPart(h.path, h.index);
         } catch {
           // Changed as it was read: named as the file, which the listing shows again.
         }

@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 13;
+export const CATALOG_VERSION = 14;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -23,7 +23,9 @@ CREATE TABLE files(
   read_bytes INTEGER NOT NULL DEFAULT 0,
   end_hash TEXT,
   -- 0 for a file listed from a few of its lines (quick-read.ts): read whole next, as if it had changed.
-  whole INTEGER NOT NULL DEFAULT 1
+  whole INTEGER NOT NULL DEFAULT 1,
+  -- How many of its messages are in the index (what search-all looks into, counted without counting them).
+  indexed INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE sessions(
   id INTEGER PRIMARY KEY,

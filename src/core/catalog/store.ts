@@ -17,6 +17,26 @@ const require = createRequire(import.meta.url);
 type Row = Record<string, unknown>;
 
 const CALL_COLUMNS = 14;
+/** A call's columns after its session and key, in the order they are written. */
+const CALL_FIGURES = ['idx', 'at', 'day', 'model', 'input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning', 'n', 'cost_usd'] as const;
+
+/** A call's row as `calls` holds it (its day and price worked out here where the reader did not). */
+function callFigures(c: CallFacts): Row {
+  return {
+    idx: c.index,
+    at: c.at ?? null,
+    day: c.day !== undefined ? c.day : (localDay(c.at) ?? null),
+    model: c.model ?? null,
+    input: c.input ?? null,
+    output: c.output ?? null,
+    cache_read: c.cacheRead,
+    cache_write: c.cacheWrite,
+    cache_write_1h: c.cacheWrite1h,
+    reasoning: c.reasoning,
+    n: c.n,
+    cost_usd: c.costUsd !== undefined ? c.costUsd : (callCost(c) ?? null),
+  };
+}
 const CALLS_AT_ONCE = 32;
 const MESSAGE_COLUMNS = 9;
 const ROWS_AT_ONCE = 32;
@@ -149,6 +169,16 @@ export interface SessionQuery {
 
 const MAX_SQL_VARS = 500;
 
+/**
+ * A message's id is its file's id times 2^24 plus its place among the file's messages: the index's matches are
+ * counted and paged by file from their ids alone (no join per match), and a file's are deleted as one range.
+ */
+const FILE_MESSAGES = 2 ** 24;
+function messageIds(fileId: number): [number, number] {
+  const lo = fileId * FILE_MESSAGES;
+  return [lo, lo + FILE_MESSAGES - 1];
+}
+
 /** A Claude model as Anthropic spells it, whatever the tool wrote (Copilot CLI's claude-sonnet-4.6 is claude-sonnet-4-6). */
 const usageModel = (model: string): string => (/^claude-/i.test(model) ? model.replace(/(\d)\.(\d)/g, '$1-$2') : model);
 
@@ -243,7 +273,7 @@ export class Catalog {
     const Driver = require('libsql') as new (file: string) => Database;
     const db = new Driver(file);
     try {
-      db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+      db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536;');
       const has = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
       if (!has) {
         db.exec('BEGIN IMMEDIATE');
@@ -360,8 +390,11 @@ export class Catalog {
   }
 
   private dropSessionsOf(fileId: number): void {
-    // The index holds no text to delete by: its rows go by id (contentless_delete).
-    this.stmt('DELETE FROM messages_fts WHERE rowid IN (SELECT m.id FROM messages m JOIN sessions s ON m.session = s.id WHERE s.file_id = ?)').run(fileId);
+    // The index holds no text to delete by: its rows go by id (contentless_delete), a file's by its range of ids.
+    // A file only listed so far has none, and the index is not asked (a first build would ask it for each file).
+    const [lo, hi] = messageIds(fileId);
+    if (this.stmt('SELECT 1 FROM messages WHERE id BETWEEN ? AND ? LIMIT 1').get(lo, hi)) this.stmt('DELETE FROM messages_fts WHERE rowid BETWEEN ? AND ?').run(lo, hi);
+    this.stmt('UPDATE files SET indexed = 0 WHERE id = ?').run(fileId);
     this.stmt('DELETE FROM sessions WHERE file_id = ?').run(fileId);
     this.stmt('DELETE FROM session_names WHERE file_id = ?').run(fileId);
   }
@@ -393,16 +426,71 @@ export class Catalog {
    * `read.partial`, listed from a few of its lines (no messages: it is read whole next).
    */
   put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string; partial?: true } = { bytes: stamp.size }): void {
+    const listed = !read.partial && Number(this.stmt('SELECT whole FROM files WHERE path = ?').get(path)?.whole ?? 1) === 0;
     const file = this.fileRow(path, stamp, read, facts);
     const fileId = file.id;
+    if (listed) return this.putOverListed(fileId, facts);
     // A file new to the catalog has no rows to drop (a first build would otherwise look for them file by file).
     if (file.known) this.dropSessionsOf(fileId);
     const sessionIds = facts.sessions.map((s) => this.insertSession(fileId, s));
     // A file's sessions are new here: their calls are those just written, added up without reading them back.
     const calls = this.insertCalls(sessionIds, facts.calls);
-    this.insertMessages(sessionIds, facts.messages);
+    this.insertMessages(fileId, sessionIds, facts.messages);
     this.insertNames(fileId, facts.names);
     for (const id of new Set(sessionIds)) this.addUpSession(id, calls.get(id) ?? []);
+  }
+
+  /**
+   * A file only listed so far (its sessions and calls from a few of its lines, quick-read.ts) read whole: the rows
+   * the whole read says the same of are kept (its calls, nearly always), not deleted and written again.
+   */
+  private putOverListed(fileId: number, facts: FileFacts): void {
+    const known = this.stmt('SELECT id, conversation FROM sessions WHERE file_id = ?').all(fileId);
+    const left = new Map(known.map((r) => [Number(r.conversation), Number(r.id)]));
+    const sessionIds = facts.sessions.map((s) => {
+      const id = left.get(s.conversation);
+      if (id === undefined) return this.insertSession(fileId, s);
+      left.delete(s.conversation);
+      this.updateSession(id, { ...s, appended: undefined });
+      return id;
+    });
+    for (const id of left.values()) this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
+    this.stmt('DELETE FROM session_names WHERE file_id = ?').run(fileId);
+    const calls = this.replaceCalls(sessionIds, facts.calls);
+    this.insertMessages(fileId, sessionIds, facts.messages);
+    this.insertNames(fileId, facts.names);
+    for (const id of new Set(sessionIds)) this.addUpSession(id, calls.get(id) ?? []);
+  }
+
+  /**
+   * Puts sessions' calls in place of those they had: only a call whose figures differ is written, and one no
+   * longer there deleted. Gives each session's as rows of `calls` would read back.
+   */
+  private replaceCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): Map<number, Row[]> {
+    const had = new Map<number, Map<string, Row>>();
+    for (const id of new Set(sessionIds)) had.set(id, new Map(this.stmt(`SELECT key, ${CALL_FIGURES.join(', ')} FROM calls WHERE session = ? ORDER BY id`).all(id).map((r) => [String(r.key), r])));
+    // The last of a key's calls is its row (a call cut across lines), at the place of its first.
+    const now = new Map<number, Map<string, { call: CallFacts; row: Row }>>();
+    for (const c of calls) {
+      const id = sessionIds[c.conversation];
+      let rows = now.get(id);
+      if (!rows) now.set(id, (rows = new Map()));
+      rows.set(c.key, { call: c, row: callFigures(c) });
+    }
+    const changed: CallFacts[] = [];
+    const out = new Map<number, Row[]>();
+    for (const [id, rows] of now) {
+      const was = had.get(id) ?? new Map<string, Row>();
+      for (const [key, { call, row }] of rows) {
+        const old = was.get(key);
+        if (!old || CALL_FIGURES.some((k) => (old[k] ?? null) !== row[k])) changed.push(call);
+      }
+      // Rows read back by id: those kept first, in their order, then the new ones.
+      out.set(id, [...[...was.keys()].filter((k) => rows.has(k)), ...[...rows.keys()].filter((k) => !was.has(k))].map((k) => rows.get(k)!.row));
+    }
+    for (const [id, was] of had) for (const key of was.keys()) if (!now.get(id)?.has(key)) this.stmt('DELETE FROM calls WHERE session = ? AND key = ?').run(id, key);
+    if (changed.length) this.insertCalls(sessionIds, changed);
+    return out;
   }
 
   /**
@@ -421,6 +509,7 @@ export class Catalog {
     });
     this.insertCalls(sessionIds, facts.calls);
     this.insertMessages(
+      fileId,
       sessionIds,
       facts.messages.filter((m) => m.index >= (from.messages[m.conversation] ?? 0)),
     );
@@ -465,9 +554,9 @@ export class Catalog {
     // run costs more than its rows (they are still written in order: a key met twice updates its row).
     let args: unknown[] = [];
     for (const c of calls) {
-      const day = c.day !== undefined ? c.day : (localDay(c.at) ?? null);
-      const cost = c.costUsd !== undefined ? c.costUsd : (callCost(c) ?? null);
-      args.push(sessionIds[c.conversation], c.key, c.index, c.at ?? null, day, c.model ?? null, c.input ?? null, c.output ?? null, c.cacheRead, c.cacheWrite, c.cacheWrite1h, c.reasoning, c.n, cost);
+      const row = callFigures(c);
+      args.push(sessionIds[c.conversation], c.key);
+      for (const k of CALL_FIGURES) args.push(row[k]);
       if (args.length === CALL_COLUMNS * CALLS_AT_ONCE) {
         upsert(CALLS_AT_ONCE).run(args);
         args = [];
@@ -476,20 +565,23 @@ export class Catalog {
       let rows = written.get(id);
       if (!rows) written.set(id, (rows = new Map()));
       // A key seen again (a call cut across a big file's parts) is the row it was, with the later figures.
-      rows.set(c.key, { day, model: c.model ?? null, input: c.input ?? null, output: c.output ?? null, cache_read: c.cacheRead, cache_write: c.cacheWrite, cache_write_1h: c.cacheWrite1h, reasoning: c.reasoning, n: c.n, cost_usd: cost });
+      rows.set(c.key, row);
     }
     for (let at = 0; at < args.length; at += CALL_COLUMNS) upsert(1).run(args.slice(at, at + CALL_COLUMNS));
     return new Map([...written].map(([id, rows]) => [id, [...rows.values()]]));
   }
 
 
-  private insertMessages(sessionIds: readonly number[], messages: FileFacts['messages']): void {
-    if (messages.length === 0) return;
+  private insertMessages(fileId: number, sessionIds: readonly number[], all: FileFacts['messages']): void {
+    if (all.length === 0) return;
     const rows = (n: number) => this.stmt(`INSERT INTO messages(id, session, idx, role, line_start, line_end, shown_thread, shown_row, spelled) VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
     const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
-    // Ids given here, so that rows go ROWS_AT_ONCE to a statement (2.4× less work than one each; the index's
-    // rows do not gain so, and go one each) and the index's rowid is known without asking.
-    const first = Number(this.stmt('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM messages').get()!.next);
+    // Ids given here (the file's next ones), so that rows go ROWS_AT_ONCE to a statement (2.4× less work than one
+    // each; the index's rows do not gain so, and go one each) and the index's rowid is known without asking.
+    const [lo, hi] = messageIds(fileId);
+    const first = Number(this.stmt('SELECT COALESCE(MAX(id) + 1, ?) AS next FROM messages WHERE id BETWEEN ? AND ?').get(lo, lo, hi)!.next);
+    // A file of more messages than its range holds (16.7 million) is searched in its first ones.
+    const messages = all.length > hi + 1 - first ? all.slice(0, Math.max(0, hi + 1 - first)) : all;
     let args: unknown[] = [];
     messages.forEach((m, k) => {
       const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, m.offPath === 'earlier' ? SHOWN_EARLIER : SHOWN_ON_BRANCH] : [m.shown.thread, m.shown.index];
@@ -502,6 +594,7 @@ export class Catalog {
     for (let at = 0; at < args.length; at += MESSAGE_COLUMNS) rows(1).run(args.slice(at, at + MESSAGE_COLUMNS));
     // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
     messages.forEach((m, k) => words.run(first + k, foldCase(m.text)));
+    this.stmt('UPDATE files SET indexed = indexed + ? WHERE id = ?').run(messages.length, fileId);
   }
 
   /** A session's usage figures and cost, from its calls. */
@@ -582,8 +675,13 @@ export class Catalog {
   /** How many messages search-all looks into under `under`. */
   messageCount(under?: readonly string[]): number {
     const args: unknown[] = [];
-    const r = this.db.prepare(`SELECT count(*) AS n FROM messages m JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE ${underClause('f.path', under, args)}`).get(args);
-    return Number(r?.n ?? 0);
+    return Number(this.db.prepare(`SELECT COALESCE(sum(indexed), 0) AS n FROM files WHERE ${underClause('path', under, args)}`).get(args)?.n ?? 0);
+  }
+
+  /** How many files are catalogued under `under`. */
+  fileCount(under?: readonly string[]): number {
+    const args: unknown[] = [];
+    return Number(this.db.prepare(`SELECT count(*) AS n FROM files WHERE ${underClause('path', under, args)}`).get(args)?.n ?? 0);
   }
 
   /** How many sessions the query holds. */
@@ -650,20 +748,19 @@ export class Catalog {
       .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: opt<string>(r.model), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
   }
 
+  private scopes?: { key: string; scope: SearchScope };
+
   /**
-   * Messages holding every term as a word or a word's beginning (the rule of src/core/search), newest session
-   * first: up to `limit` of them, and how many there are up to `countLimit`.
+   * The files a search looks into (under `under`, of `formats`, among `files`), and whether that leaves any
+   * catalogued file out. Kept until the catalog changes (by this connection or
+   * another), as typing asks it for each letter.
    */
-  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; offset?: number; countLimit: number; /** Newest session first (the default), or by path. */ order?: 'recent' | 'path'; /** Hits in these files only (absolute paths). */ files?: readonly string[] }): { hits: CatalogHit[]; total: number; atLeast: boolean; files: number; fileTotals: Map<string, number> } {
-    if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };
-    const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
-    const args: unknown[] = [match];
+  private searchScope(opts: { under?: readonly string[]; formats?: readonly string[]; files?: readonly string[] }): SearchScope {
+    const state = this.stmt('SELECT total_changes() AS mine, (SELECT data_version FROM pragma_data_version) AS others').get()!;
+    const key = JSON.stringify([state.mine, state.others, opts.under ?? null, opts.formats ?? null, opts.files ?? null]);
+    if (this.scopes?.key === key) return this.scopes.scope;
+    const args: unknown[] = [];
     const where = [underClause('f.path', opts.under, args)];
-    if (opts.roles?.length) {
-      const roles = opts.roles.slice(0, MAX_SQL_VARS);
-      where.push(`m.role IN (${roles.map(() => '?').join(',')})`);
-      for (const r of roles) args.push(r);
-    }
     if (opts.files) {
       const files = opts.files.slice(0, MAX_SQL_VARS);
       where.push(files.length ? `f.path IN (${files.map(() => '?').join(',')})` : '0');
@@ -674,20 +771,70 @@ export class Catalog {
       where.push(`f.format IN (${formats.map(() => '?').join(',')})`);
       for (const f of formats) args.push(f);
     }
-    const from = `FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE messages_fts MATCH ? AND ${where.join(' AND ')}`;
-    // The matches of each file (up to the count's limit): how many, in how many files, and each file's.
-    const perFile = this.db.prepare(`SELECT fpath, count(*) AS n FROM (SELECT f.path AS fpath ${from} LIMIT ?) GROUP BY fpath`).all([...args, opts.countLimit + 1]);
-    const fileTotals = new Map(perFile.map((r) => [String(r.fpath), Number(r.n)]));
-    const count = { n: perFile.reduce((n, r) => n + Number(r.n), 0), files: perFile.length };
-    const recent = opts.order === 'path' ? '' : 'last DESC, ';
-    // The page is sorted by ids alone; its rows' columns are read for the page only.
-    const rows = this.db
-      .prepare(
-        `SELECT f.id AS fid, f.path, f.format, s.conversation, s.default_thread, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ` +
-          `FROM (SELECT m.id AS mid, COALESCE(s.last_at, '') AS last, f.path AS path, s.conversation AS conversation, m.idx AS idx ${from} ORDER BY ${recent}path, conversation, idx LIMIT ? OFFSET ?) page ` +
-          `JOIN messages m ON m.id = page.mid JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id ORDER BY ${recent ? 'page.last DESC, ' : ''}page.path, page.conversation, page.idx`,
-      )
-      .all([...args, opts.limit, opts.offset ?? 0]);
+    const rows = this.db.prepare(`SELECT f.id, f.path FROM files f WHERE ${where.join(' AND ')}`).all(args);
+    const files = new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), path: String(r.path) }]));
+    const all = Number(this.stmt('SELECT count(*) AS n FROM files').get()!.n);
+    const scope = { files, some: files.size < all };
+    this.scopes = { key, scope };
+    return scope;
+  }
+
+  /**
+   * Messages holding every term as a word or a word's beginning (the rule of src/core/search), file by file in
+   * the order of their paths: up to `limit` of them, and how many there are up to `countLimit` (the page and the
+   * counts are of the first `countLimit` matches the index gives, in the order of the files' ids).
+   */
+  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; offset?: number; countLimit: number; /** The order of the files' paths, where not JavaScript's, of their paths as `shownPath` gives them. */ comparePaths?: (a: string, b: string) => number; shownPath?: (path: string) => string; /** Hits in these files only (absolute paths). */ files?: readonly string[] }): { hits: CatalogHit[]; total: number; atLeast: boolean; files: number; fileTotals: Map<string, number> } {
+    if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };
+    const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
+    const scope = this.searchScope(opts);
+    const args: unknown[] = [match];
+    let matches = 'SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ?';
+    if (opts.roles?.length) {
+      const roles = opts.roles.slice(0, MAX_SQL_VARS);
+      matches = `SELECT m.id AS id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? AND m.role IN (${roles.map(() => '?').join(',')})`;
+      for (const r of roles) args.push(r);
+    }
+    // Files outside the scope are left out before the count's limit, not after.
+    if (scope.some) {
+      matches += ` AND (${opts.roles?.length ? 'm.id' : 'rowid'} / ${FILE_MESSAGES}) IN (SELECT value FROM json_each(?))`;
+      args.push(JSON.stringify([...scope.files.keys()]));
+    }
+    // One pass over the index (a prefix's words are gathered again at each pass): each file's count and its ids.
+    const perFile = this.db.prepare(`SELECT id / ${FILE_MESSAGES} AS f, count(*) AS n, group_concat(id) AS ids FROM (${matches} LIMIT ?) GROUP BY f`).all([...args, opts.countLimit + 1]);
+    const found = perFile.flatMap((r) => {
+      const file = scope.files.get(Number(r.f));
+      return file ? [{ file, n: Number(r.n), ids: String(r.ids) }] : [];
+    });
+    const fileTotals = new Map(found.map((f) => [f.file.path, f.n]));
+    const total = found.reduce((n, f) => n + f.n, 0);
+    const byPath = opts.comparePaths ?? ((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0));
+    // Each file's path as it is compared, made once (a sort compares each many times).
+    const shown = new Map(found.map((f) => [f.file.id, opts.shownPath ? opts.shownPath(f.file.path) : f.file.path]));
+    found.sort((a, b) => byPath(shown.get(a.file.id)!, shown.get(b.file.id)!));
+    // The page: `limit` ids after `offset`, file by file in that order, each file's in their order.
+    const pageIds: number[] = [];
+    let skip = opts.offset ?? 0;
+    for (const f of found) {
+      if (pageIds.length >= opts.limit) break;
+      if (skip >= f.n) {
+        skip -= f.n;
+        continue;
+      }
+      const ids = f.ids.split(',').map(Number).sort((a, b) => a - b);
+      for (const id of ids.slice(skip, skip + opts.limit - pageIds.length)) pageIds.push(id);
+      skip = 0;
+    }
+    const order = new Map(found.map((f, k) => [f.file.id, k]));
+    const rows = pageIds.length
+      ? this.db
+          .prepare(
+            `SELECT f.id AS fid, f.path, f.format, s.conversation, s.default_thread, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ` +
+              `FROM messages m JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE m.id IN (SELECT value FROM json_each(?))`,
+          )
+          .all(JSON.stringify(pageIds))
+          .sort((a, b) => order.get(Number(a.fid))! - order.get(Number(b.fid))! || Number(a.conversation) - Number(b.conversation) || Number(a.idx) - Number(b.idx))
+      : [];
     // What a hit needs of its file's other conversations, looked up once per file.
     const ofFile = new Map<number, { conversations: number; threads: string[][] }>();
     const fileOf = (id: number) => {
@@ -707,9 +854,13 @@ export class Catalog {
       if (r.spelled !== null && r.spelled !== undefined) hit.spelled = String(r.spelled);
       return hit;
     });
-    const total = Number(count?.n ?? 0);
-    return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: Number(count?.files ?? 0), fileTotals };
+    return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: found.length, fileTotals };
   }
+}
+
+interface SearchScope {
+  files: Map<number, { id: number; path: string }>;
+  some: boolean;
 }
 
 /** A message's `shown_row` where no thread shown by default holds it: on a branch its thread left, or before a compaction. */
