@@ -25,7 +25,10 @@ CREATE TABLE files(
   -- 0 for a file listed from a few of its lines (quick-read.ts): read whole next, as if it had changed.
   whole INTEGER NOT NULL DEFAULT 1,
   -- How many of its messages are in the index (what search-all looks into, counted without counting them).
-  indexed INTEGER NOT NULL DEFAULT 0
+  indexed INTEGER NOT NULL DEFAULT 0,
+  -- Its messages' range of ids (store.ts), NULL while it has none: given in the order files are read whole, so
+  -- that a build writes its messages at the end of the table, not into its middle (2× the work).
+  slot INTEGER UNIQUE
 );
 CREATE TABLE sessions(
   id INTEGER PRIMARY KEY,
@@ -109,9 +112,11 @@ CREATE TABLE session_names(
 );
 CREATE INDEX session_names_sid ON session_names(session_id, id);
 CREATE INDEX session_names_file ON session_names(file_id);
+-- A message's id is its file's slot × 2^24 + its place among the file's messages (store.ts): a file's messages are
+-- deleted as a range of ids with its sessions, not by a key to them (an index on it doubled their writing).
 CREATE TABLE messages(
   id INTEGER PRIMARY KEY,
-  session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  session INTEGER NOT NULL,
   idx INTEGER NOT NULL,
   role TEXT NOT NULL,
   -- The bytes of its line in a file of one record per line (a hit's line is read from there).
@@ -123,7 +128,6 @@ CREATE TABLE messages(
   shown_row INTEGER,
   spelled TEXT
 );
-CREATE INDEX messages_session ON messages(session, idx);
 -- Contentless: the words are looked up here, the lines read from the files (a copy of every text would double
 -- the catalog and cost a third more to build).
 CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 categories 'L* N* M*'");

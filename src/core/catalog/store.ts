@@ -170,12 +170,13 @@ export interface SessionQuery {
 const MAX_SQL_VARS = 500;
 
 /**
- * A message's id is its file's id times 2^24 plus its place among the file's messages: the index's matches are
- * counted and paged by file from their ids alone (no join per match), and a file's are deleted as one range.
+ * A message's id is its file's slot times 2^24 plus its place among the file's messages: the index's matches are
+ * counted and paged by file from their ids alone (no join per match), and a file's are deleted as one range. A
+ * file is given its slot when its messages are first written, the next one: a build appends to the tables.
  */
 const FILE_MESSAGES = 2 ** 24;
-function messageIds(fileId: number): [number, number] {
-  const lo = fileId * FILE_MESSAGES;
+function messageIds(slot: number): [number, number] {
+  const lo = slot * FILE_MESSAGES;
   return [lo, lo + FILE_MESSAGES - 1];
 }
 
@@ -273,7 +274,7 @@ export class Catalog {
     const Driver = require('libsql') as new (file: string) => Database;
     const db = new Driver(file);
     try {
-      db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536;');
+      db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       const has = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
       if (!has) {
         db.exec('BEGIN IMMEDIATE');
@@ -392,9 +393,13 @@ export class Catalog {
   private dropSessionsOf(fileId: number): void {
     // The index holds no text to delete by: its rows go by id (contentless_delete), a file's by its range of ids.
     // A file only listed so far has none, and the index is not asked (a first build would ask it for each file).
-    const [lo, hi] = messageIds(fileId);
-    if (this.stmt('SELECT 1 FROM messages WHERE id BETWEEN ? AND ? LIMIT 1').get(lo, hi)) this.stmt('DELETE FROM messages_fts WHERE rowid BETWEEN ? AND ?').run(lo, hi);
-    this.stmt('UPDATE files SET indexed = 0 WHERE id = ?').run(fileId);
+    const slot = this.stmt('SELECT slot FROM files WHERE id = ?').get(fileId)?.slot;
+    if (slot !== null && slot !== undefined) {
+      const [lo, hi] = messageIds(Number(slot));
+      this.stmt('DELETE FROM messages_fts WHERE rowid BETWEEN ? AND ?').run(lo, hi);
+      this.stmt('DELETE FROM messages WHERE id BETWEEN ? AND ?').run(lo, hi);
+      this.stmt('UPDATE files SET indexed = 0, slot = NULL WHERE id = ?').run(fileId);
+    }
     this.stmt('DELETE FROM sessions WHERE file_id = ?').run(fileId);
     this.stmt('DELETE FROM session_names WHERE file_id = ?').run(fileId);
   }
@@ -578,7 +583,12 @@ export class Catalog {
     const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
     // Ids given here (the file's next ones), so that rows go ROWS_AT_ONCE to a statement (2.4× less work than one
     // each; the index's rows do not gain so, and go one each) and the index's rowid is known without asking.
-    const [lo, hi] = messageIds(fileId);
+    let slot = this.stmt('SELECT slot FROM files WHERE id = ?').get(fileId)?.slot;
+    if (slot === null || slot === undefined) {
+      slot = Number(this.stmt('SELECT COALESCE(MAX(slot), 0) + 1 AS next FROM files').get()!.next);
+      this.stmt('UPDATE files SET slot = ? WHERE id = ?').run(slot, fileId);
+    }
+    const [lo, hi] = messageIds(Number(slot));
     const first = Number(this.stmt('SELECT COALESCE(MAX(id) + 1, ?) AS next FROM messages WHERE id BETWEEN ? AND ?').get(lo, lo, hi)!.next);
     // A file of more messages than its range holds (16.7 million) is searched in its first ones.
     const messages = all.length > hi + 1 - first ? all.slice(0, Math.max(0, hi + 1 - first)) : all;
@@ -771,9 +781,9 @@ export class Catalog {
       where.push(`f.format IN (${formats.map(() => '?').join(',')})`);
       for (const f of formats) args.push(f);
     }
-    const rows = this.db.prepare(`SELECT f.id, f.path FROM files f WHERE ${where.join(' AND ')}`).all(args);
-    const files = new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), path: String(r.path) }]));
-    const all = Number(this.stmt('SELECT count(*) AS n FROM files').get()!.n);
+    const rows = this.db.prepare(`SELECT f.id, f.path, f.slot FROM files f WHERE f.slot IS NOT NULL AND ${where.join(' AND ')}`).all(args);
+    const files = new Map(rows.map((r) => [Number(r.slot), { id: Number(r.id), path: String(r.path) }]));
+    const all = Number(this.stmt('SELECT count(*) AS n FROM files WHERE slot IS NOT NULL').get()!.n);
     const scope = { files, some: files.size < all };
     this.scopes = { key, scope };
     return scope;
@@ -859,6 +869,7 @@ export class Catalog {
 }
 
 interface SearchScope {
+  /** By their slot. */
   files: Map<number, { id: number; path: string }>;
   some: boolean;
 }
