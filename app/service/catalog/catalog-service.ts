@@ -342,7 +342,9 @@ export class CatalogService {
       texts.close();
     }
     hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
-    const fileTotals = Object.fromEntries([...found.fileTotals].map(([p, n]) => [this.roots.display(p), n]));
+    // Each file's count for the files the answer lists (those shown), not for every file that holds a match.
+    const listed = new Set(hits.map((h) => h.path));
+    const fileTotals = Object.fromEntries([...found.fileTotals].flatMap(([p, n]) => (listed.has(this.roots.display(p)) ? [[this.roots.display(p), n]] : [])));
     const total = Math.max(0, found.total - gone);
     const status = this.status();
     return {
