@@ -555,22 +555,26 @@ export class Catalog {
         `INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ` +
           'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, cache_write_1h = excluded.cache_write_1h, reasoning = excluded.reasoning, n = excluded.n, cost_usd = excluded.cost_usd',
       );
-    // Rows written CALLS_AT_ONCE to a statement: a store lists hundreds of thousands of calls, and each statement
-    // run costs more than its rows (they are still written in order: a key met twice updates its row).
-    let args: unknown[] = [];
+    // A key seen again (a call streamed over several lines, or cut across a big file's parts) is the row it was,
+    // with the later figures: made so here, and written once (a listing gives a call for each of its lines).
     for (const c of calls) {
-      const row = callFigures(c);
-      args.push(sessionIds[c.conversation], c.key);
-      for (const k of CALL_FIGURES) args.push(row[k]);
-      if (args.length === CALL_COLUMNS * CALLS_AT_ONCE) {
-        upsert(CALLS_AT_ONCE).run(args);
-        args = [];
-      }
       const id = sessionIds[c.conversation];
       let rows = written.get(id);
       if (!rows) written.set(id, (rows = new Map()));
-      // A key seen again (a call cut across a big file's parts) is the row it was, with the later figures.
-      rows.set(c.key, row);
+      rows.set(c.key, callFigures(c));
+    }
+    // Rows written CALLS_AT_ONCE to a statement: a store lists hundreds of thousands of calls, and each statement
+    // run costs more than its rows.
+    let args: unknown[] = [];
+    for (const [id, rows] of written) {
+      for (const [key, row] of rows) {
+        args.push(id, key);
+        for (const k of CALL_FIGURES) args.push(row[k]);
+        if (args.length === CALL_COLUMNS * CALLS_AT_ONCE) {
+          upsert(CALLS_AT_ONCE).run(args);
+          args = [];
+        }
+      }
     }
     for (let at = 0; at < args.length; at += CALL_COLUMNS) upsert(1).run(args.slice(at, at + CALL_COLUMNS));
     return new Map([...written].map(([id, rows]) => [id, [...rows.values()]]));
