@@ -576,7 +576,8 @@ export class Catalog {
         }
       }
     }
-    for (let at = 0; at < args.length; at += CALL_COLUMNS) upsert(1).run(args.slice(at, at + CALL_COLUMNS));
+    // The rest in one statement of their number (one each cost a statement run each).
+    if (args.length) upsert(args.length / CALL_COLUMNS).run(args);
     return new Map([...written].map(([id, rows]) => [id, [...rows.values()]]));
   }
 
@@ -605,7 +606,7 @@ export class Catalog {
         args = [];
       }
     });
-    for (let at = 0; at < args.length; at += MESSAGE_COLUMNS) rows(1).run(args.slice(at, at + MESSAGE_COLUMNS));
+    if (args.length) rows(args.length / MESSAGE_COLUMNS).run(args);
     // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
     messages.forEach((m, k) => words.run(first + k, foldCase(m.text)));
     this.stmt('UPDATE files SET indexed = indexed + ? WHERE id = ?').run(messages.length, fileId);
