@@ -8,13 +8,16 @@ import { callCost, localDay, reportedOf } from './calls.js';
 import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
 import { isNotAModel } from '../models.js';
 import { unreadStoreById } from '../formats/containers/unread-stores.js';
+import { json, messageIds, opt, SHOWN_EARLIER, SHOWN_ON_BRANCH, underClause, type Database, type Row, type Statement } from './sql.js';
+import { IndexSearch, type IndexSearchAnswer, type IndexSearchOptions } from './index-search.js';
+
+export type { CatalogHit } from './index-search.js';
 
 export { localDay } from './calls.js';
 
 // libsql is a CommonJS N-API module: required, not imported, so that the bundles keep it outside.
 const require = createRequire(import.meta.url);
 
-type Row = Record<string, unknown>;
 
 const CALL_COLUMNS = 14;
 /** A call's columns after its session and key, in the order they are written. */
@@ -40,16 +43,6 @@ function callFigures(c: CallFacts): Row {
 const CALLS_AT_ONCE = 32;
 const MESSAGE_COLUMNS = 9;
 const ROWS_AT_ONCE = 32;
-interface Statement {
-  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
-  get(...params: unknown[]): Row | undefined;
-  all(...params: unknown[]): Row[];
-}
-interface Database {
-  exec(sql: string): void;
-  prepare(sql: string): Statement;
-  close(): void;
-}
 
 /** How a file was when it was catalogued: a file that still is so is not read again. */
 export interface FileStamp {
@@ -132,23 +125,6 @@ export interface UsageRow {
   inputCalls: number;
 }
 
-/** A message search-all found: where it is, and where its line can be read. */
-export interface CatalogHit {
-  path: string;
-  format?: string;
-  conversation: number;
-  /** How many conversations the file holds (several: a hit says which). */
-  conversations: number;
-  index: number;
-  role: string;
-  defaultThread?: string;
-  bytes?: [number, number];
-  /** Its row as the app shows it: its thread, which of the file's shown conversations that is, and the row. */
-  shown?: { thread: string; index: number; conversation: number } | null;
-  /** Why, where `shown` is null: before a compaction of its thread, or on a branch its thread left. */
-  offPath?: 'earlier' | 'branch';
-  spelled?: string;
-}
 
 export type UsageBy = 'day' | 'project' | 'model' | 'tool';
 
@@ -167,18 +143,7 @@ export interface SessionQuery {
   offset?: number;
 }
 
-const MAX_SQL_VARS = 500;
 
-/**
- * A message's id is its file's slot times 2^24 plus its place among the file's messages: the index's matches are
- * counted and paged by file from their ids alone (no join per match), and a file's are deleted as one range. A
- * file is given its slot when its messages are first written, the next one: a build appends to the tables.
- */
-const FILE_MESSAGES = 2 ** 24;
-function messageIds(slot: number): [number, number] {
-  const lo = slot * FILE_MESSAGES;
-  return [lo, lo + FILE_MESSAGES - 1];
-}
 
 /** A Claude model as Anthropic spells it, whatever the tool wrote (Copilot CLI's claude-sonnet-4.6 is claude-sonnet-4-6). */
 const usageModel = (model: string): string => (/^claude-/i.test(model) ? model.replace(/(\d)\.(\d)/g, '$1-$2') : model);
@@ -192,25 +157,7 @@ const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.pa
 /** A calls row as call figures. */
 const callRow = (c: Row) => ({ model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), cacheWrite1h: Number(c.cache_write_1h), reasoning: Number(c.reasoning), n: Number(c.n) });
 
-/** `LIKE` patterns for "under this folder": the folder's own path and separator, wildcards escaped. */
-function underClause(column: string, under: readonly string[] | undefined, args: unknown[]): string {
-  if (!under || under.length === 0) return '1';
-  const parts = under.map((dir) => {
-    const d = dir.replace(/[\\/]+$/, '');
-    args.push(`${d.replace(/[\\%_]/g, (c) => `\\${c}`)}${d.includes('\\') && !d.includes('/') ? '\\\\' : '/'}%`);
-    return `${column} LIKE ? ESCAPE '\\'`;
-  });
-  return `(${parts.join(' OR ')})`;
-}
 
-const json = (v: unknown): string[] => {
-  try {
-    const out = JSON.parse(String(v)) as unknown;
-    return Array.isArray(out) ? out.map(String) : [];
-  } catch {
-    return [];
-  }
-};
 
 /** The WHERE clause of a session query (sessions `s` joined to their files `f`), its arguments pushed on `args`. */
 function sessionWhere(q: SessionQuery, args: unknown[]): string {
@@ -237,7 +184,6 @@ function sessionWhere(q: SessionQuery, args: unknown[]): string {
   return where.join(' AND ');
 }
 
-const opt = <T>(v: unknown): T | undefined => (v === null || v === undefined ? undefined : (v as T));
 
 export class CatalogDamaged extends Error {}
 
@@ -763,134 +709,17 @@ export class Catalog {
       .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: opt<string>(r.model), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
   }
 
-  private scopes?: { key: string; scope: SearchScope };
-
-  /**
-   * The files a search looks into (under `under`, of `formats`, among `files`), and whether that leaves any
-   * catalogued file out. Kept until the catalog changes (by this connection or
-   * another), as typing asks it for each letter.
-   */
-  private searchScope(opts: { under?: readonly string[]; formats?: readonly string[]; files?: readonly string[] }): SearchScope {
-    const state = this.stmt('SELECT total_changes() AS mine, (SELECT data_version FROM pragma_data_version) AS others').get()!;
-    const key = JSON.stringify([state.mine, state.others, opts.under ?? null, opts.formats ?? null, opts.files ?? null]);
-    if (this.scopes?.key === key) return this.scopes.scope;
-    const args: unknown[] = [];
-    const where = [underClause('f.path', opts.under, args)];
-    if (opts.files) {
-      const files = opts.files.slice(0, MAX_SQL_VARS);
-      where.push(files.length ? `f.path IN (${files.map(() => '?').join(',')})` : '0');
-      for (const f of files) args.push(f);
-    }
-    if (opts.formats?.length) {
-      const formats = opts.formats.slice(0, MAX_SQL_VARS);
-      where.push(`f.format IN (${formats.map(() => '?').join(',')})`);
-      for (const f of formats) args.push(f);
-    }
-    const rows = this.db.prepare(`SELECT f.id, f.path, f.slot FROM files f WHERE f.slot IS NOT NULL AND ${where.join(' AND ')}`).all(args);
-    const files = new Map(rows.map((r) => [Number(r.slot), { id: Number(r.id), path: String(r.path) }]));
-    const all = Number(this.stmt('SELECT count(*) AS n FROM files WHERE slot IS NOT NULL').get()!.n);
-    const scope = { files, some: files.size < all };
-    this.scopes = { key, scope };
-    return scope;
-  }
+  private searcher?: IndexSearch;
 
   /**
    * Messages holding every term as a word or a word's beginning (the rule of src/core/search), file by file in
    * the order of their paths: up to `limit` of them, and how many there are up to `countLimit` (the page and the
-   * counts are of the first `countLimit` matches the index gives, in the order of the files' ids).
+   * counts are of the first `countLimit` matches the index gives, in the order of the files' slots).
    */
-  search(terms: readonly string[], opts: { under?: readonly string[]; roles?: readonly string[]; formats?: readonly string[]; limit: number; offset?: number; countLimit: number; /** The order of the files' paths, where not JavaScript's, of their paths as `shownPath` gives them. */ comparePaths?: (a: string, b: string) => number; shownPath?: (path: string) => string; /** Hits in these files only (absolute paths). */ files?: readonly string[] }): { hits: CatalogHit[]; total: number; atLeast: boolean; files: number; fileTotals: Map<string, number> } {
-    if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };
-    const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
-    const scope = this.searchScope(opts);
-    const args: unknown[] = [match];
-    let matches = 'SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ?';
-    if (opts.roles?.length) {
-      const roles = opts.roles.slice(0, MAX_SQL_VARS);
-      matches = `SELECT m.id AS id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? AND m.role IN (${roles.map(() => '?').join(',')})`;
-      for (const r of roles) args.push(r);
-    }
-    // Files outside the scope are left out before the count's limit, not after.
-    if (scope.some) {
-      matches += ` AND (${opts.roles?.length ? 'm.id' : 'rowid'} / ${FILE_MESSAGES}) IN (SELECT value FROM json_each(?))`;
-      args.push(JSON.stringify([...scope.files.keys()]));
-    }
-    // One pass over the index (a prefix's words are gathered again at each pass): each file's count and its ids.
-    const perFile = this.db.prepare(`SELECT id / ${FILE_MESSAGES} AS f, count(*) AS n, group_concat(id) AS ids FROM (${matches} LIMIT ?) GROUP BY f`).all([...args, opts.countLimit + 1]);
-    const found = perFile.flatMap((r) => {
-      const file = scope.files.get(Number(r.f));
-      return file ? [{ file, n: Number(r.n), ids: String(r.ids) }] : [];
-    });
-    const fileTotals = new Map(found.map((f) => [f.file.path, f.n]));
-    const total = found.reduce((n, f) => n + f.n, 0);
-    const byPath = opts.comparePaths ?? ((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0));
-    // Each file's path as it is compared, made once (a sort compares each many times).
-    const shown = new Map(found.map((f) => [f.file.id, opts.shownPath ? opts.shownPath(f.file.path) : f.file.path]));
-    found.sort((a, b) => byPath(shown.get(a.file.id)!, shown.get(b.file.id)!));
-    // The page: `limit` ids after `offset`, file by file in that order, each file's in their order.
-    const pageIds: number[] = [];
-    let skip = opts.offset ?? 0;
-    for (const f of found) {
-      if (pageIds.length >= opts.limit) break;
-      if (skip >= f.n) {
-        skip -= f.n;
-        continue;
-      }
-      const ids = f.ids.split(',').map(Number).sort((a, b) => a - b);
-      for (const id of ids.slice(skip, skip + opts.limit - pageIds.length)) pageIds.push(id);
-      skip = 0;
-    }
-    const order = new Map(found.map((f, k) => [f.file.id, k]));
-    const rows = pageIds.length
-      ? this.db
-          .prepare(
-            `SELECT f.id AS fid, f.path, f.format, s.conversation, s.default_thread, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ` +
-              `FROM messages m JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE m.id IN (SELECT value FROM json_each(?))`,
-          )
-          .all(JSON.stringify(pageIds))
-          .sort((a, b) => order.get(Number(a.fid))! - order.get(Number(b.fid))! || Number(a.conversation) - Number(b.conversation) || Number(a.idx) - Number(b.idx))
-      : [];
-    // What a hit needs of its file's other conversations, looked up once per file.
-    const ofFile = new Map<number, { conversations: number; threads: string[][] }>();
-    const fileOf = (id: number) => {
-      let f = ofFile.get(id);
-      if (!f) {
-        const sessions = this.stmt('SELECT threads FROM sessions WHERE file_id = ? ORDER BY conversation').all(id);
-        ofFile.set(id, (f = { conversations: sessions.length, threads: sessions.map((o) => (o.threads === null ? [] : json(o.threads))) }));
-      }
-      return f;
-    };
-    const hits = rows.map((r): CatalogHit => {
-      const file = fileOf(Number(r.fid));
-      const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: file.conversations, index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
-      if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
-      if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row), conversation: shownConversation(file.threads, Number(r.conversation), String(r.shown_thread)) };
-      if (hit.shown === null) hit.offPath = Number(r.shown_row) === SHOWN_EARLIER ? 'earlier' : 'branch';
-      if (r.spelled !== null && r.spelled !== undefined) hit.spelled = String(r.spelled);
-      return hit;
-    });
-    return { hits, total: Math.min(total, opts.countLimit), atLeast: total > opts.countLimit, files: found.length, fileTotals };
+  search(terms: readonly string[], opts: IndexSearchOptions): IndexSearchAnswer {
+    this.searcher ??= new IndexSearch(this.db, (sql) => this.stmt(sql));
+    return this.searcher.search(terms, opts);
   }
-}
-
-interface SearchScope {
-  /** By their slot. */
-  files: Map<number, { id: number; path: string }>;
-  some: boolean;
-}
-
-/** A message's `shown_row` where no thread shown by default holds it: on a branch its thread left, or before a compaction. */
-const SHOWN_ON_BRANCH = -1;
-const SHOWN_EARLIER = -2;
-
-/**
- * Which conversation the app shows a thread as: the app lists each conversation's threads in turn, each a
- * conversation of its own.
- */
-function shownConversation(lists: readonly string[][], conversation: number, thread: string): number {
-  let first = 0;
-  for (let c = 0; c < conversation; c++) first += lists[c]?.length ?? 0;
-  return first + Math.max(0, lists[conversation]?.indexOf(thread) ?? 0);
 }
 
 function sessionRow(r: Row): SessionRow {
