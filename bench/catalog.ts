@@ -1,7 +1,7 @@
 // The session catalog on a heavy user's store: built from nothing beside a bare read of every line, kept up to
 // date, and answering the session list, usage and search-all; beside ccusage where it can be installed.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog, CatalogSync, inlineReaders, WorkerReaders } from '../src/core/catalog/index.js';
@@ -43,6 +43,28 @@ function bareParse(files: readonly string[]): number {
     closeSync(fd);
   }
   return lines;
+}
+
+/** A process run to its end, its peak resident memory (VmHWM) read from /proc while it runs (Linux). */
+function peakOf(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; peakMb?: number; status: number | null }> {
+  const t = performance.now();
+  const child = spawn(command, args, { env, stdio: 'ignore' });
+  let peak: number | undefined;
+  const read = () => {
+    try {
+      const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+      if (kb) peak = Math.max(peak ?? 0, Math.round(Number(kb) / 1024));
+    } catch {
+      // gone, or no /proc here
+    }
+  };
+  const timer = setInterval(read, 100);
+  return new Promise((resolve) => {
+    child.on('exit', (status) => {
+      clearInterval(timer);
+      resolve({ ms: performance.now() - t, peakMb: peak, status });
+    });
+  });
 }
 
 /** ccusage, installed into a folder of its own for the bench (never a dependency); undefined when it cannot be. */
@@ -157,6 +179,11 @@ export async function catalogBench(quick: boolean): Promise<string[]> {
           const u = spawnSync(process.execPath, [bin, 'usage', dir, '--by', 'day', '--json'], { env: { ...process.env, XDG_STATE_HOME: state }, encoding: 'utf8', maxBuffer: 1 << 28 });
           const cli = performance.now() - t;
           out.push(`CLI usage --by day --json, cold (no catalog yet; whole process): ${ms(cli)} ms = ${ratio(cli, ccTime)} ccusage's${u.status === 0 ? '' : ` (exit ${u.status}: ${u.stderr.trim().split('\n').pop()})`}`);
+          // The whole catalog built from nothing by the real bin (the build the app's service runs: the same sync and
+          // reader threads), its peak memory read from the kernel as it runs.
+          rmSync(state, { recursive: true, force: true });
+          const whole = await peakOf(process.execPath, [bin, 'search', dir, 'zzzyx'], { ...process.env, XDG_STATE_HOME: state });
+          out.push(`CLI search, cold (the whole catalog and its index built from nothing; whole process): ${ms(whole.ms)} ms = ${ratio(whole.ms, bare)}; peak RSS ${whole.peakMb === undefined ? 'not readable here' : `${whole.peakMb} MB`} (goal: the service ≤ 600 MB while it builds)${whole.status === 0 ? '' : ` (exit ${whole.status})`}`);
         } finally {
           rmSync(state, { recursive: true, force: true });
         }
