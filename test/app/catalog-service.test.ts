@@ -106,12 +106,19 @@ describe('the session catalog in the service', () => {
     const outside = tempDir();
     writeFileSync(join(outside, 'secret.json'), JSON.stringify([{ role: 'user', content: 'the outside file’s words' }]));
     symlinkSync(join(outside, 'secret.json'), join(dir, 'leak.json'));
+    const session = join(dir, 'agents', 'claude-code', 'deploy-db-timeout.jsonl');
+    const last = JSON.parse(readFileSync(session, 'utf8').trimEnd().split('\n').pop()!) as { uuid: string; message: Record<string, unknown> };
+    const synthetic = { ...last, parentUuid: last.uuid, uuid: 'c0000009-0000-4000-8000-000000000009', message: { ...last.message, id: 'msg_synthetic', model: '<synthetic>', content: [{ type: 'text', text: 'API Error: overloaded' }], usage: { input_tokens: 0, output_tokens: 0 } } };
+    writeFileSync(session, `${readFileSync(session, 'utf8').trimEnd()}\n${JSON.stringify(synthetic)}\n`);
     const { settled } = served(dir);
     const all = await settled();
     expect(all.sessions.some((s) => s.path === 'leak.json')).toBe(false);
     const codex = await settled({ tool: 'Codex' });
     expect(codex.sessions.length).toBeGreaterThan(0);
     expect(codex.sessions.every((s) => s.tool === 'Codex')).toBe(true);
+    // A reply the tool wrote itself (Claude Code's "<synthetic>", an API error) names no model to filter by.
+    expect(all.models).not.toContain('<synthetic>');
+    expect(all.models.length).toBeGreaterThan(0);
     const model = all.models[0];
     const byModel = await settled({ model });
     expect(byModel.sessions.every((s) => s.models.includes(model))).toBe(true);
