@@ -346,7 +346,7 @@ export class CatalogService {
     hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
     // Each file's count for the files the answer lists (those shown), not for every file that holds a match.
     const listed = new Set(hits.map((h) => h.path));
-    const fileTotals = Object.fromEntries([...found.fileTotals].flatMap(([p, n]) => (listed.has(this.roots.display(p)) ? [[this.roots.display(p), n]] : [])));
+    const fileTotals = Object.fromEntries([...found.fileTotals].map(([p, n]) => [this.roots.display(p), n] as const).filter(([p]) => listed.has(p)));
     const total = Math.max(0, found.total - gone);
     const status = this.status();
     return {

@@ -29,8 +29,6 @@ export interface IndexSearchOptions {
   /** The order of the files' paths, where not JavaScript's, of their paths as `shownPath` gives them. */
   comparePaths?: (a: string, b: string) => number;
   shownPath?: (path: string) => string;
-  /** Hits in these files only (absolute paths). */
-  files?: readonly string[];
 }
 
 export interface IndexSearchAnswer {
@@ -60,21 +58,15 @@ export class IndexSearch {
   private scopes?: { key: string; scope: SearchScope };
 
   /**
-   * The files a search looks into (under `under`, of `formats`, among `files`), and whether that leaves any
-   * catalogued file out. Kept until the catalog changes (by this connection or
-   * another), as typing asks it for each letter.
+   * The files with indexed messages a search looks into (under `under`, of `formats`), and whether that leaves any
+   * out. Kept until the catalog changes (by this connection or another), as typing asks it for each letter.
    */
-  private searchScope(opts: { under?: readonly string[]; formats?: readonly string[]; files?: readonly string[] }): SearchScope {
+  private searchScope(opts: { under?: readonly string[]; formats?: readonly string[] }): SearchScope {
     const state = this.stmt('SELECT total_changes() AS mine, (SELECT data_version FROM pragma_data_version) AS others').get()!;
-    const key = JSON.stringify([state.mine, state.others, opts.under ?? null, opts.formats ?? null, opts.files ?? null]);
+    const key = JSON.stringify([state.mine, state.others, opts.under ?? null, opts.formats ?? null]);
     if (this.scopes?.key === key) return this.scopes.scope;
     const args: unknown[] = [];
     const where = [underClause('f.path', opts.under, args)];
-    if (opts.files) {
-      const files = opts.files.slice(0, MAX_SQL_VARS);
-      where.push(files.length ? `f.path IN (${files.map(() => '?').join(',')})` : '0');
-      for (const f of files) args.push(f);
-    }
     if (opts.formats?.length) {
       const formats = opts.formats.slice(0, MAX_SQL_VARS);
       where.push(`f.format IN (${formats.map(() => '?').join(',')})`);
@@ -91,7 +83,7 @@ export class IndexSearch {
   /**
    * Messages holding every term as a word or a word's beginning (the rule of src/core/search), file by file in
    * the order of their paths: up to `limit` of them, and how many there are up to `countLimit` (the page and the
-   * counts are of the first `countLimit` matches the index gives, in the order of the files' ids).
+   * counts are of the first `countLimit` matches the index gives, in the order of the files' slots).
    */
   search(terms: readonly string[], opts: IndexSearchOptions): IndexSearchAnswer {
     if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };

@@ -18,7 +18,6 @@ export { localDay } from './calls.js';
 // libsql is a CommonJS N-API module: required, not imported, so that the bundles keep it outside.
 const require = createRequire(import.meta.url);
 
-
 const CALL_COLUMNS = 14;
 /** A call's columns after its session and key, in the order they are written. */
 const CALL_FIGURES = ['idx', 'at', 'day', 'model', 'input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning', 'n', 'cost_usd'] as const;
@@ -39,6 +38,21 @@ function callFigures(c: CallFacts): Row {
     n: c.n,
     cost_usd: c.costUsd !== undefined ? c.costUsd : (callCost(c) ?? null),
   };
+}
+
+/**
+ * Calls as each session's rows by key: a key met again (a call cut across a big file's parts) is the row it was,
+ * at the place of its first, with the later figures.
+ */
+function callRows(sessionIds: readonly number[], calls: readonly CallFacts[]): Map<number, Map<string, Row>> {
+  const out = new Map<number, Map<string, Row>>();
+  for (const c of calls) {
+    const id = sessionIds[c.conversation];
+    let rows = out.get(id);
+    if (!rows) out.set(id, (rows = new Map()));
+    rows.set(c.key, callFigures(c));
+  }
+  return out;
 }
 const CALLS_AT_ONCE = 32;
 const MESSAGE_COLUMNS = 9;
@@ -125,7 +139,6 @@ export interface UsageRow {
   inputCalls: number;
 }
 
-
 export type UsageBy = 'day' | 'project' | 'model' | 'tool';
 
 export interface SessionQuery {
@@ -143,8 +156,6 @@ export interface SessionQuery {
   offset?: number;
 }
 
-
-
 /** A Claude model as Anthropic spells it, whatever the tool wrote (Copilot CLI's claude-sonnet-4.6 is claude-sonnet-4-6). */
 const usageModel = (model: string): string => (/^claude-/i.test(model) ? model.replace(/(\d)\.(\d)/g, '$1-$2') : model);
 
@@ -156,8 +167,6 @@ const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.pa
 
 /** A calls row as call figures. */
 const callRow = (c: Row) => ({ model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), cacheWrite1h: Number(c.cache_write_1h), reasoning: Number(c.reasoning), n: Number(c.n) });
-
-
 
 /** The WHERE clause of a session query (sessions `s` joined to their files `f`), its arguments pushed on `args`. */
 function sessionWhere(q: SessionQuery, args: unknown[]): string {
@@ -183,7 +192,6 @@ function sessionWhere(q: SessionQuery, args: unknown[]): string {
   if (q.secrets) where.push('s.secrets > 0');
   return where.join(' AND ');
 }
-
 
 export class CatalogDamaged extends Error {}
 
@@ -354,14 +362,17 @@ export class Catalog {
     for (const n of names ?? []) this.stmt('INSERT INTO session_names(file_id, session_id, name) VALUES (?, ?, ?)').run([fileId, n.sessionId, n.name]);
   }
 
-  /** The file's row, made or brought up to date; `known` when it was there before (it may have sessions). */
-  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string; partial?: true }, facts: Partial<FileFacts> & { failure?: FileFailure }): { id: number; known: boolean } {
+  /**
+   * The file's row, made or brought up to date; `known` when it was there before (it may have sessions), `listed`
+   * when it was listed from a few of its lines only.
+   */
+  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string; partial?: true }, facts: Partial<FileFacts> & { failure?: FileFailure }): { id: number; known: boolean; listed?: boolean } {
     const f = facts.failure;
     const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null, read.partial ? 0 : 1];
-    const existing = this.stmt('SELECT id FROM files WHERE path = ?').get(path);
+    const existing = this.stmt('SELECT id, whole FROM files WHERE path = ?').get(path);
     if (existing) {
       this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ?, whole = ? WHERE id = ?').run([...args, existing.id]);
-      return { id: Number(existing.id), known: true };
+      return { id: Number(existing.id), known: true, listed: Number(existing.whole) === 0 };
     }
     return { id: Number(this.stmt('INSERT INTO files(size, mtime_ms, ino, format, format_label, tool, error, error_line, error_column, other, read_bytes, end_hash, whole, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([...args, path]).lastInsertRowid), known: false };
   }
@@ -377,10 +388,9 @@ export class Catalog {
    * `read.partial`, listed from a few of its lines (no messages: it is read whole next).
    */
   put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string; partial?: true } = { bytes: stamp.size }): void {
-    const listed = !read.partial && Number(this.stmt('SELECT whole FROM files WHERE path = ?').get(path)?.whole ?? 1) === 0;
     const file = this.fileRow(path, stamp, read, facts);
     const fileId = file.id;
-    if (listed) return this.putOverListed(fileId, facts);
+    if (file.listed && !read.partial) return this.putOverListed(fileId, facts);
     // A file new to the catalog has no rows to drop (a first build would otherwise look for them file by file).
     if (file.known) this.dropSessionsOf(fileId);
     const sessionIds = facts.sessions.map((s) => this.insertSession(fileId, s));
@@ -420,27 +430,23 @@ export class Catalog {
   private replaceCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): Map<number, Row[]> {
     const had = new Map<number, Map<string, Row>>();
     for (const id of new Set(sessionIds)) had.set(id, new Map(this.stmt(`SELECT key, ${CALL_FIGURES.join(', ')} FROM calls WHERE session = ? ORDER BY id`).all(id).map((r) => [String(r.key), r])));
-    // The last of a key's calls is its row (a call cut across lines), at the place of its first.
-    const now = new Map<number, Map<string, { call: CallFacts; row: Row }>>();
-    for (const c of calls) {
-      const id = sessionIds[c.conversation];
-      let rows = now.get(id);
-      if (!rows) now.set(id, (rows = new Map()));
-      rows.set(c.key, { call: c, row: callFigures(c) });
-    }
-    const changed: CallFacts[] = [];
+    const now = callRows(sessionIds, calls);
+    const changed = new Map<number, Map<string, Row>>();
     const out = new Map<number, Row[]>();
     for (const [id, rows] of now) {
       const was = had.get(id) ?? new Map<string, Row>();
-      for (const [key, { call, row }] of rows) {
+      for (const [key, row] of rows) {
         const old = was.get(key);
-        if (!old || CALL_FIGURES.some((k) => (old[k] ?? null) !== row[k])) changed.push(call);
+        if (old && CALL_FIGURES.every((k) => (old[k] ?? null) === row[k])) continue;
+        let diff = changed.get(id);
+        if (!diff) changed.set(id, (diff = new Map()));
+        diff.set(key, row);
       }
       // Rows read back by id: those kept first, in their order, then the new ones.
-      out.set(id, [...[...was.keys()].filter((k) => rows.has(k)), ...[...rows.keys()].filter((k) => !was.has(k))].map((k) => rows.get(k)!.row));
+      out.set(id, [...[...was.keys()].filter((k) => rows.has(k)), ...[...rows.keys()].filter((k) => !was.has(k))].map((k) => rows.get(k)!));
     }
     for (const [id, was] of had) for (const key of was.keys()) if (!now.get(id)?.has(key)) this.stmt('DELETE FROM calls WHERE session = ? AND key = ?').run(id, key);
-    if (changed.length) this.insertCalls(sessionIds, changed);
+    this.writeCalls(changed);
     return out;
   }
 
@@ -495,25 +501,23 @@ export class Catalog {
 
   /** Writes calls; gives each session's as rows of `calls` would read back (in the order they read back). */
   private insertCalls(sessionIds: readonly number[], calls: readonly CallFacts[]): Map<number, Row[]> {
-    const written = new Map<number, Map<string, Row>>();
-    const upsert = (rows: number) =>
+    const written = callRows(sessionIds, calls);
+    this.writeCalls(written);
+    return new Map([...written].map(([id, rows]) => [id, [...rows.values()]]));
+  }
+
+  /** Upserts sessions' call rows (by session and key). */
+  private writeCalls(rows: ReadonlyMap<number, ReadonlyMap<string, Row>>): void {
+    const upsert = (n: number) =>
       this.stmt(
-        `INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ` +
+        `INSERT INTO calls(session, key, idx, at, day, model, input, output, cache_read, cache_write, cache_write_1h, reasoning, n, cost_usd) VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ` +
           'ON CONFLICT(session, key) DO UPDATE SET idx = excluded.idx, at = excluded.at, day = excluded.day, model = excluded.model, input = excluded.input, output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, cache_write_1h = excluded.cache_write_1h, reasoning = excluded.reasoning, n = excluded.n, cost_usd = excluded.cost_usd',
       );
-    // A key seen again (a call streamed over several lines, or cut across a big file's parts) is the row it was,
-    // with the later figures: made so here, and written once (a listing gives a call for each of its lines).
-    for (const c of calls) {
-      const id = sessionIds[c.conversation];
-      let rows = written.get(id);
-      if (!rows) written.set(id, (rows = new Map()));
-      rows.set(c.key, callFigures(c));
-    }
-    // Rows written CALLS_AT_ONCE to a statement: a store lists hundreds of thousands of calls, and each statement
-    // run costs more than its rows.
+    // Rows written CALLS_AT_ONCE to a statement, the rest in one statement of their number: a store lists hundreds
+    // of thousands of calls, and each statement run costs more than its rows.
     let args: unknown[] = [];
-    for (const [id, rows] of written) {
-      for (const [key, row] of rows) {
+    for (const [id, session] of rows) {
+      for (const [key, row] of session) {
         args.push(id, key);
         for (const k of CALL_FIGURES) args.push(row[k]);
         if (args.length === CALL_COLUMNS * CALLS_AT_ONCE) {
@@ -522,11 +526,8 @@ export class Catalog {
         }
       }
     }
-    // The rest in one statement of their number (one each cost a statement run each).
     if (args.length) upsert(args.length / CALL_COLUMNS).run(args);
-    return new Map([...written].map(([id, rows]) => [id, [...rows.values()]]));
   }
-
 
   private insertMessages(fileId: number, sessionIds: readonly number[], all: FileFacts['messages']): void {
     if (all.length === 0) return;
