@@ -285,6 +285,35 @@ describe('the session catalog', () => {
     );
   });
 
+  it('a term that begins many words finds what its prefix finds, and words written after a search are found by the next', async () => {
+    const dir = tempDir();
+    const write = (name: string, texts: string[]) => writeFileSync(join(dir, name), JSON.stringify({ messages: texts.map((t, i) => ({ role: i % 2 ? 'assistant' : 'user', content: t })) }));
+    // 300 words beginning with "ab": more than the index is asked for one by one.
+    const many = Array.from({ length: 300 }, (_, k) => `ab${k.toString(36)}x parser`);
+    write('many.json', [...many, 'the parser', 'then a parser', 'abc', 'nothing here']);
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const expectSame = (query: string) => {
+      const terms = queryTerms(query);
+      const found = catalog.search(terms, { under: [dir], limit: 1000, countLimit: 1000 });
+      const texts = factsOf(join(dir, 'many.json'), readDocumentFile(join(dir, 'many.json'))).messages;
+      const expected = texts.filter((m) => textMatches(m.text, terms)).map((m) => m.index);
+      expect(found.hits.filter((h) => h.path.endsWith('many.json')).map((h) => h.index).sort((a, b) => a - b)).toEqual(expected);
+      return found.total;
+    };
+    expect(expectSame('ab')).toBe(301);
+    expect(expectSame('ab pars')).toBe(300);
+    expect(expectSame('ab1')).toBeGreaterThan(1);
+    expect(expectSame('th pa')).toBe(2);
+    expect(expectSame('thex')).toBe(0);
+    // The same words asked again once the catalog holds a new one that begins with them.
+    write('later.json', ['thexis parser', 'abzzzz']);
+    await sync.syncFolders([dir]);
+    expect(catalog.search(queryTerms('thex pa'), { under: [dir], limit: 10, countLimit: 10 }).hits.map((h) => h.path)).toEqual([join(dir, 'later.json')]);
+    expect(catalog.search(queryTerms('abzz'), { under: [dir], limit: 10, countLimit: 10 }).total).toBe(1);
+    catalog.close();
+  });
+
   it('search pages and counts file by file exactly as the messages are, after files change, go and come, in one folder of two (property)', async () => {
     const word = fc.constantFrom('tax', 'taxes', 'rounding', 'round', 'parser', 'the', 'then', 'é', 'x');
     const text = fc.array(word, { minLength: 1, maxLength: 5 }).map((ws) => ws.join(' '));

@@ -76,7 +76,7 @@ const MAX_LISTED = 5000;
 /** Past this many matches search-all stops counting (and says "at least"). */
 const COUNT_LIMIT = 50_000;
 /** An answer is sent by this time after it is asked: hits whose lines are not read by then get them from `snippets`. */
-const ANSWER_MS = 40;
+const ANSWER_MS = 25;
 
 /**
  * The session catalog of the opened folders (src/core/catalog), kept where the CLI keeps its own so that both

@@ -45,6 +45,9 @@ interface SearchScope {
   some: boolean;
 }
 
+/** Past this many words a term begins, the index is asked for the prefix (a query of as many terms costs more). */
+const MAX_WORDS_NAMED = 200;
+
 /**
  * Search-all over the catalog's index of words: the matches counted and paged file by file from their ids (a
  * file's slot, sql.ts), each page's rows read from the tables.
@@ -56,14 +59,22 @@ export class IndexSearch {
   ) {}
 
   private scopes?: { key: string; scope: SearchScope };
+  /** Each term's words in the index, for the catalog as it was at `state`. */
+  private expanded?: { state: string; terms: Map<string, string> };
+  private vocab?: Statement;
+
+  /** The catalog's state: it changes whenever this connection or another writes to it. */
+  private state(): string {
+    const s = this.stmt('SELECT total_changes() AS mine, (SELECT data_version FROM pragma_data_version) AS others').get()!;
+    return `${s.mine}:${s.others}`;
+  }
 
   /**
    * The files with indexed messages a search looks into (under `under`, of `formats`), and whether that leaves any
    * out. Kept until the catalog changes (by this connection or another), as typing asks it for each letter.
    */
-  private searchScope(opts: { under?: readonly string[]; formats?: readonly string[] }): SearchScope {
-    const state = this.stmt('SELECT total_changes() AS mine, (SELECT data_version FROM pragma_data_version) AS others').get()!;
-    const key = JSON.stringify([state.mine, state.others, opts.under ?? null, opts.formats ?? null]);
+  private searchScope(state: string, opts: { under?: readonly string[]; formats?: readonly string[] }): SearchScope {
+    const key = JSON.stringify([state, opts.under ?? null, opts.formats ?? null]);
     if (this.scopes?.key === key) return this.scopes.scope;
     const args: unknown[] = [];
     const where = [underClause('f.path', opts.under, args)];
@@ -81,14 +92,42 @@ export class IndexSearch {
   }
 
   /**
+   * A term as the index is asked it: the words it begins, named one by one where they are few. SQLite gathers a
+   * prefix's matches whole before it joins them to the other terms' or stops at a limit (`the`* on a store of 1.5
+   * GB: 80 ms); the same words named one by one are read only as far as the answer needs (8 ms). The words are
+   * read from the index's vocabulary, so the matches are the same.
+   */
+  private termMatch(state: string, term: string): string {
+    if (this.expanded?.state !== state) this.expanded = { state, terms: new Map() };
+    let match = this.expanded.terms.get(term);
+    if (match === undefined) {
+      this.vocab ??= this.vocabulary();
+      // No word of the index holds U+10FFFF (not a letter, digit or mark), so every word beginning with the term sorts before it.
+      const words = this.vocab.all(term, term + '\u{10FFFF}').map((r) => String(r.term));
+      const quoted = (w: string) => `"${w.replace(/"/g, '""')}"`;
+      if (words.length > MAX_WORDS_NAMED) match = `${quoted(term)}*`;
+      else if (words.length === 0) match = quoted(term);
+      else match = words.length === 1 ? quoted(words[0]) : `(${words.map(quoted).join(' OR ')})`;
+      this.expanded.terms.set(term, match);
+    }
+    return match;
+  }
+
+  private vocabulary(): Statement {
+    this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_words USING fts5vocab(main, messages_fts, row)');
+    return this.db.prepare(`SELECT term FROM temp.messages_words WHERE term >= ? AND term < ? LIMIT ${MAX_WORDS_NAMED + 1}`);
+  }
+
+  /**
    * Messages holding every term as a word or a word's beginning (the rule of src/core/search), file by file in
    * the order of their paths: up to `limit` of them, and how many there are up to `countLimit` (the page and the
    * counts are of the first `countLimit` matches the index gives, in the order of the files' slots).
    */
   search(terms: readonly string[], opts: IndexSearchOptions): IndexSearchAnswer {
     if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };
-    const match = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ');
-    const scope = this.searchScope(opts);
+    const state = this.state();
+    const match = terms.map((t) => this.termMatch(state, t)).join(' AND ');
+    const scope = this.searchScope(state, opts);
     const args: unknown[] = [match];
     let matches = 'SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ?';
     if (opts.roles?.length) {
