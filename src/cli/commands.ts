@@ -8,7 +8,7 @@ import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
 import { convert } from '../core/formats/convert.js';
-import { costOf, costText, describeUsage, priceSourcesText, reportedUsage, type UsageReport } from '../core/usage.js';
+import { costOf, costText, describeUsage, formatUsd, priceSourcesText, reportedUsage, type UsageReport } from '../core/usage.js';
 import { countingModel, shownSessionModel } from '../core/models.js';
 import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
@@ -407,9 +407,10 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   }
   if (session && (!reported || session.calls !== reported.calls)) {
     const files = children.length > 0 ? `, its ${counted(children.length, 'thread file')}` : '';
-    process.stdout.write(`The session in all (every thread${files}, part and branch): ${counted(session.calls, 'model call')}: ${describeUsage(session)}\n`);
+    const all = costOf(session);
+    process.stdout.write(`The session in all (every thread${files}, part and branch): ${counted(session.calls, 'model call')}: ${describeUsage(session)}; ${costText(all, Object.keys(session.byModel).length)}\n`);
     if (session.otherBranches) process.stdout.write(`  of which on branches the session did not go on with: ${counted(session.otherBranches.calls, 'call')}, ${describeUsage(session.otherBranches)}\n`);
-    if (calls!.threads.length > 1) for (const t of calls!.threads) process.stdout.write(`  ${t.file ? threadFileTitle({ thread: t.thread, kind: t.kind ?? 'sub-agent' }) : t.thread === 'main' ? 'main thread' : `sub-agent ${t.thread}`}: ${counted(t.usage.calls, 'call')}, ${describeUsage(t.usage)}\n`);
+    if (calls!.threads.length > 1) for (const t of calls!.threads) process.stdout.write(`  ${t.file ? threadFileTitle({ thread: t.thread, kind: t.kind ?? 'sub-agent' }) : t.thread === 'main' ? 'main thread' : `sub-agent ${t.thread}`}: ${counted(t.usage.calls, 'call')}, ${describeUsage(t.usage)}; ${formatUsd(costOf(t.usage).usd)}\n`);
   }
   process.stdout.write(`Counted here: ${counted(messages.length, 'message')}, ${tokensLine(total, model)}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');

@@ -113,7 +113,14 @@ describe('Claude Code: the sub-agent files of a session are its threads', () => 
     expect(per[2]).toMatchObject({ file: helper, calls: 1, output: 61 });
     // The session file's own calls, as before.
     expect(per[0].calls).toBe(independentUsage([session]).calls);
-    expect(run('tokens', session).stdout).toMatch(/The session in all \(every thread, its 2 thread files[^)]*\): /);
+    const text = run('tokens', session).stdout;
+    expect(text).toMatch(/The session in all \(every thread, its 2 thread files[^)]*\): /);
+    // What the session cost in all, and each thread's part of it (the main thread's is what the list of sessions shows).
+    const total = Number(/The session in all .*; \$([\d.]+) at list prices/.exec(text)?.[1]);
+    const parts = [...text.matchAll(/^ {2}(?:main thread|sub-agent|compaction).*; \$([\d.e-]+)$/gim)].map((m) => Number(m[1]));
+    expect(parts).toHaveLength(3);
+    expect(total).toBeGreaterThan(0);
+    expect(Math.abs(parts.reduce((a, b) => a + b, 0) - total)).toBeLessThan(0.01 + total * 0.05);
   });
 
   it('export --thread all writes each sub-agent under its name; --thread ID the one', () => {

@@ -62,6 +62,19 @@ describe("counts of a session whose model's tokenizer is not public say they are
     expect(pane.textContent).not.toContain('approximate');
   });
 
+  it('a session shown since its last compaction says what the whole session cost, as the list of sessions shows it', () => {
+    const entry = { id: 1, path: 's.jsonl', conversation: 0, kind: 'session' as const, models: ['claude-opus-4-6'], messages: 40, prompts: 4, calls: 9, inputCalls: 9, outputCalls: 9, input: 1, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0, costUsd: 1.234, unpriced: [], modifiedMs: 0 };
+    useApp.setState({ sessionsAnswer: { sessions: [entry], total: 1, tools: [], models: [], status: { files: 1, sessions: 1, done: 1, total: 1, building: false, secretsPending: 0 } } as never });
+    render(<TokenSummary />);
+    expect(screen.getByTestId('reported-session').textContent).toBe('The whole session: 9 model calls, $1.23 at list prices, as the list of sessions shows it');
+    cleanup();
+    // Nothing more to say where the list counts no more calls than are shown.
+    useApp.setState({ sessionsAnswer: { sessions: [{ ...entry, calls: 2 }], total: 1, tools: [], models: [], status: { files: 1, sessions: 1, done: 1, total: 1, building: false, secretsPending: 0 } } as never });
+    render(<TokenSummary />);
+    expect(screen.queryByTestId('reported-session')).toBeNull();
+    useApp.setState({ sessionsAnswer: undefined });
+  });
+
   it('the header: the reported figures lead, the count says ≈ with the stand-in on hover', () => {
     render(<CountedTotal skeleton={skeleton} />);
     expect(screen.getByTestId('header-reported').textContent).toBe('25,000 in · 500 out reported · ');

@@ -3,6 +3,7 @@ import type { Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { addUp, costFloorText, costOf, costText, describeUsage, formatUsd, priceless, priceSourcesText } from '../../../../src/core/usage.js';
 import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
+import { useApp } from '../../store/index.js';
 
 /**
  * What the API reported for the conversation's model calls (each once, as the skeleton keeps them), and what
@@ -19,6 +20,8 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
   const report = useMemo(() => addUp(skeleton.usage.values), [skeleton.usage]);
   // The thread's calls on branches its path does not take count in its total, said apart.
   const withBranches = useMemo(() => (skeleton.otherBranchUsage ? addUp([...skeleton.usage.values, ...skeleton.otherBranchUsage.map((u) => ({ ...u, branch: true }))]) : undefined), [skeleton.usage, skeleton.otherBranchUsage]);
+  // The session as the list of sessions shows it (every branch, the history before its compactions).
+  const listed = useApp((s) => s.sessionsAnswer?.sessions.find((x) => x.path === skeleton.path && x.conversation === skeleton.conversation));
   if (!report) return withBranches ? <BranchCalls report={withBranches} /> : null;
   const cost = costOf(report, prices);
   const models = Object.keys(report.byModel);
@@ -39,6 +42,11 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
         )}
       </p>
       {withBranches && <BranchCalls report={withBranches} />}
+      {listed && listed.calls > report.calls && (
+        <p className="muted" data-testid="reported-session" title="As the list of sessions counts it: every call the session's file reports, on every branch and before each compaction, each once (a sub-agent written to a file of its own is listed apart).">
+          The whole session: {listed.calls.toLocaleString('en-US')} model calls{listed.costUsd !== undefined && listed.costUsd > 0 ? `, ${formatUsd(listed.costUsd)} at list prices` : ''}, as the list of sessions shows it
+        </p>
+      )}
     </section>
   );
 }
