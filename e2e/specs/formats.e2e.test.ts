@@ -84,7 +84,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.click('[data-testid="row"][data-index="2"]');
       await page.page.waitForSelector('[data-testid="tool-call-card"]');
       expect(await page.page.textContent('[data-testid="tool-call-card"]')).toContain('Read');
-      expect(await page.page.textContent('[data-testid="tool-call-card"]')).toContain('"file_path": "/home/dev/app/test/date.test.ts"');
+      // Its arguments as a reader wants them: each key with its value as written.
+      expect(await page.page.$$eval('[data-testid="tool-call-card"] .tx-arg', (els) => els.map((e) => [e.querySelector('dt')?.textContent, e.querySelector('dd')?.textContent]))).toContainEqual(['file_path', '/home/dev/app/test/date.test.ts']);
       await page.page.click('[data-testid="tool-call-card"] [data-testid="jump"]');
       await page.page.waitForSelector('[data-testid="tool-result-card"]');
       expect(await page.page.getAttribute('[data-testid="row"][aria-selected="true"]', 'data-index')).toBe('3');

@@ -30,4 +30,19 @@ describe('the detail pane’s parts', () => {
     render(<Parts view={view([{ kind: 'reasoning', text: '', unkept: true }])} skeleton={skeleton} query="" />);
     expect(screen.getByTestId('reasoning').textContent).toBe('Reasoning not kept in the file (only its signature is)');
   });
+
+  it('a tool call’s arguments read as written: a multi-line command as lines, not "\\n"; JSON that is not an object indented', () => {
+    const command = 'cd app && \\\n  npm test -- --run\n\techo "done"';
+    render(<Parts view={view([{ kind: 'tool-call', name: 'Bash', id: 'toolu_1', arguments: JSON.stringify({ command, description: 'Run the tests' }) }])} skeleton={skeleton} query="" />);
+    const args = screen.getByTestId('tool-call-args');
+    const pairs = [...args.querySelectorAll('.tx-arg')].map((e) => [e.querySelector('dt')?.textContent, e.querySelector('dd')?.textContent]);
+    expect(pairs).toEqual([
+      ['command', command],
+      ['description', 'Run the tests'],
+    ]);
+    expect(args.textContent).not.toContain('\\n');
+    cleanup();
+    render(<Parts view={view([{ kind: 'tool-call', name: 'f', arguments: '[1,2]' }, { kind: 'tool-call', name: 'g', arguments: 'not json {' }])} skeleton={skeleton} query="" />);
+    expect(screen.getAllByTestId('tool-call-args').map((e) => e.textContent)).toEqual(['[\n  1,\n  2\n]', 'not json {']);
+  });
 });

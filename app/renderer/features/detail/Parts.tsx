@@ -3,6 +3,7 @@ import { termMatches } from '../../../../src/core/search/snippet.js';
 import { queryTerms } from '../../../../src/core/search/words.js';
 import type { RequestOutput, Skeleton } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
+import { PrettyArguments } from '../transcript/TranscriptParts.js';
 
 type View = RequestOutput<'conversation:message'>['view'];
 type Part = View['parts'][number];
@@ -42,7 +43,6 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
     case 'text':
       return <pre className="content part-text" data-testid="detail-content">{part.text ? <Highlight text={part.text} query={query} /> : <span className="muted">(empty)</span>}</pre>;
     case 'tool-call': {
-      const args = pretty(part.arguments);
       const result = resultOf(skeleton, part.id);
       return (
         <div className="card tool-call" data-testid="tool-call-card">
@@ -52,7 +52,10 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
             <span className="spacer" />
             {result !== undefined ? <Jump to={result} label="result in message" /> : part.id ? <span className="orphan" data-testid="orphan">no result in this conversation</span> : null}
           </div>
-          <pre className={args.json ? 'json' : 'content'}><Highlight text={args.text} query={query} /></pre>
+          {/* A command, a path, a patch as the reader wants them: a string's lines as lines, not "\n". */}
+          <div className="tool-args" data-testid="tool-call-args">
+            <PrettyArguments text={part.arguments} query={query} />
+          </div>
         </div>
       );
     }
