@@ -46,7 +46,7 @@ interface SearchScope {
 }
 
 /** Past this many words a term begins, the index is asked for the prefix (a query of as many terms costs more). */
-const MAX_WORDS_NAMED = 200;
+const MAX_WORDS_NAMED = 300;
 
 /**
  * Search-all over the catalog's index of words: the matches counted and paged file by file from their ids (a
