@@ -38,7 +38,10 @@ export function apiCalls(views: readonly MessageView[], options: { oneMessageEac
       return;
     }
     const links = toolLinksOf(v);
-    if (v.normalRole === 'assistant' && !links.toolLike) {
+    // A model's message that holds its calls' results too (Gemini CLI keeps each call's result in the message
+    // that made it) is a call of the model all the same: the results after it are answered, and it is not one.
+    const calling = v.parts.some((p) => p.kind === 'tool-call');
+    if (v.normalRole === 'assistant' && (!links.toolLike || calling)) {
       const own = v.usage?.key;
       const another = c.key !== undefined && own !== undefined && own !== c.key;
       if (c.call < 0 || c.answering || another || options.oneMessageEach) {
@@ -50,6 +53,8 @@ export function apiCalls(views: readonly MessageView[], options: { oneMessageEac
       c.key ??= own;
       for (const id of links.callIds) c.ids.add(id);
       last[c.call] = i;
+      // Its results came back with it: the model's next message is the next call.
+      if (links.toolLike) c.answering = true;
       return;
     }
     if (c.call >= 0 && links.toolLike && (links.resultId === undefined || c.ids.has(links.resultId))) {

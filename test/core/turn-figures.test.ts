@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageView, Part } from '../../src/core/formats/model.js';
 import { turnFigures } from '../../src/core/turn-figures.js';
+import { callsOf } from '../../src/core/usage.js';
+import { readDocumentFile } from '../../src/core/formats/document-file.js';
+import { walkConversationTree } from '../../src/core/storage/list-directory.js';
+import { REALFILES } from '../support/realfiles.js';
 
 const turnsOf = (views: MessageView[], eachMessage = false) => turnFigures(views, { eachMessage }).map(({ first, last }) => ({ first, last }));
 
@@ -12,6 +16,47 @@ const v = (normalRole: MessageView['normalRole'], parts: Part[], extra: Partial<
 const SONNET = 'claude-sonnet-4-5-20250929';
 
 describe('turns: one API call each, its lines and the results it waited for', () => {
+  it('a model message that holds its calls and their results (Gemini CLI) is a call of its own, its usage in its turn', () => {
+    const views = [
+      v('assistant', [call('a'), result('a')]),
+      v('user', [text('was it done?')]),
+      v('assistant', [text('Checking.'), call('b'), result('b')], { usage: { key: 'g1', input: 100, output: 10 }, model: 'gemini-2.5-pro' }),
+      v('assistant', [text('Now the status.'), call('c'), result('c')], { usage: { key: 'g2', input: 120, output: 12 }, model: 'gemini-2.5-pro' }),
+      v('assistant', [text('Done.')], { usage: { key: 'g3', input: 130, output: 5 }, model: 'gemini-2.5-pro' }),
+    ];
+    expect(turnsOf(views)).toEqual([
+      { first: 0, last: 0 },
+      { first: 2, last: 2 },
+      { first: 3, last: 3 },
+      { first: 4, last: 4 },
+    ]);
+    const figures = turnFigures(views);
+    expect(figures.map((t) => t.estimated)).toEqual([true, false, false, false]);
+    expect(figures.slice(1).map((t) => t.output)).toEqual([10, 12, 5]);
+  });
+
+  it.skipIf(!REALFILES)('every call a real file reports lies in a turn, of whatever tool (the turn strip adds up to the reported usage)', () => {
+    let checked = 0;
+    for (const f of walkConversationTree(REALFILES!).files) {
+      let opened: ReturnType<typeof readDocumentFile>;
+      try {
+        opened = readDocumentFile(f.file);
+      } catch {
+        continue;
+      }
+      for (const conv of opened.doc.conversations) {
+        const views = conv.records.map((r) => opened.codec.view(r));
+        const calls = callsOf(views);
+        if (calls.length === 0) continue;
+        const turns = turnFigures(views);
+        const inTurn = (at: number) => turns.some((t) => t.first <= at && at <= t.last);
+        expect(calls.filter((c) => !inTurn(c.at)).map((c) => c.at), f.path).toEqual([]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
   it('a response written a line per block (one key) is one turn with its results; the next key begins the next; a prompt belongs to none', () => {
     const views = [
       v('user', [text('why is the total off?')]),
