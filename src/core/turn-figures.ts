@@ -76,9 +76,19 @@ export function turnFigures(views: readonly MessageView[], options: TurnFigureOp
     const v = views[i];
     before[i + 1] = (v.compaction || v.summary ? 0 : before[i]) + (tokens ? Number(tokens[i] ?? 0) : 0);
   }
+  // The prompt the last reported call was sent: a call after it sends that again first, which the provider has
+  // cached (an estimate priced as all new input would count it at up to ten times its price).
+  // A compaction sends a new prompt: nothing before it is cached.
+  let sent = 0;
+  let sentAt = 0;
+  const compactions = new Int32Array(views.length + 1);
+  for (let i = 0; i < views.length; i++) compactions[i + 1] = compactions[i] + (views[i].compaction || views[i].summary ? 1 : 0);
   return turns.map((t, k) => {
     const calls = reported[k];
+    if (compactions[t.first] !== compactions[sentAt]) sent = 0;
     if (calls.length > 0) {
+      sent = calls[calls.length - 1].input ?? sent;
+      sentAt = t.last;
       const sum = (f: (u: CallUsage) => number | undefined) => (calls.some((u) => f(u) !== undefined) ? calls.reduce((n, u) => n + (f(u) ?? 0), 0) : undefined);
       const model = calls.find((u) => u.model)?.model ?? views[t.first].model ?? options.model;
       const priced = calls.map((u) => (u.model || !model ? u : { ...u, model }));
@@ -89,6 +99,7 @@ export function turnFigures(views: readonly MessageView[], options: TurnFigureOp
     let output = 0;
     for (let i = t.first; i <= t.last; i++) if (byModel(views[i])) output += Number(tokens[i] ?? 0);
     const input = before[t.first];
-    return { first: t.first, last: t.last, input, output, usd: model ? usdOf([{ input, output, model }], options.prices) : undefined, model, estimated: true };
+    const cacheRead = Math.min(input, sent);
+    return { first: t.first, last: t.last, input, output, ...(cacheRead > 0 ? { cacheRead } : {}), usd: model ? usdOf([{ input, output, cacheRead, model }], options.prices) : undefined, model, estimated: true };
   });
 }

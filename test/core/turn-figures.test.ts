@@ -119,6 +119,26 @@ describe('turns: one API call each, its lines and the results it waited for', ()
     expect(turnFigures(views)[0]).toEqual({ first: 1, last: 2, model: undefined, estimated: true });
   });
 
+  it('a turn the file reports nothing of after one it reports: the prompt that call was sent counts as read from the cache, until a compaction', () => {
+    const views = [
+      v('user', [text('q1')]),
+      v('assistant', [text('a1')], { usage: { key: 'r1', input: 1000, cacheRead: 800, output: 50 }, model: SONNET }),
+      v('user', [text('q2')]),
+      v('assistant', [text('a2, cut off')]),
+      v('user', [text('summary')], { compaction: { preTokens: 5000 } }),
+      v('user', [text('q3')]),
+      v('assistant', [text('a3')]),
+    ];
+    const tokens = [900, 60, 400, 30, 50, 7, 9];
+    const figures = turnFigures(views, { tokens, model: SONNET });
+    // 1,360 counted before it; 1,000 of them the last reported call's prompt.
+    expect(figures[1]).toMatchObject({ input: 1360, cacheRead: 1000, output: 30, estimated: true });
+    expect(figures[1].usd).toBeCloseTo((360 * 3 + 1000 * 0.3 + 30 * 15) / 1e6, 12);
+    // After the compaction nothing is cached.
+    expect(figures[2]).toMatchObject({ input: 57, output: 9, estimated: true });
+    expect(figures[2].cacheRead).toBeUndefined();
+  });
+
   it('a model without a price has no cost, not $0', () => {
     const views = [v('user', [text('q')]), v('assistant', [text('a')], { usage: { input: 10, output: 2 }, model: 'no-such-model-7' })];
     expect(turnFigures(views)[0]).toMatchObject({ input: 10, output: 2, usd: undefined, estimated: false });
