@@ -188,6 +188,9 @@ describe('turns at a glance', () => {
     expect(entries.map((e) => e.getAttribute('data-first'))).toEqual(['4', '1', '8']);
     fireEvent.click(entries[2]);
     expect(useApp.getState().selected).toBe(8);
+    // Shown since its last compaction: the turns say they are not the whole session's.
+    rerender(<TurnStrip skeleton={{ ...session, earlier: 40 }} />);
+    await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('3 turns since the compaction · ≈$0.014 ▾'));
   });
 
   it('a history of many turns: a bar per run of turns, each the costliest of its run', () => {

@@ -77,6 +77,8 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
   const focusBar = currentBar >= 0 ? currentBar : 0;
   const usd = turns.reduce((n, t) => n + (t.usd ?? 0), 0);
   const estimated = turns.some((t) => t.estimated);
+  // Only what the model is sent now is shown: its turns are not the session's (the session list's cost is).
+  const since = !skeleton.whole && (skeleton.earlier ?? 0) > 0 ? ' since the compaction' : '';
   const ranked = turns.map((t, k) => k).sort((a, b) => weightOf(turns[b], byCost) - weightOf(turns[a], byCost) || a - b).slice(0, LIST);
   const go = (k: number) => select(turns[k].first);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -94,10 +96,10 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
         testid="turns-by-cost"
         open={open}
         onOpen={setOpen}
-        title={`${formatNumber(turns.length)} turns (API calls)${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices` : ''}: the costliest first`}
+        title={`${formatNumber(turns.length)} turns (API calls)${since ? ' since the last compaction (the whole session: "+ earlier")' : ''}${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices` : ''}: the costliest first`}
         content={
           <>
-            {formatNumber(turns.length)} turns{usd > 0 ? ` · ${estimated ? '≈' : ''}${formatUsd(usd)}` : ''} ▾
+            {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${estimated ? '≈' : ''}${formatUsd(usd)}` : ''} ▾
           </>
         }
       >
