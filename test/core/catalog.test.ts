@@ -285,6 +285,26 @@ describe('the session catalog', () => {
     );
   });
 
+  it("a Codex sub-agent's rollout is a sub-agent of the session that spawned it (thread_spawn names it by id), nested under its file; one whose session is not here stays a sub-agent", async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'sessions/codex-home'), dir, { recursive: true });
+    const day = join(dir, 'sessions/2026/11/22');
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const byName = (rows: ReturnType<Catalog['sessions']>, tail: string) => rows.find((r) => r.path.endsWith(tail))!;
+    const rows = catalog.sessions({ under: [dir] });
+    const child = byName(rows, '000000000002.jsonl');
+    expect(child).toMatchObject({ kind: 'subagent', parentSessionId: '019e1a00-1111-7aaa-8bbb-000000000001', agentId: 'Kepler', parentFile: join(day, 'rollout-2026-11-22T10-00-00-019e1a00-1111-7aaa-8bbb-000000000001.jsonl') });
+    expect(byName(rows, '000000000001.jsonl').kind).toBe('session');
+    // Its session's rollout gone: still a sub-agent, of a session not listed.
+    rmSync(join(day, 'rollout-2026-11-22T10-00-00-019e1a00-1111-7aaa-8bbb-000000000001.jsonl'));
+    await sync.syncFolders([dir]);
+    const orphan = byName(catalog.sessions({ under: [dir] }), '000000000002.jsonl');
+    expect(orphan.kind).toBe('subagent');
+    expect(orphan.parentFile).toBeUndefined();
+    catalog.close();
+  });
+
   it('a term that begins many words finds what its prefix finds, and words written after a search are found by the next', async () => {
     const dir = tempDir();
     const write = (name: string, texts: string[]) => writeFileSync(join(dir, name), JSON.stringify({ messages: texts.map((t, i) => ({ role: i % 2 ? 'assistant' : 'user', content: t })) }));

@@ -286,7 +286,7 @@ function recordLines(doc: ConversationDocument): readonly number[] | undefined {
 
 /** A Codex sub-agent's rollout names the thread that spawned it (`session_meta.source.subagent.thread_spawn`). */
 function codexParent(doc: ConversationDocument): Partial<SessionFacts> {
-  if (doc.codec !== 'codex') return {};
+  if (doc.codec !== 'codex-rollout') return {};
   const raw = (doc.baseline as { lines?: { lines?: Array<{ value: unknown }> } } | undefined)?.lines?.lines;
   if (!raw) return {};
   for (const line of raw.slice(0, 5)) {

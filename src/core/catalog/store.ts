@@ -628,7 +628,10 @@ export class Catalog {
     args.push(q.limit ?? -1, q.offset ?? 0);
     const rows = this.db
       .prepare(
-        `SELECT s.*, ${NAMED} AS named, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
+        // A sub-agent that names its session by id (Codex's thread_spawn), not by file: that session's file.
+        `SELECT s.*, ${NAMED} AS named, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms, ` +
+          `CASE WHEN s.parent_file IS NULL AND s.parent_session_id IS NOT NULL THEN (SELECT pf.path FROM sessions ps JOIN files pf ON pf.id = ps.file_id WHERE ps.session_id = s.parent_session_id AND ps.kind = 'session' ORDER BY pf.path LIMIT 1) END AS parent_found ` +
+          `FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
       )
       .all(args);
     return rows.map(sessionRow);
@@ -732,7 +735,7 @@ function sessionRow(r: Row): SessionRow {
     formatLabel: opt(r.format_label),
     tool: opt(r.tool),
     sessionId: opt(r.session_id),
-    parentFile: opt(r.parent_file),
+    parentFile: opt(r.parent_file) ?? opt(r.parent_found),
     parentSessionId: opt(r.parent_session_id),
     agentId: opt(r.agent_id),
     kind: r.kind === 'subagent' || r.kind === 'log' ? r.kind : 'session',
