@@ -285,6 +285,22 @@ describe('the session catalog', () => {
     );
   });
 
+  it('a model is one name however its tool spells it: the model filter and usage by model agree, and "<synthetic>" names none', async () => {
+    const dir = tempDir();
+    const text = readFileSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), 'utf8');
+    mkdirSync(join(dir, 'a'));
+    mkdirSync(join(dir, 'b'));
+    writeFileSync(join(dir, 'a', 'session.jsonl'), text.replaceAll('claude-sonnet-4-5-20250929', 'claude-sonnet-4.6'));
+    writeFileSync(join(dir, 'b', 'session.jsonl'), text.replaceAll('claude-sonnet-4-5-20250929', 'claude-sonnet-4-6').replaceAll('claude-haiku-4-5-20251001', '<synthetic>'));
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const rows = catalog.sessions({ under: [dir] });
+    expect(rows.map((r) => r.models)).toEqual(expect.arrayContaining([['claude-haiku-4-5-20251001', 'claude-sonnet-4-6'], ['claude-sonnet-4-6']]));
+    for (const spelled of ['claude-sonnet-4.6', 'claude-sonnet-4-6', 'Claude Sonnet 4.6']) expect(catalog.sessions({ under: [dir], model: spelled }).length, spelled).toBe(2);
+    expect(catalog.usage('model', [dir]).map((u) => u.key).sort()).toEqual(['claude-haiku-4-5-20251001', 'claude-sonnet-4-6']);
+    catalog.close();
+  });
+
   it("a Codex sub-agent's rollout is a sub-agent of the session that spawned it (thread_spawn names it by id), nested under its file; one whose session is not here stays a sub-agent", async () => {
     const dir = tempDir();
     cpSync(join(FIXTURES, 'sessions/codex-home'), dir, { recursive: true });

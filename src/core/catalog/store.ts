@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { costOf, addUp } from '../usage.js';
-import { PRICES_DATED } from '../pricing/prices.js';
+import { modelKey, PRICES_DATED } from '../pricing/prices.js';
 import { foldCase } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
 import { callCost, localDay, reportedOf } from './calls.js';
@@ -157,13 +157,19 @@ export interface SessionQuery {
 }
 
 /** A Claude model as Anthropic spells it, whatever the tool wrote (Copilot CLI's claude-sonnet-4.6 is claude-sonnet-4-6). */
-const usageModel = (model: string): string => (/^claude-/i.test(model) ? model.replace(/(\d)\.(\d)/g, '$1-$2') : model);
+/**
+ * A model as the catalog names it: one name however a tool spells it ("claude-sonnet-4.6" and "claude-sonnet-4-6",
+ * "Gemini 2.5 Pro" and "gemini-2.5-pro", "google/gemma-3n-e4b" and "gemma-3n-e4b"), so that the model filter, the
+ * usage by model and the list agree; what a tool writes for a reply it made itself ("<synthetic>") names none.
+ */
+const usageModel = (model: string): string => modelKey(model);
+const sessionModels = (models: readonly string[]): string[] => [...new Set(models.filter((m) => !isNotAModel(m)).map(usageModel))].sort();
 
 /** The name the tool's own index last gave a session (its sub-agents share its id, not its name). */
 const NAMED = "CASE WHEN s.kind = 'session' AND s.session_id IS NOT NULL THEN (SELECT n.name FROM session_names n WHERE n.session_id = s.session_id ORDER BY n.id DESC LIMIT 1) END";
 
 /** A session row's columns from session_id to threads, in the order the statements name them. */
-const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.parentFile ?? null, s.parentSessionId ?? null, s.agentId ?? null, s.kind, s.title ?? null, s.project ?? null, s.firstAt ?? null, s.lastAt ?? null, JSON.stringify(s.models), s.messages, s.prompts, s.defaultThread ?? null, s.threads ? JSON.stringify(s.threads) : null];
+const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.parentFile ?? null, s.parentSessionId ?? null, s.agentId ?? null, s.kind, s.title ?? null, s.project ?? null, s.firstAt ?? null, s.lastAt ?? null, JSON.stringify(sessionModels(s.models)), s.messages, s.prompts, s.defaultThread ?? null, s.threads ? JSON.stringify(s.threads) : null];
 
 /** A calls row as call figures. */
 const callRow = (c: Row) => ({ model: opt<string>(c.model), input: opt<number>(c.input), output: opt<number>(c.output), cacheRead: Number(c.cache_read), cacheWrite: Number(c.cache_write), cacheWrite1h: Number(c.cache_write_1h), reasoning: Number(c.reasoning), n: Number(c.n) });
@@ -179,7 +185,7 @@ function sessionWhere(q: SessionQuery, args: unknown[]): string {
   }
   if (q.model) {
     where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)');
-    args.push(q.model);
+    args.push(usageModel(q.model));
   }
   if (q.from) {
     where.push('s.last_at >= ?');
