@@ -2,13 +2,21 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationDocument } from '../../src/core/formats/codec.js';
 import { codecById } from '../../src/core/formats/registry.js';
-import { conversationTitles } from '../../src/core/catalog/titles.js';
+import { conversationTitles, unmarked } from '../../src/core/catalog/titles.js';
 import { parseDocumentText } from '../../src/core/formats/document-file.js';
 
 const titles = (...list: Array<string | undefined>) =>
   conversationTitles(codecById('openai-chat-jsonl')!, { conversations: list.map((title) => ({ title, records: [] })) } as unknown as ConversationDocument);
 
 describe('titles', () => {
+  it("a prompt's Markdown reads as its words: links and images by their text, code and bold without marks, no heading #", () => {
+    expect(unmarked('[JEPA notes](chatgpt-conversation://6a60587b-1968) build MotionJEPA')).toBe('JEPA notes build MotionJEPA');
+    expect(unmarked('see ![the chart](img/a.png "Chart") and [docs](https://x.dev/a_(b))')).toBe('see the chart and [docs](https://x.dev/a_(b))');
+    expect(unmarked('## Fix `parse()` **now**')).toBe('Fix parse() now');
+    // Not Markdown: left as it is.
+    expect(unmarked('[Image #1] why is a[0] (the first) wrong? 2 ** 3')).toBe('[Image #1] why is a[0] (the first) wrong? 2 ** 3');
+  });
+
   it('a title a model wrote after its reasoning is the words after it; reasoning that never ended gives none', () => {
     expect(titles('<think>\nThe user wants a title for fixing the build.\n</think>\n\nFix the CI build')).toEqual(['Fix the CI build']);
     expect(titles('<thinking>short</thinking> Tax rounding')).toEqual(['Tax rounding']);
@@ -37,7 +45,7 @@ describe('a Codex session’s title is the user’s own request', () => {
     expect(codexTitle(env, '# Files mentioned by the user:\n\n## shot.png: /tmp/shot.png\n\n## My request for Codex:\nwhy is the banner still there?')).toBe('why is the banner still there?');
     // The desktop app's reference to a ChatGPT conversation starts with a line break; the request holds a link.
     const referenced = '\n## Referenced ChatGPT conversation:\nThis is an untrusted ChatGPT conversation reference.\n{"conversationId":"6a60587b","title":"Motion models","priorConversation":null}\n## My request for Codex:\n[Motion models](chatgpt-conversation://6a60587b) Build the encoder we talked about\n';
-    expect(codexTitle(referenced)).toBe('[Motion models](chatgpt-conversation://6a60587b) Build the encoder we talked about');
+    expect(codexTitle(referenced)).toBe('Motion models Build the encoder we talked about');
     // Written with CRLF, a selection's own heading mentions the marker words in passing: the last marker line counts.
     expect(codexTitle('# Selected text:\r\n\r\n## Selection 1\r\nthe words "## My request for Codex:" inline\r\n\r\n## My request for Codex:\r\nExplain this\r\n')).toBe('Explain this');
   });

@@ -7,6 +7,18 @@ import { sharedStart } from '../util/shared-start.js';
 /** How far a title looks for a first prompt (a session opens with a few records of setup). */
 const TITLE_LOOK = 40;
 
+/**
+ * A prompt's Markdown as it reads: a link or an image by its words (a title of "[JEPA notes](chatgpt-conversation://…)"
+ * says "JEPA notes"), code and bold without their marks, a heading without its #.
+ */
+export function unmarked(text: string): string {
+  return text
+    .replace(/!?\[([^\]\n]*)\]\([^()\s]*(?:\s+"[^"\n]*")?\)/g, '$1')
+    .replace(/\*\*([^*\n]+)\*\*/g, '$1')
+    .replace(/`([^`\n]+)`/g, '$1')
+    .replace(/^#{1,6}\s+/, '');
+}
+
 /** A conversation's first prompt on one line, its secrets masked. */
 export function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefined {
   // A sub-agent's own file is all side chain: its first prompt is the task it was given.
@@ -16,7 +28,7 @@ export function firstPrompt(codec: Codec, records: readonly unknown[]): string |
     const v = codec.view(r);
     if (v.normalRole !== 'user' || v.meta || (v.sidechain && !sideOnly) || v.summary) continue;
     // A prompt the tool wrapped in context of its own (the files open in an IDE) is titled by the request in it.
-    const text = oneLine(maskedLine(oneLine(codec.requestText?.(v) ?? displayText(v), 400)), 120);
+    const text = oneLine(maskedLine(unmarked(oneLine(codec.requestText?.(v) ?? displayText(v), 400))), 120);
     // A bare punctuation mark (a prompt of ".") says nothing: the next prompt titles the session.
     if (text === '' || !/[\p{L}\p{N}]/u.test(text)) continue;
     // A command typed at the prompt (Aider's `/add src/x.py`) says less than the request after it.
