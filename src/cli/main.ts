@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConversationFileError } from '../core/formats/errors.js';
 import { SummarizerError } from '../core/summarize/types.js';
@@ -77,7 +78,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
   switch (command) {
     case 'ls':
       if (rest.length > 1) throw new UsageError('ls takes at most one DIR');
-      return (await commands()).lsCommand(rest[0] ?? 'conversations', common);
+      return (await commands()).lsCommand(rest[0] ?? defaultDir('ls'), common);
     case 'show':
       return (await commands()).showCommand(needFile(), common);
     case 'tokens':
@@ -90,10 +91,10 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       return (await import('./window-commands.js')).planCommand(needFile(), values.strategy, values.set ?? [], common);
     case 'sessions':
       if (rest.length > 1) throw new UsageError('sessions takes at most one DIR');
-      return (await import('./usage-command.js')).sessionsCommand(rest[0] ?? 'conversations', { json: values.json });
+      return (await import('./usage-command.js')).sessionsCommand(rest[0] ?? defaultDir('sessions'), { json: values.json });
     case 'usage':
       if (rest.length > 1) throw new UsageError('usage takes at most one DIR');
-      return (await import('./usage-command.js')).usageCommand(rest[0] ?? 'conversations', { by: values.by, json: values.json });
+      return (await import('./usage-command.js')).usageCommand(rest[0] ?? defaultDir('usage'), { by: values.by, json: values.json });
     case 'search':
       if (rest.length < 2) throw new UsageError('search takes a DIR and a QUERY');
       return (await import('./search-command.js')).searchCommand(rest[0], rest.slice(1).join(' '), { regex: values.regex, role: values.role, format: values.format, json: values.json });
@@ -174,4 +175,10 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
     counts?.flush();
     counts = undefined;
   }
+}
+
+/** The folder a command lists when given none: ./conversations, said plainly where there is none. */
+function defaultDir(command: string): string {
+  if (existsSync('conversations')) return 'conversations';
+  throw new InputError(`no DIR given and no ./conversations folder here: conversation-inspector ${command} DIR (a folder of sessions, ~/.claude/projects say)`);
 }

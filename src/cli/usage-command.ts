@@ -32,7 +32,9 @@ export async function usageCommand(dir: string, opts: { by?: string; json: boole
     const expensive = kept.catalog.sessions({ under: [path], sort: 'cost', limit: 5 }).filter((s) => (s.costUsd ?? 0) > 0);
     const total = rows.reduce((t, r) => ({ calls: t.calls + r.calls, input: t.input + r.input, output: t.output + r.output, cacheRead: t.cacheRead + r.cacheRead, cacheWrite: t.cacheWrite + r.cacheWrite, costUsd: t.costUsd + r.costUsd, unpricedCalls: t.unpricedCalls + r.unpricedCalls, inputCalls: t.inputCalls + r.inputCalls }), { calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, unpricedCalls: 0, inputCalls: 0 });
     if (opts.json) {
-      printJson({ directory: path, by, prices: PRICES_DATED, rows, total, expensive: expensive.map((s) => ({ path: s.path, conversation: s.conversation, title: s.title, costUsd: s.costUsd })) });
+      // A row none of whose calls has a price costs nothing known: null, as the text says "no price", not $0.
+      const priced = <T extends { calls: number; unpricedCalls: number; costUsd: number }>(r: T) => ({ ...r, costUsd: r.calls > 0 && r.unpricedCalls === r.calls ? null : r.costUsd });
+      printJson({ directory: path, by, prices: PRICES_DATED, rows: rows.map(priced), total: priced(total), expensive: expensive.map((s) => ({ path: s.path, conversation: s.conversation, title: s.title, costUsd: s.costUsd })) });
       return;
     }
     if (rows.length === 0) {

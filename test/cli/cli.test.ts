@@ -149,7 +149,9 @@ describe('ls', () => {
   it('defaults to ./conversations and fails clearly when a directory is missing', () => {
     const r = cli('ls');
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe('conversation-inspector: conversations: no such directory');
+    expect(r.stderr.trim()).toBe('conversation-inspector: no DIR given and no ./conversations folder here: conversation-inspector ls DIR (a folder of sessions, ~/.claude/projects say)');
+    // A folder named is said by its name.
+    expect(cli('ls', 'no-such-folder').stderr.trim()).toBe('conversation-inspector: no-such-folder: no such directory');
   });
 });
 
@@ -402,6 +404,20 @@ describe('usage DIR', () => {
     const text = cli('usage', dir, '--by', 'model').stdout;
     expect(text).not.toContain('not recorded');
     expect(text).not.toMatch(/≥/);
+  });
+});
+
+describe('usage of a model without a price', () => {
+  it('--json says its cost is not known (null), as the text says "no price", not $0', () => {
+    const dir = tempDir();
+    const text = read(join(ROOT, 'test', 'fixtures', 'formats', 'claude-code', 'session.jsonl'));
+    mkdirSync(join(dir, '-home-dev-a'), { recursive: true });
+    writeFileSync(join(dir, '-home-dev-a', '00000001-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl'), text.replaceAll('claude-sonnet-4-5-20250929', 'no-such-model-7'));
+    const json = JSON.parse(cli('usage', dir, '--by', 'model', '--json').stdout) as { rows: Array<{ key: string; costUsd: number | null }>; total: { costUsd: number | null } };
+    expect(json.rows.find((r) => r.key === 'no-such-model-7')?.costUsd).toBeNull();
+    expect(json.rows.find((r) => r.key === 'claude-haiku-4-5-20251001')?.costUsd).toBeGreaterThan(0);
+    expect(json.total.costUsd).toBeGreaterThan(0);
+    expect(cli('usage', dir, '--by', 'model').stdout).toMatch(/no-such-model-7 .* no price/);
   });
 });
 
