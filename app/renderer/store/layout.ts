@@ -34,6 +34,8 @@ const COLUMN_LIMITS: [number, number] = [44, 640];
 const COLUMNS_KEY = 'inspector.columns';
 const FOLD_KEY = 'inspector.detailCollapsed';
 const TOKENS_KEY = 'inspector.tokensHidden';
+/** Below this window width the tokens pane starts put away, unless the user chose to show it. */
+const NARROW_WINDOW = 1280;
 
 export const clampColumn = (px: number): number => Math.round(Math.max(COLUMN_LIMITS[0], Math.min(COLUMN_LIMITS[1], px)));
 
@@ -100,10 +102,13 @@ export const createLayoutSlice: StateCreator<AppState, [], [], LayoutSlice> = (s
   detailCollapsed: rememberedFold(),
   tokensHidden: (() => {
     try {
-      return globalThis.localStorage?.getItem(TOKENS_KEY) === 'true';
+      const kept = globalThis.localStorage?.getItem(TOKENS_KEY);
+      if (kept === 'true' || kept === 'false') return kept === 'true';
     } catch {
-      return false;
+      // as if nothing were kept
     }
+    // Not chosen yet: a laptop's window gives the messages the room (the pane is a tab away).
+    return (globalThis.innerWidth ?? Infinity) < NARROW_WINDOW;
   })(),
   setTokensHidden: (tokensHidden) => {
     set({ tokensHidden });
