@@ -49,6 +49,7 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'compare-files', label: 'Compare the Two Files Selected (Ctrl/Shift+click in the list)', menu: 'View' },
   { id: 'compare-branches', label: 'Compare Branches at the Selected Message', menu: 'View' },
   { id: 'sessions-or-files', label: 'List Sessions or Files in the Sidebar', menu: 'View' },
+  { id: 'focus-list', label: 'Go to the Session List (or the File List)', accelerator: 'CmdOrCtrl+Shift+L', menu: 'View' },
   { id: 'usage', label: 'Usage and Cost over Every Session…', menu: 'View' },
 ];
 

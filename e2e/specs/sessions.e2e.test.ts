@@ -79,6 +79,10 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     expect(await inList()).toBe(false);
     await p().keyboard.press('Shift+Tab');
     expect(await focusedPath()).toBe(stop);
+    // From anywhere, one key reaches it (the filters before it are many Tabs).
+    await p().focus('[aria-label="Group sessions"]');
+    await p().keyboard.press('Control+Shift+L');
+    expect(await focusedPath()).toBe(stop);
     // ↓ moves between sessions; → unfolds a session's sub-agents, ← folds them.
     // Home from the second row: the first takes the focus (once drawn: a frame later).
     await p().keyboard.press('ArrowDown');

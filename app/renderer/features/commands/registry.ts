@@ -55,6 +55,8 @@ const BEHAVIOURS: Behaviour[] = [
   { id: 'compare-files', enabled: (s) => s.compareMarks.length === 2, run: (s) => void s.openCompare({ a: { path: s.compareMarks[0], conversation: 0 }, b: { path: s.compareMarks[1], conversation: 0 } }) },
   { id: 'compare-branches', enabled: hasBranches, run: (s) => void branchSides(s).then((sides) => sides && useApp.getState().openCompare(sides)) },
   { id: 'sessions-or-files', enabled: () => true, run: (s) => s.setSidebarMode(s.sidebarMode === 'sessions' ? 'files' : 'sessions') },
+  // The list's one tab stop (the open session, else the first), as Tab would reach it past the filters.
+  { id: 'focus-list', whileTyping: true, enabled: () => true, run: () => ['[data-testid="session-list"] [tabindex="0"]', '[data-testid="file-list"] [aria-current="true"]', '[data-testid="file-list"] button'].map((q) => document.querySelector<HTMLElement>(q)).find(Boolean)?.focus() },
   { id: 'usage', enabled: () => true, run: (s) => s.setUsageOpen(true) },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },
   { id: 'export-yaml', enabled: open, run: (s) => void s.exportAs('yaml') },
