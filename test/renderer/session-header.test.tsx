@@ -210,6 +210,20 @@ describe('the header names the session', () => {
     render(<SessionHeader skeleton={untitled} />);
     expect(screen.getByTestId('conv-figures').textContent).toContain('Fix the tax rounding in the cart');
     expect(screen.getByTestId('conv-title').textContent).toBe('s.jsonl');
+    expect(screen.getByTestId('session-header').className).toContain('titled');
+  });
+
+  it('a title that is only the folder it ran in (Codex) gives way to the list\'s title', async () => {
+    const { SessionHeader } = await import('../../app/renderer/features/header/SessionHeader.js');
+    useApp.setState({ sessionsAnswer: { sessions: [{ path: 's.jsonl', conversation: 0, title: 'Explain this codebase to me.' }], total: 1, tools: [], models: [], status: {} } as never });
+    render(<SessionHeader skeleton={{ ...session, title: '/Users/dev/dotfiles' }} />);
+    expect(screen.getByTestId('conv-figures').textContent).toContain('Explain this codebase to me.');
+    expect(screen.getByTestId('conv-figures').textContent).not.toContain('/Users/dev/dotfiles');
+    cleanup();
+    // Not listed: the folder is all there is to say.
+    useApp.setState({ sessionsAnswer: undefined });
+    render(<SessionHeader skeleton={{ ...session, title: '/Users/dev/dotfiles' }} />);
+    expect(screen.getByTestId('conv-figures').textContent).toContain('/Users/dev/dotfiles');
   });
 });
 

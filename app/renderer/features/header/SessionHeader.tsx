@@ -17,12 +17,15 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
   // Which conversation of the file this is: its thread, its place in a dataset, its title.
   // A session the file gives no title: as the session list titles it (its first prompt, the name its tool gave it).
   const listed = useApp((s) => s.sessionsAnswer?.sessions.find((x) => x.path === skeleton.path && x.conversation === skeleton.conversation)?.title);
-  const which = (skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${skeleton.title ? ` · ${skeleton.title}` : ''}` : skeleton.title) ?? listed;
+  // A title that is a folder (Codex names a session by where it ran) says where, not what: the list's title instead.
+  const own = skeleton.title !== undefined && /^([/~]|[A-Za-z]:[\\/])/.test(skeleton.title) && listed ? undefined : skeleton.title;
+  const which = (skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${own ? ` · ${own}` : ''}` : own) ?? listed;
   const streaming = !!provisional && !provisional.ends;
   const count = streaming ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);
   const of = streaming ? undefined : sessionOf(skeleton);
   return (
-    <div className="conv-head" data-testid="session-header">
+    // A session with a title leads with it: its file's name (often a uuid) gives it the room.
+    <div className={`conv-head${which ? ' titled' : ''}`} data-testid="session-header">
       {/* The folders give way first; the file's own name is cut at its end, so the start of a uuid stays. */}
       <h1 data-testid="conv-title" title={skeleton.path}>
         {dir && <span className="conv-dir">{dir}</span>}
