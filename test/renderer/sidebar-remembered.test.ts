@@ -25,4 +25,15 @@ describe('the sidebar’s list, chosen once', () => {
     ({ useApp } = await import('../../app/renderer/store/index.js'));
     expect(useApp.getState().sidebarMode).toBe('sessions');
   });
+
+  it('the sessions grouped by time stay so after a reload; by project is the start', async () => {
+    localStorage.clear();
+    vi.resetModules();
+    let { useApp } = await import('../../app/renderer/store/index.js');
+    expect(useApp.getState().sessionGroup).toBe('project');
+    useApp.getState().setSessionGroup('time');
+    vi.resetModules();
+    ({ useApp } = await import('../../app/renderer/store/index.js'));
+    expect(useApp.getState().sessionGroup).toBe('time');
+  });
 });

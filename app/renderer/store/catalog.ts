@@ -63,6 +63,17 @@ function rememberedMode(): CatalogSlice['sidebarMode'] | undefined {
   }
 }
 
+const GROUP_KEY = 'inspector.sessionGroup';
+
+/** How the session list was last grouped: by project unless by time was chosen. */
+function rememberedGroup(): CatalogSlice['sessionGroup'] {
+  try {
+    return globalThis.localStorage?.getItem(GROUP_KEY) === 'time' ? 'time' : 'project';
+  } catch {
+    return 'project';
+  }
+}
+
 export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = (set, get) => ({
   sidebarMode: rememberedMode() ?? 'files',
   sidebarChosen: rememberedMode() !== undefined,
@@ -75,8 +86,15 @@ export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = 
     }
     if (sidebarMode === 'sessions') void get().loadSessions();
   },
-  sessionGroup: 'project',
-  setSessionGroup: (sessionGroup) => set({ sessionGroup }),
+  sessionGroup: rememberedGroup(),
+  setSessionGroup: (sessionGroup) => {
+    set({ sessionGroup });
+    try {
+      globalThis.localStorage?.setItem(GROUP_KEY, sessionGroup);
+    } catch {
+      // storage refused (private window): the choice holds for this page
+    }
+  },
   sessionFilters: {},
   setSessionFilters: (patch) => {
     set({ sessionFilters: { ...get().sessionFilters, ...patch } });
