@@ -9,10 +9,10 @@ const titles = (...list: Array<string | undefined>) =>
   conversationTitles(codecById('openai-chat-jsonl')!, { conversations: list.map((title) => ({ title, records: [] })) } as unknown as ConversationDocument);
 
 describe('titles', () => {
-  it("a prompt's Markdown reads as its words: links and images by their text, code and bold without marks, no heading #", () => {
+  it("a prompt's Markdown reads as its words: links and images by their text, bold without marks, no heading #; code keeps its backticks", () => {
     expect(unmarked('[JEPA notes](chatgpt-conversation://6a60587b-1968) build MotionJEPA')).toBe('JEPA notes build MotionJEPA');
     expect(unmarked('see ![the chart](img/a.png "Chart") and [docs](https://x.dev/a_(b))')).toBe('see the chart and [docs](https://x.dev/a_(b))');
-    expect(unmarked('## Fix `parse()` **now**')).toBe('Fix parse() now');
+    expect(unmarked('## Fix `parse()` **now**')).toBe('Fix `parse()` now');
     // Not Markdown: left as it is.
     expect(unmarked('[Image #1] why is a[0] (the first) wrong? 2 ** 3')).toBe('[Image #1] why is a[0] (the first) wrong? 2 ** 3');
   });

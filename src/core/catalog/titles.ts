@@ -9,13 +9,13 @@ const TITLE_LOOK = 40;
 
 /**
  * A prompt's Markdown as it reads: a link or an image by its words (a title of "[JEPA notes](chatgpt-conversation://…)"
- * says "JEPA notes"), code and bold without their marks, a heading without its #.
+ * says "JEPA notes"), bold without its marks, a heading without its #. Code keeps its backticks (`greet` says it is
+ * a name).
  */
 export function unmarked(text: string): string {
   return text
     .replace(/!?\[([^\]\n]*)\]\([^()\s]*(?:\s+"[^"\n]*")?\)/g, '$1')
     .replace(/\*\*([^*\n]+)\*\*/g, '$1')
-    .replace(/`([^`\n]+)`/g, '$1')
     .replace(/^#{1,6}\s+/, '');
 }
 
