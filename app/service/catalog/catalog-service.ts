@@ -9,7 +9,6 @@ import { partsToRead, readPartDocument, PART_BYTES } from '../parts/parted-files
 import { partPath } from '../../../src/core/storage/file-parts.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../../src/core/formats/types.js';
 import { statSync } from 'node:fs';
-import { isNotAModel } from '../../../src/core/models.js';
 import { summariseNotListed } from '../../../src/core/catalog/not-listed.js';
 import type { NotListedSummary } from '../../../src/core/catalog/not-listed-words.js';
 
@@ -268,8 +267,8 @@ export class CatalogService {
       sessions: rows.map((r) => this.entry(r)),
       total: catalog.count(q),
       tools: [...new Set(all.map((r) => r.tool ?? r.formatLabel ?? '').filter(Boolean))].sort(),
-      // A reply the tool wrote itself (an API error, an interruption) names no model to filter by.
-      models: [...new Set(all.flatMap((r) => r.models))].filter((m) => !isNotAModel(m)).sort(),
+      // Each once, as the catalog names it (no "<synthetic>": store.ts sessionModels).
+      models: [...new Set(all.flatMap((r) => r.models))].sort(),
       status: this.status(),
       ...withNotListed(summariseNotListed(catalog.notListed(under), (p) => this.roots.display(p))),
     };

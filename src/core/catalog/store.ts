@@ -156,14 +156,12 @@ export interface SessionQuery {
   offset?: number;
 }
 
-/** A Claude model as Anthropic spells it, whatever the tool wrote (Copilot CLI's claude-sonnet-4.6 is claude-sonnet-4-6). */
 /**
  * A model as the catalog names it: one name however a tool spells it ("claude-sonnet-4.6" and "claude-sonnet-4-6",
  * "Gemini 2.5 Pro" and "gemini-2.5-pro", "google/gemma-3n-e4b" and "gemma-3n-e4b"), so that the model filter, the
  * usage by model and the list agree; what a tool writes for a reply it made itself ("<synthetic>") names none.
  */
-const usageModel = (model: string): string => modelKey(model);
-const sessionModels = (models: readonly string[]): string[] => [...new Set(models.filter((m) => !isNotAModel(m)).map(usageModel))].sort();
+const sessionModels = (models: readonly string[]): string[] => [...new Set(models.filter((m) => !isNotAModel(m)).map(modelKey))].sort();
 
 /** The name the tool's own index last gave a session (its sub-agents share its id, not its name). */
 const NAMED = "CASE WHEN s.kind = 'session' AND s.session_id IS NOT NULL THEN (SELECT n.name FROM session_names n WHERE n.session_id = s.session_id ORDER BY n.id DESC LIMIT 1) END";
@@ -185,7 +183,7 @@ function sessionWhere(q: SessionQuery, args: unknown[]): string {
   }
   if (q.model) {
     where.push('EXISTS (SELECT 1 FROM json_each(s.models) WHERE value = ?)');
-    args.push(usageModel(q.model));
+    args.push(modelKey(q.model));
   }
   if (q.from) {
     where.push('s.last_at >= ?');
@@ -593,7 +591,7 @@ export class Catalog {
     for (const c of calls) {
       // A reply the tool wrote itself (an API error, an interruption) is no call: no row of $0.00 under a non-model.
       if (typeof c.model === 'string' && isNotAModel(c.model)) continue;
-      const model = typeof c.model === 'string' ? usageModel(c.model) : null;
+      const model = typeof c.model === 'string' ? modelKey(c.model) : null;
       const key = `${String(c.day)}\u0000${String(model)}`;
       let sum = sums.get(key);
       if (!sum) sums.set(key, (sum = { day: c.day ?? null, model, calls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unpriced: 0, inputCalls: 0 }));
