@@ -6,9 +6,12 @@ import { searchCatalog } from '../core/catalog/index.js';
 import { formatsReady } from '../core/formats/containers/index.js';
 import { freshCatalog } from './catalog.js';
 import { outsideLinksNote, printJson } from './output.js';
+import { cutToWidth } from './text-width.js';
 import { InputError, UsageError } from './usage.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'other'];
+/** How much of a session's title heads its hits. */
+const TITLE_COLUMNS = 60;
 
 export interface SearchCommandOptions {
   regex: boolean;
@@ -75,7 +78,9 @@ function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): v
     if (h.path !== last) {
       if (last !== undefined) out.push('');
       // A thread's own file: whose it is, as `show SESSION --thread ID` shows it.
-      out.push(h.session ? `${h.path}  (${h.session.kind} ${h.session.thread} of session ${h.session.path ?? h.session.id})` : h.path);
+      const owner = h.session ? `  (${h.session.kind} ${h.session.thread} of session ${h.session.path ?? h.session.id})` : '';
+      // The session's title, as `sessions` lists it: what tells a uuid-named file apart.
+      out.push(`${h.path}${owner}${h.title ? `  · ${cutToWidth(h.title, TITLE_COLUMNS)}` : ''}`);
       last = h.path;
     }
     // The row `show` lists it at: a sub-agent's as `show --thread ID` does.

@@ -53,6 +53,7 @@ interface Hit {
   role: string;
   snippet: string;
   shown?: { thread: string; index: number } | null;
+  title?: string;
 }
 interface Out {
   query: string;
@@ -83,7 +84,8 @@ describe('search --json', () => {
     expect(out.hits.length).toBeGreaterThan(0);
     for (const h of out.hits) {
       // A session's hits say where `show` lists them too.
-      expect(Object.keys(h)).toEqual(h.path === 'claude/session.jsonl' ? ['path', 'conversation', 'index', 'role', 'snippet', 'shown'] : ['path', 'conversation', 'index', 'role', 'snippet']);
+      // And a file of one session its title, as the session list gives it.
+      expect(Object.keys(h)).toEqual([...(h.path === 'claude/session.jsonl' ? ['path', 'conversation', 'index', 'role', 'snippet', 'shown'] : ['path', 'conversation', 'index', 'role', 'snippet']), ...(h.path.startsWith('sharegpt/') ? [] : ['title'])]);
       expect(typeof h.path).toBe('string');
       expect(Number.isInteger(h.conversation) && Number.isInteger(h.index)).toBe(true);
       expect(['system', 'user', 'assistant', 'tool', 'other']).toContain(h.role);
@@ -174,7 +176,10 @@ describe('search --json', () => {
     expect(where(json('you\\s+can\\s+call', '--regex'))).toEqual(['a-swarms/tool_calls.json#0:0:system']);
     // A match running over lines keeps its first line in the snippet.
     const multi = json('<task>\\s+add', '--regex');
-    expect(multi.hits).toEqual([{ path: 'anthropic/api_conversation_history.json', conversation: 0, index: 0, role: 'user', snippet: '<task>' }]);
+    expect(multi.hits).toEqual([{ path: 'anthropic/api_conversation_history.json', conversation: 0, index: 0, role: 'user', snippet: '<task>', title: expect.stringMatching(/^<task> Add a --json flag to the report command <\/task>/) }]);
+    // A regular expression reads the files, the words the catalog: each says a session's title the same.
+    const words = json('report command').hits.find((h) => h.path === 'anthropic/api_conversation_history.json')!;
+    expect(words.title).toBe(multi.hits[0].title);
   });
 
   it('--regex answers a pattern that backtracks without end ((x+x+)+y over 50,000 x’s), and what it cannot run it says', () => {
@@ -232,7 +237,15 @@ describe('search, text output', () => {
     const blocks = r.stdout.trimEnd().split('\n\n').map((b) => b.split('\n'));
     const hits = json('tokyo').hits;
     const paths = [...new Set(hits.map((h) => h.path))];
-    expect(blocks.map((b) => b[0])).toEqual(paths);
+    // Each file's path, then the title of the session it holds (a file of several has none).
+    blocks.forEach((b, i) => {
+      const title = hits.find((h) => h.path === paths[i])!.title;
+      if (!title) return expect(b[0]).toBe(paths[i]);
+      expect(b[0].startsWith(`${paths[i]}  · `)).toBe(true);
+      // Cut to 60 columns with "…" where longer.
+      const shown = b[0].slice(paths[i].length + 4);
+      expect(shown === title || (shown.endsWith('…') && title.startsWith(shown.slice(0, -1).trimEnd()) && shown.length <= 60)).toBe(true);
+    });
     blocks.forEach((block, i) => {
       const mine = hits.filter((h) => h.path === paths[i]);
       expect(block).toHaveLength(1 + mine.length);
@@ -244,7 +257,7 @@ describe('search, text output', () => {
       });
     });
     expect(blocks[0]).toEqual([
-      'a-swarms/tool_calls.json',
+      'a-swarms/tool_calls.json  · What\'s the weather in Tokyo and Osaka?',
       '      1  user      What\'s the weather in Tokyo and Osaka?',
       '      2  assistant get_weather: Tokyo',
       '      3  tool      {"city": "Tokyo", "temp_c": 18, "sky": "clear"}',

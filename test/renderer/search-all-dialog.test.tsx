@@ -5,6 +5,7 @@ import { setBridge } from '../../app/renderer/api/client.js';
 import { SearchAllDialog } from '../../app/renderer/features/search/SearchAllDialog.js';
 import { useApp } from '../../app/renderer/store/index.js';
 import type { SearchAnswer } from '../../app/shared/contract.js';
+import type { SessionsAnswer } from '../../app/renderer/store/catalog.js';
 
 const none = (pending: number): SearchAnswer => ({ query: 'invoice', hits: [], total: 0, files: 0, atLeast: false, fileTotals: {}, truncated: false, status: { files: 40, messages: 900, pending, building: pending > 0 } });
 
@@ -58,6 +59,40 @@ describe('search across conversations while the index is built', () => {
     render(<SearchAllDialog />);
     expect(screen.getAllByTestId('search-all-file-name').map((e) => e.textContent)).toEqual(['chat.json', 'big/session.jsonl · part 4 of 4 (288–381 MiB)']);
     expect(screen.getAllByTestId('search-all-file-count').map((e) => e.textContent)).toEqual(['1 match · OpenAI chat messages (JSON)', '1 match · Claude Code session (JSONL)']);
+  });
+
+  it("heads a file's hits with the title of the session it holds, as the session list names it, its path below", () => {
+    const hit = (path: string, format: string) => ({ path, format, conversation: 0, index: 1, role: 'user', snippet: 'an invoice', match: [3, 10] as [number, number] });
+    const answer: SearchAnswer = { ...none(0), total: 4, files: 4, fileTotals: {}, hits: [hit('p/6f82b87c.jsonl', 'claude-code'), hit('p/6f82b87c/subagents/agent-a1.jsonl', 'claude-code'), hit('export.json', 'chatgpt-export'), hit('p/untitled.jsonl', 'claude-code')] };
+    const session = (path: string, over: Partial<SessionsAnswer['sessions'][number]>): SessionsAnswer['sessions'][number] => ({ id: 1, path, conversation: 0, kind: 'session', models: [], messages: 3, prompts: 1, calls: 0, inputCalls: 0, outputCalls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, unpriced: [], modifiedMs: Date.parse('2025-06-22T10:00:00Z'), ...over });
+    useApp.setState({
+      searchAllOpen: true,
+      searchAllQuery: 'invoice',
+      searchAllAnswer: answer,
+      searchIndex: answer.status,
+      entries: [],
+      sessionsAnswer: {
+        total: 5,
+        tools: [],
+        models: [],
+        status: { files: 4, listed: true, building: false } as SessionsAnswer['status'],
+        sessions: [
+          session('p/6f82b87c.jsonl', { title: 'NVIDIA PRIME sync', project: '/home/b/system-conf', tool: 'Claude Code', lastAt: '2025-06-22T10:00:00Z' }),
+          session('p/6f82b87c/subagents/agent-a1.jsonl', { kind: 'subagent', title: 'Find the config files', tool: 'Claude Code' }),
+          // A file of several sessions is named by its path: no one title is its.
+          session('export.json', { title: 'First chat' }),
+          session('export.json', { conversation: 1, title: 'Second chat' }),
+          session('p/untitled.jsonl', { title: '…' }),
+        ],
+      },
+    });
+    render(<SearchAllDialog />);
+    const titles = screen.getAllByTestId('search-all-session').map((e) => e.querySelector('.title')!.textContent);
+    expect(titles).toEqual(['NVIDIA PRIME sync', 'sub-agent · Find the config files']);
+    expect(screen.getAllByTestId('search-all-session')[0].textContent).toMatch(/system-conf · .*2025 · Claude Code$/);
+    // Every group still shows its path (the session's below its title), and the format only where no session says its tool.
+    expect(screen.getAllByTestId('search-all-file-name').map((e) => e.textContent)).toEqual(['p/6f82b87c.jsonl', 'p/6f82b87c/subagents/agent-a1.jsonl', 'export.json', 'p/untitled.jsonl']);
+    expect(screen.getAllByTestId('search-all-file-count').map((e) => e.textContent)).toEqual(['1 match', '1 match', '1 match · chatgpt-export', '1 match · claude-code']);
   });
 
   it("numbers a hit as the table will: its thread's row, or none where it is on a path the table does not show", () => {

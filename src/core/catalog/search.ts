@@ -22,6 +22,9 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
   const parsedWhole = [...new Set(found.hits.filter((h) => !(h.bytes && h.format)).map((h) => h.path))];
   if (parsedWhole.length > 0) await formatsReady(parsedWhole);
   const rel = (p: string) => relative(dir, p).split(sep).join('/');
+  // Each file's session by its title, as the session list names it (a file of several sessions has none).
+  const titles = new Map<string, string | undefined>();
+  for (const s of catalog.sessions({ paths: [...new Set(found.hits.map((h) => h.path))] })) titles.set(s.path, titles.has(s.path) ? undefined : s.title);
   const texts = new HitTexts();
   const hits: SearchHit[] = [];
   const multi = new Set<string>();
@@ -46,6 +49,8 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
         if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
         const session = owners.get(h.path);
         if (session) hit.session = session;
+        const title = titles.get(h.path);
+        if (title && /[\p{L}\p{N}]/u.test(title)) hit.title = title;
         hits.push(hit);
       }
     }

@@ -152,6 +152,8 @@ export interface SessionQuery {
   to?: string;
   /** Only sessions in which secrets were found. */
   secrets?: boolean;
+  /** The sessions of these files only (absolute paths). */
+  paths?: readonly string[];
   limit?: number;
   offset?: number;
 }
@@ -194,6 +196,10 @@ function sessionWhere(q: SessionQuery, args: unknown[]): string {
     args.push(`${q.to}\uffff`);
   }
   if (q.secrets) where.push('s.secrets > 0');
+  if (q.paths) {
+    where.push('f.path IN (SELECT value FROM json_each(?))');
+    args.push(JSON.stringify(q.paths));
+  }
   return where.join(' AND ');
 }
 

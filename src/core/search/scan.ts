@@ -11,6 +11,7 @@ import { comparePaths } from './search-index.js';
 import { threadRows, type ThreadRow } from '../tree/thread-rows.js';
 import { ownerOf } from '../sessions/thread-files.js';
 import { relative, sep } from 'node:path';
+import { conversationTitles } from '../catalog/titles.js';
 
 export interface SearchOptions {
   /** QUERY is a regular expression (JavaScript syntax, case-insensitive, run in linear time: see linear-regex.ts) instead of words. */
@@ -42,6 +43,8 @@ export interface SearchHit {
    * (its id, and its file as `path` is given, where it was found) and the thread (`show SESSION --thread THREAD`).
    */
   session?: { id: string; path?: string; thread: string; kind: string };
+  /** The title of the session its file holds, as the session list gives it (a search from the catalog; a file of one session). */
+  title?: string;
 }
 
 /** For a hit in a thread's own file (a sub-agent's, a Codex child rollout): whose thread it is, the session's file relative to `dir`. */
@@ -134,6 +137,9 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     const session = found.length ? sessionOfHits(dir, f.file, parsed.codec.id) : undefined;
     if (session) for (const h of found) h.session = session;
     if (found.length && parsed.doc.conversations.length > 1) multi.add(f.path);
+    // A file of one session says its title, as the session list gives it from its records.
+    const title = found.length && parsed.doc.conversations.length === 1 ? conversationTitles(parsed.codec, parsed.doc)[0] : undefined;
+    if (title && /[\p{L}\p{N}]/u.test(title)) for (const h of found) h.title = title;
     for (const h of found) hits.push(h);
   }
   return { hits, files, errors, truncated: tree.truncated, tooDeep: tree.tooDeep, multi, outside: tree.outside.map((l) => l.path) };

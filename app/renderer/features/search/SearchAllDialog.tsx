@@ -1,11 +1,12 @@
 import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { termMatches } from '../../../../src/core/search/snippet.js';
 import { queryTerms } from '../../../../src/core/search/words.js';
-import type { SearchHitRow } from '../../../shared/contract.js';
+import type { SearchHitRow, SessionEntry } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { closeOnEscape } from '../close-on-escape.js';
 import { formatNumber } from '../roles.js';
 import { RoleChip } from '../RoleChip.js';
+import { lastActive, relativeTime } from '../sessions/session-rows.js';
 
 const ROLES = ['user', 'assistant', 'system', 'tool', 'other'] as const;
 const TYPING_MS = 120;
@@ -125,6 +126,13 @@ export function SearchAllDialog() {
     }
     return m;
   }, [entries]);
+  // The session a file holds, by its title, as the session list names it: a file of several is named by its path.
+  const sessions = useApp((s) => s.sessionsAnswer?.sessions);
+  const sessionOf = useMemo(() => {
+    const m = new Map<string, SessionEntry | null>();
+    for (const s of sessions ?? []) m.set(s.path, m.has(s.path) || !titled(s.title) ? null : s);
+    return m;
+  }, [sessions]);
   const groups = useMemo(() => {
     const out: Array<{ path: string; name: string; format: string; first: number; count: number }> = [];
     hits.forEach((h, i) => {
@@ -193,9 +201,14 @@ export function SearchAllDialog() {
           {groups.map((g) => (
             <Fragment key={g.path}>
               <div className="search-all-file" title={g.path}>
-                <FileName name={g.name} />
+                <span className="where">
+                  {sessionOf.get(g.path) && <SessionName session={sessionOf.get(g.path)!} />}
+                  <FileName name={g.name} />
+                </span>
                 <span className="muted" data-testid="search-all-file-count">
-                  {answer && answer.fileTotals[g.path] !== undefined && answer.fileTotals[g.path] > g.count ? `${formatNumber(g.count)} of ${formatNumber(answer.fileTotals[g.path])} matches` : `${formatNumber(g.count)} match${g.count === 1 ? '' : 'es'}`} · {g.format}
+                  {answer && answer.fileTotals[g.path] !== undefined && answer.fileTotals[g.path] > g.count ? `${formatNumber(g.count)} of ${formatNumber(answer.fileTotals[g.path])} matches` : `${formatNumber(g.count)} match${g.count === 1 ? '' : 'es'}`}
+                  {/* A session's tool is said beside its title. */}
+                  {sessionOf.get(g.path) ? '' : ` · ${g.format}`}
                 </span>
               </div>
               {hits.slice(g.first, g.first + g.count).map((h, k) => {
@@ -238,6 +251,19 @@ function FileName({ name }: { name: string }) {
     <span className="name" data-testid="search-all-file-name">
       {cut > 0 && <span className="dir">{name.slice(0, cut + 1)}</span>}
       <span className="base">{name.slice(cut + 1)}</span>
+    </span>
+  );
+}
+
+const titled = (t: string | undefined): t is string => !!t && /[\p{L}\p{N}]/u.test(t);
+
+/** A file's session as the session list names it: its title, then where and when (the path follows below). */
+function SessionName({ session }: { session: SessionEntry }) {
+  const where = [session.project?.split('/').filter(Boolean).slice(-2).join('/'), relativeTime(lastActive(session), Date.now()), session.tool].filter(Boolean).join(' · ');
+  return (
+    <span className="session" data-testid="search-all-session">
+      <span className="title">{session.kind === 'subagent' ? `sub-agent · ${session.title}` : session.title}</span>
+      <span className="muted">{where}</span>
     </span>
   );
 }
