@@ -1,7 +1,10 @@
 import { eastAsianWidth } from 'get-east-asian-width';
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-const words = new Intl.Segmenter('en', { granularity: 'word' });
+// Made when first needed: ICU's first segmenter costs a command 14 ms, and an ASCII text that fits needs none.
+let graphemeSegmenter: Intl.Segmenter | undefined;
+let wordSegmenter: Intl.Segmenter | undefined;
+const graphemes = () => (graphemeSegmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
+const words = () => (wordSegmenter ??= new Intl.Segmenter('en', { granularity: 'word' }));
 
 /**
  * The columns a character as people see it (a grapheme: 👩‍💻, é written as e and its accent) takes in a terminal:
@@ -19,7 +22,7 @@ export function displayWidth(text: string): number {
   // Plain ASCII, most cells of a table: its length.
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of graphemes.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemes().segment(text)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -46,7 +49,7 @@ export function cutToWidth(text: string, max: number): string {
   const widthAt = new Map<number, number>([[0, 0]]);
   let end = 0;
   let used = 0;
-  for (const { segment, index } of graphemes.segment(flat)) {
+  for (const { segment, index } of graphemes().segment(flat)) {
     const w = graphemeWidth(segment);
     if (used + w > room) break;
     used += w;
@@ -56,7 +59,7 @@ export function cutToWidth(text: string, max: number): string {
   // Back to the last word boundary when the cut is not on one (what follows `end` says whether it is).
   let cut = end;
   const boundaries: number[] = [];
-  for (const { index } of words.segment(flat.slice(0, end + 64))) if (index > 0 && index <= end && widthAt.has(index)) boundaries.push(index);
+  for (const { index } of words().segment(flat.slice(0, end + 64))) if (index > 0 && index <= end && widthAt.has(index)) boundaries.push(index);
   if (!boundaries.includes(end)) {
     const word = boundaries.reverse().find((b) => widthAt.get(b)! >= room * WORD_SHARE);
     if (word !== undefined) cut = word;
