@@ -32,6 +32,18 @@ function tableRows(table: Element): string[][] {
 }
 
 describe('the plan charts, computed apart from what a slider step changes', () => {
+  it('a history whose records have no categories (a session, not a swarms history) shows no table of them', () => {
+    const { skeleton, plan: input, tokens } = build([{ role: 1, category: -1, tokens: 20, isStatic: false }, { role: 2, category: -1, tokens: 30, isStatic: false }]);
+    const plain = { ...skeleton, categories: [] } as Skeleton;
+    const plan = strategies.get('truncate')!.plan(input, { contextLength: 1000 });
+    const view = render(<PlanCharts plan={plan} skeleton={plain} counts={{ tokens, renderedTokens: tokens }} onSelect={() => {}} />);
+    expect(view.container.querySelectorAll('table.totals')).toHaveLength(1);
+    expect(view.container.textContent).not.toMatch(/By category|\(none\)/);
+    cleanup();
+    const named = render(<PlanCharts plan={plan} skeleton={skeleton} counts={{ tokens, renderedTokens: tokens }} onSelect={() => {}} />);
+    expect(named.container.querySelectorAll('table.totals')).toHaveLength(2);
+  });
+
   it('every bar, role and category total equals a sum over the messages, for any strategy and budget', () => {
     fc.assert(
       fc.property(histories(), fc.constantFrom('dynamic-context-window', 'truncate', 'last-n', 'sliding-window'), fc.nat({ max: 20_000 }), (rows, id, budget) => {

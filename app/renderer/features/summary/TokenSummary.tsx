@@ -104,8 +104,13 @@ export function TokenSummary() {
       <h3>By role</h3>
       <Totals rows={summary.byRole} total={total} label={(role) => <RoleChip role={role} normal={skeleton.normalRoles[skeleton.roles.indexOf(role)]} />} />
       <RoleMapping skeleton={skeleton} />
-      <h3>By category</h3>
-      <Totals rows={summary.byCategory} total={total} label={(c) => c} />
+      {/* Categories are a swarms history's own (its records' `category`): a file of none has nothing to show here. */}
+      {skeleton.categories.length > 0 && (
+        <>
+          <h3>By category</h3>
+          <Totals rows={summary.byCategory} total={total} label={(c) => c} />
+        </>
+      )}
     </aside>
   );
 }

@@ -81,8 +81,12 @@ export function PlanCharts({ plan, skeleton, counts, onSelect }: { plan: WindowP
       </div>
       <h3>By role (before → after, {plan.unit === 'rendered' ? 'rendered history' : 'message contents'})</h3>
       {table(data.byRole, (k) => <RoleChip role={k} />)}
-      <h3>By category (before → after, {plan.unit === 'rendered' ? 'rendered history' : 'message contents'})</h3>
-      {table(data.byCategory, (k) => k)}
+      {skeleton.categories.length > 0 && (
+        <>
+          <h3>By category (before → after, {plan.unit === 'rendered' ? 'rendered history' : 'message contents'})</h3>
+          {table(data.byCategory, (k) => k)}
+        </>
+      )}
     </div>
   );
 }
