@@ -6,10 +6,13 @@ import { searchCatalog } from '../core/catalog/index.js';
 import { formatsReady } from '../core/formats/containers/index.js';
 import { freshCatalog } from './catalog.js';
 import { outsideLinksNote, printJson } from './output.js';
+import { oneLine } from '../core/util/one-line.js';
 import { cutToWidth } from './text-width.js';
 import { InputError, UsageError } from './usage.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'other'];
+/** How much of a file's own name for a role (a swarms agent's name, say) a hit line shows. */
+const ROLE_COLUMNS = 24;
 /** How much of a session's title heads its hits. */
 const TITLE_COLUMNS = 60;
 
@@ -57,7 +60,7 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
     throw e;
   }
   if (opts.json) {
-    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, onDefaultThread: _d, ...h }) => h), errors: found.errors, truncated: found.truncated, tooDeep: found.tooDeep, outside: found.outside });
+    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, onDefaultThread: _d, spelled: _s, ...h }) => h), errors: found.errors, truncated: found.truncated, tooDeep: found.tooDeep, outside: found.outside });
     return;
   }
   writeGrouped(found.hits, found.multi);
@@ -86,7 +89,9 @@ function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): v
     // The row `show` lists it at: a sub-agent's as `show --thread ID` does.
     const row = h.shown === undefined ? `${h.index}` : h.shown === null ? `⤷${h.index}` : h.onDefaultThread ? `${h.shown.index}` : `${h.shown.thread}:${h.shown.index}`;
     const where = multi.has(h.path) ? `${h.conversation}:${row}` : row;
-    out.push(`  ${where.padStart(5)}  ${h.role.padEnd(9)} ${h.snippet}`);
+    // The role as `show` and the app print it: the file's own word for it.
+    const role = h.spelled === undefined ? h.role : oneLine(h.spelled, ROLE_COLUMNS) || h.role;
+    out.push(`  ${where.padStart(5)}  ${role.padEnd(9)} ${h.snippet}`);
   }
   if (out.length) process.stdout.write(out.join('\n') + '\n');
 }

@@ -252,7 +252,9 @@ describe('search, text output', () => {
       block.slice(1).forEach((line, j) => {
         // A file with several conversations numbers hits conversation:index.
         const at = paths[i] === 'sharegpt/dataset.jsonl' ? `${mine[j].conversation}:${mine[j].index}` : `${mine[j].index}`;
-        expect(line).toMatch(new RegExp(`^ +${at} +${mine[j].role} +`));
+        // The role as `show` prints it: the file's own word (ShareGPT's "gpt"), --json's `role` the normal one.
+        const role = paths[i] === 'sharegpt/dataset.jsonl' ? { assistant: 'gpt', user: 'human' }[mine[j].role] : mine[j].role;
+        expect(line).toMatch(new RegExp(`^ +${at} +${role} +`));
         expect(line.endsWith(mine[j].snippet)).toBe(true);
       });
     });
@@ -263,7 +265,7 @@ describe('search, text output', () => {
       '      3  tool      {"city": "Tokyo", "temp_c": 18, "sky": "clear"}',
       '      5  assistant Tokyo is clear at 18 °C; Osaka has rain at 20 °C.',
     ]);
-    expect(blocks[1]).toEqual(['sharegpt/dataset.jsonl', '    1:1  assistant Tokyo.']);
+    expect(blocks[1]).toEqual(['sharegpt/dataset.jsonl', '    1:1  gpt       Tokyo.']);
     const err = r.stderr.trimEnd().split('\n');
     expect(err[0]).toBe('5 matches in 2 files');
     expect(err.slice(1)).toHaveLength(1);

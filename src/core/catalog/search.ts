@@ -39,6 +39,7 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
       for (const listed of options.names?.get(h.path) ?? [h.path]) {
         const path = rel(listed);
         const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
+        if (h.spelled) hit.spelled = h.spelled;
         if (h.shown !== undefined) {
           hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
           if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;

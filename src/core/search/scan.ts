@@ -43,6 +43,8 @@ export interface SearchHit {
    * (its id, and its file as `path` is given, where it was found) and the thread (`show SESSION --thread THREAD`).
    */
   session?: { id: string; path?: string; thread: string; kind: string };
+  /** The role as the file spells it, where that is not the normal role (Aider's "tool" lines are "other"): what `show` prints. */
+  spelled?: string;
   /** The title of the session its file holds, as the session list gives it (a search from the catalog; a file of one session). */
   title?: string;
 }
@@ -87,6 +89,7 @@ export function searchDocument(path: string, codec: Codec, doc: ConversationDocu
     if (!at) continue;
     const snippet = readableSnippet(m.text, at, m.readable ?? m.text, matcher);
     const hit: SearchHit = { path, conversation: m.conversation, index: m.index, role: m.role, snippet: snippet.text, match: snippet.match };
+    if (m.spelled) hit.spelled = m.spelled;
     // Worked out once a file has a hit: most files searched have none.
     if (codec.tree) {
       const conv = (rows ??= threadRows(codec, doc))?.[m.conversation];
