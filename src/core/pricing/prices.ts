@@ -182,9 +182,11 @@ export function priceRowOf(model: string): PriceRow | undefined {
  * the table's own row for it. `row` is the table's row, which names its source; undefined for the user's.
  */
 export function priceOf(model: string, overrides: Readonly<Record<string, ModelPrice>> = {}): { key: string; price: ModelPrice; row?: PriceRow } | undefined {
-  const id = modelKey(model);
   let best: string | undefined;
-  for (const key of Object.keys(overrides)) {
+  const own = Object.keys(overrides);
+  // Asked for every call a catalog reads: the key worked out only where the user's own prices are to be matched.
+  const id = own.length > 0 ? modelKey(model) : '';
+  for (const key of own) {
     const k = modelKey(key);
     if ((id === k || id.startsWith(k)) && (best === undefined || k.length > modelKey(best).length)) best = key;
   }
