@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import type { UsageBy } from '../core/catalog/index.js';
+import type { SessionRow, UsageBy } from '../core/catalog/index.js';
 import { PRICES_DATED } from '../core/pricing/prices.js';
 import { formatUsd } from '../core/usage.js';
 import { freshCatalog } from './catalog.js';
@@ -83,9 +83,35 @@ export async function sessionsCommand(dir: string, opts: { json: boolean }): Pro
       process.stdout.write(`No sessions in ${path}\n`);
       return;
     }
-    const body = rows.map((s) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), s.kind === 'subagent' ? `  ↳ ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), cutToWidth(s.title ?? '', TITLE_COLUMNS), s.messages, s.calls ? s.output : '', s.costUsd === undefined ? '' : formatUsd(s.costUsd), relative(path, s.path)]);
+    const body = nested(rows).map(({ s, under }) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), under ? `  ↳ ${s.tool ?? ''}` : s.kind === 'subagent' ? `sub-agent · ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), cutToWidth(s.title ?? '', TITLE_COLUMNS), s.messages, s.calls ? s.output : '', s.costUsd === undefined ? '' : formatUsd(s.costUsd), relative(path, s.path)]);
     process.stdout.write(table(['LAST', 'TOOL', 'TITLE', 'MESSAGES', 'OUTPUT', 'COST', 'PATH'], body) + '\n');
   } finally {
     kept.catalog.close();
   }
+}
+
+/**
+ * Sessions newest first, each followed by its sub-agents (`under`, newest first), as the app's list nests them; a
+ * sub-agent whose session is not among them stays in its place, said to be one.
+ */
+export function nested(rows: readonly SessionRow[]): Array<{ s: SessionRow; under: boolean }> {
+  const listed = new Set(rows.filter((r) => r.kind !== 'subagent').map((r) => r.path));
+  const agents = new Map<string, SessionRow[]>();
+  for (const r of rows) {
+    if (r.kind !== 'subagent' || !r.parentFile || !listed.has(r.parentFile)) continue;
+    const list = agents.get(r.parentFile);
+    if (list) list.push(r);
+    else agents.set(r.parentFile, [r]);
+  }
+  const out: Array<{ s: SessionRow; under: boolean }> = [];
+  for (const r of rows) {
+    if (r.kind === 'subagent' && r.parentFile && listed.has(r.parentFile)) continue;
+    out.push({ s: r, under: false });
+    // A file of several sessions lists its sub-agents after its first.
+    if (r.kind !== 'subagent' && agents.has(r.path)) {
+      for (const a of agents.get(r.path)!) out.push({ s: a, under: true });
+      agents.delete(r.path);
+    }
+  }
+  return out;
 }
