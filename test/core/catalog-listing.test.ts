@@ -33,6 +33,10 @@ const turn = fc.record({
 const session = fc.record({
   turns: fc.oneof(fc.array(turn, { minLength: 1, maxLength: 12 }), fc.array(turn, { minLength: 40, maxLength: 70 })),
   summary: fc.option(fc.constantFrom('Fix the tax rounding', 'ΟΔΟΣ 𝔘', '  spaced  ')),
+  // Which message the summary's leaf is (null: one of another session's, as Claude Code 1.x heads a resumed file).
+  leaf: fc.option(fc.nat(500)),
+  // A summary of another session before it.
+  foreign: fc.boolean(),
   compactAt: fc.option(fc.nat(20)),
   crlf: fc.boolean(),
   blank: fc.boolean(),
@@ -50,7 +54,6 @@ function linesOf(s: Session, sessionId: string): string[] {
     parent = uuid;
     return b;
   };
-  if (s.summary) out.push(JSON.stringify({ type: 'summary', summary: s.summary, leafUuid: `${sessionId}-leaf` }));
   s.turns.forEach((t, k) => {
     if (s.compactAt === k) {
       const { parentUuid, ...b } = base(t.minutes);
@@ -69,6 +72,8 @@ function linesOf(s: Session, sessionId: string): string[] {
     if (t.snapshot) out.push(JSON.stringify({ type: 'file-history-snapshot', messageId: `${sessionId}-${n}`, snapshot: { trackedFileBackups: {}, timestamp: '2026-03-01T08:00:00Z' }, isSnapshotUpdate: false }));
     if (s.blank && k === 0) out.push('');
   });
+  if (s.summary) out.unshift(JSON.stringify({ type: 'summary', summary: s.summary, leafUuid: s.leaf === null ? 'aaaa-elsewhere' : `${sessionId}-${s.leaf % n}` }));
+  if (s.foreign) out.unshift(JSON.stringify({ type: 'summary', summary: 'Another session', leafUuid: 'bbbb-elsewhere' }));
   return out;
 }
 

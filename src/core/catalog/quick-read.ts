@@ -53,6 +53,13 @@ function linesHeaded(bytes: Buffer, starts: readonly number[], heads: readonly B
   }
 }
 
+/** Line `k` of `bytes`, without its line break. */
+function lineBytesOf(bytes: Buffer, starts: readonly number[], k: number): Buffer {
+  let stop = k + 1 < starts.length ? starts[k + 1] : bytes.length;
+  while (stop > starts[k] && (bytes[stop - 1] === 0x0a || bytes[stop - 1] === 0x0d)) stop--;
+  return bytes.subarray(starts[k], stop);
+}
+
 const marksOf = new WeakMap<Codec, { marks: Buffer[]; heads: Buffer[]; records: Buffer[] }>();
 function marks(codec: Codec) {
   let m = marksOf.get(codec);
@@ -87,18 +94,19 @@ export function quickReadForCatalog(file: string, size: number): CatalogRead | u
       always.add(k);
       break;
     }
+    // The lines the ones read point at (a summary's leaf): the whole read looks at them to decide a title.
+    const linked = new Set<number>();
+    if (codec.listingLinks) for (const k of always) for (const link of codec.listingLinks(lineBytesOf(bytes, starts, k))) linesHolding(bytes, starts, Buffer.from(link), linked);
     const recordLines = new Set<number>();
     for (const mark of m.records) linesHolding(bytes, starts, mark, recordLines);
-    const lineBytes = (k: number): Buffer => {
-      let stop = k + 1 < starts.length ? starts[k + 1] : bytes.length;
-      while (stop > starts[k] && (bytes[stop - 1] === 0x0a || bytes[stop - 1] === 0x0d)) stop--;
-      return bytes.subarray(starts[k], stop);
-    };
+    const lineBytes = (k: number): Buffer => lineBytesOf(bytes, starts, k);
     const usage = usageOf(file, codec, [...marked].sort((a, b) => a - b), lineBytes);
     if (!usage) return undefined;
     for (const head of HEADS) {
       const lines = new Set<number>();
       for (const k of always) if (!marked.has(k)) lines.add(k);
+      // Read as records even where their usage was read (a call's line): what they link to is decided from them.
+      for (const k of linked) lines.add(k);
       // The head whole, its assistant lines too: which of its records are a side chain decides which prompt titles it.
       let headEnd = 0;
       for (; headEnd < Math.min(head.lines, starts.length) && starts[headEnd] < head.bytes; headEnd++) lines.add(headEnd);

@@ -180,6 +180,11 @@ export interface Codec {
   isListedRecord?(value: unknown): boolean;
   /** How a line starts when it matters to the listing (a title line, a compaction): such lines are read too. */
   listingHeads?: readonly string[];
+  /**
+   * What a line the listing reads points at elsewhere in the file, as the file spells it (a summary's `"uuid":"…"`
+   * of the message it titles): the lines holding these are read too, so the listing decides as the whole read does.
+   */
+  listingLinks?(line: Buffer): string[];
   /** The text of a line holding a listing mark without what the listing needs none of (a message's text); undefined for the line whole. */
   slimLine?(line: Buffer): string | undefined;
   /** Strings one of which is on every line that is a record (a message), as its file spells them: records counted without a parse. */

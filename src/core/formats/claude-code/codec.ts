@@ -90,13 +90,21 @@ function lastOf(values: unknown[], type: string, key: string): string | undefine
 
 /**
  * The session's title as `claude --resume` lists it: the last name it was given (`/rename` writes a
- * `custom-title` line), else the last title Claude Code wrote for it (`ai-title`), else its `summary` line's.
+ * `custom-title` line), else the last title Claude Code wrote for it (`ai-title`), else the last `summary` line
+ * whose `leafUuid` is one of its own messages. A summary of another session (Claude Code 1.x heads a resumed
+ * session's file with the summaries of those before it, each pointing into its own file) titles that one, not this.
  */
 function sessionTitle(values: unknown[]): string | undefined {
   const own = lastOf(values, 'custom-title', 'customTitle') ?? lastOf(values, 'ai-title', 'aiTitle');
   if (own !== undefined) return own;
-  const s = values.find((v) => isPlainObject(v) && v.type === 'summary' && typeof v.summary === 'string');
-  return s ? String((s as Record<string, unknown>).summary) : undefined;
+  let uuids: Set<unknown> | undefined;
+  for (let k = values.length - 1; k >= 0; k--) {
+    const v = values[k];
+    if (!isPlainObject(v) || v.type !== 'summary' || typeof v.summary !== 'string') continue;
+    uuids ??= new Set(values.map((r) => (isPlainObject(r) ? r.uuid : undefined)).filter((u) => typeof u === 'string'));
+    if (uuids.has(v.leafUuid)) return v.summary;
+  }
+  return undefined;
 }
 
 export const claudeCode: Codec = {
@@ -116,6 +124,16 @@ export const claudeCode: Codec = {
   listingHeads: ['{"type":"summary"', '{"type":"ai-title"', '{"type":"custom-title"', '{"parentUuid":null,"logicalParentUuid"'],
   // (An assistant line is a record the listing reads: its usage marks it.)
   recordMarks: ['"type":"user"'],
+  // A summary titles the session its leaf is in: the leaf's line is read too, to tell this session's from another's.
+  listingLinks(line) {
+    if (!line.subarray(0, 20).toString('latin1').startsWith('{"type":"summary"')) return [];
+    try {
+      const v: unknown = JSON.parse(line.toString('utf8'));
+      return isPlainObject(v) && typeof v.leafUuid === 'string' ? [`"uuid":${JSON.stringify(v.leafUuid)}`] : [];
+    } catch {
+      return [];
+    }
+  },
   sniff(head, name) {
     const sessionish = head.includes('"sessionId"') && /"sessionId"\s*:/.test(head) && /"(parentUuid|isSidechain|leafUuid)"\s*:/.test(head);
     if (sessionish) return 40;
