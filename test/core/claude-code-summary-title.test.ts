@@ -28,6 +28,17 @@ describe('a Claude Code session is titled by a summary of its own, not by one of
     expect(titleOf([line({ type: 'summary', summary: 'NixOS Config Refactor', leafUuid: 'elsewhere-1' }), line({ type: 'summary', summary: 'Suspend debugging', leafUuid: 'u-2' }), ...body])).toBe('Suspend debugging');
   });
 
+  it("a slash command in Claude Code's markup titles a session only where no request follows: the one the model was sent before one the tool answered", () => {
+    const meta = (uuid: string, parent: string | null, text: string) => line({ ...JSON.parse(message(uuid, parent, 'user', text)), isMeta: true });
+    const help = meta('c-1', null, '<command-name>/help</command-name>\n            <command-message>help</command-message>\n            <command-args></command-args>');
+    const init = message('c-2', 'c-1', 'user', '<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>');
+    expect(titleOf([help, init, message('c-3', 'c-2', 'assistant', 'Reading the files.')])).toBe('/init');
+    expect(titleOf([help, message('c-3', 'c-1', 'assistant', 'Here is the help.')])).toBe('/help');
+    expect(titleOf([help, init, message('c-4', 'c-2', 'user', 'Now fix the suspend on lid close')])).toBe('Now fix the suspend on lid close');
+    const review = message('c-5', null, 'user', '<command-name>/review</command-name><command-message>review</command-message><command-args>42</command-args>');
+    expect(titleOf([review])).toBe('/review 42');
+  });
+
   it.skipIf(!REALFILES)('the real files: a session of /plugin and /exit is not given the summary of the session its summary points into', () => {
     const file = join(REALFILES!, 'claude-code', 'hillview-2.0.71', '-home-jenkins-Personal-AI-Infrastructure', '7de1dd02-d3f9-49aa-8911-7d5b98666a03.jsonl');
     const text = readFileSync(file, 'utf8');

@@ -25,11 +25,23 @@ export function firstPrompt(codec: Codec, records: readonly unknown[]): string |
   // A sub-agent's own file is all side chain: its first prompt is the task it was given.
   const sideOnly = records.slice(0, TITLE_LOOK).every((r) => codec.view(r).sidechain === true);
   let command: string | undefined;
+  let local: string | undefined;
   for (const r of records.slice(0, TITLE_LOOK)) {
     const v = codec.view(r);
-    if (v.normalRole !== 'user' || v.meta || (v.sidechain && !sideOnly) || v.summary) continue;
+    if (v.normalRole !== 'user' || (v.sidechain && !sideOnly) || v.summary) continue;
     // A prompt the tool wrapped in context of its own (the files open in an IDE) is titled by the request in it.
-    const text = oneLine(maskedLine(unmarked(oneLine(codec.requestText?.(v) ?? displayText(v), 400))), 120);
+    const raw = codec.requestText?.(v) ?? displayText(v);
+    // A slash command as Claude Code records it (`<command-name>/init</command-name>`, often a line of its own
+    // marked meta): the command, which titles a session only where no request follows it.
+    const typed = commandIn(raw);
+    if (typed) {
+      // One the model was sent (`/init`) says more than one the tool answered itself (`/help`, `/exit`).
+      if (typed.sent) command ??= typed.text;
+      else local ??= typed.text;
+      continue;
+    }
+    if (v.meta) continue;
+    const text = oneLine(maskedLine(unmarked(oneLine(raw, 400))), 120);
     // A bare punctuation mark (a prompt of ".") says nothing: the next prompt titles the session.
     if (text === '' || !/[\p{L}\p{N}]/u.test(text)) continue;
     // A command typed at the prompt (Aider's `/add src/x.py`) says less than the request after it.
@@ -39,7 +51,19 @@ export function firstPrompt(codec: Codec, records: readonly unknown[]): string |
     }
     return text;
   }
-  return command;
+  return command ?? local;
+}
+
+/**
+ * The command a prompt of Claude Code's command markup typed, with its arguments ("/init", "/review 42"), and
+ * whether the model was sent it: Claude Code writes such a prompt's message first ("init is analyzing your
+ * codebase…"), a command it answers itself (`/help`, `/exit`) by its name first.
+ */
+function commandIn(text: string): { text: string; sent: boolean } | undefined {
+  const name = /^\s*(<command-message>[^<]*<\/command-message>\s*)?<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/.exec(text);
+  if (!name) return undefined;
+  const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1];
+  return { text: oneLine(maskedLine(`/${name[2]}${args?.trim() ? ` ${args}` : ''}`), 120), sent: name[1] !== undefined };
 }
 
 /**
