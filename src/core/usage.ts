@@ -1,5 +1,6 @@
 import type { MessageView } from './formats/model.js';
 import { priceOf, priceRowOf, PRICES_DATED, type ModelPrice, type Rates } from './pricing/prices.js';
+import { isNotAModel } from './models.js';
 
 /**
  * What the APIs reported for a conversation's model calls, added up once per call. Every format's usage is
@@ -102,12 +103,16 @@ export function reportedUsage(views: readonly MessageView[], branch?: (index: nu
   return addUp(callsOf(views, branch).map((c) => c.usage));
 }
 
-/** Calls' usage (each one once already) added up, by model; undefined for none. */
+/**
+ * Calls' usage (each one once already) added up, by model; undefined for none. A reply the tool wrote itself
+ * (Claude Code's `<synthetic>`: an API error, "No response requested.") is no call, as the usage view counts.
+ */
 export function addUp(calls: readonly CallUsage[]): UsageReport | undefined {
   const total = zero();
   const byModel: Record<string, UsageTotals> = {};
   let elsewhere: UsageTotals | undefined;
   for (const u of calls) {
+    if (u.model !== undefined && isNotAModel(u.model)) continue;
     add(total, u);
     const t = (byModel[u.model ?? NO_MODEL] ??= zero());
     add(t, u);
