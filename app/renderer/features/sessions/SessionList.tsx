@@ -200,7 +200,7 @@ function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row
   return (
     <div className={`session-line ${agent ? 'agent' : ''} ${active ? 'active' : ''}`}>
       {toggle ? (
-        <button className="session-toggle" tabIndex={-1} aria-expanded={row.kind === 'session' && row.open} aria-label={`${row.kind === 'session' && row.open ? 'Hide' : 'Show'} its ${row.kind === 'session' ? row.agents : 0} sub-agents`} onClick={toggle}>
+        <button className="session-toggle" tabIndex={-1} aria-expanded={row.kind === 'session' && row.open} aria-label={`${row.kind === 'session' && row.open ? 'Hide' : 'Show'} its ${row.kind === 'session' && row.agents === 1 ? 'sub-agent' : `${row.kind === 'session' ? row.agents : 0} sub-agents`}`} onClick={toggle}>
           {row.kind === 'session' && row.open ? '▾' : '▸'}
         </button>
       ) : (
