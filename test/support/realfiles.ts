@@ -41,10 +41,12 @@ export function lines(file: string): Loose[] {
 /**
  * The usage the API reported, summed as a reader who knows only the format would: per message.id (else
  * requestId), the usage of its last line (the earlier lines of a streamed response carry its output so far).
+ * A line of model `<synthetic>` is a reply Claude Code wrote itself (an interruption's "No response requested.",
+ * zero usage): no call was made to the API.
  */
 export function lastLineUsage(values: readonly Loose[]): { calls: number; input: number; output: number } {
   const last = new Map<string, Loose>();
-  for (const v of values) if (v.type === 'assistant' && v.message?.usage) last.set(v.message.id ?? v.requestId, v.message.usage);
+  for (const v of values) if (v.type === 'assistant' && v.message?.usage && v.message.model !== '<synthetic>') last.set(v.message.id ?? v.requestId, v.message.usage);
   let input = 0;
   let output = 0;
   for (const u of last.values()) {
