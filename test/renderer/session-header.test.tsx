@@ -193,6 +193,23 @@ describe('turns at a glance', () => {
     await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('3 turns since the compaction · ≈$0.014 ▾'));
   });
 
+  it('turns of no list price (a router that names no model) come after the priced ones, which stay in order of cost', async () => {
+    turns = [
+      { first: 0, last: 0, input: 400, output: 39, estimated: true },
+      { first: 1, last: 2, input: 800, output: 88, estimated: true },
+      { first: 3, last: 4, input: 9000, output: 300, usd: 0.024, estimated: false },
+      { first: 5, last: 6, input: 2000, output: 900, usd: 0.0027, estimated: false },
+      { first: 7, last: 8, input: 1000, output: 40, usd: 0.0031, estimated: false },
+    ];
+    render(<TurnStrip skeleton={session} />);
+    act(() => useApp.setState({ counts }));
+    await waitFor(() => expect(screen.getAllByTestId('turn-bar').length).toBeGreaterThan(1));
+    fireEvent.click(screen.getByTestId('turns-by-cost'));
+    // $0.024, $0.0031, $0.0027, then by tokens: 888, 439 (tokens had put $0.0027's 2,900 above $0.0031's 1,040).
+    expect(screen.getAllByTestId('turn-entry').map((e) => e.getAttribute('data-first'))).toEqual(['3', '7', '5', '1', '0']);
+    expect(screen.getByText(/The costliest turns first/).textContent).toMatch(/^The costliest turns first, then those of no list price by tokens;/);
+  });
+
   it('a history of many turns: a bar per run of turns, each the costliest of its run', () => {
     const many: TurnFiguresData[] = Array.from({ length: 1000 }, (_, k) => ({ first: k * 2, last: k * 2 + 1, usd: k % 7, estimated: false }));
     const bars = barsOf(many, true, 160);

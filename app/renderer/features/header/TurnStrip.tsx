@@ -79,7 +79,17 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
   const estimated = turns.some((t) => t.estimated);
   // Only what the model is sent now is shown: its turns are not the session's (the session list's cost is).
   const since = !skeleton.whole && (skeleton.earlier ?? 0) > 0 ? ' since the compaction' : '';
-  const ranked = turns.map((t, k) => k).sort((a, b) => weightOf(turns[b], byCost) - weightOf(turns[a], byCost) || a - b).slice(0, LIST);
+  // Priced turns by what they cost, then those of no list price by their tokens (a dollar and a token do not compare).
+  const priced = turns.some((t) => t.usd !== undefined);
+  const ranked = turns
+    .map((t, k) => k)
+    .sort((a, b) => {
+      const [x, y] = [turns[a], turns[b]];
+      if (priced && (x.usd === undefined) !== (y.usd === undefined)) return x.usd === undefined ? 1 : -1;
+      const by = priced && x.usd !== undefined;
+      return weightOf(y, by) - weightOf(x, by) || a - b;
+    })
+    .slice(0, LIST);
   const go = (k: number) => select(turns[k].first);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return;
@@ -104,7 +114,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
         }
       >
         <p className="menu-note muted">
-          The costliest turns first{byCost ? '' : ' (no list price: by tokens)'}; ≈ marks an estimate. A bar is as tall as its turn&apos;s {byCost ? 'cost' : 'tokens'}:
+          The costliest turns first{byCost ? '' : priced ? ', then those of no list price by tokens' : ' (no list price: by tokens)'}; ≈ marks an estimate. A bar is as tall as its turn&apos;s {byCost ? 'cost' : 'tokens'}:
         </p>
         <p className="turn-legend muted" aria-hidden="true">
           <span>
