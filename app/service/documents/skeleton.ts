@@ -1,4 +1,4 @@
-import { compactionText, displayText, readableText, reasoningText, sentText, toolLinksOf, type MessageView } from '../../../src/core/formats/model.js';
+import { compactionText, displayText, onlyUnsavedReasoning, readableText, reasoningText, sentText, toolLinksOf, UNSAVED_REASONING, type MessageView } from '../../../src/core/formats/model.js';
 import { shownSessionModel } from '../../../src/core/models.js';
 import { isPlainObject, type Message } from '../../../src/core/message.js';
 import { staticPrefixLength } from '../../../src/core/window/skeleton.js';
@@ -77,13 +77,11 @@ function rowPreview(v: MessageView): string {
   const text = flat(said);
   if (text !== '') return text;
   const reasoning = flat(reasoningText(v));
-  // Claude Code keeps only the signature of thinking it was not given to show: an empty row would read as a fault.
-  if (reasoning === '' && v.parts.some((p) => p.kind === 'reasoning' && p.signed !== undefined)) return UNSAVED_REASONING;
+  if (reasoning === '' && onlyUnsavedReasoning(v)) return UNSAVED_REASONING;
   return reasoning;
 }
 
-/** What a message holding only signed thinking with no text says, in the table and the transcript. */
-export const UNSAVED_REASONING = 'reasoning not kept in the file (only its signature is)';
+export { UNSAVED_REASONING };
 
 export function tableRow(v: MessageView, index: number): Row {
   return { index, role: v.role, preview: rowPreview(v), timestamp: v.timestamp, category: v.category, messageId: v.id };

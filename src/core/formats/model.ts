@@ -167,6 +167,16 @@ export function reasoningText(view: Pick<MessageView, 'parts'>): string {
   return out.join('\n');
 }
 
+/** What a message holding only signed thinking with no text says, in the table, the transcript and `show`. */
+export const UNSAVED_REASONING = 'reasoning not kept in the file (only its signature is)';
+
+/**
+ * Whether a message holds nothing but thinking the file keeps only the signature of (Claude Code keeps no text of
+ * thinking it was not given to show): an empty row would read as a fault.
+ */
+export const onlyUnsavedReasoning = (view: Pick<MessageView, 'parts'>): boolean =>
+  reasoningText(view) === '' && view.parts.some((p) => p.kind === 'reasoning' && p.signed !== undefined);
+
 /** A compaction boundary in words: "● Compacted · manual · 23,180 tokens before", "· 11,198 after" where the tool says. */
 export function compactionText(c: NonNullable<MessageView['compaction']>): string {
   return ['● Compacted', c.trigger, c.preTokens !== undefined ? `${c.preTokens.toLocaleString('en-US')} tokens before` : undefined, c.postTokens !== undefined ? `${c.postTokens.toLocaleString('en-US')} after` : undefined, c.encrypted ? 'the summary is encrypted, not readable' : undefined].filter(Boolean).join(' · ');
