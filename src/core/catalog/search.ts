@@ -3,6 +3,7 @@ import { comparePaths, matcherOf, queryTerms, type SearchHit, type SearchOptions
 import { sessionOfHits } from '../search/scan.js';
 import { formatsReady } from '../formats/containers/index.js';
 import { HitTexts } from './hit-lines.js';
+import { saysSomething } from './titles.js';
 import type { Catalog } from './store.js';
 
 /** Past this many matches a search stops counting; every one found is still listed. */
@@ -51,7 +52,7 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
         const session = owners.get(h.path);
         if (session) hit.session = session;
         const title = titles.get(h.path);
-        if (title && /[\p{L}\p{N}]/u.test(title)) hit.title = title;
+        if (saysSomething(title)) hit.title = title;
         hits.push(hit);
       }
     }

@@ -20,6 +20,9 @@ export function unmarked(text: string): string {
     .replace(/^#{1,6}\s+/, '');
 }
 
+/** Whether a title says anything: a letter or a digit (a prompt of "." or "…" titles nothing). */
+export const saysSomething = (text: string | undefined): text is string => !!text && /[\p{L}\p{N}]/u.test(text);
+
 /** A conversation's first prompt on one line, its secrets masked. */
 export function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefined {
   // A sub-agent's own file is all side chain: its first prompt is the task it was given.
@@ -43,7 +46,7 @@ export function firstPrompt(codec: Codec, records: readonly unknown[]): string |
     if (v.meta) continue;
     const text = oneLine(maskedLine(unmarked(oneLine(raw, 400))), 120);
     // A bare punctuation mark (a prompt of ".") says nothing: the next prompt titles the session.
-    if (text === '' || !/[\p{L}\p{N}]/u.test(text)) continue;
+    if (!saysSomething(text)) continue;
     // A command typed at the prompt (Aider's `/add src/x.py`) says less than the request after it.
     if (/^\/[a-z][\w-]*(\s|$)/.test(text)) {
       command ??= text;

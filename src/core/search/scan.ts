@@ -11,7 +11,7 @@ import { comparePaths } from './search-index.js';
 import { threadRows, type ThreadRow } from '../tree/thread-rows.js';
 import { ownerOf } from '../sessions/thread-files.js';
 import { relative, sep } from 'node:path';
-import { conversationTitles } from '../catalog/titles.js';
+import { conversationTitles, saysSomething } from '../catalog/titles.js';
 
 export interface SearchOptions {
   /** QUERY is a regular expression (JavaScript syntax, case-insensitive, run in linear time: see linear-regex.ts) instead of words. */
@@ -142,7 +142,7 @@ export function searchTree(dir: string, query: string, options: SearchOptions = 
     if (found.length && parsed.doc.conversations.length > 1) multi.add(f.path);
     // A file of one session says its title, as the session list gives it from its records.
     const title = found.length && parsed.doc.conversations.length === 1 ? conversationTitles(parsed.codec, parsed.doc)[0] : undefined;
-    if (title && /[\p{L}\p{N}]/u.test(title)) for (const h of found) h.title = title;
+    if (saysSomething(title)) for (const h of found) h.title = title;
     for (const h of found) hits.push(h);
   }
   return { hits, files, errors, truncated: tree.truncated, tooDeep: tree.tooDeep, multi, outside: tree.outside.map((l) => l.path) };

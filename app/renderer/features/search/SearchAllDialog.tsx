@@ -6,7 +6,8 @@ import { useApp } from '../../store/index.js';
 import { closeOnEscape } from '../close-on-escape.js';
 import { formatNumber } from '../roles.js';
 import { RoleChip } from '../RoleChip.js';
-import { lastActive, relativeTime } from '../sessions/session-rows.js';
+import { lastActive, projectLabel, relativeTime } from '../sessions/session-rows.js';
+import { saysSomething } from '../../../../src/core/catalog/titles.js';
 
 const ROLES = ['user', 'assistant', 'system', 'tool', 'other'] as const;
 const TYPING_MS = 120;
@@ -130,7 +131,7 @@ export function SearchAllDialog() {
   const sessions = useApp((s) => s.sessionsAnswer?.sessions);
   const sessionOf = useMemo(() => {
     const m = new Map<string, SessionEntry | null>();
-    for (const s of sessions ?? []) m.set(s.path, m.has(s.path) || !titled(s.title) ? null : s);
+    for (const s of sessions ?? []) m.set(s.path, m.has(s.path) || !saysSomething(s.title) ? null : s);
     return m;
   }, [sessions]);
   const groups = useMemo(() => {
@@ -255,11 +256,9 @@ function FileName({ name }: { name: string }) {
   );
 }
 
-const titled = (t: string | undefined): t is string => !!t && /[\p{L}\p{N}]/u.test(t);
-
 /** A file's session as the session list names it: its title, then where and when (the path follows below). */
 function SessionName({ session }: { session: SessionEntry }) {
-  const where = [session.project?.split('/').filter(Boolean).slice(-2).join('/'), relativeTime(lastActive(session), Date.now()), session.tool].filter(Boolean).join(' · ');
+  const where = [session.project && projectLabel(session.project), relativeTime(lastActive(session), Date.now()), session.tool].filter(Boolean).join(' · ');
   return (
     <span className="session" data-testid="search-all-session">
       <span className="title">{session.kind === 'subagent' ? `sub-agent · ${session.title}` : session.title}</span>
