@@ -7,7 +7,6 @@ import { closeOnEscape } from '../close-on-escape.js';
 import { formatNumber } from '../roles.js';
 import { RoleChip } from '../RoleChip.js';
 import { lastActive, projectLabel, relativeTime } from '../sessions/session-rows.js';
-import { saysSomething } from '../../../../src/core/catalog/titles.js';
 
 const ROLES = ['user', 'assistant', 'system', 'tool', 'other'] as const;
 const TYPING_MS = 120;
@@ -255,6 +254,9 @@ function FileName({ name }: { name: string }) {
     </span>
   );
 }
+
+// As the session list tells a title that says something (a letter or a digit) from none.
+const saysSomething = (t: string | undefined): t is string => !!t && /[\p{L}\p{N}]/u.test(t);
 
 /** A file's session as the session list names it: its title, then where and when (the path follows below). */
 function SessionName({ session }: { session: SessionEntry }) {
