@@ -133,6 +133,8 @@ export const Skeleton = z.object({
   forkCount: z.number().optional(),
   /** What the API reported for the thread's calls on its other branches (each once): in the thread's total, apart from the path's. */
   otherBranchUsage: z.array(Usage).optional(),
+  /** Where the file reports totals beside its messages (a Copilot CLI run's): the calls the session's figures add up, those totals in. */
+  sessionUsage: z.array(Usage).optional(),
   /** How many lines of the file name a parent it does not hold (each shown after the line before it). */
   reattached: z.number().optional(),
   whole: z.boolean().optional(),
@@ -266,7 +268,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, forkCount: true, otherBranchUsage: true, reattached: true, whole: true, earlier: true, session: true, readOnly: true, model: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, forkCount: true, otherBranchUsage: true, sessionUsage: true, reattached: true, whole: true, earlier: true, session: true, readOnly: true, model: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),

@@ -78,12 +78,13 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
 type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'editVersion' | 'has' | 'readOnly'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, forkCount, otherBranchUsage, reattached, whole, earlier, session, readOnly, model } = sk;
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, forkCount, otherBranchUsage, sessionUsage, reattached, whole, earlier, session, readOnly, model } = sk;
   const tree = {
     ...(threads ? { threads } : {}),
     ...(forks ? { forks } : {}),
     ...(forkCount !== undefined ? { forkCount } : {}),
     ...(otherBranchUsage ? { otherBranchUsage } : {}),
+    ...(sessionUsage ? { sessionUsage } : {}),
     ...(reattached !== undefined ? { reattached } : {}),
     ...(whole !== undefined ? { whole } : {}),
     ...(earlier !== undefined ? { earlier } : {}),

@@ -8,7 +8,7 @@ import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
 import { convert } from '../core/formats/convert.js';
-import { costOf, costText, describeUsage, formatUsd, priceSourcesText, reportedUsage, type UsageReport } from '../core/usage.js';
+import { addUp, callsOf, costOf, costText, describeUsage, formatUsd, priceSourcesText, reportedTotalsOf, reportedUsage, withReportedTotals, type UsageReport } from '../core/usage.js';
 import { countingModel, shownSessionModel } from '../core/models.js';
 import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
@@ -356,7 +356,11 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   // as the swarms class does.
   // With --thread all, the thread files' records are shown too: what they report is in it.
   const alsoShown = target.opts.thread === 'all' ? children.flatMap((ch) => ch.opened.doc.conversations.flatMap((c) => c.records.map((r) => ch.opened.codec.view(r)))) : [];
-  const reported = reportedUsage([...opened.doc.conversations.flatMap((c, i) => selections[i].records.map((k) => opened.codec.view(c.records[k]))), ...alsoShown]);
+  const shownViews = [...opened.doc.conversations.flatMap((c, i) => selections[i].records.map((k) => opened.codec.view(c.records[k]))), ...alsoShown];
+  // What the file reports beside its messages (a Copilot CLI run's totals) counts where every record is shown, in order.
+  const whole = opened.doc.conversations.length === 1 && alsoShown.length === 0 && selections[0].records.every((k, i) => k === i);
+  const totals = whole ? reportedTotalsOf(opened.codec, opened.doc, 0, selections[0].records.length) : [];
+  const reported = addUp(withReportedTotals(callsOf(shownViews), totals).map((c) => c.usage));
   const cost = reported ? costOf(reported) : undefined;
   // Every call of the session, whatever is shown: each thread of the file, each thread file's, each once.
   const calls = opened.codec.tree ? sessionCalls(opened, children) : undefined;

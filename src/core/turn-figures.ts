@@ -41,6 +41,8 @@ export interface TurnFigureOptions {
   /** The model an estimated turn is priced as (the session's own, or the one counted for). */
   model?: string;
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** What each request holds beside the messages (requestOverhead): in every estimated turn's input. */
+  overhead?: number;
   /** The file writes one message per call (a swarms history): see apiCalls. */
   eachMessage?: boolean;
   /** The calls, where the caller has them already (apiCalls of the same views). */
@@ -98,7 +100,7 @@ export function turnFigures(views: readonly MessageView[], options: TurnFigureOp
     if (!tokens) return { first: t.first, last: t.last, model, estimated: true };
     let output = 0;
     for (let i = t.first; i <= t.last; i++) if (byModel(views[i])) output += Number(tokens[i] ?? 0);
-    const input = before[t.first];
+    const input = before[t.first] + (options.overhead ?? 0);
     const cacheRead = Math.min(input, sent);
     return { first: t.first, last: t.last, input, output, ...(cacheRead > 0 ? { cacheRead } : {}), usd: model ? usdOf([{ input, output, cacheRead, model }], options.prices) : undefined, model, estimated: true };
   });

@@ -1,6 +1,7 @@
 import type { MessageView } from './formats/model.js';
 import { priceOf, priceRowOf, PRICES_DATED, type ModelPrice, type Rates } from './pricing/prices.js';
 import { isNotAModel } from './models.js';
+import type { Codec, ConversationDocument, ReportedTotal } from './formats/codec.js';
 
 /**
  * What the APIs reported for a conversation's model calls, added up once per call. Every format's usage is
@@ -93,6 +94,55 @@ export function callsOf(views: readonly MessageView[], branch?: (index: number) 
     out[k] = { at: i, usage: call };
   });
   return out;
+}
+
+/**
+ * Calls (callsOf's, of a conversation's records in file order) with the totals its file reports beside its
+ * messages put in (Copilot CLI's per-run figures: Codec.usageTotals), as the catalog adds them up (facts.ts): each
+ * total a call at its row, adding up the calls it covers; those keep only their output (what the total does not
+ * say per call), counted in it, not as calls of their own. Without totals, the calls as they are.
+ */
+export function withReportedTotals(calls: ReadonlyArray<{ at: number; usage: CallUsage }>, totals: readonly ReportedTotal[]): Array<{ at: number; usage: CallUsage }> {
+  if (totals.length === 0) return [...calls];
+  const out = [...calls];
+  const byRow = new Map(out.map((c, k) => [c.at, k]));
+  for (const t of totals) {
+    let theirs = 0;
+    let covered = 0;
+    for (const row of t.covers) {
+      const k = byRow.get(row);
+      if (k === undefined) continue;
+      const { usage } = out[k];
+      theirs += usage.output ?? 0;
+      covered++;
+      out[k] = { at: row, usage: { ...(usage.key !== undefined ? { key: usage.key } : {}), ...(usage.model !== undefined ? { model: usage.model } : {}), ...(usage.output !== undefined ? { output: usage.output } : {}), calls: 0, ...(usage.branch ? { branch: true } : {}) } };
+    }
+    const u = t.usage;
+    out.push({ at: t.index, usage: { ...u, key: t.key, ...(u.output !== undefined ? { output: Math.max(0, u.output - theirs) } : {}), calls: u.calls ?? Math.max(1, covered) } });
+  }
+  return out.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The totals a file reports beside a conversation's messages (Codec.usageTotals), for views of `count` rows: only
+ * where they are every record of it (a part's or a thread's rows would not line up with the rows totals cover).
+ */
+export function reportedTotalsOf(codec: Pick<Codec, 'usageTotals'>, doc: ConversationDocument, conversation: number, count: number): ReportedTotal[] {
+  return codec.usageTotals && doc.conversations[conversation]?.records.length === count ? codec.usageTotals(doc, conversation) : [];
+}
+
+/**
+ * What a request holds beside the file's messages (the system prompt, the tool schemas): the first reported
+ * call's input less the messages before it (`lengths`: their sent text's length; about 4 characters a token, an
+ * estimate the user can change). The transcript, the turn strip and the window's default plan add it alike.
+ */
+export function requestOverhead(usage: { at: readonly number[]; values: ReadonlyArray<{ input?: number }> }, lengths?: ArrayLike<number>): number {
+  const first = usage.values.findIndex((u) => u.input !== undefined);
+  if (first < 0) return 0;
+  const at = usage.at[first];
+  let before = 0;
+  for (let i = 0; i < at && i < (lengths?.length ?? 0); i++) before += lengths![i];
+  return Math.max(0, Math.round(usage.values[first].input! - before / 4));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../app/service/dispatch.js';
@@ -6,6 +6,7 @@ import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import type { RequestOutput, Skeleton, TokenCounts } from '../../app/shared/contract.js';
 import { countingModel } from '../../src/core/models.js';
+import { requestOverhead } from '../../app/renderer/store/window.js';
 import { ROOT, tempDir } from '../helpers.js';
 
 const runtimes: Runtime[] = [];
@@ -53,6 +54,26 @@ describe('conversation:turns: per-turn figures from the service, as the strip sh
     }
     // Turns do not overlap and come in order.
     for (let k = 1; k < turns.length; k++) expect(turns[k].first).toBeGreaterThan(turns[k - 1].last);
+  }, 60_000);
+
+  it('a call the file records no usage for is estimated as the transcript estimates it: the thread before it and what each request holds beside it', async () => {
+    const rt = runtime({});
+    const dir = rt.roots.all()[0];
+    const session = JSON.parse(readFileSync(join(ROOT, 'examples/agents/gemini/session-2026-11-30T10-00-3f2a1b9c.json'), 'utf8')) as { messages: Array<{ type: string; tokens?: unknown }> };
+    // The last reply's usage not recorded (a run cut short, an older CLI).
+    const last = session.messages.map((m) => m.type).lastIndexOf('gemini');
+    delete session.messages[last].tokens;
+    writeFileSync(join(dir, 'session.json'), JSON.stringify(session, null, 2));
+    const skeleton = ok<Skeleton>(await dispatch(rt.handlers, 'conversation:open', { path: 'session.json', conversation: 0 }));
+    const counts = ok<TokenCounts>(await dispatch(rt.handlers, 'tokens:count', { path: 'session.json', conversation: 0, model: 'gpt-5.4' }));
+    const { turns } = ok<Turns>(await dispatch(rt.handlers, 'conversation:turns', { path: 'session.json', conversation: 0, model: 'gpt-5.4' }));
+    const estimated = turns.filter((t) => t.estimated);
+    expect(estimated).toHaveLength(1);
+    const overhead = requestOverhead(skeleton);
+    // The first reported call was sent 8,421 tokens for one short prompt: the rest is its system prompt and tools.
+    expect(overhead).toBeGreaterThan(8000);
+    const t = estimated[0];
+    expect(t.input).toBe(counts.tokens.slice(0, t.first).reduce((a, b) => a + b, 0) + overhead);
   }, 60_000);
 
   it('a swarms file records no usage: each agent message is a turn, estimated from the counts for the model asked', async () => {

@@ -85,4 +85,20 @@ describe('cutToWidth', () => {
       { numRuns: 600 },
     );
   });
+
+  it('cuts a long text (a title of thousands of characters) by its head alone, as it would the whole (property)', () => {
+    fc.assert(
+      fc.property(text.filter((t) => t.trim() !== ''), fc.integer({ min: 2, max: 70 }), (t, max) => {
+        const long = t.repeat(Math.ceil(20_000 / t.length));
+        const flat = long.replace(/\s+/g, ' ').trim();
+        const out = cutToWidth(long, max);
+        if (!LONE_HALF.test(long)) expect(out).not.toMatch(LONE_HALF);
+        if (displayWidth(flat) <= max) return expect(out).toBe(flat);
+        expect(displayWidth(out)).toBeLessThanOrEqual(max);
+        expect(out.endsWith('…')).toBe(true);
+        expect(flat.startsWith(out.slice(0, -1))).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { Catalog, CatalogSync, factsOf, inlineReaders, localDay, WorkerReaders, 
 import { callCost } from '../../src/core/catalog/calls.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
+import { addUp, callsOf, reportedTotalsOf, withReportedTotals } from '../../src/core/usage.js';
 import { tempDir } from '../helpers.js';
 
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5-20251101', 'gpt-5', 'a-model-with-no-price', undefined];
@@ -270,6 +271,13 @@ describe('the catalog’s usage of Copilot CLI sessions', () => {
           const got = new Map(catalog.usage('model', [dir]).map(({ key, calls, inputCalls, input, output, cacheRead, cacheWrite }) => [key, { calls, inputCalls, input, output, cacheRead, cacheWrite }]));
           expect(got).toEqual(new Map([...want].filter(([, r]) => r.calls > 0)));
           expectSameUsage(catalog, dir);
+          // The session opened (the app's figures, `tokens`) adds up the same.
+          const { codec, doc } = readDocumentFile(file);
+          const views = doc.conversations[0].records.map((r) => codec.view(r));
+          const opened = addUp(withReportedTotals(callsOf(views), reportedTotalsOf(codec, doc, 0, views.length)).map((c) => c.usage));
+          const sum = (k: 'calls' | 'inputCalls' | 'input' | 'output' | 'cacheRead' | 'cacheWrite') => [...want.values()].reduce((n, r) => n + r[k], 0);
+          const keys = ['calls', 'inputCalls', 'input', 'output', 'cacheRead', 'cacheWrite'] as const;
+          expect(Object.fromEntries(keys.map((k) => [k, opened?.[k] ?? 0]))).toEqual(Object.fromEntries(keys.map((k) => [k, sum(k)])));
         };
         check(runs);
         // Resumed later: the new runs appended, read from where the file ended.

@@ -3,6 +3,7 @@ import type { AppState } from './index.js';
 import type { WindowPlan } from '../../../src/core/window/types.js';
 import type { Skeleton } from '../../shared/contract.js';
 import { contextWindowOf } from '../../../src/core/models.js';
+import { requestOverhead as coreOverhead } from '../../../src/core/usage.js';
 
 /** The window as it was at a turn of the run, while the turn scrubber is off its end: the table follows it. */
 export interface TurnView {
@@ -44,17 +45,9 @@ const COMPACTS_AT: Record<string, number> = { 'claude-code': 0.92, 'codex-rollou
  * conversation nears the model's window, then one summary. Other formats send their messages as messages:
  * truncation counts those.
  */
-/**
- * What a request holds beside the file's messages (the system prompt, the tool schemas): the first reported
- * call's input less the messages before it (about 4 characters a token: an estimate the user can change).
- */
+/** What a request holds beside the file's messages (the system prompt, the tool schemas): see the core's rule. */
 export function requestOverhead(skeleton: Pick<Skeleton, 'usage'> & Partial<Pick<Skeleton, 'lengths'>>): number {
-  const first = skeleton.usage.values.findIndex((u) => u.input !== undefined);
-  if (first < 0) return 0;
-  const at = skeleton.usage.at[first];
-  let before = 0;
-  for (let i = 0; i < at && i < (skeleton.lengths?.length ?? 0); i++) before += skeleton.lengths![i];
-  return Math.max(0, Math.round(skeleton.usage.values[first].input! - before / 4));
+  return coreOverhead(skeleton.usage, skeleton.lengths);
 }
 
 export function defaultStrategy(skeleton: Pick<Skeleton, 'swarms' | 'format' | 'usage'> & Partial<Pick<Skeleton, 'lengths'>>): { id: string; params?: Record<string, unknown> } {

@@ -10,7 +10,7 @@ import { oneLine } from '../../../src/core/util/one-line.js';
 import { hasUnreadPart } from '../../../src/core/formats/unread.js';
 import { viewOf, type OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
-import { callsOf } from '../../../src/core/usage.js';
+import { callsOf, reportedTotalsOf, withReportedTotals } from '../../../src/core/usage.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string; partBytes?: number }; conversations: readonly unknown[] };
@@ -99,6 +99,18 @@ function usageByIndex(views: readonly MessageView[]): Skeleton['usage'] {
     out.values.push(u);
   }
   return out;
+}
+
+/**
+ * The calls the session's figures add up where its file reports totals beside its messages (a Copilot CLI run's,
+ * which the messages record only the output of): the calls with the totals in, as the session list adds them up.
+ * Undefined where there are none (the rows' own usage is the session's); never on the rows, whose calls they are not.
+ */
+function sessionUsageField(doc: SkeletonSource, conversation: number, count: number, views: readonly MessageView[]): Pick<Skeleton, 'sessionUsage'> {
+  if (doc.file.partBytes !== undefined) return {};
+  const totals = reportedTotalsOf(doc.codec, doc.file.doc, conversation, count);
+  if (totals.length === 0) return {};
+  return { sessionUsage: withReportedTotals(callsOf(views), totals).map(({ usage: { key: _k, branch: _b, ...u } }) => u) };
 }
 
 /** A sent text's length, once per view object (views of unchanged records are the same objects after an edit). */
@@ -211,6 +223,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     toolCalls,
     toolResults,
     usage: usageByIndex(views),
+    ...sessionUsageField(doc, conversation, records.length, views),
     ...treeFields(doc.conversations as ViewedConversation[], conversation, (r) => viewOf(doc.codec, r)),
     ...readOnlyOf(doc),
     version,

@@ -1,6 +1,8 @@
 import { shownSessionModel } from '../../../src/core/models.js';
 import { PRICES_DATED } from '../../../src/core/pricing/prices.js';
 import { turnFigures } from '../../../src/core/turn-figures.js';
+import { sentText } from '../../../src/core/formats/model.js';
+import { callsOf, requestOverhead } from '../../../src/core/usage.js';
 import type { Handlers } from '../dispatch.js';
 import { viewOf } from '../documents/documents.js';
 import type { MessageView } from '../../../src/core/formats/model.js';
@@ -23,7 +25,10 @@ export function turnHandlers(ctx: HandlerContext, state: ConversationState): Pic
       const views = state.linkedViews(doc, records);
       const { entries } = await state.countsOf(doc, records, records.map((_, i) => i), model);
       const session = shownSessionModel(views as MessageView[], () => doc.file.doc.conversations.flatMap((c) => c.records.map((r) => viewOf(doc.codec, r))));
-      const turns = turnFigures(views, { tokens: entries.map((e) => e.tokens), model: session ?? model, prices: ctx.settings.get().prices ?? {}, eachMessage: swarmsCodec(doc) });
+      // As the transcript estimates a turn: with what each request holds beside the messages (its system prompt, its tools).
+      const reported = callsOf(views);
+      const overhead = requestOverhead({ at: reported.map((c) => c.at), values: reported.map((c) => c.usage) }, views.map((v) => sentText(v).length));
+      const turns = turnFigures(views, { tokens: entries.map((e) => e.tokens), model: session ?? model, prices: ctx.settings.get().prices ?? {}, eachMessage: swarmsCodec(doc), overhead });
       return { turns, pricesDated: PRICES_DATED };
     },
   };

@@ -1,4 +1,6 @@
-import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { DEFAULT_DEPTH, DEFAULT_FILE_CAP, visitFolder } from './folders-walked.js';
+import { folderEntries, type WalkEntry } from './folder-entries.js';
 import { confined, realRoots } from './confine.js';
 import { basename, extname, join } from 'node:path';
 import { ConversationFileError } from '../formats/errors.js';
@@ -12,12 +14,7 @@ import { NotReadHereError, unreadStoreNamed } from '../formats/containers/unread
 import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-markdown-codec.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
-/** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
-export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents', '.copilot', '.opencode', '.crush']);
-const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__', '.git', '.hg', '.svn', '.venv', 'venv', 'dist', 'build', 'target']);
-
-export const DEFAULT_DEPTH = 8;
-export const DEFAULT_FILE_CAP = 20_000;
+export { AGENT_FOLDERS, DEFAULT_DEPTH, DEFAULT_FILE_CAP, visitFolder } from './folders-walked.js';
 
 export interface TreeFile {
   /** Relative to the folder listed, with "/" between parts. */
@@ -56,12 +53,6 @@ export interface TreeOptions {
   cap?: number;
   /** The folders links may lead into (default: the folder walked); a link out of them is listed in `outside`, never read. */
   within?: readonly string[];
-}
-
-/** Whether a folder is looked into: not dependencies or version control, not hidden unless an agent tool's. */
-export function visitFolder(name: string): boolean {
-  if (SKIPPED_FOLDERS.has(name)) return false;
-  return !name.startsWith('.') || AGENT_FOLDERS.has(name);
 }
 
 function head(file: string, bytes = 512): string {
@@ -122,23 +113,30 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
   // Each folder's path from the root, built as the walk goes down (path.relative for each of 10,000 files cost
   // a listing 13 ms).
   const visit = (dir: string, level: number, under: string) => {
-    let names: string[];
+    let entries: WalkEntry[];
     try {
-      names = readdirSync(dir).sort();
+      // The entries' kinds come with their names: a folder or a file not named as a conversation is never stat'ed.
+      entries = folderEntries(dir).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
-    for (const name of names) {
+    for (const entry of entries) {
       if (files.length >= cap) {
         truncated = true;
         return;
       }
+      const name = entry.name;
       const full = join(dir, name);
-      let st;
+      if (entry.kind === 'd') {
+        if (!visitFolder(name)) continue;
+        if (level >= depth) tooDeep++;
+        else visit(full, level + 1, `${under}${name}/`);
+        continue;
+      }
+      let st: { size: number; mtimeMs: number; ino: number; isFile(): boolean };
       let file = full;
       try {
-        st = lstatSync(full);
-        if (st.isSymbolicLink()) {
+        if (entry.kind === 'l') {
           // A link is read through its real path, and only inside the folders walked (confine.ts); one leading
           // out is listed by its name alone. Links to folders are not followed (no cycles).
           const target = statSync(full);
@@ -148,21 +146,19 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
             continue;
           }
           if (!target.isFile()) continue;
+          // A link's name says what it is; its head is that of the file it leads to (inside).
+          if (!isConversationFileName(full, () => head(real))) continue;
           st = statSync(real);
           file = real;
+        } else {
+          if (entry.kind !== 'f' || !isConversationFileName(full)) continue;
+          st = statSync(full);
         }
       } catch {
         continue;
       }
-      if (st.isDirectory()) {
-        if (!visitFolder(name)) continue;
-        if (level >= depth) tooDeep++;
-        else visit(full, level + 1, `${under}${name}/`);
-        continue;
-      }
-      // A link's name says what it is; its head is that of the file it leads to (inside).
-      if (!st.isFile() || !isConversationFileName(full, () => head(file))) continue;
-      files.push({ path: under + name, file, bytes: st.size, modified: st.mtime, mtimeMs: st.mtimeMs, ino: st.ino });
+      if (!st.isFile()) continue;
+      files.push({ path: under + name, file, bytes: st.size, modified: new Date(Math.round(st.mtimeMs)), mtimeMs: st.mtimeMs, ino: st.ino });
     }
   };
   visit(root, 0, '');

@@ -12,7 +12,7 @@ import { formatNumber } from '../roles.js';
  */
 export function CountedTotal({ skeleton }: { skeleton: Skeleton }) {
   const counts = useApp((s) => s.counts);
-  const report = useMemo(() => addUp(skeleton.usage.values), [skeleton.usage]);
+  const report = useMemo(() => addUp(skeleton.sessionUsage ?? skeleton.usage.values), [skeleton.usage, skeleton.sessionUsage]);
   const mine = counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? counts : undefined;
   const note = mine ? estimateNote(mine.model, skeleton.model) : undefined;
   return (

@@ -17,7 +17,7 @@ export function ReportedUsage({ skeleton }: { skeleton: Skeleton }) {
       () => {},
     );
   }, []);
-  const report = useMemo(() => addUp(skeleton.usage.values), [skeleton.usage]);
+  const report = useMemo(() => addUp(skeleton.sessionUsage ?? skeleton.usage.values), [skeleton.usage, skeleton.sessionUsage]);
   // The thread's calls on branches its path does not take count in its total, said apart.
   const withBranches = useMemo(() => (skeleton.otherBranchUsage ? addUp([...skeleton.usage.values, ...skeleton.otherBranchUsage.map((u) => ({ ...u, branch: true }))]) : undefined), [skeleton.usage, skeleton.otherBranchUsage]);
   // The session as the list of sessions shows it (every branch, the history before its compactions).
