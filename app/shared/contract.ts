@@ -608,7 +608,8 @@ export const requests = {
    */
   'conversation:turns': {
     input: z.object({ path: relPath, conversation, model }),
-    output: z.object({ turns: z.array(TurnFiguresSchema), pricesDated: z.string() }),
+    /** `sessionUsd`: where the file reports totals beside its calls (a Copilot CLI run's, whose calls record their output alone), the session's cost with them in. */
+    output: z.object({ turns: z.array(TurnFiguresSchema), pricesDated: z.string(), sessionUsd: z.number().optional() }),
   },
   /** Milliseconds since the epoch per message (-1 when absent or unreadable): fetched only to sort by time. */
   'conversation:times': { input: z.object({ path: relPath, conversation }), output: z.object({ times: z.array(z.number()) }) },

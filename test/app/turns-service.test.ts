@@ -7,6 +7,7 @@ import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import type { RequestOutput, Skeleton, TokenCounts } from '../../app/shared/contract.js';
 import { countingModel } from '../../src/core/models.js';
 import { requestOverhead } from '../../app/renderer/store/window.js';
+import { addUp, costOf } from '../../src/core/usage.js';
 import { ROOT, tempDir } from '../helpers.js';
 
 const runtimes: Runtime[] = [];
@@ -74,6 +75,22 @@ describe('conversation:turns: per-turn figures from the service, as the strip sh
     expect(overhead).toBeGreaterThan(8000);
     const t = estimated[0];
     expect(t.input).toBe(counts.tokens.slice(0, t.first).reduce((a, b) => a + b, 0) + overhead);
+  }, 60_000);
+
+  it('a Copilot CLI session: its calls record their output alone; the session costs what its runs’ totals say, in the header and the strip alike', async () => {
+    const rt = runtime({});
+    // Without its compaction, the session is shown whole (a compacted one shows the part since, whose calls are its own).
+    const lines = readFileSync(join(ROOT, 'examples/agents/copilot-cli/events.jsonl'), 'utf8').split('\n');
+    writeFileSync(join(rt.roots.all()[0], 'events.jsonl'), lines.filter((l) => !/"type":"session\.(compaction_|truncation)/.test(l)).join('\n'));
+    const skeleton = ok<Skeleton>(await dispatch(rt.handlers, 'conversation:open', { path: 'events.jsonl', conversation: 0 }));
+    // The fixture's session.shutdown: 7 requests, 118,204 in (96,320 of them cached), 952 out in all.
+    const session = addUp(skeleton.sessionUsage ?? []);
+    expect(session).toMatchObject({ calls: 7, input: 118_204, cacheRead: 96_320, output: 952 });
+    // The rows keep their own calls (the context curve and the window plan read a call's prompt there).
+    expect(skeleton.usage.values.every((u) => u.input === undefined)).toBe(true);
+    const { turns, sessionUsd } = ok<Turns>(await dispatch(rt.handlers, 'conversation:turns', { path: 'events.jsonl', conversation: 0, model: 'gpt-5.4' }));
+    expect(sessionUsd).toBeCloseTo(costOf(session!).usd, 10);
+    expect(sessionUsd!).toBeGreaterThan(turns.reduce((n, t) => n + (t.usd ?? 0), 0));
   }, 60_000);
 
   it('a swarms file records no usage: each agent message is a turn, estimated from the counts for the model asked', async () => {

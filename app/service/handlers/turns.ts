@@ -2,7 +2,7 @@ import { shownSessionModel } from '../../../src/core/models.js';
 import { PRICES_DATED } from '../../../src/core/pricing/prices.js';
 import { turnFigures } from '../../../src/core/turn-figures.js';
 import { sentText } from '../../../src/core/formats/model.js';
-import { callsOf, requestOverhead } from '../../../src/core/usage.js';
+import { addUp, callsOf, costOf, reportedTotalsOf, requestOverhead, withReportedTotals } from '../../../src/core/usage.js';
 import type { Handlers } from '../dispatch.js';
 import { viewOf } from '../documents/documents.js';
 import type { MessageView } from '../../../src/core/formats/model.js';
@@ -24,12 +24,16 @@ export function turnHandlers(ctx: HandlerContext, state: ConversationState): Pic
       // As the transcript and the calls request read them (tool results linked to their calls): the same turns.
       const views = state.linkedViews(doc, records);
       const { entries } = await state.countsOf(doc, records, records.map((_, i) => i), model);
-      const session = shownSessionModel(views as MessageView[], () => doc.file.doc.conversations.flatMap((c) => c.records.map((r) => viewOf(doc.codec, r))));
+      const sessionModel = shownSessionModel(views as MessageView[], () => doc.file.doc.conversations.flatMap((c) => c.records.map((r) => viewOf(doc.codec, r))));
       // As the transcript estimates a turn: with what each request holds beside the messages (its system prompt, its tools).
       const reported = callsOf(views);
       const overhead = requestOverhead({ at: reported.map((c) => c.at), values: reported.map((c) => c.usage) }, views.map((v) => sentText(v).length));
-      const turns = turnFigures(views, { tokens: entries.map((e) => e.tokens), model: session ?? model, prices: ctx.settings.get().prices ?? {}, eachMessage: swarmsCodec(doc), overhead });
-      return { turns, pricesDated: PRICES_DATED };
+      const turns = turnFigures(views, { tokens: entries.map((e) => e.tokens), model: sessionModel ?? model, prices: ctx.settings.get().prices ?? {}, eachMessage: swarmsCodec(doc), overhead });
+      // A run's totals the file reports beside its calls cost what its calls alone do not say (their input).
+      const totals = reportedTotalsOf(doc.codec, doc.file.doc, conversation, records.length);
+      const session = totals.length > 0 ? addUp(withReportedTotals(reported, totals).map((c) => c.usage)) : undefined;
+      const sessionCost = session ? costOf(session, ctx.settings.get().prices ?? {}) : undefined;
+      return { turns, pricesDated: PRICES_DATED, ...(sessionCost && sessionCost.unpriced.length === 0 ? { sessionUsd: sessionCost.usd } : {}) };
     },
   };
 }

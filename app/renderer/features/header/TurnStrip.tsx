@@ -39,22 +39,22 @@ export function barsOf(turns: readonly TurnFiguresData[], byCost: boolean, max =
 }
 
 /** The turns of the conversation shown, from the service, once its counts are in (estimates are made from them). */
-function useTurns(skeleton: Skeleton): TurnFiguresData[] | undefined {
+function useTurns(skeleton: Skeleton): { turns: TurnFiguresData[]; sessionUsd?: number } | undefined {
   const counts = useApp((s) => s.counts);
   const model = counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? counts.model : undefined;
-  const [got, setGot] = useState<{ key: string; turns: TurnFiguresData[] } | undefined>();
+  const [got, setGot] = useState<{ key: string; turns: TurnFiguresData[]; sessionUsd?: number } | undefined>();
   const key = `${skeleton.path}\n${skeleton.conversation}\n${skeleton.version}\n${model}`;
   useEffect(() => {
     if (model === undefined) return;
     let live = true;
     request('conversation:turns', { path: skeleton.path, conversation: skeleton.conversation, model })
-      .then((r) => live && setGot({ key, turns: r.turns }))
+      .then((r) => live && setGot({ key, turns: r.turns, sessionUsd: r.sessionUsd }))
       .catch(() => live && setGot({ key, turns: [] }));
     return () => {
       live = false;
     };
   }, [key, model, skeleton.path, skeleton.conversation]);
-  return got?.key === key ? got.turns : undefined;
+  return got?.key === key ? got : undefined;
 }
 
 /**
@@ -63,7 +63,8 @@ function useTurns(skeleton: Skeleton): TurnFiguresData[] | undefined {
  * first row; the list beside it orders the turns by cost.
  */
 export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
-  const turns = useTurns(skeleton);
+  const answer = useTurns(skeleton);
+  const turns = answer?.turns;
   const { selected, select } = useAppPick('selected', 'select');
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
@@ -75,7 +76,9 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
   // A bar stands for a run of turns of one size (see barsOf): the selected row's is found by division.
   const currentBar = current < 0 ? -1 : Math.floor(current / Math.max(1, Math.ceil(turns.length / MAX_BARS)));
   const focusBar = currentBar >= 0 ? currentBar : 0;
-  const usd = turns.reduce((n, t) => n + (t.usd ?? 0), 0);
+  // Where the file reports its runs' totals beside the calls (which record their output alone), the session's cost is theirs.
+  const usd = answer?.sessionUsd ?? turns.reduce((n, t) => n + (t.usd ?? 0), 0);
+  const fromTotals = answer?.sessionUsd !== undefined ? ' (the runs\' totals the file reports: each call records its output alone)' : '';
   const estimated = turns.some((t) => t.estimated);
   // Only what the model is sent now is shown: its turns are not the session's (the session list's cost is).
   const since = !skeleton.whole && (skeleton.earlier ?? 0) > 0 ? ' since the compaction' : '';
@@ -106,7 +109,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
         testid="turns-by-cost"
         open={open}
         onOpen={setOpen}
-        title={`${formatNumber(turns.length)} turns (API calls)${since ? ' since the last compaction (the whole session: "+ earlier")' : ''}${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices` : ''}: the costliest first`}
+        title={`${formatNumber(turns.length)} turns (API calls)${since ? ' since the last compaction (the whole session: "+ earlier")' : ''}${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices${fromTotals}` : ''}: the costliest first`}
         content={
           <>
             {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${estimated ? '≈' : ''}${formatUsd(usd)}` : ''} ▾
