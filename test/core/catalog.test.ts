@@ -321,6 +321,32 @@ describe('the session catalog', () => {
     catalog.close();
   });
 
+  it("a Gemini CLI sub-agent's run is a sub-agent of its session: in a folder named by the session's id (JSONL), or beside it under the same id and a later start (JSON)", async () => {
+    const dir = tempDir();
+    const chats = join(dir, 'tmp', 'shop', 'chats');
+    mkdirSync(chats, { recursive: true });
+    const json = readFileSync(join(FIXTURES, 'formats/gemini/session-2026-11-30T10-00-3f2a1b9c.json'), 'utf8');
+    writeFileSync(join(chats, 'session-2026-11-30T10-00-3f2a1b9c.json'), json);
+    // The run the session started (cli_help), written beside it under the session's own id seven minutes on.
+    writeFileSync(join(chats, 'session-2026-11-30T10-07-3f2a1b9c.json'), json);
+    const jsonl = readFileSync(join(FIXTURES, 'formats/gemini/session-2025-12-02T09-15-8c4d2e1f.jsonl'), 'utf8');
+    writeFileSync(join(chats, 'session-2025-12-02T09-15-8c4d2e1f.jsonl'), jsonl);
+    mkdirSync(join(chats, '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f'));
+    writeFileSync(join(chats, '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f', 'a1b2c3d4-0000-4000-8000-000000000001.jsonl'), jsonl.replace('"kind":"main"', '"kind":"subagent"').replace('8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f', 'a1b2c3d4-0000-4000-8000-000000000001'));
+    // Another session's file: not nested under one of another id.
+    writeFileSync(join(chats, 'session-2026-11-30T11-00-7e6d5c4b.json'), json.replaceAll('3f2a1b9c', '7e6d5c4b'));
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const rows = catalog.sessions({ under: [dir] });
+    const byName = (tail: string) => rows.find((r) => r.path.endsWith(tail))!;
+    expect(byName('T10-00-3f2a1b9c.json').kind).toBe('session');
+    expect(byName('T10-07-3f2a1b9c.json')).toMatchObject({ kind: 'subagent', parentFile: join(chats, 'session-2026-11-30T10-00-3f2a1b9c.json') });
+    expect(byName('T09-15-8c4d2e1f.jsonl').kind).toBe('session');
+    expect(byName('000000000001.jsonl')).toMatchObject({ kind: 'subagent', parentSessionId: '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f', parentFile: join(chats, 'session-2025-12-02T09-15-8c4d2e1f.jsonl') });
+    expect(byName('T11-00-7e6d5c4b.json').kind).toBe('session');
+    catalog.close();
+  });
+
   it('a term that begins many words finds what its prefix finds, and words written after a search are found by the next', async () => {
     const dir = tempDir();
     const write = (name: string, texts: string[]) => writeFileSync(join(dir, name), JSON.stringify({ messages: texts.map((t, i) => ({ role: i % 2 ? 'assistant' : 'user', content: t })) }));

@@ -6,6 +6,7 @@ import type { OpenedFile } from '../formats/document-file.js';
 import type { MessageView, ReportedUsage } from '../formats/model.js';
 import { reasoningText, sentText } from '../formats/model.js';
 import { parentSessionOf, agentIdOfFile } from '../formats/claude-code/session-files.js';
+import { geminiParentOf } from '../formats/gemini/session-files.js';
 import { isPlainObject } from '../message.js';
 import type { JsonlRecordsBaseline } from '../formats/shared/jsonl-document.js';
 import { threadRows } from '../tree/thread-rows.js';
@@ -113,6 +114,10 @@ function agentOf(file: string, codec: Codec, records: readonly unknown[]): Pick<
     const parentFile = parentSessionOf(file) ?? (agentId && named !== file ? named : undefined);
     if (parentFile || agentId) return { kind: 'subagent', parentFile, agentId };
     if (first && first.isSidechain === true && typeof first.agentId === 'string') return { kind: 'subagent', agentId: first.agentId, ...(named ? { parentFile: named } : {}) };
+  }
+  if (codec.id === 'gemini-cli' || codec.id === 'gemini-cli-jsonl') {
+    const parent = geminiParentOf(file);
+    if (parent) return { kind: 'subagent', ...parent };
   }
   return { kind: 'session' };
 }
