@@ -82,8 +82,15 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // A hit far down the list, in a file with many: the table scrolls to it in the filtered rows.
       const k = Math.min(20, cli.hits.length - 1);
       for (let i = 0; i < k; i++) await page.page.keyboard.press('ArrowDown');
+      // The hit chosen, by its file (its group's heading) and row: the app lists the newest sessions first, the CLI by path.
+      const chosen = await page.page.$eval('[data-hit][aria-selected="true"]', (el) => {
+        let heading = el.previousElementSibling;
+        while (heading && !heading.classList.contains('search-all-file')) heading = heading.previousElementSibling;
+        return { path: heading?.getAttribute('title') ?? '', row: el.querySelector('[data-testid="search-hit-number"]')?.getAttribute('title') ?? '' };
+      });
+      const second = cli.hits.find((h) => h.path === chosen.path && chosen.row === `row ${h.index}`)!;
+      expect(second, JSON.stringify(chosen)).toBeDefined();
       await page.page.keyboard.press('Enter');
-      const second = cli.hits[k];
       await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
       await page.page.waitForFunction((path) => document.querySelector('[data-testid="conv-title"]')?.textContent === path, second.path);
       await page.page.waitForSelector(`[data-testid="row"][data-index="${second.index}"][aria-selected="true"]`);

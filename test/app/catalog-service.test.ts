@@ -10,7 +10,7 @@ import type { SessionEntry } from '../../app/shared/contract.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { costOf, reportedUsage } from '../../src/core/usage.js';
 import { FIXTURES, ROOT, tempDir } from '../helpers.js';
-import { searchTree } from '../../src/core/search/index.js';
+import { comparePaths, searchTree } from '../../src/core/search/index.js';
 import { writeAgentStore } from '../support/agent-store.js';
 
 const runtimes: Runtime[] = [];
@@ -168,7 +168,11 @@ describe('the session list’s filters and search-all, from the catalog', () => 
     cpSync(join(FIXTURES, 'formats'), join(dir, 'formats'), { recursive: true });
     writeAgentStore(join(dir, 'store'), Date.now());
     const { settled, ask } = served(dir);
-    await settled();
+    const { sessions } = await settled({ limit: 5000 });
+    // Each file's last activity, as the session list shows it: the search lists the newest first.
+    const lastOf = new Map<string, string>();
+    for (const x of sessions as unknown as Array<{ path: string; lastAt?: string }>) if ((x.lastAt ?? '') > (lastOf.get(x.path) ?? '')) lastOf.set(x.path, x.lastAt ?? '');
+    const newestFirst = (a: string, b: string) => ((lastOf.get(a) ?? '') > (lastOf.get(b) ?? '') ? -1 : (lastOf.get(a) ?? '') < (lastOf.get(b) ?? '') ? 1 : comparePaths(a, b));
     type Hit = { path: string; conversation: number; index: number; snippet?: string; shown?: { conversation: number; index: number } | null };
     for (const query of ['read', 'walrus', 'the weather', 'zzqqxx']) {
       // The first question after the catalog is read: no other index to wait for.
@@ -180,9 +184,11 @@ describe('the session list’s filters and search-all, from the catalog', () => 
         for (const h of hits) Object.assign(answer.hits.find((a) => a.path === h.path && a.conversation === h.conversation && a.index === h.index)!, { snippet: h.snippet });
       }
       const scan = searchTree(dir, query);
-      expect(answer.hits.map((h) => `${h.path}#${h.conversation}#${h.index}`), query).toEqual(scan.hits.map((h) => `${h.path}#${h.conversation}#${h.index}`));
+      // What the CLI's scan finds, the files whose sessions went on last first (a file's hits in its order).
+      const inOrder = [...scan.hits].sort((a, b) => (a.path === b.path ? 0 : newestFirst(a.path, b.path)));
+      expect(answer.hits.map((h) => `${h.path}#${h.conversation}#${h.index}`), query).toEqual(inOrder.map((h) => `${h.path}#${h.conversation}#${h.index}`));
       expect(answer.total).toBe(scan.hits.length);
-      expect(answer.hits.map((h) => h.snippet)).toEqual(scan.hits.map((h) => h.snippet));
+      expect(answer.hits.map((h) => h.snippet)).toEqual(inOrder.map((h) => h.snippet));
       expect(answer.status).toMatchObject({ building: false, pending: 0 });
     }
     // A regular expression scans the files the catalog lists, as the CLI's scan does (no other index to wait for).

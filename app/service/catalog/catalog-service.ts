@@ -290,7 +290,7 @@ export class CatalogService {
 
   /**
    * Search across every conversation under the opened folders, answered from the catalog's index of words (each
-   * word of the query as the beginning of a word of a message): the hits in the order of the files, each with its
+   * word of the query as the beginning of a word of a message): the hits newest session first, each with its
    * line (read from the file, the catalog keeps no text) while the answer is within its time, the rest without.
    */
   search(req: SearchRequest): SearchAnswer {
@@ -299,9 +299,9 @@ export class CatalogService {
     const catalog = this.open();
     const terms = queryTerms(req.query);
     const limit = Math.max(1, Math.min(req.limit ?? 200, 2000));
-    // In the order of the files as the list groups them (folders and numbers as people sort them, which SQLite
-    // does not).
-    const found = catalog.search(terms, { under: this.roots.all(), roles: req.roles, formats: req.formats, countLimit: COUNT_LIMIT, limit, comparePaths, shownPath: (p) => this.roots.display(p) });
+    // The sessions that went on last first, as the session list orders them; a file's hits in its order; files of
+    // one time by their paths as the list groups them (folders and numbers as people sort them, which SQLite does not).
+    const found = catalog.search(terms, { under: this.roots.all(), roles: req.roles, formats: req.formats, countLimit: COUNT_LIMIT, limit, comparePaths, shownPath: (p) => this.roots.display(p), newestFirst: true });
     const matcher = matcherOf(req.query);
     // However long the lookup took, the first lines are read (as the index's answers did).
     const deadline = req.snippetMs !== undefined ? performance.now() + req.snippetMs : Math.max(started + ANSWER_MS, performance.now() + 5);
@@ -342,7 +342,6 @@ export class CatalogService {
     } finally {
       texts.close();
     }
-    hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
     // Each file's count for the files the answer lists (those shown), not for every file that holds a match.
     const listed = new Set(hits.map((h) => h.path));
     const fileTotals = Object.fromEntries([...found.fileTotals].map(([p, n]) => [this.roots.display(p), n] as const).filter(([p]) => listed.has(p)));

@@ -29,6 +29,8 @@ export interface IndexSearchOptions {
   /** The order of the files' paths, where not JavaScript's, of their paths as `shownPath` gives them. */
   comparePaths?: (a: string, b: string) => number;
   shownPath?: (path: string) => string;
+  /** The files whose sessions went on last first (then by path), as the session list orders them; else by path. */
+  newestFirst?: boolean;
 }
 
 export interface IndexSearchAnswer {
@@ -41,7 +43,7 @@ export interface IndexSearchAnswer {
 
 interface SearchScope {
   /** By their slot. */
-  files: Map<number, { id: number; path: string }>;
+  files: Map<number, { id: number; path: string; last: string }>;
   some: boolean;
 }
 
@@ -83,8 +85,12 @@ export class IndexSearch {
       where.push(`f.format IN (${formats.map(() => '?').join(',')})`);
       for (const f of formats) args.push(f);
     }
-    const rows = this.db.prepare(`SELECT f.id, f.path, f.slot FROM files f WHERE f.slot IS NOT NULL AND ${where.join(' AND ')}`).all(args);
-    const files = new Map(rows.map((r) => [Number(r.slot), { id: Number(r.id), path: String(r.path) }]));
+    // With when each file's sessions went on last (the session list's time; a tool's log of prompts has none), for
+    // a search of the newest first.
+    const rows = this.db
+      .prepare(`SELECT f.id, f.path, f.slot, (SELECT max(COALESCE(s.last_at, '')) FROM sessions s WHERE s.file_id = f.id AND s.kind != 'log') AS last FROM files f WHERE f.slot IS NOT NULL AND ${where.join(' AND ')}`)
+      .all(args);
+    const files = new Map(rows.map((r) => [Number(r.slot), { id: Number(r.id), path: String(r.path), last: r.last === null || r.last === undefined ? '' : String(r.last) }]));
     const all = Number(this.stmt('SELECT count(*) AS n FROM files WHERE slot IS NOT NULL').get()!.n);
     const scope = { files, some: files.size < all };
     this.scopes = { key, scope };
@@ -120,7 +126,7 @@ export class IndexSearch {
 
   /**
    * Messages holding every term as a word or a word's beginning (the rule of src/core/search), file by file in
-   * the order of their paths: up to `limit` of them, and how many there are up to `countLimit` (the page and the
+   * the order of their paths (or of their sessions' last activity, `newestFirst`): up to `limit` of them, and how many there are up to `countLimit` (the page and the
    * counts are of the first `countLimit` matches the index gives, in the order of the files' slots).
    */
   search(terms: readonly string[], opts: IndexSearchOptions): IndexSearchAnswer {
@@ -151,7 +157,8 @@ export class IndexSearch {
     const byPath = opts.comparePaths ?? ((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0));
     // Each file's path as it is compared, made once (a sort compares each many times).
     const shown = new Map(found.map((f) => [f.file.id, opts.shownPath ? opts.shownPath(f.file.path) : f.file.path]));
-    found.sort((a, b) => byPath(shown.get(a.file.id)!, shown.get(b.file.id)!));
+    const newer = opts.newestFirst ? (a: { last: string }, b: { last: string }) => (a.last > b.last ? -1 : a.last < b.last ? 1 : 0) : () => 0;
+    found.sort((a, b) => newer(a.file, b.file) || byPath(shown.get(a.file.id)!, shown.get(b.file.id)!));
     // The page: `limit` ids after `offset`, file by file in that order, each file's in their order.
     const pageIds: number[] = [];
     let skip = opts.offset ?? 0;
