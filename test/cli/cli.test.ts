@@ -326,8 +326,18 @@ describe('a session as its threads', () => {
     expect(bad.stderr.trim().split('\n')[0]).toBe('conversation-inspector: --thread takes all or one of a3f9e1d2b7c40815, not "main"');
   });
 
-  it('tokens of a file that records output but no input per call say the input is not recorded, never 0', () => {
+  it('tokens of a Copilot CLI session whole are its run’s totals, as the session list adds them up', () => {
     const COPILOT = join(ROOT, 'examples', 'agents', 'copilot-cli', 'events.jsonl');
+    // The file's session.shutdown: 7 requests, 118,204 in (96,320 of them cached), 952 out in all.
+    expect(cli('tokens', COPILOT, '--whole').stdout).toMatch(/^Reported by the API \(7 model calls\): 118,204 in \(96,320 of them read from the cache\) · 952 out$/m);
+    const out = JSON.parse(cli('tokens', COPILOT, '--whole', '--json').stdout);
+    expect([out.input_tokens, out.output_tokens]).toEqual([118_204, 952]);
+  });
+
+  it('tokens of a file that records output but no input per call say the input is not recorded, never 0', () => {
+    // A run killed before it wrote its totals: its calls record their output alone.
+    const COPILOT = join(tempDir(), 'events.jsonl');
+    writeFileSync(COPILOT, readFileSync(join(ROOT, 'examples', 'agents', 'copilot-cli', 'events.jsonl'), 'utf8').split('\n').filter((l) => !l.includes('"type":"session.shutdown"')).join('\n'));
     const text = cli('tokens', COPILOT, '--whole').stdout;
     expect(text).toMatch(/^Reported by the API \(7 model calls\): input not recorded · 550 out$/m);
     expect(text).toMatch(/^Cost: \$\S+ at list prices \([\d-]+\), at least: 7 calls record no input$/m);
