@@ -1,6 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { DEFAULT_DEPTH, DEFAULT_FILE_CAP, visitFolder } from './folders-walked.js';
-import { folderEntries, type WalkEntry } from './folder-entries.js';
+import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { confined, realRoots } from './confine.js';
 import { basename, extname, join } from 'node:path';
 import { ConversationFileError } from '../formats/errors.js';
@@ -14,7 +12,12 @@ import { NotReadHereError, unreadStoreNamed } from '../formats/containers/unread
 import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-markdown-codec.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 
-export { AGENT_FOLDERS, DEFAULT_DEPTH, DEFAULT_FILE_CAP, visitFolder } from './folders-walked.js';
+/** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
+export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents', '.copilot', '.opencode', '.crush']);
+const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__', '.git', '.hg', '.svn', '.venv', 'venv', 'dist', 'build', 'target']);
+
+export const DEFAULT_DEPTH = 8;
+export const DEFAULT_FILE_CAP = 20_000;
 
 export interface TreeFile {
   /** Relative to the folder listed, with "/" between parts. */
@@ -53,6 +56,12 @@ export interface TreeOptions {
   cap?: number;
   /** The folders links may lead into (default: the folder walked); a link out of them is listed in `outside`, never read. */
   within?: readonly string[];
+}
+
+/** Whether a folder is looked into: not dependencies or version control, not hidden unless an agent tool's. */
+export function visitFolder(name: string): boolean {
+  if (SKIPPED_FOLDERS.has(name)) return false;
+  return !name.startsWith('.') || AGENT_FOLDERS.has(name);
 }
 
 function head(file: string, bytes = 512): string {
@@ -113,10 +122,10 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
   // Each folder's path from the root, built as the walk goes down (path.relative for each of 10,000 files cost
   // a listing 13 ms).
   const visit = (dir: string, level: number, under: string) => {
-    let entries: WalkEntry[];
+    let entries: Dirent[];
     try {
       // The entries' kinds come with their names: a folder or a file not named as a conversation is never stat'ed.
-      entries = folderEntries(dir).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
@@ -127,16 +136,16 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
       }
       const name = entry.name;
       const full = join(dir, name);
-      if (entry.kind === 'd') {
+      if (entry.isDirectory()) {
         if (!visitFolder(name)) continue;
         if (level >= depth) tooDeep++;
         else visit(full, level + 1, `${under}${name}/`);
         continue;
       }
-      let st: { size: number; mtimeMs: number; ino: number; isFile(): boolean };
+      let st;
       let file = full;
       try {
-        if (entry.kind === 'l') {
+        if (entry.isSymbolicLink()) {
           // A link is read through its real path, and only inside the folders walked (confine.ts); one leading
           // out is listed by its name alone. Links to folders are not followed (no cycles).
           const target = statSync(full);
@@ -151,14 +160,14 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
           st = statSync(real);
           file = real;
         } else {
-          if (entry.kind !== 'f' || !isConversationFileName(full)) continue;
+          if (!entry.isFile() || !isConversationFileName(full)) continue;
           st = statSync(full);
         }
       } catch {
         continue;
       }
       if (!st.isFile()) continue;
-      files.push({ path: under + name, file, bytes: st.size, modified: new Date(Math.round(st.mtimeMs)), mtimeMs: st.mtimeMs, ino: st.ino });
+      files.push({ path: under + name, file, bytes: st.size, modified: st.mtime, mtimeMs: st.mtimeMs, ino: st.ino });
     }
   };
   visit(root, 0, '');
