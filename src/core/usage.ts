@@ -117,10 +117,18 @@ export function withReportedTotals(calls: ReadonlyArray<{ at: number; usage: Cal
       covered++;
       out[k] = { at: row, usage: { ...(usage.key !== undefined ? { key: usage.key } : {}), ...(usage.model !== undefined ? { model: usage.model } : {}), ...(usage.output !== undefined ? { output: usage.output } : {}), calls: 0, ...(usage.branch ? { branch: true } : {}) } };
     }
-    const u = t.usage;
-    out.push({ at: t.index, usage: { ...u, key: t.key, ...(u.output !== undefined ? { output: Math.max(0, u.output - theirs) } : {}), calls: u.calls ?? Math.max(1, covered) } });
+    out.push({ at: t.index, usage: runTotal(t, theirs, covered) });
   }
   return out.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * A run's total as one call (the catalog's rule and the opened session's alike): its output less what the `covered`
+ * calls it adds up record of their own (`theirs`), and as many calls as it says, else those it covers.
+ */
+export function runTotal(t: ReportedTotal, theirs: number, covered: number): CallUsage & { calls: number } {
+  const u = t.usage;
+  return { ...u, key: t.key, ...(u.output !== undefined ? { output: Math.max(0, u.output - theirs) } : {}), calls: u.calls ?? Math.max(1, covered) };
 }
 
 /**

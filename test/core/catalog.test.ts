@@ -333,6 +333,8 @@ describe('the session catalog', () => {
     writeFileSync(join(chats, 'session-2025-12-02T09-15-8c4d2e1f.jsonl'), jsonl);
     mkdirSync(join(chats, '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f'));
     writeFileSync(join(chats, '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f', 'a1b2c3d4-0000-4000-8000-000000000001.jsonl'), jsonl.replace('"kind":"main"', '"kind":"subagent"').replace('8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f', 'a1b2c3d4-0000-4000-8000-000000000001'));
+    // A resumed JSON session moved into a \`.jsonl\` of the same name is that session, not a run of it.
+    writeFileSync(join(chats, 'session-2026-11-30T10-00-3f2a1b9c.jsonl'), jsonl.replaceAll('8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f', '3f2a1b9c-0000-4000-8000-000000000002'));
     // Another session's file: not nested under one of another id.
     writeFileSync(join(chats, 'session-2026-11-30T11-00-7e6d5c4b.json'), json.replaceAll('3f2a1b9c', '7e6d5c4b'));
     const { catalog, sync } = catalogOf(dir);
@@ -340,6 +342,7 @@ describe('the session catalog', () => {
     const rows = catalog.sessions({ under: [dir] });
     const byName = (tail: string) => rows.find((r) => r.path.endsWith(tail))!;
     expect(byName('T10-00-3f2a1b9c.json').kind).toBe('session');
+    expect(byName('T10-00-3f2a1b9c.jsonl').kind).toBe('session');
     expect(byName('T10-07-3f2a1b9c.json')).toMatchObject({ kind: 'subagent', parentFile: join(chats, 'session-2026-11-30T10-00-3f2a1b9c.json') });
     expect(byName('T09-15-8c4d2e1f.jsonl').kind).toBe('session');
     expect(byName('000000000001.jsonl')).toMatchObject({ kind: 'subagent', parentSessionId: '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f', parentFile: join(chats, 'session-2025-12-02T09-15-8c4d2e1f.jsonl') });

@@ -26,8 +26,10 @@ export function turnHandlers(ctx: HandlerContext, state: ConversationState): Pic
       const { entries } = await state.countsOf(doc, records, records.map((_, i) => i), model);
       const sessionModel = shownSessionModel(views as MessageView[], () => doc.file.doc.conversations.flatMap((c) => c.records.map((r) => viewOf(doc.codec, r))));
       // As the transcript estimates a turn: with what each request holds beside the messages (its system prompt, its tools).
+      // Only the messages before the first call that reports its input are measured (not every text of a long session).
       const reported = callsOf(views);
-      const overhead = requestOverhead({ at: reported.map((c) => c.at), values: reported.map((c) => c.usage) }, views.map((v) => sentText(v).length));
+      const first = reported.find((c) => c.usage.input !== undefined);
+      const overhead = first ? requestOverhead({ at: [first.at], values: [first.usage] }, views.slice(0, first.at).map((v) => sentText(v).length)) : 0;
       const turns = turnFigures(views, { tokens: entries.map((e) => e.tokens), model: sessionModel ?? model, prices: ctx.settings.get().prices ?? {}, eachMessage: swarmsCodec(doc), overhead });
       // A run's totals the file reports beside its calls cost what its calls alone do not say (their input).
       const totals = reportedTotalsOf(doc.codec, doc.file.doc, conversation, records.length);

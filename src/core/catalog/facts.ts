@@ -7,6 +7,7 @@ import type { MessageView, ReportedUsage } from '../formats/model.js';
 import { reasoningText, sentText } from '../formats/model.js';
 import { parentSessionOf, agentIdOfFile } from '../formats/claude-code/session-files.js';
 import { geminiParentOf } from '../formats/gemini/session-files.js';
+import { runTotal } from '../usage.js';
 import { isPlainObject } from '../message.js';
 import type { JsonlRecordsBaseline } from '../formats/shared/jsonl-document.js';
 import { threadRows } from '../tree/thread-rows.js';
@@ -238,7 +239,7 @@ function totalOf(codec: Codec, conversation: number, records: readonly unknown[]
     theirs += c.output ?? 0;
     calls.set(`${conversation}\u0000${c.key}`, { ...c, n: 0 });
   }
-  const u = t.usage;
+  const u = runTotal(t, theirs, covered.size);
   const total: CallFacts = {
     conversation,
     key: t.key,
@@ -246,12 +247,12 @@ function totalOf(codec: Codec, conversation: number, records: readonly unknown[]
     at: isoTime(t.at),
     model: u.model,
     input: u.input,
-    output: u.output === undefined ? undefined : Math.max(0, u.output - theirs),
+    output: u.output,
     cacheRead: u.cacheRead ?? 0,
     cacheWrite: u.cacheWrite ?? 0,
     cacheWrite1h: u.cacheWrite1h ?? 0,
     reasoning: u.reasoning ?? 0,
-    n: u.calls ?? Math.max(1, covered.size),
+    n: u.calls,
   };
   calls.set(`${conversation}\u0000${t.key}`, total);
   return total;

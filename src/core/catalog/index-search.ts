@@ -126,8 +126,9 @@ export class IndexSearch {
 
   /**
    * Messages holding every term as a word or a word's beginning (the rule of src/core/search), file by file in
-   * the order of their paths (or of their sessions' last activity, `newestFirst`): up to `limit` of them, and how many there are up to `countLimit` (the page and the
-   * counts are of the first `countLimit` matches the index gives, in the order of the files' slots).
+   * the order of their paths (or of their sessions' last activity, `newestFirst`): up to `limit` of them, and how
+   * many there are up to `countLimit` (the page and the counts are of the first `countLimit` matches the index
+   * gives, in the order of the files' slots).
    */
   search(terms: readonly string[], opts: IndexSearchOptions): IndexSearchAnswer {
     if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };
