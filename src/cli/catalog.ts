@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { Catalog, CatalogSync, defaultReaders, inlineReaders, type SyncProgress } from '../core/catalog/index.js';
-import { formatsReady } from '../core/formats/containers/index.js';
+import { Catalog } from '../core/catalog/store.js';
+import { FolderSync, type SyncProgress } from '../core/catalog/folder-sync.js';
+import { defaultReaders, inlineReaders } from '../core/catalog/readers.js';
 import { ensurePrivateDir, userStateDir } from '../core/storage/private-dir.js';
 
 const n = (x: number) => x.toLocaleString('en');
@@ -21,10 +22,10 @@ export async function freshCatalog(dir: string, opts: { depth?: number; upTo?: '
   const started = performance.now();
   const readers = defaultReaders();
   // Files read on this thread (from source, with no reader threads built) may be databases.
-  if (readers === inlineReaders) await formatsReady([dir]);
+  if (readers === inlineReaders) await (await import('../core/formats/containers/index.js')).formatsReady([dir]);
   let sync: SyncProgress;
   try {
-    sync = await new CatalogSync(catalog, readers).syncFolders([dir], { depth: opts.depth, upTo: opts.upTo });
+    sync = await new FolderSync(catalog, readers).syncFolders([dir], { depth: opts.depth, upTo: opts.upTo });
   } finally {
     readers.close();
   }

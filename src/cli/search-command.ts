@@ -1,9 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { codecById, listCodecs } from '../core/formats/registry.js';
-import { searchTree, type SearchHit, type TreeSearch } from '../core/search/index.js';
-import { searchCatalog } from '../core/catalog/index.js';
-import { formatsReady } from '../core/formats/containers/index.js';
+import { BUILT_IN_LOADERS } from '../core/formats/built-in.js';
+import type { SearchHit, TreeSearch } from '../core/search/hits.js';
+import { searchCatalog } from '../core/catalog/search.js';
 import { freshCatalog } from './catalog.js';
 import { outsideLinksNote, printJson } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
@@ -39,8 +38,8 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
   if (query.trim() === '') throw new UsageError('search needs a QUERY with something to look for');
   const roles = listOption(opts.role, ROLES, '--role');
-  const formats = listOption(opts.format, listCodecs().map((c) => c.id), '--format');
-  if (formats) for (const f of formats) if (!codecById(f)) throw new UsageError(`unknown --format "${f}"`, { brief: true });
+  // Formats are named by their ids, known before any format's reader is loaded.
+  const formats = listOption(opts.format, Object.keys(BUILT_IN_LOADERS), '--format');
   let found: TreeSearch;
   try {
     // Words are looked up in the catalog; a regular expression reads every file.
@@ -52,6 +51,7 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
         kept.catalog.close();
       }
     } else {
+      const [{ formatsReady }, { searchTree }] = await Promise.all([import('../core/formats/containers/index.js'), import('../core/search/scan.js')]);
       await formatsReady([path]);
       found = searchTree(path, query, { regex: opts.regex, roles, formats });
     }

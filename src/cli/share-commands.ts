@@ -3,7 +3,7 @@ import { standsIn } from '../core/tokenizer/estimate.js';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { countView } from '../core/views.js';
 import { getTokenizer, resolveEncoding } from '../core/tokenizer/index.js';
-import { listConversationFiles } from '../core/storage/list-directory.js';
+import { listConversationFiles } from '../core/storage/describe-files.js';
 import { writeFileAtomicSync } from '../core/storage/atomic-write.js';
 import { ConversationFileError } from '../core/formats/errors.js';
 import { masked, scanDocument, unescapedJsonText, type DocumentFinding } from '../core/secrets/document-scan.js';

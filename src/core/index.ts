@@ -10,7 +10,7 @@ export * from './formats/index.js';
 export { writeFileAtomicSync } from './storage/atomic-write.js';
 export { MEMORY_PREAMBLE, memoryHeader, appendMemory, archiveAndReseedMemory } from './storage/memory-md.js';
 export { summarizeTokens, contentPreview, type TokenSummary, type MessageTokens } from './stats.js';
-export { listConversationFiles, type DirectoryEntry } from './storage/list-directory.js';
+export { listConversationFiles, type DirectoryEntry } from './storage/describe-files.js';
 export * from './window/index.js';
 export { ConversationStore, DEFAULT_HISTORY_LIMIT } from './store.js';
 export * from './summarize/index.js';

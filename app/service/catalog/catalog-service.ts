@@ -3,6 +3,7 @@ import { PRICES_DATED } from '../../../src/core/pricing/prices.js';
 import type { Roots } from '../roots.js';
 import { nextTurn } from '../next-turn.js';
 import { HitTexts } from '../../../src/core/catalog/hit-lines.js';
+import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import { comparePaths, matcherOf, queryTerms } from '../../../src/core/search/index.js';
 import type { FoundMessage, Parting, SearchAnswer, SearchRequest, SearchStatus } from '../search/search-service.js';
 import { partsToRead, readPartDocument, PART_BYTES } from '../parts/parted-files.js';
@@ -305,7 +306,7 @@ export class CatalogService {
     const matcher = matcherOf(req.query);
     // However long the lookup took, the first lines are read (as the index's answers did).
     const deadline = req.snippetMs !== undefined ? performance.now() + req.snippetMs : Math.max(started + ANSWER_MS, performance.now() + 5);
-    const texts = new HitTexts();
+    const texts = new HitTexts(readDocumentFile);
     const hits: FoundMessage[] = [];
     const sizes = new Map<string, number>();
     let gone = 0;

@@ -1,11 +1,10 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { readDocumentFile } from '../formats/document-file.js';
 import { codecById } from '../formats/registry.js';
 import { reasoningText, sentText } from '../formats/model.js';
 import { readableOf, searchableMessages } from '../search/searchable.js';
 import type { Snippet } from '../search/snippet.js';
-import { readableSnippet, type Matcher } from '../search/scan.js';
-import type { Codec } from '../formats/codec.js';
+import { readableSnippet, type Matcher } from '../search/hits.js';
+import type { Codec, ConversationDocument } from '../formats/codec.js';
 import type { CatalogHit } from './store.js';
 
 /** The text search sees of a message (what it says, its calls and results, its reasoning), and the same as a reader reads it. */
@@ -28,6 +27,20 @@ interface Texts {
  * longer there (the file changed since it was catalogued).
  */
 export class HitTexts {
+  /**
+   * `readWhole` reads a file whose hits have no line of their own (document-file's readDocumentFile). Without it,
+   * such a hit's text is undefined and its file is kept in `unread`: a search whose hits all have their lines
+   * loads no format's reader but theirs, and reads the others once it has loaded them all (`readWith`).
+   */
+  constructor(private readWhole?: (file: string) => { codec: Codec; doc: ConversationDocument }) {}
+
+  /** Files with hits that needed reading whole, asked for before there was a reader for them. */
+  readonly unread = new Set<string>();
+
+  readWith(readWhole: (file: string) => { codec: Codec; doc: ConversationDocument }): void {
+    this.readWhole = readWhole;
+  }
+
   private readonly parsed = new Map<string, Map<string, Texts> | undefined>();
   /** The file whose lines were read last, kept open: a file's hits come together, each file is opened once. */
   private held: { path: string; fd: number } | undefined;
@@ -71,9 +84,13 @@ export class HitTexts {
       }
     }
     let texts = this.parsed.get(hit.path);
+    if (!this.readWhole) {
+      this.unread.add(hit.path);
+      return undefined;
+    }
     if (!this.parsed.has(hit.path)) {
       try {
-        const { codec, doc } = readDocumentFile(hit.path);
+        const { codec, doc } = this.readWhole(hit.path);
         texts = new Map(searchableMessages(codec, doc).messages.map((m) => [`${m.conversation}:${m.index}`, { searched: m.text, readable: m.readable ?? m.text }]));
       } catch {
         texts = undefined;

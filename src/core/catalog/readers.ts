@@ -2,9 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { readForCatalog, type CatalogRead } from './read-file.js';
-import { secretsOfFile } from './read-secrets.js';
-import { quickReadForCatalog } from './quick-read.js';
+import type { CatalogRead } from './read-file.js';
 
 /** What reads files for the catalog: on this thread, or on threads of their own. */
 export interface Readers {
@@ -18,8 +16,14 @@ export interface Readers {
   close(): void;
 }
 
-/** Files read one at a time on this thread. */
-export const inlineReaders: Readers = { width: 1, read: async (file, size) => readForCatalog(file, size), quick: async (file, size) => quickReadForCatalog(file, size), secrets: secretsOfFile, close: () => {} };
+/** Files read one at a time on this thread (every format's reader loaded at the first). */
+export const inlineReaders: Readers = {
+  width: 1,
+  read: async (file, size) => (await import('./read-file.js')).readForCatalog(file, size),
+  quick: async (file, size) => (await import('./quick-read.js')).quickReadForCatalog(file, size),
+  secrets: async (file, size) => (await import('./read-secrets.js')).secretsOfFile(file, size),
+  close: () => {},
+};
 
 /** Files a reader thread holds at once: the one it reads and the next, so that it never waits for this thread. */
 const HELD = 2;

@@ -1,10 +1,11 @@
 import { relative, sep } from 'node:path';
-import { comparePaths, matcherOf, queryTerms, type SearchHit, type SearchOptions, type TreeSearch } from '../search/index.js';
-import { sessionOfHits } from '../search/scan.js';
-import { formatsReady } from '../formats/containers/index.js';
+import { matcherOf, sessionOfHits, type SearchHit, type SearchOptions, type TreeSearch } from '../search/hits.js';
+import { comparePaths } from '../search/search-index.js';
+import { queryTerms } from '../search/words.js';
 import { HitTexts } from './hit-lines.js';
+import { loadCodec } from '../formats/registry.js';
 import { saysSomething } from './titles.js';
-import type { Catalog } from './store.js';
+import type { Catalog, CatalogHit } from './store.js';
 
 /** Past this many matches a search stops counting; every one found is still listed. */
 const LIST_ALL = 1_000_000;
@@ -18,10 +19,9 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
   const terms = queryTerms(query);
   const matcher = matcherOf(query);
   const found = catalog.search(terms, { under: [dir], roles: options.roles, formats: options.formats, limit: LIST_ALL, countLimit: LIST_ALL });
-  // A hit whose line the catalog does not know is read from its file parsed whole: SQLite's reader is loaded
-  // first where that file may be a database, and only then (a session log's hits are read by their bytes).
-  const parsedWhole = [...new Set(found.hits.filter((h) => !(h.bytes && h.format)).map((h) => h.path))];
-  if (parsedWhole.length > 0) await formatsReady(parsedWhole);
+  // A session log's hits are read by their lines, which need their format's reader alone; every format's is
+  // loaded only for a file read whole (below).
+  for (const format of new Set(found.hits.map((h) => (h.bytes ? h.format : undefined)))) if (format) await loadCodec(format);
   const rel = (p: string) => relative(dir, p).split(sep).join('/');
   // Each file's session by its title, as the session list names it (a file of several sessions has none).
   const titles = new Map<string, string | undefined>();
@@ -31,30 +31,43 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
   const multi = new Set<string>();
   const files = new Set<string>();
   const owners = new Map<string, SearchHit['session']>();
-  try {
-    for (const h of found.hits) {
-      const snippet = texts.snippet(h, matcher);
-      // The file changed since it was catalogued, and no longer says this: not a hit.
-      if (!snippet) continue;
-      // A file listed under several names (a link to it inside the folder) is a hit under each, as the walk lists it.
-      for (const listed of options.names?.get(h.path) ?? [h.path]) {
-        const path = rel(listed);
-        const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
-        if (h.spelled) hit.spelled = h.spelled;
-        if (h.shown !== undefined) {
-          hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
-          if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
-        }
-        if (h.conversations > 1) multi.add(path);
-        files.add(path);
-        // A hit in a thread's own file says whose thread it is (looked up once per file).
-        if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
-        const session = owners.get(h.path);
-        if (session) hit.session = session;
-        const title = titles.get(h.path);
-        if (saysSomething(title)) hit.title = title;
-        hits.push(hit);
+  const deferred: CatalogHit[] = [];
+  const add = (h: CatalogHit, first: boolean) => {
+    const snippet = texts.snippet(h, matcher);
+    // The file changed since it was catalogued, and no longer says this: not a hit.
+    if (!snippet) {
+      if (first && texts.unread.has(h.path)) deferred.push(h);
+      return;
+    }
+    // A file listed under several names (a link to it inside the folder) is a hit under each, as the walk lists it.
+    for (const listed of options.names?.get(h.path) ?? [h.path]) {
+      const path = rel(listed);
+      const hit: SearchHit = { path, conversation: h.conversation, index: h.index, role: h.role, snippet: snippet.text, match: snippet.match };
+      if (h.spelled) hit.spelled = h.spelled;
+      if (h.shown !== undefined) {
+        hit.shown = h.shown && { thread: h.shown.thread, index: h.shown.index };
+        if (h.shown && h.shown.thread === h.defaultThread) hit.onDefaultThread = true;
       }
+      if (h.conversations > 1) multi.add(path);
+      files.add(path);
+      // A hit in a thread's own file says whose thread it is (looked up once per file).
+      if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
+      const session = owners.get(h.path);
+      if (session) hit.session = session;
+      const title = titles.get(h.path);
+      if (saysSomething(title)) hit.title = title;
+      hits.push(hit);
+    }
+  };
+  try {
+    for (const h of found.hits) add(h, true);
+    // Hits whose lines the catalog does not know (or whose lines moved) are read from their files parsed whole,
+    // once every format's reader is loaded, and SQLite's where such a file may be a database.
+    if (deferred.length > 0) {
+      const [{ readDocumentFile }, { formatsReady }] = await Promise.all([import('../formats/document-file.js'), import('../formats/containers/index.js')]);
+      await formatsReady([...texts.unread]);
+      texts.readWith(readDocumentFile);
+      for (const h of deferred) add(h, false);
     }
   } finally {
     texts.close();

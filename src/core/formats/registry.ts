@@ -4,14 +4,29 @@ import { ConversationFileError } from './errors.js';
 import { syntaxError } from './json.js';
 import { markDerived } from '../message.js';
 import { withUnreadPart } from './unread.js';
+import { BUILT_IN_EXTENSIONS, BUILT_IN_LOADERS } from './built-in.js';
 import type { Utf8Text } from './syntax/utf8-text.js';
 
 const codecs: Codec[] = [];
 // Asked once per file by a listing of thousands: kept until a codec is added.
-let extensions: string[] | undefined;
+let extensions: Set<string> | undefined;
 
 /** Adds a codec (the built-in ones register themselves in formats/all.ts); a later one with the same id replaces it. */
 export function registerCodec(codec: Codec): void {
+  prepared(codec);
+  extensions = undefined;
+  marks = undefined;
+  const i = codecs.findIndex((c) => c.id === codec.id);
+  if (i === -1) codecs.push(codec);
+  else codecs[i] = codec;
+}
+
+// A codec is made ready once, whether it is registered or loaded by itself first (loadCodec) and registered after.
+const ready = new WeakSet<Codec>();
+
+function prepared(codec: Codec): Codec {
+  if (ready.has(codec)) return codec;
+  ready.add(codec);
   // An edited record is derived from the one it edits: writers use that to keep what the edit did not change.
   const withText = codec.withText;
   codec.withText = (record, text) => {
@@ -26,11 +41,24 @@ export function registerCodec(codec: Codec): void {
     (guarded as { unreadGuarded?: true }).unreadGuarded = true;
     codec.view = guarded;
   }
-  extensions = undefined;
-  marks = undefined;
-  const i = codecs.findIndex((c) => c.id === codec.id);
-  if (i === -1) codecs.push(codec);
-  else codecs[i] = codec;
+  return codec;
+}
+
+// Built-in codecs loaded one by one, not (yet) registered: they read records of a known format, never detect one.
+const loaded = new Map<string, Codec>();
+
+/**
+ * The codec of this id, loading a built-in one by itself where formats/all.ts was not loaded: what a search from
+ * the catalog needs to read a hit's line, without every other format's reader.
+ */
+export async function loadCodec(id: string): Promise<Codec | undefined> {
+  const known = codecById(id);
+  if (known) return known;
+  const load = Object.hasOwn(BUILT_IN_LOADERS, id) ? BUILT_IN_LOADERS[id] : undefined;
+  if (!load) return undefined;
+  const codec = prepared(await load());
+  loaded.set(id, codec);
+  return codec;
 }
 
 export function listCodecs(): readonly Codec[] {
@@ -38,13 +66,22 @@ export function listCodecs(): readonly Codec[] {
 }
 
 export function codecById(id: string): Codec | undefined {
-  return codecs.find((c) => c.id === id);
+  return codecs.find((c) => c.id === id) ?? loaded.get(id);
 }
 
 /** Every extension some codec reads (lower case, with the dot). */
 export function conversationExtensions(): string[] {
-  extensions ??= [...new Set(codecs.flatMap((c) => c.extensions))];
-  return extensions.slice();
+  return [...extensionSet()];
+}
+
+/** Whether some codec reads files of this extension (lower case, with the dot). */
+export function isConversationExtension(ext: string): boolean {
+  return extensionSet().has(ext);
+}
+
+// The built-in formats' extensions are known before their codecs load: a listing walks for them all the same.
+function extensionSet(): Set<string> {
+  return (extensions ??= new Set([...BUILT_IN_EXTENSIONS, ...codecs.flatMap((c) => c.extensions)]));
 }
 
 // Every codec's sniffNeeds and sniffMarks as one pattern: a quote, one of them, and a quote after it (looked

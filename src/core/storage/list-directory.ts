@@ -1,16 +1,11 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { confined, realRoots } from './confine.js';
 import { basename, extname, join } from 'node:path';
-import { ConversationFileError } from '../formats/errors.js';
-import { readDocumentFile } from '../formats/document-file.js';
-import { countView } from '../views.js';
-import { sessionModel } from '../models.js';
-import { conversationExtensions } from '../formats/registry.js';
+import { isConversationExtension } from '../formats/registry.js';
 import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../formats/aider/names.js';
-import { isOpenCodeStoragePiece, listContainers } from '../formats/containers/index.js';
-import { NotReadHereError, unreadStoreNamed } from '../formats/containers/unread-stores.js';
-import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-markdown-codec.js';
-import type { Tokenizer } from '../tokenizer/tokenizer.js';
+import { isOpenCodeStoragePiece, listContainers, listedByNameExtensions } from '../formats/containers/index.js';
+import { unreadStoreNamed } from '../formats/containers/unread-stores.js';
+import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-names.js';
 
 /** Hidden folders agent tools write their histories into: looked into; every other hidden folder is not. */
 export const AGENT_FOLDERS = new Set(['.claude', '.codex', '.swarms', '.cline', '.roo', '.continue', '.aider', '.gemini', '.cursor', '.openai', '.agents', '.copilot', '.opencode', '.crush']);
@@ -93,10 +88,9 @@ export function isConversationFileName(file: string, readHead: () => string = ()
   // A database of a tool not read here, by the name and folder that tool gives it: listed, with why it is not read.
   if (unreadStoreNamed(file)) return true;
   // Another app's database is listed by the name that app gives it (not every `.db` is one).
-  const store = listContainers().find((c) => c.listed && c.extensions.includes(ext));
-  if (store) return listContainers().some((c) => c.listed?.(file) === true);
+  if (listedByNameExtensions().has(ext)) return listContainers().some((c) => c.listed?.(file) === true);
   if (ext === '.eval') return true;
-  if (!conversationExtensions().includes(ext)) return false;
+  if (!isConversationExtension(ext)) return false;
   // The pieces of an OpenCode session (its messages and parts, each a file): the session file is listed.
   if (isOpenCodeStoragePiece(file)) return false;
   // A tool's own sidecar beside a history (Claude Code's sub-agent `agent-<id>.meta.json`) is not one.
@@ -172,70 +166,4 @@ export function walkConversationTree(root: string, options: TreeOptions = {}): T
   };
   visit(root, 0, '');
   return { files, truncated, tooDeep, outside };
-}
-
-export interface DirectoryEntry {
-  /** Relative to the folder listed ("projects/app/session.jsonl"). */
-  path: string;
-  /** File name without its extension. */
-  name: string;
-  file: string;
-  /** The codec id that reads it. */
-  format?: string;
-  formatLabel?: string;
-  bytes: number;
-  modified: Date;
-  conversations?: number;
-  messages?: number;
-  /** Records that are not messages (session metadata, events). */
-  other?: number;
-  tokens?: number;
-  /** The model `tokens` were counted for, where it is the session's own (see TokenizerFor). */
-  model?: string;
-  /** Why the file could not be read; such files are listed, never skipped. */
-  error?: string;
-  /** A database of a tool not read here (unread-stores.ts): what it holds ("Zed threads"); `error` says so. */
-  notRead?: string;
-  errorLine?: number;
-  errorColumn?: number;
-}
-
-/** One file of the tree described: its format and counts, or the reason it cannot be read. */
-/** Each file counted for the model its session ran on: the tokenizer for that model (the session names none: undefined). */
-export type TokenizerFor = (sessionModel: string | undefined) => { model: string; tokenizer: Tokenizer };
-
-export function describeConversationFile(f: TreeFile, counter?: Tokenizer | TokenizerFor): DirectoryEntry {
-  const entry: DirectoryEntry = { path: f.path, name: basename(f.path, extname(f.path)), file: f.file, bytes: f.bytes, modified: f.modified };
-  try {
-    const { codec, doc } = readDocumentFile(f.file);
-    entry.format = codec.id;
-    entry.formatLabel = codec.label;
-    entry.conversations = doc.conversations.length;
-    entry.messages = doc.conversations.reduce((n, c) => n + c.records.length, 0);
-    entry.other = doc.otherRecords;
-    if (counter) {
-      const views = doc.conversations.flatMap((c) => c.records.map((r) => codec.view(r)));
-      const picked = typeof counter === 'function' ? counter(sessionModel(views)) : undefined;
-      const tokenizer = picked?.tokenizer ?? (counter as Tokenizer);
-      if (picked) entry.model = picked.model;
-      let tokens = 0;
-      // Part by part, as `show` and the app count a message.
-      for (const v of views) tokens += countView(v, tokenizer).tokens;
-      entry.tokens = tokens;
-    }
-  } catch (e) {
-    if (e instanceof NotReadHereError) entry.notRead = e.store.label;
-    if (e instanceof ConversationFileError) {
-      entry.error = e.reason;
-      entry.errorLine = e.line;
-      entry.errorColumn = e.column;
-    } else entry.error = (e as Error).message;
-  }
-  return entry;
-}
-
-/** The conversation files under `dir` (recursively, as walkConversationTree), each read and counted; links leading out of it named, never read. */
-export function listConversationFiles(dir: string, counter?: Tokenizer | TokenizerFor, options: TreeOptions = {}): { entries: DirectoryEntry[]; truncated: boolean; tooDeep: number; outside: OutsideLink[] } {
-  const tree = walkConversationTree(dir, options);
-  return { entries: tree.files.map((f) => describeConversationFile(f, counter)), truncated: tree.truncated, tooDeep: tree.tooDeep, outside: tree.outside };
 }

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { isClineTaskName } from './task-names.js';
 import { isPlainObject } from '../../message.js';
 import { NotThisFormat, type Codec } from '../codec.js';
 import type { MessageView, Part } from '../model.js';
@@ -27,11 +27,7 @@ interface Baseline {
 const HEADER = /^\*\*(User|Assistant):\*\*\n\n/;
 const SEPARATOR = '---\n\n';
 
-/** The names "Export task" gives (`cline_task_nov-30-2025_9-15-02-am.md`). */
-export const isClineTaskName = (file: string) => /^(cline|roo|kilo(_code)?)_task_.*\.md$/i.test(basename(file));
 const isName = isClineTaskName;
-/** Whether a Markdown file's head is a task export under another name. */
-export const looksLikeClineTask = (head: string) => /^\*\*User:\*\*\n\n/.test(head.replace(/^\ufeff/, ''));
 
 /** Splits the export into messages: a message ends at `\n\n---\n\n` followed by the next header. */
 function split(text: string): { records: TaskMessage[]; spans: Array<{ start: number; end: number }>; head: string } {

@@ -46,8 +46,11 @@ export interface Container {
 }
 
 const containers: Container[] = [];
+// Asked of every file a listing walks: kept until a container is registered.
+let byName: Set<string> | undefined;
 
 export function registerContainer(c: Container): void {
+  byName = undefined;
   const i = containers.findIndex((x) => x.id === c.id);
   if (i === -1) containers.push(c);
   else containers[i] = c;
@@ -55,6 +58,11 @@ export function registerContainer(c: Container): void {
 
 export function listContainers(): readonly Container[] {
   return containers;
+}
+
+/** The extensions of the databases a listing shows only by the name their app gives them (`listed`). */
+export function listedByNameExtensions(): ReadonlySet<string> {
+  return (byName ??= new Set(containers.filter((c) => c.listed).flatMap((c) => c.extensions)));
 }
 
 /** The container holding a file, if its name and first bytes say it is one. */

@@ -7,7 +7,7 @@ import { inspectEvalContainer } from './inspect-eval.js';
 import { openCodeDbContainer, openCodeStorageContainer } from './opencode.js';
 import { vscodeChatLogContainer } from './vscode-chat-log.js';
 
-export { containerOf, listContainers, type Container, type ContainerContent } from './container.js';
+export { containerOf, listContainers, listedByNameExtensions, type Container, type ContainerContent } from './container.js';
 export { isOpenCodeStoragePiece } from './opencode.js';
 import { loadSqlite } from './sqlite.js';
 

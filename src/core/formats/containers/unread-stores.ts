@@ -29,9 +29,13 @@ export const UNREAD_STORES: readonly UnreadStore[] = [
 
 /** The tool's database a file is by its name and folder, before its tables are looked at. */
 export function unreadStoreNamed(file: string): UnreadStore | undefined {
+  // Asked of every file a listing walks: the name first, the folder only for a name that matches.
+  const name = nameOf(file);
+  const named = UNREAD_STORES.filter((s) => s.name.test(name));
+  if (named.length === 0) return undefined;
   const parts = file.replace(/\\/g, '/').split('/');
   const folder = parts[parts.length - 2] ?? '';
-  return UNREAD_STORES.find((s) => s.name.test(nameOf(file)) && s.folder.test(folder));
+  return named.find((s) => s.folder.test(folder));
 }
 
 export const unreadStoreById = (id: string | undefined): UnreadStore | undefined => UNREAD_STORES.find((s) => s.id === id);
