@@ -4,6 +4,8 @@ import { BUILT_IN_EXTENSIONS, BUILT_IN_LOADERS } from '../../src/core/formats/bu
 import { BUILT_IN_CODECS } from '../../src/core/formats/all.js';
 import { codecById, loadCodec } from '../../src/core/formats/registry.js';
 import { ROOT } from '../helpers.js';
+import { listContainers } from '../../src/core/formats/containers/index.js';
+import { LISTED_BY_NAME } from '../../src/core/formats/containers/listed-names.js';
 
 describe('the built-in formats as known before their readers load', () => {
   it('names every built-in codec by its id, and loads that very codec', async () => {
@@ -20,6 +22,15 @@ describe('the built-in formats as known before their readers load', () => {
     expect([...BUILT_IN_EXTENSIONS].sort()).toEqual([...new Set(BUILT_IN_CODECS.flatMap((c) => c.extensions))].sort());
   });
 
+  it("knows the databases a listing shows by name as their containers do", () => {
+    const listed = listContainers().filter((c) => c.listed);
+    expect(listed.map((c) => c.id).sort()).toEqual(Object.keys(LISTED_BY_NAME).sort());
+    for (const c of listed) {
+      expect(LISTED_BY_NAME[c.id].listed, c.id).toBe(c.listed);
+      expect(LISTED_BY_NAME[c.id].extensions, c.id).toEqual(c.extensions);
+    }
+  });
+
   // A search from an up-to-date catalog reads each hit's line with its own format's reader: it loads no other,
   // and what it loads to start is what it needs to walk the folders and ask the catalog.
   it("the CLI's search loads no format's reader until it has hits", async () => {
@@ -27,9 +38,7 @@ describe('the built-in formats as known before their readers load', () => {
     const inputs = r.metafile.inputs;
     const reached = new Set<string>(['src/cli/search-command.ts']);
     for (const path of reached) for (const i of inputs[path]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) reached.add(i.path);
-    // (formats/shared/ holds what several readers share, no reader: the databases' containers, which the walk
-    // asks which names they list, use its store text.)
-    const readers = [...reached].filter((p) => /^src\/core\/formats\/(all\.ts|document-file\.ts|(?!shared\/)[^/]+\/[\w-]*codecs?\.ts)$/.test(p));
+    const readers = [...reached].filter((p) => /^src\/core\/formats\/(all\.ts|document-file\.ts|containers\/index\.ts|[^/]+\/[\w-]*codecs?\.ts)$/.test(p));
     expect(readers).toEqual([]);
     expect(reached.has('src/core/catalog/search.ts')).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import { matcherOf, sessionOfHits, type SearchHit, type SearchOptions, type TreeSearch } from '../search/hits.js';
-import { comparePaths } from '../search/search-index.js';
+import { comparePaths } from '../search/compare-paths.js';
 import { queryTerms } from '../search/words.js';
 import { HitTexts } from './hit-lines.js';
 import { loadCodec } from '../formats/registry.js';

@@ -1,5 +1,4 @@
 import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { costOf, addUp } from '../usage.js';
 import { modelKey, PRICES_DATED } from '../pricing/prices.js';
 import { foldCase } from '../search/words.js';
@@ -9,14 +8,13 @@ import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
 import { isNotAModel } from '../models.js';
 import { unreadStoreById } from '../formats/containers/unread-stores.js';
 import { json, messageIds, opt, SHOWN_EARLIER, SHOWN_ON_BRANCH, underClause, type Database, type Row, type Statement } from './sql.js';
+import { libsqlDriver } from './libsql-driver.js';
 import { IndexSearch, type IndexSearchAnswer, type IndexSearchOptions } from './index-search.js';
 
 export type { CatalogHit } from './index-search.js';
 
 export { localDay } from './calls.js';
 
-// libsql is a CommonJS N-API module: required, not imported, so that the bundles keep it outside.
-const require = createRequire(import.meta.url);
 
 const CALL_COLUMNS = 14;
 /** A call's columns after its session and key, in the order they are written. */
@@ -235,7 +233,7 @@ export class Catalog {
   private static tryOpen(file: string, fresh: boolean): Catalog {
     // Made before SQLite opens it, with the mode private data needs; its journal files take the same mode.
     if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
-    const Driver = require('libsql') as new (file: string) => Database;
+    const Driver = libsqlDriver();
     const db = new Driver(file);
     try {
       db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');

@@ -47,9 +47,9 @@ interface Wanted {
 }
 const MANY_WORDS = 32;
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-/** Results' order: paths as people sort them (run2 before run10), ties by code units. */
-export const comparePaths = (a: string, b: string): number => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+import { comparePaths } from './compare-paths.js';
+
+export { comparePaths };
 
 /**
  * Word search over many files: a segment per file, replaced whole when the file changes. A query looks up

@@ -3,7 +3,8 @@ import { confined, realRoots } from './confine.js';
 import { basename, extname, join } from 'node:path';
 import { isConversationExtension } from '../formats/registry.js';
 import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../formats/aider/names.js';
-import { isOpenCodeStoragePiece, listContainers, listedByNameExtensions } from '../formats/containers/index.js';
+import { listedByName, listedByNameExtensions } from '../formats/containers/container.js';
+import { isOpenCodeStoragePiece } from '../formats/containers/listed-names.js';
 import { unreadStoreNamed } from '../formats/containers/unread-stores.js';
 import { isClineTaskName, looksLikeClineTask } from '../formats/cline/task-names.js';
 
@@ -88,7 +89,7 @@ export function isConversationFileName(file: string, readHead: () => string = ()
   // A database of a tool not read here, by the name and folder that tool gives it: listed, with why it is not read.
   if (unreadStoreNamed(file)) return true;
   // Another app's database is listed by the name that app gives it (not every `.db` is one).
-  if (listedByNameExtensions().has(ext)) return listContainers().some((c) => c.listed?.(file) === true);
+  if (listedByNameExtensions().has(ext)) return listedByName(file);
   if (ext === '.eval') return true;
   if (!isConversationExtension(ext)) return false;
   // The pieces of an OpenCode session (its messages and parts, each a file): the session file is listed.

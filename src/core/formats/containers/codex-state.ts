@@ -1,12 +1,10 @@
 import { ConversationFileError } from '../errors.js';
 import { storeText, type StoreText } from '../shared/store-codec.js';
+import { LISTED_BY_NAME } from './listed-names.js';
 import { nameOf, type Container } from './container.js';
 import { isSqlite, openDatabase } from './sqlite.js';
 
 type Loose = Record<string, unknown>;
-
-/** Codex's state database (`~/.codex/state_5.sqlite`; the number is its schema's generation). */
-const STATE_DB = /^state_\d+\.sqlite$/i;
 
 const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
@@ -29,7 +27,7 @@ export const codexStateContainer: Container = {
   label: 'Codex thread index (state database)',
   format: 'codex-thread-index',
   extensions: ['.sqlite'],
-  listed: (file) => STATE_DB.test(nameOf(file)),
+  listed: LISTED_BY_NAME['codex-state-db'].listed,
   holds: (file, head) => /\.sqlite$/i.test(file) && isSqlite(head),
   open(file, bytes, limits) {
     const db = openDatabase(file, bytes, limits);

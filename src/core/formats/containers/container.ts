@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { LISTED_BY_NAME } from './listed-names.js';
 import { ConversationFileError } from '../errors.js';
 import { MAX_NESTING_DEPTH } from '../types.js';
 import { nestsDeeperThan } from '../validate.js';
@@ -62,7 +63,12 @@ export function listContainers(): readonly Container[] {
 
 /** The extensions of the databases a listing shows only by the name their app gives them (`listed`). */
 export function listedByNameExtensions(): ReadonlySet<string> {
-  return (byName ??= new Set(containers.filter((c) => c.listed).flatMap((c) => c.extensions)));
+  return (byName ??= new Set([...Object.values(LISTED_BY_NAME), ...containers.filter((c) => c.listed)].flatMap((c) => c.extensions)));
+}
+
+/** Whether a listing shows this database by its name (a built-in container's rule, or a registered one's). */
+export function listedByName(file: string): boolean {
+  return Object.values(LISTED_BY_NAME).some((c) => c.listed(file)) || containers.some((c) => c.listed?.(file) === true);
 }
 
 /** The container holding a file, if its name and first bytes say it is one. */

@@ -1,5 +1,6 @@
 import { ConversationFileError } from '../errors.js';
 import { storeText, type StoreText } from '../shared/store-codec.js';
+import { LISTED_BY_NAME } from './listed-names.js';
 import { nameOf, type Container } from './container.js';
 import { isSqlite, openDatabase, textOf } from './sqlite.js';
 
@@ -43,7 +44,7 @@ export const crushDbContainer: Container = {
   label: 'Crush database',
   format: 'crush-store',
   extensions: ['.db'],
-  listed: (file) => CRUSH_DB.test(nameOf(file)),
+  listed: LISTED_BY_NAME['crush-db'].listed,
   holds: (file, head) => CRUSH_DB.test(nameOf(file)) && isSqlite(head),
   open(file, bytes, limits) {
     const db = openDatabase(file, bytes, limits);

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../message.js';
 import { storeText, type StoreText } from '../shared/store-codec.js';
+import { LISTED_BY_NAME } from './listed-names.js';
 import { nameOf, type Container } from './container.js';
 import { isSqlite, openDatabase, textOf, type ReadOnlyDatabase } from './sqlite.js';
 
@@ -161,7 +162,7 @@ export const cursorDbContainer: Container = {
   label: 'Cursor state database',
   format: 'cursor-chats',
   extensions: ['.vscdb'],
-  listed: (file) => /^state\.vscdb$/i.test(nameOf(file)) && /cursor/i.test(file),
+  listed: LISTED_BY_NAME['cursor-vscdb'].listed,
   holds: (file, head) => /\.vscdb$/i.test(file) && isSqlite(head),
   open(file, bytes, limits) {
     const db = openDatabase(file, bytes, limits);

@@ -8,7 +8,7 @@ import { openCodeDbContainer, openCodeStorageContainer } from './opencode.js';
 import { vscodeChatLogContainer } from './vscode-chat-log.js';
 
 export { containerOf, listContainers, listedByNameExtensions, type Container, type ContainerContent } from './container.js';
-export { isOpenCodeStoragePiece } from './opencode.js';
+export { isOpenCodeStoragePiece } from './listed-names.js';
 import { loadSqlite } from './sqlite.js';
 
 /**

@@ -5,6 +5,7 @@ import { isPlainObject } from '../../message.js';
 import { ConversationFileError, TooBigError } from '../errors.js';
 import { sizeText } from '../../limits.js';
 import { storeText, type StoreText } from '../shared/store-codec.js';
+import { LISTED_BY_NAME } from './listed-names.js';
 import { nameOf, type Container } from './container.js';
 import { isSqlite, openDatabase, textOf } from './sqlite.js';
 
@@ -59,7 +60,7 @@ export const openCodeDbContainer: Container = {
   label: 'OpenCode database',
   format: 'opencode-store',
   extensions: ['.db'],
-  listed: (file) => /^opencode(-[\w.-]+)?\.db$/i.test(nameOf(file)),
+  listed: LISTED_BY_NAME['opencode-db'].listed,
   holds: (file, head) => /^opencode(-[\w.-]+)?\.db$/i.test(nameOf(file)) && isSqlite(head),
   open(file, bytes, limits) {
     const db = openDatabase(file, bytes, limits);
@@ -167,7 +168,3 @@ export const openCodeStorageContainer: Container = {
   },
 };
 
-/** A file of OpenCode's storage folder that is a piece of a session, not one (a message, a part, a project, a diff). */
-export function isOpenCodeStoragePiece(file: string): boolean {
-  return /[\\/]storage[\\/](message|part|project|todo|session_diff|session_share|snapshot)[\\/]/.test(file) || /[\\/]storage[\\/]session[\\/](message|part)[\\/]/.test(file);
-}
