@@ -332,6 +332,13 @@ describe('a session as its threads', () => {
     expect(cli('tokens', COPILOT, '--whole').stdout).toMatch(/^Reported by the API \(7 model calls\): 118,204 in \(96,320 of them read from the cache\) · 952 out$/m);
     const out = JSON.parse(cli('tokens', COPILOT, '--whole', '--json').stdout);
     expect([out.input_tokens, out.output_tokens]).toEqual([118_204, 952]);
+    // A shared transcript of the session says the same figures and cost.
+    const cost = /^Cost: (\$\S+)/m.exec(cli('tokens', COPILOT, '--whole').stdout)?.[1];
+    const md = cli('export', COPILOT, '--to', 'md', '--no-redact');
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toMatch(/^- Reported by the API: 7 model calls, 118,204 in \(96,320 of them read from the cache\) · 952 out$/m);
+    expect(cost).toBeDefined();
+    expect(md.stdout).toContain(`- Cost: ${cost} at list prices`);
   });
 
   it('tokens of a file that records output but no input per call say the input is not recorded, never 0', () => {

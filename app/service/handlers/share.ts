@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import { standsIn } from '../../../src/core/tokenizer/estimate.js';
 import { conversationModel } from '../documents/counting-model.js';
 import { countingModel } from '../../../src/core/models.js';
-import { fileThreads, shareTranscript, type Shared, type SharedThread } from '../../../src/core/export/share.js';
+import { fileThreads, shareTranscript, threadTotals, type Shared, type SharedThread } from '../../../src/core/export/share.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
 import { walkConversationTree } from '../../../src/core/storage/list-directory.js';
@@ -76,7 +76,12 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
       const stem = basename(doc.path, extname(doc.path));
       let threads: SharedThread[];
       let suffix = '';
-      if (scope === 'file') threads = doc.conversations.map((c, i) => ({ title: conversationTitle(doc, i), records: c.records }));
+      // A whole conversation carries the totals its tool reported per run, as the app's header adds them up.
+      const whole = (i: number, records: readonly unknown[]) => {
+        const totals = threadTotals({ codec: doc.codec, doc: doc.file.doc }, i, records);
+        return totals ? { totals } : {};
+      };
+      if (scope === 'file') threads = doc.conversations.map((c, i) => ({ title: conversationTitle(doc, i), records: c.records, ...whole(i, c.records) }));
       else if (scope === 'selection') {
         const picked = [...new Set(indexes ?? [])].sort((a, b) => a - b);
         if (picked.length === 0) throw new HandlerError('BAD_INPUT', 'no messages picked: select or mark the messages to share');
@@ -84,7 +89,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         threads = [{ title: conversationTitle(doc, conversation), records: picked.map((i) => conv.records[i]), numbers: picked }];
         suffix = `-${picked.length}-messages`;
       } else {
-        threads = [{ title: conversationTitle(doc, conversation), records: conv.records }];
+        threads = [{ title: conversationTitle(doc, conversation), records: conv.records, ...whole(conv.store?.file ?? conversation, conv.records) }];
         if (doc.conversations.length > 1) suffix = conv.view ? `-${conv.view.thread.replace(/^side:/, '').replace(/[^\w.-]+/g, '-')}` : `-${conversation + 1}`;
       }
       const title = doc.file.doc.conversations[conv.store?.file ?? conversation]?.title ?? basename(doc.path);
@@ -107,7 +112,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
           continue;
         }
         codec ??= opened.codec;
-        for (const t of fileThreads(opened, 'all')) threads.push({ title: `${f.path} · ${t.title}`, records: t.records, codec: opened.codec });
+        for (const t of fileThreads(opened, 'all')) threads.push({ ...t, title: `${f.path} · ${t.title}`, codec: opened.codec });
       }
       if (!codec) throw new HandlerError('NOT_FOUND', `${root} holds no conversation this tool reads`);
       const opts = options(to, redact, paths);

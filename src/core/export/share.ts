@@ -1,4 +1,5 @@
-import type { Codec } from '../formats/codec.js';
+import type { Codec, ReportedTotal } from '../formats/codec.js';
+import { reportedTotalsOf } from '../usage.js';
 import type { OpenedFile } from '../formats/document-file.js';
 import { threadsOf } from '../tree/message-tree.js';
 import { threadName, threadPath } from '../tree/thread-paths.js';
@@ -20,6 +21,19 @@ export interface SharedThread {
   numbers?: readonly number[];
   /** The codec its records are of, when not the transcript's (a folder's files are of many formats). */
   codec?: Codec;
+  /**
+   * The totals its tool reported for runs of these records (Codec.usageTotals, rows in `records`): given only
+   * when the records are a whole conversation, as the app and `tokens` add them (threadTotals).
+   */
+  totals?: readonly ReportedTotal[];
+}
+
+/** The totals a file reports for a conversation, for a thread of it that is every record of it in order. */
+export function threadTotals(opened: Pick<OpenedFile, 'codec' | 'doc'>, conversation: number, records: readonly unknown[]): ReportedTotal[] | undefined {
+  const all = opened.doc.conversations[conversation]?.records;
+  if (!all || all.length !== records.length || !records.every((r, i) => r === all[i])) return undefined;
+  const totals = reportedTotalsOf(opened.codec, opened.doc, conversation, records.length);
+  return totals.length > 0 ? totals : undefined;
 }
 
 export interface ShareOptions {
@@ -140,7 +154,7 @@ export async function shareTranscript(codec: Codec, threads: readonly SharedThre
         learn(f);
         redactions.push({ thread: title, number: number(i), field: `shown ${f.where[0]}`, rule: f.rule, label: f.label, excerpt: masked(f.value) });
       });
-    out.push({ title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}) });
+    out.push({ title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}), ...(th.totals ? { totals: th.totals } : {}) });
   }
   if (opts.redact && known.size > 0) {
     // A value found anywhere (a key in a tool's metadata, a user name in a session's cwd) is the same secret
@@ -220,14 +234,19 @@ export function fileThreads(opened: OpenedFile, thread?: string, conversations?:
     const records = opened.doc.conversations[c].records;
     const name = opened.doc.conversations[c]?.title ?? (n > 1 ? `Conversation ${c + 1}` : 'Conversation');
     const tree = opened.codec.tree?.(opened.doc, c, records);
-    if (!tree) return [{ title: name, records }];
+    if (!tree) {
+      const totals = threadTotals(opened, c, records);
+      return [{ title: name, records, ...(totals ? { totals } : {}) }];
+    }
     const all = threadsOf(tree);
     // Unasked, the main thread; a sub-agent's own file (no main thread in it) is its threads.
     const wanted = thread === undefined ? (all.includes('main') ? ['main'] : all) : thread === 'all' ? all : all.filter((t) => t === thread || t === `side:${thread}` || t.startsWith(`side:${thread}`));
     if (wanted.length === 0) throw new NoSuchThreadError(all.filter((t) => t !== 'main').map((t) => t.replace(/^side:/, '')));
     return wanted.map((t) => {
       const title = t === 'main' ? 'Main thread' : threadName(t);
-      return { title: n > 1 ? `${name} · ${title}` : title, records: threadPath(tree, t).whole.map((i) => records[i]) };
+      const own = threadPath(tree, t).whole.map((i) => records[i]);
+      const totals = threadTotals(opened, c, own);
+      return { title: n > 1 ? `${name} · ${title}` : title, records: own, ...(totals ? { totals } : {}) };
     });
   });
 }

@@ -1,6 +1,7 @@
 import type { MessageView, Part } from '../formats/model.js';
-import { addUp, costOf, costText, describeUsage, formatUsd, priceSourcesText, reportedUsage } from '../usage.js';
+import { addUp, callsOf, costOf, costText, describeUsage, formatUsd, priceSourcesText, reportedUsage, withReportedTotals } from '../usage.js';
 import type { ModelPrice } from '../pricing/prices.js';
+import type { ReportedTotal } from '../formats/codec.js';
 
 /** One thread of what is exported (a session's main thread, each sub-agent's), its messages seen and counted. */
 export interface TranscriptThread {
@@ -10,6 +11,8 @@ export interface TranscriptThread {
   tokens?: readonly number[];
   /** Each message's number as the reader knows it (its row), when it is not its place here (a selection). */
   numbers?: readonly number[];
+  /** The totals its tool reported for runs of these messages (Copilot CLI's), when they are a whole conversation. */
+  totals?: readonly ReportedTotal[];
 }
 
 export interface Transcript {
@@ -52,7 +55,8 @@ function figures(t: Transcript): string[] {
   const views = t.threads.flatMap((th) => th.views);
   const tokens = t.threads.every((th) => th.tokens) ? t.threads.reduce((s, th) => s + th.tokens!.reduce((a, b) => a + b, 0), 0) : undefined;
   const out = [`${n(views.length)} messages${tokens !== undefined ? ` · ${n(tokens)} tokens${t.countedWith ? ` (${t.countedWith})` : ''}` : ''}`];
-  const usage = reportedUsage(views);
+  // Totals a tool reports per run stand for the calls they add up, as in the app and `tokens` (usage.ts).
+  const usage = t.threads.some((th) => th.totals?.length) ? addUp(t.threads.flatMap((th) => withReportedTotals(callsOf(th.views), th.totals ?? []).map((c) => c.usage))) : reportedUsage(views);
   if (usage) {
     out.push(`Reported by the API: ${n(usage.calls)} model call${usage.calls === 1 ? '' : 's'}, ${describeUsage(usage)}`);
     const cost = costOf(usage, t.prices);
