@@ -1,5 +1,5 @@
 import type { MessageView } from './formats/model.js';
-import type { ModelPrice } from './pricing/prices.js';
+import { priceOf, type ModelPrice } from './pricing/prices.js';
 import { addUp, callsOf, costOf, type CallUsage } from './usage.js';
 import { apiCalls, type ApiCalls } from './api-calls.js';
 
@@ -96,7 +96,10 @@ export function turnFigures(views: readonly MessageView[], options: TurnFigureOp
       const priced = calls.map((u) => (u.model || !model ? u : { ...u, model }));
       return { first: t.first, last: t.last, input: sum((u) => u.input), output: sum((u) => u.output), cacheRead: sum((u) => u.cacheRead), cacheWrite: sum((u) => u.cacheWrite), usd: usdOf(priced, options.prices), model, estimated: false };
     }
-    const model = views[t.first].model ?? options.model;
+    // The turn's own model where it has a price; else the session's (Gemini CLI names a turn by its router,
+    // `auto-gemini-3`, no model of its own), as the transcript prices an estimate.
+    const own = views[t.first].model;
+    const model = own && (priceOf(own, options.prices) || !options.model) ? own : options.model ?? own;
     if (!tokens) return { first: t.first, last: t.last, model, estimated: true };
     let output = 0;
     for (let i = t.first; i <= t.last; i++) if (byModel(views[i])) output += Number(tokens[i] ?? 0);

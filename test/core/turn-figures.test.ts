@@ -143,4 +143,16 @@ describe('turns: one API call each, its lines and the results it waited for', ()
     const views = [v('user', [text('q')]), v('assistant', [text('a')], { usage: { input: 10, output: 2 }, model: 'no-such-model-7' })];
     expect(turnFigures(views)[0]).toMatchObject({ input: 10, output: 2, usd: undefined, estimated: false });
   });
+
+  it('an estimated turn named by a router, no model (Gemini CLI\'s auto-gemini-3), is priced at the session\'s model, as the transcript prices it', () => {
+    const views = [v('user', [text('q')]), v('assistant', [text('a')], { model: 'auto-gemini-3' })];
+    const [routed] = turnFigures(views, { tokens: [100, 20], model: 'gemini-2.5-pro' });
+    const [own] = turnFigures([views[0], { ...views[1], model: 'gemini-2.5-pro' }], { tokens: [100, 20] });
+    expect(routed).toMatchObject({ input: 100, output: 20, model: 'gemini-2.5-pro', estimated: true });
+    expect(routed.usd).toBeGreaterThan(0);
+    expect(routed.usd).toBe(own.usd);
+    // A turn's own priced model stays its own; with no session model, the router's name is kept (and no price).
+    expect(turnFigures([views[0], { ...views[1], model: SONNET }], { tokens: [100, 20], model: 'gemini-2.5-pro' })[0].model).toBe(SONNET);
+    expect(turnFigures(views, { tokens: [100, 20] })[0]).toMatchObject({ model: 'auto-gemini-3', usd: undefined });
+  });
 });
