@@ -67,7 +67,10 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
   if (found.hits.some((h) => h.shown === null)) process.stderr.write('⤷N: on no thread `show` shows by default (another branch, or before a compaction); N is its record in `show FILE --thread all`\n');
   const n = found.hits.length;
   process.stderr.write(`${n === 0 ? 'no matches' : `${n.toLocaleString('en')} ${n === 1 ? 'match' : 'matches'} in ${found.files.toLocaleString('en')} ${found.files === 1 ? 'file' : 'files'}`}\n`);
-  for (const e of found.errors) process.stderr.write(`${e.notRead ? 'note' : 'error'}: ${e.path}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
+  for (const e of found.errors) if (!e.notRead) process.stderr.write(`error: ${e.path}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
+  // Databases of tools not read here (or read from other files) are named in one line: `ls` says each one's why.
+  const unread = found.errors.filter((e) => e.notRead).map((e) => e.path);
+  if (unread.length > 0) process.stderr.write(`note: not searched: ${unread.length} ${unread.length === 1 ? 'database' : 'databases'} not read here (${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''}; \`ls ${dir}\` says why)\n`);
   if (found.truncated) process.stderr.write('note: the search stopped at the listing\'s file cap; there are more files\n');
   if (found.tooDeep) process.stderr.write(`note: ${found.tooDeep} folders deeper than the depth limit were not searched\n`);
   outsideLinksNote(found.outside.length, dir);

@@ -294,7 +294,7 @@ const n = (x: number) => x.toLocaleString('en-US');
  */
 export function describeUsage(u: { input?: number; cacheRead?: number; cacheWrite?: number; output?: number; reasoning?: number; calls?: number; inputCalls?: number; outputCalls?: number }): string {
   const recorded = (k: number | undefined) => (u.calls === undefined || k === undefined || k === u.calls ? '' : `recorded by ${n(k)} of ${n(u.calls)} calls`);
-  const cache = [recorded(u.inputCalls), u.cacheRead ? `${n(u.cacheRead)} of them read from the cache` : '', u.cacheWrite ? `${n(u.cacheWrite)} written to it` : ''].filter(Boolean).join(', ');
+  const cache = [recorded(u.inputCalls), u.cacheRead ? `${n(u.cacheRead)} of them read from the cache` : '', u.cacheWrite ? `${n(u.cacheWrite)} written to ${u.cacheRead ? 'it' : 'the cache'}` : ''].filter(Boolean).join(', ');
   const written = [recorded(u.outputCalls), u.reasoning ? `${n(u.reasoning)} of them reasoning` : ''].filter(Boolean).join(', ');
   const noInput = u.input === undefined || u.inputCalls === 0;
   const noOutput = u.output === undefined || u.outputCalls === 0;

@@ -317,7 +317,23 @@ describe('databases of tools not read here, through the real bin', () => {
     expect(listed.notListed.databases).toEqual([{ label: 'Goose sessions', files: 1 }, { label: 'Zed threads', files: 1 }]);
     expect(listed.notListed.files).toEqual([{ path: 'goose/sessions/sessions.db', why: 'unread', label: 'Goose sessions' }, { path: 'zed/threads/threads.db', why: 'unread', label: 'Zed threads' }]);
     const search = cli('search', dir, 'rounding');
-    expect(search.stderr).toMatch(/^note: zed\/threads\/threads\.db: a database of Zed threads/m);
+    expect(search.stderr).toContain(`note: not searched: 2 databases not read here (goose/sessions/sessions.db, zed/threads/threads.db; \`ls ${dir}\` says why)`);
     expect(search.stderr).not.toMatch(/^error:/m);
+  });
+
+  it("Copilot CLI's session index is listed as such, not read as sessions: they are its events.jsonl files", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'session-store.db'), sqliteFile('CREATE TABLE sessions (id TEXT PRIMARY KEY, cwd TEXT, summary TEXT); CREATE TABLE turns (id INTEGER PRIMARY KEY, session_id TEXT, turn_index INTEGER, user_message TEXT, assistant_response TEXT); CREATE TABLE checkpoints (id INTEGER PRIMARY KEY)'));
+    mkdirSync(join(dir, 'chats'));
+    writeFileSync(join(dir, 'chats', 'chat.json'), JSON.stringify({ messages: [{ role: 'user', content: 'the tax rounding question' }, { role: 'assistant', content: 'Round half to even.' }] }));
+    const ls = cli('ls', dir);
+    expect(ls.stdout).toMatch(/^session-store\.db\s+not read\s/m);
+    expect(ls.stderr).toContain("note: session-store.db: the Copilot CLI session index, not read as sessions: they are read from each session's session-state/<id>/events.jsonl");
+    const listed = json<{ notListed: { databases: Array<{ label: string; files: number }>; files: Array<{ path: string; why: string }> } }>(['sessions', dir, '--json']);
+    expect(listed.notListed.databases).toEqual([{ label: 'Copilot CLI session index', files: 1 }]);
+    expect(listed.notListed.files).toEqual([{ path: 'session-store.db', why: 'unread', label: 'Copilot CLI session index', readFrom: "each session's session-state/<id>/events.jsonl" }]);
+    // Another app's database of the same name is not taken for it.
+    writeFileSync(join(dir, 'session-store.db'), sqliteFile('CREATE TABLE sessions (id TEXT PRIMARY KEY)'));
+    expect(cli('ls', dir).stderr).toContain('session-store.db: a SQLite database of no tool read here');
   });
 });

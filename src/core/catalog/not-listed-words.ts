@@ -8,7 +8,7 @@ export interface NotListedSummary {
   logs: number;
   empty: number;
   unreadable: number;
-  files: Array<{ path: string; why: 'unread' | 'unreadable' | 'log' | 'empty'; label?: string }>;
+  files: Array<{ path: string; why: 'unread' | 'unreadable' | 'log' | 'empty'; label?: string; readFrom?: string }>;
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
@@ -36,4 +36,4 @@ const WHY: Record<NotListedSummary['files'][number]['why'], string> = {
 };
 
 /** Each file named with what it is and why it is not listed: "zed/threads/threads.db: Zed threads, a database of a tool not read here". */
-export const notListedLines = (n: NotListedSummary): string[] => n.files.map((f) => `${f.path}: ${f.label && f.why !== 'unreadable' ? `${f.label}, ` : ''}${WHY[f.why]}`);
+export const notListedLines = (n: NotListedSummary): string[] => n.files.map((f) => `${f.path}: ${f.label && f.why !== 'unreadable' ? `${f.label}, ` : ''}${f.readFrom ? `not read as sessions: they are read from ${f.readFrom}` : WHY[f.why]}`);

@@ -16,7 +16,7 @@ export function summariseNotListed(files: readonly NotListedFile[], display: (pa
     if (store) databases.set(store.label, (databases.get(store.label) ?? 0) + 1);
     else count[f.why === 'unread' ? 'unreadable' : f.why]++;
     const label = store?.label ?? f.formatLabel;
-    if (named.length < NAMED_FILES) named.push({ path: display(f.path), why: f.why, ...(label ? { label } : {}) });
+    if (named.length < NAMED_FILES) named.push({ path: display(f.path), why: f.why, ...(label ? { label } : {}), ...(store?.readFrom ? { readFrom: store.readFrom } : {}) });
   }
   return { databases: [...databases].map(([label, n]) => ({ label, files: n })), logs: count.log, empty: count.empty, unreadable: count.unreadable, files: named };
 }

@@ -19,7 +19,7 @@ const weightOf = (t: TurnFiguresData, byCost: boolean) => (byCost ? (t.usd ?? 0)
 export function turnLabel(t: TurnFiguresData, k: number): string {
   const e = t.estimated ? '≈' : '';
   const parts = [
-    t.input === undefined ? undefined : `${e}${formatNumber(t.input)} in${t.cacheRead ? ` (${formatNumber(t.cacheRead)} read from the cache)` : ''}${t.cacheWrite ? ` (${formatNumber(t.cacheWrite)} written to it)` : ''}`,
+    t.input === undefined ? undefined : `${e}${formatNumber(t.input)} in${t.cacheRead ? ` (${formatNumber(t.cacheRead)} read from the cache)` : ''}${t.cacheWrite ? ` (${formatNumber(t.cacheWrite)} written to ${t.cacheRead ? 'it' : 'the cache'})` : ''}`,
     t.output === undefined ? undefined : `${e}${formatNumber(t.output)} out`,
     t.usd === undefined ? undefined : `${e}${formatUsd(t.usd)}`,
   ].filter(Boolean);

@@ -18,12 +18,17 @@ export interface UnreadStore {
   folder: RegExp;
   /** Tables the tool's database has: a database of the same name without them is someone else's. */
   tables: readonly string[];
+  /** For a tool that is read here from other files: where its sessions are read from instead. */
+  readFrom?: string;
 }
 
 export const UNREAD_STORES: readonly UnreadStore[] = [
   // Zed's agent panel: ~/.local/share/zed/threads/threads.db, each thread a zstd-compressed JSON blob.
   { id: 'zed-threads', tool: 'Zed', label: 'Zed threads', name: /^threads\.db$/i, folder: /^threads$/i, tables: ['threads'] },
   // Goose: ~/.local/share/goose/sessions/sessions.db (sessions, and their messages as JSON content).
+  // Copilot CLI's index of its sessions (~/.copilot/session-store.db: each session's folder, summary and turns, and a
+  // search index): the sessions themselves are its session-state/<id>/events.jsonl, read here.
+  { id: 'copilot-session-store', tool: 'Copilot CLI', label: 'Copilot CLI session index', name: /^session-store\.db$/i, folder: /^/, tables: ['sessions', 'turns', 'checkpoints'], readFrom: "each session's session-state/<id>/events.jsonl" },
   { id: 'goose-sessions', tool: 'Goose', label: 'Goose sessions', name: /^sessions\.db$/i, folder: /^sessions$/i, tables: ['sessions', 'messages'] },
 ];
 
@@ -47,7 +52,7 @@ export class NotReadHereError extends ConversationFileError {
     readonly store: UnreadStore,
     readDatabases: readonly string[],
   ) {
-    super(file, `a database of ${store.label}: ${store.tool} is not read here (its conversations are not shown; the databases read here: ${readDatabases.join(', ')})`, undefined, true);
+    super(file, store.readFrom ? `the ${store.label}, not read as sessions: they are read from ${store.readFrom}` : `a database of ${store.label}: ${store.tool} is not read here (its conversations are not shown; the databases read here: ${readDatabases.join(', ')})`, undefined, true);
     this.name = 'NotReadHereError';
   }
 }
