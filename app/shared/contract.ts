@@ -461,7 +461,7 @@ const NotListed = z.object({
   logs: z.number(),
   empty: z.number(),
   unreadable: z.number(),
-  files: z.array(z.object({ path: z.string(), why: z.enum(['unread', 'unreadable', 'log', 'empty']), label: z.string().optional() })),
+  files: z.array(z.object({ path: z.string(), why: z.enum(['unread', 'unreadable', 'log', 'empty']), label: z.string().optional(), readFrom: z.string().optional() })),
 });
 export type NotListed = z.infer<typeof NotListed>;
 

@@ -15,14 +15,16 @@ import { swarmsSkeleton } from '../support/skeleton.js';
 const session = swarmsSkeleton(12, { path: 's.jsonl', format: 'claude-code', formatLabel: 'Claude Code session', swarms: false });
 let turnsAsked = 0;
 let turns: TurnFiguresData[] = [];
+let sessionUsd: number | undefined;
 
 beforeEach(() => {
   turnsAsked = 0;
+  sessionUsd = undefined;
   setBridge({
     request: async (name: string) => {
       if (name === 'conversation:turns') {
         turnsAsked++;
-        return { ok: true, value: { turns, pricesDated: '2026-12-05' } };
+        return { ok: true, value: { turns, pricesDated: '2026-12-05', ...(sessionUsd !== undefined ? { sessionUsd } : {}) } };
       }
       return { ok: false, error: { code: 'INTERNAL', message: 'not in this test' } };
     },
@@ -191,6 +193,37 @@ describe('turns at a glance', () => {
     // Shown since its last compaction: the turns say they are not the whole session's.
     rerender(<TurnStrip skeleton={{ ...session, earlier: 40 }} />);
     await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('3 turns since the compaction · ≈$0.014 ▾'));
+  });
+
+  it('since its last compaction, the strip says what the whole session cost as the session list does', async () => {
+    turns = [
+      { first: 1, last: 3, input: 1000, output: 50, usd: 0.002, estimated: false },
+      { first: 4, last: 6, input: 3000, output: 400, usd: 0.011, estimated: false },
+    ];
+    const row = { id: 1, path: 's.jsonl', conversation: 0, kind: 'session' as const, models: [], messages: 40, prompts: 3, calls: 9, inputCalls: 9, outputCalls: 9, input: 1, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0, costUsd: 9.83, unpriced: [], modifiedMs: 0 };
+    useApp.setState({ counts, sessionsAnswer: { sessions: [row] } as never });
+    render(<TurnStrip skeleton={{ ...session, earlier: 40 }} />);
+    await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('2 turns since the compaction · $0.013 · session $9.83 ▾'));
+    cleanup();
+    // The whole session shown: its turns are the session's.
+    render(<TurnStrip skeleton={session} />);
+    await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('2 turns · $0.013 ▾'));
+    useApp.setState({ sessionsAnswer: undefined });
+  });
+
+  it("where the file reports its runs' totals (Copilot CLI), a turn's figure is its output's, said as a floor, and the strip says why", async () => {
+    turns = [
+      { first: 1, last: 3, output: 300, usd: 0.0045, estimated: false },
+      { first: 4, last: 6, output: 200, usd: 0.003, estimated: false },
+    ];
+    sessionUsd = 0.28;
+    render(<TurnStrip skeleton={session} />);
+    act(() => useApp.setState({ counts }));
+    await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('2 turns · $0.28 ▾'));
+    fireEvent.click(screen.getByTestId('turns-by-cost'));
+    expect(screen.getAllByTestId('turn-entry').map((e) => e.querySelector('.num')?.textContent)).toEqual(['≥$0.0045', '≥$0.0030']);
+    expect(screen.getByTestId('turns-from-runs').textContent).toMatch(/\$0\.28 is the runs' totals/);
+    expect(screen.getAllByTestId('turn-bar')[0].getAttribute('aria-label')).toMatch(/its output alone: the file records each call's output, its input only in the run's total$/);
   });
 
   it('turns of no list price (a router that names no model) come after the priced ones, which stay in order of cost', async () => {

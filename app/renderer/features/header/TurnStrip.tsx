@@ -16,14 +16,15 @@ const LIST = 50;
 const weightOf = (t: TurnFiguresData, byCost: boolean) => (byCost ? (t.usd ?? 0) : (t.input ?? 0) + (t.output ?? 0));
 
 /** A turn in words: "turn 3 (#12): 44,218 in (42,880 cached) · 410 out · $0.03", "≈" where estimated. */
-export function turnLabel(t: TurnFiguresData, k: number): string {
+export function turnLabel(t: TurnFiguresData, k: number, outputOnly = false): string {
   const e = t.estimated ? '≈' : '';
   const parts = [
     t.input === undefined ? undefined : `${e}${formatNumber(t.input)} in${t.cacheRead ? ` (${formatNumber(t.cacheRead)} read from the cache)` : ''}${t.cacheWrite ? ` (${formatNumber(t.cacheWrite)} written to ${t.cacheRead ? 'it' : 'the cache'})` : ''}`,
     t.output === undefined ? undefined : `${e}${formatNumber(t.output)} out`,
     t.usd === undefined ? undefined : `${e}${formatUsd(t.usd)}`,
   ].filter(Boolean);
-  return `Turn ${formatNumber(k + 1)} (#${formatNumber(t.first)}): ${parts.length ? parts.join(' · ') : 'no figures'}${t.estimated ? ' — estimated, the file reports no usage for it' : ''}`;
+  const why = t.estimated ? ' — estimated, the file reports no usage for it' : outputOnly && t.input === undefined ? " — its output alone: the file records each call's output, its input only in the run's total" : '';
+  return `Turn ${formatNumber(k + 1)} (#${formatNumber(t.first)}): ${parts.length ? parts.join(' · ') : 'no figures'}${why}`;
 }
 
 /** Runs of turns, one per bar: each with the costliest turn of the run, which a click goes to. */
@@ -64,6 +65,7 @@ function useTurns(skeleton: Skeleton): { turns: TurnFiguresData[]; sessionUsd?: 
  */
 export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
   const answer = useTurns(skeleton);
+  const listedUsd = useApp((s) => s.sessionsAnswer?.sessions.find((x) => x.path === skeleton.path && x.kind === 'session' && x.conversation === skeleton.conversation)?.costUsd);
   const turns = answer?.turns;
   const { selected, select } = useAppPick('selected', 'select');
   const [open, setOpen] = useState(false);
@@ -78,10 +80,13 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
   const focusBar = currentBar >= 0 ? currentBar : 0;
   // Where the file reports its runs' totals beside the calls (which record their output alone), the session's cost is theirs.
   const usd = answer?.sessionUsd ?? turns.reduce((n, t) => n + (t.usd ?? 0), 0);
-  const fromTotals = answer?.sessionUsd !== undefined ? ' (the runs\' totals the file reports: each call records its output alone)' : '';
+  const fromRuns = answer?.sessionUsd !== undefined;
+  const fromTotals = fromRuns ? ' (the runs\' totals the file reports: each call records its output alone)' : '';
   const estimated = turns.some((t) => t.estimated);
   // Only what the model is sent now is shown: its turns are not the session's (the session list's cost is).
   const since = !skeleton.whole && (skeleton.earlier ?? 0) > 0 ? ' since the compaction' : '';
+  // What the whole session cost (as the session list says it), beside the turns since its last compaction.
+  const whole = since && listedUsd !== undefined && listedUsd > 0 ? listedUsd : undefined;
   // Priced turns by what they cost, then those of no list price by their tokens (a dollar and a token do not compare).
   const priced = turns.some((t) => t.usd !== undefined);
   const ranked = turns
@@ -109,16 +114,22 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
         testid="turns-by-cost"
         open={open}
         onOpen={setOpen}
-        title={`${formatNumber(turns.length)} turns (API calls)${since ? ' since the last compaction (the whole session: "+ earlier")' : ''}${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices${fromTotals}` : ''}: the costliest first`}
+        title={`${formatNumber(turns.length)} turns (API calls)${since ? ` since the last compaction (the whole session${whole !== undefined ? `, ${formatUsd(whole)} as the session list says,` : ''}: "+ earlier")` : ''}${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices${fromTotals}` : ''}: the costliest first`}
         content={
           <>
-            {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${estimated ? '≈' : ''}${formatUsd(usd)}` : ''} ▾
+            {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${estimated ? '≈' : ''}${formatUsd(usd)}` : ''}
+            {whole !== undefined && <span className="muted"> · session {formatUsd(whole)}</span>} ▾
           </>
         }
       >
         <p className="menu-note muted">
           The costliest turns first{byCost ? '' : priced ? ', then those of no list price by tokens' : ' (no list price: by tokens)'}; ≈ marks an estimate. A bar is as tall as its turn&apos;s {byCost ? 'cost' : 'tokens'}:
         </p>
+        {fromRuns && (
+          <p className="menu-note muted" data-testid="turns-from-runs">
+            The file records each call&apos;s output alone, and each run&apos;s input, cache and output in its total: {formatUsd(usd)} is the runs&apos; totals, a turn&apos;s ≥ its output.
+          </p>
+        )}
         <p className="turn-legend muted" aria-hidden="true">
           <span>
             <i className="cached" />
@@ -144,7 +155,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
                     go(k);
                     setOpen(false);
                   }}
-                  title={turnLabel(t, k)}
+                  title={turnLabel(t, k, fromRuns)}
                   data-testid="turn-entry"
                   data-first={t.first}
                 >
@@ -152,7 +163,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
                     #{formatNumber(t.first)} <span className="muted">turn {formatNumber(k + 1)}</span>
                   </span>
                   <span className="num">
-                    {t.estimated ? '≈' : ''}
+                    {t.estimated ? '≈' : fromRuns && t.input === undefined ? '≥' : ''}
                     {t.usd !== undefined ? formatUsd(t.usd) : `${formatNumber((t.input ?? 0) + (t.output ?? 0))} tok`}
                   </span>
                 </button>
@@ -175,9 +186,9 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
               className={`turn-bar ${t.estimated ? 'estimated' : ''} ${i === currentBar ? 'current' : ''}`}
               style={{ height: `${Math.max(15, (w / top) * 100)}%` }}
               tabIndex={i === focusBar ? 0 : -1}
-              aria-label={turnLabel(t, k)}
+              aria-label={turnLabel(t, k, fromRuns)}
               aria-current={i === currentBar ? 'true' : undefined}
-              title={turnLabel(t, k)}
+              title={turnLabel(t, k, fromRuns)}
               onClick={() => go(k)}
               data-testid="turn-bar"
               data-first={t.first}
