@@ -24,12 +24,35 @@ function graphemeWidth(g: string): number {
  */
 const SIMPLE = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e]*$/;
 
+/**
+ * What can join characters into one as people see it (UAX #29): marks, joiners and format characters, Thai and
+ * Lao's spacing vowels, Hangul jamo, the prepended signs, regional indicators, skin tones, variation selectors,
+ * tags, CR. A text without any is a grapheme per code point (Cyrillic, Greek, CJK, a lone emoji): measured and
+ * cut by code points, without ICU.
+ */
+const CLUSTERED = /[\p{M}\p{Cf}\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\ufe00-\ufe0f\u{e0000}-\u{e0fff}\r]/u;
+/** Scripts whose words no space parts: their words are where ICU's dictionaries find them. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** The graphemes of a text and where each starts: its code points where none join, else ICU's. */
+function* graphemesOf(text: string): Generator<{ segment: string; index: number }> {
+  if (CLUSTERED.test(text)) {
+    yield* graphemes().segment(text);
+    return;
+  }
+  let index = 0;
+  for (const segment of text) {
+    yield { segment, index };
+    index += segment.length;
+  }
+}
+
 /** How many terminal columns a text takes: what a table pads by (its length counts 𝔘 twice and 字 once). */
 export function displayWidth(text: string): number {
   // Plain text, most cells of a table: its length.
   if (SIMPLE.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of graphemes().segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemesOf(text)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -63,7 +86,7 @@ export function cutToWidth(text: string, max: number): string {
     for (let i = 1; i <= end; i++) widthAt.set(i, i);
   } else {
     let used = 0;
-    for (const { segment, index } of graphemes().segment(flat)) {
+    for (const { segment, index } of graphemesOf(flat)) {
       const w = graphemeWidth(segment);
       if (used + w > room) break;
       used += w;
@@ -102,9 +125,12 @@ function headOf(text: string, max: number): { text: string; cut: boolean } {
   }
 }
 
-/** Where words start and end in a text: ICU's boundaries, or for simple text the same found by its letters. */
+/**
+ * Where words start and end in a text: ICU's boundaries where it holds words no space parts or characters joined,
+ * else the same found by its letters.
+ */
 function wordBoundaries(text: string, simple: boolean): number[] {
-  if (!simple) return [...words().segment(text)].map((s) => s.index);
+  if (!simple && (CLUSTERED.test(text) || UNSPACED.test(text))) return [...words().segment(text)].map((s) => s.index);
   const out: number[] = [];
   const word = (c: string) => /[\p{L}\p{N}_]/u.test(c);
   for (let i = 1; i < text.length; i++) {

@@ -61,8 +61,21 @@ describe('sessions DIR: the TITLE column', () => {
 
 describe('cutToWidth', () => {
   const spaces = fc.constantFrom(' ', '\t', '\r\n', '\u00a0', '\u2028', '\u3000');
-  const piece = fc.oneof(edgeString, spaces, fc.string({ unit: 'grapheme' }), fc.constantFrom('字', '失败原因', '👩‍💻', '𝔘', 'é', 'e\u0301', '🇫🇷', 'x'.repeat(30)));
+  // Besides joined characters, scripts whose every character stands alone: measured without ICU, as ICU would.
+  const alone = fc.constantFrom('рф', 'ΑΒΓ δ', 'กำลัง', '한국어', '\u1100\u1161\u11a8', '\u0600١٢', '👍🏽', '1\ufe0f\u20e3', '🏴\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}', '🚀', '│─┼', 'ｱｲ', 'ສຳ');
+  const piece = fc.oneof(edgeString, spaces, fc.string({ unit: 'grapheme' }), alone, fc.constantFrom('字', '失败原因', '👩‍💻', '𝔘', 'é', 'e\u0301', '🇫🇷', 'x'.repeat(30)));
   const text = fc.array(piece, { maxLength: 14 }).map((p) => p.join(''));
+
+  it("measures a text as ICU's graphemes of it add up, whether or not it is segmented by ICU (property)", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const flat = t.replace(/\s+/g, ' ');
+        const byIcu = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(flat)].reduce((n, g) => n + displayWidth(g.segment), 0);
+        expect(displayWidth(flat)).toBe(byIcu);
+      }),
+      { numRuns: 600 },
+    );
+  });
 
   it('fits the columns, keeps what fits whole, and otherwise ends with "…" after whole characters of the text (property)', () => {
     fc.assert(
