@@ -116,6 +116,28 @@ describe('search --json', () => {
     expect(json('qqzzyx').hits).toEqual([]);
   });
 
+  it('finds Chinese and Japanese words inside the runs of characters no space parts, as --regex finds them, the query\'s words together', () => {
+    const dir = mkdtempSync(join(base, 'cjk-'));
+    const chat = (words: string[]) => JSON.stringify({ messages: words.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content })) });
+    writeFileSync(join(dir, 'jobs.json'), chat(['ubpb_c4这个jobs失败了，你能看到失败原因吗？', '日志显示内存不足。']));
+    writeFileSync(join(dir, 'apart.json'), chat(['原因 is not what 失败 was', 'コーヒーを飲みたい']));
+    const search = (query: string, ...more: string[]) => {
+      const r = cli(['search', dir, query, '--json', ...more]);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as Out).hits.map((h) => `${h.path}:${h.index}`);
+    };
+    for (const [query, found] of [
+      ['失败原因', ['jobs.json:0']],
+      ['内存', ['jobs.json:1']],
+      ['失败', ['apart.json:0', 'jobs.json:0']],
+      ['ヒー', ['apart.json:1']],
+      ['jobs 原因', ['jobs.json:0']],
+    ] as const) {
+      expect(search(query), query).toEqual(found);
+      expect(search(query.replace(' ', '.*'), '--regex'), query).toEqual(found);
+    }
+  });
+
   it('paths are relative to DIR as given, relative or absolute', () => {
     const r = cli(['search', 'tree', 'paris', '--json'], base);
     expect(r.code).toBe(0);

@@ -71,7 +71,7 @@ export interface SearchAnswer {
 }
 
 // 2: `_` separates words.
-const KEPT_VERSION = 2;
+const KEPT_VERSION = 3;
 /** Texts of files read for snippets, kept for the next query (typing asks again at every key). */
 const TEXT_CACHE_FILES = 64;
 

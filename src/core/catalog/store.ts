@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { costOf, addUp } from '../usage.js';
 import { modelKey, PRICES_DATED } from '../pricing/prices.js';
-import { foldCase } from '../search/words.js';
+import { indexText } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
 import { callCost, localDay, reportedOf } from './calls.js';
 import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
@@ -563,7 +563,7 @@ export class Catalog {
     });
     if (args.length) rows(args.length / MESSAGE_COLUMNS).run(args);
     // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
-    messages.forEach((m, k) => words.run(first + k, foldCase(m.text)));
+    messages.forEach((m, k) => words.run(first + k, indexText(m.text)));
     this.stmt('UPDATE files SET indexed = indexed + ? WHERE id = ?').run(messages.length, fileId);
   }
 

@@ -1,4 +1,4 @@
-import { foldCase, isWordUnitAt, MAX_WORD } from './words.js';
+import { foldCase, isWordUnitAt, MAX_WORD, wordEndAt } from './words.js';
 
 /**
  * A copy of a slice that holds no reference to the text it was cut from (V8 keeps long slices as views
@@ -87,12 +87,8 @@ export class Dictionary {
       if (i >= n) return;
       const start = i;
       let h = 0x811c9dc5;
-      while (i < n) {
-        const c = lower.charCodeAt(i);
-        if (!isWordUnitAt(lower, i)) break;
-        if (i - start < MAX_WORD) h = Math.imul(h ^ c, 0x01000193);
-        i++;
-      }
+      const end = wordEndAt(lower, start);
+      for (; i < end; i++) if (i - start < MAX_WORD) h = Math.imul(h ^ lower.charCodeAt(i), 0x01000193);
       each(this.idAt(lower, start, Math.min(i, start + MAX_WORD), h >>> 0));
     }
   }

@@ -3,7 +3,7 @@ import { ownerOf } from '../sessions/thread-files.js';
 import { relative, sep } from 'node:path';
 import { bestTermMatch, snippetAround, type Snippet } from './snippet.js';
 import { linearRegex } from './linear-regex.js';
-import { queryTerms, textMatches } from './words.js';
+import { foldCase, queryTerms, textMatches, unspacedRuns } from './words.js';
 
 // What a search finds and how it matches, apart from reading files: a search from the catalog loads no format's reader for these.
 
@@ -58,7 +58,16 @@ export function matcherOf(query: string, regex = false): Matcher {
   if (regex) return linearRegex(query);
   const terms = queryTerms(query);
   if (terms.length === 0) return () => undefined;
-  return (text) => (textMatches(text, terms) ? bestTermMatch(text, terms) : undefined);
+  // Chinese or Japanese words of the query are found character by character; a hit holds them together.
+  const runs = unspacedRuns(query);
+  if (runs.length === 0) return (text) => (textMatches(text, terms) ? bestTermMatch(text, terms) : undefined);
+  return (text) => {
+    if (!textMatches(text, terms)) return undefined;
+    const lower = foldCase(text);
+    const at = runs.map((r) => lower.indexOf(r));
+    if (at.some((k) => k < 0)) return undefined;
+    return lower.length === text.length ? [at[0], at[0] + runs[0].length] : bestTermMatch(text, terms);
+  };
 }
 
 /**

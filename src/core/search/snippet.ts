@@ -1,4 +1,4 @@
-import { foldCase, isWordUnitAt, MAX_WORD } from './words.js';
+import { foldCase, isWordUnitAt, MAX_WORD, wordEndAt } from './words.js';
 
 /** The line a match is on, cut around it, and where the match is in that text. */
 export interface Snippet {
@@ -83,8 +83,8 @@ function matchesIn(text: string, terms: readonly string[], limit: number): Array
   while (i < n && out.length < limit) {
     while (i < n && !isWordUnitAt(lower, i)) i++;
     const start = i;
-    while (i < n && isWordUnitAt(lower, i)) i++;
-    if (i === start) break;
+    if (i >= n) break;
+    i = wordEndAt(lower, start);
     const word = lower.slice(start, Math.min(i, start + MAX_WORD));
     // The longest term the word begins with is marked (`inv invoice` marks all of "invoice").
     let len = 0;

@@ -8,12 +8,20 @@ export const MAX_WORD = 64;
 
 const ASCII = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0;
-// 0: not looked at yet, 1: a word's character, 2: not.
+// 0: not looked at yet, 1: a word's character, 2: not, 3: a word by itself (UNSPACED).
 const BMP = new Uint8Array(65536);
 const LETTERISH = /[\p{L}\p{N}\p{M}]/u;
+/**
+ * Characters of writing that parts no words by spaces (Chinese, Japanese): each is a word of its own, so that
+ * 失败原因 is found inside 你能看到失败原因吗 (a run of them is no word whose start a query could name).
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const UNSPACED_ALL = new RegExp(UNSPACED.source, 'gu');
 
-/** Astral code points looked at so far: a letter (𝔘, 𠀀) is part of a word, a symbol (an emoji) is not. */
-const ASTRAL = new Map<number, boolean>();
+/** Astral code points looked at so far: a letter (𝔘, 𠀀) is part of a word (𠀀 one by itself), a symbol (an emoji) is not. */
+const ASTRAL = new Map<number, number>();
+
+const kindOf = (ch: string): number => (UNSPACED.test(ch) ? 3 : LETTERISH.test(ch) ? 1 : 2);
 
 /**
  * Whether the unit at `i` of `s` is part of a word: letters, digits and marks, by their Unicode category (the
@@ -21,24 +29,58 @@ const ASTRAL = new Map<number, boolean>();
  * A surrogate half goes with its pair's code point.
  */
 export function isWordUnitAt(s: string, i: number): boolean {
+  const k = unitKind(s, i);
+  return k === 1 || k === 3;
+}
+
+/** 1: the unit at `i` is part of a word, 3: of a word of one character, 2: of none. */
+function unitKind(s: string, i: number): number {
   const c = s.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdfff) return isBmpWordUnit(c);
+  if (c < 0xd800 || c > 0xdfff) return bmpKind(c);
   const high = c <= 0xdbff ? i : i - 1;
   const h = s.charCodeAt(high);
   const l = s.charCodeAt(high + 1);
   // A lone half is no character at all.
-  if (!(h >= 0xd800 && h <= 0xdbff && l >= 0xdc00 && l <= 0xdfff)) return false;
+  if (!(h >= 0xd800 && h <= 0xdbff && l >= 0xdc00 && l <= 0xdfff)) return 2;
   const cp = (h - 0xd800) * 0x400 + (l - 0xdc00) + 0x10000;
   let v = ASTRAL.get(cp);
-  if (v === undefined) ASTRAL.set(cp, (v = LETTERISH.test(String.fromCodePoint(cp))));
+  if (v === undefined) ASTRAL.set(cp, (v = kindOf(String.fromCodePoint(cp))));
   return v;
 }
 
-function isBmpWordUnit(c: number): boolean {
-  if (c < 128) return ASCII[c] === 1;
+function bmpKind(c: number): number {
+  if (c < 128) return ASCII[c] === 1 ? 1 : 2;
   let v = BMP[c];
-  if (v === 0) BMP[c] = v = LETTERISH.test(String.fromCharCode(c)) ? 1 : 2;
-  return v === 1;
+  if (v === 0) BMP[c] = v = kindOf(String.fromCharCode(c));
+  return v;
+}
+
+/**
+ * Where the word that starts at `start` (a word unit) ends: after its one character where that is Chinese or
+ * Japanese, else at the first unit that is no part of a word or begins a word of its own. Every scanner of words
+ * (forEachWord, the dictionary, the snippets) and the index's text (indexText) part words so.
+ */
+export function wordEndAt(s: string, start: number): number {
+  if (unitKind(s, start) === 3) return start + (s.charCodeAt(start) >= 0xd800 && s.charCodeAt(start) <= 0xdbff ? 2 : 1);
+  let i = start + 1;
+  const n = s.length;
+  while (i < n && unitKind(s, i) === 1) i++;
+  return i;
+}
+
+/**
+ * The runs of two or more Chinese or Japanese characters a query holds, folded: each a word of its own to the
+ * index (which finds them apart), together to what a hit must say (matcherOf).
+ */
+export function unspacedRuns(query: string): string[] {
+  return [...new Set(foldCase(query).match(UNSPACED_RUNS) ?? [])];
+}
+const UNSPACED_RUNS = new RegExp(`(?:${UNSPACED.source}){2,}`, 'gu');
+
+/** Text as the full-text index is given it: folded as search folds it, each Chinese or Japanese character a word apart. */
+export function indexText(text: string): string {
+  const folded = foldCase(text);
+  return UNSPACED.test(folded) ? folded.replace(UNSPACED_ALL, ' $& ') : folded;
 }
 
 /**
@@ -65,7 +107,7 @@ export function forEachWord(text: string, each: (word: string) => void): void {
     while (i < n && !isWordUnitAt(lower, i)) i++;
     if (i >= n) return;
     const start = i;
-    while (i < n && isWordUnitAt(lower, i)) i++;
+    i = wordEndAt(lower, start);
     each(i - start > MAX_WORD ? lower.slice(start, start + MAX_WORD) : lower.slice(start, i));
   }
 }
