@@ -18,6 +18,8 @@ import { open } from './commands.js';
 import { sessionThreadFiles, threadFileAsked } from './session-threads.js';
 import { threadFileTitle, ownerOf } from '../core/sessions/thread-files.js';
 import { outsideLinksNote } from './output.js';
+import { conversationTitles } from '../core/catalog/titles.js';
+import { sessionNameBeside } from '../core/sessions/name-beside.js';
 import { InputError, UsageError } from './usage.js';
 
 const printJson = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2) + '\n');
@@ -131,7 +133,8 @@ async function transcriptOf(file: string, shown: string, opts: ExportOptions, di
     throw e;
   }
   if (opts.thread === 'all') for (const t of files) for (const x of ofFile(t, 'all')) threads.push(x);
-  const named = which.length === 1 && opened.doc.conversations[which[0]]?.title ? opened.doc.conversations[which[0]].title! : basename(shown);
+  // Titled as the session list titles it: the file's own title, else its first prompt (not a file name).
+  const named = (which.length === 1 ? (sessionNameBeside(file) ?? conversationTitles(opened.codec, opened.doc)[which[0]]) : undefined) ?? basename(shown);
   const title = asked ? `${threads[0]?.title ?? threadFileTitle(asked)} of ${named}` : named;
   const shared = await shareTranscript(opened.codec, threads, { title, source: shown, format: opened.codec.label }, {
     to: opts.to === 'html' ? 'html' : 'markdown',

@@ -30,7 +30,7 @@ const SIMPLE = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e]
  * tags, CR. A text without any is a grapheme per code point (Cyrillic, Greek, CJK, a lone emoji): measured and
  * cut by code points, without ICU.
  */
-const CLUSTERED = /[\p{M}\p{Cf}\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\ufe00-\ufe0f\u{e0000}-\u{e0fff}\r]/u;
+const CLUSTERED = /[\p{M}\p{Cf}\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}\r]|[\u{1f1e6}-\u{1f1ff}]|[\u{1f3fb}-\u{1f3ff}]|[\ufe00-\ufe0f]|[\u{e0000}-\u{e0fff}]/u;
 /** Scripts whose words no space parts: their words are where ICU's dictionaries find them. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 

@@ -6,6 +6,8 @@ import { summarizeHead, summarizeWhole } from '../../app/service/listing/file-su
 import { ListingCache } from '../../app/service/listing/listing-cache.js';
 import { idNamed } from '../../app/renderer/features/sidebar/Sidebar.js';
 import { FIXTURES, ROOT, tempDir } from '../helpers.js';
+import { readDocumentFile } from '../../src/core/formats/document-file.js';
+import { conversationTitles } from '../../src/core/catalog/titles.js';
 
 const fixture = (p: string) => join(FIXTURES, 'formats', p);
 
@@ -27,6 +29,23 @@ describe('a session is listed by what it is about, not its id', () => {
     const export_ = summarizeWhole(fixture('claude-ai/conversations.json'));
     expect(export_.title).toBeUndefined();
     expect(export_.titles?.length).toBe(2);
+  });
+
+  it('a file is titled in Files as the session list titles its session: a slash command by its name, not its markup', () => {
+    const dir = tempDir();
+    const file = join(dir, 's.jsonl');
+    const line = (o: object) => JSON.stringify({ sessionId: 's1', cwd: '/w', version: '2.0.0', gitBranch: '', isSidechain: false, userType: 'external', ...o });
+    writeFileSync(
+      file,
+      [
+        line({ type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-06-01T10:00:00Z', message: { role: 'user', content: '<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>' } }),
+        line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-06-01T10:00:05Z', message: { id: 'm1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Looking at the code.' }], usage: { input_tokens: 10, output_tokens: 5 } } }),
+      ].join('\n') + '\n',
+    );
+    const { codec, doc } = readDocumentFile(file);
+    const title = summarizeWhole(file).title;
+    expect(title).toBe(conversationTitles(codec, doc)[0]);
+    expect(title).not.toContain('<command-');
   });
 
   it("Codex desktop's context (AGENTS.md without its folder, the skills and plugins it offers) is not the session's title", () => {

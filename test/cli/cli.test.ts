@@ -339,6 +339,12 @@ describe('a session as its threads', () => {
     expect(md.stdout).toMatch(/^- Reported by the API: 7 model calls, 118,204 in \(96,320 of them read from the cache\) · 952 out$/m);
     expect(cost).toBeDefined();
     expect(md.stdout).toContain(`- Cost: ${cost} at list prices`);
+    // Titled by the name Copilot CLI keeps beside it (workspace.yaml), as the session list titles it.
+    const dir = join(tempDir(), 'session-state', 'b2c7');
+    mkdirSync(dir, { recursive: true });
+    cpSync(COPILOT, join(dir, 'events.jsonl'));
+    writeFileSync(join(dir, 'workspace.yaml'), 'id: 5c1e7a42-9d3b-4f6e-b8a1-2f0c4d6e8a13\ncwd: /work/shop\nname: Set up the shop project\nuser_named: false\n');
+    expect(cli('export', join(dir, 'events.jsonl'), '--to', 'md', '--no-redact').stdout.split('\n')[0]).toBe('# Set up the shop project');
   });
 
   it('tokens of a file that records output but no input per call say the input is not recorded, never 0', () => {

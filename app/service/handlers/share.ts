@@ -2,6 +2,8 @@ import { basename, extname } from 'node:path';
 import { standsIn } from '../../../src/core/tokenizer/estimate.js';
 import { conversationModel } from '../documents/counting-model.js';
 import { countingModel } from '../../../src/core/models.js';
+import { conversationTitles } from '../../../src/core/catalog/titles.js';
+import { sessionNameBeside } from '../../../src/core/sessions/name-beside.js';
 import { fileThreads, shareTranscript, threadTotals, type Shared, type SharedThread } from '../../../src/core/export/share.js';
 import { readDocumentFile } from '../../../src/core/formats/document-file.js';
 import type { Codec } from '../../../src/core/formats/codec.js';
@@ -92,7 +94,7 @@ export function shareHandlers(ctx: HandlerContext): Pick<Handlers, 'share:export
         threads = [{ title: conversationTitle(doc, conversation), records: conv.records, ...whole(conv.store?.file ?? conversation, conv.records) }];
         if (doc.conversations.length > 1) suffix = conv.view ? `-${conv.view.thread.replace(/^side:/, '').replace(/[^\w.-]+/g, '-')}` : `-${conversation + 1}`;
       }
-      const title = doc.file.doc.conversations[conv.store?.file ?? conversation]?.title ?? basename(doc.path);
+      const title = (doc.file.doc.conversations.length === 1 ? sessionNameBeside(absolute) : undefined) ?? conversationTitles(doc.codec, doc.file.doc)[conv.store?.file ?? conversation] ?? basename(doc.path);
       const opts = options(to, redact, paths, absolute, conversationModel(ctx, doc, conv));
       const { shared, messages } = await share(doc.codec, threads, { title, source: ctx.roots.display(doc.path), format: doc.codec.label }, opts);
       return answer(shared, `${stem}${suffix}.${EXT[to]}`, to, messages, redact ? opts.known : undefined);

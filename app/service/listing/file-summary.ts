@@ -1,4 +1,3 @@
-import { maskedLine } from '../../../src/core/secrets/mask-line.js';
 import { sessionModel } from '../../../src/core/models.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConversationFileError } from '../../../src/core/formats/errors.js';
@@ -13,9 +12,7 @@ import { compressedInnerName } from '../../../src/core/formats/containers/compre
 import type { DirEntry } from '../../shared/contract.js';
 import type { Codec, ConversationDocument } from '../../../src/core/formats/codec.js';
 import { completedListElements, completeLines } from '../../../src/core/formats/syntax/list-scan.js';
-import { displayText } from '../../../src/core/formats/model.js';
-import { oneLine } from '../../../src/core/util/one-line.js';
-import { sharedStart } from '../../../src/core/util/shared-start.js';
+import { conversationTitles } from '../../../src/core/catalog/titles.js';
 
 /** How much of a file the listing reads for its format and a first count. */
 export const HEAD_BYTES = 64 * 1024;
@@ -57,40 +54,16 @@ function failed(e: unknown): Summary {
   return { error: (e as Error).message };
 }
 
-/** How far a listing looks for a first prompt (a session opens with a few records of setup). */
-const TITLE_LOOK = 40;
-
-/** A conversation's first prompt on one line (a dataset's conversations are told apart by it). */
-function firstPrompt(codec: Codec, records: readonly unknown[]): string | undefined {
-  for (const r of records.slice(0, TITLE_LOOK)) {
-    const v = codec.view(r);
-    if (v.normalRole !== 'user' || v.meta || v.sidechain) continue;
-    // A prompt the tool wrapped in context of its own (the files open in an IDE) is listed by the request in it.
-    const text = oneLine(maskedLine(oneLine(codec.requestText?.(v) ?? displayText(v), 400)), 120);
-    if (text !== '') return text;
-  }
-  return undefined;
-}
-
-/** A one-conversation file's title from the file, else its first prompt on one line. */
+/** A one-conversation file's title as the session list gives it (catalog/titles.ts): the file's own, else its first prompt. */
 function titled(codec: Codec, doc: ConversationDocument): Pick<Summary, 'title'> {
   if (doc.conversations.length !== 1) return {};
-  const c = doc.conversations[0];
-  // A path (Codex names a session by its folder) says where, not what: the first prompt says more.
-  if (c.title && !/^([/~]|[A-Za-z]:[\\/])/.test(c.title)) return { title: oneLine(maskedLine(c.title), 120) };
-  const prompt = firstPrompt(codec, c.records);
-  return prompt ? { title: prompt } : {};
+  const title = conversationTitles(codec, doc)[0];
+  return title ? { title } : {};
 }
 
-/**
- * The conversations' titles in a file of several: the file's own, else each first prompt. Titles the tool
- * writes alike ("aider chat started at 2025-03-15 14:30:55" for each of Aider's) tell the conversations apart
- * only at their end, which a sidebar line cuts: their first prompts then, where they have one.
- */
+/** The conversations' titles in a file of several, as the session list gives them; a conversation of none by its number. */
 function titlesOf(codec: Codec, doc: ConversationDocument): string[] {
-  const own = doc.conversations.map((c, i) => (c.title !== undefined ? maskedLine(c.title) : undefined) ?? firstPrompt(codec, c.records) ?? `conversation ${i + 1}`);
-  if (sharedStart(own) === 0) return own;
-  return doc.conversations.map((c, i) => firstPrompt(codec, c.records) ?? own[i]);
+  return conversationTitles(codec, doc).map((t, i) => t ?? `conversation ${i + 1}`);
 }
 
 /** What the listing shows of a parsed file. */

@@ -54,7 +54,9 @@ function callCost(v: MessageView, prices: Transcript['prices']): string | undefi
 function figures(t: Transcript): string[] {
   const views = t.threads.flatMap((th) => th.views);
   const tokens = t.threads.every((th) => th.tokens) ? t.threads.reduce((s, th) => s + th.tokens!.reduce((a, b) => a + b, 0), 0) : undefined;
-  const out = [`${n(views.length)} messages${tokens !== undefined ? ` · ${n(tokens)} tokens${t.countedWith ? ` (${t.countedWith})` : ''}` : ''}`];
+  // Counted in the text as shared: a redaction's placeholders count, not what they replaced.
+  const counted = [t.countedWith, t.redacted && t.redacted.total > 0 ? 'as shared, redacted' : undefined].filter(Boolean).join(', ');
+  const out = [`${n(views.length)} messages${tokens !== undefined ? ` · ${n(tokens)} tokens${counted ? ` (${counted})` : ''}` : ''}`];
   // Totals a tool reports per run stand for the calls they add up, as in the app and `tokens` (usage.ts).
   const usage = t.threads.some((th) => th.totals?.length) ? addUp(t.threads.flatMap((th) => withReportedTotals(callsOf(th.views), th.totals ?? []).map((c) => c.usage))) : reportedUsage(views);
   if (usage) {
