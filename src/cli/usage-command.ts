@@ -1,3 +1,4 @@
+import { sessionCostText } from '../core/catalog/session-cost.js';
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { SessionRow, UsageBy } from '../core/catalog/index.js';
@@ -83,7 +84,7 @@ export async function sessionsCommand(dir: string, opts: { json: boolean }): Pro
       process.stdout.write(`No sessions in ${path}\n`);
       return;
     }
-    const body = nested(rows).map(({ s, under }) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), under ? `  ↳ ${s.tool ?? ''}` : s.kind === 'subagent' ? `sub-agent · ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), cutToWidth(s.title ?? '', TITLE_COLUMNS), s.messages, s.calls ? s.output : '', s.costUsd === undefined ? '' : formatUsd(s.costUsd), relative(path, s.path)]);
+    const body = nested(rows).map(({ s, under }) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), under ? `  ↳ ${s.tool ?? ''}` : s.kind === 'subagent' ? `sub-agent · ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), cutToWidth(s.title ?? '', TITLE_COLUMNS), s.messages, s.calls ? s.output : '', sessionCostText(s), relative(path, s.path)]);
     process.stdout.write(table(['LAST', 'TOOL', 'TITLE', 'MESSAGES', 'OUTPUT', 'COST', 'PATH'], body) + '\n');
   } finally {
     kept.catalog.close();

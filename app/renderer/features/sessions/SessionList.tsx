@@ -1,3 +1,4 @@
+import { sessionCostText } from '../../../../src/core/catalog/session-cost.js';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
@@ -196,7 +197,7 @@ function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row
   const when = lastActive(s);
   const agents = row.kind === 'session' && row.agents > 0 ? `${row.agents} sub-agent${row.agents === 1 ? '' : 's'}` : undefined;
   // What tells sessions apart first (when, how much, what it cost); the tool, the same down a project, last.
-  const figures = [relativeTime(when, now), `${formatNumber(s.messages)} msg`, s.costUsd !== undefined && s.costUsd > 0 ? formatUsd(s.costUsd) : undefined, s.secrets ? `⚠ ${s.secrets} secret${s.secrets === 1 ? '' : 's'}` : undefined, agents, s.tool].filter(Boolean).join(' · ');
+  const figures = [relativeTime(when, now), `${formatNumber(s.messages)} msg`, sessionCostText(s) || undefined, s.secrets ? `⚠ ${s.secrets} secret${s.secrets === 1 ? '' : 's'}` : undefined, agents, s.tool].filter(Boolean).join(' · ');
   return (
     <div className={`session-line ${agent ? 'agent' : ''} ${active ? 'active' : ''}`}>
       {toggle ? (
