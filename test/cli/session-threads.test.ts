@@ -131,7 +131,11 @@ describe('Claude Code: the sub-agent files of a session are its threads', () => 
     expect(md).toContain('## Compaction helper acompact-9c41e7');
     expect(md).toContain('round the total once');
     const one = run('export', session, '--to', 'md', '--thread', AGENT, '--no-redact').stdout;
-    expect(one).toContain(`# Sub-agent ${AGENT} (Find tax computations) of ${SID}.jsonl`);
+    // Of the session as the session list titles it.
+    const { dir: listedDir } = claudeSession();
+    const listed = (json('sessions', listedDir) as { sessions: Array<{ path: string; kind: string; title?: string }> }).sessions.find((s) => s.kind === 'session' && s.path.endsWith(`${SID}.jsonl`));
+    expect(listed?.title).toBeTruthy();
+    expect(one).toContain(`# Sub-agent ${AGENT} (Find tax computations) of ${listed!.title}\n`);
     expect(one).not.toContain('round the total once');
     // A folder exported with every thread: the sub-agents are in their session's transcript, not written again.
     const { dir } = claudeSession();
