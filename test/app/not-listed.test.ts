@@ -95,11 +95,12 @@ describe('the files the session list does not show', () => {
     expect(answer.notListed).toBeUndefined();
   });
 
-  it.runIf(REALFILES)('in the real files: the Zed and Goose databases, the tools’ prompt logs and indexes, a file of titles only', async () => {
+  it.runIf(REALFILES)('in the real files: the Zed and Goose databases, Copilot CLI’s session index, the tools’ prompt logs and indexes, a file of titles only', async () => {
     const answer = await settled(REALFILES!);
     const n = answer.notListed!;
-    expect(n.databases).toEqual([{ label: 'Goose sessions', files: 1 }, { label: 'Zed threads', files: 1 }]);
-    expect(n.files.filter((f) => f.why === 'unread').map((f) => f.path)).toEqual(['goose/jwp23/sessions/sessions.db', 'zed/atlasata/threads/threads.db']);
+    expect(n.databases).toEqual([{ label: 'Copilot CLI session index', files: 1 }, { label: 'Goose sessions', files: 1 }, { label: 'Zed threads', files: 1 }]);
+    expect(n.files.filter((f) => f.why === 'unread').map((f) => f.path)).toEqual(['copilot-cli/xeff09/session-store.db', 'goose/jwp23/sessions/sessions.db', 'zed/atlasata/threads/threads.db']);
+    expect(n.files.find((f) => f.path.endsWith('session-store.db'))?.readFrom).toMatch(/events\.jsonl/);
     expect(n.logs).toBeGreaterThan(3);
     expect(n.unreadable).toBe(0);
   });
