@@ -419,9 +419,10 @@ export function tokensCommand(file: string, opts: CommonOptions): void {
   }
   process.stdout.write(`Counted here: ${counted(messages.length, 'message')}, ${tokensLine(total, model)}${reasoning ? ` (and ${reasoning} of reasoning)` : ''}\n\n`);
   process.stdout.write(section('By role', byRole) + '\n');
-  process.stdout.write(section('By category', byCategory) + '\n');
-  // A compacted session's part since its compaction may hold no call yet: say so, not input_tokens 0.
+  // Categories where the file gives any (a swarms history's): a lone "(none)" row says nothing.
   const categorized = Object.keys(byCategory).some((k) => k !== '(none)');
+  if (categorized) process.stdout.write(section('By category', byCategory) + '\n');
+  // A compacted session's part since its compaction may hold no call yet: say so, not input_tokens 0.
   if (!reported && !categorized) {
     const all = reportedUsage(opened.doc.conversations.flatMap((c) => c.records.map((r) => opened.codec.view(r))));
     if (all) process.stdout.write(`No model call reported usage in what is shown (the file reports ${all.calls} call${all.calls === 1 ? '' : 's'} in all, its sub-agents' too: --whole, --thread)\n`);

@@ -121,6 +121,8 @@ describe('the session list from a few lines of each file (before the whole read)
       mkdirSync(join(folder, `0000000${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`, 'subagents'), { recursive: true });
       writeFileSync(join(folder, `0000000${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl`), textOf(s, `s${i}`));
       writeFileSync(join(folder, `0000000${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`, 'subagents', `agent-${i}.jsonl`), textOf(s, `s${i}`));
+      // Claude Code's description of a sub-agent's task beside it (a broken one on the odd ones: the prompt titles those).
+      writeFileSync(join(folder, `0000000${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`, 'subagents', `agent-${i}.meta.json`), i % 2 ? '{"description": ' : JSON.stringify({ agentType: 'Explore', description: ` Find the tax rounding ${i} ` }));
     });
     writeFileSync(join(dir, 'chat.json'), JSON.stringify({ messages: [{ role: 'user', content: 'the tax rounding question' }] }));
     const wholeOnly: Readers = { ...inlineReaders, quick: async () => undefined };
@@ -135,6 +137,14 @@ describe('the session list from a few lines of each file (before the whole read)
     // Listed only: every session there, its usage exact; the JSON chat (no marks) read whole to be listed.
     const keys = (c: Catalog) => c.sessions({ under: [dir], limit: 100 }).map((r) => `${r.path}#${r.conversation} ${r.kind} ${r.title} ${r.costUsd?.toFixed(9)} ${r.output}`).sort();
     expect(keys(catalog)).toEqual(keys(reference));
+    // A sub-agent is called what its session's thread menu calls it, where Claude Code described its task.
+    const agents = reference.sessions({ under: [dir], limit: 100 }).filter((r) => r.kind === 'subagent');
+    expect(agents).toHaveLength(store.length);
+    for (const a of agents) {
+      const i = Number(/agent-(\d+)\.jsonl$/.exec(a.path)![1]);
+      if (i % 2 === 0) expect(a.title).toBe(`Find the tax rounding ${i}`);
+      else expect(a.title).not.toMatch(/Find the tax rounding/);
+    }
     for (const by of ['day', 'model', 'project', 'tool'] as const) expect(catalog.usage(by, [dir])).toEqual(reference.usage(by, [dir]));
     expect(catalog.search(queryTerms('rounding'), { under: [dir], limit: 100, countLimit: 1000 }).hits.map((h) => h.path)).toEqual([join(dir, 'chat.json')]);
 

@@ -71,6 +71,21 @@ describe('OpenCode export: what is read', () => {
     expect(codec.view({ info: { id: 'm2', role: 'assistant', summary: true }, parts: [{ type: 'text', text: 'So far: …' }] }).summary).toBe(true);
   });
 
+  it('a call that failed before the model wrote anything (an API error, no tokens) reads as its error, the tool’s own line: no turn, no usage', async () => {
+    const { turnFigures } = await import('../../src/core/turn-figures.js');
+    const failedAt = 1764265493315;
+    const failed = { info: { id: 'msg_f', role: 'assistant', modelID: 'claude-opus-4-5', time: { created: failedAt }, error: { name: 'APIError', data: { message: ' Extra usage must be enabled to use Opus. ', statusCode: 400 } }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } } }, parts: [] };
+    const v = codec.view(failed);
+    expect(v.parts).toEqual([{ kind: 'text', text: 'APIError 400: Extra usage must be enabled to use Opus.' }]);
+    expect(v.meta).toBe(true);
+    expect(v.usage).toBeUndefined();
+    expect(turnFigures([views[0], v, views[1]], { tokens: [10, 10, 10] }).map((t) => [t.first, t.last, t.estimated])).toEqual([[1, 2, false]]);
+    // An error without a message says its name; a message that did write something is the model's as before.
+    expect(codec.view({ ...failed, info: { ...failed.info, error: { name: 'MessageAbortedError' } } }).parts).toEqual([{ kind: 'text', text: 'MessageAbortedError' }]);
+    const wrote = codec.view({ ...failed, parts: [{ type: 'text', text: 'Half an answer' }] });
+    expect([wrote.meta, wrote.parts]).toEqual([undefined, [{ kind: 'text', text: 'Half an answer' }]]);
+  });
+
   it('sniffs its exports and no other JSON fixture', () => {
     expect(codec.sniff(TEXT, NAME)).toBe(45);
     const all = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? all(join(dir, f)) : [join(dir, f)]));

@@ -184,7 +184,9 @@ describe('turns at a glance', () => {
     expect(useApp.getState().selected).toBe(4);
     rerender(<TurnStrip skeleton={session} />);
     expect(screen.getAllByTestId('turn-bar')[1].getAttribute('aria-current')).toBe('true');
-    expect(screen.getByTestId('turns-by-cost').textContent).toBe('3 turns · ≈$0.014 ▾');
+    // The reported turns' cost is the session list's; the estimate of the one the file reports nothing of is beside it.
+    expect(screen.getByTestId('turns-by-cost').textContent).toBe('3 turns · $0.013 + ≈$0.00090 ▾');
+    expect(screen.getByTestId('turns-by-cost').getAttribute('title')).toContain('$0.013 reported and ≈$0.00090 estimated for the turns the file reports no usage of');
     fireEvent.click(screen.getByTestId('turns-by-cost'));
     const entries = screen.getAllByTestId('turn-entry');
     expect(entries.map((e) => e.getAttribute('data-first'))).toEqual(['4', '1', '8']);
@@ -192,7 +194,7 @@ describe('turns at a glance', () => {
     expect(useApp.getState().selected).toBe(8);
     // Shown since its last compaction: the turns say they are not the whole session's.
     rerender(<TurnStrip skeleton={{ ...session, earlier: 40 }} />);
-    await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('3 turns since the compaction · ≈$0.014 ▾'));
+    await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('3 turns since the compaction · $0.013 + ≈$0.00090 ▾'));
   });
 
   it('since its last compaction, the strip says what the whole session cost as the session list does', async () => {

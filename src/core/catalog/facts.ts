@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Codec, ConversationDocument, ReportedTotal } from '../formats/codec.js';
 import { oneLine } from '../util/one-line.js';
@@ -123,6 +124,23 @@ function agentOf(file: string, codec: Codec, records: readonly unknown[]): Pick<
   return { kind: 'session' };
 }
 
+/**
+ * The description Claude Code gave a sub-agent's task (`agent-<id>.meta.json` beside its file, thread-files.ts),
+ * read only where that is a file of its own there, not a link.
+ */
+function agentDescription(file: string): string | undefined {
+  const meta = file.replace(/\.jsonl$/, '.meta.json');
+  if (meta === file) return undefined;
+  try {
+    if (!lstatSync(meta).isFile()) return undefined;
+    const o = JSON.parse(readAside(meta) ?? '') as unknown;
+    const d = isPlainObject(o) && typeof o.description === 'string' ? o.description.trim() : '';
+    return d === '' ? undefined : d;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Usage as one call's figures (Anthropic-style reports are already folded into one meaning by the codec). */
 export function callOf(conversation: number, index: number, v: MessageView, u: ReportedUsage): CallFacts {
   return {
@@ -201,11 +219,13 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
     const aside = codec.aside && (!meta?.cwd || (firstAt === undefined && start === 0)) ? codec.aside(file, doc, conversation, readAside) : undefined;
     // Messages that carry no time: when the session began, as the file says it elsewhere (its header, its name).
     if (firstAt === undefined && start === 0) firstAt = lastAt = isoTime(meta?.startedAt) ?? isoTime(aside?.startedAt) ?? timeInName(file);
+    const agent = agentOf(file, codec, conv.records);
     sessions.push({
       conversation,
       sessionId: meta?.sessionId,
-      ...agentOf(file, codec, conv.records),
-      title: start === 0 ? titles[conversation] : undefined,
+      ...agent,
+      // A Claude Code sub-agent is called what its session's thread menu calls it: the description of its task.
+      title: start === 0 ? ((agent.agentId && codec.id === 'claude-code' ? agentDescription(file) : undefined) ?? titles[conversation]) : undefined,
       project: projectOf(file, codec, meta?.cwd ?? aside?.project),
       firstAt,
       lastAt,

@@ -22,7 +22,13 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
   // A session log's hits are read by their lines, which need their format's reader alone; every format's is
   // loaded only for a file read whole (below).
   for (const format of new Set(found.hits.map((h) => (h.bytes ? h.format : undefined)))) if (format) await loadCodec(format);
-  const rel = (p: string) => relative(dir, p).split(sep).join('/');
+  // Each file's relative path made once: a word in 20,000 messages asked it 20,000 times.
+  const relPaths = new Map<string, string>();
+  const rel = (p: string) => {
+    let r = relPaths.get(p);
+    if (r === undefined) relPaths.set(p, (r = relative(dir, p).split(sep).join('/')));
+    return r;
+  };
   // Each file's session by its title, as the session list names it (a file of several sessions has none).
   const titles = new Map<string, string | undefined>();
   for (const s of catalog.sessions({ paths: [...new Set(found.hits.map((h) => h.path))] })) titles.set(s.path, titles.has(s.path) ? undefined : s.title);

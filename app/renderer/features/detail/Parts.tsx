@@ -4,6 +4,7 @@ import { queryTerms } from '../../../../src/core/search/words.js';
 import type { RequestOutput, Skeleton } from '../../../shared/contract.js';
 import { useApp } from '../../store/index.js';
 import { PrettyArguments } from '../transcript/TranscriptParts.js';
+import { ownPairs } from '../own-results.js';
 
 type View = RequestOutput<'conversation:message'>['view'];
 type Part = View['parts'][number];
@@ -38,19 +39,21 @@ function Jump({ to, label }: { to: number; label: string }) {
 }
 
 /** `headOnly`: a result whose text the pane shows already above (a swarms tool message's content): its card says whose result it is, not the text again. */
-function PartView({ part, skeleton, query, headOnly = false }: { part: Part; skeleton: Skeleton; query: string; headOnly?: boolean }) {
+/** `own`: the calls and results paired inside the part's message (linked in place, not to another message). */
+function PartView({ part, skeleton, query, headOnly = false, own }: { part: Part; skeleton: Skeleton; query: string; headOnly?: boolean; own: ReturnType<typeof ownPairs> }) {
   switch (part.kind) {
     case 'text':
       return <pre className="content part-text" data-testid="detail-content">{part.text ? <Highlight text={part.text} query={query} /> : <span className="muted">(empty)</span>}</pre>;
     case 'tool-call': {
-      const result = resultOf(skeleton, part.id);
+      const here = part.id !== undefined && own.answered.has(part.id);
+      const result = here ? undefined : resultOf(skeleton, part.id);
       return (
         <div className="card tool-call" data-testid="tool-call-card">
           <div className="card-head">
             <span aria-hidden="true">⚙</span> <strong className="mono">{part.name ? <Highlight text={part.name} query={query} /> : '(unnamed tool)'}</strong>
             {part.id && <span className="mono muted">{part.id}</span>}
             <span className="spacer" />
-            {result !== undefined ? <Jump to={result} label="result in message" /> : part.id ? <span className="orphan" data-testid="orphan">no result in this conversation</span> : null}
+            {here ? <span className="muted">result below</span> : result !== undefined ? <Jump to={result} label="result in message" /> : part.id ? <span className="orphan" data-testid="orphan">no result in this conversation</span> : null}
           </div>
           {/* A command, a path, a patch as the reader wants them: a string's lines as lines, not "\n". */}
           <div className="tool-args" data-testid="tool-call-args">
@@ -61,7 +64,8 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
     }
     case 'tool-result': {
       const body = pretty(part.text);
-      const call = callOf(skeleton, part.callId);
+      const here = part.callId !== undefined && own.called.has(part.callId);
+      const call = here ? undefined : callOf(skeleton, part.callId);
       const failed = part.isError === true;
       return (
         <div className={`card tool-result ${failed ? 'error' : ''}`} data-testid="tool-result-card">
@@ -70,7 +74,7 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
             {failed && <span className="badge error">error</span>}
             {part.callId && <span className="mono muted">{part.callId}</span>}
             <span className="spacer" />
-            {call !== undefined ? <Jump to={call} label="call in message" /> : part.callId ? <span className="orphan" data-testid="orphan">its call is not in this conversation</span> : null}
+            {here ? <span className="muted">call above</span> : call !== undefined ? <Jump to={call} label="call in message" /> : part.callId ? <span className="orphan" data-testid="orphan">its call is not in this conversation</span> : null}
           </div>
           {!headOnly && <pre className={body.json ? 'json' : 'content'}>{body.text ? <Highlight text={body.text} query={query} /> : <span className="muted">(empty)</span>}</pre>}
         </div>
@@ -116,10 +120,11 @@ function PartView({ part, skeleton, query, headOnly = false }: { part: Part; ske
 /** A message of any format as its parts: text, tool calls and results as cards, reasoning folded. */
 export function Parts({ view, skeleton, query = '' }: { view: View; skeleton: Skeleton; query?: string }) {
   if (view.parts.length === 0) return <pre className="content" data-testid="detail-content"><span className="muted">(empty)</span></pre>;
+  const own = ownPairs(view.parts);
   return (
     <div className="parts">
       {view.parts.map((p, i) => (
-        <PartView key={i} part={p} skeleton={skeleton} query={query} />
+        <PartView key={i} part={p} skeleton={skeleton} query={query} own={own} />
       ))}
     </div>
   );
@@ -130,11 +135,12 @@ export function ToolCallCards({ view, skeleton, query = '', shown }: { view: Vie
   const calls = view.parts.filter((p) => p.kind === 'tool-call' || p.kind === 'tool-result');
   if (calls.length === 0) return null;
   // The message's content is its result: shown once, above; the card links it to its call.
+  const own = ownPairs(view.parts);
   const same = (p: Part) => p.kind === 'tool-result' && shown !== undefined && p.text.trim() === shown.trim();
   return (
     <div className="parts">
       {calls.map((p, i) => (
-        <PartView key={i} part={p} skeleton={skeleton} query={query} headOnly={same(p)} />
+        <PartView key={i} part={p} skeleton={skeleton} query={query} headOnly={same(p)} own={own} />
       ))}
     </div>
   );

@@ -83,6 +83,13 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
   const fromRuns = answer?.sessionUsd !== undefined;
   const fromTotals = fromRuns ? ' (the runs\' totals the file reports: each call records its output alone)' : '';
   const estimated = turns.some((t) => t.estimated);
+  // What the file reports and what is estimated here, apart where a session has both (an interrupted call, say):
+  // the reported part is the figure the session list, Usage and the CLI give.
+  const estimatedUsd = turns.reduce((n, t) => n + (t.estimated ? (t.usd ?? 0) : 0), 0);
+  const reportedUsd = usd - estimatedUsd;
+  const mixed = !fromRuns && estimated && estimatedUsd > 0 && turns.some((t) => !t.estimated && t.usd !== undefined);
+  const usdText = mixed ? `${formatUsd(reportedUsd)} + ≈${formatUsd(estimatedUsd)}` : `${estimated ? '≈' : ''}${formatUsd(usd)}`;
+  const usdSaid = mixed ? `${formatUsd(reportedUsd)} reported and ≈${formatUsd(estimatedUsd)} estimated for the turns the file reports no usage of, at list prices` : `${usdText} at list prices${fromTotals}`;
   // Only what the model is sent now is shown: its turns are not the session's (the session list's cost is).
   const since = !skeleton.whole && (skeleton.earlier ?? 0) > 0 ? ' since the compaction' : '';
   // What the whole session cost (as the session list says it), beside the turns since its last compaction.
@@ -114,10 +121,10 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
         testid="turns-by-cost"
         open={open}
         onOpen={setOpen}
-        title={`${formatNumber(turns.length)} turns (API calls)${since ? ` since the last compaction (the whole session${whole !== undefined ? `, ${formatUsd(whole)} as the session list says,` : ''}: "+ earlier")` : ''}${usd > 0 ? `, ${estimated ? '≈' : ''}${formatUsd(usd)} at list prices${fromTotals}` : ''}: the costliest first`}
+        title={`${formatNumber(turns.length)} turns (API calls)${since ? ` since the last compaction (the whole session${whole !== undefined ? `, ${formatUsd(whole)} as the session list says,` : ''}: "+ earlier")` : ''}${usd > 0 ? `, ${usdSaid}` : ''}: the costliest first`}
         content={
           <>
-            {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${estimated ? '≈' : ''}${formatUsd(usd)}` : ''}
+            {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${usdText}` : ''}
             {whole !== undefined && <span className="muted"> · session {formatUsd(whole)}</span>} ▾
           </>
         }

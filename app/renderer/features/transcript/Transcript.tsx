@@ -124,6 +124,7 @@ const TranscriptItem = memo(function TranscriptItem(p: ItemProps) {
           {' '}
           → after: {c?.postTokens !== undefined ? `${formatNumber(c.postTokens)} tokens (as the tool measured them)` : p.compaction?.summary !== undefined ? `the summary, ${p.compaction.summaryTokens !== undefined ? `${formatNumber(p.compaction.summaryTokens)} tokens counted here` : 'message'} ` : view && view.parts.length > 0 ? `the summary below${p.tokens !== undefined ? `, ${formatNumber(p.tokens)} tokens counted here` : ''}` : 'not recorded'}
         </span>
+        {p.compaction?.summary !== undefined && c?.postTokens !== undefined && <span> · the summary </span>}
         {p.compaction?.summary !== undefined && (
           <button className="link small" onClick={(e) => (e.stopPropagation(), p.onSelect(p.compaction!.summary!))} data-testid="tx-compaction-summary">
             #{p.compaction.summary}

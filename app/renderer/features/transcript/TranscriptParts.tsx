@@ -7,6 +7,7 @@ import { Highlight } from '../highlight.js';
 import { formatNumber } from '../roles.js';
 import { useFolds } from './folds.js';
 import { Markdown } from './Markdown.js';
+import { ownPairs } from '../own-results.js';
 
 type Part = MessageViewData['parts'][number];
 
@@ -86,7 +87,8 @@ export function headline(args: string): string | undefined {
 
 const ARGS_FOLD_LINES = 14;
 
-function ToolCall({ part, at, query, foldKey, result, onGo, links }: { part: Extract<Part, { kind: 'tool-call' }>; at: number; query: string; foldKey: string; result?: number; onGo(i: number): void; links: boolean }) {
+/** `answered`: its result is in the same message, shown right after it (nothing to link to). */
+function ToolCall({ part, at, query, foldKey, result, onGo, links, answered }: { part: Extract<Part, { kind: 'tool-call' }>; at: number; query: string; foldKey: string; result?: number; onGo(i: number): void; links: boolean; answered: boolean }) {
   const folds = useFolds();
   const long = lines(part.arguments) > ARGS_FOLD_LINES || part.arguments.length > 1600;
   const byDefault = !long || found(part.arguments, query);
@@ -98,7 +100,7 @@ function ToolCall({ part, at, query, foldKey, result, onGo, links }: { part: Ext
         <span aria-hidden="true">⚙</span> <strong className="mono">{part.name ? <Highlight text={part.name} query={query} /> : '(unnamed tool)'}</strong>
         {head && <span className="tx-headline mono">{<Highlight text={head} query={query} />}</span>}
         <span className="spacer" />
-        {result !== undefined ? (
+        {answered ? null : result !== undefined ? (
           <button className="link small" onClick={() => onGo(result)} data-testid="tx-go-result" title={`Its result is message ${result}`}>
             result ↓ #{result}
           </button>
@@ -225,6 +227,7 @@ export function TranscriptParts({ parts, ctx, tool }: { parts: Part[]; ctx: Part
     return <p className="muted tx-empty" data-testid="tx-empty">(empty)</p>;
   }
   const key = (k: number) => `${ctx.keyPrefix ?? ''}${ctx.at}:p${k}`;
+  const own = ownPairs(parts);
   return (
     <>
       {parts.map((p, k) => {
@@ -237,9 +240,9 @@ export function TranscriptParts({ parts, ctx, tool }: { parts: Part[]; ctx: Part
               <Markdown key={k} text={p.text} query={ctx.query} />
             );
           case 'tool-call':
-            return <ToolCall key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} result={ctx.resultOf(p.id)} onGo={ctx.onGo} links={ctx.links !== false} />;
+            return <ToolCall key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} result={ctx.resultOf(p.id)} onGo={ctx.onGo} links={ctx.links !== false} answered={p.id !== undefined && own.answered.has(p.id)} />;
           case 'tool-result':
-            return <ToolResult key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} callName={ctx.callName(p.callId)} call={ctx.callOf(p.callId)} onGo={ctx.onGo} />;
+            return <ToolResult key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} callName={ctx.callName(p.callId)} call={p.callId !== undefined && own.called.has(p.callId) ? undefined : ctx.callOf(p.callId)} onGo={ctx.onGo} />;
           case 'reasoning':
             return <Reasoning key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} tokens={ctx.reasoningTokens} />;
           case 'image':

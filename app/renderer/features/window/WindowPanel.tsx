@@ -168,7 +168,7 @@ export function WindowPanel() {
             {/* A history through a compaction is planned as the model was sent it: from the compaction's summary on. */}
             {plan.compactedBefore !== undefined && (
               <div className="muted small" data-testid="plan-compacted">
-                Σ {formatNumber(plan.compactedBefore)} messages before the compaction at #{formatNumber(plan.compactedBefore)}: the model was sent its summary in their place, and this plan starts there
+                Σ {formatNumber(plan.compactedBefore)} {plan.compactedBefore === 1 ? 'message' : 'messages'} before the compaction at #{formatNumber(plan.compactedBefore)}: the model was sent its summary in their place, and this plan starts there
               </div>
             )}
           </div>

@@ -94,6 +94,11 @@ function view(record: unknown): MessageView {
   }
   const created = isPlainObject(info.time) ? info.time.created : undefined;
   const assistant = role === 'assistant';
+  // A call that failed (an API error, an abort) before the model wrote anything: OpenCode keeps the message with
+  // the error and no tokens, and leaves it out of what it sends next. Shown as its error, the tool's own line: no
+  // turn of the model's, nothing to estimate.
+  const failed = assistant && parts.length === 0 ? errorText(info.error) : undefined;
+  if (failed !== undefined) parts.push({ kind: 'text', text: failed });
   return {
     role,
     normalRole: normalizeRole(role),
@@ -105,7 +110,18 @@ function view(record: unknown): MessageView {
     usage: assistant ? usageOf(steps.length > 0 ? steps : [info.tokens], info) : undefined,
     summary: (assistant && info.summary === true) || undefined,
     ...(compaction ? { compaction } : {}),
+    ...(failed !== undefined ? { meta: true } : {}),
   };
+}
+
+/** An assistant message's `error` (`{name, data: {message}}`, session/message-v2.ts) as a line: its name and message. */
+function errorText(error: unknown): string | undefined {
+  if (!isPlainObject(error)) return undefined;
+  const name = typeof error.name === 'string' && error.name !== '' ? error.name : 'Error';
+  const data = isPlainObject(error.data) ? error.data : {};
+  const status = typeof data.statusCode === 'number' ? ` ${data.statusCode}` : '';
+  const message = typeof data.message === 'string' && data.message.trim() !== '' ? data.message.trim() : undefined;
+  return `${name}${status}${message ? `: ${message}` : ''}`;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
