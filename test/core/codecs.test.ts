@@ -205,6 +205,19 @@ describe('what the views say', () => {
     expect(sentText(v[5])).toContain('apply_patch\n*** Begin Patch');
   });
 
+  it('Codex: a tool search is a call and its result (the tools found, as the model is sent them), not parts it does not know', () => {
+    const lines = [
+      { timestamp: 't', type: 'response_item', payload: { type: 'tool_search_call', id: 'tsc_1', call_id: 'call_s', status: 'completed', execution: 'client', arguments: { query: 'job status logs', limit: 8 } } },
+      { timestamp: 't', type: 'response_item', payload: { type: 'tool_search_output', call_id: 'call_s', status: 'completed', execution: 'client', tools: [{ type: 'namespace', name: 'codex_app', tools: [{ type: 'function', name: 'automation_update', description: 'Create automations' }] }] } },
+    ];
+    const { codec, doc } = parseDocumentText(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', 'rollout-x.jsonl', 'codex-rollout');
+    const [call, found] = doc.conversations[0].records.map((r) => codec.view(r));
+    expect(call).toMatchObject({ role: 'tool_search_call', normalRole: 'assistant', parts: [{ kind: 'tool-call', id: 'call_s', name: 'tool_search' }] });
+    expect(JSON.parse((call.parts[0] as { arguments: string }).arguments)).toEqual({ query: 'job status logs', limit: 8 });
+    expect(found).toMatchObject({ role: 'tool_search_output', normalRole: 'tool', parts: [{ kind: 'tool-result', callId: 'call_s' }] });
+    expect(JSON.parse(sentText(found))).toEqual(lines[1].payload.tools);
+  });
+
   it('ShareGPT: the system prompt, function_call and observation turns, chosen and rejected answers', () => {
     const d = viewsOf('sharegpt/dataset.json', 0);
     expect(d[0]).toMatchObject({ role: 'system', normalRole: 'system' });

@@ -90,6 +90,12 @@ function view(record: unknown): MessageView {
     case 'local_shell_call':
     case 'web_search_call':
       return { ...base, role: type, normalRole: 'assistant', parts: [{ kind: 'tool-call', id: typeof p.call_id === 'string' ? p.call_id : undefined, name: type === 'local_shell_call' ? 'local_shell' : 'web_search', arguments: argumentsText(p.action) }] };
+    // The model looking for tools to load (Codex's tool search), and the tools it found: their definitions, as the
+    // model is sent them (the transcript shows a JSON result folded and laid out).
+    case 'tool_search_call':
+      return { ...base, role: type, normalRole: 'assistant', parts: [{ kind: 'tool-call', id: typeof p.call_id === 'string' ? p.call_id : undefined, name: 'tool_search', arguments: argumentsText(p.arguments ?? {}) }] };
+    case 'tool_search_output':
+      return { ...base, role: type, normalRole: 'tool', parts: [{ kind: 'tool-result', callId: typeof p.call_id === 'string' ? p.call_id : undefined, text: JSON.stringify(p.tools ?? []) }] };
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const out = outputText(p.output);
