@@ -56,7 +56,7 @@ describe('Gemini CLI JSONL session: what is read', () => {
     // The header and six $set lines; the two superseded versions are their messages' history, not counted.
     expect(doc.otherRecords).toBe(7);
     expect(doc.conversations[0].title).toBe("Fix date tests that fail in CI's time zone");
-    expect(doc.conversations[0].meta).toEqual({ sessionId: '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f' });
+    expect(doc.conversations[0].meta).toEqual({ projectHash: '4b7e1d9a3c5f8e2b6d0a9c1e7f3b5d8a2c4e6f0b1d3a5c7e9f2b4d6a8c0e1f3a', sessionId: '8c4d2e1f-6a7b-4c3d-9e0f-1a2b3c4d5e6f' });
     expect(views[6].meta).toBe(true);
   });
 

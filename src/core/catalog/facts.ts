@@ -37,6 +37,9 @@ export interface SessionFacts {
   title?: string;
   /** Where the session ran (a path), else the folder the file is in. */
   project?: string;
+  /** The hash a tool names the session's folder by (Gemini CLI): a session whose folder is proven (`projectProven`) proves it for every other session of the hash. */
+  projectHash?: string;
+  projectProven?: boolean;
   firstAt?: string;
   lastAt?: string;
   models: string[];
@@ -227,6 +230,7 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       // A Claude Code sub-agent is called what its session's thread menu calls it: the description of its task.
       title: start === 0 ? ((agent.agentId && codec.id === 'claude-code' ? agentDescription(file) : undefined) ?? titles[conversation]) : undefined,
       project: projectOf(file, codec, meta?.cwd ?? aside?.project),
+      ...(meta?.projectHash ? { projectHash: meta.projectHash, projectProven: meta.cwd !== undefined || (aside?.project !== undefined && !aside.named) } : {}),
       firstAt,
       lastAt,
       models: [...models].sort(),

@@ -61,8 +61,13 @@ CREATE TABLE sessions(
   -- Secrets found in its records (the rules of src/core/secrets, dismissals aside): NULL until looked into, -1 for
   -- a file not looked into (too big to read whole).
   secrets INTEGER,
+  -- The hash a tool names the session's folder by (Gemini CLI's projectHash), and whether the session itself proves
+  -- which folder that is: a proven one gives its project to every session of the hash.
+  project_hash TEXT,
+  project_proven INTEGER NOT NULL DEFAULT 0,
   UNIQUE(file_id, conversation)
 );
+CREATE INDEX sessions_project_hash ON sessions(project_hash) WHERE project_hash IS NOT NULL;
 CREATE INDEX sessions_last ON sessions(last_at);
 CREATE INDEX sessions_project ON sessions(project, last_at);
 CREATE INDEX sessions_sid ON sessions(session_id);

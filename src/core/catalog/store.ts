@@ -483,9 +483,28 @@ export class Catalog {
   }
 
   private insertSession(fileId: number, s: SessionFacts): number {
-    return Number(
+    const id = Number(
       this.stmt('INSERT INTO sessions(file_id, conversation, session_id, parent_file, parent_session_id, agent_id, kind, title, project, first_at, last_at, models, messages, prompts, default_thread, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run([fileId, s.conversation, ...sessionValues(s)]).lastInsertRowid,
     );
+    this.shareProject(id, s);
+    return id;
+  }
+
+  /**
+   * A session of a folder's hash (Gemini CLI's projectHash): where it proves which folder that is, every session
+   * of the hash ran there (a later CLI names its folder by a short name, and its sessions may name no path); where
+   * it does not, it takes the folder another session proved.
+   */
+  private shareProject(id: number, s: SessionFacts): void {
+    if (!s.projectHash) return;
+    if (s.projectProven) {
+      this.stmt('UPDATE sessions SET project_hash = ?, project_proven = 1 WHERE id = ?').run(s.projectHash, id);
+      this.stmt('UPDATE sessions SET project = ? WHERE project_hash = ? AND project_proven = 0').run(s.project ?? null, s.projectHash);
+      return;
+    }
+    const proven = this.stmt('SELECT project FROM sessions WHERE project_hash = ? AND project_proven = 1 LIMIT 1').get(s.projectHash);
+    if (proven) this.stmt('UPDATE sessions SET project_hash = ?, project_proven = 0, project = ? WHERE id = ?').run(s.projectHash, proven.project, id);
+    else this.stmt('UPDATE sessions SET project_hash = ?, project_proven = 0 WHERE id = ?').run(s.projectHash, id);
   }
 
   private updateSession(id: number, s: SessionFacts): void {
@@ -505,6 +524,7 @@ export class Catalog {
       }
     }
     this.stmt('UPDATE sessions SET session_id = ?, parent_file = ?, parent_session_id = ?, agent_id = ?, kind = ?, title = ?, project = ?, first_at = ?, last_at = ?, models = ?, messages = ?, prompts = ?, default_thread = COALESCE(?, default_thread), threads = COALESCE(?, threads), secrets = NULL WHERE id = ?').run([...sessionValues(s), id]);
+    this.shareProject(id, s);
   }
 
   /** Writes calls; gives each session's as rows of `calls` would read back (in the order they read back). */

@@ -17,8 +17,9 @@ export type AsideReader = (path: string) => string | undefined;
 
 /** What a tool's layout and the files it keeps beside a session say of it, where the session's own file does not. */
 export interface Aside {
-  /** Where the session ran (a path), or failing that a name people can read for the project. */
+  /** Where the session ran (a path), or failing that a name people can read for the project (`named`). */
   project?: string;
+  named?: true;
   /** When it began (an ISO time), for a file whose messages carry no time. */
   startedAt?: string;
 }
@@ -54,6 +55,8 @@ export interface ConversationMeta {
   instructions?: string;
   /** When the session began, where the file says so apart from its messages (which may hold no times). */
   startedAt?: string;
+  /** Gemini CLI's hash of the folder the session ran in (`projectHash`): sessions of one hash ran in one folder. */
+  projectHash?: string;
 }
 
 /** One conversation of a file: its message records, as the codec parsed them (raw values it owns). */

@@ -5,7 +5,7 @@ import { ConversationFileError } from '../errors.js';
 import { normalizeRole, type MessageView, type Part } from '../model.js';
 import { jsonRawText, parseJsonDocument, serializeJsonDocument } from '../shared/json-document.js';
 import { geminiParts, responseText } from './parts.js';
-import { geminiAside, sessionFolder } from './project.js';
+import { geminiAside, isProjectHash, sessionFolder } from './project.js';
 
 /**
  * A Gemini CLI session (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.json`): `{sessionId, projectHash,
@@ -65,7 +65,9 @@ export const geminiCliSession: Codec = {
         if (!isPlainObject(m) || typeof m.type !== 'string') throw new ConversationFileError(f, `message ${i} has no "type" (Gemini CLI writes user, gemini, info, error or warning)`, at(['messages', i]));
       });
       const cwd = sessionFolder(root.projectHash, root.directories, root.messages);
-      return { conversations: [{ records: root.messages, ...(cwd ? { meta: { cwd } } : {}) }], paths: [root.messages.map((_, i) => ['messages', i])] };
+      const projectHash = typeof root.projectHash === 'string' && isProjectHash(root.projectHash) ? root.projectHash : undefined;
+      const meta = { ...(cwd ? { cwd } : {}), ...(projectHash ? { projectHash } : {}) };
+      return { conversations: [{ records: root.messages, ...(cwd || projectHash ? { meta } : {}) }], paths: [root.messages.map((_, i) => ['messages', i])] };
     });
   },
   serialize: (doc, conversations) => serializeJsonDocument(doc, (root) => ({ ...(isPlainObject(root) ? root : {}), messages: (conversations[0] ?? []).slice() })),

@@ -7,7 +7,7 @@ import { replaceAt } from '../shared/json-document.js';
 import { valueStartAt, type JsonPath } from '../syntax/json-doc.js';
 import { parseJsonl, renderJsonl, type JsonlBaseline, type JsonlOutLine } from '../syntax/jsonl.js';
 import { geminiCliSession, geminiSessionView } from './codec.js';
-import { geminiAside, sessionFolder } from './project.js';
+import { geminiAside, isProjectHash, sessionFolder } from './project.js';
 
 /**
  * A Gemini CLI session in its newer form (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`), an
@@ -83,7 +83,8 @@ function parse(text: string, file: string): ConversationDocument {
   const batched = batch && Array.isArray(meta.messages) && meta.messages.length > 0 ? (meta.messages as unknown[]) : undefined;
   const shown = batched ? [] : [...map.values()];
   const cwd = sessionFolder(meta.projectHash, meta.directories, batched ?? shown.map((s) => lines.lines[s.win].value));
-  const conversationMeta = typeof meta.sessionId === 'string' || cwd ? { meta: { ...(typeof meta.sessionId === 'string' ? { sessionId: meta.sessionId } : {}), ...(cwd ? { cwd } : {}) } } : {};
+  const projectHash = typeof meta.projectHash === 'string' && isProjectHash(meta.projectHash) ? meta.projectHash : undefined;
+  const conversationMeta = typeof meta.sessionId === 'string' || cwd || projectHash ? { meta: { ...(typeof meta.sessionId === 'string' ? { sessionId: meta.sessionId } : {}), ...(cwd ? { cwd } : {}), ...(projectHash ? { projectHash } : {}) } } : {};
   if (batch && batched) {
     const records = batched;
     const paths = new WeakMap<object, JsonPath>();

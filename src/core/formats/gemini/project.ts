@@ -133,5 +133,5 @@ export function geminiAside(file: string, read: AsideReader): Aside | undefined 
     const known = hashed ? folderOfHash(name, registry.values()) : registry.get(name);
     if (known) return { project: known };
   }
-  return { project: hashed ? hashLabel(name) : name };
+  return { project: hashed ? hashLabel(name) : name, named: true };
 }
