@@ -37,6 +37,12 @@ export function apiCalls(views: readonly MessageView[], options: { oneMessageEac
       close(chains[1]);
       return;
     }
+    // The tool's own line in the model's place (a call that failed before the model wrote anything, a deleted or
+    // demonstration reply) is no call of the model's.
+    if (v.meta === true && v.normalRole === 'assistant') {
+      close(c);
+      return;
+    }
     const links = toolLinksOf(v);
     // A model's message that holds its calls' results too (Gemini CLI keeps each call's result in the message
     // that made it) is a call of the model all the same: the results after it are answered, and it is not one.

@@ -79,7 +79,7 @@ describe('OpenCode export: what is read', () => {
     expect(v.parts).toEqual([{ kind: 'text', text: 'APIError 400: Extra usage must be enabled to use Opus.' }]);
     expect(v.meta).toBe(true);
     expect(v.usage).toBeUndefined();
-    expect(turnFigures([views[0], v, views[1]], { tokens: [10, 10, 10] }).map((t) => [t.first, t.last, t.estimated])).toEqual([[1, 2, false]]);
+    expect(turnFigures([views[0], v, views[1]], { tokens: [10, 10, 10] }).map((t) => [t.first, t.last, t.estimated])).toEqual([[2, 2, false]]);
     // An error without a message says its name; a message that did write something is the model's as before.
     expect(codec.view({ ...failed, info: { ...failed.info, error: { name: 'MessageAbortedError' } } }).parts).toEqual([{ kind: 'text', text: 'MessageAbortedError' }]);
     const wrote = codec.view({ ...failed, parts: [{ type: 'text', text: 'Half an answer' }] });
