@@ -93,6 +93,8 @@ print(json.dumps(n))
 const GEMINI_PY = String.raw`
 import hashlib, json, os, re, sys
 out = {}
+hashes = {}
+proven = {}
 for d in os.listdir(os.path.join(sys.argv[1], 'tmp')):
     chats = os.path.join(sys.argv[1], 'tmp', d, 'chats')
     if not os.path.isdir(chats): continue
@@ -108,7 +110,10 @@ for d in os.listdir(os.path.join(sys.argv[1], 'tmp')):
                         if hashlib.sha256(p.encode()).hexdigest() == s['projectHash']: found = p
                         p = p[:max(p.rfind('\\'), p.rfind('/'))]
         out[d + '/chats/' + f] = found
-print(json.dumps(out))
+        hashes[d + '/chats/' + f] = s['projectHash']
+        if found: proven[s['projectHash']] = found
+# Sessions of one hash ran in one folder: one that names it proves it for the others.
+print(json.dumps({k: v or proven.get(hashes[k]) for k, v in out.items()}))
 `;
 
 // Continue's sessions.json: each session's dateCreated, as an ISO time.
@@ -151,7 +156,7 @@ print(json.dumps(out))
 type Sessions = { sessions: Array<{ path: string; title?: string; project?: string; sessionId?: string; firstAt?: string; lastAt?: string }> };
 
 describe.skipIf(missing !== undefined)('real files of the sources that were missing or misread, through the real bin', () => {
-  it('Gemini CLI sessions are listed under the folder their hash stands for where the session names it, else a short name, never the hash', () => {
+  it('Gemini CLI sessions are listed under the folder their hash stands for where a session of the hash names it, else a short name, never the hash', () => {
     const gemini = join(REAL, 'gemini-cli', 'fabien');
     const folders = py<Record<string, string | null>>(GEMINI_PY, gemini);
     const listed = json<Sessions>(['sessions', gemini, '--json']).sessions;
