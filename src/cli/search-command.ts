@@ -12,6 +12,8 @@ import { InputError, UsageError } from './usage.js';
 const ROLES = ['system', 'user', 'assistant', 'tool', 'other'];
 /** How much of a file's own name for a role (a swarms agent's name, say) a hit line shows. */
 const ROLE_COLUMNS = 24;
+/** The widest a hit's row number pads the column to (a longer one, a thread's id, runs on). */
+const WHERE_COLUMNS = 24;
 /** How much of a session's title heads its hits. */
 const TITLE_COLUMNS = 60;
 
@@ -80,6 +82,12 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
 function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): void {
   const out: string[] = [];
   let last: string | undefined;
+  // Rows numbered alike line up: the widest number (a thread's, `00378c73:19`) sets the column, up to a limit.
+  const whereOf = (h: SearchHit) => {
+    const row = h.shown === undefined ? `${h.index}` : h.shown === null ? `⤷${h.index}` : h.onDefaultThread ? `${h.shown.index}` : `${h.shown.thread}:${h.shown.index}`;
+    return multi.has(h.path) ? `${h.conversation}:${row}` : row;
+  };
+  const width = Math.min(WHERE_COLUMNS, Math.max(5, ...hits.map((h) => whereOf(h).length)));
   for (const h of hits) {
     if (h.path !== last) {
       if (last !== undefined) out.push('');
@@ -90,11 +98,10 @@ function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): v
       last = h.path;
     }
     // The row `show` lists it at: a sub-agent's as `show --thread ID` does.
-    const row = h.shown === undefined ? `${h.index}` : h.shown === null ? `⤷${h.index}` : h.onDefaultThread ? `${h.shown.index}` : `${h.shown.thread}:${h.shown.index}`;
-    const where = multi.has(h.path) ? `${h.conversation}:${row}` : row;
+    const where = whereOf(h);
     // The role as `show` and the app print it: the file's own word for it.
     const role = h.spelled === undefined ? h.role : oneLine(h.spelled, ROLE_COLUMNS) || h.role;
-    out.push(`  ${where.padStart(5)}  ${role.padEnd(9)} ${h.snippet}`);
+    out.push(`  ${where.padStart(width)}  ${role.padEnd(9)} ${h.snippet}`);
   }
   if (out.length) process.stdout.write(out.join('\n') + '\n');
 }

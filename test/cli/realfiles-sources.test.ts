@@ -171,6 +171,16 @@ describe.skipIf(missing !== undefined)('real files of the sources that were miss
     expect(Object.values(folders).some((f) => f !== null)).toBe(true);
   }, 180_000);
 
+  it('search lines every hit’s role up in one column, a sub-agent’s `thread:row` numbers too', () => {
+    const r = cli('search', join(REAL, 'claude-code'), 'error');
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n').filter((l) => l.startsWith('  ') && /\S/.test(l));
+    const numbers = lines.map((l) => /^ +(\S+)/.exec(l)![1]);
+    // Some hit is numbered by a thread of its session (a sub-agent written inline), wider than a row number.
+    expect(numbers.some((n) => /^[0-9a-f]{6,}:/.test(n))).toBe(true);
+    expect(new Set(lines.map((l) => /^ +\S+ {2}/.exec(l)![0].length)).size).toBe(1);
+  }, 180_000);
+
   it('a Continue session is dated by sessions.json beside it (its file keeps no time)', () => {
     const dir = join(REAL, 'continue', 'fabien', 'sessions');
     const dates = py<Record<string, string>>(CONTINUE_PY, join(dir, 'sessions.json'));

@@ -389,6 +389,11 @@ describe('search numbers a session\'s hits as show lists them', () => {
     // A sub-agent's own file: its thread is what `show` shows by default, so its rows go bare.
     const agent = all.stdout.split('\n\n').find((b) => b.includes('subagents/agent-a3f9e1d2b7c40815.jsonl'))!;
     for (const line of agent.split('\n').slice(1)) expect(line).toMatch(/^ +\d+ {2}/);
+    // Every hit line's role starts in one column, however wide its number (a thread's `id:row` pads the others).
+    const lines = all.stdout.split('\n').filter((l) => l.startsWith('  ') && /\S/.test(l));
+    const roleAt = (l: string) => /^ +\S+ {2}/.exec(l)![0].length;
+    expect(lines.length).toBeGreaterThan(3);
+    expect(new Set(lines.map(roleAt)).size).toBe(1);
   });
 
   it('a file of several conversations numbers every hit conversation:row, whichever conversations the query finds', () => {
