@@ -7,6 +7,7 @@ import { freshCatalog } from './catalog.js';
 import { outsideLinksNote, printJson } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { cutToWidth } from './text-width.js';
+import { maxOf } from '../core/util/numbers.js';
 import { InputError, UsageError } from './usage.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'other'];
@@ -87,7 +88,7 @@ function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): v
     const row = h.shown === undefined ? `${h.index}` : h.shown === null ? `⤷${h.index}` : h.onDefaultThread ? `${h.shown.index}` : `${h.shown.thread}:${h.shown.index}`;
     return multi.has(h.path) ? `${h.conversation}:${row}` : row;
   };
-  const width = Math.min(WHERE_COLUMNS, Math.max(5, ...hits.map((h) => whereOf(h).length)));
+  const width = Math.min(WHERE_COLUMNS, maxOf(hits.map((h) => whereOf(h).length), 5));
   for (const h of hits) {
     if (h.path !== last) {
       if (last !== undefined) out.push('');
