@@ -332,6 +332,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const alert = await page.page.textContent('[data-testid="open-error"]');
       expect(alert).toContain('truncated.json:23:7: invalid JSON: unexpected end of file');
       expect(alert).toContain('line 23, column 7');
+      // The listing's quick pass may show the file's count before the whole read reports its error.
+      await page.page.waitForFunction(() => /message 0 has no "role"/.test(document.querySelector('[data-testid="file"][data-path="missing_role.json"]')?.textContent ?? ''), undefined, { timeout: 15_000 });
       const entry = await page.file('missing_role.json').textContent();
       expect(entry).toContain('line 1, col 2: message 0 has no "role"');
       await page.screenshot(`${mode}-malformed`);
