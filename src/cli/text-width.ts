@@ -126,14 +126,18 @@ function headOf(text: string, max: number): { text: string; cut: boolean } {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
-const JOINS_WORD = /['.’:]/;
 
-/** A letter, digit or underscore: ASCII told by its code (a title of 60 columns asks this hundreds of times). */
-function isWordChar(c: string): boolean {
-  const k = c.charCodeAt(0);
+/**
+ * A letter, digit or underscore, by the code unit: ASCII told by its code (2,000 titles of 60 columns ask this
+ * 500,000 times).
+ */
+function isWordUnit(k: number): boolean {
   if (k < 0x80) return (k >= 0x30 && k <= 0x39) || (k >= 0x41 && k <= 0x5a) || (k >= 0x61 && k <= 0x7a) || k === 0x5f;
-  return WORD_CHAR.test(c);
+  return WORD_CHAR.test(String.fromCharCode(k));
 }
+
+/** An apostrophe, a dot or a colon: joins the letters on either side into one word. */
+const joinsWord = (k: number) => k === 0x27 || k === 0x2e || k === 0x2019 || k === 0x3a;
 
 /**
  * Where words start and end in a text: ICU's boundaries where it holds words no space parts or characters joined,
@@ -142,13 +146,13 @@ function isWordChar(c: string): boolean {
 function wordBoundaries(text: string, simple: boolean): number[] {
   if (!simple && (CLUSTERED.test(text) || UNSPACED.test(text))) return [...words().segment(text)].map((s) => s.index);
   const out: number[] = [];
+  const word = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) word[i] = isWordUnit(text.charCodeAt(i)) ? 1 : 0;
   for (let i = 1; i < text.length; i++) {
-    const a = text[i - 1];
-    const b = text[i];
     // A word goes on through an apostrophe or a dot between letters or digits ("don't", "e.g", "3.5").
-    if (isWordChar(a) && isWordChar(b)) continue;
-    if (JOINS_WORD.test(b) && isWordChar(a) && i + 1 < text.length && isWordChar(text[i + 1])) continue;
-    if (JOINS_WORD.test(a) && isWordChar(b) && i > 1 && isWordChar(text[i - 2])) continue;
+    if (word[i - 1] && word[i]) continue;
+    if (word[i - 1] && joinsWord(text.charCodeAt(i)) && i + 1 < text.length && word[i + 1]) continue;
+    if (word[i] && joinsWord(text.charCodeAt(i - 1)) && i > 1 && word[i - 2]) continue;
     out.push(i);
   }
   return out;

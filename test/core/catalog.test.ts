@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Catalog, CatalogSync, factsOf } from '../../src/core/catalog/index.js';
 import { readDocumentFile } from '../../src/core/formats/document-file.js';
+import { searchCatalog } from '../../src/core/catalog/search.js';
 import { walkConversationTree } from '../../src/core/storage/list-directory.js';
 import { costOf, reportedUsage } from '../../src/core/usage.js';
 import { queryTerms, textMatches } from '../../src/core/search/index.js';
@@ -196,9 +197,30 @@ describe('the session catalog', () => {
     appendFileSync(index, line('Cart: tax rounding, half-up'));
     await sync.syncFolders([dir]);
     expect(catalog.sessions({ under: [dir] }).map((s) => s.title)).toEqual(['Cart: tax rounding, half-up']);
+    // A search's hits in the session are headed by the same name.
+    const found = await searchCatalog(catalog, dir, 'version flag');
+    expect(found.hits.length).toBeGreaterThan(0);
+    for (const h of found.hits) expect(h.title).toBe('Cart: tax rounding, half-up');
     rmSync(index);
     await sync.syncFolders([dir]);
     expect(catalog.sessions({ under: [dir] }).map((s) => s.title)).toEqual([untitled]);
+    catalog.close();
+  });
+
+  it('search hits are headed by the title the session list gives: none for a tool’s log of prompts, which it does not list', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, '.aider.input.history'), '\n# 2026-11-03 14:44:06.503685\n+y\n\n# 2026-11-03 14:46:02.414589\n+Please round the tax half-up\n');
+    cpSync(join(FIXTURES, 'formats/codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl'), join(dir, 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl'));
+    const { catalog, sync } = catalogOf(dir);
+    await sync.syncFolders([dir]);
+    const listed = new Map(catalog.sessions({ under: [dir] }).map((s) => [s.path, s.title]));
+    expect(listed.has(join(dir, '.aider.input.history'))).toBe(false);
+    const found = await searchCatalog(catalog, dir, 'tax');
+    expect(found.hits.map((h) => [h.path, h.title])).toEqual([['.aider.input.history', undefined]]);
+    const titled = (await searchCatalog(catalog, dir, 'version')).hits;
+    expect(titled.length).toBeGreaterThan(0);
+    for (const h of titled) expect(h.title).toBe(listed.get(join(dir, h.path)));
+    expect(titled[0].title).toBeTruthy();
     catalog.close();
   });
 

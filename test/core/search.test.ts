@@ -480,6 +480,22 @@ describe('snippets', () => {
     );
   });
 
+  it('a one-word query matches exactly the texts textMatches accepts, at their first match (property)', () => {
+    fc.assert(
+      fc.property(snippetText, fc.gen(), (text, g) => {
+        const words = wordsOf(text);
+        const word = words.length && g(fc.boolean) ? g(fc.constantFrom, ...words) : g(fc.constantFrom, ...VOCAB);
+        const query = word.slice(0, g(fc.integer, { min: 1, max: 8 }));
+        const terms = queryTerms(query);
+        if (terms.length !== 1) return;
+        const found = matcherOf(query)(text);
+        expect(found !== undefined).toBe(textMatches(text, terms));
+        expect(found).toEqual(firstTermMatch(text, terms));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('holds the match at `match`, on one line, never splitting a surrogate pair, about 160 characters (property)', () => {
     fc.assert(
       fc.property(snippetText, fc.gen(), fc.constantFrom(160, 40, 10), (text, g, width) => {

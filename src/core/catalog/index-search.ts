@@ -1,4 +1,4 @@
-import { FILE_MESSAGES, json, MAX_SQL_VARS, opt, SHOWN_EARLIER, underClause, type Database, type Statement } from './sql.js';
+import { FILE_MESSAGES, json, MAX_SQL_VARS, opt, SESSION_NAMED, SHOWN_EARLIER, underClause, type Database, type Statement } from './sql.js';
 
 /** A message search-all found: where it is, and where its line can be read. */
 export interface CatalogHit {
@@ -16,6 +16,8 @@ export interface CatalogHit {
   /** Why, where `shown` is null: before a compaction of its thread, or on a branch its thread left. */
   offPath?: 'earlier' | 'branch';
   spelled?: string;
+  /** Its file's session's title, as the session list names it (none for a file of several sessions). */
+  title?: string;
 }
 
 export interface IndexSearchOptions {
@@ -183,19 +185,26 @@ export class IndexSearch {
           .all(JSON.stringify(pageIds))
           .sort((a, b) => order.get(Number(a.fid))! - order.get(Number(b.fid))! || Number(a.conversation) - Number(b.conversation) || Number(a.idx) - Number(b.idx))
       : [];
-    // What a hit needs of its file's other conversations, looked up once per file.
-    const ofFile = new Map<number, { conversations: number; threads: string[][] }>();
-    const fileOf = (id: number) => {
-      let f = ofFile.get(id);
-      if (!f) {
-        const sessions = this.stmt('SELECT threads FROM sessions WHERE file_id = ? ORDER BY conversation').all(id);
-        ofFile.set(id, (f = { conversations: sessions.length, threads: sessions.map((o) => (o.threads === null ? [] : json(o.threads))) }));
+    // What a hit needs of its file's conversations, for every file of the page in one query (one per file cost
+    // a search of 1,800 files 30 ms).
+    const ofFile = new Map<number, { conversations: number; threads: string[][]; listed: number; title?: string }>();
+    if (rows.length > 0) {
+      const fids = [...new Set(rows.map((r) => Number(r.fid)))];
+      const sql = `SELECT s.file_id, s.threads, s.kind != 'log' AND s.messages > 0 AS listed, s.title, ${SESSION_NAMED} AS named FROM sessions s WHERE s.file_id IN (SELECT value FROM json_each(?)) ORDER BY s.file_id, s.conversation`;
+      for (const o of this.db.prepare(sql).all(JSON.stringify(fids))) {
+        const id = Number(o.file_id);
+        let f = ofFile.get(id);
+        if (!f) ofFile.set(id, (f = { conversations: 0, threads: [], listed: 0 }));
+        f.conversations++;
+        f.threads.push(o.threads === null ? [] : json(o.threads));
+        // Titled as the session list titles it: by the one session it lists of the file (a log's are not listed).
+        if (Number(o.listed)) f.title = ++f.listed === 1 ? (opt<string>(o.named) ?? opt<string>(o.title)) : undefined;
       }
-      return f;
-    };
+    }
     const hits = rows.map((r): CatalogHit => {
-      const file = fileOf(Number(r.fid));
+      const file = ofFile.get(Number(r.fid)) ?? { conversations: 0, threads: [], listed: 0 };
       const hit: CatalogHit = { path: String(r.path), format: opt<string>(r.format), conversation: Number(r.conversation), conversations: file.conversations, index: Number(r.idx), role: String(r.role), defaultThread: opt<string>(r.default_thread) };
+      if (file.title !== undefined) hit.title = file.title;
       if (r.line_start !== null && r.line_start !== undefined) hit.bytes = [Number(r.line_start), Number(r.line_end)];
       if (r.shown_row !== null && r.shown_row !== undefined) hit.shown = r.shown_thread === null ? null : { thread: String(r.shown_thread), index: Number(r.shown_row), conversation: shownConversation(file.threads, Number(r.conversation), String(r.shown_thread)) };
       if (hit.shown === null) hit.offPath = Number(r.shown_row) === SHOWN_EARLIER ? 'earlier' : 'branch';

@@ -29,9 +29,6 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
     if (r === undefined) relPaths.set(p, (r = relative(dir, p).split(sep).join('/')));
     return r;
   };
-  // Each file's session by its title, as the session list names it (a file of several sessions has none).
-  const titles = new Map<string, string | undefined>();
-  for (const s of catalog.sessions({ paths: [...new Set(found.hits.map((h) => h.path))] })) titles.set(s.path, titles.has(s.path) ? undefined : s.title);
   const texts = new HitTexts();
   const hits: SearchHit[] = [];
   const multi = new Set<string>();
@@ -60,8 +57,8 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
       if (h.format && !owners.has(h.path)) owners.set(h.path, sessionOfHits(dir, h.path, h.format));
       const session = owners.get(h.path);
       if (session) hit.session = session;
-      const title = titles.get(h.path);
-      if (saysSomething(title)) hit.title = title;
+      // The session's title, as the session list names it (a file of several sessions has none).
+      if (saysSomething(h.title)) hit.title = h.title;
       hits.push(hit);
     }
   };
@@ -78,7 +75,9 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
   } finally {
     texts.close();
   }
-  hits.sort((a, b) => comparePaths(a.path, b.path) || a.conversation - b.conversation || a.index - b.index);
+  // The files put in order once, the hits by their file's place (20,000 hits compared their paths 300,000 times).
+  const place = new Map([...files].sort(comparePaths).map((p, k) => [p, k]));
+  hits.sort((a, b) => place.get(a.path)! - place.get(b.path)! || a.conversation - b.conversation || a.index - b.index);
   const errors = catalog.failures([dir]).map((f) => ({ path: rel(f.path), ...(f.line ? { line: f.line } : {}), ...(f.line && f.column ? { column: f.column } : {}), message: f.error, ...(f.notRead ? { notRead: true as const } : {}) }));
   // The links out of the folder are the sync's to say (it walked it): none are in the catalog.
   return { hits, files: files.size, errors, multi, outside: [] };

@@ -54,3 +54,6 @@ export function messageIds(slot: number): [number, number] {
 /** A message's `shown_row` where no thread shown by default holds it: on a branch its thread left, or before a compaction. */
 export const SHOWN_ON_BRANCH = -1;
 export const SHOWN_EARLIER = -2;
+
+/** The name the tool's own index last gave a session (its sub-agents share its id, not its name): its title where it has one. */
+export const SESSION_NAMED = "CASE WHEN s.kind = 'session' AND s.session_id IS NOT NULL THEN (SELECT n.name FROM session_names n WHERE n.session_id = s.session_id ORDER BY n.id DESC LIMIT 1) END";

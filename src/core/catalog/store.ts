@@ -7,7 +7,7 @@ import { callCost, localDay, reportedOf } from './calls.js';
 import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
 import { isNotAModel } from '../models.js';
 import { unreadStoreById } from '../formats/containers/unread-stores.js';
-import { json, messageIds, opt, SHOWN_EARLIER, SHOWN_ON_BRANCH, underClause, type Database, type Row, type Statement } from './sql.js';
+import { json, messageIds, opt, SESSION_NAMED, SHOWN_EARLIER, SHOWN_ON_BRANCH, underClause, type Database, type Row, type Statement } from './sql.js';
 import { libsqlDriver } from './libsql-driver.js';
 import { IndexSearch, type IndexSearchAnswer, type IndexSearchOptions } from './index-search.js';
 
@@ -162,9 +162,6 @@ export interface SessionQuery {
  * usage by model and the list agree; what a tool writes for a reply it made itself ("<synthetic>") names none.
  */
 const sessionModels = (models: readonly string[]): string[] => [...new Set(models.filter((m) => !isNotAModel(m)).map(modelKey))].sort();
-
-/** The name the tool's own index last gave a session (its sub-agents share its id, not its name). */
-const NAMED = "CASE WHEN s.kind = 'session' AND s.session_id IS NOT NULL THEN (SELECT n.name FROM session_names n WHERE n.session_id = s.session_id ORDER BY n.id DESC LIMIT 1) END";
 
 /** A session row's columns from session_id to threads, in the order the statements name them. */
 const sessionValues = (s: SessionFacts): unknown[] => [s.sessionId ?? null, s.parentFile ?? null, s.parentSessionId ?? null, s.agentId ?? null, s.kind, s.title ?? null, s.project ?? null, s.firstAt ?? null, s.lastAt ?? null, JSON.stringify(sessionModels(s.models)), s.messages, s.prompts, s.defaultThread ?? null, s.threads ? JSON.stringify(s.threads) : null];
@@ -657,7 +654,7 @@ export class Catalog {
     const rows = this.db
       .prepare(
         // A sub-agent that names its session by id (Codex's thread_spawn), not by file: that session's file.
-        `SELECT s.*, ${NAMED} AS named, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms, ` +
+        `SELECT s.*, ${SESSION_NAMED} AS named, f.path, f.format, f.format_label, f.tool, f.size, f.mtime_ms, ` +
           `CASE WHEN s.parent_file IS NULL AND s.parent_session_id IS NOT NULL THEN (SELECT pf.path FROM sessions ps JOIN files pf ON pf.id = ps.file_id WHERE ps.session_id = s.parent_session_id AND ps.kind = 'session' ORDER BY pf.path LIMIT 1) END AS parent_found ` +
           `FROM sessions s JOIN files f ON f.id = s.file_id WHERE ${where} ORDER BY ${order}, f.path, s.conversation LIMIT ? OFFSET ?`,
       )
@@ -736,7 +733,7 @@ export class Catalog {
     const where = underClause('f.path', under, args);
     args.push(limit);
     return this.db
-      .prepare(`SELECT f.path, s.conversation, COALESCE(${NAMED}, s.title) AS title, c.idx, c.at, c.model, c.cost_usd, c.input, c.output FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE c.cost_usd IS NOT NULL AND ${where} ORDER BY c.cost_usd DESC LIMIT ?`)
+      .prepare(`SELECT f.path, s.conversation, COALESCE(${SESSION_NAMED}, s.title) AS title, c.idx, c.at, c.model, c.cost_usd, c.input, c.output FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE c.cost_usd IS NOT NULL AND ${where} ORDER BY c.cost_usd DESC LIMIT ?`)
       .all(args)
       .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: opt<string>(r.model), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
   }

@@ -1,7 +1,7 @@
 import type { ThreadRow } from '../tree/thread-rows.js';
 import { ownerOf } from '../sessions/thread-files.js';
 import { relative, sep } from 'node:path';
-import { bestTermMatch, snippetAround, type Snippet } from './snippet.js';
+import { bestTermMatch, firstTermMatch, snippetAround, type Snippet } from './snippet.js';
 import { linearRegex } from './linear-regex.js';
 import { foldCase, queryTerms, textMatches, unspacedRuns } from './words.js';
 
@@ -60,6 +60,8 @@ export function matcherOf(query: string, regex = false): Matcher {
   if (terms.length === 0) return () => undefined;
   // Chinese or Japanese words of the query are found character by character; a hit holds them together.
   const runs = unspacedRuns(query);
+  // One word: its first match says whether the text holds it (by the same word rule), read no further.
+  if (runs.length === 0 && terms.length === 1) return (text) => firstTermMatch(text, terms);
   if (runs.length === 0) return (text) => (textMatches(text, terms) ? bestTermMatch(text, terms) : undefined);
   return (text) => {
     if (!textMatches(text, terms)) return undefined;

@@ -98,8 +98,8 @@ export function foldCase(text: string): string {
   return HAS_FOLDED.test(lower) ? lower.replace(FOLDED, (c) => FOLD[c]) : lower;
 }
 
-/** Calls `each` with every word of `text` (lowercased, cut to MAX_WORD) in order. */
-export function forEachWord(text: string, each: (word: string) => void): void {
+/** Calls `each` with every word of `text` (lowercased, cut to MAX_WORD) in order, until it returns true. */
+export function forEachWord(text: string, each: (word: string) => boolean | void): void {
   const lower = foldCase(text);
   const n = lower.length;
   let i = 0;
@@ -108,13 +108,13 @@ export function forEachWord(text: string, each: (word: string) => void): void {
     if (i >= n) return;
     const start = i;
     i = wordEndAt(lower, start);
-    each(i - start > MAX_WORD ? lower.slice(start, start + MAX_WORD) : lower.slice(start, i));
+    if (each(i - start > MAX_WORD ? lower.slice(start, start + MAX_WORD) : lower.slice(start, i)) === true) return;
   }
 }
 
 export function wordsOf(text: string): string[] {
   const out: string[] = [];
-  forEachWord(text, (w) => out.push(w));
+  forEachWord(text, (w) => void out.push(w));
   return out;
 }
 
@@ -127,9 +127,10 @@ export function queryTerms(query: string): string[] {
 export function textMatches(text: string, terms: readonly string[]): boolean {
   if (terms.length === 0) return false;
   const left = new Set(terms);
+  // Read only as far as the last term's first word (a message of 20,000 words was read whole for each hit).
   forEachWord(text, (w) => {
-    if (left.size === 0) return;
     for (const t of left) if (w.startsWith(t)) left.delete(t);
+    return left.size === 0;
   });
   return left.size === 0;
 }

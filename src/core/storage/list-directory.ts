@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { confined, realRoots } from './confine.js';
-import { basename, extname, join, sep } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import { isConversationExtension } from '../formats/registry.js';
 import { isAiderChatName, isAiderInputName, looksLikeAiderChat } from '../formats/aider/names.js';
 import { listedByName, listedByNameExtensions } from '../formats/containers/container.js';
@@ -75,12 +75,25 @@ function head(file: string, bytes = 512): string {
 }
 
 /**
+ * path.basename and path.extname of a file's path, without their checks and normalising: asked of every file a
+ * walk meets (a search over 2,900 files spent 7 ms of its profile in path.basename).
+ */
+function fileName(file: string): string {
+  return file.slice((sep === '/' ? file.lastIndexOf('/') : Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'))) + 1);
+}
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : '';
+}
+
+/**
  * Whether a file is a conversation file by its name: a known extension; Markdown only when it is a MEMORY.md
  * or an Aider chat history (`.aider.chat.history.md`) by its name or by its header (other Markdown is
  * documentation, not history); `.history` only as Aider's `.aider.input.history`; never a tool's sidecar.
  */
 export function isConversationFileName(file: string, readHead: () => string = () => head(file)): boolean {
-  const ext = extname(file).toLowerCase();
+  const name = fileName(file);
+  const ext = extensionOf(name).toLowerCase();
   if (ext === '.zst' || ext === '.gz') {
     // A compressed history: what its name says it holds (`rollout-….jsonl.zst`, not `logs.tar.gz`).
     const inner = file.slice(0, -ext.length);
@@ -95,12 +108,12 @@ export function isConversationFileName(file: string, readHead: () => string = ()
   // The pieces of an OpenCode session (its messages and parts, each a file): the session file is listed.
   if (isOpenCodeStoragePiece(file)) return false;
   // A tool's own sidecar beside a history (Claude Code's sub-agent `agent-<id>.meta.json`) is not one.
-  if (/^agent-[\w-]+\.meta\.json$/.test(basename(file))) return false;
+  if (/^agent-[\w-]+\.meta\.json$/.test(name)) return false;
   // Continue's index of its sessions beside them (each session is a file of its own).
   if (/[\\/]\.continue[\\/]sessions[\\/]sessions\.json$/.test(file)) return false;
   if (ext === '.history') return isAiderInputName(file);
   if (ext !== '.md') return true;
-  if (/^memory\.md$/i.test(basename(file)) || isAiderChatName(file) || isClineTaskName(file)) return true;
+  if (/^memory\.md$/i.test(name) || isAiderChatName(file) || isClineTaskName(file)) return true;
   const h = readHead();
   return /^\s*# Agent Memory\b/.test(h) || /^## Interaction Log\s*$/m.test(h) || looksLikeAiderChat(h) || looksLikeClineTask(h);
 }

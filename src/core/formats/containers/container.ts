@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { LISTED_BY_NAME } from './listed-names.js';
 import { ConversationFileError } from '../errors.js';
 import { MAX_NESTING_DEPTH } from '../types.js';
@@ -82,7 +81,12 @@ export function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean
   return magic.every((b, i) => bytes[i] === b);
 }
 
-export const nameOf = (file: string) => basename(file.replace(/\\/g, '/'));
+/** A file's name after either separator (a walk asks it of every file: no regular expression, no path.basename). */
+export function nameOf(file: string): string {
+  let end = file.length;
+  while (end > 1 && (file[end - 1] === '/' || file[end - 1] === '\\')) end--;
+  return file.slice(Math.max(file.lastIndexOf('/', end - 1), file.lastIndexOf('\\', end - 1)) + 1, end);
+}
 
 /** What indenting by two spaces adds to a value's compact JSON: a line and its indent per member, one per closer. */
 function indentCost(v: unknown, depth: number, most: number): number {
