@@ -12,6 +12,7 @@ import {
   matcherOf,
   MAX_WORD,
   queryTerms,
+  readableSnippet,
   searchableMessages,
   SearchIndex,
   searchDocument,
@@ -494,6 +495,21 @@ describe('snippets', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('a tool call found partly by a word of its JSON is shown as a reader reads it, around the word that is there', () => {
+    const searched = 'Read\n{"file_path":"/src/tax/rounding.ts","limit":40}';
+    const readable = 'Read: /src/tax/rounding.ts · limit=40';
+    const snippetOf = (query: string) => {
+      const matcher = matcherOf(query);
+      return readableSnippet(searched, matcher(searched)!, readable, matcher);
+    };
+    // Both words in what a reader reads: around them there, as before.
+    expect(snippetOf('read rounding').text).toBe(readable);
+    // `file` only in a key: the line shows the call's values around `Read`, not the tool's bare name.
+    expect(snippetOf('read file')).toEqual({ text: readable, match: [0, 4] });
+    // The only word found is a key's: the text as searched, where it is.
+    expect(snippetOf('file').text).toContain('"file_path"');
   });
 
   it('holds the match at `match`, on one line, never splitting a surrogate pair, about 160 characters (property)', () => {

@@ -79,7 +79,12 @@ export function matcherOf(query: string, regex = false): Matcher {
 export function readableSnippet(searched: string, at: [number, number], readable: string, matcher: Matcher): Snippet {
   if (readable === searched) return snippetAround(searched, at);
   const there = matcher(readable);
-  return there ? snippetAround(readable, there) : snippetAround(searched, at);
+  if (there) return snippetAround(readable, there);
+  // Some words only in the JSON (`file` of "file_path"), the one shown in what a reader reads too (`Read` of
+  // "Read: src/a.ts"): around it there, not on a line of JSON or a tool's bare name.
+  const word = queryTerms(searched.slice(at[0], at[1]));
+  const same = word.length === 1 ? firstTermMatch(readable, word) : undefined;
+  return snippetAround(same ? readable : searched, same ?? at);
 }
 
 export interface TreeSearch {
