@@ -89,6 +89,11 @@ function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): v
     return multi.has(h.path) ? `${h.conversation}:${row}` : row;
   };
   const width = Math.min(WHERE_COLUMNS, maxOf(hits.map((h) => whereOf(h).length), 5));
+  // The role as `show` and the app print it: the file's own word for it; a file's column as wide as its widest
+  // (a Codex item type, `function_call_output`), up to a limit, so that its lines line up.
+  const roleOf = (h: SearchHit) => (h.spelled === undefined ? h.role : oneLine(h.spelled, ROLE_COLUMNS) || h.role);
+  const roleWidths = new Map<string, number>();
+  for (const h of hits) roleWidths.set(h.path, Math.min(ROLE_COLUMNS, Math.max(roleWidths.get(h.path) ?? 9, roleOf(h).length)));
   for (const h of hits) {
     if (h.path !== last) {
       if (last !== undefined) out.push('');
@@ -100,9 +105,7 @@ function writeGrouped(hits: readonly SearchHit[], multi: ReadonlySet<string>): v
     }
     // The row `show` lists it at: a sub-agent's as `show --thread ID` does.
     const where = whereOf(h);
-    // The role as `show` and the app print it: the file's own word for it.
-    const role = h.spelled === undefined ? h.role : oneLine(h.spelled, ROLE_COLUMNS) || h.role;
-    out.push(`  ${where.padStart(width)}  ${role.padEnd(9)} ${h.snippet}`);
+    out.push(`  ${where.padStart(width)}  ${roleOf(h).padEnd(roleWidths.get(h.path)!)} ${h.snippet}`);
   }
   if (out.length) process.stdout.write(out.join('\n') + '\n');
 }

@@ -394,6 +394,16 @@ describe('search numbers a session\'s hits as show lists them', () => {
     const roleAt = (l: string) => /^ +\S+ {2}/.exec(l)![0].length;
     expect(lines.length).toBeGreaterThan(3);
     expect(new Set(lines.map(roleAt)).size).toBe(1);
+    // And in each file, what a hit says starts in one column, however long a role its file names (a Codex item type).
+    const wide = search('version');
+    let padded = 0;
+    for (const block of wide.stdout.split('\n\n')) {
+      const hitLines = block.split('\n').slice(1).filter((l) => /^ +\S+ {2}\S+ +\S/.test(l));
+      const saysAt = new Set(hitLines.map((l) => /^ +\S+ {2}\S+ +/.exec(l)![0].length));
+      expect(saysAt.size, block).toBeLessThanOrEqual(1);
+      if (hitLines.some((l) => /^ +\S+ {2}\S{10,} /.test(l))) padded++;
+    }
+    expect(padded).toBeGreaterThan(0);
   });
 
   it('a file of several conversations numbers every hit conversation:row, whichever conversations the query finds', () => {
