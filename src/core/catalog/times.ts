@@ -1,3 +1,4 @@
+import { nameOf } from '../util/file-name.js';
 /**
  * A message's time as files spell it, as an ISO time the catalog can sort and group by: ISO and what Date
  * reads, epoch milliseconds or seconds, and SillyTavern's "November 30, 2025 7:02pm". Undefined for none.
@@ -33,7 +34,7 @@ function valid(d: Date): string | undefined {
  * `session-2026-11-30T10-00-…`: the machine's local time), for a file whose messages carry no time.
  */
 export function timeInName(file: string): string | undefined {
-  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const name = nameOf(file);
   const m = /(\d{4})-(\d\d)-(\d\d)T(\d\d)-(\d\d)(?:-(\d\d))?/.exec(name);
   if (!m) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1).map((x) => Number(x ?? 0));

@@ -81,12 +81,7 @@ export function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean
   return magic.every((b, i) => bytes[i] === b);
 }
 
-/** A file's name after either separator (a walk asks it of every file: no regular expression, no path.basename). */
-export function nameOf(file: string): string {
-  let end = file.length;
-  while (end > 1 && (file[end - 1] === '/' || file[end - 1] === '\\')) end--;
-  return file.slice(Math.max(file.lastIndexOf('/', end - 1), file.lastIndexOf('\\', end - 1)) + 1, end);
-}
+export { nameOf } from '../../util/file-name.js';
 
 /** What indenting by two spaces adds to a value's compact JSON: a line and its indent per member, one per closer. */
 function indentCost(v: unknown, depth: number, most: number): number {

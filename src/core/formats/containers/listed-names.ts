@@ -1,10 +1,8 @@
-import { basename } from 'node:path';
+import { nameOf } from '../../util/file-name.js';
 
 // What a listing asks of every file it walks, apart from the containers that read the files: the databases it
 // shows by the name their app gives them, and the pieces of OpenCode's storage it does not show. A walk (and a
 // CLI search from an up-to-date catalog) loads none of the readers of databases, archives or compressed files.
-
-const nameOf = (file: string) => basename(file.replace(/\\/g, '/'));
 
 /** Each database a listing shows by its app's name for it, by its container's id (the container's `listed`). */
 export const LISTED_BY_NAME: Readonly<Record<string, { extensions: readonly string[]; listed: (file: string) => boolean }>> = {
