@@ -41,14 +41,15 @@ export async function cliSearchBench(quick: boolean, shape?: StoreShape): Promis
     const bare = timed(process.execPath, ['-e', ''], env).ms;
     const help = timed(process.execPath, [bin, '-h'], env).ms;
     lines.push(`| \`-h\` (the bin, a process each, median of ${RUNS}) | ${ms(help)} | \`node -e ''\`: ${ms(bare)} | ${(help / bare).toFixed(2)}x |`);
-    for (const query of ['zzzyx', 'tax rounding', 'parser']) {
+    // As a user runs it (the first 300 hits printed, every match counted), and once with every hit printed.
+    for (const [query, all] of [['zzzyx', false], ['tax rounding', false], ['parser', false], ['parser', true]] as const) {
       const words = query.split(' ');
       // grep lists the files holding the first word (exit 1: none does).
       const grep = timed('grep', ['-rliF', words[0], store.dir], env, (s) => s === 0 || s === 1).ms;
-      const search = timed(process.execPath, [bin, 'search', store.dir, query], env);
+      const search = timed(process.execPath, [bin, 'search', store.dir, query, ...(all ? ['--all'] : [])], env);
       if (/^catalog:/m.test(search.stderr)) throw new Error(`the catalog was read again: ${search.stderr}`);
       const said = search.stderr.split('\n').find((l) => /^(no matches|[\d,]+ match)/.test(l)) ?? '';
-      lines.push(`| \`search DIR "${query}"\` from the catalog, up to date (the whole process; ${said}) | ${ms(search.ms)} | \`node -e ''\`: ${ms(bare)}; \`grep -rliF ${words[0]}\`: ${ms(grep)} | ${(search.ms / bare).toFixed(2)}x node, ${(search.ms / grep).toFixed(2)}x grep (goal ≤ 300 ms) |`);
+      lines.push(`| \`search DIR "${query}"${all ? ' --all' : ''}\` from the catalog, up to date (the whole process; ${said}) | ${ms(search.ms)} | \`node -e ''\`: ${ms(bare)}; \`grep -rliF ${words[0]}\`: ${ms(grep)} | ${(search.ms / bare).toFixed(2)}x node, ${(search.ms / grep).toFixed(2)}x grep${all ? '' : ' (goal ≤ 300 ms)'} |`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -49,6 +49,8 @@ const OPTIONS = {
   'no-redact': { type: 'boolean', default: false },
   'keep-paths': { type: 'boolean', default: false },
   by: { type: 'string' },
+  limit: { type: 'string' },
+  all: { type: 'boolean', default: false },
 } as const;
 
 async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise<void> {
@@ -97,7 +99,7 @@ async function run(argv: string[], extra: Record<string, ExtraCommand>): Promise
       return (await import('./usage-command.js')).usageCommand(rest[0] ?? defaultDir('usage'), { by: values.by, json: values.json });
     case 'search':
       if (rest.length < 2) throw new UsageError('search takes a DIR and a QUERY');
-      return (await import('./search-command.js')).searchCommand(rest[0], rest.slice(1).join(' '), { regex: values.regex, role: values.role, format: values.format, json: values.json });
+      return (await import('./search-command.js')).searchCommand(rest[0], rest.slice(1).join(' '), { regex: values.regex, role: values.role, format: values.format, json: values.json, limit: values.limit, all: values.all });
     case 'compact':
       return (await import('./window-commands.js')).compactCommand(needFile(), {
         format: values.format,

@@ -17,12 +17,25 @@ const ROLE_COLUMNS = 24;
 const WHERE_COLUMNS = 24;
 /** How much of a session's title heads its hits. */
 const TITLE_COLUMNS = 60;
+/** The hits a terminal is shown unless asked for more (as many as the app's search lists at first): the rest counted. */
+export const SHOWN_HITS = 300;
 
 export interface SearchCommandOptions {
   regex: boolean;
   role?: string;
   format?: string;
   json: boolean;
+  /** At most this many hits (a number, as typed); `all`: every one. Unset: SHOWN_HITS printed, every one in JSON. */
+  limit?: string;
+  all?: boolean;
+}
+
+function limitOf(opts: SearchCommandOptions): number | undefined {
+  if (opts.all && opts.limit !== undefined) throw new UsageError('--all and --limit cannot go together', { brief: true });
+  if (opts.all) return undefined;
+  if (opts.limit === undefined) return opts.json ? undefined : SHOWN_HITS;
+  if (!/^\d+$/.test(opts.limit.trim()) || Number(opts.limit) < 1) throw new UsageError(`--limit takes a number of hits (1 or more), not "${opts.limit}"`, { brief: true });
+  return Number(opts.limit);
 }
 
 function listOption(value: string | undefined, known: readonly string[], flag: string): string[] | undefined {
@@ -43,13 +56,14 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
   const roles = listOption(opts.role, ROLES, '--role');
   // Formats are named by their ids, known before any format's reader is loaded.
   const formats = listOption(opts.format, Object.keys(BUILT_IN_LOADERS), '--format');
-  let found: TreeSearch;
+  const limit = limitOf(opts);
+  let found: TreeSearch & { counted?: { matches: number; files: number } };
   try {
     // Words are looked up in the catalog; a regular expression reads every file.
     const kept = opts.regex ? undefined : await freshCatalog(path);
     if (kept) {
       try {
-        found = { ...(await searchCatalog(kept.catalog, path, query, { roles, formats, names: kept.sync.names })), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0, outside: kept.sync.outside ?? [] };
+        found = { ...(await searchCatalog(kept.catalog, path, query, { roles, formats, names: kept.sync.names, limit })), truncated: kept.sync.truncated ?? false, tooDeep: kept.sync.tooDeep ?? 0, outside: kept.sync.outside ?? [] };
       } finally {
         kept.catalog.close();
       }
@@ -57,19 +71,32 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
       const [{ formatsReady }, { searchTree }] = await Promise.all([import('../core/formats/containers/index.js'), import('../core/search/scan.js')]);
       await formatsReady([path]);
       found = searchTree(path, query, { regex: opts.regex, roles, formats });
+      // Every file is read for a regular expression: the hits past the limit are only left unprinted.
+      if (limit !== undefined && found.hits.length > limit) found = { ...found, hits: found.hits.slice(0, limit), counted: { matches: found.hits.length, files: found.files } };
     }
   } catch (e) {
     if (e instanceof SyntaxError) throw new InputError(`--regex: ${e.message}`);
     throw e;
   }
   if (opts.json) {
-    printJson({ query, directory: path, hits: found.hits.map(({ match: _m, onDefaultThread: _d, spelled: _s, ...h }) => h), errors: found.errors, truncated: found.truncated, tooDeep: found.tooDeep, outside: found.outside });
+    printJson({
+      query,
+      directory: path,
+      hits: found.hits.map(({ match: _m, onDefaultThread: _d, spelled: _s, ...h }) => h),
+      ...(found.counted ? { limited: { shown: found.hits.length, matches: found.counted.matches, files: found.counted.files } } : {}),
+      errors: found.errors,
+      truncated: found.truncated,
+      tooDeep: found.tooDeep,
+      outside: found.outside,
+    });
     return;
   }
   writeGrouped(found.hits, found.multi);
   if (found.hits.some((h) => h.shown === null)) process.stderr.write('⤷N: on no thread `show` shows by default (another branch, or before a compaction); N is its record in `show FILE --thread all`\n');
-  const n = found.hits.length;
-  process.stderr.write(`${n === 0 ? 'no matches' : `${n.toLocaleString('en')} ${n === 1 ? 'match' : 'matches'} in ${found.files.toLocaleString('en')} ${found.files === 1 ? 'file' : 'files'}`}\n`);
+  const n = found.counted?.matches ?? found.hits.length;
+  const inFiles = found.counted?.files ?? found.files;
+  const shown = found.counted ? `; the first ${found.hits.length.toLocaleString('en')} shown (--limit N for more, --all for every one)` : '';
+  process.stderr.write(`${n === 0 ? 'no matches' : `${n.toLocaleString('en')} ${n === 1 ? 'match' : 'matches'} in ${inFiles.toLocaleString('en')} ${inFiles === 1 ? 'file' : 'files'}${shown}`}\n`);
   for (const e of found.errors) if (!e.notRead) process.stderr.write(`error: ${e.path}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
   // Databases of tools not read here (or read from other files) are named in one line: `ls` says each one's why.
   const unread = found.errors.filter((e) => e.notRead).map((e) => e.path);

@@ -32,14 +32,16 @@ Commands:
   compact FILE (--summary TEXT | --summarizer offline|openai) [--keep-recent N] [--conversation N]
           [-o OUT | --in-place]
                                        the static context plus one summary (stdout without -o)
-  search DIR QUERY [--regex] [--role R] [--format ID] [--json]
+  search DIR QUERY [--regex] [--role R] [--format ID] [--limit N | --all] [--json]
                                        messages matching QUERY in every file under DIR, tool calls and results
                                        too: each word of QUERY begins a word of the message, in any case
                                        (--regex: a JavaScript regular expression); --role and --format take
                                        comma-separated lists; each hit numbered as show lists it (a
                                        sub-agent's as ID:row, ⤷ for one show does not list by default);
-                                       words are looked up in the catalog (kept in the state folder, brought up
-                                       to date first: only new or changed files are read)
+                                       the first 300 hits printed, all counted (--limit N, --all; --json
+                                       gives every hit unless --limit); words are looked up in the catalog
+                                       (kept in the state folder, brought up to date first: only new or
+                                       changed files are read)
   sessions [DIR] [--json]
                                        every session under DIR (default ./conversations), newest first: its
                                        tool, title, messages, output tokens and cost; sub-agents marked ↳

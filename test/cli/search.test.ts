@@ -302,6 +302,69 @@ describe('search, text output', () => {
   });
 });
 
+describe('search prints the first hits and counts them all', () => {
+  // Two datasets of many conversations, each message naming the word: more hits than a terminal is shown.
+  const many = mkdtempSync(join(tmpdir(), 'ci-search-many-'));
+  const manyState = join(many, 'state');
+  const store = join(many, 'store');
+  beforeAll(() => {
+    mkdirSync(join(store, 'b'), { recursive: true });
+    const dataset = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, k) => JSON.stringify({ id: `${tag}${k}`, conversations: [{ from: 'human', value: `kumquat question ${tag} ${k}` }, { from: 'gpt', value: `a kumquat answer ${k}` }] })).join('\n') + '\n';
+    writeFileSync(join(store, 'a.jsonl'), dataset(120, 'a'));
+    writeFileSync(join(store, 'b', 'c.jsonl'), dataset(100, 'c'));
+  });
+  afterAll(() => rmSync(many, { recursive: true, force: true }));
+  const run = (args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: manyState } });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr.split('\n').filter((l) => l && !l.startsWith('catalog:')) };
+  };
+  const hitLines = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('  '));
+
+  it('300 hits by default, the first of every hit in the same order, every match counted', () => {
+    const all = run(['search', store, 'kumquat', '--all']);
+    expect(all.code).toBe(0);
+    expect(hitLines(all.stdout)).toHaveLength(440);
+    expect(all.stderr[0]).toBe('440 matches in 2 files');
+    const first = run(['search', store, 'kumquat']);
+    expect(first.code).toBe(0);
+    expect(hitLines(first.stdout)).toEqual(hitLines(all.stdout).slice(0, 300));
+    // The page crosses from one file into the next, each headed by its path as in the whole list.
+    expect(first.stdout.split('\n').filter((l) => l && !l.startsWith('  '))).toEqual(['a.jsonl', 'b/c.jsonl']);
+    expect(first.stderr[0]).toBe('440 matches in 2 files; the first 300 shown (--limit N for more, --all for every one)');
+    const five = run(['search', store, 'kumquat question', '--limit', '5']);
+    expect(hitLines(five.stdout)).toEqual(hitLines(run(['search', store, 'kumquat question', '--all']).stdout).slice(0, 5));
+    expect(five.stderr[0]).toBe('220 matches in 2 files; the first 5 shown (--limit N for more, --all for every one)');
+    // A limit past the matches leaves nothing out, and says nothing of it.
+    expect(run(['search', store, 'kumquat', '--limit', '1000']).stderr[0]).toBe('440 matches in 2 files');
+  });
+
+  it('--json gives every hit unless --limit, then says what it left out', () => {
+    const all = JSON.parse(run(['search', store, 'kumquat', '--json']).stdout) as Out & { limited?: unknown };
+    expect(all.hits).toHaveLength(440);
+    expect(all.limited).toBeUndefined();
+    const two = JSON.parse(run(['search', store, 'kumquat', '--json', '--limit', '2']).stdout) as Out & { limited?: unknown };
+    expect(two.hits).toEqual(all.hits.slice(0, 2));
+    expect(two.limited).toEqual({ shown: 2, matches: 440, files: 2 });
+  });
+
+  it('a regular expression is limited the same way', () => {
+    const r = run(['search', store, 'kumq.at answer', '--regex', '--limit', '3']);
+    expect(r.code).toBe(0);
+    expect(hitLines(r.stdout)).toHaveLength(3);
+    expect(r.stderr[0]).toBe('220 matches in 2 files; the first 3 shown (--limit N for more, --all for every one)');
+  });
+
+  it('a bad --limit, or --limit with --all, is one line and exit 2', () => {
+    for (const args of [['--limit', '0'], ['--limit', 'ten'], ['--limit=-3'], ['--limit', '5', '--all']]) {
+      const r = run(['search', store, 'kumquat', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr[0]).toMatch(/^conversation-inspector: (--limit takes a number of hits|--all and --limit cannot go together)/);
+    }
+  });
+});
+
 describe('search, bad usage', () => {
   it('a missing DIR exits 1 with one line', () => {
     for (const dir of [join(base, 'no-such-dir'), join(tree, 'a-swarms', 'tool_calls.json')]) {

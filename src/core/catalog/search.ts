@@ -15,13 +15,14 @@ const LIST_ALL = 1_000_000;
  * date): the messages holding each word of the query (as the start of a word), in the order `searchTree`
  * gives them, each with its line read from its file and numbered as `show` lists it.
  */
-export async function searchCatalog(catalog: Catalog, dir: string, query: string, options: SearchOptions & { names?: ReadonlyMap<string, readonly string[]> } = {}): Promise<Omit<TreeSearch, 'truncated' | 'tooDeep'>> {
+export async function searchCatalog(
+  catalog: Catalog,
+  dir: string,
+  query: string,
+  options: SearchOptions & { names?: ReadonlyMap<string, readonly string[]>; limit?: number } = {},
+): Promise<Omit<TreeSearch, 'truncated' | 'tooDeep'> & { counted?: { matches: number; files: number } }> {
   const terms = queryTerms(query);
   const matcher = matcherOf(query);
-  const found = catalog.search(terms, { under: [dir], roles: options.roles, formats: options.formats, limit: LIST_ALL, countLimit: LIST_ALL });
-  // A session log's hits are read by their lines, which need their format's reader alone; every format's is
-  // loaded only for a file read whole (below).
-  for (const format of new Set(found.hits.map((h) => (h.bytes ? h.format : undefined)))) if (format) await loadCodec(format);
   // Each file's relative path made once: a word in 20,000 messages asked it 20,000 times.
   const relPaths = new Map<string, string>();
   const rel = (p: string) => {
@@ -29,6 +30,12 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
     if (r === undefined) relPaths.set(p, (r = relative(dir, p).split(sep).join('/')));
     return r;
   };
+  // A page of the hits in the order they are listed (only its lines are read), the rest counted by the index.
+  const limited = options.limit !== undefined;
+  const found = catalog.search(terms, { under: [dir], roles: options.roles, formats: options.formats, limit: options.limit ?? LIST_ALL, countLimit: LIST_ALL, ...(limited ? { comparePaths, shownPath: rel } : {}) });
+  // A session log's hits are read by their lines, which need their format's reader alone; every format's is
+  // loaded only for a file read whole (below).
+  for (const format of new Set(found.hits.map((h) => (h.bytes ? h.format : undefined)))) if (format) await loadCodec(format);
   const texts = new HitTexts();
   const hits: SearchHit[] = [];
   const multi = new Set<string>();
@@ -80,5 +87,6 @@ export async function searchCatalog(catalog: Catalog, dir: string, query: string
   hits.sort((a, b) => place.get(a.path)! - place.get(b.path)! || a.conversation - b.conversation || a.index - b.index);
   const errors = catalog.failures([dir]).map((f) => ({ path: rel(f.path), ...(f.line ? { line: f.line } : {}), ...(f.line && f.column ? { column: f.column } : {}), message: f.error, ...(f.notRead ? { notRead: true as const } : {}) }));
   // The links out of the folder are the sync's to say (it walked it): none are in the catalog.
-  return { hits, files: files.size, errors, multi, outside: [] };
+  const counted = limited && found.total > found.hits.length ? { matches: found.total, files: found.files } : undefined;
+  return { hits, files: files.size, errors, multi, outside: [], ...(counted ? { counted } : {}) };
 }
