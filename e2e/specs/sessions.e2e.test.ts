@@ -55,6 +55,20 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     expect(new Set(groups.map((g) => g.label)).size).toBe(3);
     // A project's own name is never the part cut (its parent folders give way first).
     expect(await p().$$eval('.session-group-leaf', (els) => els.every((e) => e.scrollWidth <= e.clientWidth))).toBe(true);
+    // Narrower than its folders and name: the folders are shown whole or not at all, never a fragment ("…/co… shop").
+    await p().$$eval('[data-testid="session-group"]', (els) => els.forEach((e) => ((e as HTMLElement).style.maxWidth = '150px')));
+    const parts = await p().$$eval('[data-testid="session-group"] .session-group-name', (els) =>
+      els.map((e) => {
+        const box = e.getBoundingClientRect();
+        const parentEl = e.querySelector('.session-group-parent') as HTMLElement;
+        const parent = parentEl.getBoundingClientRect();
+        const onLine = parent.top < box.bottom;
+        return { text: e.textContent, shown: onLine && parent.right <= box.right + 0.5 && parentEl.scrollWidth <= parentEl.clientWidth, hidden: parent.top >= box.bottom };
+      }),
+    );
+    expect(parts.every((g) => g.shown || g.hidden)).toBe(true);
+    expect(parts.some((g) => g.hidden)).toBe(true);
+    await p().$$eval('[data-testid="session-group"]', (els) => els.forEach((e) => ((e as HTMLElement).style.maxWidth = '')));
     const titles = await p().$$eval('[data-testid="session-item"] .session-title', (els) => els.map((e) => e.textContent));
     expect(titles).toEqual(['Fix the checkout total rounding', 'Add a refund endpoint to the payments API', 'Why does cli --version print nothing', 'Why is the admin login slow on Mondays']);
     // Figures on the line: when, how many messages, what it cost, the tool.
