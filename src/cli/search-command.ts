@@ -92,7 +92,7 @@ export async function searchCommand(dir: string, query: string, opts: SearchComm
     return;
   }
   writeGrouped(found.hits, found.multi);
-  if (found.hits.some((h) => h.shown === null)) process.stderr.write('⤷N: on no thread `show` shows by default (another branch, or before a compaction); N is its record in `show FILE --thread all`\n');
+  if (found.hits.some((h) => h.shown === null)) process.stderr.write('⤷N: a message `show` does not list by default (on another branch, or before a compaction): record N of `show FILE --thread all`\n');
   const n = found.counted?.matches ?? found.hits.length;
   const inFiles = found.counted?.files ?? found.files;
   const shown = found.counted ? `; the first ${found.hits.length.toLocaleString('en')} shown (--limit N for more, --all for every one)` : '';

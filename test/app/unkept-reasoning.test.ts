@@ -30,3 +30,16 @@ describe('signed thinking with no text', () => {
     expect(sent.signed).toBeUndefined();
   });
 });
+
+describe('reasoning the provider encrypted, with no summary (a Codex reasoning item)', () => {
+  const codex = codecById('codex-rollout')!;
+  const item = (summary: unknown[]) => ({ timestamp: '2026-11-21T09:30:04.500Z', type: 'response_item', payload: { type: 'reasoning', summary, content: null, encrypted_content: 'gAAAAABpZ0ENCRYPTEDBLOB==' } });
+
+  it('reads as encrypted in the row, never a bare ∴', () => {
+    expect(tableRow(codex.view(item([])), 0).preview).toBe('reasoning encrypted by the provider: not readable, not counted');
+  });
+
+  it('with a summary, the row is its summary', () => {
+    expect(tableRow(codex.view(item([{ type: 'summary_text', text: 'Checking the version flag' }])), 0).preview).toBe('Checking the version flag');
+  });
+});

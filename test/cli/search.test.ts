@@ -448,7 +448,7 @@ describe('search numbers a session\'s hits as show lists them', () => {
     expect(block.split('\n')).toContain('      2  user      Now do the same for the tax line.');
     const all = search('cart');
     expect(all.stdout).toMatch(/^ +⤷\d+ +user +The cart total is off by a cent/m);
-    expect(all.stderr).toContain('⤷N: on no thread `show` shows by default');
+    expect(all.stderr).toContain('⤷N: a message `show` does not list by default');
     // A sub-agent's own file: its thread is what `show` shows by default, so its rows go bare.
     const agent = all.stdout.split('\n\n').find((b) => b.includes('subagents/agent-a3f9e1d2b7c40815.jsonl'))!;
     for (const line of agent.split('\n').slice(1)) expect(line).toMatch(/^ +\d+ {2}/);

@@ -119,6 +119,8 @@ describe('the catalog’s usage', () => {
     const catalog = Catalog.open(join(tempDir(), 'catalog.sqlite'));
     await new CatalogSync(catalog).syncFolders([dir]);
     expect(catalog.usage('model', [dir]).map((r) => [r.key, r.calls, r.output])).toEqual([['claude-sonnet-4-6', 2, 200]]);
+    // The costliest calls name it as the rows by model do.
+    expect(catalog.expensiveCalls(10, [dir]).map((c) => c.model)).toEqual(['claude-sonnet-4-6', 'claude-sonnet-4-6']);
     catalog.close();
   });
 

@@ -277,6 +277,15 @@ describe('the header names the session', () => {
     render(<SessionHeader skeleton={{ ...session, title: '/Users/dev/dotfiles' }} />);
     expect(screen.getByTestId('conv-figures').textContent).toContain('/Users/dev/dotfiles');
   });
+
+  it("a title that is only when it started (Aider's) gives way to the list's title, in a file of several conversations too", async () => {
+    const { SessionHeader } = await import('../../app/renderer/features/header/SessionHeader.js');
+    const started = 'aider chat started at 2025-12-03 14:43:45';
+    useApp.setState({ sessionsAnswer: { sessions: [{ path: 's.jsonl', conversation: 1, title: 'Add a retry to the upload' }], total: 1, tools: [], models: [], status: {} } as never });
+    render(<SessionHeader skeleton={{ ...session, title: started, conversation: 1, conversations: 3 }} />);
+    expect(screen.getByTestId('conv-figures').textContent).toContain('conversation 2 of 3 · Add a retry to the upload');
+    expect(screen.getByTestId('conv-figures').textContent).not.toContain(started);
+  });
 });
 
 describe("the header's count of messages is the session list's", () => {

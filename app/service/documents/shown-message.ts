@@ -1,4 +1,5 @@
 import type { MessageView } from '../../../src/core/formats/model.js';
+import { withoutTerminalCodes } from '../../../src/core/util/terminal-codes.js';
 
 /** How much of one message the detail pane is sent at first: a message of many megabytes waits for "Show all". */
 export const SHOW_LIMIT = 256 * 1024;
@@ -62,7 +63,11 @@ export function transcriptView(view: MessageView, limit = TRANSCRIPT_LIMIT): Mes
   const parts = view.parts.map((p) => {
     switch (p.kind) {
       case 'text':
-      case 'tool-result':
+      case 'tool-result': {
+        // A command's captured output is shown as its terminal showed it, without the codes that drew it.
+        const text = withoutTerminalCodes(p.text);
+        return text.length > limit ? { ...p, text: clip(text) } : text === p.text ? p : { ...p, text };
+      }
       case 'reasoning':
       case 'unknown':
         return p.text.length > limit ? { ...p, text: clip(p.text) } : p;

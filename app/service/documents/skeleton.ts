@@ -1,4 +1,4 @@
-import { compactionText, displayText, onlyUnsavedReasoning, readableText, reasoningText, sentText, toolLinksOf, UNSAVED_REASONING, type MessageView } from '../../../src/core/formats/model.js';
+import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, readableText, reasoningText, sentText, toolLinksOf, UNSAVED_REASONING, type MessageView } from '../../../src/core/formats/model.js';
 import { shownSessionModel } from '../../../src/core/models.js';
 import { isPlainObject, type Message } from '../../../src/core/message.js';
 import { staticPrefixLength } from '../../../src/core/window/skeleton.js';
@@ -11,6 +11,7 @@ import { hasUnreadPart } from '../../../src/core/formats/unread.js';
 import { viewOf, type OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
 import { callsOf, reportedTotalsOf, withReportedTotals } from '../../../src/core/usage.js';
+import { withoutTerminalCodes } from '../../../src/core/util/terminal-codes.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string; partBytes?: number }; conversations: readonly unknown[] };
@@ -71,13 +72,14 @@ function flagsOf(v: MessageView, isStatic: boolean, structured: boolean): number
 function rowPreview(v: MessageView): string {
   // A Claude Code boundary says what happened; a Codex compaction is its summary, after the mark.
   if (v.compaction) return v.parts.length > 0 ? `${compactionText(v.compaction)} · ${oneLine(displayText(v), 160)}` : compactionText(v.compaction);
-  const flat = (s: string) => oneLine(s, 200);
+  const flat = (s: string) => oneLine(withoutTerminalCodes(s), 200);
   // What it says; else its calls and results as they read (Bash: git status, not their JSON); else its reasoning.
   const said = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
   const text = flat(said);
   if (text !== '') return text;
   const reasoning = flat(reasoningText(v));
   if (reasoning === '' && onlyUnsavedReasoning(v)) return UNSAVED_REASONING;
+  if (reasoning === '' && onlyEncryptedReasoning(v)) return ENCRYPTED_REASONING;
   return reasoning;
 }
 

@@ -727,7 +727,7 @@ export class Catalog {
     return rows.map((r) => ({ key: r.key === null ? '' : String(r.key), calls: Number(r.calls), sessions: Number(r.sessions), input: Number(r.input), output: Number(r.output), cacheRead: Number(r.cache_read), cacheWrite: Number(r.cache_write), costUsd: Number(r.cost), unpricedCalls: Number(r.unpriced ?? 0), inputCalls: Number(r.input_calls ?? 0) }));
   }
 
-  /** The most expensive calls, with the session and row each is on. */
+  /** The most expensive calls, with the session and row each is on (its model named as the usage view groups it). */
   expensiveCalls(limit: number, under?: readonly string[]): Array<{ path: string; conversation: number; index: number; at?: string; model?: string; costUsd: number; input?: number; output?: number; title?: string }> {
     const args: unknown[] = [];
     const where = underClause('f.path', under, args);
@@ -735,7 +735,7 @@ export class Catalog {
     return this.db
       .prepare(`SELECT f.path, s.conversation, COALESCE(${SESSION_NAMED}, s.title) AS title, c.idx, c.at, c.model, c.cost_usd, c.input, c.output FROM calls c JOIN sessions s ON s.id = c.session JOIN files f ON f.id = s.file_id WHERE c.cost_usd IS NOT NULL AND ${where} ORDER BY c.cost_usd DESC LIMIT ?`)
       .all(args)
-      .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: opt<string>(r.model), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
+      .map((r) => ({ path: String(r.path), conversation: Number(r.conversation), index: Number(r.idx), at: opt<string>(r.at), model: r.model === null || r.model === undefined ? undefined : modelKey(String(r.model)), costUsd: Number(r.cost_usd), input: opt<number>(r.input), output: opt<number>(r.output), title: opt<string>(r.title) }));
   }
 
   private searcher?: IndexSearch;

@@ -3,7 +3,7 @@ import { displayText } from '../formats/model.js';
 import { maskedLine } from '../secrets/mask-line.js';
 import { oneLine } from '../util/one-line.js';
 import { sharedStart } from '../util/shared-start.js';
-import { isFolderTitle } from '../util/folder-title.js';
+import { saysOnlyWhereOrWhen } from '../util/folder-title.js';
 
 /** How far a title looks for a first prompt (a session opens with a few records of setup). */
 const TITLE_LOOK = 40;
@@ -80,11 +80,8 @@ function withoutReasoning(title: string): string | undefined {
   return rest === '' ? undefined : rest;
 }
 
-/**
- * A title the file gives that is a path (Codex names a session by its folder) says where, not what; one that is
- * when it started (Aider's `aider chat started at 2025-03-14 09:12:07`) says when.
- */
-const isPath = (title: string) => isFolderTitle(title) || /^[\w ]*\bstarted at \d{4}-\d\d-\d\d[ T][\d:.]+$/i.test(title);
+/** A title the file gives that is a path (Codex names a session by its folder) or when it started says no more. */
+const isPath = saysOnlyWhereOrWhen;
 
 /**
  * Each conversation's title: the file's own (not a path), else its first prompt. Titles the tool writes alike

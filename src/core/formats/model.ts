@@ -170,6 +170,13 @@ export function reasoningText(view: Pick<MessageView, 'parts'>): string {
 /** What a message holding only signed thinking with no text says, in the table, the transcript and `show`. */
 export const UNSAVED_REASONING = 'reasoning not kept in the file (only its signature is)';
 
+/** What a message holding only reasoning its provider encrypted says (Codex's `encrypted_content` with no summary). */
+export const ENCRYPTED_REASONING = 'reasoning encrypted by the provider: not readable, not counted';
+
+/** Whether a message holds nothing but reasoning the provider encrypted: an empty row would read as a fault. */
+export const onlyEncryptedReasoning = (view: Pick<MessageView, 'parts'>): boolean =>
+  reasoningText(view) === '' && view.parts.some((p) => p.kind === 'reasoning' && (p.encrypted === true || p.signature === true)) && !view.parts.some((p) => p.kind === 'reasoning' && p.signed !== undefined);
+
 /**
  * Whether a message holds nothing but thinking the file keeps only the signature of (Claude Code keeps no text of
  * thinking it was not given to show): an empty row would read as a fault.

@@ -6,7 +6,7 @@ import { CountedTotal } from './CountedTotal.js';
 import { HeaderNotes } from './HeaderNotes.js';
 import { splitPath } from './names.js';
 import { sessionOf } from './session-count.js';
-import { isFolderTitle } from '../../../../src/core/util/folder-title.js';
+import { saysOnlyWhereOrWhen } from '../../../../src/core/util/folder-title.js';
 
 /**
  * The first line of a conversation's header: what it is and its figures, on one line whatever the width (cut
@@ -18,8 +18,9 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
   // Which conversation of the file this is: its thread, its place in a dataset, its title.
   // A session the file gives no title: as the session list titles it (its first prompt, the name its tool gave it).
   const listed = useApp((s) => s.sessionsAnswer?.sessions.find((x) => x.path === skeleton.path && x.conversation === skeleton.conversation)?.title);
-  // A title that is a folder (Codex names a session by where it ran) says where, not what: the list's title instead.
-  const own = skeleton.title !== undefined && isFolderTitle(skeleton.title) && listed ? undefined : skeleton.title;
+  // A title that is a folder (Codex names a session by where it ran) or when it started (Aider's) says where or
+  // when, not what: the list's title instead.
+  const own = skeleton.title !== undefined && saysOnlyWhereOrWhen(skeleton.title) && listed ? listed : skeleton.title;
   const which = (skeleton.threads ? (skeleton.threads.find((t) => t.conversation === skeleton.conversation)?.title ?? 'thread') : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${own ? ` · ${own}` : ''}` : own) ?? listed;
   const streaming = !!provisional && !provisional.ends;
   const count = streaming ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);

@@ -111,7 +111,7 @@ function ToolCall({ part, at, query, foldKey, result, onGo, links, answered }: {
       {long ? (
         <>
           <FoldHead open={open} onToggle={() => folds.toggle(foldKey, byDefault)} label={`the arguments of ${part.name} in message ${at}`} testid="tx-args-fold">
-            <span className="muted small">arguments · {formatNumber(lines(part.arguments))} lines</span>
+            <span className="muted small">arguments · {formatNumber(lines(part.arguments))} {lines(part.arguments) === 1 ? 'line' : 'lines'}</span>
           </FoldHead>
           {open && <PrettyArguments text={part.arguments} query={query} />}
         </>
