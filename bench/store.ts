@@ -92,7 +92,9 @@ function claudeSession(rand: () => number, target: number, sessionId: string, cw
     // A compaction now and then in a long session.
     if (++turn % 60 === 0) {
       const b = uuid(rand);
-      push({ ...base(null, { logicalParentUuid: parent }), type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: at(), uuid: b, level: 'info', compactMetadata: { trigger: 'auto', preTokens: context } });
+      // Keys in Claude Code's order: the chain it ends right after the null parent.
+      const { parentUuid: _none, ...rest } = base(null);
+      push({ parentUuid: null, logicalParentUuid: parent, ...rest, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: at(), uuid: b, level: 'info', compactMetadata: { trigger: 'auto', preTokens: context } });
       const s = uuid(rand);
       push({ ...base(b), type: 'user', message: { role: 'user', content: `This session is being continued from a previous conversation that ran out of context. ${pick(prose)}` }, isCompactSummary: true, isVisibleInTranscriptOnly: true, uuid: s, timestamp: at() });
       parent = s;

@@ -38,6 +38,8 @@ const session = fc.record({
   // A summary of another session before it.
   foreign: fc.boolean(),
   compactAt: fc.option(fc.nat(20)),
+  // A compaction's keys in Claude Code's order (its null parent, then the chain it ends), or in another writer's.
+  boundaryKeys: fc.constantFrom('claude-code', 'other'),
   crlf: fc.boolean(),
   blank: fc.boolean(),
   cwd: fc.constantFrom('/home/dev/tally', '/home/dev/ü b'),
@@ -57,7 +59,8 @@ function linesOf(s: Session, sessionId: string): string[] {
   s.turns.forEach((t, k) => {
     if (s.compactAt === k) {
       const { parentUuid, ...b } = base(t.minutes);
-      out.push(JSON.stringify({ parentUuid: null, logicalParentUuid: parentUuid, ...b, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, level: 'info', compactMetadata: { trigger: 'auto', preTokens: 150000 } }));
+      const boundary = { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, level: 'info', compactMetadata: { trigger: 'auto', preTokens: 150000 } };
+      out.push(JSON.stringify(s.boundaryKeys === 'claude-code' ? { parentUuid: null, logicalParentUuid: parentUuid, ...b, ...boundary } : { ...b, parentUuid: null, logicalParentUuid: parentUuid, ...boundary }));
     }
     out.push(JSON.stringify({ ...base(t.minutes, t.sidechain), type: 'user', message: { role: 'user', content: t.prompt || 'hello' } }));
     const id = `msg_${sessionId}_${k}`;

@@ -123,7 +123,8 @@ export const claudeCode: Codec = {
   isListedRecord: isRecord,
   listingHeads: ['{"type":"summary"', '{"type":"ai-title"', '{"type":"custom-title"', '{"parentUuid":null,"logicalParentUuid"'],
   // (An assistant line is a record the listing reads: its usage marks it.)
-  recordMarks: ['"type":"user"'],
+  // A compaction's line is a record too, counted whatever the order of its keys.
+  recordMarks: ['"type":"user"', '"subtype":"compact_boundary"'],
   // A summary titles the session its leaf is in: the leaf's line is read too, to tell this session's from another's.
   listingLinks(line) {
     if (!line.subarray(0, 20).toString('latin1').startsWith('{"type":"summary"')) return [];
