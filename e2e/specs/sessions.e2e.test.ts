@@ -195,4 +195,21 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     await p().waitForSelector('#detail mark.hit');
     expect(await p().$eval('#detail mark.hit', (m) => m.textContent?.toLowerCase())).toBe('walr');
   });
+
+  it('before a session is chosen, the main area says what the folders hold; a session there opens with a click', async () => {
+    await p().reload();
+    await p().waitForSelector('[data-testid="store-overview"]', { timeout: 30_000 });
+    await p().waitForFunction(() => /^4 sessions · 3 sub-agents/.test(document.querySelector('[data-testid="store-overview"] h2')?.textContent ?? ''));
+    expect(await p().textContent('[data-testid="overview-tools"]')).toBe('Claude Code 3 · Codex 1');
+    // The last active first, as the list by time has them.
+    const newest = [...store].sort((a, b) => a.hoursAgo - b.hoursAgo).map((s) => s.path);
+    const recent = await p().$$eval('[data-testid="store-overview"] h3 + ul', (uls) => [...uls[0].querySelectorAll('[data-testid="overview-session"]')].map((b) => b.getAttribute('data-path')));
+    expect(recent).toEqual(newest);
+    // What the sessions reported they cost, added up.
+    expect(await p().textContent('[data-testid="overview-figures"]')).toMatch(/ · \$\d+\.\d+ reported · /);
+    await page.screenshot('store-overview');
+    await p().click(`[data-testid="overview-session"][data-path=${JSON.stringify(newest[1])}]`);
+    await p().waitForSelector(`[data-testid="conv-title"][title=${JSON.stringify(newest[1])}]`);
+    expect(await p().$('[data-testid="store-overview"]')).toBeNull();
+  });
 });

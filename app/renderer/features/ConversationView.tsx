@@ -13,6 +13,7 @@ import { TurnStrip } from './header/TurnStrip.js';
 import { SecretsBanner, SecretsToggle } from './secrets/SecretsBar.js';
 import { Transcript } from './transcript/Transcript.js';
 import { shortcutOf } from './commands/registry.js';
+import { StoreOverviewPanel } from './sessions/StoreOverviewPanel.js';
 
 export function ConversationView() {
   const { openPath, skeleton, opening, openError, provisional, closeConversation, counts, search, setSearch, searchMatches, roleFilter, categoryFilter, chainFilter, windowOpen, toggleWindow, shownCount, shownTokens, clearFilters, selected, layout, resize, detailCollapsed, setDetailCollapsed, turnView, pendingJump, secretsOnly, transcriptOpen, toggleTranscript, goToMatch, editing } = useAppPick('openPath', 'skeleton', 'opening', 'openError', 'provisional', 'closeConversation', 'counts', 'search', 'setSearch', 'searchMatches', 'roleFilter', 'categoryFilter', 'chainFilter', 'windowOpen', 'toggleWindow', 'shownCount', 'shownTokens', 'clearFilters', 'selected', 'layout', 'resize', 'detailCollapsed', 'setDetailCollapsed', 'turnView', 'pendingJump', 'secretsOnly', 'transcriptOpen', 'toggleTranscript', 'goToMatch', 'editing');
@@ -29,7 +30,13 @@ export function ConversationView() {
     return () => window.removeEventListener('keydown', onKey);
   }, [setSearch]);
 
-  if (!openPath) return <main className="main empty-state"><p>Choose a conversation on the left. Files an agent writes or changes in this folder appear and update as it works.</p></main>;
+  if (!openPath)
+    return (
+      <main className="main empty-state">
+        <StoreOverviewPanel />
+        <p>Choose a conversation on the left. Files an agent writes or changes in this folder appear and update as it works.</p>
+      </main>
+    );
   if (openError) {
     return (
       <main className="main">
