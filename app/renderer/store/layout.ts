@@ -11,7 +11,7 @@ export interface Layout {
 }
 
 const KEY = 'inspector.layout';
-export const DEFAULT_LAYOUT: Layout = { sidebar: 300, panel: 300, detail: 320 };
+export const DEFAULT_LAYOUT: Layout = { sidebar: 260, panel: 300, detail: 320 };
 const LIMITS: Record<keyof Layout, [number, number]> = { sidebar: [160, 640], panel: [200, 720], detail: [80, 1400] };
 
 export const clampLayout = (key: keyof Layout, px: number): number => Math.round(Math.max(LIMITS[key][0], Math.min(LIMITS[key][1], px)));
