@@ -51,6 +51,7 @@ export const COMMAND_INFO: CommandInfo[] = [
   { id: 'sessions-or-files', label: 'List Sessions or Files in the Sidebar', menu: 'View' },
   { id: 'focus-list', label: 'Go to the Session List (or the File List)', accelerator: 'CmdOrCtrl+Shift+L', menu: 'View' },
   { id: 'usage', label: 'Usage and Cost over Every Session…', menu: 'View' },
+  { id: 'overview', label: 'Overview of the Opened Folders (closes the conversation)', menu: 'View' },
 ];
 
 export interface KeyChord {

@@ -208,8 +208,25 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     // What the sessions reported they cost, added up.
     expect(await p().textContent('[data-testid="overview-figures"]')).toMatch(/ · \$\d+\.\d+ reported · /);
     await page.screenshot('store-overview');
-    await p().click(`[data-testid="overview-session"][data-path=${JSON.stringify(newest[1])}]`);
-    await p().waitForSelector(`[data-testid="conv-title"][title=${JSON.stringify(newest[1])}]`);
+    // The list short enough to hide most sessions: the one opened is brought into its view.
+    await p().$eval('[data-testid="session-list"]', (e) => {
+      (e as HTMLElement).style.flex = 'none';
+      (e as HTMLElement).style.height = '60px';
+    });
+    const last = await p().$$eval('[data-testid="session-item"]', (els) => els[els.length - 1].getAttribute('data-path')!);
+    await p().click(`[data-testid="overview-session"][data-path=${JSON.stringify(last)}]`);
+    await p().waitForSelector(`[data-testid="conv-title"][title=${JSON.stringify(last)}]`);
     expect(await p().$('[data-testid="store-overview"]')).toBeNull();
+    await p().waitForFunction((path) => {
+      const row = document.querySelector(`[data-testid="session-item"][data-path="${path}"]`)?.getBoundingClientRect();
+      const list = document.querySelector('[data-testid="session-list"]')!.getBoundingClientRect();
+      return row !== undefined && row.top >= list.top - 1 && row.bottom <= list.bottom + 1;
+    }, last);
+    // The palette's Overview closes it and comes back.
+    await p().keyboard.press('Control+K');
+    await p().keyboard.type('Overview of the opened');
+    await p().keyboard.press('Enter');
+    await p().waitForSelector('[data-testid="store-overview"]');
+    expect(await p().$('[data-testid="session-header"]')).toBeNull();
   });
 });

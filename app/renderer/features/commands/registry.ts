@@ -58,6 +58,15 @@ const BEHAVIOURS: Behaviour[] = [
   // The list's one tab stop (the open session, else the first), as Tab would reach it past the filters.
   { id: 'focus-list', whileTyping: true, enabled: () => true, run: () => ['[data-testid="session-list"] [tabindex="0"]', '[data-testid="file-list"] [aria-current="true"]', '[data-testid="file-list"] button'].map((q) => document.querySelector<HTMLElement>(q)).find(Boolean)?.focus() },
   { id: 'usage', enabled: () => true, run: (s) => s.setUsageOpen(true) },
+  // Closed for good: not back to the file open before it, as closing one does.
+  {
+    id: 'overview',
+    enabled: open,
+    run: (s) => {
+      useApp.setState({ previousOpen: undefined });
+      s.closeConversation();
+    },
+  },
   { id: 'export-json', enabled: open, run: (s) => void s.exportAs('json') },
   { id: 'export-yaml', enabled: open, run: (s) => void s.exportAs('yaml') },
   { id: 'export-markdown', enabled: open, run: (s) => void s.exportAs('markdown') },

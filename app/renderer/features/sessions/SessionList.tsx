@@ -1,5 +1,5 @@
 import { sessionCostText } from '../../../../src/core/catalog/session-cost.js';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { formatUsd } from '../../../../src/core/usage.js';
@@ -50,6 +50,17 @@ export function SessionList() {
   const rowKey = (r: SessionRow) => (r.kind === 'group' ? r.key : `${r.session.path}#${r.session.conversation}`);
   const rendered = virtualizer.getVirtualItems().map((i) => rows[i.index]).filter((r) => r.kind !== 'group');
   const openKey = openPath ? `${openPath}#${openIndex}` : undefined;
+  // A session opened from elsewhere (the overview, search-all, Usage) is brought into the list's view, or its
+  // session where it is a folded sub-agent; once, not again as the list changes under it.
+  useEffect(() => {
+    if (!openKey) return;
+    let at = rows.findIndex((r) => r.kind !== 'group' && rowKey(r) === openKey);
+    if (at === -1) {
+      const parent = answer?.sessions.find((s) => `${s.path}#${s.conversation}` === openKey)?.parentPath;
+      at = rows.findIndex((r) => r.kind === 'session' && r.session.path === parent);
+    }
+    if (at !== -1) virtualizer.scrollToIndex(at, { align: 'auto' });
+  }, [openKey]);
   const tabStop = [focused, openKey].find((k) => k !== undefined && rendered.some((r) => rowKey(r) === k)) ?? (rendered[0] ? rowKey(rendered[0]) : undefined);
   const focusRow = (index: number) => {
     virtualizer.scrollToIndex(index);
