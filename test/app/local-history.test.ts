@@ -15,6 +15,12 @@ describe('local history stays within its limits, each file keeping its newest ve
     expect(versions.map((v) => history.read('/w/a.json', v.id).toString())).toEqual(['v5', 'v4', 'v3']);
   });
 
+  it('versions taken in the same millisecond keep the order they were taken in', () => {
+    const history = new LocalHistory(join(tempDir(), 'h'), { versions: 3, clock: () => 1_700_000_000_000 });
+    for (let i = 0; i < 6; i++) history.recordBytes('/w/a.json', Buffer.from(i === 4 ? 'v2' : `v${i}`));
+    expect(history.list('/w/a.json').map((v) => history.read('/w/a.json', v.id).toString())).toEqual(['v5', 'v2', 'v3']);
+  });
+
   it('drops a file’s older versions past its byte limit, but never its newest even when that alone is bigger', () => {
     const history = new LocalHistory(join(tempDir(), 'h'), { fileBytes: 10 * 1024 });
     history.recordBytes('/w/a.json', kb(4, 'a'));

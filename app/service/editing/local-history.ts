@@ -75,8 +75,13 @@ export class LocalHistory {
     const ext = extname(file).toLowerCase().replace(/[^.a-z]/g, '') || '.txt';
     const hash = digest(bytes);
     const now = this.limits.clock();
-    let name = `${now}-${hash}${ext}`;
-    for (let n = 2; existsSync(join(folder, name)); n++) name = `${now}-${n}-${hash}${ext}`;
+    // Versions taken in the same millisecond are numbered in the order taken (the list's newest first relies on
+    // it), whatever their bytes.
+    const order = readdirSync(folder).reduce((most, id) => {
+      const m = VERSION.exec(id);
+      return m && m[1] === String(now) ? Math.max(most, Number(m[2] ?? 1)) : most;
+    }, 0);
+    const name = order === 0 ? `${now}-${hash}${ext}` : `${now}-${order + 1}-${hash}${ext}`;
     writeFileAtomicSync(join(folder, name), bytes, { mode: PRIVATE_FILE_MODE });
     let kept = 0;
     this.list(file).forEach((v, i) => {
