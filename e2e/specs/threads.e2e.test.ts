@@ -81,6 +81,8 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.open('claude-code/task-subagent.jsonl');
       await page.page.click('[data-testid="row"][data-index="1"] [data-testid="task-thread"]');
       await page.page.waitForFunction(() => document.querySelector('[data-testid="thread-menu"]')?.getAttribute('data-thread') !== 'main');
+      // The thread's rows are drawn a moment after the header names it.
+      await page.page.waitForFunction(() => document.querySelectorAll('[data-testid="row"]').length === 2);
       expect(await rowTexts(page)).toHaveLength(2);
       expect((await rowTexts(page))[0]).toContain('Find every call of formatDate');
       await page.screenshot(`${mode}-task-sub-agent`);
