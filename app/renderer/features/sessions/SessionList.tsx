@@ -6,14 +6,10 @@ import { formatUsd } from '../../../../src/core/usage.js';
 import { useApp } from '../../store/index.js';
 import { filtering } from '../../store/catalog.js';
 import { formatNumber } from '../roles.js';
-import { lastActive, relativeTime, sessionRows, type SessionRow } from './session-rows.js';
+import { lastActive, relativeTime, sessionName, sessionRows, type SessionRow } from './session-rows.js';
 import { NotListedLine } from './NotListedLine.js';
 
 const HEIGHT: Record<SessionRow['kind'], number> = { group: 26, session: 44, agent: 40 };
-
-/** A title that says nothing of the session: its file name is the better name then. */
-const untitled = (t: string | undefined) => !t || !/[\p{L}\p{N}]/u.test(t);
-const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** How many sessions are listed, sub-agents apart: "4 sessions · 3 sub-agents" (of how many, when not all are). */
 function countsLine(answer: NonNullable<ReturnType<typeof useApp.getState>['sessionsAnswer']>): string {
@@ -204,7 +200,7 @@ function GroupName({ label }: { label: string }) {
 function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row: Extract<SessionRow, { kind: 'session' | 'agent' }>; now: number; active: boolean; tabStop: boolean; onFocus(): void; open(): void; toggle?: () => void }) {
   const s = row.session;
   const agent = row.kind === 'agent';
-  const name = untitled(s.title) ? fileName(s.path) : s.title!;
+  const name = sessionName(s);
   const when = lastActive(s);
   const agents = row.kind === 'session' && row.agents > 0 ? `${row.agents} sub-agent${row.agents === 1 ? '' : 's'}` : undefined;
   // What tells sessions apart first (when, how much, what it cost); the tool, the same down a project, last.

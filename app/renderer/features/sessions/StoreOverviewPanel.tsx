@@ -6,11 +6,10 @@ import { useApp } from '../../store/index.js';
 import { filtering } from '../../store/catalog.js';
 import { shortcutOf } from '../commands/registry.js';
 import { formatNumber } from '../roles.js';
-import { lastActive, relativeTime } from './session-rows.js';
+import { lastActive, relativeTime, sessionName } from './session-rows.js';
 import { storeOverview } from './store-overview.js';
 
 const day = (t: number) => new Date(t).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
-const nameOf = (s: SessionEntry) => (s.title && /[\p{L}\p{N}]/u.test(s.title) ? s.title : s.path.slice(s.path.lastIndexOf('/') + 1));
 
 /**
  * Before a session is chosen, what the opened folders hold: how many sessions, what they cost, by which tools and
@@ -28,7 +27,7 @@ export function StoreOverviewPanel() {
   const line = (s: SessionEntry) => (
     <li key={`${s.path}#${s.conversation}`}>
       <button className="link overview-session" data-testid="overview-session" data-path={s.path} onClick={() => void open(s.path, s.conversation)} title={s.path}>
-        {nameOf(s)}
+        {sessionName(s)}
       </button>
       <span className="muted"> · {[relativeTime(lastActive(s), now), sessionCostText(s) || undefined, s.tool].filter(Boolean).join(' · ')}</span>
     </li>

@@ -7,6 +7,9 @@ export type SessionRow =
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** A session as the lists name it: its title, else (a title that says nothing) its file's name. */
+export const sessionName = (s: Pick<SessionEntry, 'title' | 'path'>): string => (s.title && /[\p{L}\p{N}]/u.test(s.title) ? s.title : s.path.slice(s.path.lastIndexOf('/') + 1));
+
 /** When a session was last active: its last message's time, else its file's. */
 export const lastActive = (s: SessionEntry): number => {
   const t = s.lastAt ? Date.parse(s.lastAt) : NaN;
