@@ -172,9 +172,7 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     }
   });
 
-  // Retried: about one run in six here, the table comes back two rows above the selected message (a race between
-  // placing the rows and measuring them, known and not yet fixed; each attempt still asserts the whole behaviour).
-  it('the table and the transcript, one key apart, each open at the selected message and where the reader was', { timeout: 120_000, retry: 2 }, async () => {
+  it('the table and the transcript, one key apart, each open at the selected message and where the reader was', { timeout: 120_000 }, async () => {
     const page = await start(SIZES[1]);
     await page.open('support_thread_long.json');
     // Go to #1500 in the table (the palette), then read it as a transcript.

@@ -233,13 +233,20 @@ export function MessageTable() {
   const placedAt = useRef<number | undefined>(undefined);
   useLayoutEffect(() => {
     const at = place.current;
-    if (!at || order.length === 0) return;
+    const el = scrollRef.current;
+    if (!at || order.length === 0 || !el) return;
     place.current = undefined;
-    const pos = nearestPosition(order, at.top);
-    virtualizer.scrollToIndex(pos, { align: 'start' });
+    // One scroll to one offset worked out here: two scrollToIndex calls in a row raced (the virtualizer reads
+    // its scroll offset from the scroll event, so the second call still saw the top of the list).
+    const rows = virtualizer.measurementsCache;
+    let offset = rows[nearestPosition(order, at.top)]?.start ?? 0;
     const s = useApp.getState().selected;
-    const sel = s === undefined ? -1 : order.indexOf(s);
-    if (at.selectedInView && sel >= 0) virtualizer.scrollToIndex(sel, { align: 'auto' });
+    const sel = s === undefined ? undefined : rows[order.indexOf(s)];
+    if (at.selectedInView && sel) {
+      if (sel.end > offset + el.clientHeight) offset = sel.end - el.clientHeight;
+      else if (sel.start < offset) offset = sel.start;
+    }
+    virtualizer.scrollToOffset(offset);
     placedAt.current = s;
   }, [order, virtualizer]);
   useEffect(() => {

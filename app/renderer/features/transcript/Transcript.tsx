@@ -313,12 +313,13 @@ export function Transcript() {
         const el = scrollRef.current;
         const shown = virtualizer.getVirtualItems();
         if (!el || shown.length === 0) return undefined;
-        const top = el.scrollTop;
-        const bottom = top + el.clientHeight;
-        const first = shown.find((it) => it.end > top + 1) ?? shown[0];
+        // As seen on the screen, not in the virtualizer's measurements (a message measured a frame late is off by its growth).
+        const box = el.getBoundingClientRect();
+        const slots = [...el.querySelectorAll<HTMLElement>('.tx-slot')].map((node) => ({ index: Number(node.dataset.index), r: node.getBoundingClientRect() }));
+        const seen = slots.filter(({ r }) => r.bottom > box.top + 1 && r.top < box.bottom - 1).sort((a, b) => a.r.top - b.r.top);
+        const top = seen[0]?.index ?? shown[0].index;
         const s = selectedRef.current;
-        const it = s === undefined ? undefined : shown.find((x) => x.index === s);
-        return { top: first.index, selectedInView: it !== undefined && it.end > top && it.start < bottom };
+        return { top, selectedInView: seen.some((x) => x.index === s) };
       }),
     [virtualizer],
   );
