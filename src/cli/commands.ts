@@ -3,7 +3,8 @@ import { extname, resolve } from 'node:path';
 import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
 import { readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
 import { codecById, listCodecs } from '../core/formats/registry.js';
-import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, sentText, UNSAVED_REASONING } from '../core/formats/model.js';
+import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, reasoningText, sentText, UNSAVED_REASONING } from '../core/formats/model.js';
+import { plainSummary } from '../core/util/reasoning-summary.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
@@ -299,7 +300,7 @@ export function showCommand(file: string, opts: CommonOptions): void {
     const marks = [m.sidechain && 'sub-agent', m.meta && 'meta', result?.kind === 'tool-result' && result.isError ? 'tool error' : result && v.normalRole !== 'tool' && 'tool result', (m.category === 'chosen' || m.category === 'rejected') && m.category];
     const flags = marks.filter(Boolean).map((f) => ` (${f})`).join('');
     // As the app says it: a row of nothing but thinking the file keeps only the signature of is not left blank.
-    const said = displayText(v) || m.content || (onlyUnsavedReasoning(v) ? `[${UNSAVED_REASONING}]` : onlyEncryptedReasoning(v) ? `[${ENCRYPTED_REASONING}]` : '');
+    const said = displayText(v) || m.content || plainSummary(reasoningText(v)) || (onlyUnsavedReasoning(v) ? `[${UNSAVED_REASONING}]` : onlyEncryptedReasoning(v) ? `[${ENCRYPTED_REASONING}]` : '');
     const text = v.compaction ? [compactionText(v.compaction), said].filter(Boolean).join(' · ') : said;
     // Reasoning is counted apart: say so where a row would otherwise read as empty.
     const preview = oneLine(m.reasoningTokens ? `[reasoning, ${m.reasoningTokens} tok] ${text}` : text, 60);

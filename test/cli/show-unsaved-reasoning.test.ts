@@ -26,4 +26,10 @@ describe('show says what a row of thinking kept only by its signature is, as the
     expect(row).toMatch(/\[reasoning not kept in the file \(only its signature is\)\]$/);
     expect(r.stdout.split('\n').find((l) => /^2 /.test(l))).toMatch(/A test times out\.$/);
   });
+
+  it('a Codex reasoning summary reads as the app’s row does: its text, the stars of its bold heading off', () => {
+    const r = spawnSync(process.execPath, [BIN, 'show', join(ROOT, 'examples', 'agents', 'codex', 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl'), '--whole'], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: join(dir, 'state') } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').find((l) => /^2 /.test(l))).toMatch(/reasoning .*\[reasoning, \d+ tok\] Checking the version flag I'll look/);
+  });
 });

@@ -12,6 +12,7 @@ import { viewOf, type OpenDocument } from './documents.js';
 import { treeFields, type ViewedConversation } from './conversation-views.js';
 import { callsOf, reportedTotalsOf, withReportedTotals } from '../../../src/core/usage.js';
 import { withoutTerminalCodes } from '../../../src/core/util/terminal-codes.js';
+import { plainSummary } from '../../../src/core/util/reasoning-summary.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string; partBytes?: number }; conversations: readonly unknown[] };
@@ -77,7 +78,7 @@ function rowPreview(v: MessageView): string {
   const said = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
   const text = flat(said);
   if (text !== '') return text;
-  const reasoning = flat(reasoningText(v));
+  const reasoning = flat(plainSummary(reasoningText(v)));
   if (reasoning === '' && onlyUnsavedReasoning(v)) return UNSAVED_REASONING;
   if (reasoning === '' && onlyEncryptedReasoning(v)) return ENCRYPTED_REASONING;
   return reasoning;
