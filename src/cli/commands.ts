@@ -5,6 +5,8 @@ import { readDocumentFile, type OpenedFile } from '../core/formats/document-file
 import { codecById, listCodecs } from '../core/formats/registry.js';
 import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, reasoningText, sentText, UNSAVED_REASONING } from '../core/formats/model.js';
 import { plainSummary } from '../core/util/reasoning-summary.js';
+import { withoutTerminalCodes } from '../core/util/terminal-codes.js';
+import { localCommandText } from '../core/formats/claude-code/local-commands.js';
 import { isPlainObject } from '../core/message.js';
 import { countView } from '../core/views.js';
 import { codecWithRoles, mergeRoles, roleMapping, rolesOf, type RoleDeclaration } from '../core/formats/roles.js';
@@ -300,10 +302,12 @@ export function showCommand(file: string, opts: CommonOptions): void {
     const marks = [m.sidechain && 'sub-agent', m.meta && 'meta', result?.kind === 'tool-result' && result.isError ? 'tool error' : result && v.normalRole !== 'tool' && 'tool result', (m.category === 'chosen' || m.category === 'rejected') && m.category];
     const flags = marks.filter(Boolean).map((f) => ` (${f})`).join('');
     // As the app says it: a row of nothing but thinking the file keeps only the signature of is not left blank.
-    const said = displayText(v) || m.content || plainSummary(reasoningText(v)) || (onlyUnsavedReasoning(v) ? `[${UNSAVED_REASONING}]` : onlyEncryptedReasoning(v) ? `[${ENCRYPTED_REASONING}]` : '');
+    const shown = displayText(v);
+    const said = (shown && (localCommandText(shown) ?? shown)) || m.content || plainSummary(reasoningText(v)) || (onlyUnsavedReasoning(v) ? `[${UNSAVED_REASONING}]` : onlyEncryptedReasoning(v) ? `[${ENCRYPTED_REASONING}]` : '');
     const text = v.compaction ? [compactionText(v.compaction), said].filter(Boolean).join(' · ') : said;
     // Reasoning is counted apart: say so where a row would otherwise read as empty.
-    const preview = oneLine(m.reasoningTokens ? `[reasoning, ${m.reasoningTokens} tok] ${text}` : text, 60);
+    // A file's terminal codes are not written to the user's terminal (they would restyle it, or worse).
+    const preview = oneLine(withoutTerminalCodes(m.reasoningTokens ? `[reasoning, ${m.reasoningTokens} tok] ${text}` : text), 60);
     const number = m.thread !== undefined ? `${m.thread.slice(0, 10)}:${m.record}` : many ? `${m.conversation}:${m.index}` : m.index;
     return [number, m.role + flags, m.tokens, stored, m.timestamp ?? '', preview];
   });

@@ -13,6 +13,7 @@ import { treeFields, type ViewedConversation } from './conversation-views.js';
 import { callsOf, reportedTotalsOf, withReportedTotals } from '../../../src/core/usage.js';
 import { withoutTerminalCodes } from '../../../src/core/util/terminal-codes.js';
 import { plainSummary } from '../../../src/core/util/reasoning-summary.js';
+import { localCommandText } from '../../../src/core/formats/claude-code/local-commands.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
 export type SkeletonSource = Pick<OpenDocument, 'codec' | 'size'> & { file: { doc: ConversationDocument; readOnly?: string; partBytes?: number }; conversations: readonly unknown[] };
@@ -76,7 +77,8 @@ function rowPreview(v: MessageView): string {
   const flat = (s: string) => oneLine(withoutTerminalCodes(s), 200);
   // What it says; else its calls and results as they read (Bash: git status, not their JSON); else its reasoning.
   const said = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
-  const text = flat(said);
+  // A command typed at Claude Code's prompt reads as typed ("/model", "! ls"), not as the tags it is kept in.
+  const text = flat(localCommandText(said) ?? said);
   if (text !== '') return text;
   const reasoning = flat(plainSummary(reasoningText(v)));
   if (reasoning === '' && onlyUnsavedReasoning(v)) return UNSAVED_REASONING;

@@ -4,6 +4,7 @@ import { maskedLine } from '../secrets/mask-line.js';
 import { oneLine } from '../util/one-line.js';
 import { sharedStart } from '../util/shared-start.js';
 import { saysOnlyWhereOrWhen } from '../util/folder-title.js';
+import { slashCommandIn } from '../formats/claude-code/local-commands.js';
 
 /** How far a title looks for a first prompt (a session opens with a few records of setup). */
 const TITLE_LOOK = 40;
@@ -57,16 +58,10 @@ export function firstPrompt(codec: Codec, records: readonly unknown[]): string |
   return command ?? local;
 }
 
-/**
- * The command a prompt of Claude Code's command markup typed, with its arguments ("/init", "/review 42"), and
- * whether the model was sent it: Claude Code writes such a prompt's message first ("init is analyzing your
- * codebase…"), a command it answers itself (`/help`, `/exit`) by its name first.
- */
+/** A slash command as a title reads it ("/init", "/review 42"), and whether the model was sent it. */
 function commandIn(text: string): { text: string; sent: boolean } | undefined {
-  const name = /^\s*(<command-message>[^<]*<\/command-message>\s*)?<command-name>\s*\/?([^<\s]+)\s*<\/command-name>/.exec(text);
-  if (!name) return undefined;
-  const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1];
-  return { text: oneLine(maskedLine(`/${name[2]}${args?.trim() ? ` ${args}` : ''}`), 120), sent: name[1] !== undefined };
+  const typed = slashCommandIn(text);
+  return typed && { text: oneLine(maskedLine(typed.command), 120), sent: typed.sent };
 }
 
 /**
