@@ -25,6 +25,19 @@ describe('search across conversations while the index is built', () => {
     expect(summary()).toBe('No messages match');
   });
 
+  it('dims the figures of the words last searched while words typed since are not asked yet', () => {
+    const answer: SearchAnswer = { ...none(0), query: 'invoice', total: 3, files: 1, fileTotals: { 'a.json': 3 }, hits: [] };
+    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllRegex: false, searchAllAnswer: answer, searchIndex: answer.status });
+    render(<SearchAllDialog />);
+    const summary = screen.getByTestId('search-all-summary');
+    expect(summary.className).toBe('');
+    fireEvent.change(screen.getByTestId('search-all-input'), { target: { value: 'invoices' } });
+    expect(summary.className).toBe('stale');
+    expect(summary.textContent).toBe('3 messages in 1 file');
+    act(() => useApp.setState({ searchAllAnswer: { ...answer, query: 'invoices', total: 1 } }));
+    expect(summary.className).toBe('');
+  });
+
   it('says a regular expression stopped at its time limit, with what it found counted as found', () => {
     const hit = (index: number) => ({ path: 'a.json', format: 'openai-chat', conversation: 0, index, role: 'user', snippet: 'xx', match: [0, 2] as [number, number] });
     const stopped: SearchAnswer = { ...none(0), query: 'x+', total: 37, files: 2, atLeast: true, truncated: true, outOfTime: 4000, hits: Array.from({ length: 37 }, (_, i) => hit(i)) };

@@ -194,7 +194,8 @@ export function SearchAllDialog() {
           </button>
         </div>
         <div className="search-all-info">
-          <span data-testid="search-all-summary" data-query={answer?.query ?? ''} data-busy={busy ? 'true' : undefined}>{error ? <span className="error">{error}</span> : busy && !answer ? 'Searching…' : summary}</span>
+          {/* The figures of the words last searched, dimmed while the words typed since are not asked yet. */}
+          <span data-testid="search-all-summary" data-query={answer?.query ?? ''} data-busy={busy ? 'true' : undefined} className={answer && answer.query !== text ? 'stale' : undefined}>{error ? <span className="error">{error}</span> : busy && !answer ? 'Searching…' : summary}</span>
           <IndexStatus />
         </div>
         <div className="search-all-results" ref={list} role="listbox" aria-label="Matches">
