@@ -15,7 +15,7 @@ describe('terminal codes in what a tool captured', () => {
   it('are not shown in the row or the transcript', () => {
     const view = codec.view(record);
     expect(tableRow(view, 0).preview).toBe('Set model to Sonnet 4.6 (default)');
-    expect((transcriptView(view).parts[0] as { text: string }).text).toBe('<local-command-stdout>Set model to Sonnet 4.6 (default)</local-command-stdout>');
+    expect((transcriptView(view).parts[0] as { text: string }).text).toBe('Set model to Sonnet 4.6 (default)');
     // The record itself is untouched.
     expect(record.message.content).toBe(said);
   });

@@ -1,4 +1,5 @@
 import type { MessageView } from '../../../src/core/formats/model.js';
+import { localCommandText } from '../../../src/core/formats/claude-code/local-commands.js';
 import { withoutTerminalCodes } from '../../../src/core/util/terminal-codes.js';
 
 /** How much of one message the detail pane is sent at first: a message of many megabytes waits for "Show all". */
@@ -64,8 +65,10 @@ export function transcriptView(view: MessageView, limit = TRANSCRIPT_LIMIT): Mes
     switch (p.kind) {
       case 'text':
       case 'tool-result': {
-        // A command's captured output is shown as its terminal showed it, without the codes that drew it.
-        const text = withoutTerminalCodes(p.text);
+        // A command's captured output is shown as its terminal showed it, without the codes that drew it; a
+        // command typed at Claude Code's prompt as it was typed ("/model"), not as the tags it is kept in.
+        const plain = withoutTerminalCodes(p.text);
+        const text = (p.kind === 'text' ? localCommandText(plain) : undefined) ?? plain;
         return text.length > limit ? { ...p, text: clip(text) } : text === p.text ? p : { ...p, text };
       }
       case 'reasoning':
