@@ -204,7 +204,7 @@ function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row
   const when = lastActive(s);
   const agents = row.kind === 'session' && row.agents > 0 ? `${row.agents} sub-agent${row.agents === 1 ? '' : 's'}` : undefined;
   // What tells sessions apart first (when, how much, what it cost); the tool, the same down a project, last.
-  const figures = [relativeTime(when, now), `${formatNumber(s.messages)} msg`, sessionCostText(s) || undefined, s.secrets ? `⚠ ${s.secrets} secret${s.secrets === 1 ? '' : 's'}` : undefined, agents, s.tool].filter(Boolean).join(' · ');
+  const figures = [relativeTime(when, now), `${formatNumber(s.messages)} msg`, sessionCostText(s) || undefined, s.secrets ? `⚠ ${s.secrets} secret${s.secrets === 1 ? '' : 's'}` : undefined, agents, s.tool].filter((f): f is string => !!f);
   return (
     <div className={`session-line ${agent ? 'agent' : ''} ${active ? 'active' : ''}`}>
       {toggle ? (
@@ -214,13 +214,18 @@ function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row
       ) : (
         <span className="session-toggle" aria-hidden="true" />
       )}
-      <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} data-key={`${s.path}#${s.conversation}`} tabIndex={tabStop ? 0 : -1} onFocus={onFocus} aria-expanded={row.kind === 'session' && row.agents > 0 ? row.open : undefined} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
+      <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} data-key={`${s.path}#${s.conversation}`} tabIndex={tabStop ? 0 : -1} onFocus={onFocus} aria-expanded={row.kind === 'session' && row.agents > 0 ? row.open : undefined} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.tool ? `\n${s.tool}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
         <span className="session-title">
           {/* Under its session, the arrow says what it is; on its own (its session filtered out), the words do. */}
           {agent ? '↳ ' : s.kind === 'subagent' ? 'sub-agent · ' : ''}
           {name}
         </span>
-        <span className="session-figures muted">{figures}</span>
+        {/* Each figure whole or not at all (never "Claud…"): one that does not fit wraps onto a line the row hides. */}
+        <span className="session-figures muted">
+          {figures.map((f, i) => (
+            <span key={i}>{i === 0 ? f : ` · ${f}`}</span>
+          ))}
+        </span>
       </button>
     </div>
   );
