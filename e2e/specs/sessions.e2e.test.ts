@@ -74,6 +74,21 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     // Figures on the line: when, how many messages, what it cost, the tool.
     const first = await p().textContent('[data-testid="session-item"] .session-figures');
     expect(first).toMatch(/^[^·]+ · 6 msg · \$\d+\.\d{2} · 2 sub-agents · Claude Code$/);
+    // Narrower than its figures: each shown whole or not at all (never "Claud…"), in their order.
+    await p().$$eval('[data-testid="session-item"]', (els) => els.forEach((e) => ((e as HTMLElement).style.maxWidth = '170px')));
+    const figures = await p().$$eval('[data-testid="session-item"] .session-figures', (els) =>
+      els.map((e) => {
+        const box = e.getBoundingClientRect();
+        return [...e.children].slice(1).map((f) => {
+          const r = f.getBoundingClientRect();
+          return r.top >= box.bottom ? 'hidden' : r.right <= box.right + 0.5 ? 'shown' : 'cut';
+        });
+      }),
+    );
+    expect(figures.flat()).not.toContain('cut');
+    expect(figures.flat()).toContain('hidden');
+    expect(figures.every((f) => f.indexOf('hidden') === -1 || f.slice(f.indexOf('hidden')).every((x) => x === 'hidden'))).toBe(true);
+    await p().$$eval('[data-testid="session-item"]', (els) => els.forEach((e) => ((e as HTMLElement).style.maxWidth = '')));
     await page.screenshot('sessions-by-project');
   });
 
