@@ -1,5 +1,6 @@
 import type { MessageView } from '../../../src/core/formats/model.js';
 import { localCommandText } from '../../../src/core/formats/claude-code/local-commands.js';
+import { inlineThinking } from '../../../src/core/util/inline-thinking.js';
 import { withoutTerminalCodes } from '../../../src/core/util/terminal-codes.js';
 
 /** How much of one message the detail pane is sent at first: a message of many megabytes waits for "Show all". */
@@ -81,6 +82,14 @@ export function transcriptView(view: MessageView, limit = TRANSCRIPT_LIMIT): Mes
         return p.ref.length > limit ? { ...p, ref: `${p.ref.slice(0, 64)}…` } : p;
     }
   });
-  const out = readersView({ ...view, parts });
+  const out = readersView({ ...view, parts: view.normalRole === 'assistant' ? parts.flatMap(thinkingApart) : parts });
   return longest > 0 ? { ...out, cut: longest } : out;
+}
+
+/** An answer's text that opens with `<think>…</think>`: its reasoning folded as reasoning, the answer after it as text. */
+function thinkingApart(p: MessageView['parts'][number]): MessageView['parts'] {
+  if (p.kind !== 'text') return [p];
+  const split = inlineThinking(p.text);
+  if (!split) return [p];
+  return [{ kind: 'reasoning', text: split.reasoning }, ...(split.answer ? [{ kind: 'text' as const, text: split.answer }] : [])];
 }

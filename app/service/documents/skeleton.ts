@@ -13,6 +13,7 @@ import { treeFields, type ViewedConversation } from './conversation-views.js';
 import { callsOf, reportedTotalsOf, withReportedTotals } from '../../../src/core/usage.js';
 import { withoutTerminalCodes } from '../../../src/core/util/terminal-codes.js';
 import { plainSummary } from '../../../src/core/util/reasoning-summary.js';
+import { inlineThinking, titleWithoutThinking } from '../../../src/core/util/inline-thinking.js';
 import { localCommandText } from '../../../src/core/formats/claude-code/local-commands.js';
 
 /** What a skeleton is built from: an open document, or the head of one (a first screen). */
@@ -76,7 +77,10 @@ function rowPreview(v: MessageView): string {
   if (v.compaction) return v.parts.length > 0 ? `${compactionText(v.compaction)} · ${oneLine(displayText(v), 160)}` : compactionText(v.compaction);
   const flat = (s: string) => oneLine(withoutTerminalCodes(s), 200);
   // What it says; else its calls and results as they read (Bash: git status, not their JSON); else its reasoning.
-  const said = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
+  const written = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
+  // An answer that opens with its reasoning in <think> tags reads as its answer (its reasoning where it has none).
+  const thought = v.normalRole === 'assistant' ? inlineThinking(written) : undefined;
+  const said = thought ? thought.answer || plainSummary(thought.reasoning) : written;
   // A command typed at Claude Code's prompt reads as typed ("/model", "! ls"), not as the tags it is kept in.
   const text = flat(localCommandText(said) ?? said);
   if (text !== '') return text;
@@ -189,6 +193,8 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
   const roles = dictionary(views.map((v) => v.role));
   const normalRoles = roles.names.map((_, k) => views[roles.of.indexOf(k)].normalRole);
   const categories = dictionary(views.map((v) => v.category));
+  // A title a model wrote with its reasoning first (Crush's) is the words after it, as the session list has it.
+  const ownTitle = doc.file.doc.conversations[conversation]?.title;
   const toolCalls: Skeleton['toolCalls'] = emptySparse();
   const toolResults: Skeleton['toolResults'] = emptySparse();
   views.forEach((v, i) => {
@@ -206,7 +212,7 @@ export function buildSkeleton(displayPath: string, doc: SkeletonSource, conversa
     path: displayPath,
     conversation,
     conversations: doc.conversations.length,
-    title: doc.file.doc.conversations[conversation]?.title,
+    title: ownTitle === undefined ? undefined : titleWithoutThinking(ownTitle),
     ...modelField(doc, views),
     format: doc.codec.id,
     formatLabel: doc.codec.label,

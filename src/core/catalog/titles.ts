@@ -5,6 +5,7 @@ import { oneLine } from '../util/one-line.js';
 import { sharedStart } from '../util/shared-start.js';
 import { saysOnlyWhereOrWhen } from '../util/folder-title.js';
 import { slashCommandIn } from '../formats/claude-code/local-commands.js';
+import { titleWithoutThinking } from '../util/inline-thinking.js';
 
 /** How far a title looks for a first prompt (a session opens with a few records of setup). */
 const TITLE_LOOK = 40;
@@ -64,17 +65,6 @@ function commandIn(text: string): { text: string; sent: boolean } | undefined {
   return typed && { text: oneLine(maskedLine(typed.command), 120), sent: typed.sent };
 }
 
-/**
- * A title a model wrote with its reasoning before it (Crush asks a model for one): the words after the reasoning,
- * none when the reasoning never ended (cut off, the title never came).
- */
-function withoutReasoning(title: string): string | undefined {
-  if (!/^\s*<think(ing)?>/i.test(title)) return title;
-  const end = /<\/think(ing)?>/i.exec(title);
-  const rest = end ? title.slice(end.index + end[0].length).trim() : '';
-  return rest === '' ? undefined : rest;
-}
-
 /** A title the file gives that is a path (Codex names a session by its folder) or when it started says no more. */
 const isPath = saysOnlyWhereOrWhen;
 
@@ -85,7 +75,7 @@ const isPath = saysOnlyWhereOrWhen;
  */
 export function conversationTitles(codec: Codec, doc: ConversationDocument): Array<string | undefined> {
   const own = doc.conversations.map((c) => {
-    const title = c.title === undefined ? undefined : withoutReasoning(c.title);
+    const title = c.title === undefined ? undefined : titleWithoutThinking(c.title);
     return title !== undefined && !isPath(title) ? oneLine(maskedLine(title), 120) : undefined;
   });
   const prompts = doc.conversations.map((c, i) => (own[i] === undefined || doc.conversations.length > 1 ? firstPrompt(codec, c.records) : undefined));
