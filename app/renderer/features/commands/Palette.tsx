@@ -15,7 +15,9 @@ export function Palette() {
   const folderChoices = useApp((s) => s.folderChoices);
   const provisional = useApp((s) => s.provisional);
   const opening = useApp((s) => s.opening);
-  const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath, folderChoices, provisional, opening }), [query, entries, skeleton, openPath, folderChoices, provisional, opening]);
+  const sessionsAnswer = useApp((s) => s.sessionsAnswer);
+  const openConversationIndex = useApp((s) => s.openConversationIndex);
+  const list = useMemo(() => paletteEntries(query, { entries, skeleton, openPath, folderChoices, provisional, opening, sessionsAnswer, openConversationIndex }), [query, entries, skeleton, openPath, folderChoices, provisional, opening, sessionsAnswer, openConversationIndex]);
   // Only whether each entry can run now, not the whole store: the palette redraws when that changes.
   const enabled = useApp(useShallow((s) => list.map((c) => c.enabled(s))));
   useEffect(() => input.current?.focus(), []);

@@ -1,6 +1,7 @@
 import type { AppState } from '../../store/index.js';
 import { partsAround } from '../../store/conversation.js';
 import { COMMANDS } from './registry.js';
+import { oneLine } from '../../../../src/core/util/one-line.js';
 
 /** A line of the palette: a command, a file to open, or a message to go to. */
 export interface PaletteEntry {
@@ -15,9 +16,9 @@ const FILES_SHOWN = 8;
 
 /**
  * What the palette offers for a query: "42", "#42" or ":42" goes to message 42 of the open conversation;
- * other text finds commands by name and files by path (the files' names first).
+ * other text finds commands by name, files by path (the files' names first) and sessions by title.
  */
-export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'skeleton' | 'openPath'> & Partial<Pick<AppState, 'folderChoices' | 'provisional' | 'opening'>>): PaletteEntry[] {
+export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'skeleton' | 'openPath'> & Partial<Pick<AppState, 'folderChoices' | 'provisional' | 'opening' | 'sessionsAnswer' | 'openConversationIndex'>>): PaletteEntry[] {
   const q = query.trim().toLowerCase();
   const out: PaletteEntry[] = [];
   const number = /^[#:]?(\d+)$/.exec(q);
@@ -47,6 +48,13 @@ export function paletteEntries(query: string, s: Pick<AppState, 'entries' | 'ske
     const files = s.entries.filter((e) => e.path.toLowerCase().includes(q) && e.path !== s.openPath);
     files.sort((a, b) => Number(!name(a.path).includes(q)) - Number(!name(b.path).includes(q)) || a.path.length - b.path.length);
     for (const f of files.slice(0, FILES_SHOWN)) out.push({ id: `open-${f.path}`, label: `Open ${f.path}`, enabled: () => true, run: (st) => void st.openConversation(f.path) });
+    // Sessions by their titles, as the session list names them (the most recently active first).
+    const sessions = (s.sessionsAnswer?.sessions ?? []).filter((x) => !!x.title && x.title.toLowerCase().includes(q) && !(x.path === s.openPath && x.conversation === s.openConversationIndex));
+    sessions.sort((a, b) => (b.lastAt ?? '').localeCompare(a.lastAt ?? ''));
+    for (const x of sessions.slice(0, FILES_SHOWN)) {
+      const what = [x.kind === 'subagent' ? 'sub-agent' : undefined, x.tool].filter(Boolean).join(', ');
+      out.push({ id: `session-${x.path}#${x.conversation}`, label: `Open session “${oneLine(x.title!, 90)}”${what ? ` (${what})` : ''}`, enabled: () => true, run: (st) => void st.openConversation(x.path, x.conversation) });
+    }
     const current = s.folderChoices?.current[0];
     for (const r of s.folderChoices?.recent ?? []) {
       if (r.path === current || !(`open folder ${r.path}`.toLowerCase().includes(q))) continue;
