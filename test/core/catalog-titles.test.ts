@@ -15,6 +15,9 @@ describe('titles', () => {
     expect(unmarked('## Fix `parse()` **now**')).toBe('Fix `parse()` now');
     // Not Markdown: left as it is.
     expect(unmarked('[Image #1] why is a[0] (the first) wrong? 2 ** 3')).toBe('[Image #1] why is a[0] (the first) wrong? 2 ** 3');
+    // A task wrapped in a tool's tags reads as its words; a lone tag, or tags around other tags, stay.
+    expect(unmarked('Answer this about Gemini CLI: <question> what does /setup-github do? </question>')).toBe('Answer this about Gemini CLI: what does /setup-github do?');
+    expect(unmarked('fix the <div> layout and <b>not</i> this')).toBe('fix the <div> layout and <b>not</i> this');
   });
 
   it('a title a model wrote after its reasoning is the words after it; reasoning that never ended gives none', () => {

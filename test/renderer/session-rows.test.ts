@@ -1,7 +1,7 @@
 // The sidebar's Sessions list as lines: groups by project or by time, sub-agents under their session.
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '../../app/shared/contract.js';
-import { relativeTime, sessionRows, timeGroup } from '../../app/renderer/features/sessions/session-rows.js';
+import { agentLabel, relativeTime, sessionRows, timeGroup } from '../../app/renderer/features/sessions/session-rows.js';
 
 const NOW = Date.parse('2026-12-05T12:00:00');
 const entry = (path: string, lastAt: string | undefined, more: Partial<SessionEntry> = {}): SessionEntry => ({
@@ -63,5 +63,15 @@ describe('the Sessions list', () => {
     expect(relativeTime(NOW - 3 * 3_600_000, NOW)).toBe('3 h');
     expect(relativeTime(Date.parse('2026-12-04T10:00:00'), NOW)).toBe('yesterday');
     expect(relativeTime(Date.parse('2026-12-01T10:00:00'), NOW)).toBe('5 d');
+  });
+});
+
+describe('what a sub-agent is called beside its title', () => {
+  it('a Codex nickname, or the helper a Claude Code agent id names; a plain id says nothing', () => {
+    expect(agentLabel({ agentId: 'Copernicus' })).toBe('Copernicus');
+    expect(agentLabel({ agentId: 'aprompt_suggestion-554933' })).toBe('prompt suggestion');
+    expect(agentLabel({ agentId: 'acompact-1f2e3d' })).toBe('compaction');
+    expect(agentLabel({ agentId: 'a41df2c9e8b7a6' })).toBeUndefined();
+    expect(agentLabel({})).toBeUndefined();
   });
 });

@@ -19,6 +19,8 @@ export function unmarked(text: string): string {
   return text
     .replace(/!?\[([^\]\n]*)\]\([^()\s]*(?:\s+"[^"\n]*")?\)/g, '$1')
     .replace(/\*\*([^*\n]+)\*\*/g, '$1')
+    // A task a tool wrapped in tags of its own (Gemini CLI's `<question>…</question>`): the words, not the tags.
+    .replace(/<([a-z][\w-]*)>\s*([^<]*?)\s*<\/\1>/g, '$2')
     .replace(/^#{1,6}\s+/, '');
 }
 

@@ -6,7 +6,7 @@ import { formatUsd } from '../../../../src/core/usage.js';
 import { useApp } from '../../store/index.js';
 import { filtering } from '../../store/catalog.js';
 import { formatNumber } from '../roles.js';
-import { lastActive, relativeTime, sessionName, sessionRows, type SessionRow } from './session-rows.js';
+import { agentLabel, lastActive, relativeTime, sessionName, sessionRows, type SessionRow } from './session-rows.js';
 import { NotListedLine } from './NotListedLine.js';
 
 const HEIGHT: Record<SessionRow['kind'], number> = { group: 26, session: 44, agent: 40 };
@@ -201,6 +201,7 @@ function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row
   const s = row.session;
   const agent = row.kind === 'agent';
   const name = sessionName(s);
+  const label = s.kind === 'subagent' ? agentLabel(s) : undefined;
   const when = lastActive(s);
   const agents = row.kind === 'session' && row.agents > 0 ? `${row.agents} sub-agent${row.agents === 1 ? '' : 's'}` : undefined;
   // What tells sessions apart first (when, how much, what it cost); the tool, the same down a project, last.
@@ -217,7 +218,7 @@ function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row
       <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} data-key={`${s.path}#${s.conversation}`} tabIndex={tabStop ? 0 : -1} onFocus={onFocus} aria-expanded={row.kind === 'session' && row.agents > 0 ? row.open : undefined} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.tool ? `\n${s.tool}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
         <span className="session-title">
           {/* Under its session, the arrow says what it is; on its own (its session filtered out), the words do. */}
-          {agent ? '↳ ' : s.kind === 'subagent' ? 'sub-agent · ' : ''}
+          {agent ? `↳ ${label ? `${label} · ` : ''}` : s.kind === 'subagent' ? `${label ?? 'sub-agent'} · ` : ''}
           {name}
         </span>
         {/* Each figure whole or not at all (never "Claud…"): one that does not fit wraps onto a line the row hides. */}

@@ -10,6 +10,18 @@ const DAY = 24 * 60 * 60 * 1000;
 /** A session as the lists name it: its title, else (a title that says nothing) its file's name. */
 export const sessionName = (s: Pick<SessionEntry, 'title' | 'path'>): string => (s.title && /[\p{L}\p{N}]/u.test(s.title) ? s.title : s.path.slice(s.path.lastIndexOf('/') + 1));
 
+/**
+ * What a sub-agent is called beside its title, where its file says: Codex's nickname ("Copernicus"), the kind of
+ * helper a Claude Code agent file's id names (`aprompt_suggestion-…`: "prompt suggestion"). A plain id says nothing.
+ */
+export function agentLabel(s: Pick<SessionEntry, 'agentId'>): string | undefined {
+  const id = s.agentId;
+  if (!id) return undefined;
+  const helper = /^a([a-z_]+)-/.exec(id)?.[1];
+  if (helper) return helper === 'compact' ? 'compaction' : helper.replace(/_/g, ' ');
+  return /^\p{Lu}\p{Ll}+$/u.test(id) ? id : undefined;
+}
+
 /** When a session was last active: its last message's time, else its file's. */
 export const lastActive = (s: SessionEntry): number => {
   const t = s.lastAt ? Date.parse(s.lastAt) : NaN;
