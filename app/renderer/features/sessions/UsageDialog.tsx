@@ -76,7 +76,8 @@ export function UsageDialog() {
               <th scope="col">Cost</th>
               <th scope="col" aria-label="Share of the cost" />
               <th scope="col">Calls</th>
-              <th scope="col">Sessions</th>
+              {/* Each sub-agent has its own file and calls: counted here as the overview counts neither. */}
+              <th scope="col" title="Sessions and their sub-agents, each counted once">Sessions & sub-agents</th>
               <th scope="col">Input</th>
               <th scope="col">Output</th>
               <th scope="col">Cache read</th>
