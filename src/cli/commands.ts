@@ -124,9 +124,11 @@ export function lsCommand(dir: string, opts: CommonOptions): void {
     process.stdout.write(`No conversation files (${[...new Set(listCodecs().flatMap((c) => c.extensions))].join(', ')}) in ${path}\n`);
     return;
   }
-  const rows = entries.map((e) => [e.path, e.format ?? (e.notRead ? 'not read' : 'error'), e.conversations ?? '', e.messages ?? '', e.tokens ?? '', humanBytes(e.bytes), e.modified.toISOString().replace('T', ' ').slice(0, 19)]);
-  for (const l of outside) rows.push([`${l.path}${l.folder ? '/' : ''}`, 'link outside', '', '', '', '', '']);
-  process.stdout.write(table(['PATH', 'FORMAT', 'CONVERSATIONS', 'MESSAGES', 'TOKENS', 'SIZE', 'MODIFIED'], rows) + '\n');
+  // The path last, as `ls -l` puts a name: a long one (a Claude Code sub-agent's, 180 columns) then pads no other
+  // row out past the terminal's width.
+  const rows = entries.map((e) => [e.format ?? (e.notRead ? 'not read' : 'error'), e.conversations ?? '', e.messages ?? '', e.tokens ?? '', humanBytes(e.bytes), e.modified.toISOString().replace('T', ' ').slice(0, 19), e.path]);
+  for (const l of outside) rows.push(['link outside', '', '', '', '', '', `${l.path}${l.folder ? '/' : ''}`]);
+  process.stdout.write(table(['FORMAT', 'CONVERSATIONS', 'MESSAGES', 'TOKENS', 'SIZE', 'MODIFIED', 'PATH'], rows) + '\n');
   // Another tool's database is no error: it is said to be one, not read here.
   for (const e of entries.filter((x) => x.error)) process.stderr.write(`${e.notRead ? 'note' : 'error'}: ${e.path}${e.errorLine ? `:${e.errorLine}:${e.errorColumn ?? 1}` : ''}: ${e.error}\n`);
   if (estimates) process.stderr.write(`note: ${estimates === 1 ? '1 file is' : `${estimates} files are`} counted for a model whose tokenizer is not public (Claude, Gemini, …): o200k_base stands in, its TOKENS are estimates (--json says which)\n`);

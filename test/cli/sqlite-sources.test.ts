@@ -305,8 +305,8 @@ describe('databases of tools not read here, through the real bin', () => {
     writeFileSync(join(dir, 'chats', 'chat.json'), JSON.stringify({ messages: [{ role: 'user', content: 'the tax rounding question' }, { role: 'assistant', content: 'Round half to even.' }] }));
     const ls = cli('ls', dir);
     expect(ls.code, ls.stderr).toBe(0);
-    expect(ls.stdout).toMatch(/^zed\/threads\/threads\.db\s+not read\s/m);
-    expect(ls.stdout).toMatch(/^goose\/sessions\/sessions\.db\s+not read\s/m);
+    expect(ls.stdout).toMatch(/^not read\s.*\szed\/threads\/threads\.db$/m);
+    expect(ls.stdout).toMatch(/^not read\s.*\sgoose\/sessions\/sessions\.db$/m);
     expect(ls.stderr).toContain('note: zed/threads/threads.db: a database of Zed threads: Zed is not read here (its conversations are not shown; the databases read here: ');
     expect(ls.stderr).not.toMatch(/^error:/m);
     const sessions = cli('sessions', dir);
@@ -327,7 +327,7 @@ describe('databases of tools not read here, through the real bin', () => {
     mkdirSync(join(dir, 'chats'));
     writeFileSync(join(dir, 'chats', 'chat.json'), JSON.stringify({ messages: [{ role: 'user', content: 'the tax rounding question' }, { role: 'assistant', content: 'Round half to even.' }] }));
     const ls = cli('ls', dir);
-    expect(ls.stdout).toMatch(/^session-store\.db\s+not read\s/m);
+    expect(ls.stdout).toMatch(/^not read\s.*\ssession-store\.db$/m);
     expect(ls.stderr).toContain("note: session-store.db: the Copilot CLI session index, not read as sessions: they are read from each session's session-state/<id>/events.jsonl");
     const listed = json<{ notListed: { databases: Array<{ label: string; files: number }>; files: Array<{ path: string; why: string }> } }>(['sessions', dir, '--json']);
     expect(listed.notListed.databases).toEqual([{ label: 'Copilot CLI session index', files: 1 }]);
