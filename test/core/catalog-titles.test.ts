@@ -18,6 +18,7 @@ describe('titles', () => {
     // A task wrapped in a tool's tags reads as its words; a lone tag, or tags around other tags, stay.
     expect(unmarked('Answer this about Gemini CLI: <question> what does /setup-github do? </question>')).toBe('Answer this about Gemini CLI: what does /setup-github do?');
     expect(unmarked('fix the <div> layout and <b>not</i> this')).toBe('fix the <div> layout and <b>not</i> this');
+    expect(unmarked('<task> Add a --json flag </task> <environment_details> # Current Working Directory </environment_details>')).toBe('Add a --json flag');
   });
 
   it('a title a model wrote after its reasoning is the words after it; reasoning that never ended gives none', () => {

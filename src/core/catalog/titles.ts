@@ -16,7 +16,9 @@ const TITLE_LOOK = 40;
  * a name).
  */
 export function unmarked(text: string): string {
-  return text
+  // A prompt that opens with the task in a tool's tags (Cline's `<task>…</task>`, context after it) is that task.
+  const lead = /^\s*<([a-z][\w-]*)>\s*([^<]*?)\s*<\/\1>/.exec(text);
+  return (lead && /[\p{L}\p{N}]/u.test(lead[2]) ? lead[2] : text)
     .replace(/!?\[([^\]\n]*)\]\([^()\s]*(?:\s+"[^"\n]*")?\)/g, '$1')
     .replace(/\*\*([^*\n]+)\*\*/g, '$1')
     // A task a tool wrapped in tags of its own (Gemini CLI's `<question>…</question>`): the words, not the tags.

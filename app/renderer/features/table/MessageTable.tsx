@@ -204,18 +204,21 @@ export function MessageTable() {
     [search, maxTokens, shows, skeleton],
   );
   // The index column as wide as the largest index (and a fate mark) needs, never cut to "714…".
-  const { gridColumns, gridMinWidth } = useMemo(() => {
+  const { gridColumns, gridMinWidth, roleWidth } = useMemo(() => {
     const digits = String(Math.max(0, (skeleton?.count ?? 1) - 1)).length;
     // In pixels, not ch: the header's smaller font would make its ch narrower than the rows'.
     // Room for a fork's ‹ 2/3 › beside the number, where the path forks.
-    const fixed = [Math.max(56, digits * 8 + 40) + (skeleton?.forks ? 52 : 0), columnWidths.role, columnWidths.tokens];
+    // A role the file spells long (Codex's `function_call_output`) is read whole, unless the user sized the column.
+    const longest = Math.max(0, ...(skeleton?.roles ?? []).map((r) => r.length));
+    const roleWidth = columnWidths.role !== DEFAULT_COLUMNS.role ? columnWidths.role : Math.min(180, Math.max(DEFAULT_COLUMNS.role, longest * 7 + 30));
+    const fixed = [Math.max(56, digits * 8 + 40) + (skeleton?.forks ? 52 : 0), roleWidth, columnWidths.tokens];
     if (shows.time) fixed.push(columnWidths.time);
     if (shows.category) fixed.push(columnWidths.category);
     if (shows.id) fixed.push(columnWidths.messageId);
     const [index, role, ...rest] = fixed.map((w) => `${w}px`);
     // As wide as its columns at their least: a narrow window scrolls sideways, every row drawn the whole way.
-    return { gridColumns: [index, role, 'minmax(140px, 1fr)', ...rest].join(' '), gridMinWidth: `${fixed.reduce((a, b) => a + b, 140)}px` };
-  }, [skeleton?.count, skeleton?.forks, shows, columnWidths]);
+    return { gridColumns: [index, role, 'minmax(140px, 1fr)', ...rest].join(' '), gridMinWidth: `${fixed.reduce((a, b) => a + b, 140)}px`, roleWidth };
+  }, [skeleton?.count, skeleton?.forks, skeleton?.roles, shows, columnWidths]);
   const table = useTable({ features, columns, data, getRowId: (r) => String(r.index) });
   const { plan: ownPlan } = useWindowPlan();
   // While the turn scrubber is off its end: the plan of the history up to that turn; later messages not sent yet.
@@ -350,7 +353,7 @@ export function MessageTable() {
                   className="col-splitter"
                   label={`Resize the ${h.column.id === 'messageId' ? 'id' : h.column.id} column (double-click: default width)`}
                   vertical
-                  size={columnWidths[h.column.id]}
+                  size={h.column.id === 'role' ? roleWidth : columnWidths[h.column.id]}
                   sign={1}
                   onResize={(w) => resizeColumn(h.column.id as ColumnId, w)}
                   onReset={() => resizeColumn(h.column.id as ColumnId, undefined)}
