@@ -78,7 +78,7 @@ describe('WindowPanel', () => {
     act(() => {
       fireEvent.change(screen.getByTestId('slider-contextWindowTokens'), { target: { value: '1000' } });
     });
-    expect(screen.getByTestId('plan-inserted').textContent).toBe('no summary message at these settings');
+    expect(screen.getByTestId('plan-inserted').textContent).toBe('the plan writes no summary of its own at these settings');
     expect(screen.getByTestId('total-after').textContent).toBe('115');
   });
 

@@ -162,7 +162,7 @@ export function WindowPanel() {
             {/* Always there for a strategy that summarises: the chart below stays put as a slider moves. */}
             {(strategy.summarises || plan.inserted.length > 0) && (
               <div className="muted small inserted-line" data-testid="plan-inserted">
-                {plan.inserted.length === 0 ? 'no summary message at these settings' : `+ ${formatNumber(plan.inserted.length)} summary ${plan.inserted.length === 1 ? 'message; its tokens count once its text exists' : 'messages; their tokens count once their text exists'}`}
+                {plan.inserted.length === 0 ? 'the plan writes no summary of its own at these settings' : `+ ${formatNumber(plan.inserted.length)} summary ${plan.inserted.length === 1 ? 'message; its tokens count once its text exists' : 'messages; their tokens count once their text exists'}`}
               </div>
             )}
             {/* A history through a compaction is planned as the model was sent it: from the compaction's summary on. */}
