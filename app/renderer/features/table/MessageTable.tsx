@@ -209,7 +209,7 @@ export function MessageTable() {
     // In pixels, not ch: the header's smaller font would make its ch narrower than the rows'.
     // Room for a fork's ‹ 2/3 › beside the number, where the path forks.
     // A role the file spells long (Codex's `function_call_output`) is read whole, unless the user sized the column.
-    const longest = Math.max(0, ...(skeleton?.roles ?? []).map((r) => r.length));
+    const longest = maxOf((skeleton?.roles ?? []).map((r) => r.length), 0);
     const roleWidth = columnWidths.role !== DEFAULT_COLUMNS.role ? columnWidths.role : Math.min(180, Math.max(DEFAULT_COLUMNS.role, longest * 7 + 30));
     const fixed = [Math.max(56, digits * 8 + 40) + (skeleton?.forks ? 52 : 0), roleWidth, columnWidths.tokens];
     if (shows.time) fixed.push(columnWidths.time);
