@@ -251,6 +251,20 @@ export function MessageTable() {
     }
     virtualizer.scrollToOffset(offset);
     placedAt.current = s;
+    if (!at.selectedInView || !sel) return;
+    // The table's height settles after its first layout (the detail pane and the header's notes come in): the
+    // selected message kept in sight while it does, by the same rule.
+    const keep = new ResizeObserver(() => {
+      const top = el.scrollTop;
+      if (sel.end > top + el.clientHeight) virtualizer.scrollToOffset(sel.end - el.clientHeight);
+      else if (sel.start < top) virtualizer.scrollToOffset(sel.start);
+    });
+    keep.observe(el);
+    const stop = setTimeout(() => keep.disconnect(), 2000);
+    return () => {
+      clearTimeout(stop);
+      keep.disconnect();
+    };
   }, [order, virtualizer]);
   useEffect(() => {
     if (selected === undefined) return;
