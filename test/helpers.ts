@@ -8,7 +8,7 @@ export { ROOT, FIXTURES, SWARMS, MALFORMED, REALFILES } from './paths.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 
 /** A fresh temp directory, removed after the test. */
