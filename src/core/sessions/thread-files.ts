@@ -1,6 +1,9 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isPlainObject } from '../message.js';
+import { claudeAgentKind } from './agent-kind.js';
+
+export { claudeAgentKind };
 import { agentIdOfFile, parentSessionOf, readAgentHead, runOfAgent, subagentFolderOf, taskRunsOf } from '../formats/claude-code/session-files.js';
 
 /**
@@ -76,14 +79,6 @@ const sizeOf = (file: string): number | undefined => {
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 // ---------- Claude Code ----------
-
-/** What a Claude Code agent file's id says started it: `acompact-…` the compaction helper, `aside_question-…` a side question. */
-export function claudeAgentKind(agentId: string): string {
-  const word = /^a([a-z_]+)-/.exec(agentId)?.[1];
-  if (!word) return 'sub-agent';
-  if (word === 'compact') return 'compaction';
-  return word.replace(/_/g, ' ');
-}
 
 function readMetaJson(file: string): { agentType?: string; description?: string; model?: string; toolUseId?: string } {
   try {

@@ -1,3 +1,4 @@
+import { claudeAgentKind } from '../../../../src/core/sessions/agent-kind.js';
 import type { SessionEntry } from '../../../shared/contract.js';
 
 export type SessionRow =
@@ -17,8 +18,8 @@ export const sessionName = (s: Pick<SessionEntry, 'title' | 'path'>): string => 
 export function agentLabel(s: Pick<SessionEntry, 'agentId'>): string | undefined {
   const id = s.agentId;
   if (!id) return undefined;
-  const helper = /^a([a-z_]+)-/.exec(id)?.[1];
-  if (helper) return helper === 'compact' ? 'compaction' : helper.replace(/_/g, ' ');
+  const kind = claudeAgentKind(id);
+  if (kind !== 'sub-agent') return kind;
   return /^\p{Lu}\p{Ll}+$/u.test(id) ? id : undefined;
 }
 
