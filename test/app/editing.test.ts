@@ -10,6 +10,7 @@ import { InlineTokenService } from '../../app/service/tokens/token-service.js';
 import { createRuntime, type Runtime } from '../../app/service/runtime.js';
 import type { Result } from '../../app/shared/contract.js';
 import { readConversationFile } from '../../src/core/index.js';
+import { readDocumentFile } from '../../src/core/formats/document-file.js';
 import { FIXTURES, ROOT, SWARMS, read, tempDir } from '../helpers.js';
 
 const runtimes: Runtime[] = [];
@@ -325,5 +326,24 @@ describe("a file's own stored-count encoding", () => {
     await call('conversation:open', { path: 'conversation_demo.json', conversation: 0, model: 'gpt-5.4' });
     const state = await call<{ storedCounts?: unknown }>('edit:apply', { path: 'conversation_demo.json', conversation: 0, command: { type: 'update', index: 1, patch: { content: 'Hello there, a changed line.' } } });
     expect(state.storedCounts).toBeUndefined();
+  });
+
+  it('a ShareGPT system prompt emptied is deleted (the format keeps no empty prompt), saved, and undone byte for byte', async () => {
+    const { dir, call } = setup();
+    cpSync(join(FIXTURES, 'formats/sharegpt/dataset.json'), join(dir, 'dataset.json'));
+    const file = join(dir, 'dataset.json');
+    const before = read(file);
+    const opened = await call<{ count: number }>('conversation:open', { path: 'dataset.json', conversation: 0 });
+    expect(opened.count).toBe(3);
+    const state = await call<{ canUndo: string }>('edit:apply', { path: 'dataset.json', conversation: 0, command: { type: 'set-text', index: 0, text: '' } });
+    expect(state.canUndo).toMatch(/delete/);
+    await call('edit:save', { path: 'dataset.json' });
+    const saved = JSON.parse(read(file)) as Record<string, unknown>[];
+    expect(saved[0]).not.toHaveProperty('system');
+    expect(saved[0].conversations).toEqual((JSON.parse(before) as Record<string, unknown>[])[0].conversations);
+    expect(readDocumentFile(file).doc.conversations[0].records).toHaveLength(2);
+    await call('edit:undo', { path: 'dataset.json' });
+    await call('edit:save', { path: 'dataset.json' });
+    expect(read(file)).toBe(before);
   });
 });

@@ -84,6 +84,7 @@ function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommand
         markDerived(next as object, before);
       } else next = doc.codec.withText(before, input.text);
       if (next === undefined) throw new HandlerError('BAD_INPUT', `message ${input.index} has no single text to edit here; edit the whole record instead`);
+      if (doc.codec.vanishes?.(next)) return { type: 'delete', indexes: [input.index] };
       return { type: 'set', items: [{ index: input.index, message: next as Message }] };
     }
     case 'replace': {
@@ -96,6 +97,7 @@ function toCommand(doc: OpenDocument, conv: OpenConversation, input: EditCommand
         throw new HandlerError('BAD_INPUT', `not a ${doc.codec.label} record: ${(e as Error).message}`);
       }
       markDerived(next, records[input.index]);
+      if (doc.codec.vanishes?.(next)) return { type: 'delete', indexes: [input.index] };
       return { type: 'set', items: [{ index: input.index, message: next }] };
     }
     case 'insert': {

@@ -219,6 +219,11 @@ export interface Codec {
   /** A record with its readable text replaced (the editor's content field), or undefined when not editable. */
   withText(record: unknown, text: string): unknown;
   /**
+   * Whether the format holds no message for this record once written (ShareGPT's system prompt emptied: the file
+   * keeps no empty prompt to read back). An edit that makes such a record deletes the message instead.
+   */
+  vanishes?(record: unknown): boolean;
+  /**
    * The order the format keeps records in, when it has one of its own (ShareGPT keeps the system prompt first
    * and the preferred and rejected answers last): records as a save will read them back.
    */

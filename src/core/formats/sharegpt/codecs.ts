@@ -6,7 +6,7 @@ import { firstLine, jsonlLineText, parseJsonlConversations, serializeJsonlConver
 import { toolSchemas } from '../tools.js';
 import type { ConversationMeta } from '../codec.js';
 import { shareGptProblems } from './validity.js';
-import { assembleConversation, extraOf, recordsOfConversation, shareGptFromView, shareGptLoses, shareGptOrder, shareGptView, shareGptWithText } from './view.js';
+import { assembleConversation, extraOf, recordsOfConversation, shareGptFromView, shareGptLoses, shareGptOrder, shareGptView, shareGptVanishes, shareGptWithText } from './view.js';
 
 const capabilities = { conversations: 'many', toolCalls: true, reasoning: false, otherRecords: false, timestamps: false, toolParts: 'one' } as const;
 
@@ -67,6 +67,7 @@ export const shareGptJson: Codec = {
   fromView: (view) => shareGptFromView(view),
   loses: shareGptLoses,
   withText: shareGptWithText,
+  vanishes: shareGptVanishes,
   order: shareGptOrder,
   validate: shareGptProblems,
   rawText: (doc, _c, record) => jsonRawText(doc, record),

@@ -81,6 +81,11 @@ export function shareGptWithText(record: unknown, text: string): unknown {
   return isPlainObject(record) && typeof record.value === 'string' && record.from !== 'function_call' ? { ...record, value: text } : undefined;
 }
 
+/** An emptied system prompt is no message: the reader skips an empty `system`, so a save cannot keep one. */
+export function shareGptVanishes(record: unknown): boolean {
+  return extraOf(record) === 'system' && isPlainObject(record) && record.value === '';
+}
+
 /** A conversation object's records: the system prompt, the turns, then the preferred and rejected answers. */
 export function recordsOfConversation(conv: Record<string, unknown>): unknown[] {
   const out: unknown[] = [];
