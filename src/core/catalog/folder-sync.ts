@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { walkConversationTree } from '../storage/list-directory.js';
 import type { CatalogRead } from './read-file.js';
 import { inlineReaders, type Readers } from './readers.js';
+import type { Indexed } from './shards.js';
 import type { Catalog, FileStamp } from './store.js';
 
 export const stampOf = (st: Stats): FileStamp => ({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
@@ -133,7 +134,7 @@ export class FolderSync {
     progress.listed = true;
     opts.onProgress?.(progress);
     if (opts.upTo === 'listed') return progress;
-    await this.pump(later, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
+    await this.readWhole(later, progress, opts);
     opts.onProgress?.(progress);
     return progress;
   }
@@ -161,6 +162,11 @@ export class FolderSync {
       batchBytes = 0;
       this.catalog.transaction(() => {
         for (const r of rows) this.write(r.file, r.st, r.read);
+        // What the shards wrote of files whose reads are written now or before (a read is answered before its
+        // shard writes it).
+        const done = this.committed;
+        this.committed = [];
+        for (const c of done) this.catalog.markIndexed(c.shard, c.indexed);
       });
       opts.onProgress?.(progress);
     };
@@ -188,6 +194,41 @@ export class FolderSync {
     flush();
   }
 
+  /** What the readers' shards wrote, to be marked in the catalog after the reads of those files are written. */
+  private committed: Array<{ shard: number; indexed: Indexed }> = [];
+
+  /**
+   * The files listed from a few of their lines read whole, for search: by reader threads that write their shards
+   * of the index themselves where they can (each file given its slot first), else written here.
+   */
+  private async readWhole(files: ReadonlyArray<[string, FileStamp]>, progress: SyncProgress, opts: SyncOptions): Promise<void> {
+    const readers = this.readers;
+    if (!readers.shards || !readers.flush || !this.catalog.shardable || files.length === 0) {
+      await this.pump(files, (file, size) => readers.read(file, size), () => true, progress, opts, true);
+      return;
+    }
+    const catalog = this.catalog;
+    readers.onCommitted = (shard, indexed) => this.committed.push({ shard, indexed });
+    try {
+      const place = (n: number) => catalog.shard(n);
+      await this.pump(files, (file, size) => readers.read(file, size, { shard: place, slot: catalog.reserveSlot() }), () => true, progress, opts, true);
+      await readers.flush();
+      this.markCommitted();
+    } finally {
+      readers.onCommitted = undefined;
+    }
+  }
+
+  /** What the shards wrote, marked (in a transaction): each file of it is whole. */
+  private markCommitted(): void {
+    if (this.committed.length === 0) return;
+    const done = this.committed;
+    this.committed = [];
+    this.catalog.transaction(() => {
+      for (const c of done) this.catalog.markIndexed(c.shard, c.indexed);
+    });
+  }
+
   /** A file gone from the folders (in a transaction). */
   protected dropped(file: string): void {
     this.catalog.drop(file);
@@ -195,7 +236,9 @@ export class FolderSync {
 
   /** Records a file's read (in a transaction). */
   protected write(file: string, stamp: FileStamp, read: CatalogRead): void {
-    if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash, ...(read.partial ? { partial: true as const } : {}) });
+    // A file whose messages a reader thread writes into its shard is not whole until the shard has them: a build
+    // stopped before that reads it again.
+    if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash, ...(read.partial ? { partial: true as const } : {}), ...(read.sharded !== undefined && read.slot !== undefined ? { slot: read.slot } : {}) });
     else this.catalog.putFailure(file, stamp, read.failure ?? { error: 'could not be read' });
   }
 }

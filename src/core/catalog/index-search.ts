@@ -65,12 +65,12 @@ export class IndexSearch {
   private scopes?: { key: string; scope: SearchScope };
   /** Each term's words in the index, for the catalog as it was at `state`. */
   private expanded?: { state: string; terms: Map<string, string> };
-  private vocab?: Statement;
+  private vocab?: { sources: string; stmt: Statement };
 
-  /** The catalog's state: it changes whenever this connection or another writes to it. */
-  private state(): string {
-    const s = this.stmt('SELECT total_changes() AS mine, (SELECT data_version FROM pragma_data_version) AS others').get()!;
-    return `${s.mine}:${s.others}`;
+  /** The catalog's state, and its shards': it changes whenever this connection or another writes to one. */
+  private state(sources: readonly string[]): string {
+    const s = this.stmt(`SELECT total_changes() AS mine, ${sources.map((x, k) => `(SELECT data_version FROM ${x}.pragma_data_version) AS v${k}`).join(', ')}`).get()!;
+    return sources.map((_, k) => String(s[`v${k}`])).join(':') + `:${s.mine}`;
   }
 
   /**
@@ -105,13 +105,13 @@ export class IndexSearch {
    * GB: 80 ms); the same words named one by one are read only as far as the answer needs (8 ms). The words are
    * read from the index's vocabulary, so the matches are the same.
    */
-  private termMatch(state: string, term: string): string {
+  private termMatch(state: string, term: string, sources: readonly string[]): string {
     if (this.expanded?.state !== state) this.expanded = { state, terms: new Map() };
     let match = this.expanded.terms.get(term);
     if (match === undefined) {
-      this.vocab ??= this.vocabulary();
+      const vocab = this.vocabulary(sources);
       // No word of the index holds U+10FFFF (not a letter, digit or mark), so every word beginning with the term sorts before it.
-      const words = this.vocab.all(term, term + '\u{10FFFF}').map((r) => String(r.term));
+      const words = vocab.all(sources.flatMap(() => [term, term + '\u{10FFFF}'])).map((r) => String(r.term));
       const quoted = (w: string) => `"${w.replace(/"/g, '""')}"`;
       if (words.length > MAX_WORDS_NAMED) match = `${quoted(term)}*`;
       else if (words.length === 0) match = quoted(term);
@@ -121,9 +121,15 @@ export class IndexSearch {
     return match;
   }
 
-  private vocabulary(): Statement {
-    this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_words USING fts5vocab(main, messages_fts, row)');
-    return this.db.prepare(`SELECT term FROM temp.messages_words WHERE term >= ? AND term < ? LIMIT ${MAX_WORDS_NAMED + 1}`);
+  /** The words of every source's index, those of a range of them (one pair of bounds per source). */
+  private vocabulary(sources: readonly string[]): Statement {
+    const key = sources.join(',');
+    if (this.vocab?.sources === key) return this.vocab.stmt;
+    for (const x of sources) this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.words_${x} USING fts5vocab(${x}, messages_fts, row)`);
+    const ranges = sources.map((x) => `SELECT term FROM temp.words_${x} WHERE term >= ? AND term < ?`);
+    const stmt = this.db.prepare(sources.length === 1 ? `${ranges[0]} LIMIT ${MAX_WORDS_NAMED + 1}` : `SELECT term FROM (${ranges.join(' UNION ')}) ORDER BY term LIMIT ${MAX_WORDS_NAMED + 1}`);
+    this.vocab = { sources: key, stmt };
+    return stmt;
   }
 
   /**
@@ -132,23 +138,31 @@ export class IndexSearch {
    * many there are up to `countLimit` (the page and the counts are of the first `countLimit` matches the index
    * gives, in the order of the files' slots).
    */
-  search(terms: readonly string[], opts: IndexSearchOptions): IndexSearchAnswer {
+  search(terms: readonly string[], opts: IndexSearchOptions, sources: readonly string[] = ['main']): IndexSearchAnswer {
     if (terms.length === 0) return { hits: [], total: 0, atLeast: false, files: 0, fileTotals: new Map() };
-    const state = this.state();
-    const match = terms.map((t) => this.termMatch(state, t)).join(' AND ');
+    const state = this.state(sources);
+    const match = terms.map((t) => this.termMatch(state, t, sources)).join(' AND ');
     const scope = this.searchScope(state, opts);
-    const args: unknown[] = [match];
-    let matches = 'SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ?';
-    if (opts.roles?.length) {
-      const roles = opts.roles.slice(0, MAX_SQL_VARS);
-      matches = `SELECT m.id AS id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? AND m.role IN (${roles.map(() => '?').join(',')})`;
-      for (const r of roles) args.push(r);
-    }
-    // Files outside the scope are left out before the count's limit, not after.
-    if (scope.some) {
-      matches += ` AND (${opts.roles?.length ? 'm.id' : 'rowid'} / ${FILE_MESSAGES}) IN (SELECT value FROM json_each(?))`;
-      args.push(JSON.stringify([...scope.files.keys()]));
-    }
+    const args: unknown[] = [];
+    const roles = opts.roles?.length ? opts.roles.slice(0, MAX_SQL_VARS) : undefined;
+    const inScope = scope.some ? JSON.stringify([...scope.files.keys()]) : undefined;
+    // The same match in each source (the catalog's own tables, each shard's), one after the other.
+    const matches = sources
+      .map((x) => {
+        args.push(match);
+        let sql = `SELECT rowid AS id FROM ${x}.messages_fts WHERE messages_fts MATCH ?`;
+        if (roles) {
+          sql = `SELECT m.id AS id FROM ${x}.messages_fts JOIN ${x}.messages m ON m.id = ${x}.messages_fts.rowid WHERE messages_fts MATCH ? AND m.role IN (${roles.map(() => '?').join(',')})`;
+          for (const r of roles) args.push(r);
+        }
+        // Files outside the scope are left out before the count's limit, not after.
+        if (inScope) {
+          sql += ` AND (${roles ? 'm.id' : 'rowid'} / ${FILE_MESSAGES}) IN (SELECT value FROM json_each(?))`;
+          args.push(inScope);
+        }
+        return sql;
+      })
+      .join(' UNION ALL ');
     // One pass over the index (a prefix's words are gathered again at each pass): each file's count and its ids.
     const perFile = this.db.prepare(`SELECT id / ${FILE_MESSAGES} AS f, count(*) AS n, group_concat(id) AS ids FROM (${matches} LIMIT ?) GROUP BY f`).all([...args, opts.countLimit + 1]);
     const found = perFile.flatMap((r) => {
@@ -176,13 +190,15 @@ export class IndexSearch {
       skip = 0;
     }
     const order = new Map(found.map((f, k) => [f.file.id, k]));
+    const page = JSON.stringify(pageIds);
+    const inSources = sources.map((x) => `SELECT * FROM ${x}.messages WHERE id IN (SELECT value FROM json_each(?))`).join(' UNION ALL ');
     const rows = pageIds.length
       ? this.db
           .prepare(
             `SELECT f.id AS fid, f.path, f.format, s.conversation, s.default_thread, m.idx, m.role, m.spelled, m.line_start, m.line_end, m.shown_thread, m.shown_row ` +
-              `FROM messages m JOIN sessions s ON s.id = m.session JOIN files f ON f.id = s.file_id WHERE m.id IN (SELECT value FROM json_each(?))`,
+              `FROM (${inSources}) m JOIN files f ON f.slot = m.id / ${FILE_MESSAGES} JOIN sessions s ON s.file_id = f.id AND s.conversation = m.conversation`,
           )
-          .all(JSON.stringify(pageIds))
+          .all(sources.map(() => page))
           .sort((a, b) => order.get(Number(a.fid))! - order.get(Number(b.fid))! || Number(a.conversation) - Number(b.conversation) || Number(a.idx) - Number(b.idx))
       : [];
     // What a hit needs of its file's conversations, for every file of the page in one query (one per file cost

@@ -2,7 +2,33 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 20;
+export const CATALOG_VERSION = 21;
+
+/**
+ * A message's row and its words. The catalog holds them (what a watcher's update writes), and so does each shard
+ * of the index (shards.ts: what a reader thread writes while it builds), under `schema`.
+ */
+export const MESSAGE_TABLES = (schema: string) => `
+-- A message's id is its file's slot × 2^24 + its place among the file's messages (store.ts): a file's messages are
+-- deleted as a range of ids with its sessions, not by a key to them (an index on it doubled their writing).
+CREATE TABLE ${schema}messages(
+  id INTEGER PRIMARY KEY,
+  conversation INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  -- The bytes of its line in a file of one record per line (a hit's line is read from there).
+  line_start INTEGER,
+  line_end INTEGER,
+  -- Where the app and show list it by default: its thread and row; NULL thread for none, its row -1 when it is on a
+  -- branch its thread left, -2 when it is before a compaction of its thread.
+  shown_thread TEXT,
+  shown_row INTEGER,
+  spelled TEXT
+);
+-- Contentless: the words are looked up here, the lines read from the files (a copy of every text would double
+-- the catalog and cost a third more to build).
+CREATE VIRTUAL TABLE ${schema}messages_fts USING fts5(text, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 categories 'L* N* M*'");
+`;
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -117,25 +143,7 @@ CREATE TABLE session_names(
 );
 CREATE INDEX session_names_sid ON session_names(session_id, id);
 CREATE INDEX session_names_file ON session_names(file_id);
--- A message's id is its file's slot × 2^24 + its place among the file's messages (store.ts): a file's messages are
--- deleted as a range of ids with its sessions, not by a key to them (an index on it doubled their writing).
-CREATE TABLE messages(
-  id INTEGER PRIMARY KEY,
-  session INTEGER NOT NULL,
-  idx INTEGER NOT NULL,
-  role TEXT NOT NULL,
-  -- The bytes of its line in a file of one record per line (a hit's line is read from there).
-  line_start INTEGER,
-  line_end INTEGER,
-  -- Where the app and show list it by default: its thread and row; NULL thread for none, its row -1 when it is on a
-  -- branch its thread left, -2 when it is before a compaction of its thread.
-  shown_thread TEXT,
-  shown_row INTEGER,
-  spelled TEXT
-);
--- Contentless: the words are looked up here, the lines read from the files (a copy of every text would double
--- the catalog and cost a third more to build).
-CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='', contentless_delete=1, detail=none, tokenize="unicode61 remove_diacritics 0 categories 'L* N* M*'");
+${MESSAGE_TABLES('')}
 `;
 
 /**
@@ -143,4 +151,4 @@ CREATE VIRTUAL TABLE messages_fts USING fts5(text, content='', contentless_delet
  * messages, not 1 MB) before they are written, so that a build writes a segment per transaction, not several to
  * merge again (a fifth less work building it, a tenth smaller). An option an older SQLite lacks is left out.
  */
-export const INDEX_SETTINGS = ["INSERT INTO messages_fts(messages_fts, rank) VALUES ('hashsize', 16777216)"];
+export const INDEX_SETTINGS = (schema = '') => [`INSERT INTO ${schema}messages_fts(messages_fts, rank) VALUES ('hashsize', 16777216)`];

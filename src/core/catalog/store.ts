@@ -1,13 +1,15 @@
-import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { costOf, addUp } from '../usage.js';
 import { modelKey, PRICES_DATED } from '../pricing/prices.js';
-import { indexText } from '../search/words.js';
 import type { CallFacts, FileFacts, SessionFacts } from './facts.js';
 import { callCost, localDay, reportedOf } from './calls.js';
-import { CATALOG_VERSION, INDEX_SETTINGS, SCHEMA } from './schema.js';
+import { CATALOG_VERSION, INDEX_SETTINGS, MESSAGE_TABLES, SCHEMA } from './schema.js';
+import { writeMessages, type MessageBatch } from './message-rows.js';
+import { shardFile, type Indexed } from './shards.js';
 import { isNotAModel } from '../models.js';
 import { unreadStoreById } from '../formats/containers/unread-stores.js';
-import { json, messageIds, opt, SESSION_NAMED, SHOWN_EARLIER, SHOWN_ON_BRANCH, underClause, type Database, type Row, type Statement } from './sql.js';
+import { FILE_MESSAGES, json, messageIds, opt, SESSION_NAMED, underClause, type Database, type Row, type Statement } from './sql.js';
 import { libsqlDriver } from './libsql-driver.js';
 import { IndexSearch, type IndexSearchAnswer, type IndexSearchOptions } from './index-search.js';
 
@@ -53,8 +55,25 @@ function callRows(sessionIds: readonly number[], calls: readonly CallFacts[]): M
   return out;
 }
 const CALLS_AT_ONCE = 32;
-const MESSAGE_COLUMNS = 9;
-const ROWS_AT_ONCE = 32;
+const SLOTS_AT_ONCE = 256;
+
+/** The catalog's file and every file kept beside it (its journal, the index's shards and their spills). */
+function removeCatalogFiles(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+  removeShards(file);
+}
+
+/** The index's shards and spills beside a catalog. */
+function removeShards(file: string): void {
+  const name = basename(file);
+  let beside: string[] = [];
+  try {
+    beside = readdirSync(dirname(file));
+  } catch {
+    return;
+  }
+  for (const f of beside) if (f.startsWith(`${name}.index-`) || f.startsWith(`${name}.spill-`)) rmSync(join(dirname(file), f), { force: true });
+}
 
 /** How a file was when it was catalogued: a file that still is so is not read again. */
 export interface FileStamp {
@@ -222,7 +241,7 @@ export class Catalog {
     } catch (e) {
       if (file === ':memory:') throw e;
       // A damaged file or one from another version: it is only a cache.
-      for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      removeCatalogFiles(file);
       return Catalog.tryOpen(file, true);
     }
   }
@@ -236,11 +255,13 @@ export class Catalog {
       db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       const has = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
       if (!has) {
+        // Shards of an earlier catalog are not this one's.
+        if (file !== ':memory:') removeShards(file);
         db.exec('BEGIN IMMEDIATE');
         // Another process may have made it meanwhile.
         if (!db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()) {
           db.exec(SCHEMA);
-          for (const setting of INDEX_SETTINGS) {
+          for (const setting of INDEX_SETTINGS()) {
             try {
               db.exec(setting);
             } catch {
@@ -255,6 +276,7 @@ export class Catalog {
       const version = db.prepare("SELECT value FROM meta WHERE key = 'version'").get();
       if (Number(version?.value) !== CATALOG_VERSION) throw new CatalogDamaged(`catalog version ${String(version?.value)}, not ${CATALOG_VERSION}`);
       const catalog = new Catalog(db, file, fresh);
+      catalog.attachShards();
       catalog.repriceIfStale();
       return catalog;
     } catch (e) {
@@ -267,24 +289,133 @@ export class Catalog {
     this.db.close();
   }
 
+  /** The shards of the index attached (their numbers; shards.ts). */
+  private readonly shards: number[] = [];
+
+  /** Where messages are: the catalog's own tables, then each shard's (their schema names). */
+  private sources(): string[] {
+    return ['main', ...this.shards.map((n) => `ix${n}`)];
+  }
+
+  /** Whether reader threads can write shards of its index: a catalog kept on disk. */
+  get shardable(): boolean {
+    return this.location !== ':memory:';
+  }
+
+  /**
+   * Attaches the shards the catalog lists that are not attached yet (another process may have made one). A shard
+   * listed but gone makes the catalog damaged: it is built again.
+   */
+  private attachShards(): void {
+    const listed = json(this.stmt("SELECT value FROM meta WHERE key = 'shards'").get()?.value ?? '[]').map(Number);
+    for (const n of listed) {
+      if (this.shards.includes(n)) continue;
+      const path = shardFile(this.location, n);
+      if (!existsSync(path)) throw new CatalogDamaged(`the index's shard ${path} is gone`);
+      this.db.exec(`ATTACH DATABASE '${path.replace(/'/g, "''")}' AS ix${n}`);
+      this.shards.push(n);
+    }
+  }
+
+  /** The shard `n`'s file, made (its tables) and attached where it is not (outside a transaction). */
+  shard(n: number): string {
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`no shard ${n}`);
+    const path = shardFile(this.location, n);
+    if (this.shards.includes(n)) return path;
+    this.attachShards();
+    if (this.shards.includes(n)) return path;
+    // Made before SQLite opens it, with the mode private data needs.
+    rmSync(path, { force: true });
+    for (const f of [`${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    closeSync(openSync(path, 'a', 0o600));
+    this.db.exec(`ATTACH DATABASE '${path.replace(/'/g, "''")}' AS ix${n}`);
+    this.db.exec(`PRAGMA ix${n}.journal_mode = WAL; PRAGMA ix${n}.synchronous = NORMAL;`);
+    this.transaction(() => {
+      this.db.exec(MESSAGE_TABLES(`ix${n}.`));
+      for (const setting of INDEX_SETTINGS(`ix${n}.`)) {
+        try {
+          this.db.exec(setting);
+        } catch {
+          // Only slower without it.
+        }
+      }
+      this.shards.push(n);
+      this.stmt("INSERT INTO meta(key, value) VALUES ('shards', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify([...this.shards].sort((a, b) => a - b)));
+    });
+    return path;
+  }
+
+  /** Slots given out and not yet used, in this process: taken from the catalog SLOTS_AT_ONCE at a time. */
+  private slots = { next: 0, end: 0 };
+
+  /**
+   * A slot no file has had (a file's range of ids, sql.ts): from a run of them taken from the catalog at once, so
+   * that reader threads can be given theirs as they are given files, and another process takes others.
+   */
+  reserveSlot(): number {
+    if (this.slots.next >= this.slots.end) {
+      const take = () => {
+        const kept = Number(this.stmt("SELECT value FROM meta WHERE key = 'next_slot'").get()?.value ?? 0);
+        const next = Math.max(kept, Number(this.stmt('SELECT COALESCE(MAX(slot), 0) + 1 AS next FROM files').get()!.next));
+        this.stmt("INSERT INTO meta(key, value) VALUES ('next_slot', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(next + SLOTS_AT_ONCE));
+        this.slots = { next, end: next + SLOTS_AT_ONCE };
+      };
+      if (this.inTransaction) take();
+      else this.transaction(take);
+    }
+    return this.slots.next++;
+  }
+
+  /**
+   * Records what shard `n` was given (in a transaction): each file is then whole. A file read again or gone since
+   * its slot was given holds that slot no more: what the shard was given of it is deleted.
+   */
+  markIndexed(n: number, indexed: Indexed): void {
+    for (const e of indexed) {
+      const done = this.stmt('UPDATE files SET whole = 1, indexed = indexed + ? WHERE path = ? AND slot = ? AND whole = 0').run(e.count, e.file, e.slot);
+      if (done.changes > 0 || !this.shards.includes(n)) continue;
+      const [lo, hi] = messageIds(e.slot);
+      this.deleteMessages(`ix${n}`, lo, hi);
+    }
+  }
+
+  private deleteMessages(source: string, lo: number, hi: number): void {
+    this.stmt(`DELETE FROM ${source}.messages_fts WHERE rowid BETWEEN ? AND ?`).run(lo, hi);
+    this.stmt(`DELETE FROM ${source}.messages WHERE id BETWEEN ? AND ?`).run(lo, hi);
+  }
+
   private stmt(sql: string): Statement {
     let s = this.stmts.get(sql);
     if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
     return s;
   }
 
+  /** Messages of this transaction, written at its end: their words after every other row (message-rows.ts). */
+  private pendingMessages: MessageBatch[] = [];
+
   /** Runs `fn` in one transaction (one write for many rows; readers see all of it or none). */
   transaction<T>(fn: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
+    this.inTransaction = true;
+    this.pendingMessages = [];
     try {
       const out = fn();
+      if (this.pendingMessages.length > 0) writeMessages((sql) => this.stmt(sql), this.pendingMessages);
+      this.pendingMessages = [];
       this.db.exec('COMMIT');
       return out;
     } catch (e) {
+      this.pendingMessages = [];
       this.db.exec('ROLLBACK');
+      // Slots taken in it are not kept: taken again.
+      this.slots = { next: 0, end: 0 };
       throw e;
+    } finally {
+      this.inTransaction = false;
     }
   }
+
+  private inTransaction = false;
 
   /** Files that could not be read, with why. */
   failures(under?: readonly string[]): Array<{ path: string; error: string; line?: number; column?: number; /** A database of a tool not read here: its unread-stores id. */ notRead?: string }> {
@@ -352,15 +483,19 @@ export class Catalog {
   private dropSessionsOf(fileId: number): void {
     // The index holds no text to delete by: its rows go by id (contentless_delete), a file's by its range of ids.
     // A file only listed so far has none, and the index is not asked (a first build would ask it for each file).
-    const slot = this.stmt('SELECT slot FROM files WHERE id = ?').get(fileId)?.slot;
-    if (slot !== null && slot !== undefined) {
-      const [lo, hi] = messageIds(Number(slot));
-      this.stmt('DELETE FROM messages_fts WHERE rowid BETWEEN ? AND ?').run(lo, hi);
-      this.stmt('DELETE FROM messages WHERE id BETWEEN ? AND ?').run(lo, hi);
-      this.stmt('UPDATE files SET indexed = 0, slot = NULL WHERE id = ?').run(fileId);
-    }
+    this.dropMessagesOf(fileId);
     this.stmt('DELETE FROM sessions WHERE file_id = ?').run(fileId);
     this.stmt('DELETE FROM session_names WHERE file_id = ?').run(fileId);
+  }
+
+  /** A file's messages, from the catalog's tables and every shard's. */
+  private dropMessagesOf(fileId: number): void {
+    const slot = this.stmt('SELECT slot FROM files WHERE id = ?').get(fileId)?.slot;
+    if (slot === null || slot === undefined) return;
+    const [lo, hi] = messageIds(Number(slot));
+    this.pendingMessages = this.pendingMessages.filter((b) => b.first < lo || b.first > hi);
+    for (const source of this.sources()) this.deleteMessages(source, lo, hi);
+    this.stmt('UPDATE files SET indexed = 0, slot = NULL WHERE id = ?').run(fileId);
   }
 
   private insertNames(fileId: number, names: FileFacts['names']): void {
@@ -371,9 +506,9 @@ export class Catalog {
    * The file's row, made or brought up to date; `known` when it was there before (it may have sessions), `listed`
    * when it was listed from a few of its lines only.
    */
-  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string; partial?: true }, facts: Partial<FileFacts> & { failure?: FileFailure }): { id: number; known: boolean; listed?: boolean } {
+  private fileRow(path: string, stamp: FileStamp, read: { bytes: number; endHash?: string; partial?: true; slot?: number }, facts: Partial<FileFacts> & { failure?: FileFailure }): { id: number; known: boolean; listed?: boolean } {
     const f = facts.failure;
-    const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null, read.partial ? 0 : 1];
+    const args = [stamp.size, stamp.mtimeMs, stamp.ino, facts.format ?? f?.format ?? null, facts.formatLabel ?? null, facts.tool ?? null, f?.error ?? null, f?.line ?? null, f?.column ?? null, facts.otherRecords ?? 0, read.bytes, read.endHash ?? null, read.partial || read.slot !== undefined ? 0 : 1];
     const existing = this.stmt('SELECT id, whole FROM files WHERE path = ?').get(path);
     if (existing) {
       this.stmt('UPDATE files SET size = ?, mtime_ms = ?, ino = ?, format = ?, format_label = ?, tool = ?, error = ?, error_line = ?, error_column = ?, other = ?, read_bytes = ?, end_hash = ?, whole = ? WHERE id = ?').run([...args, existing.id]);
@@ -392,16 +527,21 @@ export class Catalog {
    * Records a file read whole: its sessions, their calls and messages, replacing what was known of it; or, with
    * `read.partial`, listed from a few of its lines (no messages: it is read whole next).
    */
-  put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string; partial?: true } = { bytes: stamp.size }): void {
+  put(path: string, stamp: FileStamp, facts: FileFacts, read: { bytes: number; endHash?: string; partial?: true; /** Its messages are written into a shard at this slot (shards.ts): whole once they are (markIndexed). */ slot?: number } = { bytes: stamp.size }): void {
     const file = this.fileRow(path, stamp, read, facts);
     const fileId = file.id;
-    if (file.listed && !read.partial) return this.putOverListed(fileId, facts);
+    if (file.listed && !read.partial) {
+      this.putOverListed(fileId, facts);
+      if (read.slot !== undefined) this.stmt('UPDATE files SET slot = ? WHERE id = ?').run(read.slot, fileId);
+      return;
+    }
     // A file new to the catalog has no rows to drop (a first build would otherwise look for them file by file).
     if (file.known) this.dropSessionsOf(fileId);
+    if (read.slot !== undefined) this.stmt('UPDATE files SET slot = ? WHERE id = ?').run(read.slot, fileId);
     const sessionIds = facts.sessions.map((s) => this.insertSession(fileId, s));
     // A file's sessions are new here: their calls are those just written, added up without reading them back.
     const calls = this.insertCalls(sessionIds, facts.calls);
-    this.insertMessages(fileId, sessionIds, facts.messages);
+    this.insertMessages(fileId, facts.messages);
     this.insertNames(fileId, facts.names);
     for (const id of new Set(sessionIds)) this.addUpSession(id, calls.get(id) ?? []);
   }
@@ -422,8 +562,10 @@ export class Catalog {
     });
     for (const id of left.values()) this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
     this.stmt('DELETE FROM session_names WHERE file_id = ?').run(fileId);
+    // Messages a shard was given of it while it waited to be marked whole (a build stopped on the way).
+    this.dropMessagesOf(fileId);
     const calls = this.replaceCalls(sessionIds, facts.calls);
-    this.insertMessages(fileId, sessionIds, facts.messages);
+    this.insertMessages(fileId, facts.messages);
     this.insertNames(fileId, facts.names);
     for (const id of new Set(sessionIds)) this.addUpSession(id, calls.get(id) ?? []);
   }
@@ -472,7 +614,6 @@ export class Catalog {
     this.insertCalls(sessionIds, facts.calls);
     this.insertMessages(
       fileId,
-      sessionIds,
       facts.messages.filter((m) => m.index >= (from.messages[m.conversation] ?? 0)),
     );
     this.insertNames(fileId, facts.names);
@@ -554,33 +695,23 @@ export class Catalog {
     if (args.length) upsert(args.length / CALL_COLUMNS).run(args);
   }
 
-  private insertMessages(fileId: number, sessionIds: readonly number[], all: FileFacts['messages']): void {
+  private insertMessages(fileId: number, all: FileFacts['messages']): void {
     if (all.length === 0) return;
-    const rows = (n: number) => this.stmt(`INSERT INTO messages(id, session, idx, role, line_start, line_end, shown_thread, shown_row, spelled) VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
-    const words = this.stmt('INSERT INTO messages_fts(rowid, text) VALUES (?, ?)');
-    // Ids given here (the file's next ones), so that rows go ROWS_AT_ONCE to a statement (2.4× less work than one
-    // each; the index's rows do not gain so, and go one each) and the index's rowid is known without asking.
+    // Ids given here (the file's next ones, after those of every shard), so that rows go several to a statement
+    // and the index's rowid is known without asking.
     let slot = this.stmt('SELECT slot FROM files WHERE id = ?').get(fileId)?.slot;
     if (slot === null || slot === undefined) {
-      slot = Number(this.stmt('SELECT COALESCE(MAX(slot), 0) + 1 AS next FROM files').get()!.next);
+      slot = this.reserveSlot();
       this.stmt('UPDATE files SET slot = ? WHERE id = ?').run(slot, fileId);
     }
     const [lo, hi] = messageIds(Number(slot));
-    const first = Number(this.stmt('SELECT COALESCE(MAX(id) + 1, ?) AS next FROM messages WHERE id BETWEEN ? AND ?').get(lo, lo, hi)!.next);
+    let first = lo;
+    for (const source of this.sources()) first = Math.max(first, Number(this.stmt(`SELECT COALESCE(MAX(id) + 1, ?) AS next FROM ${source}.messages WHERE id BETWEEN ? AND ?`).get(lo, lo, hi)!.next));
+    // Those of this transaction not written yet.
+    for (const b of this.pendingMessages) if (b.first >= lo && b.first <= hi) first = Math.max(first, b.first + b.messages.length);
     // A file of more messages than its range holds (16.7 million) is searched in its first ones.
     const messages = all.length > hi + 1 - first ? all.slice(0, Math.max(0, hi + 1 - first)) : all;
-    let args: unknown[] = [];
-    messages.forEach((m, k) => {
-      const shown = m.shown === undefined ? [null, null] : m.shown === null ? [null, m.offPath === 'earlier' ? SHOWN_EARLIER : SHOWN_ON_BRANCH] : [m.shown.thread, m.shown.index];
-      args.push(first + k, sessionIds[m.conversation], m.index, m.role, m.bytes?.[0] ?? null, m.bytes?.[1] ?? null, shown[0], shown[1], m.spelled ?? null);
-      if (args.length === MESSAGE_COLUMNS * ROWS_AT_ONCE) {
-        rows(ROWS_AT_ONCE).run(args);
-        args = [];
-      }
-    });
-    if (args.length) rows(args.length / MESSAGE_COLUMNS).run(args);
-    // Lowercased as the search rule lowercases (İ is i and a dot), so that the index folds nothing its own way.
-    messages.forEach((m, k) => words.run(first + k, indexText(m.text)));
+    this.pendingMessages.push({ first, messages });
     this.stmt('UPDATE files SET indexed = indexed + ? WHERE id = ?').run(messages.length, fileId);
   }
 
@@ -668,6 +799,21 @@ export class Catalog {
     return Number(this.db.prepare(`SELECT COALESCE(sum(indexed), 0) AS n FROM files WHERE ${underClause('path', under, args)}`).get(args)?.n ?? 0);
   }
 
+  /**
+   * What the index holds against what the files say it does: its message rows in every source, the messages the
+   * files count as indexed, and rows of no file's slot (left by a build stopped on the way: they are never found,
+   * but take room and the index's time).
+   */
+  integrity(): { rows: number; indexed: number; orphans: number } {
+    let rows = 0;
+    let orphans = 0;
+    for (const x of this.sources()) {
+      rows += Number(this.db.prepare(`SELECT count(*) AS n FROM ${x}.messages`).get()?.n ?? 0);
+      orphans += Number(this.db.prepare(`SELECT count(*) AS n FROM ${x}.messages m WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.slot = m.id / ${FILE_MESSAGES})`).get()?.n ?? 0);
+    }
+    return { rows, indexed: Number(this.db.prepare('SELECT COALESCE(sum(indexed), 0) AS n FROM files').get()?.n ?? 0), orphans };
+  }
+
   /** How many files are catalogued under `under`. */
   fileCount(under?: readonly string[]): number {
     const args: unknown[] = [];
@@ -746,8 +892,14 @@ export class Catalog {
    * counts are of the first `countLimit` matches the index gives, in the order of the files' slots).
    */
   search(terms: readonly string[], opts: IndexSearchOptions): IndexSearchAnswer {
+    // A shard another process made since this one opened it is searched too.
+    try {
+      this.attachShards();
+    } catch {
+      // gone meanwhile: what is attached is searched
+    }
     this.searcher ??= new IndexSearch(this.db, (sql) => this.stmt(sql));
-    return this.searcher.search(terms, opts);
+    return this.searcher.search(terms, opts, this.sources());
   }
 }
 
