@@ -57,13 +57,13 @@ function callRows(sessionIds: readonly number[], calls: readonly CallFacts[]): M
 const CALLS_AT_ONCE = 32;
 const SLOTS_AT_ONCE = 256;
 
-/** The catalog's file and every file kept beside it (its journal, the index's shards and their spills). */
+/** The catalog's file and every file kept beside it (its journal, the index's shards). */
 function removeCatalogFiles(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
   removeShards(file);
 }
 
-/** The index's shards and spills beside a catalog. */
+/** The index's shards beside a catalog (and their journals). */
 function removeShards(file: string): void {
   const name = basename(file);
   let beside: string[] = [];
@@ -72,7 +72,7 @@ function removeShards(file: string): void {
   } catch {
     return;
   }
-  for (const f of beside) if (f.startsWith(`${name}.index-`) || f.startsWith(`${name}.spill-`)) rmSync(join(dirname(file), f), { force: true });
+  for (const f of beside) if (f.startsWith(`${name}.index-`)) rmSync(join(dirname(file), f), { force: true });
 }
 
 /** How a file was when it was catalogued: a file that still is so is not read again. */
