@@ -266,4 +266,39 @@ describe.skipIf(reason !== undefined)('a header that stays small (browser)', () 
       }
     }
   });
+
+  it('each figure of the header is shown whole or not at all: at a desktop and a laptop width, the window panel open or not', { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    cpSync(join(ROOT, 'examples'), dir, { recursive: true });
+    const { page, close } = await openOn(dir, DESKTOP);
+    const p = page.page;
+    try {
+      await page.open('agents/claude-code/b7e2c9d4-1f3a-4c5e-9a8b-2d4f6e8a0c13.jsonl');
+      await p.waitForSelector('[data-testid="header-reported"]');
+      for (const width of [DESKTOP.width, LAPTOP.width]) {
+        await p.setViewportSize({ width, height: DESKTOP.height });
+        for (const panel of [false, true]) {
+          if (panel !== (await p.isVisible('[data-testid="window-panel"]'))) await p.keyboard.press('w');
+          await p.waitForTimeout(300);
+          const figures = await p.evaluate(() => {
+            const box = document.querySelector('[data-testid="conv-figures"]')!.getBoundingClientRect();
+            return [...document.querySelectorAll<HTMLElement>('[data-testid="conv-figures"] .fig')].map((f) => {
+              const r = f.getBoundingClientRect();
+              // On the header's line, or on the next one, which it hides.
+              const shown = r.top < box.bottom - 0.5;
+              return { text: f.textContent ?? '', shown, whole: !shown || (r.right <= box.right + 0.5 && r.left >= box.left - 0.5 && r.bottom <= box.bottom + 0.5) };
+            });
+          });
+          const at = `${width} px, window panel ${panel ? 'open' : 'closed'}`;
+          expect(figures.filter((f) => !f.whole), at).toEqual([]);
+          // How much of the session is shown is always said; what is hidden is the last of the figures.
+          expect(figures[0], at).toMatchObject({ shown: true });
+          expect(figures.map((f) => f.shown).indexOf(false) === -1 || figures.slice(figures.map((f) => f.shown).indexOf(false)).every((f) => !f.shown), at).toBe(true);
+          await p.screenshot({ path: join(SHOTS, `figures-${width}-${panel ? 'panel' : 'none'}.png`) });
+        }
+      }
+    } finally {
+      await close();
+    }
+  });
 });

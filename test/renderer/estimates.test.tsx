@@ -77,7 +77,7 @@ describe("counts of a session whose model's tokenizer is not public say they are
 
   it('the header: the reported figures lead, the count says ≈ with the stand-in on hover', () => {
     render(<CountedTotal skeleton={skeleton} />);
-    expect(screen.getByTestId('header-reported').textContent).toBe('25,000 in · 500 out reported · ');
+    expect(screen.getByTestId('header-reported').textContent).toBe('25,000 in · 500 out reported');
     expect(screen.getByTestId('token-estimate').getAttribute('title')).toBe('An estimate: o200k_base stands in for claude-opus-4-6');
     expect(screen.getByTestId('token-total').textContent).toBe('6,400 tok');
   });

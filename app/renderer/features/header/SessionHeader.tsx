@@ -33,27 +33,32 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
         {dir && <span className="conv-dir">{dir}</span>}
         <span className="conv-base">{base}</span>
       </h1>
+      {/* Each figure is shown whole or not at all (one that does not fit goes to a line the header hides): a
+          number cut in its middle ("246,6…") reads as another number. What the session is comes first. */}
       <span className="conv-figures muted" data-testid="conv-figures">
-        {/* What the session is comes first: the figures after it are cut before it is. */}
-        {which ? (
-          <>
+        {/* The session and how much of it is shown hold together; its title is what gives way. */}
+        <span className="conv-lead">
+          {which ? (
             <span className="conv-which" title={which}>
               {which}
             </span>
-            {' · '}
-          </>
-        ) : null}
-        {/* Part of the session shown: of how many it has, as the session list counts them; what the rest is, on hover. */}
-        {of ? (
-          <span data-testid="conv-count" title={of.says}>
-            {count} of {formatNumber(of.messages)} msgs
+          ) : null}
+          {/* Part of the session shown: of how many it has, as the session list counts them; what the rest is, on hover. */}
+          <span className="fig">
+            {of ? (
+              <span data-testid="conv-count" title={of.says}>
+                {count} of {formatNumber(of.messages)} msgs
+              </span>
+            ) : (
+              <span data-testid="conv-count">{count} msgs</span>
+            )}
           </span>
-        ) : (
-          <span data-testid="conv-count">{count} msgs</span>
-        )}
-        {' · '}
-        <CountedTotal skeleton={skeleton} />
-        <FileCountNote skeleton={skeleton} /> · <span title={skeleton.format}>{skeleton.formatLabel}</span> · {formatBytes(skeleton.bytes)}
+        </span>
+        <CountedTotal skeleton={skeleton} after={<FileCountNote skeleton={skeleton} />} />
+        <span className="fig" title={skeleton.format}>
+          {skeleton.formatLabel}
+        </span>
+        <span className="fig">{formatBytes(skeleton.bytes)}</span>
       </span>
       <HeaderNotes skeleton={skeleton} parted={parted} />
     </div>
