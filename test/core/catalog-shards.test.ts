@@ -165,4 +165,23 @@ describe('the index written in shards by the reader threads', () => {
       readers.close();
     }
   }, 120_000);
+
+  it('two builds of one catalog at once (the app and the CLI, each with its threads): the same answers, nothing twice', async () => {
+    const dir = store();
+    const file = join(tempDir(), 'catalog.sqlite');
+    const one = await build(dir, inlineReaders);
+    const [a, b] = [threads(), threads()];
+    try {
+      await formatsReady([dir]);
+      const [ca, cb] = [Catalog.open(file), Catalog.open(file)];
+      opened.push(ca, cb);
+      await Promise.all([new CatalogSync(ca, a).syncFolders([dir]), new CatalogSync(cb, b).syncFolders([dir])]);
+      const expected = answers(one.catalog, dir);
+      expect(answers(ca, dir)).toEqual(expected);
+      expect(answers(cb, dir)).toEqual(expected);
+    } finally {
+      a.close();
+      b.close();
+    }
+  }, 180_000);
 });

@@ -317,7 +317,11 @@ export class Catalog {
     }
   }
 
-  /** The shard `n`'s file, made (its tables) and attached where it is not (outside a transaction). */
+  /**
+   * The shard `n`'s file, made (its tables) and attached where it is not (outside a transaction). Another process
+   * may be making the same shard at the same time: its file is never removed here (a catalog made anew removes
+   * the shards of the one before it), its tables made only where they are not, in a transaction.
+   */
   shard(n: number): string {
     if (!Number.isSafeInteger(n) || n < 1) throw new Error(`no shard ${n}`);
     const path = shardFile(this.location, n);
@@ -325,24 +329,34 @@ export class Catalog {
     this.attachShards();
     if (this.shards.includes(n)) return path;
     // Made before SQLite opens it, with the mode private data needs.
-    rmSync(path, { force: true });
-    for (const f of [`${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     closeSync(openSync(path, 'a', 0o600));
     this.db.exec(`ATTACH DATABASE '${path.replace(/'/g, "''")}' AS ix${n}`);
+    try {
+      this.makeShard(n);
+    } catch (e) {
+      this.db.exec(`DETACH DATABASE ix${n}`);
+      throw e;
+    }
+    this.shards.push(n);
+    return path;
+  }
+
+  private makeShard(n: number): void {
     this.db.exec(`PRAGMA ix${n}.journal_mode = WAL; PRAGMA ix${n}.synchronous = NORMAL;`);
     this.transaction(() => {
-      this.db.exec(MESSAGE_TABLES(`ix${n}.`));
-      for (const setting of INDEX_SETTINGS(`ix${n}.`)) {
-        try {
-          this.db.exec(setting);
-        } catch {
-          // Only slower without it.
+      if (!this.db.prepare(`SELECT name FROM ix${n}.sqlite_master WHERE type = 'table' AND name = 'messages'`).get()) {
+        this.db.exec(MESSAGE_TABLES(`ix${n}.`));
+        for (const setting of INDEX_SETTINGS(`ix${n}.`)) {
+          try {
+            this.db.exec(setting);
+          } catch {
+            // Only slower without it.
+          }
         }
       }
-      this.shards.push(n);
-      this.stmt("INSERT INTO meta(key, value) VALUES ('shards', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify([...this.shards].sort((a, b) => a - b)));
+      const listed = json(this.stmt("SELECT value FROM meta WHERE key = 'shards'").get()?.value ?? '[]').map(Number);
+      if (!listed.includes(n)) this.stmt("INSERT INTO meta(key, value) VALUES ('shards', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify([...listed, n].sort((a, b) => a - b)));
     });
-    return path;
   }
 
   /** Slots given out and not yet used, in this process: taken from the catalog SLOTS_AT_ONCE at a time. */
