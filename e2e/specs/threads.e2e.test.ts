@@ -241,6 +241,10 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       // Its figures read at the size of the text around them, not scaled down to a panel's width.
       const tick = await page.page.$eval('[data-testid="context-curve"] .tick', (t) => (t as SVGTextElement).getBoundingClientRect().height);
       expect(tick).toBeGreaterThan(9);
+      // The system prompt and tools are one figure in the panel: the curve adds what the setting says.
+      const fixed = Number(await page.page.inputValue('[data-testid="input-fixedTokens"]'));
+      expect(fixed).toBeGreaterThan(0);
+      expect(await page.page.textContent('[data-testid="context-curve"] figcaption')).toContain(`with the ${fixed.toLocaleString('en')} tok of system prompt and tools set above`);
       await page.ready();
       await page.page.locator('[data-testid="context-curve"]').scrollIntoViewIfNeeded();
       await page.screenshot(`${mode}-context-curves`);

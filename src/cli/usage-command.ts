@@ -51,7 +51,7 @@ export async function usageCommand(dir: string, opts: { by?: string; json: boole
     const input = (r: { calls: number; inputCalls: number; input: number }) => (r.inputCalls === 0 ? 'not recorded' : `${r.inputCalls < r.calls ? '≥ ' : ''}${n(r.input)}`);
     const body = rows.map((r) => [label(r.key), r.sessions, r.calls, input(r), n(r.output), n(r.cacheRead), n(r.cacheWrite), cost(r)]);
     body.push(['total', '', total.calls, input(total), n(total.output), n(total.cacheRead), n(total.cacheWrite), cost(total)]);
-    process.stdout.write(table([head, 'SESSIONS', 'CALLS', 'INPUT', 'OUTPUT', 'CACHE READ', 'CACHE WRITE', 'COST'], body) + '\n');
+    process.stdout.write(table([head, 'SESSIONS & SUB-AGENTS', 'CALLS', 'INPUT', 'OUTPUT', 'CACHE READ', 'CACHE WRITE', 'COST'], body) + '\n');
     process.stdout.write(`\ninput counts every prompt token, the cached ones among them; cost at list prices of ${PRICES_DATED} (calls of a model without a price add nothing)\n`);
     if (expensive.length > 0) {
       process.stdout.write('\nmost expensive sessions:\n');

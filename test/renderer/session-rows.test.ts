@@ -36,12 +36,13 @@ describe('the Sessions list', () => {
 
   it('by project: the most recently active project first, its sessions newest first, sub-agents under their session when it is open', () => {
     const closed = sessionRows(sessions, 'project', new Set(), NOW);
-    expect(closed.map((r) => (r.kind === 'group' ? `# ${r.label} ${r.sessions} ${r.costUsd}` : `${r.kind} ${r.session.path}`))).toEqual([
-      '# …/code/shop 2 0.75',
+    // A group's cost, and of it what the sub-agents cost (their session's row shows its own alone).
+    expect(closed.map((r) => (r.kind === 'group' ? `# ${r.label} ${r.sessions} ${r.costUsd} ${r.agentsCostUsd}` : `${r.kind} ${r.session.path}`))).toEqual([
+      '# …/code/shop 2 0.75 0.25',
       'session p/a.jsonl',
       // Its session is not listed (a filter, or gone): it stands on its own.
       'session q/lost/subagents/agent-2.jsonl',
-      '# …/code/cli 1 0',
+      '# …/code/cli 1 0 0',
       'session p/b.jsonl',
     ]);
     const a = closed[1];

@@ -165,7 +165,8 @@ export function SessionList() {
                 {r.kind === 'group' ? (
                   <div className="session-group" title={r.title} data-testid="session-group">
                     <GroupName label={r.label} />
-                    <span className="muted">
+                    {/* A group's cost adds its sessions' sub-agents, which its rows show only once unfolded: said on hover. */}
+                    <span className="muted" data-testid="session-group-figures" title={`${formatNumber(r.sessions)} session${r.sessions === 1 ? '' : 's'}${r.costUsd > 0 ? `, ${formatUsd(r.costUsd)}${r.agentsCostUsd > 0 ? ` with their sub-agents (${formatUsd(r.agentsCostUsd)} of it; a session's row shows its own cost)` : ''}` : ''}`}>
                       {formatNumber(r.sessions)}
                       {r.costUsd > 0 ? ` · ${formatUsd(r.costUsd)}` : ''}
                     </span>

@@ -2,7 +2,7 @@ import { claudeAgentKind } from '../../../../src/core/sessions/agent-kind.js';
 import type { SessionEntry } from '../../../shared/contract.js';
 
 export type SessionRow =
-  | { kind: 'group'; key: string; label: string; title: string; sessions: number; costUsd: number }
+  | { kind: 'group'; key: string; label: string; title: string; sessions: number; costUsd: number; /** Of costUsd, what the sessions' sub-agents cost (their rows show it once unfolded). */ agentsCostUsd: number }
   | { kind: 'session'; key: string; session: SessionEntry; agents: number; open: boolean }
   | { kind: 'agent'; key: string; session: SessionEntry };
 
@@ -95,8 +95,9 @@ export function sessionRows(sessions: readonly SessionEntry[], group: 'project' 
   const order = [...groups.entries()].sort(([a, x], [b, y]) => (group === 'time' ? (a < b ? -1 : a > b ? 1 : 0) : y.last - x.last || (a < b ? -1 : 1)));
   const rows: SessionRow[] = [];
   for (const [key, g] of order) {
-    const costUsd = g.sessions.reduce((n, s) => n + (s.costUsd ?? 0) + (agents.get(s.path) ?? []).reduce((m, a) => m + (a.costUsd ?? 0), 0), 0);
-    rows.push({ kind: 'group', key: `g:${key}`, label: g.label, title: g.title, sessions: g.sessions.length, costUsd });
+    const agentsCostUsd = g.sessions.reduce((n, s) => n + (agents.get(s.path) ?? []).reduce((m, a) => m + (a.costUsd ?? 0), 0), 0);
+    const costUsd = g.sessions.reduce((n, s) => n + (s.costUsd ?? 0), 0) + agentsCostUsd;
+    rows.push({ kind: 'group', key: `g:${key}`, label: g.label, title: g.title, sessions: g.sessions.length, costUsd, agentsCostUsd });
     g.sessions.sort((a, b) => lastActive(b) - lastActive(a) || (a.path < b.path ? -1 : 1));
     for (const s of g.sessions) {
       const under = agents.get(s.path) ?? [];

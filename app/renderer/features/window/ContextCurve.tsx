@@ -50,9 +50,13 @@ export function ContextCurve({ skeleton, input, strategy, params }: { skeleton: 
     // the first call's reported input less the messages before it, added to every what-if point.
     let before = 0;
     for (let i = 0; i < calls[0].at && i < input.messages.length; i++) before += input.messages[i].tokens;
-    const overhead = Math.max(0, calls[0].value - before);
+    // A strategy that takes the system prompt and tools as a setting (auto-compact's) is drawn with what is set
+    // there: the panel says one figure for it, not two (the setting's default is worked out from the first call too).
+    const setting = strategy.params?.some((p) => p.key === 'fixedTokens') ? Number(params.fixedTokens) : Number.NaN;
+    const set = Number.isFinite(setting) && setting >= 0;
+    const overhead = set ? setting : Math.max(0, calls[0].value - before);
     const whatIf = sampled.map((c) => ({ at: c.at, value: planAtTurn(strategy, input, params, c.at).totalAfter + overhead }));
-    return { actual: sampled, whatIf, overhead };
+    return { actual: sampled, whatIf, overhead, set };
   }, [skeleton.usage, input, strategy, key]);
   if (!curves) return null;
   const n = Math.max(1, skeleton.count - 1);
@@ -67,7 +71,7 @@ export function ContextCurve({ skeleton, input, strategy, params }: { skeleton: 
       <figcaption>
         Context at each model call: <span className="key actual">as the API reported it</span> (last {formatNumber(last.value)} tok) and{' '}
         <span className="key what-if">as {strategy.label.toLowerCase()} would have sent it</span> ({formatNumber(lastWhatIf.value)} tok, counted here
-        {curves.overhead > 0 ? `, with the ${formatNumber(curves.overhead)} tok of system prompt and tools the first call reported beyond the messages` : ''})
+        {curves.overhead > 0 ? `, with the ${formatNumber(curves.overhead)} tok of system prompt and tools ${curves.set ? 'set above' : 'the first call reported beyond the messages'}` : ''})
       </figcaption>
       <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`The context the model had at ${curves.actual.length} calls, up to ${formatNumber(top)} tokens, beside the strategy's${compactions.length > 0 ? `; compacted ${compactions.length === 1 ? 'once' : `${compactions.length} times`}` : ''}`}>
         <line x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} className="axis" />
