@@ -6,6 +6,7 @@ import { codecById, listCodecs } from '../core/formats/registry.js';
 import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, reasoningText, sentText, UNSAVED_REASONING } from '../core/formats/model.js';
 import { plainSummary } from '../core/util/reasoning-summary.js';
 import { inlineThinking } from '../core/util/inline-thinking.js';
+import { withoutLineNumbers } from '../core/util/numbered-lines.js';
 import { withoutTerminalCodes } from '../core/util/terminal-codes.js';
 import { localCommandText } from '../core/formats/claude-code/local-commands.js';
 import { isPlainObject } from '../core/message.js';
@@ -305,7 +306,9 @@ export function showCommand(file: string, opts: CommonOptions): void {
     const marks = [m.sidechain && 'sub-agent', m.meta && 'meta', result?.kind === 'tool-result' && result.isError ? 'tool error' : result && v.normalRole !== 'tool' && 'tool result', (m.category === 'chosen' || m.category === 'rejected') && m.category];
     const flags = marks.filter(Boolean).map((f) => ` (${f})`).join('');
     // As the app says it: a row of nothing but thinking the file keeps only the signature of is not left blank.
-    const written = displayText(v);
+    const read = displayText(v);
+    // A file a tool read out with its lines numbered reads as the file, as the app's row does.
+    const written = result ? (withoutLineNumbers(read) ?? read) : read;
     // An answer that opens with its reasoning in <think> tags reads as its answer, as the app's row does.
     const thought = v.normalRole === 'assistant' ? inlineThinking(written) : undefined;
     const shown = thought ? thought.answer || plainSummary(thought.reasoning) : written;

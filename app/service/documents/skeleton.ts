@@ -1,4 +1,5 @@
 import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, readableText, reasoningText, sentText, toolLinksOf, UNSAVED_REASONING, type MessageView } from '../../../src/core/formats/model.js';
+import { withoutLineNumbers } from '../../../src/core/util/numbered-lines.js';
 import { shownSessionModel } from '../../../src/core/models.js';
 import { isPlainObject, type Message } from '../../../src/core/message.js';
 import { staticPrefixLength } from '../../../src/core/window/skeleton.js';
@@ -77,7 +78,9 @@ function rowPreview(v: MessageView): string {
   if (v.compaction) return v.parts.length > 0 ? `${compactionText(v.compaction)} · ${oneLine(displayText(v), 160)}` : compactionText(v.compaction);
   const flat = (s: string) => oneLine(withoutTerminalCodes(s), 200);
   // What it says; else its calls and results as they read (Bash: git status, not their JSON); else its reasoning.
-  const written = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
+  const read = v.parts.some((p) => p.kind === 'text') ? displayText(v) : readableText({ parts: v.parts.filter((p) => p.kind !== 'reasoning') });
+  // A file a tool read out with its lines numbered reads as the file, not as "1 package models 2 3 import".
+  const written = v.parts.some((p) => p.kind === 'tool-result') ? (withoutLineNumbers(read) ?? read) : read;
   // An answer that opens with its reasoning in <think> tags reads as its answer (its reasoning where it has none).
   const thought = v.normalRole === 'assistant' ? inlineThinking(written) : undefined;
   const said = thought ? thought.answer || plainSummary(thought.reasoning) : written;
