@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
 import { readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
 import { codecById, listCodecs } from '../core/formats/registry.js';
-import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, reasoningText, sentText, UNSAVED_REASONING } from '../core/formats/model.js';
+import { compactionText, displayText, ENCRYPTED_REASONING, onlyEncryptedReasoning, onlyUnsavedReasoning, readableText, reasoningText, sentText, UNSAVED_REASONING } from '../core/formats/model.js';
 import { plainSummary } from '../core/util/reasoning-summary.js';
 import { inlineThinking } from '../core/util/inline-thinking.js';
 import { withoutLineNumbers } from '../core/util/numbered-lines.js';
@@ -311,7 +311,9 @@ export function showCommand(file: string, opts: CommonOptions): void {
     const written = result ? (withoutLineNumbers(read) ?? read) : read;
     // An answer that opens with its reasoning in <think> tags reads as its answer, as the app's row does.
     const thought = v.normalRole === 'assistant' ? inlineThinking(written) : undefined;
-    const shown = thought ? thought.answer || plainSummary(thought.reasoning) : written;
+    // Its reasoning alone before a tool call it made (Crush): the call is what it did, as the app's row says.
+    const calls = thought && !thought.answer && v.parts.some((p) => p.kind === 'tool-call') ? readableText({ parts: v.parts.filter((p) => p.kind === 'tool-call') }) : '';
+    const shown = thought ? thought.answer || calls || plainSummary(thought.reasoning) : written;
     const said = (shown && (localCommandText(shown) ?? shown)) || m.content || plainSummary(reasoningText(v)) || (onlyUnsavedReasoning(v) ? `[${UNSAVED_REASONING}]` : onlyEncryptedReasoning(v) ? `[${ENCRYPTED_REASONING}]` : '');
     const text = v.compaction ? [compactionText(v.compaction), said].filter(Boolean).join(' · ') : said;
     // Reasoning is counted apart: say so where a row would otherwise read as empty.

@@ -35,4 +35,11 @@ describe('reasoning in <think> tags at the start of an answer', () => {
     expect(titleWithoutThinking('<think>Okay, the user wants me to gene')).toBeUndefined();
     expect(titleWithoutThinking('Plain title')).toBe('Plain title');
   });
+
+  it('reasoning alone before a tool call (Crush): the row reads the call, the transcript folds the reasoning', () => {
+    const record = { role: 'assistant', content: '<think>\nI should look at the README.\n</think>\n\n', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'view', arguments: '{"file_path":"/p/README.md"}' } }] };
+    expect(tableRow(codec.view(record), 0).preview).toMatch(/^view/);
+    expect(tableRow(codec.view(record), 0).preview).toContain('README.md');
+    expect(transcriptView(codec.view(record)).parts[0]).toEqual({ kind: 'reasoning', text: 'I should look at the README.' });
+  });
 });

@@ -7,10 +7,12 @@ describe('a file read out with its lines numbered', () => {
     expect(withoutLineNumbers('     1→#!/bin/bash\n     2→\n     3→# Install')).toBe('#!/bin/bash\n\n# Install');
     expect(withoutLineNumbers('1\tpackage models\n2\t\n3\timport (\n4\t\t"time"')).toBe('package models\n\nimport (\n\t"time"');
     expect(withoutLineNumbers('40\tfunc a() {\n41\t}\n\n<system-reminder>\nnote\n</system-reminder>')).toBe('func a() {\n}\n\n<system-reminder>\nnote\n</system-reminder>');
+    // Crush's view: the file in a tag, each line numbered before a bar.
+    expect(withoutLineNumbers('<file>\n     1|# env\n     2|\n     3|An idempotent tool\n</file>')).toBe('# env\n\nAn idempotent tool\n</file>');
   });
 
   it('leaves any other text alone: one numbered line, numbers out of order, a list, prose', () => {
-    for (const t of ['1\tonly one line', '1\ta\n3\tb', '1. first\n2. second', 'Paris is the capital.', '', '\n\n', '12 apples\n13 pears']) expect(withoutLineNumbers(t)).toBeUndefined();
+    for (const t of ['<file>\n1\ta\n2\tb', '1|a\n2|b', '1\tonly one line', '1\ta\n3\tb', '1. first\n2. second', 'Paris is the capital.', '', '\n\n', '12 apples\n13 pears']) expect(withoutLineNumbers(t)).toBeUndefined();
   });
 
   it('whatever the lines, taking the numbers off and putting them back gives the text', () => {

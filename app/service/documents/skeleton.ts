@@ -83,7 +83,9 @@ function rowPreview(v: MessageView): string {
   const written = v.parts.some((p) => p.kind === 'tool-result') ? (withoutLineNumbers(read) ?? read) : read;
   // An answer that opens with its reasoning in <think> tags reads as its answer (its reasoning where it has none).
   const thought = v.normalRole === 'assistant' ? inlineThinking(written) : undefined;
-  const said = thought ? thought.answer || plainSummary(thought.reasoning) : written;
+  // Its reasoning alone before a tool call it made (Crush): the call is what it did.
+  const calls = thought && !thought.answer && v.parts.some((p) => p.kind === 'tool-call') ? readableText({ parts: v.parts.filter((p) => p.kind === 'tool-call') }) : '';
+  const said = thought ? thought.answer || calls || plainSummary(thought.reasoning) : written;
   // A command typed at Claude Code's prompt reads as typed ("/model", "! ls"), not as the tags it is kept in.
   const text = flat(localCommandText(said) ?? said);
   if (text !== '') return text;

@@ -2,19 +2,21 @@
 const LOOKED_AT = 60;
 
 /**
- * A file's lines as a tool read them out, numbered ("     1→…" in Claude Code 1.x, "1\t…" in 2.x): their text
- * without the numbers, which in a one-line preview ran into it ("1 package models 2 3 import"). Only a run of
- * two or more lines numbered one after another from the first line counts; past it (a reminder the tool added,
- * say) and past the first lines, the text is as it was. Undefined for any other text.
+ * A file's lines as a tool read them out, numbered ("     1→…" in Claude Code 1.x, "1\t…" in 2.x, "<file>" then
+ * "     1|…" in Crush): their text without the numbers (and Crush's opening tag), which in a one-line preview ran
+ * into it ("1 package models 2 3 import"). Only a run of two or more lines numbered one after another from the
+ * first line counts; past it (a reminder the tool added, say) and past the first lines, the text is as it was.
+ * Undefined for any other text.
  */
 export function withoutLineNumbers(text: string): string | undefined {
-  let at = 0;
+  const tagged = text.startsWith('<file>\n') ? '<file>\n'.length : 0;
+  let at = tagged;
   let expected: number | undefined;
   const out: string[] = [];
   while (at <= text.length && out.length < LOOKED_AT) {
     const end = text.indexOf('\n', at);
     const line = text.slice(at, end === -1 ? text.length : end);
-    const m = /^ *(\d{1,7})(?:→|\t)/.exec(line);
+    const m = (tagged ? /^ *(\d{1,7})\|/ : /^ *(\d{1,7})(?:→|\t)/).exec(line);
     if (!m || (expected !== undefined && Number(m[1]) !== expected)) break;
     expected = Number(m[1]) + 1;
     out.push(line.slice(m[0].length));
