@@ -4,6 +4,7 @@ import { addUp, describeUsage } from '../../../../src/core/usage.js';
 import { estimateNote } from '../../../../src/core/tokenizer/estimate.js';
 import { useApp } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
+import { Sep } from './Sep.js';
 
 /**
  * The header's token figure: what the file records the API reported leads (the last call's prompt and what was
@@ -19,11 +20,15 @@ export function CountedTotal({ skeleton, after }: { skeleton: Skeleton; /** Said
   return (
     <>
       {report && (
-        <span className="fig" data-testid="header-reported" title={`Reported by the API for ${formatNumber(report.calls)} model call${report.calls === 1 ? '' : 's'}: ${describeUsage(report)}`}>
-          {report.inputCalls === 0 ? 'input not recorded' : `${formatNumber(report.input)} in`} · {report.outputCalls === 0 ? 'output not recorded' : `${formatNumber(report.output)} out`} reported
+        <span className="fig">
+          <Sep />
+          <span data-testid="header-reported" title={`Reported by the API for ${formatNumber(report.calls)} model call${report.calls === 1 ? '' : 's'}: ${describeUsage(report)}`}>
+            {report.inputCalls === 0 ? 'input not recorded' : `${formatNumber(report.input)} in`} · {report.outputCalls === 0 ? 'output not recorded' : `${formatNumber(report.output)} out`} reported
+          </span>
         </span>
       )}
       <span className="fig">
+        <Sep />
         {note && (
           <span data-testid="token-estimate" title={`An estimate: ${note}`}>
             ≈{' '}

@@ -3,6 +3,7 @@ import { useApp } from '../../store/index.js';
 import { formatBytes, formatNumber } from '../roles.js';
 import { FileCountNote } from '../tree/FileCountNote.js';
 import { CountedTotal } from './CountedTotal.js';
+import { Sep } from './Sep.js';
 import { HeaderNotes } from './HeaderNotes.js';
 import { splitPath } from './names.js';
 import { sessionOf } from './session-count.js';
@@ -45,6 +46,7 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
           ) : null}
           {/* Part of the session shown: of how many it has, as the session list counts them; what the rest is, on hover. */}
           <span className="fig">
+            {which ? <Sep /> : null}
             {of ? (
               <span data-testid="conv-count" title={of.says}>
                 {count} of {formatNumber(of.messages)} msgs
@@ -56,9 +58,13 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
         </span>
         <CountedTotal skeleton={skeleton} after={<FileCountNote skeleton={skeleton} />} />
         <span className="fig" title={skeleton.format}>
+          <Sep />
           {skeleton.formatLabel}
         </span>
-        <span className="fig">{formatBytes(skeleton.bytes)}</span>
+        <span className="fig">
+          <Sep />
+          {formatBytes(skeleton.bytes)}
+        </span>
       </span>
       <HeaderNotes skeleton={skeleton} parted={parted} />
     </div>
