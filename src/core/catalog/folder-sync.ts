@@ -164,9 +164,7 @@ export class FolderSync {
         for (const r of rows) this.write(r.file, r.st, r.read);
         // What the shards wrote of files whose reads are written now or before (a read is answered before its
         // shard writes it).
-        const done = this.committed;
-        this.committed = [];
-        for (const c of done) this.catalog.markIndexed(c.shard, c.indexed);
+        this.markCommitted();
       });
       opts.onProgress?.(progress);
     };
@@ -213,7 +211,7 @@ export class FolderSync {
       const place = (n: number) => catalog.shard(n);
       await this.pump(files, (file, size) => readers.read(file, size, { shard: place, slot: catalog.reserveSlot() }), () => true, progress, opts, true);
       await readers.flush();
-      this.markCommitted();
+      if (this.committed.length > 0) this.catalog.transaction(() => this.markCommitted());
     } finally {
       readers.onCommitted = undefined;
     }
@@ -221,12 +219,9 @@ export class FolderSync {
 
   /** What the shards wrote, marked (in a transaction): each file of it is whole. */
   private markCommitted(): void {
-    if (this.committed.length === 0) return;
     const done = this.committed;
     this.committed = [];
-    this.catalog.transaction(() => {
-      for (const c of done) this.catalog.markIndexed(c.shard, c.indexed);
-    });
+    for (const c of done) this.catalog.markIndexed(c.shard, c.indexed);
   }
 
   /** A file gone from the folders (in a transaction). */
@@ -238,7 +233,7 @@ export class FolderSync {
   protected write(file: string, stamp: FileStamp, read: CatalogRead): void {
     // A file whose messages a reader thread writes into its shard is not whole until the shard has them: a build
     // stopped before that reads it again.
-    if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash, ...(read.partial ? { partial: true as const } : {}), ...(read.sharded !== undefined && read.slot !== undefined ? { slot: read.slot } : {}) });
+    if (read.facts) this.catalog.put(file, stamp, read.facts, { bytes: read.bytes, endHash: read.endHash, ...(read.partial ? { partial: true as const } : {}), ...(read.slot !== undefined ? { slot: read.slot } : {}) });
     else this.catalog.putFailure(file, stamp, read.failure ?? { error: 'could not be read' });
   }
 }

@@ -35,9 +35,7 @@ export interface CatalogRead {
   opened?: OpenedFile;
   /** Read for the session list alone (quick-read.ts): its figures are made exact, and its messages indexed, by a whole read. */
   partial?: true;
-  /** Read whole, its messages (this many) written by its reader thread into a shard of the index (shards.ts). */
-  sharded?: number;
-  /** The slot the catalog gave it, with `sharded`. */
+  /** Read whole, its messages written by its reader thread into a shard of the index (shards.ts) at this slot. */
   slot?: number;
 }
 

@@ -51,7 +51,6 @@ port.on('message', (msg: Message) => {
             shard = new ShardWriter(msg.shard);
           }
           shard.add(msg.file, msg.slot, read.facts.messages);
-          read.sharded = read.facts.messages.length;
           read.slot = msg.slot;
           read.facts.messages = [];
         }

@@ -17,7 +17,7 @@ export interface Readers {
   readonly width: number;
   /**
    * A file read whole; with `place`, its messages written by the reader thread into its shard of the index
-   * (`sharded` says how many), in transactions of many files: each transaction written is told to `onCommitted`.
+   * (`slot` says so), in transactions of many files: each transaction written is told to `onCommitted`.
    */
   read(file: string, size: number, place?: ShardPlace): Promise<CatalogRead>;
   /** Whether `read` writes shards where it is given a place: threads of their own. */
