@@ -2,6 +2,7 @@ import { appendFileSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Catalog, CatalogSync, inlineReaders, WorkerReaders, type Readers } from '../../src/core/catalog/index.js';
+import { ShardWriter } from '../../src/core/catalog/shards.js';
 import { formatsReady } from '../../src/core/formats/containers/index.js';
 import { queryTerms } from '../../src/core/search/index.js';
 import { FIXTURES, REALFILES, ROOT, tempDir } from '../helpers.js';
@@ -184,4 +185,25 @@ describe('the index written in shards by the reader threads', () => {
       b.close();
     }
   }, 180_000);
+
+  it("a thread writes its shard while the catalog's own transaction is open (neither waits on the other's lock)", async () => {
+    const file = join(tempDir(), 'catalog.sqlite');
+    const catalog = Catalog.open(file);
+    opened.push(catalog);
+    const path = catalog.shard(1);
+    const writer = new ShardWriter(path);
+    opened.push(writer);
+    const slot = catalog.reserveSlot();
+    let written: unknown;
+    const started = performance.now();
+    catalog.transaction(() => {
+      writer.add('/nowhere/a.jsonl', slot, [{ conversation: 0, index: 0, role: 'user', text: 'zzzyx in a shard' }]);
+      // Before, the catalog's BEGIN IMMEDIATE held every attached shard: this waited out its busy timeout and failed.
+      written = writer.commit();
+    });
+    expect(written).toEqual([{ file: '/nowhere/a.jsonl', slot, count: 1 }]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(catalog.integrity().rows).toBe(1);
+  }, 30_000);
 });
+
