@@ -139,6 +139,8 @@ export const Skeleton = z.object({
   reattached: z.number().optional(),
   whole: z.boolean().optional(),
   earlier: z.number().optional(),
+  /** What began the part shown, where no compaction did: a `/clear`, or the session resumed into the file. */
+  earlierBy: z.enum(['clear', 'resume']).optional(),
   /**
    * The messages of the session the view is of, as the session list counts them (every thread, every branch, the
    * history before each compaction) where the view is of its own thread; a sub-agent thread's own otherwise. Of
@@ -268,7 +270,7 @@ const CountSlice = z.object({
  */
 export const SkeletonDelta = z.object({
   from: z.number(),
-  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, forkCount: true, otherBranchUsage: true, sessionUsage: true, reattached: true, whole: true, earlier: true, session: true, readOnly: true, model: true }),
+  file: Skeleton.pick({ path: true, conversation: true, conversations: true, title: true, format: true, formatLabel: true, swarms: true, count: true, bytes: true, other: true, version: true, editVersion: true, has: true, threads: true, forks: true, forkCount: true, otherBranchUsage: true, sessionUsage: true, reattached: true, whole: true, earlier: true, earlierBy: true, session: true, readOnly: true, model: true }),
   start: z.number(),
   deleteCount: z.number(),
   rows: z.array(SkeletonRow),

@@ -57,10 +57,13 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
   const whole = opts.whole === true || (through !== undefined && !chosen.current.includes(through));
   const records = whole ? chosen.whole : chosen.current;
   const earlier = chosen.whole.length - chosen.current.length;
+  // What began the part shown, where no compaction did (tree.restarts): the model was sent nothing of before.
+  const restart = earlier > 0 ? tree!.restarts?.get(chosen.current[0]) : undefined;
+  const last = restart === 'clear' ? 'its last /clear' : restart === 'resume' ? 'it was last resumed in this file' : 'its last compaction';
   const others = paths.length - 1;
   const reattached = tree!.reattached?.length ?? 0;
   const rest = [
-    !whole && earlier > 0 ? `${earlier} messages before its last compaction (--whole)` : '',
+    !whole && earlier > 0 ? `${earlier} messages before ${last} (--whole)` : '',
     others > 0 && chosen.thread === 'main' ? `${others} sub-agent thread${others === 1 ? '' : 's'} (--thread ${paths[1].thread.replace(/^side:/, '')}${others > 1 ? ', …' : ''})` : '',
     chosen.forks > 0 ? `${chosen.forks} place${chosen.forks === 1 ? '' : 's'} where the thread forks (the file keeps other branches there: a rewind, an edited prompt, another answer; --at ${otherBranches(opened, all ?? [], tree!, chosen)} shows one)` : '',
     reattached > 0 ? reattachedText(reattached) : '',
@@ -69,7 +72,7 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
   const counts = { forks: chosen.forks, ...(reattached > 0 ? { reattached } : {}) };
   // A plain path of every record, in one thread: nothing to say.
   if (rest.length === 0 && paths.length === 1 && earlier === 0) return { records, thread: chosen.thread, whole, threads: [], ...counts };
-  const what = `${threadName(chosen.thread)}${whole ? ', the whole session' : earlier > 0 ? ' since its last compaction' : ''}`;
+  const what = `${threadName(chosen.thread)}${whole ? ', the whole session' : earlier > 0 ? ` since ${last}` : ''}`;
   return {
     records,
     thread: chosen.thread,

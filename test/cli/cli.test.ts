@@ -296,6 +296,23 @@ describe('a session as its threads', () => {
     expect(json('--thread', 'all').messages).toHaveLength(11);
   });
 
+  it('a part a /clear began says /clear, not compaction (Claude Code 1.0.x wrote the new session into the same file)', () => {
+    const dir = tempDir();
+    const base = { isSidechain: false, userType: 'external', cwd: '/w', version: '1.0.24', timestamp: '2025-06-20T23:00:00.000Z' };
+    const lines = [
+      { ...base, parentUuid: null, sessionId: 's1', type: 'user', message: { role: 'user', content: 'fix it' }, uuid: 'u1' },
+      { ...base, parentUuid: 'u1', sessionId: 's1', type: 'assistant', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-20250514', content: [{ type: 'text', text: 'fixed' }], usage: { input_tokens: 3, output_tokens: 2 } }, uuid: 'u2' },
+      { ...base, parentUuid: 'u2', sessionId: 's1', type: 'user', message: { role: 'user', content: '<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>' }, uuid: 'u3' },
+      { ...base, parentUuid: null, sessionId: 's2', type: 'user', message: { role: 'user', content: 'a new task' }, uuid: 'u4' },
+    ];
+    const file = join(dir, 'cleared.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = cli('show', file);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/note: main thread since its last \/clear: 1 of the session's 4 messages; 3 messages before its last \/clear \(--whole\)/);
+    expect(r.stderr).not.toMatch(/compaction/);
+  });
+
   it('tokens and plan work on the same path', () => {
     const tokens = JSON.parse(cli('tokens', SESSION, '--json').stdout);
     expect(tokens.messages).toBe(2);

@@ -152,6 +152,19 @@ describe('Claude Code layouts, one by one', () => {
     expect(forkPoints(tree, 'main')).toEqual([]);
     expect(pathTo(tree, tree.active, true).map((i) => contentOf(records[i]))).toEqual([caveat, help, helped, cost, costed, prompt, reply, clear, cleared, next].map((l) => JSON.stringify(l.message.content)));
     expect(pathTo(tree, tree.active).map((i) => uuidOf(records[i]))).toEqual([next.uuid]);
+    // A /clear began that part, not a compaction: said so where the app and show say since when.
+    expect([...(tree.restarts ?? [])].map(([r, why]) => [uuidOf(records[r]), why])).toEqual([[next.uuid, 'clear']]);
+  });
+
+  it('a session resumed into the same file begins a part a resume began; a compaction begins one of its own', () => {
+    const first = line(null, 'user', 'fix it');
+    const reply = line(first.uuid, 'assistant', [{ type: 'text', text: 'fixed' }], { mid: 'm1' });
+    const resumed = { ...line(null, 'user', 'and the tests'), sessionId: 's2' };
+    const answered = { ...line(resumed.uuid, 'assistant', [{ type: 'text', text: 'done' }], { mid: 'm2' }), sessionId: 's2' };
+    const compacted = { ...line(null, 'user', 'This session is being continued from a previous conversation.', { isCompactSummary: true }), sessionId: 's2' };
+    const { records, tree } = open(text([first, reply, resumed, answered, compacted]));
+    expect([...tree.continues.keys()].map((r) => uuidOf(records[r]))).toEqual([resumed.uuid, compacted.uuid]);
+    expect([...(tree.restarts ?? [])].map(([r, why]) => [uuidOf(records[r]), why])).toEqual([[resumed.uuid, 'resume']]);
   });
 
   it('a sub-agent transcript whose lines name parents not in the file opens whole, and says how many were placed after the line before them', () => {

@@ -281,6 +281,7 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
     ...(reattached > 0 ? { reattached } : {}),
     whole: c.view.whole,
     earlier: c.view.whole ? 0 : whole.length - c.view.path.length,
+    ...(!c.view.whole && whole.length > c.view.path.length && store.tree.restarts?.has(c.view.path[0]) ? { earlierBy: store.tree.restarts.get(c.view.path[0]) } : {}),
     session,
   };
 }

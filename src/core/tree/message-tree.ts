@@ -17,6 +17,11 @@ export interface MessageTree {
    */
   continues: ReadonlyMap<number, number>;
   /**
+   * Of those roots, the ones no compaction started: a `/clear` (the model sent nothing of before, nothing
+   * summarised) or a session resumed into the same file. Absent for a compaction's.
+   */
+  restarts?: ReadonlyMap<number, 'clear' | 'resume'>;
+  /**
    * Per record, 1 for a line the tool wrote for itself beside the conversation (Claude Code's local commands:
    * `/help` and its output): another child beside one of them is no second way the session went.
    */

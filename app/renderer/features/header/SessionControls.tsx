@@ -5,6 +5,7 @@ import { useAppPick } from '../../store/index.js';
 import { formatNumber } from '../roles.js';
 import { ForkNavigator } from './ForkNavigator.js';
 import { ThreadMenu } from './ThreadMenu.js';
+import { partStart } from './part-start.js';
 
 /** The session's own controls on the header's second line: its threads, its forks, what of it is shown. */
 export function SessionControls({ skeleton }: { skeleton: Skeleton }) {
@@ -38,11 +39,11 @@ export function CompactionToggle({ skeleton }: { skeleton: Skeleton }) {
   return (
     <span data-testid="compaction-note">
       {skeleton.whole ? (
-        <button className="chip-toggle on" aria-pressed="true" onClick={() => void setWhole(false)} data-testid="show-since-compaction" title="The whole session, compactions and all. Click for what the model is sent now (since the last compaction).">
+        <button className="chip-toggle on" aria-pressed="true" onClick={() => void setWhole(false)} data-testid="show-since-compaction" title={`The whole session, compactions and all. Click for what the model is sent now (since ${partStart(skeleton).last}).`}>
           whole session
         </button>
       ) : (
-        <button className="chip-toggle" aria-pressed="false" onClick={() => void setWhole(true)} data-testid="show-whole" title={`Since the last compaction: what the model is sent now. Click to show the ${formatNumber(skeleton.earlier ?? 0)} messages before it too.`}>
+        <button className="chip-toggle" aria-pressed="false" onClick={() => void setWhole(true)} data-testid="show-whole" title={`Since ${partStart(skeleton).last}: what the model is sent now. Click to show the ${formatNumber(skeleton.earlier ?? 0)} messages before it too.`}>
           +{formatNumber(skeleton.earlier ?? 0)} earlier
         </button>
       )}

@@ -6,6 +6,7 @@ import { formatUsd } from '../../../../src/core/usage.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 import { formatNumber } from '../roles.js';
 import { Popover } from './Popover.js';
+import { partStart } from './part-start.js';
 
 /** Bars the strip draws at most: past it, a bar stands for a run of turns (the costliest of them). */
 const MAX_BARS = 160;
@@ -91,7 +92,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
   const usdText = mixed ? `${formatUsd(reportedUsd)} + ≈${formatUsd(estimatedUsd)}` : `${estimated ? '≈' : ''}${formatUsd(usd)}`;
   const usdSaid = mixed ? `${formatUsd(reportedUsd)} reported and ≈${formatUsd(estimatedUsd)} estimated for the turns the file reports no usage of, at list prices` : `${usdText} at list prices${fromTotals}`;
   // Only what the model is sent now is shown: its turns are not the session's (the session list's cost is).
-  const since = !skeleton.whole && (skeleton.earlier ?? 0) > 0 ? ' since the compaction' : '';
+  const since = !skeleton.whole && (skeleton.earlier ?? 0) > 0 ? ` since ${partStart(skeleton).since}` : '';
   // What the whole session cost (as the session list says it), beside the turns since its last compaction.
   const whole = since && listedUsd !== undefined && listedUsd > 0 ? listedUsd : undefined;
   // Priced turns by what they cost, then those of no list price by their tokens (a dollar and a token do not compare).
@@ -121,7 +122,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
         testid="turns-by-cost"
         open={open}
         onOpen={setOpen}
-        title={`${formatNumber(turns.length)} turns (API calls)${since ? ` since the last compaction (the whole session${whole !== undefined ? `, ${formatUsd(whole)} as the session list says,` : ''}: "+ earlier")` : ''}${usd > 0 ? `, ${usdSaid}` : ''}: the costliest first`}
+        title={`${formatNumber(turns.length)} turns (API calls)${since ? ` since ${partStart(skeleton).last}` : ''}${usd > 0 ? `, ${usdSaid}` : ''}: the costliest first.${since ? ` The whole session (“+ earlier”)${whole !== undefined ? ` cost ${formatUsd(whole)}, as the session list says` : ''}.` : ''}`}
         content={
           <>
             {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${usdText}` : ''}

@@ -1,5 +1,6 @@
 import type { Skeleton } from '../../../shared/contract.js';
 import { formatNumber } from '../roles.js';
+import { partStart } from './part-start.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${formatNumber(n)} ${n === 1 ? one : many}`;
 
@@ -12,7 +13,7 @@ export function sessionOf(skeleton: Skeleton): { messages: number; says: string 
   const { branches = 0, threads = 0 } = skeleton.session ?? {};
   const messages = skeleton.session?.messages ?? skeleton.count + earlier;
   if (messages <= skeleton.count) return undefined;
-  const shown = skeleton.whole || earlier === 0 ? `${plural(skeleton.count, 'message')} shown` : `${plural(skeleton.count, 'message')} since the last compaction (what the model is sent now)`;
+  const shown = skeleton.whole || earlier === 0 ? `${plural(skeleton.count, 'message')} shown` : `${plural(skeleton.count, 'message')} since ${partStart(skeleton).last} (what the model is sent now)`;
   const rest = [
     earlier > 0 ? `${plural(earlier, 'message')} before it ("+${formatNumber(earlier)} earlier" shows them)` : undefined,
     branches > 0 ? `${plural(branches, 'message')} on branches not taken (a rewind, an edited prompt, a regenerated answer: ‹ › at the forks)` : undefined,

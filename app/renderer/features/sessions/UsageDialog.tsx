@@ -15,6 +15,14 @@ const BY: Array<{ by: UsageBy; label: string }> = [
   { by: 'tool', label: 'Tool' },
 ];
 
+/** A call's time as a reader tells calls apart: "Jun 2, 07:08" (the year where it is not this one's). */
+function callTime(at: string): string {
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return at;
+  const thisYear = d.getFullYear() === new Date().getFullYear();
+  return d.toLocaleString('en', { ...(thisYear ? {} : { year: 'numeric' }), month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
+
 const short = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(1)}B` : n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${Math.round(n / 1e3)}k` : formatNumber(n));
 
 /**
@@ -73,15 +81,15 @@ export function UsageDialog() {
           <thead>
             <tr>
               <th scope="col">{BY.find((b) => b.by === by)?.label}</th>
-              <th scope="col">Cost</th>
+              <th scope="col" className="num">Cost</th>
               <th scope="col" aria-label="Share of the cost" />
-              <th scope="col">Calls</th>
+              <th scope="col" className="num">Calls</th>
               {/* Each sub-agent has its own file and calls: counted here as the overview counts neither. */}
-              <th scope="col" title="Sessions and their sub-agents, each counted once">Sessions & sub-agents</th>
-              <th scope="col">Input</th>
-              <th scope="col">Output</th>
-              <th scope="col">Cache read</th>
-              <th scope="col">Cache write</th>
+              <th scope="col" className="num" title="Sessions and their sub-agents, each counted once">Sessions & sub-agents</th>
+              <th scope="col" className="num">Input</th>
+              <th scope="col" className="num">Output</th>
+              <th scope="col" className="num">Cache read</th>
+              <th scope="col" className="num">Cache write</th>
             </tr>
           </thead>
           <tbody>
@@ -129,7 +137,9 @@ export function UsageDialog() {
                 {answer.calls.map((c) => (
                   <li key={`${c.path}:${c.conversation}:${c.index}`}>
                     <button className="link" data-testid="costly-call" onClick={() => void go(c.path, c.conversation, c.index)} title={`${c.path}, message ${c.index + 1}`}>
-                      {formatUsd(c.costUsd)} · {c.model ?? 'a call'} · {c.title ?? c.path}
+                      {formatUsd(c.costUsd)} · {c.model ?? 'a call'}
+                      {/* When it was made (and its row): two calls of one session at one price are told apart. */}
+                      {c.at ? ` · ${callTime(c.at)}` : ` · #${c.index}`} · {c.title ?? c.path}
                     </button>
                   </li>
                 ))}

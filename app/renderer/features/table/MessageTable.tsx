@@ -275,7 +275,13 @@ export function MessageTable() {
     }
     placedAt.current = undefined;
     const pos = orderRef.current.indexOf(selected);
-    if (pos >= 0) virtualizer.scrollToIndex(pos, { align: 'auto' });
+    if (pos < 0) return;
+    // A step (↓, a click beside the view) scrolls no more than it must; a jump from afar (a costly call, a chart,
+    // "go to") lands mid-view, with what leads up to it (its turn's first rows) above it, not at the bottom edge.
+    const row = virtualizer.measurementsCache[pos];
+    const el = scrollRef.current;
+    const far = row !== undefined && el !== null && (row.end < el.scrollTop - el.clientHeight || row.start > el.scrollTop + 2 * el.clientHeight);
+    virtualizer.scrollToIndex(pos, { align: far ? 'center' : 'auto' });
   }, [selected, virtualizer]);
   // Where the reader is, for the transcript when they go to it.
   useEffect(

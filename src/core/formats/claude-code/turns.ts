@@ -170,6 +170,7 @@ export function layTurns(records: readonly unknown[], chain: ChainTree): Message
   // Roots after the first of their thread: a new part (a /clear, a resume, an old compaction), or a root of
   // its own (a first prompt written again).
   const continues = new Map<number, number>();
+  const restarts = new Map<number, 'clear' | 'resume'>();
   for (const [r, from] of chain.continues) if (r < n && from >= 0 && from < n) continues.set(r, end(from));
   for (let r = 0; r < n; r++) {
     if (parent[r] >= 0 || continues.has(r) || before[r] < 0) continue;
@@ -178,8 +179,9 @@ export function layTurns(records: readonly unknown[], chain: ChainTree): Message
     const cleared = lines[prev].clear || (chain.parent[prev] >= 0 && lines[chain.parent[prev]]?.clear);
     const resumed = line.sessionId !== undefined && lines[prev].sessionId !== undefined && line.sessionId !== lines[prev].sessionId;
     if (line.boundary || line.summary || cleared || resumed) continues.set(r, end(prev));
+    if (!line.boundary && !line.summary && (cleared || resumed)) restarts.set(r, cleared ? 'clear' : 'resume');
   }
 
   const active = chain.active >= 0 && chain.active < n ? end(chain.active) : -1;
-  return { parent, thread: thread.slice(0, n), active, continues, ...(aside.some((x) => x === 1) ? { aside } : {}), ...(reattached.length > 0 ? { reattached } : {}) };
+  return { parent, thread: thread.slice(0, n), active, continues, ...(restarts.size > 0 ? { restarts } : {}), ...(aside.some((x) => x === 1) ? { aside } : {}), ...(reattached.length > 0 ? { reattached } : {}) };
 }
