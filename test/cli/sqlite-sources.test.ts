@@ -71,7 +71,7 @@ describe.skipIf(python.status !== 0)('Crush’s crush.db, its rows all in its wr
     expect(first[1].content).toContain('Let me look at the formatter.');
     expect(first[2].content).toContain('d.toLocaleTimeString()');
     // A reply Crush never wrote says so; an ending with an error names it; the summary a compaction wrote is one.
-    expect(first[7]).toMatchObject({ role: 'assistant', content: '', category: 'no content: Crush kept none for it (a reply that never came)' });
+    expect(first[7]).toMatchObject({ role: 'assistant', content: '', category: 'no content: Crush kept none for it, a reply that never came' });
     const third = shown.messages.filter((m) => m.conversation === 2);
     expect(third[1].category).toBe('finished: error (Provider error: overloaded)');
     expect(third[2].category).toBe('summary (the session goes on from it)');

@@ -284,6 +284,21 @@ describe('the header names the session', () => {
     expect(screen.getByTestId('conv-figures').textContent).toContain('/Users/dev/dotfiles');
   });
 
+  it('the main thread of a session whose sub-agents ran in its file is named by the session, not "Main thread"; a sub-agent\'s by its own', async () => {
+    const { SessionHeader } = await import('../../app/renderer/features/header/SessionHeader.js');
+    const threads = [
+      { thread: 'main', title: 'Main thread', messages: 10, conversation: 0 },
+      { thread: 'side:a3f9e1d2b7c40815', title: 'Sub-agent 1: Analyze this codebase', messages: 4, conversation: 1 },
+    ];
+    useApp.setState({ sessionsAnswer: { sessions: [{ path: 's.jsonl', conversation: 0, title: 'Debug the suspend' }], total: 1, tools: [], models: [], status: {} } as never });
+    render(<SessionHeader skeleton={{ ...session, title: undefined, threads }} />);
+    expect(screen.getByTestId('conv-figures').textContent).toContain('Debug the suspend');
+    expect(screen.getByTestId('conv-figures').textContent).not.toContain('Main thread');
+    cleanup();
+    render(<SessionHeader skeleton={{ ...session, title: undefined, threads, conversation: 1 }} />);
+    expect(screen.getByTestId('conv-figures').textContent).toContain('Sub-agent 1: Analyze this codebase');
+  });
+
   it("a title that is only when it started (Aider's) gives way to the list's title, in a file of several conversations too", async () => {
     const { SessionHeader } = await import('../../app/renderer/features/header/SessionHeader.js');
     const started = 'aider chat started at 2025-12-03 14:43:45';

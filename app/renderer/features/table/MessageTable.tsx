@@ -168,7 +168,7 @@ export function MessageTable() {
                     unread part
                   </span>
                 ) : null}
-                <Highlight text={r.preview} query={search} />
+                {r.preview === '' && !marks ? <span className="muted">({r.category ?? 'empty'})</span> : <Highlight text={r.preview} query={search} />}
               </>
             );
           },

@@ -162,7 +162,7 @@ const TranscriptItem = memo(function TranscriptItem(p: ItemProps) {
   } else {
     body = (
       <>
-        <TranscriptParts parts={view.parts} ctx={ctx} tool={p.normalRole === 'tool'} />
+        <TranscriptParts parts={view.parts} ctx={ctx} tool={p.normalRole === 'tool'} empty={view.category} />
         {view.cut !== undefined && <p className="muted small" data-testid="tx-cut">Shown up to 32 KB of {formatNumber(view.cut)} characters: the detail pane (Enter in the table) has all of it.</p>}
       </>
     );

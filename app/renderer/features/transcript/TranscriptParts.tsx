@@ -222,9 +222,13 @@ export interface PartsContext {
 }
 
 /** A message's parts as the transcript shows them: text as Markdown, calls as cards, results and reasoning folded. */
-export function TranscriptParts({ parts, ctx, tool }: { parts: Part[]; ctx: PartsContext; tool: boolean }) {
+export function TranscriptParts({ parts, ctx, tool, empty }: { parts: Part[]; ctx: PartsContext; tool: boolean; /** Why it is empty, where its reader says (Crush: a reply that never came). */ empty?: string }) {
   if (parts.length === 0 || parts.every((p) => (p.kind === 'text' || (p.kind === 'reasoning' && !p.unkept)) && p.text.trim() === '')) {
-    return <p className="muted tx-empty" data-testid="tx-empty">(empty)</p>;
+    return (
+      <p className="muted tx-empty" data-testid="tx-empty">
+        ({empty ?? 'empty'})
+      </p>
+    );
   }
   const key = (k: number) => `${ctx.keyPrefix ?? ''}${ctx.at}:p${k}`;
   const own = ownPairs(parts);

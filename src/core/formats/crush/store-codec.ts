@@ -72,7 +72,7 @@ function view(record: unknown): MessageView {
   const model = str(m.model);
   const summary = m.is_summary_message === 1 || m.is_summary_message === true;
   // A reply Crush started and never wrote (its row holds no parts): said, not an empty message without a word.
-  if (parts.length === 0 && !category) category = 'no content: Crush kept none for it (a reply that never came)';
+  if (parts.length === 0 && !category) category = 'no content: Crush kept none for it, a reply that never came';
   return {
     role,
     normalRole: normalizeRole(role),
