@@ -50,3 +50,21 @@ export function Highlight({ text, query }: { text: string; query: string }) {
   parts.push(<QueryHighlight key={`t${at}`} text={text.slice(at)} query={query} />);
   return <>{parts}</>;
 }
+
+/** How many characters of a row's text a table cell shows before its first match, where that match is further on. */
+const LEAD = 24;
+
+/**
+ * A row's one-line text as its cell shows it while the file is searched: from a little before its first match when
+ * that match lies past what the cell shows (a cell shows some 50 characters of 200), so the word found is in sight.
+ */
+export function fromFirstMatch(text: string, query: string): string {
+  const terms = query ? queryTerms(query) : [];
+  if (terms.length === 0) return text;
+  const first = termMatches(text, terms, 1)[0]?.[0];
+  if (first === undefined || first <= LEAD * 2) return text;
+  // At a word's start, not inside one.
+  const space = text.lastIndexOf(' ', first - LEAD);
+  const from = space > 0 && first - space <= LEAD * 2 ? space + 1 : first - LEAD;
+  return `…${text.slice(from)}`;
+}

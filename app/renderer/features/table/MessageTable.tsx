@@ -12,7 +12,7 @@ import { displayOrder } from './order.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { useWindowPlan } from '../window/useWindowPlan.js';
 import { FateStrip } from '../window/FateStrip.js';
-import { Highlight } from '../highlight.js';
+import { fromFirstMatch, Highlight } from '../highlight.js';
 import { moveMessages, runCommand } from '../commands/registry.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 import { Splitter } from '../Splitter.js';
@@ -168,7 +168,7 @@ export function MessageTable() {
                     unread part
                   </span>
                 ) : null}
-                {r.preview === '' && !marks ? <span className="muted">({r.category ?? 'empty'})</span> : <Highlight text={r.preview} query={search} />}
+                {r.preview === '' && !marks ? <span className="muted">({r.category ?? 'empty'})</span> : <Highlight text={fromFirstMatch(r.preview, search)} query={search} />}
               </>
             );
           },
