@@ -78,7 +78,7 @@ export function spliceBetween(a: Skeleton, b: Skeleton, sameRecord: (i: number, 
 type FileFields = Pick<Skeleton, 'path' | 'conversation' | 'conversations' | 'title' | 'format' | 'formatLabel' | 'swarms' | 'count' | 'bytes' | 'other' | 'version' | 'editVersion' | 'has' | 'readOnly'>;
 
 function fileFields(sk: Skeleton): FileFields {
-  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, forkCount, otherBranchUsage, sessionUsage, reattached, whole, earlier, session, readOnly, model } = sk;
+  const { path, conversation, conversations, title, format, formatLabel, swarms, count, bytes, other, version, editVersion, has, threads, forks, forkCount, otherBranchUsage, sessionUsage, reattached, whole, earlier, earlierBy, session, readOnly, model } = sk;
   const tree = {
     ...(threads ? { threads } : {}),
     ...(forks ? { forks } : {}),
@@ -88,6 +88,7 @@ function fileFields(sk: Skeleton): FileFields {
     ...(reattached !== undefined ? { reattached } : {}),
     ...(whole !== undefined ? { whole } : {}),
     ...(earlier !== undefined ? { earlier } : {}),
+    ...(earlierBy ? { earlierBy } : {}),
     ...(session ? { session } : {}),
     ...(readOnly ? { readOnly } : {}),
     ...(model ? { model } : {}),

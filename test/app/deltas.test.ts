@@ -151,6 +151,27 @@ describe('deltas give the state a full reload gives', () => {
   });
 });
 
+describe('what began the part shown travels with a delta', () => {
+  it('a session resumed into its file after it was opened: the delta says the part shown began with the resume, as a fresh open does', async () => {
+    const dir = tempDir();
+    cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), join(dir, 'session.jsonl'));
+    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
+    runtimes.push(rt);
+    const a = await call<Skeleton>(rt.handlers, 'conversation:open', { path: 'session.jsonl' });
+    expect(a.earlierBy).toBeUndefined();
+    // A new root of another session id (Claude Code resumed into the same file): the model was sent nothing of before.
+    appendFileSync(join(dir, 'session.jsonl'), JSON.stringify({ type: 'user', uuid: 'u-resumed', parentUuid: null, sessionId: 'another', timestamp: '2026-11-20T10:00:00Z', message: { role: 'user', content: 'and now the tests' } }) + '\n');
+    const b = await call<Skeleton>(createHandlers(rt.context), 'conversation:open', { path: 'session.jsonl' });
+    expect(b.earlierBy).toBe('resume');
+    const { version: _a, ...applied } = applySkeletonDelta(a, skeletonDelta(a, b));
+    const { version: _b, ...expected } = b;
+    expect(applied).toEqual(expected);
+    // And back: a delta to a skeleton without it leaves none.
+    const { version: _c, ...back } = applySkeletonDelta(b, skeletonDelta(b, a));
+    expect(back.earlierBy).toBeUndefined();
+  });
+});
+
 describe('a change on disk is a delta of what changed, not of every row', () => {
   /** Counts every message it is asked to count. */
   class CountingTokens extends InlineTokenService {

@@ -43,6 +43,9 @@ export interface ViewRow {
   findings: Finding[] | undefined;
 }
 
+/** What a reader does that ends keeping the selected message in sight while the table settles. */
+const ACTED = ['wheel', 'pointerdown', 'keydown'] as const;
+const KEEP_MS = 10_000;
 const ROW_HEIGHT = 28;
 const features = tableFeatures({});
 const column = createColumnHelper<typeof features, ViewRow>();
@@ -252,19 +255,23 @@ export function MessageTable() {
     virtualizer.scrollToOffset(offset);
     placedAt.current = s;
     if (!at.selectedInView || !sel) return;
-    // The table's height settles after its first layout (the detail pane and the header's notes come in): the
-    // selected message kept in sight while it does, by the same rule.
+    // The table's height settles after its first layout (the detail pane and the header's notes come in, seconds
+    // later on a busy machine): the selected message kept in sight while it does, by the same rule, until the
+    // reader scrolls, clicks or types, or for KEEP_MS.
+    const done = () => {
+      clearTimeout(stop);
+      keep.disconnect();
+      for (const type of ACTED) el.removeEventListener(type, done);
+    };
     const keep = new ResizeObserver(() => {
       const top = el.scrollTop;
       if (sel.end > top + el.clientHeight) virtualizer.scrollToOffset(sel.end - el.clientHeight);
       else if (sel.start < top) virtualizer.scrollToOffset(sel.start);
     });
     keep.observe(el);
-    const stop = setTimeout(() => keep.disconnect(), 2000);
-    return () => {
-      clearTimeout(stop);
-      keep.disconnect();
-    };
+    const stop = setTimeout(done, KEEP_MS);
+    for (const type of ACTED) el.addEventListener(type, done, { passive: true });
+    return done;
   }, [order, virtualizer]);
   useEffect(() => {
     if (selected === undefined) return;
