@@ -180,3 +180,98 @@ describe('the session list from a few lines of each file (before the whole read)
     reference.close();
   });
 });
+
+/**
+ * A Codex rollout as Codex writes it: its meta, turns of a prompt, reasoning, calls and their outputs (long ones,
+ * what the listing leaves out), an answer, and the `token_count` event after each call (again with the same totals
+ * now and then, as Codex writes it; older ones with totals alone).
+ */
+const codexTurn = fc.record({
+  model: fc.constantFrom('gpt-5-codex', 'gpt-5.1-codex-max', 'a-model-with-no-price'),
+  prompt: fc.string({ minLength: 1, maxLength: 40 }),
+  calls: fc.array(fc.record({ output: fc.string({ maxLength: 3000 }), long: fc.nat(6000), custom: fc.boolean(), parallel: fc.boolean() }), { maxLength: 4 }),
+  reasoning: fc.nat(3000),
+  answer: fc.string({ maxLength: 200 }),
+  usage: fc.array(fc.record({ input: fc.nat(90_000), cached: fc.nat(50_000), output: fc.nat(4000), reasoning: fc.nat(900) }), { minLength: 1, maxLength: 3 }),
+  repeat: fc.boolean(),
+  totalsOnly: fc.boolean(),
+});
+const codexRollout = fc.record({ turns: fc.array(codexTurn, { minLength: 1, maxLength: 4 }), crlf: fc.boolean() });
+
+function codexText(r: { turns: Array<fc.RecordValue<typeof codexTurn>>; crlf: boolean }): string {
+  let t = Date.parse('2026-11-21T09:30:00Z');
+  const at = () => new Date((t += 1500)).toISOString();
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: at(), type, payload });
+  const out = [line('session_meta', { id: '0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b', timestamp: at(), cwd: '/home/dev/tally', originator: 'codex_cli_rs', cli_version: '0.98.0', instructions: null })];
+  const total = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+  let k = 0;
+  for (const turn of r.turns) {
+    out.push(line('turn_context', { cwd: '/home/dev/tally', approval_policy: 'on-request', model: turn.model, summary: 'auto' }));
+    out.push(line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: turn.prompt }] }));
+    const count = (u: fc.RecordValue<typeof codexTurn>['usage'][number]) => {
+      const last = { input_tokens: u.input + u.cached, cached_input_tokens: u.cached, output_tokens: u.output, reasoning_output_tokens: u.reasoning, total_tokens: u.input + u.cached + u.output };
+      for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += last[key];
+      const info = turn.totalsOnly ? { total_token_usage: { ...total } } : { total_token_usage: { ...total }, last_token_usage: last, model_context_window: 272000 };
+      out.push(line('event_msg', { type: 'token_count', info }));
+      if (turn.repeat) out.push(line('event_msg', { type: 'token_count', info }));
+    };
+    out.push(line('response_item', { type: 'reasoning', id: `rs_${k}`, summary: [{ type: 'summary_text', text: 'Looking into it' }], content: null, encrypted_content: 'gAAAA'.padEnd(turn.reasoning + 5, 'x') }));
+    turn.calls.forEach((c, i) => {
+      const id = `call_${k}_${i}`;
+      out.push(line('response_item', c.custom ? { type: 'custom_tool_call', status: 'completed', call_id: id, name: 'apply_patch', input: '*** Begin Patch' } : { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'ls'] }), call_id: id }));
+      if (!c.parallel) count(turn.usage[0]);
+      const text = c.output + 'é🙂 '.repeat(c.long);
+      out.push(line('response_item', c.custom ? { type: 'custom_tool_call_output', call_id: id, output: JSON.stringify({ output: text, metadata: { exit_code: 0 } }) } : { type: 'function_call_output', call_id: id, output: text }));
+    });
+    out.push(line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: turn.answer }] }));
+    for (const u of turn.usage) count(u);
+    k++;
+  }
+  const eol = r.crlf ? '\r\n' : '\n';
+  return out.join(eol) + eol;
+}
+
+describe('a Codex rollout listed from its text without its tools’ outputs (before the whole read)', () => {
+  it('gives each call the figures, model, day, price and row the whole read gives, and the session its id, title, times, models and count (property)', () => {
+    let slimmed = 0;
+    const runs = Number(process.env.RUNS ?? 60);
+    fc.assert(
+      fc.property(codexRollout, (r) => {
+        const dir = join(tempDir(), 'sessions', '2026', '11', '21');
+        mkdirSync(dir, { recursive: true });
+        const file = join(dir, 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+        const text = codexText(r);
+        writeFileSync(file, text);
+        const size = Buffer.byteLength(text);
+        const whole = readForCatalog(file, size).facts!;
+        expect(whole.format).toBe('codex-rollout');
+        const quick = quickReadForCatalog(file, size);
+        // Read whole to be listed where its long lines are too few to leave out much.
+        if (!quick) return;
+        slimmed++;
+        expect(quick.partial).toBe(true);
+        const listed = quick.facts!;
+        expect(listed.messages).toEqual([]);
+        expect(listed.calls).toEqual(whole.calls);
+        const pick = (f: typeof whole) => f.sessions.map(({ sessionId, kind, title, project, models, messages, prompts, firstAt, lastAt }) => ({ sessionId, kind, title, project, models, messages, prompts, firstAt, lastAt }));
+        expect(pick(listed)).toEqual(pick(whole));
+        expect(listed.otherRecords).toBe(whole.otherRecords);
+      }),
+      { numRuns: runs },
+    );
+    // Most rollouts drawn have long outputs: the listing's own read is what was compared.
+    expect(slimmed).toBeGreaterThan(runs / 3);
+  });
+
+  it('is listed so where its tools’ outputs are most of it, and read whole where they are not', () => {
+    const dir = tempDir();
+    const turn = { model: 'gpt-5-codex', prompt: 'fix the tax rounding', reasoning: 2000, answer: 'done', usage: [{ input: 1000, cached: 500, output: 200, reasoning: 50 }], repeat: false, totalsOnly: false };
+    const big = join(dir, 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+    writeFileSync(big, codexText({ turns: [{ ...turn, calls: [{ output: 'x', long: 5000, custom: false, parallel: false }] }], crlf: false }));
+    expect(quickReadForCatalog(big, Buffer.byteLength(codexText({ turns: [{ ...turn, calls: [{ output: 'x', long: 5000, custom: false, parallel: false }] }], crlf: false })))?.partial).toBe(true);
+    const small = join(dir, 'rollout-2026-11-21T09-31-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5c.jsonl');
+    const smallText = codexText({ turns: [{ ...turn, reasoning: 10, calls: [{ output: 'ok', long: 0, custom: false, parallel: false }] }], crlf: false });
+    writeFileSync(small, smallText);
+    expect(quickReadForCatalog(small, Buffer.byteLength(smallText))).toBeUndefined();
+  });
+});

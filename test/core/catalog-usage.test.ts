@@ -171,9 +171,9 @@ describe('the catalog’s usage', () => {
     for (let i = 0; i < 3; i++) writeFileSync(join(dir, `0000000${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa.jsonl`), textOf([{ user: true, at: undefined, model: undefined, call: 0, input: 1, output: 1, cacheRead: 0, cacheWrite: 0, text: 'hello' }], `s${i}`));
     const catalog = Catalog.open(join(tempDir(), 'catalog.sqlite'));
     await new CatalogSync(catalog, inlineReaders).syncFolders([dir]);
-    // A reader that says every file is unreadable: enough to count the threads started.
+    // A reader that says every file is unreadable (and has no shard to write when asked): enough to count the threads started.
     const worker = join(tempDir(), 'reader.mjs');
-    writeFileSync(worker, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', (m) => parentPort.postMessage(m.kind === 'quick' ? { quick: null } : { read: { failure: { error: 'not read in this test' }, bytes: m.size } }));\n");
+    writeFileSync(worker, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', (m) => parentPort.postMessage(m.kind === 'flush' ? { flushed: true } : m.kind === 'quick' ? { quick: null } : { read: { failure: { error: 'not read in this test' }, bytes: m.size } }));\n");
     const readers = new WorkerReaders(new URL(`file://${worker}`), 2);
     try {
       expect((await new CatalogSync(catalog, readers).syncFolders([dir])).read).toBe(0);

@@ -130,7 +130,10 @@ export class FolderSync {
       opts,
       false,
     );
-    await this.pump(whole, (file, size) => this.readers.read(file, size), () => true, progress, opts, true);
+    // Read whole to be listed (a format with no listing marks): the threads write their messages into their shards
+    // as they do those of the files read whole after (the thread writing the catalog was the one that indexed
+    // them, and while it did the threads waited on it).
+    await this.readWhole(whole, progress, opts);
     progress.listed = true;
     opts.onProgress?.(progress);
     if (opts.upTo === 'listed') return progress;
@@ -196,8 +199,9 @@ export class FolderSync {
   private committed: Array<{ shard: number; indexed: Indexed }> = [];
 
   /**
-   * The files listed from a few of their lines read whole, for search: by reader threads that write their shards
-   * of the index themselves where they can (each file given its slot first), else written here.
+   * Files read whole (those listed from a few of their lines, for search; those of a format that cannot be, to be
+   * listed): by reader threads that write their shards of the index themselves where they can (each file given its
+   * slot first), else written here.
    */
   private async readWhole(files: ReadonlyArray<[string, FileStamp]>, progress: SyncProgress, opts: SyncOptions): Promise<void> {
     const readers = this.readers;

@@ -82,6 +82,7 @@ export function quickReadForCatalog(file: string, size: number): CatalogRead | u
   try {
     const bytes = readFileBytes(file);
     const codec = candidates(file, bytes.subarray(0, 64 * 1024).toString('latin1'))[0];
+    if (codec?.listingLine && !codec.listingMarks && codec.syntax === 'jsonl' && codec.capabilities.conversations === 'one') return slimRead(file, codec, bytes);
     if (!codec?.listingMarks || codec.syntax !== 'jsonl' || codec.capabilities.conversations !== 'one') return undefined;
     const m = marks(codec);
     const starts = lineStarts(bytes);
@@ -123,6 +124,37 @@ export function quickReadForCatalog(file: string, size: number): CatalogRead | u
     // Read whole after: what cannot be read is said from there.
     return undefined;
   }
+}
+
+/** Lines shorter than this are read as they are: only a long one has a bulk worth leaving out. */
+const SLIM_ABOVE = 1024;
+
+/**
+ * A file of a format whose usage is not on lines of its own (Codex), listed from its text with the bulk the list
+ * needs none of left out of each long line (`listingLine`: a tool's output): the same records in the same places,
+ * parsed by the same codec, so its sessions and calls are those the whole read gives. Undefined where little would
+ * be left out (read whole instead).
+ */
+function slimRead(file: string, codec: Codec, bytes: Buffer): CatalogRead | undefined {
+  const pieces: Buffer[] = [];
+  let left = 0;
+  for (let at = 0; at < bytes.length; ) {
+    const nl = bytes.indexOf(0x0a, at);
+    const next = nl === -1 ? bytes.length : nl + 1;
+    let end = nl === -1 ? bytes.length : nl;
+    if (end > at && bytes[end - 1] === 0x0d) end--;
+    const slim = end - at > SLIM_ABOVE ? codec.listingLine!(bytes.subarray(at, end)) : undefined;
+    if (slim) {
+      pieces.push(slim, bytes.subarray(end, next));
+      left += end - at - slim.length;
+    } else pieces.push(bytes.subarray(at, next));
+    at = next;
+  }
+  if (left < bytes.length / 4) return undefined;
+  const opened = parseDocumentBytes(Buffer.concat(pieces), file, codec.id);
+  const facts = factsOf(file, opened, undefined, { noThreads: true });
+  withDayAndCost(facts.calls);
+  return { facts: { ...facts, messages: [] }, bytes: 0, partial: true };
 }
 
 interface Usage {

@@ -192,6 +192,13 @@ export interface Codec {
   slimLine?(line: Buffer): string | undefined;
   /** Strings one of which is on every line that is a record (a message), as its file spells them: records counted without a parse. */
   recordMarks?: readonly string[];
+  /**
+   * For a log whose usage is not on its own lines (Codex: each call's `token_count` event belongs to the item
+   * before it), read whole to be listed: a long line (its line break apart) as the listing may read it, the
+   * bulk the session list needs none of left out (a tool's output), the same record with the same place; undefined
+   * to read it as it is. The catalog lists such a file from the slimmed text, then reads it whole for search.
+   */
+  listingLine?(line: Buffer): Buffer | undefined;
   /** Words this codec's sniffer asks `quoted` about (answered from the registry's one pass over the head). */
   sniffMarks?: readonly string[];
   /**

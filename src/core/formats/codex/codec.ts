@@ -209,6 +209,21 @@ function withUsage(doc: ConversationDocument): ConversationDocument {
   return doc;
 }
 
+/**
+ * An item of what a tool gave back (or the model's reasoning) as Codex writes it: its time, its type and the call it
+ * answers, in that order (the serializer's), before the bulk of it. Another order, or a legacy rollout's bare item,
+ * is read as it is.
+ */
+const SLIMMED_ITEM = /^\{"timestamp":("[^"\\]*"),"type":"response_item","payload":\{"type":"(function_call_output|custom_tool_call_output|reasoning|tool_search_output)"(?:,"call_id":("[^"\\]*"))?[,}]/;
+
+/** The line without the output or reasoning the session list needs none of (the whole read has it): the same record. */
+function slimItemLine(line: Buffer): Buffer | undefined {
+  const m = SLIMMED_ITEM.exec(line.subarray(0, 512).toString('latin1'));
+  // Its time and call id as they are (printable ASCII), or the line as it is.
+  if (!m || !/^[\x20-\x7e]*$/.test(m[1] + (m[3] ?? ''))) return undefined;
+  return Buffer.from(`{"timestamp":${m[1]},"type":"response_item","payload":{"type":"${m[2]}"${m[3] !== undefined ? `,"call_id":${m[3]}` : ''}}}`);
+}
+
 /** Codex CLI's session rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`): every response_item is a message record. */
 export const codexRollout: Codec = {
   id: 'codex-rollout',
@@ -225,6 +240,7 @@ export const codexRollout: Codec = {
     if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/i.test(name)) return 40;
     return /\n\s*\{\s*"(record_type"\s*:\s*"state"|type"\s*:\s*"message")/.test(head) ? 35 : 0;
   },
+  listingLine: slimItemLine,
   parse: (text, file) => withUsage(parseJsonlRecords(text, file, 'codex-rollout', isRolloutRecord, rolloutTitle, rolloutMeta)),
   parseBytes: (text, file) => withUsage(parseJsonlRecords(text, file, 'codex-rollout', isRolloutRecord, rolloutTitle, rolloutMeta)),
   // Codex appends each item and event as the session goes on.
