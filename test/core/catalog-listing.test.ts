@@ -197,8 +197,9 @@ const codexTurn = fc.record({
   totalsOnly: fc.boolean(),
 });
 const codexRollout = fc.record({ turns: fc.array(codexTurn, { minLength: 1, maxLength: 4 }), crlf: fc.boolean() });
+type CodexTurn = typeof codexTurn extends fc.Arbitrary<infer T> ? T : never;
 
-function codexText(r: { turns: Array<fc.RecordValue<typeof codexTurn>>; crlf: boolean }): string {
+function codexText(r: { turns: CodexTurn[]; crlf: boolean }): string {
   let t = Date.parse('2026-11-21T09:30:00Z');
   const at = () => new Date((t += 1500)).toISOString();
   const line = (type: string, payload: object) => JSON.stringify({ timestamp: at(), type, payload });
@@ -208,7 +209,7 @@ function codexText(r: { turns: Array<fc.RecordValue<typeof codexTurn>>; crlf: bo
   for (const turn of r.turns) {
     out.push(line('turn_context', { cwd: '/home/dev/tally', approval_policy: 'on-request', model: turn.model, summary: 'auto' }));
     out.push(line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: turn.prompt }] }));
-    const count = (u: fc.RecordValue<typeof codexTurn>['usage'][number]) => {
+    const count = (u: CodexTurn['usage'][number]) => {
       const last = { input_tokens: u.input + u.cached, cached_input_tokens: u.cached, output_tokens: u.output, reasoning_output_tokens: u.reasoning, total_tokens: u.input + u.cached + u.output };
       for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += last[key];
       const info = turn.totalsOnly ? { total_token_usage: { ...total } } : { total_token_usage: { ...total }, last_token_usage: last, model_context_window: 272000 };
@@ -265,7 +266,7 @@ describe('a Codex rollout listed from its text without its tools’ outputs (bef
 
   it('is listed so where its tools’ outputs are most of it, and read whole where they are not', () => {
     const dir = tempDir();
-    const turn = { model: 'gpt-5-codex', prompt: 'fix the tax rounding', reasoning: 2000, answer: 'done', usage: [{ input: 1000, cached: 500, output: 200, reasoning: 50 }], repeat: false, totalsOnly: false };
+    const turn = { model: 'gpt-5-codex' as const, prompt: 'fix the tax rounding', reasoning: 2000, answer: 'done', usage: [{ input: 1000, cached: 500, output: 200, reasoning: 50 }], repeat: false, totalsOnly: false };
     const big = join(dir, 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
     writeFileSync(big, codexText({ turns: [{ ...turn, calls: [{ output: 'x', long: 5000, custom: false, parallel: false }] }], crlf: false }));
     expect(quickReadForCatalog(big, Buffer.byteLength(codexText({ turns: [{ ...turn, calls: [{ output: 'x', long: 5000, custom: false, parallel: false }] }], crlf: false })))?.partial).toBe(true);
