@@ -138,30 +138,29 @@ describe('deltas give the state a full reload gives', () => {
   }
 
   it('skeletonDelta then applySkeletonDelta gives the later skeleton, for skeletons of random edits of every fixture', async () => {
-    const dir = tempDir();
-    cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), join(dir, 'session.jsonl'));
-    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
-    runtimes.push(rt);
-    const a = await call<Skeleton>(rt.handlers, 'conversation:open', { path: 'session.jsonl' });
-    writeFileSync(join(dir, 'session.jsonl'), readFileSync(join(dir, 'session.jsonl'), 'utf8').split('\n').reverse().join('\n'));
-    const b = await call<Skeleton>(createHandlers(rt.context), 'conversation:open', { path: 'session.jsonl' });
+    const { a, b } = await openedBeforeAndAfter((file) => writeFileSync(file, readFileSync(file, 'utf8').split('\n').reverse().join('\n')));
     const { version: _a, ...applied } = applySkeletonDelta(a, skeletonDelta(a, b));
     const { version: _b, ...expected } = b;
     expect(applied).toEqual(expected);
   });
 });
 
+/** The Claude Code fixture's skeleton as opened, and as a fresh open gives it once `change` has changed its file. */
+async function openedBeforeAndAfter(change: (file: string) => void): Promise<{ a: Skeleton; b: Skeleton }> {
+  const dir = tempDir();
+  cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), join(dir, 'session.jsonl'));
+  const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
+  runtimes.push(rt);
+  const a = await call<Skeleton>(rt.handlers, 'conversation:open', { path: 'session.jsonl' });
+  change(join(dir, 'session.jsonl'));
+  return { a, b: await call<Skeleton>(createHandlers(rt.context), 'conversation:open', { path: 'session.jsonl' }) };
+}
+
 describe('what began the part shown travels with a delta', () => {
   it('a session resumed into its file after it was opened: the delta says the part shown began with the resume, as a fresh open does', async () => {
-    const dir = tempDir();
-    cpSync(join(FIXTURES, 'formats/claude-code/session.jsonl'), join(dir, 'session.jsonl'));
-    const rt = createRuntime({ dirs: [dir], mode: 'browser', tokens: new InlineTokenService(), historyDir: tempDir() });
-    runtimes.push(rt);
-    const a = await call<Skeleton>(rt.handlers, 'conversation:open', { path: 'session.jsonl' });
-    expect(a.earlierBy).toBeUndefined();
     // A new root of another session id (Claude Code resumed into the same file): the model was sent nothing of before.
-    appendFileSync(join(dir, 'session.jsonl'), JSON.stringify({ type: 'user', uuid: 'u-resumed', parentUuid: null, sessionId: 'another', timestamp: '2026-11-20T10:00:00Z', message: { role: 'user', content: 'and now the tests' } }) + '\n');
-    const b = await call<Skeleton>(createHandlers(rt.context), 'conversation:open', { path: 'session.jsonl' });
+    const { a, b } = await openedBeforeAndAfter((file) => appendFileSync(file, JSON.stringify({ type: 'user', uuid: 'u-resumed', parentUuid: null, sessionId: 'another', timestamp: '2026-11-20T10:00:00Z', message: { role: 'user', content: 'and now the tests' } }) + '\n'));
+    expect(a.earlierBy).toBeUndefined();
     expect(b.earlierBy).toBe('resume');
     const { version: _a, ...applied } = applySkeletonDelta(a, skeletonDelta(a, b));
     const { version: _b, ...expected } = b;
