@@ -7,7 +7,8 @@ import { parseDocumentText, serializeDocument } from '../../src/core/formats/doc
 import { displayText } from '../../src/core/formats/model.js';
 import { candidates, codecById } from '../../src/core/formats/registry.js';
 import { isConversationFileName, walkConversationTree } from '../../src/core/storage/list-directory.js';
-import { FIXTURES, tempDir } from '../helpers.js';
+import { FIXTURES, REALFILES, tempDir } from '../helpers.js';
+import { addUp, costOf } from '../../src/core/usage.js';
 import { sessionModel } from '../../src/core/models.js';
 import { resolveEncoding } from '../../src/core/tokenizer/encoding.js';
 import { edgeString } from '../support/edge-arbitraries.js';
@@ -77,6 +78,63 @@ describe('Aider chat history: reading', () => {
     // A notice without one names none; the text is unchanged.
     expect(codec.view(doc.conversations[0].records[2]).model).toBeUndefined();
     expect(unchanged(plain)).toBe(plain);
+  });
+
+  it('the tokens Aider reports after a reply are that reply’s usage, by the session’s model, priced as Aider priced them', () => {
+    const text = [
+      '# aider chat started at 2025-12-03 14:43:45',
+      '',
+      '> Model: openrouter/openai/gpt-4o-mini with diff edit format  ',
+      '',
+      '#### make a file  ',
+      '',
+      'Here it is.',
+      '',
+      '> Tokens: 2.4k sent, 104 received. Cost: $0.00042 message, $0.00042 session.  ',
+      '> Applied edit to a.json  ',
+      '',
+      '#### and another  ',
+      '',
+      'Done.',
+      '',
+      '> Tokens: 12k sent, 1.1k cache write, 9.8k cache hit, 1,234 received.  ',
+      '> Cost: $0.0096 message, $0.01 session.  ',
+      '',
+      '#### no reply yet  ',
+      '',
+      '> Tokens: 900 sent, 0 received.  ',
+      '',
+    ].join('\n');
+    const { codec, doc } = read(text);
+    const views = doc.conversations[0].records.map((r) => codec.view(r));
+    const used = views.map((v, i) => [i, v.normalRole, v.usage] as const).filter(([, , u]) => u);
+    const model = 'openrouter/openai/gpt-4o-mini';
+    expect(used).toEqual([
+      [2, 'assistant', { input: 2400, output: 104, cacheRead: 0, cacheWrite: 0, model }],
+      // "Sent" holds the cache's reads and writes: what is left of it is the input not cached.
+      [5, 'assistant', { input: 1100, output: 1234, cacheRead: 9800, cacheWrite: 1100, model }],
+      // No reply before it (a prompt cut short): the notice itself carries it.
+      [8, 'other', { input: 900, output: 0, cacheRead: 0, cacheWrite: 0, model }],
+    ]);
+    // A notice with no figures, or figures not as Aider writes them, reports nothing; one whose reply carries them neither.
+    expect([views[0].usage, views[3].usage]).toEqual([undefined, undefined]);
+    expect(read(text.replace('2.4k sent', '2.4k given')).doc.conversations[0].records.map((r) => codec.view(r))[2].usage).toBeUndefined();
+    expect(unchanged(text)).toBe(text);
+  });
+
+  it('the replies’ figures, priced here, cost what Aider printed for them (a real history)', () => {
+    const file = join(REALFILES, 'aider', 'abdulalkawasmeh', CHAT);
+    const text = readFileSync(file, 'utf8');
+    const { codec, doc } = read(text);
+    const calls = doc.conversations.flatMap((c) => c.records.map((r) => codec.view(r)).filter((v) => v.usage));
+    const printed = [...text.matchAll(/Tokens: .*? Cost: \$([\d.]+) message, /g)].map((m) => Number(m[1]));
+    expect(calls.length).toBe([...text.matchAll(/^> Tokens: /gm)].length);
+    expect(printed.length).toBe(calls.length);
+    const ours = calls.map((v) => costOf(addUp([v.usage!])!).usd);
+    // Aider prints its counts rounded to a tenth of a thousand, its costs to two significant digits.
+    ours.forEach((usd, k) => expect(Math.abs(usd - printed[k]) / printed[k]).toBeLessThan(0.1));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    expect(Math.abs(sum(ours) - sum(printed)) / sum(printed)).toBeLessThan(0.03);
   });
 
   it('reads the same with Windows line breaks and without a final one', () => {

@@ -194,6 +194,8 @@ export function factsOf(file: string, opened: Pick<OpenedFile, 'codec' | 'doc'>,
       if (v.normalRole === 'user' && !v.meta && !v.sidechain && !v.summary && v.parts.some((p) => p.kind === 'text')) prompts++;
       if (v.usage) {
         const call = callOf(conversation, index, v, v.usage);
+        // A call of a file that times its sessions alone (Aider's header): on the day its session began.
+        call.at ??= isoTime(conv.meta?.startedAt);
         if (call.model) models.add(call.model);
         // A call streamed over several lines: its last line carries the final figures.
         calls.set(`${conversation}\u0000${call.key}`, call);

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../message.js';
 import type { Codec } from '../codec.js';
-import { sentText, type MessageView } from '../model.js';
+import { sentText, type MessageView, type ReportedUsage } from '../model.js';
 import { atLineStart, endsBlank, localStamp, newlineOf, spanOf, splitLines, type Line } from './lines.js';
 import { SESSION_HEADER, isAiderChatName, looksLikeAiderChat } from './names.js';
 
@@ -166,6 +166,52 @@ function startedAtOf(header: string): string | undefined {
   return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
 }
 
+/**
+ * What Aider reports after a reply (base_coder.py): `Tokens: 2.4k sent, 1.1k cache write, 9.8k cache hit, 104
+ * received.`, each count above 999 rounded to a tenth or a whole thousand. "Sent" is the whole prompt, its cache
+ * reads and writes included (Aider adds the writes to what the provider counts), so the input not cached is what
+ * is left of it. The figures of every send behind the one reply (a reflection sends again) added up.
+ */
+const TOKENS_LINE = /^Tokens: (.*?) received\./gm;
+const COUNT = /^(\d[\d,]*(?:\.\d+)?)([kM]?)(?: (sent|cache write|cache hit))?$/;
+
+function countOf(figure: string, unit: string): number {
+  const n = Number(figure.replace(/,/g, ''));
+  return Math.round(unit === 'k' ? n * 1e3 : unit === 'M' ? n * 1e6 : n);
+}
+
+/** The usage a notice reports, by the model the session runs (its opening notice names it). */
+export function reportedTokens(notice: string, model: string | undefined): ReportedUsage | undefined {
+  let usage: ReportedUsage | undefined;
+  let calls = 0;
+  for (const m of notice.matchAll(TOKENS_LINE)) {
+    const figures: Record<string, number> = {};
+    const pieces = m[1].split(', ');
+    const ok = pieces.every((piece, k) => {
+      const c = COUNT.exec(piece);
+      if (!c || (c[3] === undefined) !== (k === pieces.length - 1)) return false;
+      figures[c[3] ?? 'received'] = countOf(c[1], c[2]);
+      return true;
+    });
+    if (!ok || figures.sent === undefined) continue;
+    const cacheRead = figures['cache hit'] ?? 0;
+    const cacheWrite = figures['cache write'] ?? 0;
+    calls++;
+    usage = {
+      input: (usage?.input ?? 0) + Math.max(0, figures.sent - cacheRead - cacheWrite),
+      output: (usage?.output ?? 0) + figures.received,
+      cacheRead: (usage?.cacheRead ?? 0) + cacheRead,
+      cacheWrite: (usage?.cacheWrite ?? 0) + cacheWrite,
+      ...(model ? { model } : {}),
+    };
+  }
+  if (usage && calls > 1) usage.calls = calls;
+  return usage;
+}
+
+/** Reported usage of the records of files read here, on the reply it reports (else on its notice). */
+const usageOf = new WeakMap<object, ReportedUsage>();
+
 interface Parsed {
   conversations: Array<{ title?: string; records: AiderRecord[]; meta?: { startedAt: string } }>;
   baseline: AiderBaseline;
@@ -188,6 +234,7 @@ function parseHistory(text: string): Parsed {
   while (i < n) {
     // A session: its header (none for text before the first one), then its records up to the next header.
     const records: AiderRecord[] = [];
+    let model: string | undefined;
     if (kinds[i] === 'header') {
       const h = i;
       i = skipBlank(i + 1);
@@ -241,6 +288,14 @@ function parseHistory(text: string): Parsed {
       }
       i = skipBlank(last + 1);
       const record: AiderRecord = { role, text: body };
+      if (role === 'tool') {
+        model = modelNamed(body).model ?? model;
+        const usage = body.includes('Tokens: ') ? reportedTokens(body, model) : undefined;
+        if (usage) {
+          const reply = records.findLast((r) => r.role !== 'tool');
+          usageOf.set(reply?.role === 'assistant' ? reply : record, usage);
+        }
+      }
       const contentEnd = lines[last].end;
       spans.set(record, { start: lines[first].start, contentEnd, end: startOf(i), role, text: body, finalBreak: text[contentEnd - 1] === '\n' });
       records.push(record);
@@ -309,6 +364,7 @@ export const aiderChatHistory: Codec = {
       parts: r.text !== '' ? [{ kind: 'text', text: r.text }] : [],
       meta: r.role === 'tool' || undefined,
       ...(r.role === 'tool' ? modelNamed(r.text) : {}),
+      ...(isPlainObject(record) && usageOf.has(record) ? { usage: usageOf.get(record) } : {}),
     };
   },
   fromView(view) {
