@@ -170,7 +170,16 @@ function ToolResult({ part, at, query, foldKey, callName, call, onGo }: { part: 
   );
 }
 
-function Reasoning({ part, at, query, foldKey, tokens }: { part: Extract<Part, { kind: 'reasoning' }>; at: number; query: string; foldKey: string; tokens?: number }) {
+/** Reasoning that can be read: not encrypted, not a bare signature, kept, not blank. */
+const readableReasoning = (p: Part): boolean => p.kind === 'reasoning' && !p.encrypted && !p.signature && !p.unkept && p.text.trim() !== '';
+
+/** What a folded thought's head shows of it: its subject (Gemini's **bold** first line), its first line else. */
+function subjectOf(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.replace(/^\*\*(.+)\*\*$/, '$1').slice(0, 160);
+}
+
+function Reasoning({ part, at, query, foldKey, tokens, of }: { part: Extract<Part, { kind: 'reasoning' }>; at: number; query: string; foldKey: string; tokens?: number; /** Its place among the message's readable thoughts, where there are several (the tokens count them all). */ of?: { n: number; count: number } }) {
   const folds = useFolds();
   if (part.encrypted || part.signature) {
     return (
@@ -192,8 +201,14 @@ function Reasoning({ part, at, query, foldKey, tokens }: { part: Extract<Part, {
   return (
     <div className="tx-reasoning" data-testid="tx-reasoning">
       <FoldHead open={open} onToggle={() => folds.toggle(foldKey, byDefault)} label={`the reasoning of message ${at}`} testid="tx-reasoning-fold">
-        <span aria-hidden="true">∴</span> Reasoning
-        <span className="muted small"> · {tokens !== undefined ? `${formatNumber(tokens)} tokens, counted apart` : `${formatNumber(part.text.length)} characters`}</span>
+        <span aria-hidden="true">∴</span> Reasoning{of ? ` ${of.n} of ${of.count}` : ''}
+        <span className="muted small" data-testid="tx-reasoning-size">
+          {' · '}
+          {tokens !== undefined && !of
+            ? `${formatNumber(tokens)} tokens, counted apart`
+            : `${formatNumber(part.text.length)} characters${tokens !== undefined && of?.n === 1 ? ` · ${formatNumber(tokens)} tokens in all ${of.count}, counted apart` : ''}`}
+        </span>
+        {!open && <span className="tx-headline">{<Highlight text={subjectOf(part.text)} query={query} />}</span>}
       </FoldHead>
       {open && (
         <div className="tx-reasoning-body">
@@ -232,6 +247,8 @@ export function TranscriptParts({ parts, ctx, tool, empty }: { parts: Part[]; ct
   }
   const key = (k: number) => `${ctx.keyPrefix ?? ''}${ctx.at}:p${k}`;
   const own = ownPairs(parts);
+  const thoughts = parts.filter(readableReasoning).length;
+  let thought = 0;
   return (
     <>
       {parts.map((p, k) => {
@@ -248,7 +265,7 @@ export function TranscriptParts({ parts, ctx, tool, empty }: { parts: Part[]; ct
           case 'tool-result':
             return <ToolResult key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} callName={ctx.callName(p.callId)} call={p.callId !== undefined && own.called.has(p.callId) ? undefined : ctx.callOf(p.callId)} onGo={ctx.onGo} />;
           case 'reasoning':
-            return <Reasoning key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} tokens={ctx.reasoningTokens} />;
+            return <Reasoning key={k} part={p} at={ctx.at} query={ctx.query} foldKey={key(k)} tokens={ctx.reasoningTokens} of={thoughts > 1 && readableReasoning(p) ? { n: ++thought, count: thoughts } : undefined} />;
           case 'image':
           case 'file':
             return (
