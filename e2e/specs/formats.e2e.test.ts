@@ -117,7 +117,7 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       const before = readFileSync(file, 'utf8');
       await page.open('openai/finetune.jsonl');
       await page.page.click('[data-testid="conversation-item"][data-index="2"]');
-      await page.page.waitForFunction(() => document.querySelector('[data-testid="conv-title"]')?.parentElement?.textContent?.includes('conversation 3 of 3'));
+      await page.page.waitForFunction(() => document.querySelector('[data-testid="conv-title"]')?.parentElement?.textContent?.includes('conversation #2 (3 in the file)'));
       await page.ready();
       await page.page.click('[data-testid="row"][data-index="3"]');
       await page.page.click('[data-testid="edit-button"]');

@@ -19,7 +19,7 @@ import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
 import { humanBytes, outsideLinksNote, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
-import { InputError, UsageError } from './usage.js';
+import { conversationOption, InputError, UsageError } from './usage.js';
 import { selectRecords, type Selection } from './thread-selection.js';
 import { ownerWithCall, sessionCalls, sessionThreadFiles, threadFileAsked } from './session-threads.js';
 import { threadFileTitle, type ThreadFile } from '../core/sessions/thread-files.js';
@@ -40,6 +40,8 @@ export interface CommonOptions {
   /** `--thread ID|all`, `--whole`: which path of a session. */
   thread?: string;
   whole?: boolean;
+  /** `--conversation N`: one conversation of a file of several (show). */
+  conversation?: string;
 }
 
 /** What a count was made with; where the model's own tokenizer is not public, which encoding stands in for it. */
@@ -170,12 +172,14 @@ interface ShownMessage {
 function shown(opened: OpenedFile, opts: CommonOptions): { messages: ShownMessage[]; total: number; selections: Selection[]; model: string; source: 'session' | 'option' | 'default' } {
   const messages: ShownMessage[] = [];
   const selections = opened.doc.conversations.map((_, conversation) => selectRecords(opened, conversation, opts));
+  // `--conversation N`: that conversation's messages alone, numbered as in the whole file.
+  const only = opts.conversation === undefined ? undefined : conversationOption(opts.conversation, opened.doc.conversations.length);
   const { model, source } = countedFor(opened, selections, opts);
   const tokenizer = getTokenizer(model);
   const answers = new Map<string, number>();
   let total = 0;
   opened.doc.conversations.forEach((c, conversation) =>
-    selections[conversation].records.forEach((fileIndex, index) => {
+    (only === undefined || only === conversation ? selections[conversation].records : []).forEach((fileIndex, index) => {
       const r = c.records[fileIndex];
       const v = opened.codec.view(r);
       const t = countView(v, tokenizer);

@@ -84,7 +84,11 @@ export async function sessionsCommand(dir: string, opts: { json: boolean }): Pro
       process.stdout.write(`No sessions in ${path}\n`);
       return;
     }
-    const body = nested(rows).map(({ s, under }) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), under ? `  ↳ ${s.tool ?? ''}` : s.kind === 'subagent' ? `sub-agent · ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), cutToWidth(s.title ?? '', TITLE_COLUMNS), s.messages, s.calls ? s.output : '', sessionCostText(s), relative(path, s.path)]);
+    // A file of several sessions (Crush's database, a dataset): which one, as `show --conversation N` picks it.
+    const perPath = new Map<string, number>();
+    for (const r of rows) perPath.set(r.path, (perPath.get(r.path) ?? 0) + 1);
+    const where = (s: SessionRow) => `${relative(path, s.path)}${(perPath.get(s.path) ?? 0) > 1 ? ` #${s.conversation}` : ''}`;
+    const body = nested(rows).map(({ s, under }) => [(s.lastAt ?? '').replace('T', ' ').slice(0, 16), under ? `  ↳ ${s.tool ?? ''}` : s.kind === 'subagent' ? `sub-agent · ${s.tool ?? ''}` : (s.tool ?? s.format ?? ''), cutToWidth(s.title ?? '', TITLE_COLUMNS), s.messages, s.calls ? s.output : '', sessionCostText(s), where(s)]);
     process.stdout.write(table(['LAST', 'TOOL', 'TITLE', 'MESSAGES', 'OUTPUT', 'COST', 'PATH'], body) + '\n');
   } finally {
     kept.catalog.close();

@@ -5,7 +5,7 @@ const USAGE_TEMPLATE = `Usage: conversation-inspector <command> [options]
 Commands:
   ls [DIR] [--json] [--depth N] [--model M]
                                        conversation files under DIR (default ./conversations), subfolders too
-  show FILE [--format ID] [--model M] [--thread ID|all] [--whole] [--at ID] [--json]
+  show FILE [--conversation N] [--format ID] [--model M] [--thread ID|all] [--whole] [--at ID] [--json]
                                        every message with its token count, and the total; a session
                                        (Claude Code, Codex) shows its main thread since the last compaction,
                                        as the app does: --whole past compactions, --thread a sub-agent's,
@@ -116,4 +116,11 @@ export class InputError extends Error {
     super(message);
     this.name = 'InputError';
   }
+}
+
+/** `--conversation N`: a conversation of the file, numbered from 0 as `show` and `search` number them. */
+export function conversationOption(raw: string, conversations: number): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 0 || n >= conversations) throw new UsageError(`--conversation takes 0..${conversations - 1}, not "${raw}"`);
+  return n;
 }

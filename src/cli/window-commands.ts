@@ -1,4 +1,5 @@
 import { extname, resolve } from 'node:path';
+import { conversationOption } from './usage.js';
 import {
   applyPlan,
   buildSkeleton,
@@ -87,9 +88,7 @@ function conversationIndex(raw: string | undefined, opened: OpenedFile): number 
     if (n > 1) process.stderr.write(`note: the file holds ${n} conversations; this is conversation 0 (--conversation 0..${n - 1} picks another)\n`);
     return 0;
   }
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n >= opened.doc.conversations.length) throw new UsageError(`--conversation takes 0..${opened.doc.conversations.length - 1}, not "${raw}"`);
-  return n;
+  return conversationOption(raw, opened.doc.conversations.length);
 }
 
 function planned(file: string, opts: { model: string; format?: string; conversation?: string } & ThreadOptions): Planned {

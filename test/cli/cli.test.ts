@@ -77,6 +77,28 @@ describe('show', () => {
     expect(r.stdout).toContain('5 messages, 46 tokens (gpt-5.4, o200k_base)');
   });
 
+  it('--conversation N shows that conversation of a file of several alone, numbered as the whole file numbers it; a wrong N is refused', () => {
+    const dir = tempDir();
+    const file = join(dir, 'data.jsonl');
+    const conv = (word: string) => JSON.stringify({ messages: [{ role: 'user', content: `ask ${word}` }, { role: 'assistant', content: `answer ${word}` }] });
+    writeFileSync(file, [conv('zero'), conv('one'), conv('two')].join('\n') + '\n');
+    const all = JSON.parse(cli('show', file, '--json').stdout);
+    const one = JSON.parse(cli('show', file, '--conversation', '1', '--json').stdout);
+    expect(one.messages).toEqual(all.messages.filter((m: { conversation: number }) => m.conversation === 1));
+    expect(one.messages.map((m: { content: string }) => m.content)).toEqual(['ask one', 'answer one']);
+    expect(one.totalTokens).toBe(one.messages.reduce((n: number, m: { tokens: number }) => n + m.tokens, 0));
+    const text = cli('show', file, '--conversation', '2').stdout;
+    expect(text).toMatch(/^2:0\s+user/m);
+    expect(text).not.toContain('ask one');
+    // The session list names each as `--conversation` picks it.
+    expect(cli('sessions', dir).stdout).toMatch(/ask one\s+2\s+data\.jsonl #1\n/);
+    for (const bad of ['3', '-1', '1.5', 'x', '']) {
+      const r = cli('show', file, `--conversation=${bad}`);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--conversation takes 0..2, not "${bad}"`);
+    }
+  });
+
   it('says one message and one token in the singular', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'one.json'), '[{"role": "user", "content": "hi"}]');

@@ -139,18 +139,18 @@ describe('search across conversations while the index is built', () => {
     expect(screen.getByTestId('search-all-keys').textContent).not.toContain('⤷');
   });
 
-  it("numbers a hit of a file of several conversations as the header counts them (from 1), its row as the table (from 0)", () => {
+  it("numbers a hit of a file of several conversations as the header and the CLI number them, its row as the table (each from 0)", () => {
     const hit = (conversation: number, index: number) => ({ path: 'dataset.jsonl', format: 'sharegpt-jsonl', conversation, index, role: 'user', snippet: 'an invoice', match: [3, 10] as [number, number] });
     const answer: SearchAnswer = { ...none(0), total: 2, files: 1, fileTotals: {}, hits: [hit(0, 3), hit(1, 0)] };
     useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
     render(<SearchAllDialog />);
-    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['1:3', '2:0']);
-    expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toBe('conversation 2 of the file, row 0 (rows counted from 0, as the table numbers them)');
+    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['0:3', '1:0']);
+    expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toBe('conversation #1 of the file, row 0 (both counted from 0, as the table and the CLI number them)');
     cleanup();
     // Found in the first conversation only, a file of two still says which.
     useApp.setState({ searchAllAnswer: { ...answer, total: 1, hits: [hit(0, 3)] }, entries: [{ path: 'dataset.jsonl', name: 'dataset', bytes: 10, modified: 0, conversations: 2 }] });
     render(<SearchAllDialog />);
-    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['1:3']);
+    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['0:3']);
   });
 
   it('shows a hit\'s role as the file spells it, as the table does', () => {

@@ -304,7 +304,7 @@ describe('the header names the session', () => {
     const started = 'aider chat started at 2025-12-03 14:43:45';
     useApp.setState({ sessionsAnswer: { sessions: [{ path: 's.jsonl', conversation: 1, title: 'Add a retry to the upload' }], total: 1, tools: [], models: [], status: {} } as never });
     render(<SessionHeader skeleton={{ ...session, title: started, conversation: 1, conversations: 3 }} />);
-    expect(screen.getByTestId('conv-figures').textContent).toContain('conversation 2 of 3 · Add a retry to the upload');
+    expect(screen.getByTestId('conv-figures').textContent).toContain('conversation #1 (3 in the file) · Add a retry to the upload');
     expect(screen.getByTestId('conv-figures').textContent).not.toContain(started);
   });
 });

@@ -15,10 +15,10 @@ export interface Problem {
   text: string;
 }
 
-/** Where a problem is, in words: "line 12", "conversation 3, message 4". */
+/** Where a problem is, in words: "line 12", "conversation #2, message 4" (each numbered from 0, as the table and the CLI number them). */
 export function problemPlace(p: Problem, conversations: number): string {
   if (p.line !== undefined) return `line ${p.line}`;
-  const conv = conversations > 1 ? `conversation ${p.conversation + 1}` : '';
+  const conv = conversations > 1 ? `conversation #${p.conversation}` : '';
   const msg = p.message !== undefined ? `message ${p.message}` : '';
   return [conv, msg].filter(Boolean).join(', ') || 'the file';
 }

@@ -25,7 +25,7 @@ export function SessionHeader({ skeleton, provisional }: { skeleton: Skeleton; p
   const thread = skeleton.threads?.find((t) => t.conversation === skeleton.conversation);
   // The main thread of a session whose sub-agents ran in its file is the session: its title (the thread menu beside
   // it says which thread); a sub-agent's thread, its own.
-  const which = (skeleton.threads ? (thread?.thread === 'main' ? (own ?? listed ?? thread.title) : (thread?.title ?? 'thread')) : skeleton.conversations > 1 ? `conversation ${skeleton.conversation + 1} of ${formatNumber(skeleton.conversations)}${own ? ` · ${own}` : ''}` : own) ?? listed;
+  const which = (skeleton.threads ? (thread?.thread === 'main' ? (own ?? listed ?? thread.title) : (thread?.title ?? 'thread')) : skeleton.conversations > 1 ? `conversation #${skeleton.conversation} (${formatNumber(skeleton.conversations)} in the file)${own ? ` · ${own}` : ''}` : own) ?? listed;
   const streaming = !!provisional && !provisional.ends;
   const count = streaming ? `first ${formatNumber(skeleton.count)}${provisional.estimated ? ` of ≈${formatNumber(provisional.estimated)}` : ''}` : formatNumber(skeleton.count);
   const of = streaming ? undefined : sessionOf(skeleton);

@@ -56,9 +56,9 @@ function HitNumber({ hit, multi }: { hit: SearchHitRow; multi: boolean }) {
   }
   const { conversation, index } = hit.shown ?? hit;
   return (
-    // The conversation as the header counts it ("conversation 2 of 3"), the row as the table numbers it (#0 first).
-    <span className="index" data-testid="search-hit-number" title={multi ? `conversation ${conversation + 1} of the file, row ${index} (rows counted from 0, as the table numbers them)` : `row ${index}`}>
-      {multi ? `${conversation + 1}:${index}` : index}
+    // The conversation as the header and the CLI number it ("conversation #1"), the row as the table (#0 first).
+    <span className="index" data-testid="search-hit-number" title={multi ? `conversation #${conversation} of the file, row ${index} (both counted from 0, as the table and the CLI number them)` : `row ${index}`}>
+      {multi ? `${conversation}:${index}` : index}
     </span>
   );
 }

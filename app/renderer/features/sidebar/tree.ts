@@ -129,7 +129,7 @@ export function flattenTree(root: FolderNode, collapsed: ReadonlySet<string>, ex
       rows.push({ kind: 'file', entry: e, depth, distinct: distinct.get(baseName(e.path)) ?? 0 });
       if (e.parts && expanded(e)) e.parts.forEach((p, index) => rows.push({ kind: 'conversation', entry: e, index, title: p.title, label: p.title, depth, part: p.path }));
       else if ((e.conversations ?? 1) > 1 && expanded(e)) {
-        const titles = Array.from({ length: e.conversations ?? 0 }, (_, index) => e.titles?.[index] ?? `conversation ${index + 1}`);
+        const titles = Array.from({ length: e.conversations ?? 0 }, (_, index) => e.titles?.[index] ?? `conversation #${index}`);
         const labels = distinctTitles(titles);
         for (const index of conversationOrder(e, sort)) rows.push({ kind: 'conversation', entry: e, index, title: titles[index], label: labels[index], depth });
       }
