@@ -130,7 +130,7 @@ export function App() {
         return;
       }
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
-      if (e.key === 'Escape' && !typing) {
+      if (e.key === 'Escape' && !typing && !e.defaultPrevented) {
         // Esc closes the window panel when it is open; else, while a file is being read, it stops waiting for it.
         if (useApp.getState().windowOpen) useApp.getState().toggleWindow(false);
         else if (useApp.getState().opening) useApp.getState().closeConversation();

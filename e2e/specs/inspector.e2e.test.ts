@@ -299,6 +299,12 @@ for (const mode of ['browser', 'electron'] as Mode[]) {
       await page.page.waitForSelector('[data-testid="row"][data-index="0"][aria-selected="true"]');
       await page.page.keyboard.press('Enter');
       expect(await page.page.evaluate(() => document.activeElement?.id)).toBe('detail');
+      // Esc gives the keyboard back to the table, the row still chosen, and the arrows move it again.
+      await page.page.keyboard.press('Escape');
+      expect(await page.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('message-grid');
+      await page.page.keyboard.press('ArrowDown');
+      await page.page.waitForSelector('[data-testid="row"][data-index="1"][aria-selected="true"]');
+      await page.page.keyboard.press('Enter');
       await page.page.keyboard.press('/');
       expect(await page.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search');
     });

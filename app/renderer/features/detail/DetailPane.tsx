@@ -1,5 +1,5 @@
 import { FATES } from '../../../../src/core/window/types.js';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
 import { sparseGet } from '../../../shared/sparse.js';
 import { request } from '../../api/client.js';
@@ -21,6 +21,20 @@ import { describeUsage } from '../../../../src/core/usage.js';
 
 type Detail = RequestOutput<'conversation:message'>;
 const NO_MARKS: readonly SecretMark[] = [];
+
+/**
+ * Esc in the detail (not in an editor's field, which has its own) gives the keyboard back to the table it was
+ * entered from with Enter: the topmost layer, closed.
+ */
+function backToTable(e: KeyboardEvent<HTMLElement>): void {
+  if (e.key !== 'Escape' || e.defaultPrevented) return;
+  const t = e.target as HTMLElement;
+  if (t.closest('input, textarea, select, [contenteditable="true"], form')) return;
+  const grid = document.querySelector<HTMLElement>('[data-testid="message-grid"]');
+  if (!grid) return;
+  e.preventDefault();
+  grid.focus();
+}
 
 export function DetailPane() {
   const { openPath, selected, counts, skeleton, generation, findings, editingSession } = useAppPick('openPath', 'selected', 'counts', 'skeleton', 'generation', 'findings', 'editingSession');
@@ -84,11 +98,11 @@ export function DetailPane() {
     if (editing && detail?.truncated) setFull(true);
   }, [editing, detail]);
 
-  if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail"><p>Select a message (↑/↓, Enter) to read it in full{useApp.getState().skeleton?.readOnly?.edits === false ? '.' : '; double-click it or press E to edit it.'}</p></section>;
-  if (error) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail"><p className="error-text">{error}</p></section>;
+  if (selected === undefined) return <section className="detail empty" id="detail" tabIndex={-1} aria-label="Message detail" onKeyDown={backToTable}><p>Select a message (↑/↓, Enter) to read it in full{useApp.getState().skeleton?.readOnly?.edits === false ? '.' : '; double-click it or press E to edit it.'}</p></section>;
+  if (error) return <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" onKeyDown={backToTable}><p className="error-text">{error}</p></section>;
   if (!detail || (detail.index !== selected && !(editing && drafting)) || (editing && detail.truncated))
     return (
-      <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail">
+      <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" onKeyDown={backToTable}>
         {reading && rowPreview !== undefined && <p data-testid="detail-preview">{rowPreview}</p>}
         <p className="loading">{detail?.index === selected && detail.truncated ? `Loading all ${formatBytes(detail.truncated.raw)} of message ${selected}…` : reading ? `Message ${selected} shows in full once the whole file is read.` : `Loading message ${selected}…`}</p>
       </section>
@@ -112,7 +126,7 @@ export function DetailPane() {
   const cut = exact ? (exact.cut ? { keep: exact.cut.keep, offset: exact.cut.offset, approximate: false } : plan?.cuts[selected]) : plan?.cuts[selected];
   const { role: _r, content: _c, timestamp: _ts, message_id: _id, category: _cat, metadata, token_count: _t, ...extra } = m;
   return (
-    <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" data-testid="detail" ref={pane}>
+    <section className="detail" id="detail" tabIndex={-1} aria-label="Message detail" onKeyDown={backToTable} data-testid="detail" ref={pane}>
       <header className="detail-head">
         <strong>message {selected}</strong>
         <RoleChip role={v.role} normal={v.normalRole} />
