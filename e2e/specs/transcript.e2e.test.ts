@@ -279,6 +279,33 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(axe, JSON.stringify(axe, null, 1)).toEqual([]);
   });
 
+  it('a long system prompt is folded to a line, the conversation on the first screen; a short one is shown; a search into it opens it', { timeout: 60_000 }, async () => {
+    const rules = Array.from({ length: 120 }, (_, k) => `- Rule ${k}: keep the answer short and cite the file you read.`).join('\n');
+    const chat = JSON.stringify([
+      { role: 'system', content: `You are a careful coding agent.\n${rules}\n- Rule zebra: never guess.` },
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Where is the retry set?' },
+      { role: 'assistant', content: 'In upload.ts, line 12.' },
+    ]);
+    const page = await start(SIZES[0], { 'instructed.json': chat });
+    await page.open('instructed.json');
+    await page.transcript();
+    const first = page.page.locator('[data-testid="tx-message"][data-index="0"]');
+    expect(await first.locator('[data-testid="tx-system-fold"]').getAttribute('aria-expanded')).toBe('false');
+    expect(await first.locator('[data-testid="tx-system-fold"]').textContent()).toContain('You are a careful coding agent.');
+    expect(await first.textContent()).not.toContain('Rule 7:');
+    expect(await page.page.locator('[data-testid="tx-message"][data-index="1"] [data-testid="tx-system"]').count()).toBe(0);
+    expect(await page.transcriptInView()).toEqual(expect.arrayContaining([0, 1, 2, 3]));
+    await page.screenshot('browser-transcript-instructions');
+    const expanded = (open: boolean) => page.page.waitForFunction((o) => document.querySelector('[data-testid="tx-message"][data-index="0"] [data-testid="tx-system-fold"]')?.getAttribute('aria-expanded') === String(o), open);
+    await page.search('zebra');
+    await expanded(true);
+    await page.search('');
+    await expanded(false);
+    await first.locator('[data-testid="tx-system-fold"]').click();
+    expect(await first.textContent()).toContain('Rule 7:');
+  });
+
   it('an empty message says "(empty)", never raw JSON; a message holding <script>, remote images and script links is shown inert and loads nothing', { timeout: 60_000 }, async () => {
     const page = await start(SIZES[0], { 'hostile.json': HOSTILE, 'empty-answer.jsonl': EMPTY_SESSION + '\n' });
     const asked: string[] = [];

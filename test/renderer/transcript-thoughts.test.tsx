@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TranscriptParts } from '../../app/renderer/features/transcript/TranscriptParts.js';
+import { subjectOf, TranscriptParts } from '../../app/renderer/features/transcript/TranscriptParts.js';
 
 afterEach(cleanup);
 
@@ -20,6 +20,13 @@ describe('the transcript and a message of several thoughts (Gemini CLI keeps eac
     expect(heads()[0]).not.toContain('**');
     expect(heads()[1]).toContain('Reasoning 2 of 2');
     expect(heads()[1]).toContain('Reviewing Configuration Discrepancies');
+  });
+
+  it('a thought’s subject: Gemini CLI’s before its colon, a bold line, else the start of its first line', () => {
+    expect(subjectOf('Analyzing Deployment Setup: I am focused on the deployment stage.')).toBe('Analyzing Deployment Setup');
+    expect(subjectOf('**Reviewing Files**\n\nThe ids differ.')).toBe('Reviewing Files');
+    expect(subjectOf('x'.repeat(150))).toBe(`${'x'.repeat(100)}…`);
+    expect(subjectOf(`${'y'.repeat(90)}: and more`)).toBe(`${'y'.repeat(90)}: and more`);
   });
 
   it('one thought carries the message’s reasoning tokens, as before', () => {

@@ -17,7 +17,7 @@ import { FateStrip } from '../window/FateStrip.js';
 import { FoldChoices, FoldContext, useFolds, type Folds } from './folds.js';
 import { turnsOf, nextUnit, unitStart, type Turns } from './turns.js';
 import { partStarts, prefixSums, short, turnFigures, type FigureInputs, type TurnFigures } from './figures.js';
-import { foldKeys, TranscriptParts, type PartsContext } from './TranscriptParts.js';
+import { foldKeys, found, TranscriptParts, type PartsContext } from './TranscriptParts.js';
 import { SubAgentRun, type SubAgent } from './SubAgentRun.js';
 import { Markdown } from './Markdown.js';
 
@@ -26,6 +26,10 @@ const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂'
 /** Room the number column and the margin take beside a message's text (for the first guess of its height). */
 const GUTTERS = 44 + 140 + 40;
 const LINE = 19;
+
+/** A system prompt longer than this (characters) is shown folded: about a dozen lines. */
+const LONG_PROMPT = 1200;
+const promptLength = (parts: readonly TranscriptMessage['parts'][number][]): number => parts.reduce((n, x) => n + ('text' in x ? x.text.length : 0), 0);
 
 /** How far a compaction's summary may follow its boundary (Claude Code writes it next; a hook line or two may come between). */
 const SUMMARY_WITHIN = 4;
@@ -150,6 +154,27 @@ const TranscriptItem = memo(function TranscriptItem(p: ItemProps) {
           <span className="muted small"> · {p.tokens !== undefined ? `${formatNumber(p.tokens)} tokens` : `${formatNumber(text.length)} characters`}: what the model was sent in place of the history before it</span>
         </button>
         {open && <Markdown text={text} query={p.query} />}
+      </div>
+    );
+  } else if (p.normalRole === 'system' && !meta && promptLength(view.parts) > LONG_PROMPT) {
+    // A long system or developer prompt (Codex's, Copilot's: pages of instructions) folded, as a summary is:
+    // the conversation starts on the screen, not a page of it further down.
+    const key = `${i}:prompt`;
+    const text = view.parts.map((x) => ('text' in x ? x.text : '')).join('\n');
+    const byDefault = found(text, p.query);
+    const open = folds.isOpen(key, byDefault);
+    const first = text.trim().split('\n')[0]?.slice(0, 160) ?? '';
+    body = (
+      <div className="tx-card tx-system" data-testid="tx-system">
+        <button className="tx-fold-head" aria-expanded={open} onClick={(e) => (e.stopPropagation(), folds.toggle(key, byDefault))} data-testid="tx-system-fold">
+          <span className="tx-caret" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          <strong>Instructions</strong>
+          <span className="muted small"> · {p.tokens !== undefined ? `${formatNumber(p.tokens)} tokens` : `${formatNumber(text.length)} characters`}</span>
+          {!open && <span className="tx-headline">{<Highlight text={first} query={p.query} />}</span>}
+        </button>
+        {open && <TranscriptParts parts={view.parts} ctx={ctx} tool={false} empty={view.category} />}
       </div>
     );
   } else if (meta) {

@@ -173,10 +173,15 @@ function ToolResult({ part, at, query, foldKey, callName, call, onGo }: { part: 
 /** Reasoning that can be read: not encrypted, not a bare signature, kept, not blank. */
 const readableReasoning = (p: Part): boolean => p.kind === 'reasoning' && !p.encrypted && !p.signature && !p.unkept && p.text.trim() !== '';
 
-/** What a folded thought's head shows of it: its subject (Gemini's **bold** first line), its first line else. */
-function subjectOf(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.replace(/^\*\*(.+)\*\*$/, '$1').slice(0, 160);
+/**
+ * What a folded thought's head shows of it: its subject (Gemini CLI's, before its description's colon; a
+ * **bold** first line), else the start of its first line.
+ */
+export function subjectOf(text: string): string {
+  const line = (text.trim().split('\n')[0] ?? '').replace(/^\*\*(.+)\*\*$/, '$1');
+  const colon = line.indexOf(': ');
+  if (colon > 0 && colon <= 80) return line.slice(0, colon);
+  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
 }
 
 function Reasoning({ part, at, query, foldKey, tokens, of }: { part: Extract<Part, { kind: 'reasoning' }>; at: number; query: string; foldKey: string; tokens?: number; /** Its place among the message's readable thoughts, where there are several (the tokens count them all). */ of?: { n: number; count: number } }) {
