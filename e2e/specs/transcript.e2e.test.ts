@@ -279,6 +279,39 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     expect(axe, JSON.stringify(axe, null, 1)).toEqual([]);
   });
 
+  it('a message opened from a search hit stays at the top of the transcript while the taller messages above it are measured', { timeout: 120_000 }, async () => {
+    // Messages far taller than a row's estimate: code, lists and paragraphs, each its own.
+    const tall = (k: number) => [`## Step ${k}`, '', ...Array.from({ length: 14 }, (_, j) => `- item ${j} of step ${k}: the upload retries after a pause`), '', '```ts', ...Array.from({ length: 10 }, (_, j) => `const v${j} = retry(${k}, ${j});`), '```'].join('\n');
+    const session = (word: string, at: number) => JSON.stringify(Array.from({ length: 40 }, (_, k) => ({ role: k % 2 ? 'assistant' : 'user', content: k === at ? `The ${word} is here.` : tall(k) })), null, 2);
+    const page = await start(SIZES[0], { 'tall-a.json': session('quokkamark', 27), 'tall-b.json': session('wombatmark', 31) });
+    await page.open('tall-a.json');
+    await page.transcript();
+    for (const [word, at, file] of [['wombatmark', 31, 'tall-b.json'], ['quokkamark', 27, 'tall-a.json'], ['wombatmark', 31, 'tall-b.json']] as const) {
+      await page.page.keyboard.press('Control+Shift+F');
+      await page.page.waitForSelector('[data-testid="search-all-input"]');
+      await page.page.fill('[data-testid="search-all-input"]', word);
+      // The answer to this query, not the one before it.
+      await page.page.waitForFunction((q) => {
+        const summary = document.querySelector('[data-testid="search-all-summary"]');
+        return summary?.getAttribute('data-query') === q && !summary.hasAttribute('data-busy') && /^1 message/.test(summary.textContent ?? '');
+      }, word, { timeout: 60_000 });
+      await page.page.waitForSelector('[data-hit][aria-selected="true"]');
+      await page.page.keyboard.press('Enter');
+      await page.page.waitForSelector('[data-testid="search-all"]', { state: 'detached' });
+      await page.page.waitForFunction((f) => document.querySelector('[data-testid="conv-title"]')?.textContent === f, file);
+      await page.page.waitForSelector(`[data-testid="tx-message"][data-index="${at}"]`);
+      await page.transcriptSettled();
+      await page.page.waitForTimeout(1200);
+      // Its head and its text on the screen (at the top, or where it was already in full view).
+      const { top, height } = await page.page.$eval(`[data-testid="tx-message"][data-index="${at}"]`, (m) => {
+        const box = document.querySelector('[data-testid="transcript"]')!.getBoundingClientRect();
+        return { top: m.getBoundingClientRect().top - box.top, height: box.height };
+      });
+      expect(top, `${word} at #${at}`).toBeGreaterThanOrEqual(-2);
+      expect(top, `${word} at #${at}`).toBeLessThan(height - 120);
+    }
+  });
+
   it('a long system prompt is folded to a line, the conversation on the first screen; a short one is shown; a search into it opens it', { timeout: 60_000 }, async () => {
     const rules = Array.from({ length: 120 }, (_, k) => `- Rule ${k}: keep the answer short and cite the file you read.`).join('\n');
     const chat = JSON.stringify([

@@ -132,7 +132,8 @@ export function ConversationView() {
         </p>
       )}
       <TurnStrip skeleton={skeleton} />
-      {transcriptOpen ? <Transcript /> : <MessageTable />}
+      {/* A session of its own mounts its own transcript: placed at its chosen message, not scrolled from the last one's. */}
+      {transcriptOpen ? <Transcript key={`${skeleton?.path}#${skeleton?.conversation}`} /> : <MessageTable />}
       {/* The transcript shows each message whole: the detail pane is for the table, and for editing. */}
       {(!transcriptOpen || editing !== undefined) && <>
       {selected !== undefined && !detailCollapsed && <Splitter label="Resize the message detail" vertical={false} size={detailHeight(layout.detail)} sign={-1} onResize={(px) => resize('detail', px)} onReset={() => resize('detail', DEFAULT_LAYOUT.detail)} testid="split-detail" />}

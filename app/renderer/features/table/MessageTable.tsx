@@ -237,6 +237,8 @@ export function MessageTable() {
   // Opened from the transcript: where the reader was there (its top message at the top, the selected one in sight).
   const place = useRef(useApp.getState().readingPlace);
   const placedAt = useRef<number | undefined>(undefined);
+  /** The row the table itself moved the selection to (a key, a click): scrolled to no further than it must be. */
+  const stepped = useRef<number | undefined>(undefined);
   useLayoutEffect(() => {
     const at = place.current;
     const el = scrollRef.current;
@@ -283,12 +285,35 @@ export function MessageTable() {
     placedAt.current = undefined;
     const pos = orderRef.current.indexOf(selected);
     if (pos < 0) return;
-    // A step (↓, a click beside the view) scrolls no more than it must; a jump from afar (a costly call, a chart,
-    // "go to") lands mid-view, with what leads up to it (its turn's first rows) above it, not at the bottom edge.
-    const row = virtualizer.measurementsCache[pos];
+    // A step in the table (↓, a click on a row) scrolls no more than it must.
+    const step = stepped.current === selected;
+    stepped.current = undefined;
+    if (step) {
+      virtualizer.scrollToIndex(pos, { align: 'auto' });
+      return;
+    }
+    // A message chosen elsewhere (a search hit, a costly call, a chart, "go to") lands mid-view, with what leads up
+    // to it above it, unless it is well inside the view already; and stays in sight while the table's height
+    // settles (the detail pane and the header's notes coming in), until the reader acts or for KEEP_MS.
     const el = scrollRef.current;
-    const far = row !== undefined && el !== null && (row.end < el.scrollTop - el.clientHeight || row.start > el.scrollTop + 2 * el.clientHeight);
-    virtualizer.scrollToIndex(pos, { align: far ? 'center' : 'auto' });
+    const inside = () => {
+      const row = virtualizer.measurementsCache[pos];
+      return row !== undefined && el !== null && row.start >= el.scrollTop && row.end <= el.scrollTop + el.clientHeight - 2 * ROW_HEIGHT;
+    };
+    if (!inside()) virtualizer.scrollToIndex(pos, { align: 'center' });
+    if (!el) return;
+    const keep = new ResizeObserver(() => {
+      if (!inside()) virtualizer.scrollToIndex(pos, { align: 'center' });
+    });
+    keep.observe(el);
+    const done = () => {
+      clearTimeout(stop);
+      keep.disconnect();
+      for (const type of ACTED) el.removeEventListener(type, done);
+    };
+    const stop = setTimeout(done, KEEP_MS);
+    for (const type of ACTED) el.addEventListener(type, done, { passive: true });
+    return done;
   }, [selected, virtualizer]);
   // Where the reader is, for the transcript when they go to it.
   useEffect(
@@ -321,6 +346,7 @@ export function MessageTable() {
   const moveTo = (pos: number) => {
     if (!order.length) return;
     const p = Math.max(0, Math.min(order.length - 1, pos));
+    stepped.current = order[p];
     select(order[p]);
     virtualizer.scrollToIndex(p, { align: 'auto' });
   };
@@ -445,11 +471,13 @@ export function MessageTable() {
                   if (e.ctrlKey || e.metaKey || e.shiftKey) toggleMark(r.index, e.shiftKey);
                   else {
                     if (marked.size) useApp.setState({ marked: new Set() });
+                    stepped.current = r.index;
                     select(r.index);
                   }
                 }}
                 // A double click edits the message, as the E key does.
                 onDoubleClick={() => {
+                  stepped.current = r.index;
                   select(r.index);
                   runCommand('edit');
                 }}

@@ -27,6 +27,9 @@ const FATE_MARK: Record<string, string> = { kept: '', dropped: '⨯', cut: '✂'
 const GUTTERS = 44 + 140 + 40;
 const LINE = 19;
 
+/** How much of a message must show below its top for it to count as in view (its head and a line or two). */
+const READABLE = 120;
+
 /** A system prompt longer than this (characters) is shown folded: about a dozen lines. */
 const LONG_PROMPT = 1200;
 const promptLength = (parts: readonly TranscriptMessage['parts'][number][]): number => parts.reduce((n, x) => n + ('text' in x ? x.text.length : 0), 0);
@@ -349,12 +352,53 @@ export function Transcript() {
     [virtualizer],
   );
 
-  /** Brings message i into view at the top, unless it is in view already. */
+  /**
+   * Holds message i at the top while the messages around it are measured (each is first placed by an estimate,
+   * and one opened from a search hit could end at the screen's bottom edge), until the reader scrolls, clicks or
+   * types, or a second has passed.
+   */
+  const holding = useRef(0);
+  const holdAtTop = (i: number) => {
+    const el = scrollRef.current;
+    if (!el) return;
+    // The last message chosen is the one held.
+    const mine = ++holding.current;
+    let frames = 0;
+    let acted = false;
+    const stop = () => {
+      acted = true;
+    };
+    const events = ['wheel', 'pointerdown', 'keydown', 'touchstart'] as const;
+    events.forEach((e) => el.addEventListener(e, stop, { passive: true, once: true }));
+    const check = () => {
+      if (acted || ++frames > 60 || scrollRef.current !== el || holding.current !== mine) {
+        events.forEach((e) => el.removeEventListener(e, stop));
+        return;
+      }
+      const node = el.querySelector<HTMLElement>(`.tx-slot[data-index="${i}"]`);
+      const top = node ? node.getBoundingClientRect().top - el.getBoundingClientRect().top : undefined;
+      // At the top, or as far down as the end of the transcript lets it go.
+      const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+      if (top === undefined || top < -1 || (top > 1 && !atEnd)) virtualizer.scrollToIndex(i, { align: 'start' });
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  };
+
+  /**
+   * Brings message i into view at the top, unless it is in view already: as the screen shows it, not by the
+   * virtualizer's measurements (estimates for messages not yet drawn, which put one at the bottom edge).
+   */
   const reveal = (i: number, align: 'start' | 'auto' = 'start') => {
     const el = scrollRef.current;
-    const m = virtualizer.measurementsCache[i];
-    if (el && m && m.start >= el.scrollTop && m.start < el.scrollTop + el.clientHeight - 40) return;
+    const node = el?.querySelector<HTMLElement>(`.tx-slot[data-index="${i}"]`);
+    if (el && node) {
+      const box = el.getBoundingClientRect();
+      const top = node.getBoundingClientRect().top;
+      if (top >= box.top - 1 && top < box.bottom - READABLE) return;
+    }
     virtualizer.scrollToIndex(i, { align });
+    if (align === 'start') holdAtTop(i);
   };
 
   /**
@@ -384,7 +428,10 @@ export function Transcript() {
     if (place && place.top < skeleton.count) {
       virtualizer.scrollToIndex(place.top, { align: 'start' });
       if (place.selectedInView && selected !== undefined) keepInView(selected);
-    } else if (selected !== undefined) virtualizer.scrollToIndex(selected, { align: 'start' });
+    } else if (selected !== undefined) {
+      virtualizer.scrollToIndex(selected, { align: 'start' });
+      holdAtTop(selected);
+    }
   }, [skeleton]);
   // A message chosen elsewhere (a search match, "go to", the minimap, a link) is brought into view.
   const lastSelected = useRef(selected);
