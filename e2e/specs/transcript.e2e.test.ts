@@ -312,6 +312,42 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     }
   });
 
+  it('in the table, a message chosen by "go to" near the screen’s bottom edge lands mid-view, with rows after it; ↓ then scrolls no more than it must', { timeout: 120_000 }, async () => {
+    const chat = JSON.stringify(Array.from({ length: 60 }, (_, k) => ({ role: k % 2 ? 'assistant' : 'user', content: `Message ${k} about the upload retry.` })), null, 2);
+    const page = await start(SIZES[0], { 'rows.json': chat });
+    await page.open('rows.json');
+    await page.table();
+    const place = (i: number) =>
+      page.page.$eval(`[data-testid="row"][data-index="${i}"]`, (row) => {
+        const r = row.getBoundingClientRect();
+        const body = document.querySelector('[data-testid="grid-body"]')!.getBoundingClientRect();
+        return { top: r.top - body.top, bottom: r.bottom - body.top, height: body.height, row: r.height };
+      });
+    // The last row wholly on the first screen: at its bottom edge.
+    const rows = await page.page.$$eval('[data-testid="row"]', (els) => {
+      const body = document.querySelector('[data-testid="grid-body"]')!.getBoundingClientRect();
+      return els.filter((e) => e.getBoundingClientRect().bottom <= body.bottom).map((e) => Number(e.getAttribute('data-index')));
+    });
+    const edge = Math.max(...rows);
+    await page.page.focus('[data-testid="message-grid"]');
+    await page.page.keyboard.press('Control+g');
+    await page.page.waitForSelector('[data-testid="palette-input"]');
+    await page.page.keyboard.type(String(edge));
+    await page.page.waitForSelector(`[data-testid="palette-entry"]:has-text("Go to message ${edge}")`);
+    await page.page.keyboard.press('Enter');
+    await page.page.waitForSelector(`[data-testid="row"][data-index="${edge}"][aria-selected="true"]`);
+    await page.page.waitForTimeout(800);
+    const at = await place(edge);
+    expect(at.top).toBeGreaterThanOrEqual(-1);
+    // Two rows at least of what follows it are on the screen too.
+    expect(at.bottom).toBeLessThanOrEqual(at.height - 2 * at.row);
+    // A step down from there moves the selection, not the rows.
+    await page.page.focus('[data-testid="message-grid"]');
+    await page.page.keyboard.press('ArrowDown');
+    await page.page.waitForSelector(`[data-testid="row"][data-index="${edge + 1}"][aria-selected="true"]`);
+    expect((await place(edge)).top).toBeCloseTo(at.top, 0);
+  });
+
   it('a long system prompt is folded to a line, the conversation on the first screen; a short one is shown; a search into it opens it', { timeout: 60_000 }, async () => {
     const rules = Array.from({ length: 120 }, (_, k) => `- Rule ${k}: keep the answer short and cite the file you read.`).join('\n');
     const chat = JSON.stringify([
