@@ -221,7 +221,7 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     const recent = await p().$$eval('[data-testid="store-overview"] h3 + ul', (uls) => [...uls[0].querySelectorAll('[data-testid="overview-session"]')].map((b) => b.getAttribute('data-path')));
     expect(recent).toEqual(newest);
     // What the sessions reported they cost, added up.
-    expect(await p().textContent('[data-testid="overview-figures"]')).toMatch(/ · \$\d+\.\d+ reported · /);
+    expect(await p().textContent('[data-testid="overview-figures"]')).toMatch(/ messages in sessions · \$\d+\.\d+ at list prices · /);
     await page.screenshot('store-overview');
     // The list short enough to hide most sessions: the one opened is brought into its view.
     await p().$eval('[data-testid="session-list"]', (e) => {

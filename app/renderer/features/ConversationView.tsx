@@ -82,7 +82,7 @@ export function ConversationView() {
         </p>
       )}
       <div className="toolbar">
-        <input ref={searchRef} type="search" className="search" placeholder="Search content  ( / )" aria-label="Search message content" value={search} onChange={(e) => setSearch(e.target.value)} onKeyDown={(e) => {
+        <input ref={searchRef} type="search" className="search" placeholder="Search  ( / )" aria-label="Search message content" value={search} onChange={(e) => setSearch(e.target.value)} onKeyDown={(e) => {
             // Enter goes from match to match (Shift+Enter back), in the table and the transcript alike.
             if (e.key === 'Enter' && searchMatches && searchMatches.size > 0) {
               e.preventDefault();

@@ -40,8 +40,8 @@ export function StoreOverviewPanel() {
         {filtering(filters) ? ' (with the sidebar’s filters)' : ''}
       </h2>
       <p data-testid="overview-figures">
-        {formatNumber(o.messages)} messages
-        {o.costUsd > 0 ? ` · ${o.costFloor ? '≥ ' : ''}${formatUsd(o.costUsd)} reported` : ''}
+        {formatNumber(o.messages)} messages in sessions
+        {o.costUsd > 0 ? ` · ${o.costFloor ? '≥ ' : ''}${formatUsd(o.costUsd)} at list prices` : ''}
         {o.from !== undefined && o.to !== undefined ? ` · ${day(o.from)} – ${day(o.to)}` : ''}
       </p>
       <p className="muted" data-testid="overview-tools">
