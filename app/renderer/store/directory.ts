@@ -14,8 +14,11 @@ export interface DirectorySlice {
   listing: boolean;
   listError: string | undefined;
   fileFilter: string;
+  /** The Files list narrowed to these files (the ones the session list leaves out), `more` of them not named. */
+  fileOnly: { paths: string[]; more: number } | undefined;
   fileSort: 'name' | 'messages' | 'tokens' | 'modified';
   setFileFilter(filter: string): void;
+  setFileOnly(only: DirectorySlice['fileOnly']): void;
   setFileSort(sort: DirectorySlice['fileSort']): void;
   refreshDirectory(): Promise<void>;
   /** Formats and counts the background read found (a `dir:details` event). */
@@ -43,9 +46,11 @@ export const createDirectorySlice: StateCreator<AppState, [], [], DirectorySlice
   listing: true,
   listError: undefined,
   fileFilter: '',
+  fileOnly: undefined,
   // The order chosen stays when another folder opens (the page starts over) and at the next start.
   fileSort: rememberedSort(),
   setFileFilter: (fileFilter) => set({ fileFilter }),
+  setFileOnly: (fileOnly) => set({ fileOnly }),
   setFileSort: (fileSort) => {
     set({ fileSort });
     try {

@@ -10,6 +10,7 @@ import { formatNumber } from '../roles.js';
  */
 export function NotListedLine({ notListed }: { notListed: NotListed | undefined }) {
   const setSidebarMode = useApp((s) => s.setSidebarMode);
+  const setFileOnly = useApp((s) => s.setFileOnly);
   const text = notListed && notListedText(notListed);
   if (!notListed || !text) return null;
   const total = notListedTotal(notListed);
@@ -18,7 +19,15 @@ export function NotListedLine({ notListed }: { notListed: NotListed | undefined 
   return (
     <p className="muted session-not-listed" data-testid="session-not-listed" title={title}>
       {text} —{' '}
-      <button className="link" onClick={() => setSidebarMode('files')} title="The Files list shows every file, and why one is not read">
+      <button
+        className="link"
+        data-testid="not-listed-files"
+        onClick={() => {
+          setFileOnly({ paths: notListed.files.map((f) => f.path), more: total - notListed.files.length });
+          setSidebarMode('files');
+        }}
+        title="The Files list, narrowed to these files: each says why it is not read"
+      >
         open {total === 1 ? 'it' : 'them'} in Files
       </button>
     </p>

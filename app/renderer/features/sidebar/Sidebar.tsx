@@ -184,9 +184,15 @@ function NameParts({ name, warn, distinct }: { name: string; warn: boolean; dist
 }
 
 export function Sidebar() {
-  const { entries, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated, listing } = useApp(
-    useShallow((s) => ({ entries: s.entries, fileFilter: s.fileFilter, setFileFilter: s.setFileFilter, fileSort: s.fileSort, setFileSort: s.setFileSort, listError: s.listError, root: s.root, listTruncated: s.listTruncated, listing: s.listing })),
+  const { entries: all, fileFilter, setFileFilter, fileSort, setFileSort, listError, root, listTruncated, listing, fileOnly, setFileOnly } = useApp(
+    useShallow((s) => ({ entries: s.entries, fileFilter: s.fileFilter, setFileFilter: s.setFileFilter, fileSort: s.fileSort, setFileSort: s.setFileSort, listError: s.listError, root: s.root, listTruncated: s.listTruncated, listing: s.listing, fileOnly: s.fileOnly, setFileOnly: s.setFileOnly })),
   );
+  // Narrowed to the files the session list leaves out, when its note was followed here.
+  const entries = useMemo(() => {
+    if (!fileOnly) return all;
+    const only = new Set(fileOnly.paths);
+    return all.filter((e) => only.has(e.path));
+  }, [all, fileOnly]);
   const openPath = useApp((s) => s.openPath);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [expandedFiles, setExpandedFiles] = useState<Set<string>>(new Set());
@@ -228,7 +234,18 @@ export function Sidebar() {
   const modes = (
     <div className="sidebar-modes" role="radiogroup" aria-label="List">
       {(['sessions', 'files'] as const).map((m) => (
-        <button key={m} role="radio" aria-checked={mode === m} className={mode === m ? 'active' : ''} onClick={() => setMode(m)} data-testid={`sidebar-mode-${m}`}>
+        <button
+          key={m}
+          role="radio"
+          aria-checked={mode === m}
+          className={mode === m ? 'active' : ''}
+          onClick={() => {
+            // Chosen by hand, the Files list is every file again.
+            setFileOnly(undefined);
+            setMode(m);
+          }}
+          data-testid={`sidebar-mode-${m}`}
+        >
           {m === 'sessions' ? 'Sessions' : 'Files'}
         </button>
       ))}
@@ -261,9 +278,18 @@ export function Sidebar() {
           <option value="tokens">tokens</option>
         </select>
       </div>
+      {fileOnly && (
+        <p className="muted small file-only" data-testid="file-only">
+          The {formatNumber(fileOnly.paths.length + fileOnly.more)} {fileOnly.paths.length + fileOnly.more === 1 ? 'file' : 'files'} the session list leaves out
+          {fileOnly.more > 0 ? ` (the first ${formatNumber(fileOnly.paths.length)} shown)` : ''}, each with why —{' '}
+          <button className="link" onClick={() => setFileOnly(undefined)} data-testid="file-only-clear">
+            show every file
+          </button>
+        </p>
+      )}
       {listError && <p className="error-text">{listError}</p>}
-      {entries.length === 0 && !listError && listing && <p className="empty muted">Looking for conversation files…</p>}
-      {entries.length === 0 && !listError && !listing && <p className="empty">No conversation files in {root ?? 'this folder'} yet (swarms JSON/YAML and MEMORY.md, OpenAI, Anthropic, Claude Code, Codex, ShareGPT, LangChain…). Files an agent writes here appear as it works.</p>}
+      {all.length === 0 && !listError && listing && <p className="empty muted">Looking for conversation files…</p>}
+      {all.length === 0 && !listError && !listing && <p className="empty">No conversation files in {root ?? 'this folder'} yet (swarms JSON/YAML and MEMORY.md, OpenAI, Anthropic, Claude Code, Codex, ShareGPT, LangChain…). Files an agent writes here appear as it works.</p>}
       <div className="sidebar-list" ref={listRef} data-testid="file-list" data-rows={rows.length}>
         <ul style={{ height: virtualizer.getTotalSize(), position: 'relative', margin: 0 }}>
           {virtualizer.getVirtualItems().map((item) => {
