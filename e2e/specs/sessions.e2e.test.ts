@@ -149,7 +149,7 @@ describe.skipIf(reason !== undefined)('the sessions of an agent store (browser)'
     await p().selectOption('[aria-label="Filter sessions by model"]', '');
     // Begun 20 days ago or before: the admin session, its sub-agent under it.
     const d = new Date(Date.now() - 20 * 24 * 3_600_000);
-    await p().fill('[aria-label="Sessions begun by"]', `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`);
+    await p().fill('[aria-label="To: sessions begun on or before"]', `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`);
     await listedAre([store[2].path]);
     await waitForCount(1, 1);
     await p().click('text=Clear filters');

@@ -130,9 +130,9 @@ export function SessionList() {
           ))}
         </select>
         <div className="session-dates" role="group" aria-label="Dates">
-          <input type="date" aria-label="Sessions active since" title="Sessions active on or after this day" value={filters.from ?? ''} max={filters.to} onChange={(e) => setSessionFilters({ from: e.target.value || undefined })} />
+          <input type="date" aria-label="From: sessions active on or after" title="Sessions active on or after this day" value={filters.from ?? ''} max={filters.to} onChange={(e) => setSessionFilters({ from: e.target.value || undefined })} />
           <span className="muted" aria-hidden="true">–</span>
-          <input type="date" aria-label="Sessions begun by" title="Sessions begun on or before this day" value={filters.to ?? ''} min={filters.from} onChange={(e) => setSessionFilters({ to: e.target.value || undefined })} />
+          <input type="date" aria-label="To: sessions begun on or before" title="Sessions begun on or before this day" value={filters.to ?? ''} min={filters.from} onChange={(e) => setSessionFilters({ to: e.target.value || undefined })} />
         </div>
         <label className="session-secrets-filter" title={pending > 0 ? `Still looking into ${formatNumber(pending)} files: more may show` : 'Sessions whose files hold secrets (keys, tokens, passwords)'}>
           <input type="checkbox" checked={!!filters.secrets} onChange={(e) => setSessionFilters({ secrets: e.target.checked || undefined })} data-testid="filter-secrets" />
