@@ -216,7 +216,7 @@ function SessionLine({ row, now, active, tabStop, onFocus, open, toggle }: { row
       ) : (
         <span className="session-toggle" aria-hidden="true" />
       )}
-      <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} data-key={`${s.path}#${s.conversation}`} tabIndex={tabStop ? 0 : -1} onFocus={onFocus} aria-expanded={row.kind === 'session' && row.agents > 0 ? row.open : undefined} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.tool ? `\n${s.tool}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
+      <button className="session-open" data-testid={agent ? 'agent-item' : 'session-item'} data-path={s.path} data-key={`${s.path}#${s.conversation}`} tabIndex={tabStop ? 0 : -1} onFocus={onFocus} aria-expanded={row.kind === 'session' && row.agents > 0 ? row.open : undefined} aria-current={active ? 'true' : undefined} onClick={open} title={`${s.title ?? name}\n${s.path}${s.project ? `\nin ${s.project}` : ''}${s.tool ? `\n${s.tool}` : ''}${agents ? `\n${agents}` : ''}${s.models.length ? `\n${s.models.join(', ')}` : ''}${s.lastAt ? `\nlast active ${new Date(when).toLocaleString()}` : ''}`}>
         <span className="session-title">
           {/* Under its session, the arrow says what it is; on its own (its session filtered out), the words do. */}
           {agent ? `↳ ${label ? `${label} · ` : ''}` : s.kind === 'subagent' ? `${label ?? 'sub-agent'} · ` : ''}
