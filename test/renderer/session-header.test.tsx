@@ -159,7 +159,10 @@ describe('the compaction as one chip', () => {
     rerender(<CompactionToggle skeleton={{ ...session, whole: true, earlier: 0, flags: session.flags.map((f, i) => (i === 3 ? f | FLAGS.compaction : f)) }} />);
     expect(screen.getByTestId('show-since-compaction').getAttribute('title')).toContain('compactions and all');
     rerender(<CompactionToggle skeleton={{ ...session, whole: false, earlier: 11 }} />);
-    expect(screen.getByTestId('show-whole').textContent).toBe('+11 earlier');
+    // What the rows left out are, said on the chip, not only on hover: "19 of 581 msgs" read as most of a session missing.
+    expect(screen.getByTestId('show-whole').textContent).toBe('+11 before the compaction');
+    rerender(<CompactionToggle skeleton={{ ...session, whole: false, earlier: 11, earlierBy: 'clear' }} />);
+    expect(screen.getByTestId('show-whole').textContent).toBe('+11 before the /clear');
   });
 });
 
@@ -319,7 +322,7 @@ describe("the header's count of messages is the session list's", () => {
     const figures = () => screen.getByTestId('conv-figures').textContent ?? '';
     expect(screen.getByTestId('conv-count').textContent).toBe('19 of 581 msgs');
     expect(screen.getByTestId('conv-count').getAttribute('title')).toBe(
-      '581 messages in all, as the list of sessions counts them: 19 messages since the last compaction (what the model is sent now); 560 messages before it ("+560 earlier" shows them); 2 messages on branches not taken (a rewind, an edited prompt, a regenerated answer: ‹ › at the forks).',
+      '581 messages in all, as the list of sessions counts them: 19 messages since the last compaction (what the model is sent now); 560 messages before it ("+560 before the compaction" shows them); 2 messages on branches not taken (a rewind, an edited prompt, a regenerated answer: ‹ › at the forks).',
     );
     expect(screen.getByTestId('file-count-note').textContent).toBe(' (the file: 89,066 tok)');
     expect(figures()).not.toMatch(/581 msgs.*581 msgs/);

@@ -44,7 +44,7 @@ export function CompactionToggle({ skeleton }: { skeleton: Skeleton }) {
         </button>
       ) : (
         <button className="chip-toggle" aria-pressed="false" onClick={() => void setWhole(true)} data-testid="show-whole" title={`Since ${partStart(skeleton).last}: what the model is sent now. Click to show the ${formatNumber(skeleton.earlier ?? 0)} messages before it too.`}>
-          +{formatNumber(skeleton.earlier ?? 0)} earlier
+          +{formatNumber(skeleton.earlier ?? 0)} before {partStart(skeleton).since}
         </button>
       )}
       {error && <span className="error-text">{error}</span>}

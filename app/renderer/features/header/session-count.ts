@@ -15,7 +15,7 @@ export function sessionOf(skeleton: Skeleton): { messages: number; says: string 
   if (messages <= skeleton.count) return undefined;
   const shown = skeleton.whole || earlier === 0 ? `${plural(skeleton.count, 'message')} shown` : `${plural(skeleton.count, 'message')} since ${partStart(skeleton).last} (what the model is sent now)`;
   const rest = [
-    earlier > 0 ? `${plural(earlier, 'message')} before it ("+${formatNumber(earlier)} earlier" shows them)` : undefined,
+    earlier > 0 ? `${plural(earlier, 'message')} before it ("+${formatNumber(earlier)} before ${partStart(skeleton).since}" shows them)` : undefined,
     branches > 0 ? `${plural(branches, 'message')} on branches not taken (a rewind, an edited prompt, a regenerated answer: ‹ › at the forks)` : undefined,
     threads > 0 ? `${plural(threads, 'message')} in its sub-agents' threads (the thread menu)` : undefined,
   ].filter(Boolean);
