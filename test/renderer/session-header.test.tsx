@@ -209,7 +209,7 @@ describe('turns at a glance', () => {
     useApp.setState({ counts, sessionsAnswer: { sessions: [row] } as never });
     render(<TurnStrip skeleton={{ ...session, earlier: 40 }} />);
     await waitFor(() => expect(screen.getByTestId('turns-by-cost').textContent).toBe('2 turns since the compaction · $0.013 · session $9.83 ▾'));
-    expect(screen.getByTestId('turns-by-cost').getAttribute('title')).toBe('2 turns (API calls) since the last compaction, $0.013 at list prices: the costliest first. The whole session (“+ earlier”) cost $9.83, as the session list says.');
+    expect(screen.getByTestId('turns-by-cost').getAttribute('title')).toBe('2 turns (API calls) since the last compaction, $0.013 at list prices: the costliest first. The whole session (“+40 before the compaction”) cost $9.83, as the session list says.');
     cleanup();
     // A part a /clear began (Claude Code 1.0.x went on in the same file): said so, not a compaction.
     render(<TurnStrip skeleton={{ ...session, earlier: 40, earlierBy: 'clear' }} />);

@@ -122,7 +122,7 @@ export function TurnStrip({ skeleton }: { skeleton: Skeleton }) {
         testid="turns-by-cost"
         open={open}
         onOpen={setOpen}
-        title={`${formatNumber(turns.length)} turns (API calls)${since ? ` since ${partStart(skeleton).last}` : ''}${usd > 0 ? `, ${usdSaid}` : ''}: the costliest first.${since ? ` The whole session (“+N before ${partStart(skeleton).since}”)${whole !== undefined ? ` cost ${formatUsd(whole)}, as the session list says` : ''}.` : ''}`}
+        title={`${formatNumber(turns.length)} turns (API calls)${since ? ` since ${partStart(skeleton).last}` : ''}${usd > 0 ? `, ${usdSaid}` : ''}: the costliest first.${since ? ` The whole session (“+${formatNumber(skeleton.earlier ?? 0)} before ${partStart(skeleton).since}”)${whole !== undefined ? ` cost ${formatUsd(whole)}, as the session list says` : ''}.` : ''}`}
         content={
           <>
             {formatNumber(turns.length)} turns{since}{usd > 0 ? ` · ${usdText}` : ''}
