@@ -283,10 +283,14 @@ describe.skipIf(reason !== undefined)('the transcript (browser)', () => {
     // Messages far taller than a row's estimate: code, lists and paragraphs, each its own.
     const tall = (k: number) => [`## Step ${k}`, '', ...Array.from({ length: 14 }, (_, j) => `- item ${j} of step ${k}: the upload retries after a pause`), '', '```ts', ...Array.from({ length: 10 }, (_, j) => `const v${j} = retry(${k}, ${j});`), '```'].join('\n');
     const session = (word: string, at: number) => JSON.stringify(Array.from({ length: 40 }, (_, k) => ({ role: k % 2 ? 'assistant' : 'user', content: k === at ? `The ${word} is here.` : tall(k) })), null, 2);
-    const page = await start(SIZES[0], { 'tall-a.json': session('quokkamark', 27), 'tall-b.json': session('wombatmark', 31) });
+    const page = await start(SIZES[0], { 'tall-a.json': session('quokkamark', 27), 'tall-b.json': session('wombatmark', 31), 'tall-c.json': session('numbatmark', 5) });
     await page.open('tall-a.json');
+    // To the table and back: the transcript keeps where the reader was in this session, and no other.
     await page.transcript();
-    for (const [word, at, file] of [['wombatmark', 31, 'tall-b.json'], ['quokkamark', 27, 'tall-a.json'], ['wombatmark', 31, 'tall-b.json']] as const) {
+    await page.table();
+    await page.transcript();
+    // #5 is on the first screen by the estimates of the messages above it, and far below it once they are drawn.
+    for (const [word, at, file] of [['numbatmark', 5, 'tall-c.json'], ['wombatmark', 31, 'tall-b.json'], ['quokkamark', 27, 'tall-a.json'], ['wombatmark', 31, 'tall-b.json']] as const) {
       await page.page.keyboard.press('Control+Shift+F');
       await page.page.waitForSelector('[data-testid="search-all-input"]');
       await page.page.fill('[data-testid="search-all-input"]', word);

@@ -14,7 +14,12 @@ const PAGES_KEPT = 60;
 export interface ReadingPlace {
   top: number;
   selectedInView: boolean;
+  /** The conversation it is a place in (path and conversation): another one opened later is placed at its own message. */
+  of?: string;
 }
+
+/** The key a reading place is kept under: the conversation shown. */
+export const placeKey = (skeleton: { path: string; conversation: number } | undefined): string | undefined => (skeleton ? `${skeleton.path}\0${skeleton.conversation}` : undefined);
 
 export interface TranscriptSlice {
   /** The open conversation is read as a transcript, not as the table. */
@@ -51,7 +56,8 @@ export const createTranscriptSlice: StateCreator<AppState, [], [], TranscriptSli
   toggleTranscript: (open) => {
     const next = open ?? !get().transcriptOpen;
     if (next === get().transcriptOpen) return;
-    set({ transcriptOpen: next, readingPlace: placeOf() });
+    const place = placeOf();
+    set({ transcriptOpen: next, readingPlace: place && { ...place, of: placeKey(get().skeleton) } });
   },
   views: new Map(),
   viewsOf: undefined,

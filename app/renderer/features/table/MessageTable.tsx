@@ -18,7 +18,7 @@ import { maxOf } from '../../../../src/core/util/numbers.js';
 import { Splitter } from '../Splitter.js';
 import { ForkSwitch, TaskThreadLink } from '../tree/ThreadBar.js';
 import { DEFAULT_COLUMNS, type ColumnId } from '../../store/layout.js';
-import { reportPlace } from '../../store/transcript.js';
+import { placeKey, reportPlace } from '../../store/transcript.js';
 
 const isSized = (id: string): id is ColumnId => Object.prototype.hasOwnProperty.call(DEFAULT_COLUMNS, id);
 
@@ -235,7 +235,7 @@ export function MessageTable() {
   const orderRef = useRef(order);
   orderRef.current = order;
   // Opened from the transcript: where the reader was there (its top message at the top, the selected one in sight).
-  const place = useRef(useApp.getState().readingPlace);
+  const place = useRef(((p) => (p && p.of === placeKey(useApp.getState().skeleton) ? p : undefined))(useApp.getState().readingPlace));
   const placedAt = useRef<number | undefined>(undefined);
   /** The row the table itself moved the selection to (a key, a click): scrolled to no further than it must be. */
   const stepped = useRef<number | undefined>(undefined);

@@ -4,7 +4,7 @@ import { FLAGS, type Skeleton } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
 import { PAGE_SIZE, partsAround } from '../../store/conversation.js';
 import { useApp, useAppPick } from '../../store/index.js';
-import { reportPlace, viewAt, type TranscriptMessage } from '../../store/transcript.js';
+import { placeKey, reportPlace, viewAt, type TranscriptMessage } from '../../store/transcript.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
 import { formatUsd } from '../../../../src/core/usage.js';
@@ -358,9 +358,11 @@ export function Transcript() {
    * types, or a second has passed.
    */
   const holding = useRef(0);
-  const holdAtTop = (i: number) => {
+  const holdAtTop = (i: number, onlyIfOut = false) => {
     const el = scrollRef.current;
     if (!el) return;
+    // Where it was in view already: kept where it is while it stays in view, brought to the top if it drifts out.
+    let loose = onlyIfOut;
     // The last message chosen is the one held.
     const mine = ++holding.current;
     let frames = 0;
@@ -377,6 +379,11 @@ export function Transcript() {
       }
       const node = el.querySelector<HTMLElement>(`.tx-slot[data-index="${i}"]`);
       const top = node ? node.getBoundingClientRect().top - el.getBoundingClientRect().top : undefined;
+      if (loose && top !== undefined && top >= -1 && top < el.clientHeight - READABLE) {
+        requestAnimationFrame(check);
+        return;
+      }
+      loose = false;
       // At the top, or as far down as the end of the transcript lets it go.
       const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
       if (top === undefined || top < -1 || (top > 1 && !atEnd)) virtualizer.scrollToIndex(i, { align: 'start' });
@@ -395,7 +402,11 @@ export function Transcript() {
     if (el && node) {
       const box = el.getBoundingClientRect();
       const top = node.getBoundingClientRect().top;
-      if (top >= box.top - 1 && top < box.bottom - READABLE) return;
+      // In view as drawn now, perhaps by estimates of the messages above it: watched while they are measured.
+      if (top >= box.top - 1 && top < box.bottom - READABLE) {
+        holdAtTop(i, true);
+        return;
+      }
     }
     virtualizer.scrollToIndex(i, { align });
     if (align === 'start') holdAtTop(i);
@@ -424,7 +435,8 @@ export function Transcript() {
   useLayoutEffect(() => {
     if (placed.current || !skeleton || skeleton.count === 0) return;
     placed.current = true;
-    const place = readingPlace;
+    // A place left in another conversation is none here.
+    const place = readingPlace && readingPlace.of === placeKey(skeleton) ? readingPlace : undefined;
     if (place && place.top < skeleton.count) {
       virtualizer.scrollToIndex(place.top, { align: 'start' });
       if (place.selectedInView && selected !== undefined) keepInView(selected);
