@@ -227,7 +227,7 @@ export function Sidebar() {
   // A new filter shows its first matches: the list goes back to its top (where the user scrolled was another list).
   useEffect(() => {
     listRef.current?.scrollTo({ top: 0 });
-  }, [filter]);
+  }, [filter, fileOnly]);
 
   const mode = useApp((s) => s.sidebarMode);
   const setMode = useApp((s) => s.setSidebarMode);
