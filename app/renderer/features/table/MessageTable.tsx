@@ -296,14 +296,17 @@ export function MessageTable() {
     // to it above it, unless it is well inside the view already; and stays in sight while the table's height
     // settles (the detail pane and the header's notes coming in), until the reader acts or for KEEP_MS.
     const el = scrollRef.current;
-    const inside = () => {
-      const row = virtualizer.measurementsCache[pos];
+    // Its place among the rows shown now (a filter cleared after a search hit opened puts it elsewhere).
+    const at = () => orderRef.current.indexOf(selected);
+    const inside = (p: number) => {
+      const row = virtualizer.measurementsCache[p];
       return row !== undefined && el !== null && row.start >= el.scrollTop && row.end <= el.scrollTop + el.clientHeight - 2 * ROW_HEIGHT;
     };
-    if (!inside()) virtualizer.scrollToIndex(pos, { align: 'center' });
+    if (!inside(pos)) virtualizer.scrollToIndex(pos, { align: 'center' });
     if (!el) return;
     const keep = new ResizeObserver(() => {
-      if (!inside()) virtualizer.scrollToIndex(pos, { align: 'center' });
+      const p = at();
+      if (p >= 0 && !inside(p)) virtualizer.scrollToIndex(p, { align: 'center' });
     });
     keep.observe(el);
     const done = () => {
