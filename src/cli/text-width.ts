@@ -26,11 +26,13 @@ const SIMPLE = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e]
 
 /**
  * What can join characters into one as people see it (UAX #29): marks, joiners and format characters, Thai and
- * Lao's spacing vowels, Hangul jamo, the prepended signs, regional indicators, skin tones, variation selectors,
- * tags, CR. A text without any is a grapheme per code point (Cyrillic, Greek, CJK, a lone emoji): measured and
- * cut by code points, without ICU.
+ * Lao's spacing vowels, Hangul jamo, the prepended signs (Arabic's number signs, Malayalam's dot reph, those of
+ * Kaithi, Sharada, Dives Akuru, Soyombo, Masaram Gondi, Kawi…), halfwidth kana's sound marks, Kirat Rai's vowel
+ * signs, regional indicators, skin tones, variation selectors, tags, CR: every code point ICU joins to another
+ * that no \p{M} or \p{Cf} names (a test walks all of them). A text without any is a grapheme per code point
+ * (Cyrillic, Greek, CJK, a lone emoji): measured and cut by code points, without ICU.
  */
-const CLUSTERED = /[\p{M}\p{Cf}\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}\r]|[\u{1f1e6}-\u{1f1ff}]|[\u{1f3fb}-\u{1f3ff}]|[\ufe00-\ufe0f]|[\u{e0000}-\u{e0fff}]/u;
+const CLUSTERED = /[\p{M}\p{Cf}\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u{110bd}\u{110cd}\u{111c2}\u{111c3}\u{113d1}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}\u{11f02}\uff9e\uff9f\u{16d63}-\u{16d6a}\r]|[\u{1f1e6}-\u{1f1ff}]|[\u{1f3fb}-\u{1f3ff}]|[\ufe00-\ufe0f]|[\u{e0000}-\u{e0fff}]/u;
 /** Scripts whose words no space parts: their words are where ICU's dictionaries find them. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 

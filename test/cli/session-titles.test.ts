@@ -63,7 +63,9 @@ describe('cutToWidth', () => {
   const spaces = fc.constantFrom(' ', '\t', '\r\n', '\u00a0', '\u2028', '\u3000');
   // Besides joined characters, scripts whose every character stands alone: measured without ICU, as ICU would.
   const alone = fc.constantFrom('рф', 'ΑΒΓ δ', 'กำลัง', '한국어', '\u1100\u1161\u11a8', '\u0600١٢', '👍🏽', '1\ufe0f\u20e3', '🏴\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}', '🚀', '│─┼', 'ｱｲ', 'ສຳ');
-  const piece = fc.oneof(edgeString, spaces, fc.string({ unit: 'grapheme' }), alone, fc.constantFrom('字', '失败原因', '👩‍💻', '𝔘', 'é', 'e\u0301', '🇫🇷', 'x'.repeat(30)));
+  // Characters ICU joins to what follows or precedes them though no mark or format class names them.
+  const joinedUnmarked = fc.constantFrom('\u{1193f}x', '\u0d4eക', 'ｶﾞ', '\u{11f02}a', '\u{111c2}a', '가\u{16d63}');
+  const piece = fc.oneof(edgeString, spaces, fc.string({ unit: 'grapheme' }), alone, joinedUnmarked, fc.constantFrom('字', '失败原因', '👩‍💻', '𝔘', 'é', 'e\u0301', '🇫🇷', 'x'.repeat(30)));
   const text = fc.array(piece, { maxLength: 14 }).map((p) => p.join(''));
 
   it("measures a text as ICU's graphemes of it add up, whether or not it is segmented by ICU (property)", () => {
@@ -75,6 +77,27 @@ describe('cutToWidth', () => {
       }),
       { numRuns: 600 },
     );
+  });
+
+  it('measures every code point ICU joins to a letter or a syllable as it measures it in a text that ICU segments', () => {
+    const icu = new Intl.Segmenter('en', { granularity: 'grapheme' });
+    // Unassigned, private and the big scripts of characters that stand alone: nothing there joins (the jamo do).
+    const alone = /[\p{Cn}\p{Co}\p{Cs}\p{Script=Han}\p{Script=Tangut}\p{Script=Yi}\p{Script=Egyptian_Hieroglyphs}\p{Script=Cuneiform}\uac00-\ud7a3]/u;
+    const wrong: string[] = [];
+    let joined = 0;
+    for (let c = 0; c < 0x110000; c++) {
+      const ch = String.fromCodePoint(c);
+      if (alone.test(ch)) continue;
+      for (const t of [`${ch}a`, `a${ch}`, `가${ch}`]) {
+        if ([...icu.segment(t)].length !== 1) continue;
+        joined++;
+        // "é" written as e and its accent has any text measured by ICU's graphemes: t's own measure must agree.
+        if (displayWidth(`${t}e\u0301`) !== displayWidth(t) + 1) wrong.push(`U+${c.toString(16)} in ${JSON.stringify(t)}`);
+        break;
+      }
+    }
+    expect(joined).toBeGreaterThan(2000);
+    expect(wrong.slice(0, 20)).toEqual([]);
   });
 
   it('fits the columns, keeps what fits whole, and otherwise ends with "…" after whole characters of the text (property)', () => {
