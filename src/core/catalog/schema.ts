@@ -2,7 +2,7 @@
  * The catalog's tables. A cache: any version but this one, or a file SQLite cannot read, is deleted and built
  * again from the files (nothing is kept only here).
  */
-export const CATALOG_VERSION = 23;
+export const CATALOG_VERSION = 24;
 
 /**
  * A message's row and its words. The catalog holds them (what a watcher's update writes), and so does each shard

@@ -105,6 +105,14 @@ export const FORMAT_BADGE: Record<string, string> = {
   'otel-genai': 'OTel',
   'opencode-store': 'OpenCode',
   'cursor-chats': 'Cursor',
+  'crush-store': 'Crush',
+  'codex-thread-index': 'Codex index',
+  'codex-session-index': 'Codex names',
+  'claude-code-history': 'Claude prompts',
+  'opencode-prompt-history': 'OpenCode prompts',
+  'gemini-cli-logs': 'Gemini prompts',
+  'copilot-cli-workspace': 'Copilot meta',
+  'continue-session-index': 'Continue index',
 };
 
 /** One line of the sidebar's list: a folder, a file, or one conversation of a file that holds several. */

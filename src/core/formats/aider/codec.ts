@@ -95,7 +95,9 @@ const unbreak = (s: string) => (s.endsWith('  ') ? s.slice(0, -2) : s);
 function userText(lines: readonly Line[]): string {
   // Aider writes an empty prompt as `<blank>` (with its hard break); a typed "<blank>" is written without one.
   if (lines.length === 1 && lines[0].text === '#### <blank>  ') return '';
-  return lines.map((l) => unbreak(l.text.slice(5))).join('\n');
+  // Aider strips the end of a prompt's last line before its hard break: one of white space alone is `####  `, no
+  // space after the marks, and holds nothing.
+  return lines.map((l) => unbreak(l.text.slice(4)).replace(/^ /, '')).join('\n');
 }
 
 function noticeText(lines: readonly Line[]): string {
