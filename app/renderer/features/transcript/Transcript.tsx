@@ -98,7 +98,7 @@ function Margin({ figures, tokens, starts, turn, compaction }: { figures: TurnFi
         <span className="tx-io">
           <span>{figures.input !== undefined ? `${est}${short(figures.input)}` : '–'} in ·</span> <span>{figures.output !== undefined ? `${est}${short(figures.output)}` : '–'} out</span>
         </span>
-        {figures.usd !== undefined && <span className="tx-usd">{`${est}${formatUsd(figures.usd)}`}</span>}
+        {figures.usd !== undefined && <span className="tx-usd">{`${est}${figures.atLeast ? '≥' : ''}${formatUsd(figures.usd)}`}</span>}
         <span className="tx-kind">{figures.kind === 'reported' ? 'reported' : 'estimated'}</span>
       </aside>
     );

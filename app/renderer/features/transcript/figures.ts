@@ -12,6 +12,8 @@ export interface TurnFigures {
   usd: number | undefined;
   /** The whole story, for the title. */
   title: string;
+  /** A floor: some of its calls recorded no input (Copilot CLI's, whose input its run's total holds). */
+  atLeast?: boolean;
 }
 
 /** Per message, where the part of the thread it is in begins (the last compaction boundary before it, else 0). */
@@ -81,7 +83,8 @@ export function turnFigures(inputs: FigureInputs, t: number): TurnFigures | unde
       input: report.inputCalls === 0 ? undefined : report.input,
       output: report.outputCalls === 0 ? undefined : report.output,
       usd: priced ? cost.usd : undefined,
-      title: `Reported by the API for this call: ${describeUsage(report)}${priced ? ` · ${formatUsd(cost.usd)} at list prices (${cost.dated})` : ` · no list price for ${cost.unpriced.join(', ')}`}`,
+      ...((report.inputCalls ?? report.calls) < report.calls ? { atLeast: true } : {}),
+      title: `Reported by the API for this call: ${describeUsage(report)}${priced ? ` · ${formatUsd(cost.usd)} at list prices (${cost.dated})${(report.inputCalls ?? report.calls) < report.calls ? ', its input not counted: at least this' : ''}` : ` · no list price for ${cost.unpriced.join(', ')}`}`,
     };
   }
   const { tokens, prefix, parts } = inputs;

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { turnFigures } from '../../app/renderer/features/transcript/figures.js';
+
+const SONNET = 'claude-sonnet-4-5-20250929';
+const inputsOf = (values: object[]) => ({
+  skeleton: { usage: { at: values.map((_, i) => i), values }, model: SONNET, count: values.length, flags: new Uint32Array(values.length) as never },
+  turns: { turnOf: Int32Array.from(values.map((_, i) => i)), first: values.map((_, i) => i), last: values.map((_, i) => i) },
+});
+
+describe("a transcript turn's margin", () => {
+  it('is a floor where its call recorded its output alone (Copilot CLI: the input is in the run’s total), said so in its title', () => {
+    const inputs = inputsOf([
+      { key: 'a', output: 302, model: SONNET },
+      { key: 'b', input: 1000, output: 50, model: SONNET },
+    ]) as never;
+    const floor = turnFigures(inputs, 0)!;
+    expect(floor).toMatchObject({ kind: 'reported', input: undefined, output: 302, atLeast: true });
+    expect(floor.usd).toBeCloseTo((302 * 15) / 1e6, 8);
+    expect(floor.title).toMatch(/its input not counted: at least this$/);
+    const whole = turnFigures(inputs, 1)!;
+    expect(whole.atLeast).toBeUndefined();
+    expect(whole.title).not.toMatch(/at least/);
+  });
+});
