@@ -149,3 +149,15 @@ describe('a planted secret is found in every place it can hide, and no shared or
     });
   });
 });
+
+describe('a secret in what names the model, read from a record that is no message', () => {
+  // A shared page priced its calls under "no list price for gpt-5-codex CLIENT_SECRET=…": the model a Codex
+  // turn_context names reached the page's header unredacted (found by the property above at four times its runs).
+  it('is kept out of a shared transcript and the saved file (Codex turn_context.model)', async () => {
+    const name = 'codex/rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl';
+    const secret = 'xF7ZBCS8PuZPSKjRmG53h7DbKDZ8ZgXO';
+    const text = readFileSync(join(FORMATS, name), 'utf8').replace('"model":"gpt-5-codex"', `"model":"gpt-5-codex CLIENT_SECRET=${secret} "`);
+    expect(text).toContain(secret);
+    await checkPlanted(name, parseDocumentText(text, name, 'codex-rollout'), secret);
+  });
+});

@@ -74,9 +74,21 @@ export interface Shared {
 
 const fieldOf = (path: ReadonlyArray<string | number>) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || '(the record)';
 
+/** The strings of a view (beside its parts) a shared page shows. */
+const SHOWN_FIELDS = ['role', 'timestamp', 'category', 'model'] as const;
+/** Where a finding in a view lies when it is in no part: one of SHOWN_FIELDS, or its usage's model. */
+const VIEW = -1;
+const USAGE = -2;
+
 /** A view's parts with any finding left in their text replaced (what the records' redaction could not reach). */
 async function redactViews(views: MessageView[], kept: (f: { rule: string; value: string; kind: string }) => boolean, onFound: (i: number, f: RecordFinding) => void): Promise<MessageView[]> {
-  const units: Array<{ text: string; where: { i: number; part: number; field: 'text' | 'arguments' | 'ref' } }> = [];
+  const units: Array<{ text: string; where: { i: number; part: number; field: string } }> = [];
+  // What the page shows of a message beside its parts, some of it read from records that are no message (a
+  // Codex turn_context names the model its calls are priced under: "no list price for <model>").
+  views.forEach((v, i) => {
+    for (const field of SHOWN_FIELDS) if (typeof v[field] === 'string' && v[field] !== '') units.push({ text: v[field], where: { i, part: VIEW, field } });
+    if (v.usage?.model) units.push({ text: v.usage.model, where: { i, part: USAGE, field: 'model' } });
+  });
   // Arguments as the page shows them (indented, escapes written out): what is looked into is what is written.
   views = views.map((v) => (v.parts.some((p) => p.kind === 'tool-call') ? { ...v, parts: v.parts.map((p) => (p.kind === 'tool-call' ? { ...p, arguments: pretty(p.arguments) } : p)) } : v));
   views.forEach((v, i) =>
@@ -93,10 +105,18 @@ async function redactViews(views: MessageView[], kept: (f: { rule: string; value
   for (const f of found) byUnit.set(f.where, [...(byUnit.get(f.where) ?? []), f]);
   for (const [where, list] of byUnit) {
     const w = where as (typeof units)[number]['where'];
+    for (const f of list) onFound(w.i, { ...f, where: [w.part === USAGE ? 'usage.model' : w.field], key: findingKey(f.rule, f.value) });
+    if (w.part === VIEW) {
+      out[w.i] = { ...out[w.i], [w.field]: redactString(units.find((u) => u.where === where)!.text, list) };
+      continue;
+    }
+    if (w.part === USAGE) {
+      out[w.i] = { ...out[w.i], usage: { ...out[w.i].usage!, model: redactString(out[w.i].usage!.model!, list) } };
+      continue;
+    }
     const part = out[w.i].parts[w.part] as Part & Record<string, unknown>;
     const text = part[w.field] as string;
     out[w.i].parts[w.part] = { ...part, [w.field]: redactString(text, list) } as Part;
-    for (const f of list) onFound(w.i, { ...f, where: [w.field], key: findingKey(f.rule, f.value) });
   }
   return out;
 }
@@ -154,7 +174,18 @@ export async function shareTranscript(codec: Codec, threads: readonly SharedThre
         learn(f);
         redactions.push({ thread: title, number: number(i), field: `shown ${f.where[0]}`, rule: f.rule, label: f.label, excerpt: masked(f.value) });
       });
-    out.push({ title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}), ...(th.totals ? { totals: th.totals } : {}) });
+    let totals = th.totals;
+    if (opts.redact && totals?.some((t) => t.usage.model)) {
+      // A run's total names the model it is priced under: shown in the page's header.
+      const found = (await scanUnits(totals.map((t, k) => ({ text: t.usage.model ?? '', where: k })))).filter(kept);
+      found.forEach(learn);
+      for (const f of found) redactions.push({ thread: title, number: number(totals[f.where].index), field: 'the total of its run, usage.model', rule: f.rule, label: f.label, excerpt: masked(f.value) });
+      totals = totals.map((t, k) => {
+        const here = found.filter((f) => f.where === k);
+        return here.length ? { ...t, usage: { ...t.usage, model: redactString(t.usage.model!, here) } } : t;
+      });
+    }
+    out.push({ title, views, ...(opts.count ? { tokens: views.map((v) => opts.count!(v)) } : {}), ...(th.numbers ? { numbers: th.numbers } : {}), ...(totals ? { totals } : {}) });
   }
   if (opts.redact && known.size > 0) {
     // A value found anywhere (a key in a tool's metadata, a user name in a session's cwd) is the same secret
