@@ -28,6 +28,16 @@ function snapped(x: number): number {
   return round3(x);
 }
 
+/**
+ * The largest round budget not past `top`: what a position near the track's end reads when rounding or a budget
+ * people set would take it past the end (a track to 497,627 read 500,000 one step before it).
+ */
+function roundAtMost(top: number): number {
+  const unit = top < 1000 ? 1 : 10 ** (Math.floor(Math.log10(top)) - 2);
+  const common = COMMON.filter((c) => c <= top);
+  return Math.max(Math.floor(top / unit) * unit, common.length ? common[common.length - 1] : 0);
+}
+
 /** The budget at a slider position (0 is 0; the last position is `high`). */
 export function budgetAt(position: number, high: number, low = LOW_TOKENS): number {
   if (position <= 0) return 0;
@@ -36,7 +46,9 @@ export function budgetAt(position: number, high: number, low = LOW_TOKENS): numb
   const t = (position - 1) / (SLIDER_STEPS - 1);
   const raw = Math.exp(Math.log(low) + t * (Math.log(top) - Math.log(low)));
   // A count's scale (low 1) is whole numbers only; a budget's snaps to the budgets people set.
-  return Math.max(1, low === LOW_TOKENS ? snapped(raw) : Math.round(raw));
+  if (low !== LOW_TOKENS) return Math.max(1, Math.round(raw));
+  const b = snapped(raw);
+  return Math.max(1, b > top ? roundAtMost(top) : b);
 }
 
 /** The slider position that shows a budget (the nearest one; past `high` the end). */
