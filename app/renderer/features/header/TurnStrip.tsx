@@ -1,12 +1,12 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Skeleton, TurnFiguresData } from '../../../shared/contract.js';
-import { request } from '../../api/client.js';
 import { useApp, useAppPick } from '../../store/index.js';
 import { formatUsd } from '../../../../src/core/usage.js';
 import { maxOf } from '../../../../src/core/util/numbers.js';
 import { formatNumber } from '../roles.js';
 import { Popover } from './Popover.js';
 import { partStart } from './part-start.js';
+import { useTurns } from '../turns/use-turns.js';
 
 /** Bars the strip draws at most: past it, a bar stands for a run of turns (the costliest of them). */
 const MAX_BARS = 160;
@@ -38,25 +38,6 @@ export function barsOf(turns: readonly TurnFiguresData[], byCost: boolean, max =
     bars.push(best);
   }
   return bars;
-}
-
-/** The turns of the conversation shown, from the service, once its counts are in (estimates are made from them). */
-function useTurns(skeleton: Skeleton): { turns: TurnFiguresData[]; sessionUsd?: number } | undefined {
-  const counts = useApp((s) => s.counts);
-  const model = counts && counts.path === skeleton.path && counts.conversation === skeleton.conversation ? counts.model : undefined;
-  const [got, setGot] = useState<{ key: string; turns: TurnFiguresData[]; sessionUsd?: number } | undefined>();
-  const key = `${skeleton.path}\n${skeleton.conversation}\n${skeleton.version}\n${model}`;
-  useEffect(() => {
-    if (model === undefined) return;
-    let live = true;
-    request('conversation:turns', { path: skeleton.path, conversation: skeleton.conversation, model })
-      .then((r) => live && setGot({ key, turns: r.turns, sessionUsd: r.sessionUsd }))
-      .catch(() => live && setGot({ key, turns: [] }));
-    return () => {
-      live = false;
-    };
-  }, [key, model, skeleton.path, skeleton.conversation]);
-  return got?.key === key ? got : undefined;
 }
 
 /**

@@ -16,7 +16,8 @@ import { requestOverhead } from '../../store/window.js';
 import { FateStrip } from '../window/FateStrip.js';
 import { FoldChoices, FoldContext, useFolds, type Folds } from './folds.js';
 import { turnsOf, nextUnit, unitStart, type Turns } from './turns.js';
-import { partStarts, prefixSums, short, turnFigures, type FigureInputs, type TurnFigures } from './figures.js';
+import { partStarts, prefixSums, servedEstimate, short, turnFigures, type FigureInputs, type TurnFigures } from './figures.js';
+import { useTurns } from '../turns/use-turns.js';
 import { foldKeys, found, TranscriptParts, type PartsContext } from './TranscriptParts.js';
 import { SubAgentRun, type SubAgent } from './SubAgentRun.js';
 import { Markdown } from './Markdown.js';
@@ -283,11 +284,14 @@ export function Transcript() {
     if (!skeleton) return undefined;
     return { skeleton, turns, tokens: mine?.tokens, prefix: mine ? prefixSums(mine.tokens) : undefined, parts: partStarts(skeleton), countedFor: mine?.model, encoding: mine?.encoding, prices, overhead: requestOverhead(skeleton) };
   }, [skeleton, turns, mine, prices]);
+  // The service's turns (the strip's): an estimated turn reads as the strip says it.
+  const served = useTurns(skeleton);
+  const servedAt = useMemo(() => new Map((served?.turns ?? []).map((t) => [t.first, t])), [served]);
   // Each turn's figures once per inputs (the items keep the same object while they scroll).
-  const figureCache = useMemo(() => new Map<number, TurnFigures | undefined>(), [figureInputs]);
+  const figureCache = useMemo(() => new Map<number, TurnFigures | undefined>(), [figureInputs, servedAt]);
   const figuresOf = (t: number) => {
     if (!figureInputs || t < 0) return undefined;
-    if (!figureCache.has(t)) figureCache.set(t, turnFigures(figureInputs, t));
+    if (!figureCache.has(t)) figureCache.set(t, servedEstimate(turnFigures(figureInputs, t), servedAt.get(turns.first[t])));
     return figureCache.get(t);
   };
 

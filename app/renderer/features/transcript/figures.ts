@@ -1,4 +1,4 @@
-import { FLAGS, type Skeleton } from '../../../shared/contract.js';
+import { FLAGS, type Skeleton, type TurnFiguresData } from '../../../shared/contract.js';
 import { addUp, costOf, describeUsage, formatUsd, type UsageReport } from '../../../../src/core/usage.js';
 import type { ModelPrice } from '../../../../src/core/pricing/prices.js';
 import type { Turns } from './turns.js';
@@ -116,4 +116,21 @@ export function short(x: number): string {
   if (x < 1000) return String(Math.round(x));
   if (x < 1e6) return `${(x / 1000).toFixed(x < 10_000 ? 1 : 0)}k`;
   return `${(x / 1e6).toFixed(1)}M`;
+}
+
+/**
+ * An estimated turn's figures as the service made them for the turn strip (the same rule everywhere: what the
+ * call before it sent counted as cached, as the provider caches it), in place of the transcript's own.
+ */
+export function servedEstimate(own: TurnFigures | undefined, served: TurnFiguresData | undefined): TurnFigures | undefined {
+  if (own?.kind !== 'estimated' || !served?.estimated || served.input === undefined || served.output === undefined) return own;
+  const cached = served.cacheRead ?? 0;
+  const usd = served.usd;
+  return {
+    kind: 'estimated',
+    input: served.input,
+    output: served.output,
+    usd,
+    title: `Estimated here (the file records no usage for this call): ${n(served.input)} tokens sent${cached > 0 ? `, ${n(cached)} of them sent by the call before it (cached by the provider, priced so)` : ''}; its own messages, ${n(served.output)} tokens, written${usd !== undefined && served.model ? ` · about ${formatUsd(usd)} at ${served.model}'s list prices` : ''}`,
+  };
 }
