@@ -37,7 +37,19 @@ export const createLinksSlice: StateCreator<AppState, [], [], LinksSlice> = (set
     const from = links.path;
     await get().openConversation(parent.path, 0);
     await get().loadLinks();
-    const task = get().links?.subagents.find((s) => s.path === from)?.task;
+    let task = get().links?.subagents.find((s) => s.path === from)?.task;
+    const shown = get().skeleton;
+    // A Task call before the session's last compaction is not among the rows shown since it: the whole session is.
+    if (task === undefined && shown && !shown.whole && (shown.earlier ?? 0) > 0) {
+      try {
+        const { delta } = await request('conversation:path', { path: shown.path, conversation: shown.conversation, whole: true });
+        await get().applyChange(delta);
+        await get().loadLinks();
+        task = get().links?.subagents.find((s) => s.path === from)?.task;
+      } catch {
+        // The session stays as it opened: since its compaction.
+      }
+    }
     if (task !== undefined) get().select(task);
   },
 });
