@@ -1,4 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { getTokenizer, listConversationFiles, resolveEncoding, serializeConversation, writeFileAtomicSync, type ParsedConversation } from '../core/index.js';
 import { readDocumentFile, type OpenedFile } from '../core/formats/document-file.js';
@@ -19,7 +18,7 @@ import { SESSION_MODEL } from '../core/defaults.js';
 import { standsIn } from '../core/tokenizer/estimate.js';
 import { humanBytes, outsideLinksNote, printJson, table } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
-import { conversationOption, InputError, UsageError } from './usage.js';
+import { conversationOption, folderArg, UsageError } from './usage.js';
 import { selectRecords, type Selection } from './thread-selection.js';
 import { ownerWithCall, sessionCalls, sessionThreadFiles, threadFileAsked } from './session-threads.js';
 import { threadFileTitle, type ThreadFile } from '../core/sessions/thread-files.js';
@@ -40,6 +39,8 @@ export interface CommonOptions {
   /** `--thread ID|all`, `--whole`: which path of a session. */
   thread?: string;
   whole?: boolean;
+  /** The session's sub-agents in files of their own, by id (what --thread also takes; for its error). */
+  threadFiles?: readonly string[];
   /** `--conversation N`: one conversation of a file of several (show). */
   conversation?: string;
 }
@@ -99,8 +100,7 @@ export function open(file: string, format: string | undefined, as?: readonly str
 }
 
 export function lsCommand(dir: string, opts: CommonOptions): void {
-  const path = resolve(dir);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
+  const path = folderArg(dir, 'ls');
   const depth = opts.depth === undefined ? undefined : Number(opts.depth);
   if (depth !== undefined && (!Number.isInteger(depth) || depth < 0)) throw new UsageError(`--depth takes a whole number, not "${opts.depth}"`);
   // Without --model, each file is counted for its session's model, as show and tokens count it.
@@ -239,7 +239,7 @@ function sessionTarget(file: string, opts: CommonOptions): SessionTarget {
   };
   const asked = threadFileAsked(opened, files, opts.thread);
   if (asked) return { file: asked.file, opened: child(asked), opts: { ...opts, thread: undefined }, files: [], child };
-  return { file, opened, opts, files, child };
+  return { file, opened, opts: { ...opts, threadFiles: files.map((t) => t.thread) }, files, child };
 }
 
 /** What a thread's own file says of whose it is (a sub-agent file, a Codex child rollout), for --json. */

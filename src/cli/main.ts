@@ -166,7 +166,7 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
         return 2;
       }
       const lines = commandUsage(usageText(Object.values(extra)), argv.find((a) => !a.startsWith('-')));
-      process.stderr.write(`conversation-inspector: ${err.message}\n\n${lines ? `Usage: conversation-inspector ${lines.trimStart()}\n(conversation-inspector --help: every command and option)\n` : usageText(Object.values(extra))}`);
+      process.stderr.write(`conversation-inspector: ${e instanceof UsageError ? err.message : parseArgsMessage(err.message)}\n\n${lines ? `Usage: conversation-inspector ${lines.trimStart()}\n(conversation-inspector --help: every command and option)\n` : usageText(Object.values(extra))}`);
       return 2;
     }
     // Bad input (a file that does not parse, a missing directory, an unwritable output): one line, no stack.
@@ -183,4 +183,15 @@ export async function main(argv: string[], extra: Record<string, ExtraCommand> =
 function defaultDir(command: string): string {
   if (existsSync('conversations')) return 'conversations';
   throw new InputError(`no DIR given and no ./conversations folder here: conversation-inspector ${command} DIR (a folder of sessions, ~/.claude/projects say)`);
+}
+
+/** Node's words for a mistake in the options, in this tool's: "--bogus is not an option", "--by needs a value". */
+export function parseArgsMessage(message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `${unknown[1]} is not an option (a value that starts with "-" goes after "--")`;
+  const missing = /^Option '(-[^' ]+)[^']*' argument missing/.exec(message);
+  if (missing) return `${missing[1]} needs a value`;
+  const takesNone = /^Option '(-[^' ]+)[^']*' does not take an argument/.exec(message);
+  if (takesNone) return `${takesNone[1]} takes no value`;
+  return message;
 }

@@ -1,5 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { BUILT_IN_LOADERS } from '../core/formats/built-in.js';
 import type { SearchHit, TreeSearch } from '../core/search/hits.js';
 import { searchCatalog } from '../core/catalog/search.js';
@@ -8,7 +6,7 @@ import { outsideLinksNote, printJson } from './output.js';
 import { oneLine } from '../core/util/one-line.js';
 import { cutToWidth } from './text-width.js';
 import { maxOf } from '../core/util/numbers.js';
-import { InputError, UsageError } from './usage.js';
+import { folderArg, InputError, UsageError } from './usage.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'other'];
 /** How much of a file's own name for a role (a swarms agent's name, say) a hit line shows. */
@@ -50,8 +48,7 @@ function listOption(value: string | undefined, known: readonly string[], flag: s
  * numbered as `show` numbers its rows (a session's by its thread since the last compaction).
  */
 export async function searchCommand(dir: string, query: string, opts: SearchCommandOptions): Promise<void> {
-  const path = resolve(dir);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
+  const path = folderArg(dir, 'search');
   if (query.trim() === '') throw new UsageError('search needs a QUERY with something to look for');
   const roles = listOption(opts.role, ROLES, '--role');
   // Formats are named by their ids, known before any format's reader is loaded.

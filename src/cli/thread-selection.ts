@@ -11,6 +11,8 @@ export interface ThreadOptions {
   thread?: string;
   whole?: boolean;
   at?: string;
+  /** The session's threads in files of their own (Claude Code's `subagents/`): also what --thread takes. */
+  threadFiles?: readonly string[];
 }
 
 /** The records of one conversation a command works on, by their index in the file's conversation. */
@@ -28,9 +30,13 @@ export interface Selection {
   note?: string;
 }
 
-function pick(paths: ThreadPath[], wanted: string): ThreadPath {
+function pick(paths: ThreadPath[], wanted: string, threadFiles: readonly string[] = []): ThreadPath {
   const found = paths.find((p) => p.thread === wanted || p.thread === `side:${wanted}`) ?? paths.filter((p) => p.thread.startsWith(`side:${wanted}`)).at(0);
-  if (!found) throw new UsageError(`--thread takes all or one of ${paths.map((p) => p.thread.replace(/^side:/, '')).join(', ')}, not "${wanted}"`, { brief: true });
+  if (!found) {
+    const own = paths.map((p) => p.thread.replace(/^side:/, ''));
+    const files = threadFiles.length > 0 ? `; or a sub-agent of a file of its own: ${threadFiles.slice(0, 6).join(', ')}${threadFiles.length > 6 ? `, … (${threadFiles.length})` : ''}` : '';
+    throw new UsageError(`--thread takes all or one of ${own.join(', ')}${files}; not "${wanted}"`, { brief: true });
+  }
   return found;
 }
 
@@ -52,7 +58,7 @@ export function selectRecords(opened: OpenedFile, conversation: number, opts: Th
   }
   if (through !== undefined && opts.thread === undefined) opts = { ...opts, thread: tree!.thread[through] };
   // The main thread by default; a sub-agent's own file (Claude Code's `subagents/agent-*.jsonl`) has only its own.
-  const chosen = pick(paths, opts.thread ?? (paths.some((p) => p.thread === 'main') ? 'main' : paths[0].thread));
+  const chosen = pick(paths, opts.thread ?? (paths.some((p) => p.thread === 'main') ? 'main' : paths[0].thread), opts.threadFiles);
   // A branch through a message before the last compaction is shown whole, or the message would not be in it.
   const whole = opts.whole === true || (through !== undefined && !chosen.current.includes(through));
   const records = whole ? chosen.whole : chosen.current;

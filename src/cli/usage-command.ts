@@ -1,6 +1,5 @@
 import { sessionCostText } from '../core/catalog/session-cost.js';
-import { existsSync, statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import type { SessionRow, UsageBy } from '../core/catalog/index.js';
 import { PRICES_DATED } from '../core/pricing/prices.js';
 import { formatUsd } from '../core/usage.js';
@@ -9,22 +8,18 @@ import { printJson, table } from './output.js';
 import { cutToWidth } from './text-width.js';
 import { summariseNotListed } from '../core/catalog/not-listed.js';
 import { notListedText } from '../core/catalog/not-listed-words.js';
-import { InputError, UsageError } from './usage.js';
+import { folderArg, InputError, UsageError } from './usage.js';
 
 const BY: readonly UsageBy[] = ['day', 'project', 'model', 'tool'];
 const n = (x: number) => x.toLocaleString('en');
 
-function folder(dir: string): string {
-  const path = resolve(dir);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InputError(`${dir}: no such directory`);
-  return path;
-}
+
 
 /** `usage [DIR] [--by day|project|model|tool]`: reported usage and cost added up over every session under DIR. */
 export async function usageCommand(dir: string, opts: { by?: string; json: boolean }): Promise<void> {
   const by = (opts.by ?? 'day') as UsageBy;
   if (!BY.includes(by)) throw new UsageError(`--by takes ${BY.join(', ')}, not "${opts.by}"`, { brief: true });
-  const path = folder(dir);
+  const path = folderArg(dir, 'usage');
   // Usage is whole from each file's usage lines: the whole reads (for search) are left to the next search.
   const kept = await freshCatalog(path, { upTo: 'listed' });
   if (!kept) throw new InputError('usage needs the catalog, which could not be opened (see the note above)');
@@ -67,7 +62,7 @@ const TITLE_COLUMNS = 60;
 
 /** `sessions [DIR]`: every session under DIR, newest first, with its figures and cost. */
 export async function sessionsCommand(dir: string, opts: { json: boolean }): Promise<void> {
-  const path = folder(dir);
+  const path = folderArg(dir, 'sessions');
   const kept = await freshCatalog(path);
   if (!kept) throw new InputError('sessions needs the catalog, which could not be opened (see the note above)');
   try {

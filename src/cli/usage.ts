@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { FORMAT_IDS } from './format-ids.js';
 
 const USAGE_TEMPLATE = `Usage: conversation-inspector <command> [options]
@@ -116,6 +118,17 @@ export class InputError extends Error {
     super(message);
     this.name = 'InputError';
   }
+}
+
+/**
+ * The folder a command reads every session under, resolved: a file is refused as a file ("crush.db: no such
+ * directory" read as if it were not there), saying which command reads one file.
+ */
+export function folderArg(dir: string, command: string): string {
+  const path = resolve(dir);
+  if (!existsSync(path)) throw new InputError(`${dir}: no such directory`);
+  if (!statSync(path).isDirectory()) throw new InputError(`${dir} is a file: ${command} reads every session under a folder (show FILE reads one file)`);
+  return path;
 }
 
 /** `--conversation N`: a conversation of the file, numbered from 0 as `show` and `search` number them. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { contentText, readConversationFile } from '../../src/core/index.js';
 import { listCodecs } from '../../src/core/formats/registry.js';
-import { MALFORMED, ROOT, SWARMS, read, tempDir } from '../helpers.js';
+import { FIXTURES, MALFORMED, ROOT, SWARMS, read, tempDir } from '../helpers.js';
 
 const BIN = join(ROOT, 'bin', 'conversation-inspector.mjs');
 const require = createRequire(import.meta.url);
@@ -174,6 +174,18 @@ describe('ls', () => {
     expect(r.stderr.trim()).toBe('conversation-inspector: no DIR given and no ./conversations folder here: conversation-inspector ls DIR (a folder of sessions, ~/.claude/projects say)');
     // A folder named is said by its name.
     expect(cli('ls', 'no-such-folder').stderr.trim()).toBe('conversation-inspector: no-such-folder: no such directory');
+  });
+
+  it('a FILE where a folder is read says it is a file and which command reads one; a mistake in the options in plain words', () => {
+    const file = join(FIXTURES, 'formats', 'codex', 'rollout-2026-11-21T09-30-00-0199a0b1-2c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl');
+    for (const command of ['ls', 'usage', 'sessions']) {
+      const r = cli(command, file);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(`conversation-inspector: ${file} is a file: ${command} reads every session under a folder (show FILE reads one file)`);
+    }
+    expect(cli('show', file, '--bogus').stderr.split('\n')[0]).toBe('conversation-inspector: --bogus is not an option (a value that starts with "-" goes after "--")');
+    expect(cli('usage', FIXTURES, '--by').stderr.split('\n')[0]).toBe('conversation-inspector: --by needs a value');
+    expect(cli('ls', FIXTURES, '--json=yes').stderr.split('\n')[0]).toBe('conversation-inspector: --json takes no value');
   });
 });
 
@@ -362,7 +374,7 @@ describe('a session as its threads', () => {
     // A thread it does not have is refused with the ones it has.
     const bad = cli('show', AGENT, '--thread', 'main');
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n')[0]).toBe('conversation-inspector: --thread takes all or one of a3f9e1d2b7c40815, not "main"');
+    expect(bad.stderr.trim().split('\n')[0]).toBe('conversation-inspector: --thread takes all or one of a3f9e1d2b7c40815; not "main"');
   });
 
   it('tokens of a Copilot CLI session whole are its run’s totals, as the session list adds them up', () => {

@@ -367,11 +367,14 @@ describe('search prints the first hits and counts them all', () => {
 
 describe('search, bad usage', () => {
   it('a missing DIR exits 1 with one line', () => {
-    for (const dir of [join(base, 'no-such-dir'), join(tree, 'a-swarms', 'tool_calls.json')]) {
+    for (const [dir, says] of [
+      [join(base, 'no-such-dir'), 'no such directory'],
+      [join(tree, 'a-swarms', 'tool_calls.json'), 'is a file: search reads every session under a folder (show FILE reads one file)'],
+    ]) {
       const r = cli(['search', dir, 'paris']);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr.trimEnd().split('\n')).toEqual([`conversation-inspector: ${dir}: no such directory`]);
+      expect(r.stderr.trimEnd().split('\n')).toEqual([`conversation-inspector: ${dir}${says.startsWith('is') ? ' ' : ': '}${says}`]);
     }
   });
 
