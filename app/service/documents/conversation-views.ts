@@ -7,7 +7,7 @@ import type { MessageView } from '../../../src/core/formats/model.js';
 import { callsOf } from '../../../src/core/usage.js';
 import { followLeaf, onFileRecords, replacePath } from '../../../src/core/tree/path-edits.js';
 import { defaultLeaf } from '../../../src/core/tree/thread-paths.js';
-import { foldedStart } from '../../../src/core/util/one-line.js';
+import { foldedStart, oneLine } from '../../../src/core/util/one-line.js';
 
 /**
  * The conversations an open file shows. A file whose messages make a tree (a Claude Code session: rewinds,
@@ -238,8 +238,9 @@ export function treeFields(conversations: readonly ViewedConversation[], convers
   const threads = conversations.flatMap((x, k) => {
     if (x.store !== store) return [];
     const thread = x.view?.thread ?? 'main';
-    const first = x.records[0] !== undefined ? firstText(x.records[0], view) : undefined;
-    const title = thread === 'main' ? 'Main thread' : `Sub-agent ${++ordinal}${first ? `: ${first}` : ''}`;
+    const first = x.records[0] !== undefined ? view(x.records[0]).parts.find((p) => p.kind === 'text' && p.text) : undefined;
+    // Its prompt's start, "…" where it is cut (a title cut mid-word read as the whole of it).
+    const title = thread === 'main' ? 'Main thread' : `Sub-agent ${++ordinal}${first && 'text' in first ? `: ${oneLine(first.text, 80)}` : ''}`;
     return [{ title, thread, messages: x.records.length, conversation: k }];
   });
   // A sub-agent runs the prompt of its parent's Task call: the call's row opens the thread.
