@@ -45,6 +45,15 @@ describe('the sidebar’s first list', () => {
     expect(useApp.getState().sidebarMode).toBe('files');
   });
 
+  it('is not switched under a user at work in the files (scrolling, clicking, typing in the list)', async () => {
+    catalogHolds([entry('projects/-home-u-shop/1.jsonl', { sessionId: 'a1' })]);
+    useApp.getState().holdSidebar();
+    await useApp.getState().loadSessions();
+    expect(useApp.getState().sidebarMode).toBe('files');
+    // Not remembered as a choice: the next window opens on the sessions again.
+    expect(globalThis.localStorage?.getItem('inspector.sidebarMode') ?? null).toBe(null);
+  });
+
   it('asks the catalog with every filter set, dates and secrets included', async () => {
     const asked = catalogHolds([]);
     useApp.getState().setSessionFilters({ from: '2026-11-01', to: '2026-11-30', secrets: true });

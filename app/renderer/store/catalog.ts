@@ -33,6 +33,8 @@ export interface CatalogSlice {
    */
   sidebarChosen: boolean;
   setSidebarMode(mode: 'sessions' | 'files'): void;
+  /** The user is at work in the list shown (scrolling, clicking, typing in it): it no longer turns by itself. */
+  holdSidebar(): void;
   sessionGroup: 'project' | 'time';
   setSessionGroup(group: 'project' | 'time'): void;
   sessionFilters: SessionFilters;
@@ -77,6 +79,9 @@ function rememberedGroup(): CatalogSlice['sessionGroup'] {
 export const createCatalogSlice: StateCreator<AppState, [], [], CatalogSlice> = (set, get) => ({
   sidebarMode: rememberedMode() ?? 'files',
   sidebarChosen: rememberedMode() !== undefined,
+  holdSidebar: () => {
+    if (!get().sidebarChosen) set({ sidebarChosen: true });
+  },
   setSidebarMode: (sidebarMode) => {
     set({ sidebarMode, sidebarChosen: true });
     try {

@@ -262,8 +262,10 @@ export function Sidebar() {
       </nav>
     );
   }
+  // A list the user is scrolling or clicking in is theirs: it does not turn to the sessions under them.
+  const hold = () => useApp.getState().holdSidebar();
   return (
-    <nav className="sidebar" aria-label="Conversations">
+    <nav className="sidebar" aria-label="Conversations" onWheel={hold} onPointerDown={hold} onKeyDown={hold}>
       <div className="sidebar-head">
         <h2>Conversations</h2>
         {modes}
