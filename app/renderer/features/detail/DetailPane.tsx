@@ -1,3 +1,4 @@
+import { moveAmongButtons } from '../arrow-keys.js';
 import { FATES } from '../../../../src/core/window/types.js';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract.js';
@@ -148,9 +149,9 @@ export function DetailPane() {
         {v.id && <span className="mono muted">{v.id}</span>}
         <span className="spacer" />
         {!editing && useApp.getState().skeleton?.readOnly?.edits !== false && <button onClick={() => setEditing(true)} data-testid="edit-button" title="Edit (E)">Edit</button>}
-        <div role="tablist" aria-label="Detail view">
-          <button role="tab" aria-selected={view === 'content'} onClick={() => switchView('content')} data-testid="view-content">Content</button>
-          <button role="tab" aria-selected={view === 'raw'} onClick={() => switchView('raw')} data-testid="view-raw">Raw</button>
+        <div role="tablist" aria-label="Detail view" onKeyDown={(e) => moveAmongButtons(e, e.currentTarget, false)?.click()}>
+          <button role="tab" aria-selected={view === 'content'} tabIndex={view === 'content' ? 0 : -1} onClick={() => switchView('content')} data-testid="view-content">Content</button>
+          <button role="tab" aria-selected={view === 'raw'} tabIndex={view === 'raw' ? 0 : -1} onClick={() => switchView('raw')} data-testid="view-raw">Raw</button>
         </div>
       </header>
       {!editing && <FateNote selected={selected} />}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { closeOnEscape } from '../close-on-escape.js';
+import { moveAmongButtons } from '../arrow-keys.js';
 
 /**
  * A button and what it folds away: a small panel under it, not modal. Esc closes it (the innermost layer only)
@@ -51,7 +52,19 @@ export function Popover({ label, title, content, children, className = '', testi
         {content}
       </button>
       {open && (
-        <div id={id} role="dialog" aria-label={label} tabIndex={-1} className={`popover-panel ${align}`} onKeyDown={closeOnEscape(() => close())} data-testid={testid ? `${testid}-panel` : undefined}>
+        <div
+          id={id}
+          role="dialog"
+          aria-label={label}
+          tabIndex={-1}
+          className={`popover-panel ${align}`}
+          onKeyDown={(e) => {
+            closeOnEscape(() => close())(e);
+            // ↓ ↑ from item to item, as in a menu (Tab too).
+            if (!e.defaultPrevented) moveAmongButtons(e, e.currentTarget, true);
+          }}
+          data-testid={testid ? `${testid}-panel` : undefined}
+        >
           {typeof children === 'function' ? children(() => close()) : children}
         </div>
       )}

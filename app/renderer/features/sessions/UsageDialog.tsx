@@ -1,3 +1,4 @@
+import { moveAmongButtons } from '../arrow-keys.js';
 import { useShallow } from 'zustand/react/shallow';
 import type { SkeletonDelta } from '../../../shared/contract.js';
 import { request } from '../../api/client.js';
@@ -70,9 +71,9 @@ export function UsageDialog() {
           {status?.building && !status.listed ? ` Still listing the sessions: ${formatNumber(status.done)} of ${formatNumber(status.total)} files read.` : ''}
         </p>
         {error && <p className="error-text">{error}</p>}
-        <div role="tablist" aria-label="Group usage by" className="usage-tabs">
+        <div role="tablist" aria-label="Group usage by" className="usage-tabs" onKeyDown={(e) => moveAmongButtons(e, e.currentTarget, false)?.click()}>
           {BY.map((b) => (
-            <button key={b.by} role="tab" aria-selected={by === b.by} className={by === b.by ? 'active' : ''} onClick={() => void loadUsage(b.by)}>
+            <button key={b.by} role="tab" aria-selected={by === b.by} tabIndex={by === b.by ? 0 : -1} className={by === b.by ? 'active' : ''} onClick={() => void loadUsage(b.by)}>
               {b.label}
             </button>
           ))}
