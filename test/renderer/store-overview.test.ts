@@ -31,3 +31,17 @@ describe('what the opened folders hold, before a session is chosen', () => {
     expect(storeOverview([])).toMatchObject({ sessions: 0, agents: 0, messages: 0, costUsd: 0, recent: [], costliest: [] });
   });
 });
+
+describe('the sessions count', () => {
+  it('says how many sub-agents the list shows without their session, so that its lines add up', async () => {
+    const { agentsText, looseAgents } = await import('../../app/renderer/features/sessions/session-rows.js');
+    const e = (path: string, more: Record<string, unknown>) => ({ id: 0, path, conversation: 0, models: [], messages: 1, prompts: 0, calls: 0, inputCalls: 0, outputCalls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, unpriced: [], modifiedMs: 0, ...more }) as never;
+    const all = [e('s.jsonl', { kind: 'session' }), e('s/subagents/a.jsonl', { kind: 'subagent', parentPath: 's.jsonl' }), e('gone/subagents/b.jsonl', { kind: 'subagent', parentPath: 'gone.jsonl' }), e('c.jsonl', { kind: 'subagent' })];
+    expect(looseAgents(all)).toBe(2);
+    expect(agentsText(3, 2)).toBe(' · 3 sub-agents (2 without their sessions)');
+    expect(agentsText(3, 1)).toBe(' · 3 sub-agents (1 without its session)');
+    expect(agentsText(1, 1)).toBe(' · 1 sub-agent (without its session)');
+    expect(agentsText(3, 0)).toBe(' · 3 sub-agents');
+    expect(agentsText(0, 0)).toBe('');
+  });
+});

@@ -6,7 +6,7 @@ import { formatUsd } from '../../../../src/core/usage.js';
 import { useApp } from '../../store/index.js';
 import { filtering } from '../../store/catalog.js';
 import { formatNumber } from '../roles.js';
-import { agentLabel, lastActive, relativeTime, sessionName, sessionRows, type SessionRow } from './session-rows.js';
+import { agentLabel, agentsText, lastActive, looseAgents, relativeTime, sessionName, sessionRows, type SessionRow } from './session-rows.js';
 import { NotListedLine } from './NotListedLine.js';
 
 const HEIGHT: Record<SessionRow['kind'], number> = { group: 26, session: 44, agent: 40 };
@@ -15,7 +15,7 @@ const HEIGHT: Record<SessionRow['kind'], number> = { group: 26, session: 44, age
 function countsLine(answer: NonNullable<ReturnType<typeof useApp.getState>['sessionsAnswer']>): string {
   const agents = answer.sessions.filter((s) => s.kind === 'subagent').length;
   const sessions = answer.sessions.length - agents;
-  const line = `${formatNumber(sessions)} session${sessions === 1 ? '' : 's'}${agents > 0 ? ` · ${formatNumber(agents)} sub-agent${agents === 1 ? '' : 's'}` : ''}`;
+  const line = `${formatNumber(sessions)} session${sessions === 1 ? '' : 's'}${agentsText(agents, looseAgents(answer.sessions))}`;
   return answer.total > answer.sessions.length ? `${line}, the latest of ${formatNumber(answer.total)}` : line;
 }
 

@@ -6,7 +6,7 @@ import { useApp } from '../../store/index.js';
 import { filtering } from '../../store/catalog.js';
 import { shortcutOf } from '../commands/registry.js';
 import { formatNumber } from '../roles.js';
-import { lastActive, relativeTime, sessionName } from './session-rows.js';
+import { agentsText, lastActive, relativeTime, sessionName } from './session-rows.js';
 import { storeOverview } from './store-overview.js';
 
 const day = (t: number) => new Date(t).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
@@ -36,7 +36,7 @@ export function StoreOverviewPanel() {
     <section className="store-overview" data-testid="store-overview" aria-label="What the opened folders hold">
       <h2>
         {formatNumber(o.sessions)} {o.sessions === 1 ? 'session' : 'sessions'}
-        {o.agents > 0 ? ` · ${formatNumber(o.agents)} sub-agent${o.agents === 1 ? '' : 's'}` : ''}
+        {agentsText(o.agents, o.looseAgents)}
         {filtering(filters) ? ' (with the sidebar’s filters)' : ''}
       </h2>
       <p data-testid="overview-figures">

@@ -66,6 +66,22 @@ export function projectLabel(project: string): string {
 
 const projectOf = (s: SessionEntry) => s.project ?? (s.path.includes('/') ? s.path.slice(0, s.path.lastIndexOf('/')) : '(this folder)');
 
+/** Sub-agents the list shows on their own: their session is not listed (not in the opened folders, or filtered out). */
+export function looseAgents(sessions: readonly SessionEntry[]): number {
+  const listed = new Set(sessions.filter((s) => s.kind === 'session').map((s) => s.path));
+  return sessions.filter((s) => s.kind === 'subagent' && !(s.parentPath && listed.has(s.parentPath))).length;
+}
+
+/**
+ * "8 sub-agents", and how many of them the list shows on their own, their session not in it (not in the opened
+ * folders, or filtered out): so that the list's lines add up to the count.
+ */
+export function agentsText(agents: number, loose: number): string {
+  if (agents === 0) return '';
+  const without = loose === 0 ? '' : loose === agents ? ` (without ${agents === 1 ? 'its session' : 'their sessions'})` : ` (${loose.toLocaleString('en-US')} without ${loose === 1 ? 'its session' : 'their sessions'})`;
+  return ` · ${agents.toLocaleString('en-US')} sub-agent${agents === 1 ? '' : 's'}${without}`;
+}
+
 /**
  * The Sessions list as lines: a heading per project (or time group), each session under it (most recently
  * active first) and, when it is open, its sub-agents under it. A sub-agent whose session is not listed (a

@@ -1,10 +1,12 @@
 import type { SessionEntry } from '../../../shared/contract.js';
-import { lastActive } from './session-rows.js';
+import { lastActive, looseAgents } from './session-rows.js';
 
 /** What the opened folders hold, told before a session is chosen: from the session list's own answer. */
 export interface StoreOverview {
   sessions: number;
   agents: number;
+  /** Of them, those listed on their own (their session is not here). */
+  looseAgents: number;
   messages: number;
   /** The reported cost added up, and whether some of it is missing (calls of no price, or no input recorded). */
   costUsd: number;
@@ -45,6 +47,7 @@ export function storeOverview(all: readonly SessionEntry[]): StoreOverview {
   return {
     sessions: sessions.length,
     agents: agents.length,
+    looseAgents: looseAgents(all),
     messages,
     costUsd,
     costFloor,
