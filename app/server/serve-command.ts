@@ -32,7 +32,7 @@ export async function serveCommand(dir: string, port: string | undefined): Promi
   });
   const server = await startServer({ request: (channel, input) => shell.request(channel, input), staticDir, port: portNumber || undefined });
   shell.onEvent = (event, payload) => server.broadcast(event, payload);
-  process.stdout.write(`Serving ${root} at ${server.url}\n`);
+  process.stdout.write(`Serving ${root} at ${server.url}\nOpen that URL as printed (its token is this run's); Ctrl+C stops the inspector.\n`);
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
     process.once('SIGINT', stop);
