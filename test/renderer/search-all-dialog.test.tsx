@@ -106,6 +106,8 @@ describe('search across conversations while the index is built', () => {
     // Every group still shows its path (the session's below its title), and the format only where no session says its tool.
     expect(screen.getAllByTestId('search-all-file-name').map((e) => e.textContent)).toEqual(['p/6f82b87c.jsonl', 'p/6f82b87c/subagents/agent-a1.jsonl', 'export.json', 'p/untitled.jsonl']);
     expect(screen.getAllByTestId('search-all-file-count').map((e) => e.textContent)).toEqual(['1 match', '1 match', '1 match · chatgpt-export', '1 match · claude-code']);
+    // A hit of a file of several sessions says which, by the session's title (a Crush database's "2:2" said nothing).
+    expect(screen.getAllByTestId('search-hit-session').map((e) => e.textContent)).toEqual(['First chat · ']);
   });
 
   it("numbers a hit as the table will: its thread's row, or none where it is on a path the table does not show", () => {

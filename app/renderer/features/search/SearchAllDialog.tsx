@@ -141,6 +141,13 @@ export function SearchAllDialog() {
     for (const s of sessions ?? []) m.set(s.path, m.has(s.path) || !saysSomething(s.title) ? null : s);
     return m;
   }, [sessions]);
+  // A file of several sessions (Crush's database, an export): each hit says which, by its title.
+  const titleOf = useMemo(() => {
+    const several = new Set([...sessionOf].filter(([, s]) => s === null).map(([p]) => p));
+    const m = new Map<string, string>();
+    for (const s of sessions ?? []) if (several.has(s.path) && saysSomething(s.title)) m.set(`${s.path}\0${s.conversation}`, s.title!);
+    return m;
+  }, [sessions, sessionOf]);
   const groups = useMemo(() => {
     const out: Array<{ path: string; name: string; format: string; first: number; count: number }> = [];
     hits.forEach((h, i) => {
@@ -228,6 +235,11 @@ export function SearchAllDialog() {
                     <HitNumber hit={h} multi={multi.has(h.path)} />
                     <RoleChip role={h.spelled ?? h.role} normal={h.role} />
                     <span className="search-hit-line">
+                      {titleOf.has(`${h.path}\0${h.conversation}`) && (
+                        <span className="muted" data-testid="search-hit-session">
+                          {titleOf.get(`${h.path}\0${h.conversation}`)} ·{' '}
+                        </span>
+                      )}
                       <OffPathTag hit={h} />
                       <Snippet hit={h} query={answer?.query ?? ''} regex={regex} />
                     </span>
