@@ -8,7 +8,7 @@ import { EVENT_NAMES, REQUEST_NAMES, type EventName, type RequestName } from './
  */
 
 /** Where the table shows a message found by search, where that is not the file's order. */
-const shownRow = z.object({ conversation: z.number(), index: z.number(), thread: z.string().optional() }).nullable().optional();
+const shownRow = z.object({ conversation: z.number(), index: z.number() }).nullable().optional();
 /** Why a hit is on no thread shown until asked (`shown` null): before a compaction of its thread, or on a branch its thread left. */
 const offPath = z.enum(['earlier', 'branch']).optional();
 const relPath = z.string().min(1).max(4096);

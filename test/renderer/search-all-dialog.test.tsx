@@ -141,15 +141,6 @@ describe('search across conversations while the index is built', () => {
     expect(screen.getByTestId('search-all-keys').textContent).not.toContain('⤷');
   });
 
-  it('numbers a hit on a sub-agent’s thread by the thread’s id and its row, as the CLI prints it and `show --thread` takes it', () => {
-    const hit = (shown: { conversation: number; index: number; thread: string }) => ({ path: 's.jsonl', format: 'claude-code', conversation: 0, index: 40, role: 'user', snippet: 'an invoice', match: [3, 10] as [number, number], shown });
-    const answer: SearchAnswer = { ...none(0), total: 2, files: 1, fileTotals: {}, hits: [hit({ conversation: 0, index: 5, thread: 'main' }), hit({ conversation: 2, index: 0, thread: 'side:14b1c3ca' })] };
-    useApp.setState({ searchAllOpen: true, searchAllQuery: 'invoice', searchAllAnswer: answer, searchIndex: answer.status, entries: [] });
-    render(<SearchAllDialog />);
-    expect(screen.getAllByTestId('search-hit-number').map((e) => e.textContent)).toEqual(['5', '14b1c3ca:0']);
-    expect(screen.getAllByTestId('search-hit-number')[1].getAttribute('title')).toBe('thread 14b1c3ca, row 0 (counted from 0, as the table and the CLI number them)');
-  });
-
   it("numbers a hit of a file of several conversations as the header and the CLI number them, its row as the table (each from 0)", () => {
     const hit = (conversation: number, index: number) => ({ path: 'dataset.jsonl', format: 'sharegpt-jsonl', conversation, index, role: 'user', snippet: 'an invoice', match: [3, 10] as [number, number] });
     const answer: SearchAnswer = { ...none(0), total: 2, files: 1, fileTotals: {}, hits: [hit(0, 3), hit(1, 0)] };

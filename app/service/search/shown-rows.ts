@@ -15,7 +15,7 @@ export function markShownRows(codec: Codec, doc: ConversationDocument, messages:
   if (!conversations) return;
   let first = 0;
   const rows = conversations.map((c) => {
-    const out = c.rows.map((r): SearchableMessage['shown'] => r && { conversation: first + c.threads.indexOf(r.thread), index: r.index, thread: r.thread });
+    const out = c.rows.map((r): SearchableMessage['shown'] => r && { conversation: first + c.threads.indexOf(r.thread), index: r.index });
     first += c.threads.length;
     return out;
   });

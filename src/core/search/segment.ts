@@ -11,7 +11,7 @@ export interface SearchableMessage {
   /** The role as the file spells it, where that is not `role` (the normalised one search filters by). */
   spelled?: string;
   /** Where the app shows it, where that is not where the file holds it (a thread's row; null: off every thread shown). */
-  shown?: { conversation: number; index: number; /** The thread's id, as `show --thread` takes it. */ thread?: string } | null;
+  shown?: { conversation: number; index: number } | null;
   /** Why, where `shown` is null: before a compaction of its thread, or on a branch its thread left (OffPath). */
   offPath?: 'earlier' | 'branch';
 }

@@ -55,14 +55,6 @@ function HitNumber({ hit, multi }: { hit: SearchHitRow; multi: boolean }) {
     );
   }
   const { conversation, index } = hit.shown ?? hit;
-  // A sub-agent's thread by its id, as the CLI prints it and `show --thread` takes it; the file's first thread by its row alone.
-  const thread = hit.shown?.thread !== undefined && hit.shown.thread !== 'main' && hit.shown.conversation > 0 ? hit.shown.thread.replace(/^side:/, '') : undefined;
-  if (thread !== undefined)
-    return (
-      <span className="index" data-testid="search-hit-number" title={`thread ${thread}, row ${index} (counted from 0, as the table and the CLI number them)`}>
-        {`${hit.conversation > 0 ? `${hit.conversation}:` : ''}${thread}:${index}`}
-      </span>
-    );
   return (
     // The conversation as the header and the CLI number it ("conversation #1"), the row as the table (#0 first).
     <span className="index" data-testid="search-hit-number" title={multi ? `conversation #${conversation} of the file, row ${index} (both counted from 0, as the table and the CLI number them)` : `row ${index}`}>
@@ -160,8 +152,7 @@ export function SearchAllDialog() {
   // A file of several conversations numbers every hit conversation:row, whichever conversations the query found.
   const multi = useMemo(() => {
     const several = new Set(entries.filter((e) => (e.conversations ?? 1) > 1).map((e) => e.path));
-    // A hit on a sub-agent's thread is numbered by the thread's id: its file is not one of several for it.
-    return new Set(hits.filter((h) => several.has(h.path) || (h.shown && (h.shown.thread === undefined || h.shown.thread === 'main') ? h.shown.conversation : h.conversation) > 0).map((h) => h.path));
+    return new Set(hits.filter((h) => several.has(h.path) || (h.shown ? h.shown.conversation : h.conversation) > 0).map((h) => h.path));
   }, [hits, entries]);
   // While files are still being indexed, none found yet is not none at all.
   const pending = useApp((s) => s.searchIndex?.pending ?? 0);
