@@ -1,5 +1,6 @@
 import { claudeAgentKind } from '../../../../src/core/sessions/agent-kind.js';
 import type { SessionEntry } from '../../../shared/contract.js';
+import { formatNumber } from '../roles.js';
 
 export type SessionRow =
   | { kind: 'group'; key: string; label: string; title: string; sessions: number; costUsd: number; /** Of costUsd, what the sessions' sub-agents cost (their rows show it once unfolded). */ agentsCostUsd: number }
@@ -78,8 +79,8 @@ export function looseAgents(sessions: readonly SessionEntry[]): number {
  */
 export function agentsText(agents: number, loose: number): string {
   if (agents === 0) return '';
-  const without = loose === 0 ? '' : loose === agents ? ` (without ${agents === 1 ? 'its session' : 'their sessions'})` : ` (${loose.toLocaleString('en-US')} without ${loose === 1 ? 'its session' : 'their sessions'})`;
-  return ` · ${agents.toLocaleString('en-US')} sub-agent${agents === 1 ? '' : 's'}${without}`;
+  const without = loose === 0 ? '' : loose === agents ? ` (without ${agents === 1 ? 'its session' : 'their sessions'})` : ` (${formatNumber(loose)} without ${loose === 1 ? 'its session' : 'their sessions'})`;
+  return ` · ${formatNumber(agents)} sub-agent${agents === 1 ? '' : 's'}${without}`;
 }
 
 /**

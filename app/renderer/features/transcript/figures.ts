@@ -78,13 +78,14 @@ export function turnFigures(inputs: FigureInputs, t: number): TurnFigures | unde
   if (report) {
     const cost = costOf(report, inputs.prices);
     const priced = cost.unpriced.length === 0;
+    const atLeast = (report.inputCalls ?? report.calls) < report.calls;
     return {
       kind: 'reported',
       input: report.inputCalls === 0 ? undefined : report.input,
       output: report.outputCalls === 0 ? undefined : report.output,
       usd: priced ? cost.usd : undefined,
-      ...((report.inputCalls ?? report.calls) < report.calls ? { atLeast: true } : {}),
-      title: `Reported by the API for this call: ${describeUsage(report)}${priced ? ` · ${formatUsd(cost.usd)} at list prices (${cost.dated})${(report.inputCalls ?? report.calls) < report.calls ? ', its input not counted: at least this' : ''}` : ` · no list price for ${cost.unpriced.join(', ')}`}`,
+      ...(atLeast ? { atLeast: true } : {}),
+      title: `Reported by the API for this call: ${describeUsage(report)}${priced ? ` · ${formatUsd(cost.usd)} at list prices (${cost.dated})${atLeast ? ', its input not counted: at least this' : ''}` : ` · no list price for ${cost.unpriced.join(', ')}`}`,
     };
   }
   const { tokens, prefix, parts } = inputs;
